@@ -1,0 +1,230 @@
+"""REST endpoints for tables: create, read, post a move, undo, score, and the final-count calculator.
+
+They validate the request's shape, check access with the selectors, and call one service each; the
+rules are the engine's business and errors become HTTP answers in shitenno_site.api.
+"""
+
+import random
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.models import TableSession
+from leagues.api.views import StrictSerializer
+from leagues.models import Club
+
+from .examples import FINAL_COUNT_EXAMPLE, MOVE_EXAMPLES, SETUP_EXAMPLE
+
+
+class SeatOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    colour = serializers.CharField()
+
+
+class TableOutput(serializers.Serializer):
+    code = serializers.CharField()
+    game = serializers.CharField()
+    rules_version = serializers.CharField()
+    status = serializers.CharField()
+    is_public = serializers.BooleanField()
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    head_seq = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    setup = serializers.JSONField()
+    state = serializers.JSONField()
+    hint = serializers.SerializerMethodField()
+    favour = serializers.SerializerMethodField()
+    outcome = serializers.JSONField()
+    created_at = serializers.DateTimeField()
+
+    def get_hint(self, session: TableSession) -> dict | None:
+        return selectors.session_hint(session)
+
+    def get_favour(self, session: TableSession) -> list[int]:
+        return selectors.session_favour(session)
+
+
+class EventOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.JSONField()
+    description = serializers.CharField()
+    entered_by = serializers.CharField(source="entered_by.username", default=None)
+    created_at = serializers.DateTimeField()
+
+
+class RecordedOutput(serializers.Serializer):
+    event = EventOutput()
+    state = serializers.JSONField(help_text="The table's state right after this entry.")
+
+
+class TableList(ListAPIView):
+    serializer_class = TableOutput
+
+    class Input(StrictSerializer):
+        game = serializers.CharField(default="shitenno")
+        players = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=8,
+                                        help_text="Player ids, in seat order.")
+        setup = serializers.JSONField(help_text="The engine's set-up; see docs/api.md.")
+        deal_titles = serializers.BooleanField(default=False, help_text="Let the site deal the starting titles.")
+        colours = serializers.ListField(child=serializers.CharField(max_length=20), required=False, default=list)
+        club = serializers.SlugField(required=False, allow_null=True, default=None)
+        is_public = serializers.BooleanField(default=True)
+
+    def get_queryset(self):
+        return selectors.sessions_visible(self.request.user).order_by("-created_at")
+
+    @extend_schema(request=Input, responses={201: TableOutput}, summary="Start a table and seat its players",
+                   examples=[OpenApiExample("Two players, titles dealt by the site", value=SETUP_EXAMPLE,
+                                            request_only=True)])
+    def post(self, request):
+        if not request.user.is_authenticated:
+            return Response({"detail": "Log in to start a table."}, status=status.HTTP_401_UNAUTHORIZED)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        players = services.players_in_order(values["players"])
+        club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
+        setup = values["setup"]
+        if values["deal_titles"]:
+            setup = services.setup_with_dealt_titles(game=values["game"], setup=setup, rng=random.SystemRandom())
+        session = services.session_create(
+            game=values["game"], created_by=request.user, players=players,
+            setup=setup, colours=values["colours"], club=club, is_public=values["is_public"],
+        )
+        return Response(TableOutput(session).data, status=status.HTTP_201_CREATED)
+
+
+def _table(request, code: str) -> TableSession:
+    return selectors.session_for_viewer(code=code, viewer=request.user)
+
+
+class TableDetail(APIView):
+    @extend_schema(responses=TableOutput, summary="A table's state, whose turn it is and what can be played")
+    def get(self, request, code: str):
+        return Response(TableOutput(_table(request, code)).data)
+
+
+class ScoreOutput(serializers.Serializer):
+    favour = serializers.ListField(child=serializers.IntegerField())
+    outcome = serializers.JSONField(allow_null=True)
+
+
+class TableScore(APIView):
+    @extend_schema(responses=ScoreOutput, summary="Favour so far, and the final count once the game is over")
+    def get(self, request, code: str):
+        session = _table(request, code)
+        return Response({"favour": selectors.session_favour(session), "outcome": session.outcome})
+
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Send the same key again (after a lost answer) to get the first answer back; nothing new is written.",
+)
+
+
+def _recorded(session: TableSession, recorded: services.Recorded) -> Response:
+    state = session.state if not recorded.replayed else selectors.session_state_replayed(
+        session, upto_seq=recorded.event.seq)
+    body = RecordedOutput({"event": recorded.event, "state": state}).data
+    return Response(body, status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
+
+
+class MoveList(APIView):
+    class Input(StrictSerializer):
+        seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
+        move = serializers.JSONField(help_text="The move; see the examples and docs/api.md.")
+
+    @extend_schema(responses=EventOutput(many=True), summary="The move log, undo entries included")
+    def get(self, request, code: str):
+        session = _table(request, code)
+        return Response(EventOutput(session.events.select_related("entered_by").order_by("seq"), many=True).data)
+
+    @extend_schema(
+        request=Input, parameters=[IDEMPOTENCY_HEADER],
+        responses={201: RecordedOutput, 200: RecordedOutput}, summary="Enter a move",
+        examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
+                  for name, move in MOVE_EXAMPLES],
+    )
+    def post(self, request, code: str):
+        session = _table(request, code)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        recorded = services.move_record(
+            session=session, seq=data.validated_data["seq"], move=data.validated_data["move"], user=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
+        session.refresh_from_db()
+        return _recorded(session, recorded)
+
+
+class Undo(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class Input(StrictSerializer):
+        seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw.")
+
+    @extend_schema(request=Input, parameters=[IDEMPOTENCY_HEADER], responses={201: RecordedOutput, 200: RecordedOutput},
+                   summary="Take back the last move (an undo entry is appended; nothing is deleted)")
+    def post(self, request, code: str):
+        session = _table(request, code)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
+                                      idempotency_key=request.headers.get("Idempotency-Key"))
+        session.refresh_from_db()
+        return _recorded(session, recorded)
+
+
+class FinalCount(APIView):
+    class Input(StrictSerializer):
+        end = serializers.JSONField(help_text="The end state of the table; see docs/api.md.")
+        save_with_players = serializers.ListField(
+            child=serializers.IntegerField(), required=False, allow_null=True, default=None,
+            help_text="Player ids in seat order: save the result as a finished table.",
+        )
+        club = serializers.SlugField(required=False, allow_null=True, default=None)
+
+    class Output(serializers.Serializer):
+        outcome = serializers.JSONField()
+        table = serializers.CharField(allow_null=True, help_text="The saved table's code, if saved.")
+
+    @extend_schema(request=Input, responses=Output, summary="Final count of a Shitennō table from its end state",
+                   examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if values["save_with_players"] is None:
+            outcome = services.final_count(end=values["end"])
+            return Response({"outcome": outcome.to_json(), "table": None})
+        if not request.user.is_authenticated:
+            return Response({"detail": "Log in to save a result."}, status=status.HTTP_401_UNAUTHORIZED)
+        players = services.players_in_order(values["save_with_players"])
+        club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
+        session = services.final_count_record(end=values["end"], players=players, created_by=request.user, club=club)
+        return Response({"outcome": session.outcome, "table": session.code}, status=status.HTTP_201_CREATED)
+
+
+class Games(APIView):
+    class Output(serializers.Serializer):
+        slug = serializers.CharField()
+        name = serializers.CharField()
+        min_players = serializers.IntegerField()
+        max_players = serializers.IntegerField()
+        rules_version = serializers.CharField()
+
+    @extend_schema(responses=Output(many=True), summary="The games the site has a rules engine for")
+    def get(self, request):
+        from games.engines import REGISTRY
+
+        return Response(self.Output(REGISTRY.values(), many=True).data)
+

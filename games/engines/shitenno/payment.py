@@ -1,0 +1,257 @@
+"""Paying for a province: troop cards or koku cards, the Hatamoto and the bonus tiles (rulings 1-3, 5, 6).
+
+A payment, as a move gives it:
+
+    {"troops": ["samurai", "bushi+sohei"],     troop cards discarded (never split: ruling 3)
+     "kokus": [2, 1],                          koku cards discarded, by value
+     "hatamoto": "sohei" | None,               the troop the Hatamoto tile stands in for (ruling 6)
+     "bonuses": [                              bonus tiles used, applied in this order (ruling 5)
+        {"tile": "exchange", "from": "bushi" | 2, "to": "sohei" | "koku"},
+        {"tile": "plus_one", "on": "sohei" | "koku"}]}
+
+The cards, the Hatamoto and the bonus tiles make a pool of troops and kokus. Exchange turns one troop
+(either troop of a double card included) or one koku card of the given value into a troop of any
+type, or one troop into a koku worth 1. +1 adds a troop of a type already in the pool, or 1 to the
+kokus in the pool. The pool must then hold the province's troop requirement, or be kokus worth at
+least its cost (a troop lost on a double card aside). Every card and tile must count: a payment that
+would still pay without one of them is refused (docs/rules/shitenno.md, ruling A1); the unused troop
+of a double card that gives its other troop is simply lost (ruling 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engines.base import IllegalMove, InvalidMove
+from games.engines.shitenno.board import (
+    PROVINCES,
+    TROOP_NAMES,
+    TROOPS,
+    card_name,
+    check_koku,
+    check_troop,
+    check_troop_card,
+    ordinal,
+    troops_on,
+)
+
+
+@dataclass(frozen=True)
+class Payment:
+    troops: tuple[str, ...] = ()
+    kokus: tuple[int, ...] = ()
+    hatamoto: str | None = None
+    bonuses: tuple[tuple[str, object, object], ...] = ()  # ("exchange", from, to) | ("plus_one", on, None)
+
+    def without(self, item: tuple[str, int]) -> Payment:
+        kind, i = item
+        if kind == "troops":
+            return Payment(self.troops[:i] + self.troops[i + 1 :], self.kokus, self.hatamoto, self.bonuses)
+        if kind == "kokus":
+            return Payment(self.troops, self.kokus[:i] + self.kokus[i + 1 :], self.hatamoto, self.bonuses)
+        if kind == "hatamoto":
+            return Payment(self.troops, self.kokus, None, self.bonuses)
+        return Payment(self.troops, self.kokus, self.hatamoto, self.bonuses[:i] + self.bonuses[i + 1 :])
+
+    def items(self) -> list[tuple[str, int]]:
+        items = [("troops", i) for i in range(len(self.troops))] + [
+            ("kokus", i) for i in range(len(self.kokus))
+        ]
+        if self.hatamoto:
+            items.append(("hatamoto", 0))
+        return items + [("bonuses", i) for i in range(len(self.bonuses))]
+
+    def item_name(self, item: tuple[str, int]) -> str:
+        kind, i = item
+        if kind == "troops":
+            return f"The {card_name(self.troops[i])} card"
+        if kind == "kokus":
+            return f"The Koku {self.kokus[i]} card"
+        if kind == "hatamoto":
+            return "The Hatamoto"
+        return "The +1 tile" if self.bonuses[i][0] == "plus_one" else "The Exchange tile"
+
+    def tiles_used(self, tile: str) -> int:
+        return sum(1 for bonus in self.bonuses if bonus[0] == tile)
+
+
+def parse_payment(raw: object) -> Payment:
+    if not isinstance(raw, dict):
+        raise InvalidMove('A placement needs a "payment": {"troops": [...], "kokus": [...], ...}.')
+    unknown = set(raw) - {"troops", "kokus", "hatamoto", "bonuses"}
+    if unknown:
+        raise InvalidMove(f"Unknown payment field(s): {', '.join(sorted(unknown))}.")
+    troops, kokus, bonuses = raw.get("troops", []), raw.get("kokus", []), raw.get("bonuses", [])
+    if not isinstance(troops, list) or not isinstance(kokus, list) or not isinstance(bonuses, list):
+        raise InvalidMove('The payment\'s "troops", "kokus" and "bonuses" must be lists.')
+    hatamoto = raw.get("hatamoto")
+    parsed = []
+    for bonus in bonuses:
+        if not isinstance(bonus, dict) or bonus.get("tile") not in ("exchange", "plus_one"):
+            raise InvalidMove(
+                'Each bonus is {"tile": "exchange", "from": ..., "to": ...} '
+                'or {"tile": "plus_one", "on": ...}.'
+            )
+        if bonus["tile"] == "exchange":
+            source, target = bonus.get("from"), bonus.get("to")
+            source = (
+                check_koku(source) if isinstance(source, int) else check_troop(source, "troop to exchange")
+            )
+            if target != "koku":
+                target = check_troop(target, 'exchange target (a troop or "koku")')
+            parsed.append(("exchange", source, target))
+        else:
+            on = bonus.get("on")
+            parsed.append(
+                ("plus_one", on if on == "koku" else check_troop(on, '+1 target (a troop or "koku")'), None)
+            )
+    return Payment(
+        troops=tuple(check_troop_card(c) for c in troops),
+        kokus=tuple(check_koku(v) for v in kokus),
+        hatamoto=None if hatamoto is None else check_troop(hatamoto, "Hatamoto troop"),
+        bonuses=tuple(parsed),
+    )
+
+
+@dataclass
+class Pool:
+    """What a payment amounts to once the bonus tiles have done their work."""
+
+    troops: dict[str, int] = field(default_factory=dict)
+    kokus: list[int] = field(default_factory=list)  # face values of the koku cards (or exchanged kokus)
+    koku_bonus: int = 0
+    error: str | None = None  # a bonus tile with nothing to act on
+
+    @property
+    def koku_total(self) -> int:
+        return sum(self.kokus) + self.koku_bonus
+
+    def troops_in_words(self) -> str:
+        return troops_in_words(self.troops)
+
+
+def troops_in_words(troops: dict[str, int]) -> str:
+    parts = [f"{troops[t]} {TROOP_NAMES[t]}" for t in TROOPS if troops.get(t)]
+    if not parts:
+        return "no troops"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def pool_of(payment: Payment) -> Pool:
+    pool = Pool()
+    for card in payment.troops:
+        for troop in troops_on(card):
+            pool.troops[troop] = pool.troops.get(troop, 0) + 1
+    pool.kokus = list(payment.kokus)
+    if payment.hatamoto:
+        pool.troops[payment.hatamoto] = pool.troops.get(payment.hatamoto, 0) + 1
+    for tile, a, b in payment.bonuses:
+        if tile == "exchange":
+            if isinstance(a, int):
+                if a not in pool.kokus:
+                    pool.error = f"The Exchange tile has no Koku {a} card to change in this payment."
+                    return pool
+                pool.kokus.remove(a)
+            else:
+                if not pool.troops.get(a):
+                    pool.error = f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment."
+                    return pool
+                pool.troops[a] -= 1
+            if b == "koku":
+                if isinstance(a, int):
+                    pool.error = "The Exchange tile changes a koku into a troop, not into a koku."
+                    return pool
+                pool.kokus.append(1)
+            else:
+                pool.troops[b] = pool.troops.get(b, 0) + 1
+        elif a == "koku":
+            if not pool.kokus:
+                pool.error = "The +1 tile needs a koku being played."
+                return pool
+            pool.koku_bonus += 1
+        else:
+            if not pool.troops.get(a):
+                pool.error = f"The +1 tile needs a {TROOP_NAMES[a]} being played."
+                return pool
+            pool.troops[a] += 1
+    pool.troops = {t: n for t, n in pool.troops.items() if n}
+    return pool
+
+
+def requirement(province: str, top: str | None) -> dict[str, int]:
+    """The troops a placement needs: the province's own type, plus the top tile's troop (ruling 1)."""
+    p = PROVINCES[province]
+    needed = {p.troop: p.size}
+    last = top or p.troop
+    needed[last] = needed.get(last, 0) + 1
+    return needed
+
+
+def _shortfall(pool: Pool, needed: dict[str, int], cost: int) -> str | None:
+    """Why the pool does not pay the placement, or None if it does."""
+    if pool.error:
+        return pool.error
+    if all(pool.troops.get(t, 0) >= n for t, n in needed.items()):
+        return None
+    if pool.kokus and pool.koku_total >= cost:
+        return None
+    if pool.troops and pool.kokus:
+        return (
+            "A payment is all troops or all kokus (ruling 2); this one comes to "
+            f"{pool.troops_in_words()} and {pool.koku_total} koku(s)."
+        )
+    if pool.kokus:
+        return f"costs {cost} kokus; you paid {pool.koku_total}"
+    return f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}"
+
+
+def check_payment(payment: Payment, province: str, position: int, top: str | None) -> Pool:
+    """The pool the payment makes for `province`'s `position` (1-4), or IllegalMove saying why not."""
+    p = PROVINCES[province]
+    needed, cost = requirement(province, top), p.positions[position - 1]
+    if not payment.items():
+        raise IllegalMove(f"{p.name} is paid with troop cards or koku cards; the payment is empty.")
+    pool = pool_of(payment)
+    why = _shortfall(pool, needed, cost)
+    if why:
+        if why.startswith("needs"):
+            raise IllegalMove(f"{p.name} {why}.")
+        if why.startswith("costs"):
+            raise IllegalMove(f"{p.name}'s {ordinal(position)} position {why}.")
+        raise IllegalMove(why)
+    for item in payment.items():
+        if _shortfall(pool_of(payment.without(item)), needed, cost) is None:
+            raise IllegalMove(
+                f"{payment.item_name(item)} is not needed: {p.name}'s {ordinal(position)} position is paid "
+                "without it. Take it out of the payment."
+            )
+    return pool
+
+
+def payment_to_json(payment: Payment) -> dict:
+    bonuses: list[dict] = []
+    for tile, a, b in payment.bonuses:
+        bonuses.append({"tile": tile, "from": a, "to": b} if tile == "exchange" else {"tile": tile, "on": a})
+    return {
+        "troops": list(payment.troops),
+        "kokus": list(payment.kokus),
+        "hatamoto": payment.hatamoto,
+        "bonuses": bonuses,
+    }
+
+
+def payment_in_words(payment: Payment, pool: Pool) -> str:
+    if pool.kokus and not pool.troops:
+        paid = f"{pool.koku_total} kokus"
+    else:
+        paid = troops_in_words(pool.troops)
+    used = [card_name(c) for c in payment.troops] + [f"Koku {v}" for v in payment.kokus]
+    if payment.hatamoto:
+        used.append(f"Hatamoto as {TROOP_NAMES[payment.hatamoto]}")
+    for tile, a, b in payment.bonuses:
+        if tile == "exchange":
+            source = f"Koku {a}" if isinstance(a, int) else TROOP_NAMES[str(a)]
+            used.append(f"Exchange {source} → {'koku' if b == 'koku' else TROOP_NAMES[str(b)]}")
+        else:
+            used.append(f"+1 on {'koku' if a == 'koku' else TROOP_NAMES[str(a)]}")
+    return f"{paid} ({', '.join(used)})"

@@ -1,0 +1,174 @@
+"""The final count and the winner (rulebook "END OF GAME"; rulings 12 and 13).
+
+`final_count(end)` is pure and stands alone, for tables that did not enter every move; the engine's
+own outcome calls it with the end state (there is no other scoring code). Its input:
+
+    {"generals": ["honda", "ii", ...],                      the seats, in order
+     "titles": {"honda": "daimyo", ...},                    the titles held in the last year
+     "favour": [{"positions": 31, "title_bonus": 6}, ...]   favour won during the game, per seat
+               (or plain ints per seat when the parts are not known),
+     "provinces": {"kanto": [{"seat": 0, "face": "simple"}, {"seat": 2, "face": "golden"}], ...}
+               kamons left to right (a missing province is empty),
+     "kokus": [[1, 2], ...],                                koku cards in hand, by value, per seat
+     "troops": [["samurai", "bushi+sohei", "hidden"], ...]  troop cards in hand per seat ("hidden": a
+               card never shown, counted as one troop),
+     "tiles": [{"exchange": 1, "plus_one": 0, "card_taking": 2}, ...]   bonus tiles left, per seat
+     "termination": "koku_deck_exhausted"}                  optional; "final_count" by default
+"""
+
+from __future__ import annotations
+
+from games.engines.base import InvalidMove, Outcome, Placing
+from games.engines.shitenno.board import (
+    BONUSES,
+    GENERALS,
+    MAJORITY_FAVOUR,
+    POSITIONS,
+    PROVINCES,
+    TITLE_NAMES,
+    TITLES,
+    check_koku,
+    check_troop_card,
+    ordinal,
+    troops_on,
+)
+
+FACE_WEIGHT = {"simple": 1, "golden": 2}
+
+
+def _per_seat(end: dict, key: str, n: int) -> list:
+    values = end.get(key)
+    if not isinstance(values, list) or len(values) != n:
+        raise InvalidMove(f'The final count needs "{key}": one entry per seat ({n}).')
+    return values
+
+
+def _troop_count(cards: object) -> int:
+    if not isinstance(cards, list):
+        raise InvalidMove(
+            '"troops" lists each seat\'s troop cards, e.g. ["samurai", "bushi+sohei", "hidden"].'
+        )
+    return sum(1 if card == "hidden" else len(troops_on(check_troop_card(card))) for card in cards)
+
+
+def majority(kamons: list[dict], n: int) -> dict:
+    """Who wins a province's 6 points: the greatest weight, then the leftmost kamon (ruling 12)."""
+    weights = [0] * n
+    leftmost: dict[int, int] = {}
+    for position, kamon in enumerate(kamons, start=1):
+        weights[kamon["seat"]] += FACE_WEIGHT[kamon["face"]]
+        leftmost.setdefault(kamon["seat"], position)
+    best = max(weights)
+    if best == 0:
+        return {"weights": weights, "winner": None, "tiebreak": None}
+    tied = [seat for seat in range(n) if weights[seat] == best]
+    winner = min(tied, key=lambda seat: leftmost[seat])
+    tiebreak = None
+    if len(tied) > 1:
+        tiebreak = (
+            f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
+            f"{ordinal(leftmost[winner])}) wins the tie"
+        )
+    return {"weights": weights, "winner": winner, "tiebreak": tiebreak}
+
+
+def final_count(end: dict) -> Outcome:
+    if not isinstance(end, dict):
+        raise InvalidMove("The final count needs an object describing the end of the game.")
+    generals = end.get("generals")
+    if not isinstance(generals, list) or not 2 <= len(generals) <= 4 or not set(generals) <= set(GENERALS):
+        raise InvalidMove(f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.')
+    n = len(generals)
+    titles = end.get("titles")
+    if (
+        not isinstance(titles, dict)
+        or set(titles) != set(generals)
+        or not set(titles.values()) <= set(TITLES)
+    ):
+        raise InvalidMove('The final count needs "titles": the title each general held in the last year.')
+    favour, kokus = _per_seat(end, "favour", n), _per_seat(end, "kokus", n)
+    troops, tiles = _per_seat(end, "troops", n), _per_seat(end, "tiles", n)
+    provinces = end.get("provinces", {})
+    if not isinstance(provinces, dict) or not set(provinces) <= set(PROVINCES):
+        raise InvalidMove(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.')
+
+    breakdown = []
+    for seat in range(n):
+        so_far = favour[seat]
+        if isinstance(so_far, dict):
+            parts = {
+                "positions": int(so_far.get("positions", 0)),
+                "title_bonus": int(so_far.get("title_bonus", 0)),
+            }
+        elif isinstance(so_far, int):
+            parts = {"favour_before_count": so_far}
+        else:
+            raise InvalidMove('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.')
+        if not isinstance(kokus[seat], list) or not isinstance(tiles[seat], dict):
+            raise InvalidMove('"kokus" lists koku values per seat; "tiles" counts bonus tiles per seat.')
+        held = {b: int(tiles[seat].get(b, 0)) for b in BONUSES}
+        koku = sum(check_koku(v) for v in kokus[seat])
+        # Ruling 12: an Exchange tile scores 1 only if it has a troop to turn into a koku.
+        exchange = min(held["exchange"], _troop_count(troops[seat]))
+        breakdown.append(
+            {
+                "seat": seat,
+                "general": generals[seat],
+                **parts,
+                "kokus": koku,
+                "exchange_tiles": exchange,
+                "plus_one_tiles": held["plus_one"],
+                "majorities": [],
+                "majority_points": 0,
+            }
+        )
+
+    majorities = {}
+    for slug in PROVINCES:
+        kamons = provinces.get(slug, [])
+        if (
+            not isinstance(kamons, list)
+            or len(kamons) > POSITIONS
+            or not all(
+                isinstance(k, dict) and k.get("seat") in range(n) and k.get("face") in FACE_WEIGHT
+                for k in kamons
+            )
+        ):
+            raise InvalidMove(
+                f'{PROVINCES[slug].name}: kamons are [{{"seat": 0-{n - 1}, "face": "simple" | "golden"}}].'
+            )
+        result = majority(kamons, n)
+        majorities[slug] = result
+        if result["winner"] is not None:
+            breakdown[result["winner"]]["majorities"].append(slug)
+            breakdown[result["winner"]]["majority_points"] += MAJORITY_FAVOUR
+
+    scored_keys = (
+        "positions",
+        "title_bonus",
+        "favour_before_count",
+        "kokus",
+        "exchange_tiles",
+        "plus_one_tiles",
+    )
+    for row in breakdown:
+        row["total"] = sum(row.get(key, 0) for key in scored_keys) + row["majority_points"]
+
+    def title_rank(seat: int) -> int:
+        return TITLES.index(titles[generals[seat]])
+
+    order = sorted(range(n), key=lambda seat: (-breakdown[seat]["total"], title_rank(seat)))
+    placings = []
+    for rank, seat in enumerate(order, start=1):
+        total = breakdown[seat]["total"]
+        tied = [other for other in order if breakdown[other]["total"] == total]
+        tiebreak = None
+        if len(tied) > 1:
+            names = " > ".join(TITLE_NAMES[titles[generals[s]]] for s in tied)
+            tiebreak = f"tied on {total} favour; last year's titles decide ({names})"
+        placings.append(Placing(seat=seat, rank=rank, favour=total, tiebreak=tiebreak))
+    return Outcome(
+        termination=str(end.get("termination", "final_count")),
+        placings=tuple(placings),
+        details={"breakdown": breakdown, "majorities": majorities},
+    )

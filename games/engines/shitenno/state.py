@@ -1,0 +1,263 @@
+"""The game state of a Shitennō table: its JSON layout, set-up, and what is known about every card.
+
+The state is one JSON dict (str keys, lists, ints, bools, None):
+
+    rules_version  str
+    generals       [general slug per seat]            seats in the order setup["players"] gave them
+    year           int                                 even = the sharing, odd = control of provinces;
+                                                       the first year is 2, so the first odd year is 3
+    phase          "sharing" | "provinces" | "over"
+    titles         [title slug per seat]               the titles that rule this year's order of play
+    stock          [control kamons left per seat]
+    scored         [{"positions": int, "title_bonus": int} per seat]    favour won by placements
+    hands          [{"troops": {card: n}, "hidden": int, "kokus": [values], "tiles": {bonus: n}} per seat]
+                   troops = troop cards everyone has seen the player take; hidden = how many troop
+                   cards nobody else has seen (the 2 dealt at set-up, hidden Card Taking draws)
+    board          {province: [[seat, "simple" | "golden"], ...] in position order}
+    gates          {province: {"tiles": bonus tiles left on the gate, "top": troop face of the top tile}}
+    tiles_taken    {troop: {bonus: n}}                 the bonus tiles taken so far (both faces known)
+    troop_deck     int                                 troop cards in the draw pile
+    discard        {card: n}                           troop cards discarded since the last reshuffle
+    koku_deck      {"1": n, "2": n, "3": n}            koku cards left to draw
+    last_year      bool                                the koku deck ran out: the next odd year ends it
+    sharing        dict | None                         the even year's sharing (see sharing.py)
+    turn           dict | None                         the odd year's turn (see provinces.py)
+    end            dict | None                         {"termination": ...} once the game is over
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engines.base import IllegalMove, InvalidMove
+from games.engines.shitenno.board import (
+    BONUSES,
+    GENERALS,
+    HIDDEN_CARDS_AT_SETUP,
+    KAMONS_BY_PLAYERS,
+    KOKU_DECK,
+    PROVINCES,
+    TILES_PER_GATE,
+    TILES_PER_TROOP,
+    TITLE_NAMES,
+    TITLES,
+    TROOP_DECK,
+    TROOP_NAMES,
+    TROOPS,
+    card_name,
+    check_title,
+    check_troop,
+)
+
+RULES_VERSION = "ludonaute-2011-en+rulings-1"
+FIRST_YEAR = 2
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value; much faster than copy.deepcopy on small dicts and lists."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+# --- counts: {name: n} with no zero entries -------------------------------------------------------
+
+
+def add_count(counts: dict[str, int], name: str, n: int = 1) -> None:
+    counts[name] = counts.get(name, 0) + n
+    if counts[name] == 0:
+        del counts[name]
+
+
+def count_of(names: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for name in names:
+        add_count(counts, name)
+    return counts
+
+
+# --- names players read -----------------------------------------------------------------------------
+
+
+def general_name(state: dict, seat: int) -> str:
+    return GENERALS[state["generals"][seat]]
+
+
+def cards_in_words(troops: list[str], kokus: list[int]) -> str:
+    parts = [card_name(c) for c in troops] + [f"Koku {v}" for v in kokus]
+    return ", ".join(parts) if parts else "no cards"
+
+
+# --- set-up -----------------------------------------------------------------------------------------
+
+
+def deal_titles(generals: list[str], rng: random.Random) -> dict[str, str]:
+    """Deal one title tile at random to each general, as the rulebook's set-up does."""
+    dealt = rng.sample(TITLES, len(generals))
+    return dict(zip(generals, dealt, strict=True))
+
+
+def initial_state(setup: dict) -> dict:
+    if not isinstance(setup, dict):
+        raise InvalidMove("The set-up must be an object with players, titles and gates.")
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise InvalidMove('The set-up needs "players": a list such as [{"general": "honda"}, ...].')
+    if not 2 <= len(players) <= 4:
+        raise IllegalMove(f"Shitennō is played by 2 to 4 players, not {len(players)}.")
+    generals = []
+    for player in players:
+        general = player.get("general")
+        if general not in GENERALS:
+            raise InvalidMove(f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.")
+        if general in generals:
+            raise IllegalMove(f"{GENERALS[general]} is played by one player only.")
+        generals.append(general)
+
+    titles_in = setup.get("titles")
+    if not isinstance(titles_in, dict) or set(titles_in) != set(generals):
+        raise InvalidMove('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.')
+    titles = [check_title(titles_in[g]) for g in generals]
+    if len(set(titles)) != len(titles):
+        raise IllegalMove("Each title tile is dealt to one player only.")
+
+    gates_in = setup.get("gates")
+    if not isinstance(gates_in, dict) or set(gates_in) != set(PROVINCES):
+        raise InvalidMove('The set-up needs "gates": the troop face of each province\'s top bonus tile.')
+    gates = {p: {"tiles": TILES_PER_GATE, "top": check_troop(gates_in[p], "troop face")} for p in PROVINCES}
+    for troop in TROOPS:
+        shown = sum(1 for gate in gates.values() if gate["top"] == troop)
+        if shown > TILES_PER_TROOP:
+            raise IllegalMove(
+                f"Only {TILES_PER_TROOP} bonus tiles show a {TROOP_NAMES[troop]}; the gates show {shown}."
+            )
+
+    n = len(generals)
+    return {
+        "rules_version": RULES_VERSION,
+        "generals": generals,
+        "year": FIRST_YEAR,
+        "phase": "sharing",
+        "titles": titles,
+        "stock": [KAMONS_BY_PLAYERS[n]] * n,
+        "scored": [{"positions": 0, "title_bonus": 0} for _ in generals],
+        "hands": [
+            {"troops": {}, "hidden": HIDDEN_CARDS_AT_SETUP, "kokus": [], "tiles": {b: 0 for b in BONUSES}}
+            for _ in generals
+        ],
+        "board": {p: [] for p in PROVINCES},
+        "gates": gates,
+        "tiles_taken": {t: {b: 0 for b in BONUSES} for t in TROOPS},
+        "troop_deck": sum(TROOP_DECK.values()) - HIDDEN_CARDS_AT_SETUP * n,
+        "discard": {},
+        "koku_deck": dict(KOKU_DECK),
+        "last_year": False,
+        "sharing": None,
+        "turn": None,
+        "end": None,
+    }
+
+
+# --- titles and order of play -----------------------------------------------------------------------
+
+
+def title_order(state: dict) -> list[int]:
+    """Seats from the highest title to the lowest (this year's titles)."""
+    return sorted(range(len(state["generals"])), key=lambda seat: TITLES.index(state["titles"][seat]))
+
+
+def holder(state: dict, title: str) -> int | None:
+    return state["titles"].index(title) if title in state["titles"] else None
+
+
+def title_name(state: dict, seat: int) -> str:
+    return TITLE_NAMES[state["titles"][seat]]
+
+
+# --- troop cards: who is known to hold what ---------------------------------------------------------
+
+
+def unknown_troops(state: dict) -> dict[str, int]:
+    """Troop cards whose place nobody knows: in the draw pile or hidden in a hand."""
+    unknown = dict(TROOP_DECK)
+    seen: list[dict[str, int]] = [hand["troops"] for hand in state["hands"]] + [state["discard"]]
+    sharing = state["sharing"]
+    if sharing:
+        if sharing["table"]:
+            seen.append(count_of(sharing["table"]["troops"]))
+        if sharing["offer"]:
+            seen.append(count_of(sharing["offer"]["troops"]))
+        for lot in sharing["split"] or []:
+            seen.append(count_of(lot["troops"]))
+    for counts in seen:
+        for card, n in counts.items():
+            add_count(unknown, card, -n)
+    return unknown
+
+
+def check_plausible(state: dict, cards: list[str], how: str) -> None:
+    """IllegalMove unless `cards` can all be among the troop cards whose place is unknown."""
+    unknown = unknown_troops(state)
+    for card, n in count_of(cards).items():
+        if n > unknown.get(card, 0):
+            left = unknown.get(card, 0)
+            raise IllegalMove(
+                f"{card_name(card)} cannot be {how}: {TROOP_DECK[card]} such card(s) exist and "
+                f"{TROOP_DECK[card] - left} are known to be elsewhere."
+            )
+
+
+def troop_cards_available(state: dict) -> int:
+    """Troop cards a draw can reach: the pile, plus the discards reshuffled when it runs out."""
+    return state["troop_deck"] + sum(state["discard"].values())
+
+
+def draw_troop_cards(state: dict, count: int) -> None:
+    """Take `count` cards off the troop pile (mutates `state`), reshuffling the discards if needed."""
+    if count > state["troop_deck"]:
+        state["troop_deck"] += sum(state["discard"].values())
+        state["discard"] = {}
+    state["troop_deck"] -= count
+
+
+def take_from_hand(state: dict, seat: int, cards: list[str]) -> None:
+    """Discard `cards` from a hand (mutates `state`): known cards first, then hidden ones revealed."""
+    hand = state["hands"][seat]
+    revealed: list[str] = []
+    for card, n in count_of(cards).items():
+        known = hand["troops"].get(card, 0)
+        revealed += [card] * max(0, n - known)
+    if len(revealed) > hand["hidden"]:
+        held = ", ".join(f"{n} {card_name(c)}" for c, n in sorted(hand["troops"].items())) or "no known cards"
+        raise IllegalMove(
+            f"{general_name(state, seat)} cannot pay {cards_in_words(cards, [])}: they hold {held} "
+            f"and {hand['hidden']} hidden card(s)."
+        )
+    check_plausible(state, revealed, f"in {general_name(state, seat)}'s hidden cards")
+    for card, n in count_of(cards).items():
+        from_known = min(n, hand["troops"].get(card, 0))
+        if from_known:
+            add_count(hand["troops"], card, -from_known)
+        add_count(state["discard"], card, n)
+    hand["hidden"] -= len(revealed)
+
+
+def take_kokus_from_hand(state: dict, seat: int, kokus: list[int]) -> None:
+    hand = state["hands"][seat]
+    left = list(hand["kokus"])
+    for value in kokus:
+        if value not in left:
+            held = ", ".join(str(v) for v in sorted(hand["kokus"])) or "none"
+            raise IllegalMove(
+                f"{general_name(state, seat)} cannot pay koku cards {sorted(kokus)}: they hold {held}."
+            )
+        left.remove(value)
+    hand["kokus"] = left
+
+
+def troop_units_in_hand(hand: dict) -> int:
+    """Troops in a hand, counting an unrevealed card as one troop (it may be a double)."""
+    return sum(len(card.split("+")) * n for card, n in hand["troops"].items()) + hand["hidden"]

@@ -1,0 +1,103 @@
+"""Table sessions and their append-only move log.
+
+The log is the truth: `MoveEvent` rows are only ever inserted. `TableSession.state` is a projection
+of the log at `head_seq`, kept so a move is validated without replaying the game; it can be thrown
+away and rebuilt (`games.services.session_rebuild`).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class TableSession(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
+
+    class Entry(models.TextChoices):
+        MOVES = "moves", _("move by move")
+        FINAL_COUNT = "final_count", _("final count only")
+
+    code = models.CharField(max_length=20, unique=True, default=new_code, editable=False)
+    game = models.CharField(_("game"), max_length=40)
+    rules_version = models.CharField(max_length=40)
+    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.MOVES)
+    setup = models.JSONField(help_text="The engine's set-up, as entered at the table.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_sessions"
+    )
+    club = models.ForeignKey(
+        "leagues.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions"
+    )
+    is_public = models.BooleanField(_("anyone may watch"), default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    head_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last log entry.")
+    state = models.JSONField(help_text="Projection of the log at head_seq; rebuildable.")
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} table {self.code}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table_detail", args=[self.code])
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="The engine's seat index, 0-based.")
+    player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
+    colour = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.session}: {self.player}"
+
+
+class MoveEvent(models.Model):
+    class Kind(models.TextChoices):
+        MOVE = "move", _("move")
+        UNDO = "undo", _("undo")
+
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
+    payload = models.JSONField(help_text="The move as the engine reads it; for an undo, {'undoes': seq}.")
+    description = models.CharField(max_length=300, blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001 (unique when set)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="one_event_per_seq"),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"], condition=models.Q(idempotency_key__isnull=False),
+                name="one_event_per_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind} at {self.session}"

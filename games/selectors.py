@@ -1,0 +1,113 @@
+"""Reads for table sessions, with who-may-see and who-may-write decided here only."""
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from games.engines import get_engine
+from games.engines.base import replay
+from leagues.models import Club, Membership, Player
+
+from .models import MoveEvent, TableSession
+
+
+def _visible_q(viewer: AbstractBaseUser) -> Q:
+    if viewer.is_superuser:
+        return Q()
+    visible = Q(is_public=True)
+    if viewer.is_authenticated:
+        visible |= (
+            Q(created_by=viewer)
+            | Q(seats__player__user=viewer)
+            | Q(club__memberships__player__user=viewer)
+        )
+    return visible
+
+
+def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+    ids = TableSession.objects.filter(_visible_q(viewer)).values("pk")
+    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related("seats__player")
+
+
+def session_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
+    """404 for a table the viewer may not see, so its existence is not revealed."""
+    session = sessions_visible(viewer).filter(code=code).first()
+    if session is None:
+        raise Http404("No such table, or it is private.")
+    return session
+
+
+def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
+    """The creator, the seated players' users and the club's admins may enter moves."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or session.created_by_id == user.pk:
+        return True
+    if session.seats.filter(player__user=user).exists():
+        return True
+    return session.club_id is not None and Membership.objects.filter(
+        club_id=session.club_id, player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+    ).exists()
+
+
+def effective_moves(events: Iterable[MoveEvent]) -> list[MoveEvent]:
+    """The moves still standing: each undo takes back the last move not yet taken back."""
+    standing: list[MoveEvent] = []
+    for event in events:
+        if event.kind == MoveEvent.Kind.UNDO:
+            standing.pop()
+        else:
+            standing.append(event)
+    return standing
+
+
+def undone_seqs(events: Iterable[MoveEvent]) -> set[int]:
+    undone: set[int] = set()
+    standing: list[MoveEvent] = []
+    for event in events:
+        if event.kind == MoveEvent.Kind.UNDO:
+            undone.add(standing.pop().seq)
+        else:
+            standing.append(event)
+    return undone
+
+
+def session_state_replayed(session: TableSession, *, upto_seq: int | None = None) -> dict:
+    """The state rebuilt from the log alone (the cached projection is not trusted here)."""
+    events = session.events.order_by("seq")
+    if upto_seq is not None:
+        events = events.filter(seq__lte=upto_seq)
+    moves = [event.payload for event in effective_moves(events)]
+    return replay(get_engine(session.game), session.setup, moves)
+
+
+def sessions_for_player(*, player: Player, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+    return sessions_visible(viewer).filter(seats__player=player).order_by("-created_at")
+
+
+def sessions_for_club(*, club: Club, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+    return sessions_visible(viewer).filter(club=club).order_by("-created_at")
+
+
+def sessions_for_home(*, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+    if not viewer.is_authenticated:
+        return sessions_visible(viewer).filter(status=TableSession.Status.FINISHED).order_by("-finished_at")[:10]
+    mine = Q(created_by=viewer) | Q(seats__player__user=viewer)
+    ids = TableSession.objects.filter(mine).values("pk")
+    return sessions_visible(viewer).filter(pk__in=ids).order_by("-updated_at")[:10]
+
+
+def session_hint(session: TableSession) -> dict | None:
+    """What can be played now; None for a table that entered only its final count."""
+    if session.entry == TableSession.Entry.FINAL_COUNT:
+        return None
+    return get_engine(session.game).hint(session.state)
+
+
+def session_favour(session: TableSession) -> list[int]:
+    if session.entry == TableSession.Entry.FINAL_COUNT:
+        by_seat = {p["seat"]: p["favour"] for p in session.outcome["placings"]}
+        return [by_seat[seat] for seat in sorted(by_seat)]
+    return get_engine(session.game).favour(session.state)

@@ -1,0 +1,194 @@
+"""REST endpoints for the current user, players and clubs: validate, check access, call one service."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from leagues import selectors, services
+from leagues.models import Club, Membership, Player
+
+
+class StrictSerializer(serializers.Serializer):
+    """Input serializers refuse unknown fields, so a typo is a 400, not a silently ignored value."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = set(data) - set(self.fields)
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in sorted(unknown)})
+        return super().to_internal_value(data)
+
+
+class PlayerOutput(serializers.ModelSerializer):
+    is_guest = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "is_guest", "created_at"]
+
+
+class MeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    player = PlayerOutput()
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MeOutput, summary="The logged-in user and their player")
+    def get(self, request):
+        user = request.user
+        return Response(MeOutput({
+            "id": user.pk, "username": user.get_username(), "email": user.email,
+            "player": services.player_for_user(user),
+        }).data)
+
+
+class PlayerList(ListAPIView):
+    serializer_class = PlayerOutput
+
+    class GuestInput(StrictSerializer):
+        name = serializers.CharField(max_length=80)
+
+    def get_queryset(self):
+        return selectors.players_list(search=self.request.query_params.get("search", ""))
+
+    @extend_schema(request=GuestInput, responses={201: PlayerOutput}, summary="Add a guest player")
+    def post(self, request):
+        data = self.GuestInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_guest_create(name=data.validated_data["name"], created_by=request.user)
+        return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetail(APIView):
+    @extend_schema(responses=PlayerOutput)
+    def get(self, request, pk: int):
+        return Response(PlayerOutput(get_object_or_404(selectors.players_list(), pk=pk)).data)
+
+
+class InviteOutput(serializers.Serializer):
+    token = serializers.CharField()
+    url = serializers.URLField()
+
+
+class PlayerInvite(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: InviteOutput}, summary="A one-time link to claim a guest")
+    def post(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        token = services.player_claim_link_create(player=player, user=request.user)
+        url = request.build_absolute_uri(f"/players/claim/{token}/")
+        return Response({"token": token, "url": url}, status=status.HTTP_201_CREATED)
+
+
+class TokenInput(StrictSerializer):
+    token = serializers.CharField(max_length=64)
+
+
+class PlayerClaim(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=TokenInput, responses=PlayerOutput, summary="Claim a guest with its invite token")
+    def post(self, request):
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(PlayerOutput(services.player_claim(token=data.validated_data["token"], user=request.user)).data)
+
+
+class ClubOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "description", "members_public", "created_at"]
+
+
+class MembershipOutput(serializers.ModelSerializer):
+    player = PlayerOutput()
+
+    class Meta:
+        model = Membership
+        fields = ["id", "player", "role", "joined_at"]
+
+
+class ClubList(ListAPIView):
+    serializer_class = ClubOutput
+    queryset = Club.objects.order_by("name")
+
+    class Input(StrictSerializer):
+        name = serializers.CharField(max_length=100)
+        description = serializers.CharField(required=False, allow_blank=True, default="")
+        members_public = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(request=Input, responses={201: ClubOutput}, summary="Start a club (you become its owner)")
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = services.club_create(owner=request.user, **data.validated_data)
+        return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetail(APIView):
+    @extend_schema(responses=ClubOutput)
+    def get(self, request, slug: str):
+        return Response(ClubOutput(get_object_or_404(Club, slug=slug)).data)
+
+
+class ClubMembers(APIView):
+    class AddInput(StrictSerializer):
+        player = serializers.IntegerField()
+
+    @extend_schema(responses=MembershipOutput(many=True), summary="Members (hidden from outsiders of private clubs)")
+    def get(self, request, slug: str):
+        club = get_object_or_404(Club, slug=slug)
+        if not selectors.club_members_visible(club, request.user):
+            return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
+        return Response(MembershipOutput(selectors.club_members(club), many=True).data)
+
+    @extend_schema(request=AddInput, responses={201: MembershipOutput}, summary="Add a player (owners and admins)")
+    def post(self, request, slug: str):
+        club = get_object_or_404(Club, slug=slug)
+        data = self.AddInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = get_object_or_404(Player, pk=data.validated_data["player"])
+        membership = services.club_member_add(club=club, player=player, user=request.user)
+        return Response(MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MembershipDetail(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class RoleInput(StrictSerializer):
+        role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+    @extend_schema(request=RoleInput, responses=MembershipOutput, summary="Change a member's role")
+    def patch(self, request, slug: str, pk: int):
+        membership = get_object_or_404(Membership.objects.select_related("club"), pk=pk, club__slug=slug)
+        data = self.RoleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.membership_set_role(
+            membership=membership, role=data.validated_data["role"], user=request.user
+        )
+        return Response(MembershipOutput(membership).data)
+
+    @extend_schema(responses={204: None}, summary="Remove a member, or leave the club")
+    def delete(self, request, slug: str, pk: int):
+        membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
+        services.membership_remove(membership=membership, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubJoin(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=TokenInput, responses=ClubOutput, summary="Join a club with its invite token")
+    def post(self, request):
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(ClubOutput(services.club_join(token=data.validated_data["token"], user=request.user)).data)

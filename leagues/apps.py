@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LeaguesConfig(AppConfig):
+    name = "leagues"
+    verbose_name = "Players, clubs and leagues"

@@ -1,0 +1,197 @@
+"""Writes for players and clubs. Each function is one transaction; callers check nothing themselves."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from shitenno_site.errors import Conflict
+
+from .models import Club, Membership, Player, new_token
+
+User = get_user_model()
+
+
+@transaction.atomic
+def user_sign_up(*, username: str, email: str, password: str) -> AbstractBaseUser:
+    """Every account comes with its own Player, so it can sit at tables at once."""
+    user = User.objects.create_user(username=username, email=email, password=password)
+    Player.objects.create(name=username, user=user, created_by=user)
+    return user
+
+
+def player_for_user(user: AbstractBaseUser) -> Player:
+    """The user's own player, created on first need for accounts made outside sign-up (admin, shell)."""
+    player, _created = Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})
+    return player
+
+
+def player_guest_create(*, name: str, created_by: AbstractBaseUser) -> Player:
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("A guest needs a name.")})
+    return Player.objects.create(name=name[:80], created_by=created_by)
+
+
+def _may_invite(player: Player, user: AbstractBaseUser) -> bool:
+    if user.is_superuser or player.created_by_id == user.pk:
+        return True
+    managed_clubs = Membership.objects.filter(
+        player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+    ).values("club")
+    return Membership.objects.filter(player=player, club__in=managed_clubs).exists()
+
+
+@transaction.atomic
+def player_claim_link_create(*, player: Player, user: AbstractBaseUser) -> str:
+    """A fresh one-time token for a guest; only who named the guest (or their club's admins) may ask."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.is_guest:
+        raise Conflict(_("%(name)s already belongs to an account.") % {"name": player.name})
+    if not _may_invite(player, user):
+        raise PermissionDenied(_("Only whoever added this guest, or an admin of their club, may invite them."))
+    player.claim_token = new_token()
+    player.save(update_fields=["claim_token"])
+    return player.claim_token
+
+
+def _move_related_rows(*, source: Player, target: Player) -> None:
+    """Point every row that names `source` at `target`, whatever app owns it, so nothing is left behind."""
+    for relation in Player._meta.related_objects:
+        if relation.one_to_many is False or relation.related_model is Player:
+            continue
+        field = relation.field
+        rows = relation.related_model._default_manager.filter(**{field.name: source})
+        if relation.related_model is Membership:
+            # The claimer may already be in the guest's club: keep the stronger role, drop the copy.
+            for membership in rows:
+                existing = Membership.objects.filter(club=membership.club_id, player=target).first()
+                if existing is None:
+                    membership.player = target
+                    membership.save(update_fields=["player"])
+                    continue
+                order = [Membership.Role.OWNER, Membership.Role.ADMIN, Membership.Role.MEMBER]
+                if order.index(membership.role) < order.index(existing.role):
+                    existing.role = membership.role
+                    existing.save(update_fields=["role"])
+                membership.delete()
+            continue
+        rows.update(**{field.name: target})
+
+
+@transaction.atomic
+def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
+    """The guest's games, seats and memberships become the user's; the guest row stays as a record."""
+    guest = Player.objects.select_for_update().filter(claim_token=token).first()
+    if guest is None:
+        raise Conflict(_("This invite link is not valid any more: it was used or replaced."))
+    target = Player.objects.select_for_update().filter(user=user).first()
+    if target is None:
+        guest.user = user
+        guest.claim_token = None
+        guest.save(update_fields=["user", "claim_token"])
+        return guest
+    try:
+        with transaction.atomic():
+            _move_related_rows(source=guest, target=target)
+    except IntegrityError as exc:  # e.g. both sat at the same table: a claim must not merge two seats
+        raise Conflict(_("You and %(name)s sat at the same table; this guest cannot be you.")
+                       % {"name": guest.name}) from exc
+    guest.claim_token = None
+    guest.merged_into = target
+    guest.save(update_fields=["claim_token", "merged_into"])
+    return target
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def club_create(*, name: str, owner: AbstractBaseUser, description: str = "", members_public: bool = False) -> Club:
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("A club needs a name.")})
+    club = Club.objects.create(
+        name=name[:100], slug=_unique_slug(name), description=description, members_public=members_public
+    )
+    Membership.objects.create(club=club, player=player_for_user(owner), role=Membership.Role.OWNER)
+    return club
+
+
+def membership_of(club: Club, user: AbstractBaseUser) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, player__user=user).first()
+
+
+def _require_manager(club: Club, user: AbstractBaseUser) -> Membership:
+    membership = membership_of(club, user)
+    if membership is None or not membership.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this."))
+    return membership
+
+
+@transaction.atomic
+def club_join(*, token: str, user: AbstractBaseUser) -> Club:
+    club = Club.objects.filter(invite_token=token).first()
+    if club is None:
+        raise Conflict(_("This club invite link is not valid any more."))
+    Membership.objects.get_or_create(club=club, player=player_for_user(user))
+    return club
+
+
+@transaction.atomic
+def club_invite_rotate(*, club: Club, user: AbstractBaseUser) -> str:
+    _require_manager(club, user)
+    club.invite_token = new_token()
+    club.save(update_fields=["invite_token"])
+    return club.invite_token
+
+
+@transaction.atomic
+def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Membership:
+    _require_manager(club, user)
+    membership, _created = Membership.objects.get_or_create(club=club, player=player)
+    return membership
+
+
+@transaction.atomic
+def membership_set_role(*, membership: Membership, role: str, user: AbstractBaseUser) -> Membership:
+    """Admins manage members; only owners make or unmake owners and admins. A club keeps an owner."""
+    actor = _require_manager(membership.club, user)
+    if role not in Membership.Role.values:
+        raise ValidationError({"role": _("Unknown role %(role)s.") % {"role": role}})
+    touches_managers = role != Membership.Role.MEMBER or membership.manages
+    if touches_managers and actor.role != Membership.Role.OWNER:
+        raise PermissionDenied(_("Only an owner may change who is an owner or an admin."))
+    _keep_an_owner(membership, leaving=role != Membership.Role.OWNER)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None:
+    """Members may leave; managers remove members; only owners remove admins or owners."""
+    own = membership.player.user_id == user.pk
+    if not own:
+        actor = _require_manager(membership.club, user)
+        if membership.manages and actor.role != Membership.Role.OWNER:
+            raise PermissionDenied(_("Only an owner may remove an owner or an admin."))
+    _keep_an_owner(membership, leaving=True)
+    membership.delete()
+
+
+def _keep_an_owner(membership: Membership, *, leaving: bool) -> None:
+    if not leaving or membership.role != Membership.Role.OWNER:
+        return
+    owners = Membership.objects.select_for_update().filter(club=membership.club, role=Membership.Role.OWNER)
+    if owners.count() <= 1:
+        raise Conflict(_("A club needs an owner: make someone else owner first."))

@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("players/", views.player_list, name="player_list"),
+    path("players/new-guest/", views.guest_create, name="guest_create"),
+    path("players/<int:pk>/", views.player_detail, name="player_detail"),
+    path("players/<int:pk>/invite/", views.player_invite, name="player_invite"),
+    path("players/claim/<str:token>/", views.player_claim, name="player_claim"),
+    path("clubs/", views.club_list, name="club_list"),
+    path("clubs/new/", views.club_create, name="club_create"),
+    path("clubs/join/<str:token>/", views.club_join, name="club_join"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
+    path("clubs/<slug:slug>/invite/rotate/", views.club_invite_rotate, name="club_invite_rotate"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", views.membership_role, name="membership_role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", views.membership_remove, name="membership_remove"),
+]

@@ -1,0 +1,195 @@
+"""Pages for accounts, players and clubs: thin adapters that check access and call one service."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from shitenno_site.errors import Conflict
+
+from . import selectors, services
+from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
+from .models import Club, Membership, Player
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+        return redirect(request.GET.get("next") or "home")
+    return render(request, "registration/sign_up.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "").strip()
+    page = Paginator(selectors.players_list(search=search), 50).get_page(request.GET.get("page"))
+    template = "leagues/partials/player_rows.html" if request.htmx else "leagues/player_list.html"
+    return render(request, template, {"page": page, "q": search})
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("user", "merged_into"), pk=pk)
+    if player.merged_into_id:
+        return redirect(player.merged_into)
+    context = {"player": player, "claim_url": None}
+    if request.user.is_authenticated and player.is_guest and player.claim_token:
+        if services._may_invite(player, request.user):
+            context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
+    context.update(_player_extras(request, player))
+    return render(request, "leagues/player_detail.html", context)
+
+
+def _player_extras(request: HttpRequest, player: Player) -> dict:
+    """Later capabilities (games, ratings) add to the player page through this one hook."""
+    from games.selectors import sessions_for_player
+
+    return {"sessions": sessions_for_player(player=player, viewer=request.user)[:20]}
+
+
+@login_required
+def guest_create(request: HttpRequest) -> HttpResponse:
+    form = GuestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = services.player_guest_create(name=form.cleaned_data["name"], created_by=request.user)
+        return redirect(player)
+    return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def player_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.player_claim_link_create(player=player, user=request.user)
+    except Conflict as exc:
+        messages.error(request, exc.message)
+    return redirect(player)
+
+
+@login_required
+def player_claim(request: HttpRequest, token: str) -> HttpResponse:
+    guest = Player.objects.filter(claim_token=token).first()
+    if request.method == "POST":
+        try:
+            player = services.player_claim(token=token, user=request.user)
+        except Conflict as exc:
+            return render(request, "leagues/claim.html", {"guest": guest, "error": exc.message}, status=409)
+        messages.success(request, _("Welcome to your games, %(name)s.") % {"name": player.name})
+        return redirect(player)
+    if guest is None:
+        error = _("This invite link is not valid any more: it was used or replaced.")
+        return render(request, "leagues/claim.html", {"guest": None, "error": error}, status=404)
+    return render(request, "leagues/claim.html", {"guest": guest})
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "leagues/club_list.html", {
+        "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
+    })
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.club_create(owner=request.user, **form.cleaned_data)
+        return redirect(club)
+    return render(request, "leagues/club_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    membership = services.membership_of(club, request.user)
+    context = {
+        "club": club,
+        "membership": membership,
+        "members": selectors.club_members(club) if selectors.club_members_visible(club, request.user) else None,
+        "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
+        if membership and membership.manages else None,
+        "role_form": RoleForm(),
+    }
+    context.update(_club_extras(request, club))
+    return render(request, "leagues/club_detail.html", context)
+
+
+def _club_extras(request: HttpRequest, club: Club) -> dict:
+    from games.selectors import sessions_for_club
+
+    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20]}
+
+
+@login_required
+def club_join(request: HttpRequest, token: str) -> HttpResponse:
+    club = Club.objects.filter(invite_token=token).first()
+    if club is None:
+        raise Http404(_("This club invite link is not valid any more."))
+    if request.method == "POST":
+        services.club_join(token=token, user=request.user)
+        messages.success(request, _("You joined %(club)s.") % {"club": club.name})
+        return redirect(club)
+    return render(request, "leagues/club_join.html", {"club": club})
+
+
+def _membership_for_manager(request: HttpRequest, slug: str, pk: int) -> Membership:
+    membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
+    if services.membership_of(membership.club, request.user) is None:
+        raise Http404
+    return membership
+
+
+@login_required
+@require_POST
+def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    membership = _membership_for_manager(request, slug, pk)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a role: owner, admin or member."))
+        return redirect(membership.club)
+    try:
+        services.membership_set_role(membership=membership, role=form.cleaned_data["role"], user=request.user)
+    except (PermissionDenied, Conflict, ValidationError) as exc:
+        return _club_error(request, membership.club, exc)
+    return redirect(membership.club)
+
+
+@login_required
+@require_POST
+def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    membership = _membership_for_manager(request, slug, pk)
+    try:
+        services.membership_remove(membership=membership, user=request.user)
+    except (PermissionDenied, Conflict) as exc:
+        return _club_error(request, membership.club, exc)
+    return redirect(membership.club)
+
+
+@login_required
+@require_POST
+def club_invite_rotate(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    if services.membership_of(club, request.user) is None:
+        raise Http404
+    try:
+        services.club_invite_rotate(club=club, user=request.user)
+    except PermissionDenied as exc:
+        return _club_error(request, club, exc)
+    return redirect(club)
+
+
+def _club_error(request: HttpRequest, club: Club, exc: Exception) -> HttpResponse:
+    """A refused membership change answers with its reason and the status that names it."""
+    status = 403 if isinstance(exc, PermissionDenied) else 409 if isinstance(exc, Conflict) else 400
+    message = getattr(exc, "message", None) or " ".join(getattr(exc, "messages", [])) or str(exc)
+    return render(request, "leagues/club_error.html", {"club": club, "error": message}, status=status)

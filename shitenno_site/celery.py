@@ -1,0 +1,11 @@
+"""The Celery app. Tasks live in each app's tasks.py and are thin wrappers around services."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shitenno_site.settings")
+
+app = Celery("shitenno_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

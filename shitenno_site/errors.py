@@ -1,0 +1,10 @@
+"""Errors the services raise; views and the API translate them to HTTP in one place each."""
+
+
+class Conflict(Exception):
+    """The request was sound but the data moved on (a stale sequence number, a claimed link)."""
+
+    def __init__(self, message: str, *, payload: dict | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.payload = payload or {}

@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import health, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("leagues.account_urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("leagues.urls")),
+    path("", include("games.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("leagues.api.urls")),
+    path("api/", include("games.api.urls")),
+]

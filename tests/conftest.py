@@ -1,0 +1,119 @@
+"""Shared personas and the real Celery worker.
+
+alice hosts and owns the club, bob sits at her table, carol is in the club but not at the table,
+dave is an outsider.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from leagues import services as league_services
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "a long test passphrase 42"
+
+
+def _user(name: str):
+    return league_services.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+
+
+@pytest.fixture
+def alice(db):
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return _user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    return _user("carol")
+
+
+@pytest.fixture
+def dave(db):
+    return _user("dave")
+
+
+@pytest.fixture
+def club(alice, carol):
+    club = league_services.club_create(name="Edo Gamers", owner=alice)
+    league_services.club_join(token=club.invite_token, user=carol)
+    return club
+
+
+@pytest.fixture
+def api(client):
+    """Django's test client speaking JSON."""
+
+    class Api:
+        def __init__(self, client):
+            self.client = client
+
+        def login(self, user):
+            self.client.force_login(user)
+            return self
+
+        def get(self, url, **kw):
+            return self.client.get(url, **kw)
+
+        def post(self, url, data=None, **kw):
+            return self.client.post(url, data if data is not None else {}, content_type="application/json", **kw)
+
+        def patch(self, url, data=None, **kw):
+            return self.client.patch(url, data or {}, content_type="application/json", **kw)
+
+        def delete(self, url, **kw):
+            return self.client.delete(url, **kw)
+
+    return Api(client)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real `celery worker` process on the real broker, reading the test database."""
+    broker = os.environ.get("CELERY_BROKER_URL")
+    if not broker or settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.fail("The job tests need CELERY_BROKER_URL (run them with `make test`).")
+    from django.db import connection
+
+    env = dict(os.environ)
+    db = connection.settings_dict
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env["DATABASE_CONN_MAX_AGE"] = "0"
+    logfile = ROOT / ".ci" / "logs" / "celery-worker.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    with django_db_blocker.unblock():
+        from shitenno_site.celery import app
+
+        app.control.purge()
+    celery = shutil.which("celery", path=str(Path(sys.executable).parent))
+    process = subprocess.Popen(
+        [celery, "-A", "shitenno_site", "worker", "--concurrency=1", "--pool=prefork", "--loglevel=INFO",
+         "--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=logfile.open("w"), stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"The Celery worker exited at start: see {logfile}")
+        if app.control.ping(timeout=1):
+            break
+    else:
+        process.kill()
+        pytest.fail(f"The Celery worker did not answer in 60 s: see {logfile}")
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()

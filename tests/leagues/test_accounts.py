@@ -1,0 +1,112 @@
+"""Sign-up, log-in, password change and reset, and claiming a guest player."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+
+from leagues import services
+from leagues.models import Player
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_signs_up_with_a_player_and_logs_in(client):
+    response = client.post("/accounts/sign-up/", {
+        "username": "erin", "email": "erin@example.org", "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="erin")
+    assert Player.objects.get(user=user).name == "erin"
+    assert client.get("/").context["user"] == user
+
+
+def test_it_refuses_a_short_password_with_the_reason(client):
+    response = client.post("/accounts/sign-up/", {
+        "username": "erin", "email": "erin@example.org", "password1": "short", "password2": "short",
+    })
+    assert response.status_code == 400
+    assert "at least 12 characters" in response.content.decode()
+    assert not get_user_model().objects.filter(username="erin").exists()
+
+
+def test_it_logs_in_and_out(client, alice):
+    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session.get("_auth_user_id") == str(alice.pk)
+    client.post("/accounts/logout/")
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_changes_the_password(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/password_change/", {
+        "old_password": PASSWORD,
+        "new_password1": "another long passphrase",
+        "new_password2": "another long passphrase",
+    })
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("another long passphrase")
+
+
+def test_it_mails_a_reset_link_that_sets_a_new_password(client, alice):
+    client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    assert len(mail.outbox) == 1
+    link = re.search(r"/accounts/reset/\S+/\S+/", mail.outbox[0].body).group(0)
+    form_url = client.get(link).url
+    new = "reset long passphrase"
+    response = client.post(form_url, {"new_password1": new, "new_password2": new})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("reset long passphrase")
+
+
+def test_it_lets_a_user_claim_a_guest_and_keeps_every_game(client, alice, bob):
+    from games.models import Seat
+
+    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    table = _table_with(alice, guest)
+    token = services.player_claim_link_create(player=guest, user=alice)
+
+    client.force_login(bob)
+    assert client.get(f"/players/claim/{token}/").status_code == 200
+    response = client.post(f"/players/claim/{token}/")
+    assert response.status_code == 302
+
+    bobs_player = Player.objects.get(user=bob)
+    assert Seat.objects.get(session=table, player=bobs_player)
+    guest.refresh_from_db()
+    assert guest.merged_into == bobs_player and guest.claim_token is None
+
+
+def test_it_refuses_a_used_claim_link(client, alice, bob, carol):
+    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    token = services.player_claim_link_create(player=guest, user=alice)
+    services.player_claim(token=token, user=bob)
+    client.force_login(carol)
+    response = client.post(f"/players/claim/{token}/")
+    assert response.status_code == 409
+    assert "not valid any more" in response.content.decode()
+    assert Player.objects.get(user=carol).seats.count() == 0
+
+
+def test_it_lets_only_the_guests_creator_make_an_invite(alice, dave):
+    from django.core.exceptions import PermissionDenied
+
+    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    with pytest.raises(PermissionDenied):
+        services.player_claim_link_create(player=guest, user=dave)
+    guest.refresh_from_db()
+    assert guest.claim_token is None
+
+
+def _table_with(host, guest):
+    from games import services as game_services
+    from tests.games.tables import two_player_setup
+
+    return game_services.session_create(
+        game="shitenno", created_by=host, players=[services.player_for_user(host), guest], setup=two_player_setup(),
+    )
