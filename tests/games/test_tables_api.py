@@ -1,0 +1,170 @@
+"""The tables API: start a table, post moves on the sequence you saw, undo, read the score.
+
+alice hosts a two-player table with bob; carol is in the club but not at the table; dave is an outsider.
+"""
+
+import pytest
+
+from games.models import MoveEvent, TableSession
+from games.simulation import random_legal_game
+from leagues.services import player_for_user
+from tests.games.tables import two_player_setup
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    """A complete legal two-player game: (setup, moves)."""
+    return random_legal_game(3, 2)
+
+
+@pytest.fixture
+def table(api, alice, bob, game):
+    setup, _moves = game
+    response = api.login(alice).post("/api/tables/", {
+        "game": "shitenno", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup,
+        "is_public": False,
+    })
+    assert response.status_code == 201, response.json()
+    return response.json()["code"]
+
+
+def post_move(api, code, seq, move, **headers):
+    return api.post(f"/api/tables/{code}/moves/", {"seq": seq, "move": move}, **headers)
+
+
+def test_it_starts_a_table_with_the_hint(table, api):
+    body = api.get(f"/api/tables/{table}/").json()
+    assert body["head_seq"] == 0 and body["status"] == "playing"
+    assert [seat["name"] for seat in body["seats"]] == ["alice", "bob"]
+    assert body["hint"]["moves"] == ["draw"] and body["hint"]["phase"] == "sharing"
+
+
+def test_it_deals_the_titles_when_asked(api, alice, bob):
+    setup = two_player_setup()
+    del setup["titles"]
+    response = api.login(alice).post("/api/tables/", {
+        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup, "deal_titles": True,
+    })
+    assert response.status_code == 201
+    titles = response.json()["setup"]["titles"]
+    assert set(titles) == {"honda", "ii"} and len(set(titles.values())) == 2
+
+
+def test_it_records_a_legal_move(table, api, game):
+    _setup, moves = game
+    response = post_move(api, table, 0, moves[0])
+    assert response.status_code == 201
+    assert response.json()["event"]["seq"] == 1
+    assert response.json()["event"]["description"].startswith("Year 2")
+    assert api.get(f"/api/tables/{table}/").json()["head_seq"] == 1
+
+
+def test_it_refuses_an_illegal_move_with_the_reason_and_writes_nothing(table, api, game):
+    _setup, moves = game
+    out_of_turn = {**moves[0], "seat": 1 - moves[0]["seat"]}
+    response = post_move(api, table, 0, out_of_turn)
+    assert response.status_code == 400
+    assert "turn" in response.json()["detail"]
+    assert MoveEvent.objects.count() == 0
+    assert TableSession.objects.get(code=table).head_seq == 0
+
+
+def test_it_answers_409_with_the_head_to_a_stale_sequence(table, api, game):
+    _setup, moves = game
+    post_move(api, table, 0, moves[0])
+    response = post_move(api, table, 0, moves[1])
+    assert response.status_code == 409
+    assert response.json()["head_seq"] == 1
+    assert "Someone else moved" in response.json()["detail"]
+    assert MoveEvent.objects.count() == 1
+
+
+def test_it_returns_the_first_answer_to_a_repeated_submission(table, api, game):
+    _setup, moves = game
+    first = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="phone-1-move-1")
+    again = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="phone-1-move-1")
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json() == first.json()
+    assert MoveEvent.objects.count() == 1
+
+
+def test_it_undoes_with_a_new_log_entry(table, api, game):
+    _setup, moves = game
+    post_move(api, table, 0, moves[0])
+    before = api.get(f"/api/tables/{table}/").json()
+    post_move(api, table, 1, moves[1])
+    response = api.post(f"/api/tables/{table}/undo/", {"seq": 2})
+    assert response.status_code == 201
+    assert response.json()["event"]["kind"] == "undo" and response.json()["event"]["payload"] == {"undoes": 2}
+    after = api.get(f"/api/tables/{table}/").json()
+    assert after["state"] == before["state"] and after["head_seq"] == 3
+    assert MoveEvent.objects.count() == 3  # nothing deleted
+
+
+def test_it_plays_a_whole_game_to_the_final_count(table, api, game):
+    _setup, moves = game
+    for seq, move in enumerate(moves):
+        assert post_move(api, table, seq, move).status_code == 201
+    body = api.get(f"/api/tables/{table}/score/").json()
+    assert body["outcome"]["termination"] in ("kamon_stock_empty", "koku_deck_exhausted")
+    assert sorted(p["rank"] for p in body["outcome"]["placings"]) == [1, 2]
+    assert body["favour"] == [row["total"] for row in body["outcome"]["details"]["breakdown"]]
+    response = post_move(api, table, len(moves), moves[-1])
+    assert response.status_code == 400 and "over" in response.json()["detail"]
+
+
+def test_it_keeps_a_private_table_from_outsiders(table, api, dave, game):
+    _setup, moves = game
+    api.login(dave)
+    assert api.get(f"/api/tables/{table}/").status_code == 404
+    assert post_move(api, table, 0, moves[0]).status_code == 404
+    assert MoveEvent.objects.count() == 0
+
+
+def test_it_lets_only_the_table_enter_moves_on_a_public_table(api, alice, bob, carol, game):
+    setup, moves = game
+    code = api.login(alice).post("/api/tables/", {
+        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup}).json()["code"]
+    api.login(carol)
+    assert api.get(f"/api/tables/{code}/").status_code == 200
+    response = post_move(api, code, 0, moves[0])
+    assert response.status_code == 403
+    api.login(bob)
+    assert post_move(api, code, 0, moves[0]).status_code == 201
+
+
+def test_it_refuses_malformed_requests(table, api):
+    assert api.post(f"/api/tables/{table}/moves/", {"move": {"type": "draw"}}).status_code == 400
+    response = post_move(api, table, 0, {"type": "teleport", "seat": 0})
+    assert response.status_code == 400 and "Unknown move type" in response.json()["detail"]
+    assert api.post(f"/api/tables/{table}/moves/", {"seq": 0, "move": {}, "extra": 1}).status_code == 400
+    assert MoveEvent.objects.count() == 0
+
+
+def test_it_refuses_a_bad_setup_with_the_reason(api, alice, bob):
+    setup = two_player_setup()
+    setup["gates"]["kanto"] = "ninja"
+    response = api.login(alice).post("/api/tables/", {
+        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup})
+    assert response.status_code == 400 and "ninja" in response.json()["detail"]
+    assert TableSession.objects.count() == 0
+    response = api.post("/api/tables/", {"players": [player_for_user(alice).pk, 999999], "setup": setup})
+    assert response.status_code == 400 and "999999" in str(response.json())
+
+
+def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
+    from games.api.examples import FINAL_COUNT_EXAMPLE
+
+    response = api.post("/api/final-count/", {"end": FINAL_COUNT_EXAMPLE})
+    assert response.status_code == 200
+    placings = response.json()["outcome"]["placings"]
+    assert {p["seat"] for p in placings} == {0, 1}
+    response = api.login(alice).post("/api/final-count/", {
+        "end": FINAL_COUNT_EXAMPLE, "save_with_players": [player_for_user(alice).pk, player_for_user(bob).pk]})
+    assert response.status_code == 201
+    saved = TableSession.objects.get(code=response.json()["table"])
+    assert saved.status == "finished" and saved.outcome["placings"] == placings
+    body = api.get(f"/api/tables/{saved.code}/").json()
+    assert body["hint"] is None and len(body["favour"]) == 2
