@@ -1,0 +1,79 @@
+"""Issue 3's benchmark: replaying a 4-player game, and posting the 150th log entry vs the 1st.
+
+Run: `bash .ci/services && .venv/bin/python bench/table_moves.py` (uses the database shitenno_bench).
+The 150-entry log is a real 4-player game whose first 25 moves were each undone and entered again
+(move, undo, move), as happens at a table; the 1st and the 150th entries are both moves.
+"""
+
+import statistics
+import time
+
+import _django
+
+_django.setup()
+
+from django.test import Client  # noqa: E402
+
+from games.engines import get_engine  # noqa: E402
+from games.engines.base import replay  # noqa: E402
+from games.simulation import random_legal_game  # noqa: E402
+from leagues import services as league_services  # noqa: E402
+
+RUNS = 30
+
+
+def replay_ms(setup: dict, moves: list[dict]) -> float:
+    engine = get_engine("shitenno")
+    start = time.perf_counter()
+    for _ in range(RUNS):
+        replay(engine, setup, moves)
+    return (time.perf_counter() - start) / RUNS * 1000
+
+
+def post_times(setup: dict, moves: list[dict]) -> dict[int, float]:
+    """ms per log entry, keyed by its sequence number, for one table played through the API."""
+    users = [league_services.user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org",
+                                          password="bench passphrase 42") for i in range(4)]
+    players = [league_services.player_for_user(u).pk for u in users]
+    client = Client()
+    client.force_login(users[0])
+    body = {"players": players, "setup": setup}
+    code = client.post("/api/tables/", body, content_type="application/json").json()["code"]
+    times: dict[int, float] = {}
+    seq = 0
+
+    def post(path: str, body: dict) -> None:
+        nonlocal seq
+        start = time.perf_counter()
+        response = client.post(path, body, content_type="application/json")
+        times[seq + 1] = (time.perf_counter() - start) * 1000
+        assert response.status_code == 201, response.content
+        seq += 1
+
+    for i, move in enumerate(moves):
+        post(f"/api/tables/{code}/moves/", {"seq": seq, "move": move})
+        if i < 25:
+            post(f"/api/tables/{code}/undo/", {"seq": seq})
+            post(f"/api/tables/{code}/moves/", {"seq": seq, "move": move})
+        if seq >= 150:
+            break
+    return times
+
+
+def main() -> None:
+    setup, moves = random_legal_game(2, 4)
+    print(f"4-player game: {len(moves)} moves")
+    print(f"replay of the whole game in the engine: {replay_ms(setup, moves):.2f} ms")
+    firsts, lasts = [], []
+    for _table in range(5):
+        times = post_times(setup, moves)
+        firsts.append(times[1])
+        lasts.append(times[150])
+    first, last = statistics.median(firsts), statistics.median(lasts)
+    print(f"POST of the 1st log entry (median of 5 tables): {first:.2f} ms")
+    print(f"POST of the 150th log entry (median of 5 tables): {last:.2f} ms")
+    print(f"ratio 150th / 1st: {last / first:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
