@@ -35,7 +35,7 @@ class TableOutput(serializers.Serializer):
     rules_version = serializers.CharField()
     status = serializers.CharField()
     is_public = serializers.BooleanField()
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club = serializers.CharField(source="club.slug", allow_null=True, default=None)
     head_seq = serializers.IntegerField()
     seats = SeatOutput(many=True)
     setup = serializers.JSONField()
@@ -69,7 +69,7 @@ class RecordedOutput(serializers.Serializer):
 class TableList(ListAPIView):
     serializer_class = TableOutput
 
-    class Input(StrictSerializer):
+    class TableCreateInput(StrictSerializer):
         game = serializers.CharField(default="shitenno")
         players = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=8,
                                         help_text="Player ids, in seat order.")
@@ -82,13 +82,14 @@ class TableList(ListAPIView):
     def get_queryset(self):
         return selectors.sessions_visible(self.request.user).order_by("-created_at")
 
-    @extend_schema(request=Input, responses={201: TableOutput}, summary="Start a table and seat its players",
+    @extend_schema(request=TableCreateInput, responses={201: TableOutput},
+                   summary="Start a table and seat its players",
                    examples=[OpenApiExample("Two players, titles dealt by the site", value=SETUP_EXAMPLE,
                                             request_only=True)])
     def post(self, request):
         if not request.user.is_authenticated:
             return Response({"detail": "Log in to start a table."}, status=status.HTTP_401_UNAUTHORIZED)
-        data = self.Input(data=request.data)
+        data = self.TableCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         players = services.players_in_order(values["players"])
@@ -139,7 +140,7 @@ def _recorded(session: TableSession, recorded: services.Recorded) -> Response:
 
 
 class MoveList(APIView):
-    class Input(StrictSerializer):
+    class MoveCreateInput(StrictSerializer):
         seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
         move = serializers.JSONField(help_text="The move; see the examples and docs/api.md.")
 
@@ -149,14 +150,14 @@ class MoveList(APIView):
         return Response(EventOutput(session.events.select_related("entered_by").order_by("seq"), many=True).data)
 
     @extend_schema(
-        request=Input, parameters=[IDEMPOTENCY_HEADER],
+        request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],
         responses={201: RecordedOutput, 200: RecordedOutput}, summary="Enter a move",
         examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
                   for name, move in MOVE_EXAMPLES],
     )
     def post(self, request, code: str):
         session = _table(request, code)
-        data = self.Input(data=request.data)
+        data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_record(
             session=session, seq=data.validated_data["seq"], move=data.validated_data["move"], user=request.user,
@@ -169,14 +170,15 @@ class MoveList(APIView):
 class Undo(APIView):
     permission_classes = [IsAuthenticated]
 
-    class Input(StrictSerializer):
+    class UndoInput(StrictSerializer):
         seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw.")
 
-    @extend_schema(request=Input, parameters=[IDEMPOTENCY_HEADER], responses={201: RecordedOutput, 200: RecordedOutput},
+    @extend_schema(request=UndoInput, parameters=[IDEMPOTENCY_HEADER],
+                   responses={201: RecordedOutput, 200: RecordedOutput},
                    summary="Take back the last move (an undo entry is appended; nothing is deleted)")
     def post(self, request, code: str):
         session = _table(request, code)
-        data = self.Input(data=request.data)
+        data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
                                       idempotency_key=request.headers.get("Idempotency-Key"))
@@ -187,7 +189,7 @@ class Undo(APIView):
 class FinalCount(APIView):
     permission_classes = [AllowAny]  # anyone may count; saving the result needs a login (checked below)
 
-    class Input(StrictSerializer):
+    class FinalCountInput(StrictSerializer):
         end = serializers.JSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
             child=serializers.IntegerField(), required=False, allow_null=True, default=None,
@@ -195,14 +197,15 @@ class FinalCount(APIView):
         )
         club = serializers.SlugField(required=False, allow_null=True, default=None)
 
-    class Output(serializers.Serializer):
+    class FinalCountOutput(serializers.Serializer):
         outcome = serializers.JSONField()
         table = serializers.CharField(allow_null=True, help_text="The saved table's code, if saved.")
 
-    @extend_schema(request=Input, responses=Output, summary="Final count of a Shitennō table from its end state",
+    @extend_schema(request=FinalCountInput, responses=FinalCountOutput,
+                   summary="Final count of a Shitennō table from its end state",
                    examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
     def post(self, request):
-        data = self.Input(data=request.data)
+        data = self.FinalCountInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["save_with_players"] is None:
@@ -217,16 +220,16 @@ class FinalCount(APIView):
 
 
 class Games(APIView):
-    class Output(serializers.Serializer):
+    class GameOutput(serializers.Serializer):
         slug = serializers.CharField()
         name = serializers.CharField()
         min_players = serializers.IntegerField()
         max_players = serializers.IntegerField()
         rules_version = serializers.CharField()
 
-    @extend_schema(responses=Output(many=True), summary="The games the site has a rules engine for")
+    @extend_schema(responses=GameOutput(many=True), summary="The games the site has a rules engine for")
     def get(self, request):
         from games.engines import REGISTRY
 
-        return Response(self.Output(REGISTRY.values(), many=True).data)
+        return Response(self.GameOutput(REGISTRY.values(), many=True).data)
 
