@@ -110,3 +110,20 @@ def _table_with(host, guest):
     return game_services.session_create(
         game="shitenno", created_by=host, players=[services.player_for_user(host), guest], setup=two_player_setup(),
     )
+
+
+def test_it_locks_an_account_after_ten_failed_log_ins(client, alice):
+    for _ in range(9):
+        assert client.post("/accounts/login/", {"username": "alice", "password": "wrong guess"}).status_code == 200
+    assert client.post("/accounts/login/", {"username": "alice", "password": "wrong guess"}).status_code == 429
+    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_rotates_the_session_key_at_log_in(client, alice):
+    client.get("/accounts/login/")
+    client.session.save()
+    before = client.session.session_key
+    client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert client.session.session_key != before
