@@ -48,7 +48,7 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
     if not isinstance(move, dict):
         raise InvalidMove('A move is an object with "type" and "seat".')
     kind, seat = move.get("type"), move.get("seat")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:
         raise InvalidMove(f"Unknown move type {kind!r}; move types are {', '.join(HANDLERS)}.")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["generals"]):
         raise InvalidMove(
