@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_engine, shitenno
 from games.engines.base import InvalidMove, Outcome, replay
+from leagues import league_services
 from leagues.models import Club, Membership, Player
 from shitenno_site.errors import Conflict
 
@@ -91,6 +92,7 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
 
 
 def _advance(session: TableSession, state: dict) -> None:
+    """Store the new projection; a game that just ended hands its result to the leagues."""
     engine = get_engine(session.game)
     session.state = state
     outcome = engine.outcome(state)
@@ -99,6 +101,8 @@ def _advance(session: TableSession, state: dict) -> None:
     session.finished_at = timezone.now() if outcome else None
     session.head_seq += 1
     session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
+    if outcome:
+        league_services.result_from_session(session=session)
 
 
 @transaction.atomic
@@ -131,6 +135,7 @@ def move_undo(
     if (earlier := _replayed(session, idempotency_key)) is not None:
         return Recorded(earlier, replayed=True)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
+        league_services.result_withdraw_for_session(session=session)  # 409 once the result counts
         session.status = TableSession.Status.PLAYING  # undoing the last move of a game reopens it
     _check_writable(session, user, seq)
     events = list(session.events.order_by("seq"))
@@ -202,4 +207,47 @@ def final_count_record(
         outcome=outcome.to_json(), status=TableSession.Status.FINISHED, finished_at=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
+    league_services.result_from_session(session=session)
     return session
+
+
+@transaction.atomic
+def table_open(
+    *,
+    created_by: AbstractBaseUser,
+    seats: list[dict],
+    gates: dict[str, str],
+    deal_titles: bool = False,
+    rng=None,
+    club: Club | None = None,
+    is_public: bool = True,
+) -> TableSession:
+    """Open a Shitennō table from the new-table page: guests named there are created with the session,
+    in one transaction, so a refused set-up leaves no stray guest behind.
+
+    Each seat is {"player": Player | None, "guest_name": str, "general": slug, "colour": str,
+    "title": slug | ""}; a seat names a player or a guest.
+    """
+    import random
+
+    from leagues.services import player_guest_create
+
+    players: list[Player] = []
+    for seat in seats:
+        player = seat.get("player")
+        if player is None:
+            player = player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+        players.append(player)
+    setup: dict = {
+        "players": [{"general": seat["general"]} for seat in seats],
+        "titles": {seat["general"]: seat.get("title") for seat in seats},
+        "gates": dict(gates),
+    }
+    if deal_titles:
+        setup = setup_with_dealt_titles(
+            game=shitenno.ShitennoEngine.slug, setup=setup, rng=rng or random.SystemRandom()
+        )
+    return session_create(
+        game=shitenno.ShitennoEngine.slug, created_by=created_by, players=players, setup=setup,
+        colours=[seat.get("colour", "") for seat in seats], club=club, is_public=is_public,
+    )

@@ -28,3 +28,80 @@ class MembershipAdmin(admin.ModelAdmin):
     list_display = ["club", "player", "role", "joined_at"]
     list_filter = ["role", "club"]
     raw_id_fields = ["player"]
+
+
+# --- Leagues, results, ratings and standings (issue 5) ---
+
+
+class SeasonInline(admin.TabularInline):
+    model = models.Season
+    extra = 0
+
+
+@admin.register(models.League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "slug", "created_at"]
+    list_filter = ["club"]
+    inlines = [SeasonInline]
+
+
+@admin.register(models.Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "starts_on", "ends_on", "points_scheme", "min_games"]
+    list_filter = ["league"]
+
+
+class ResultEntryInline(admin.TabularInline):
+    model = models.ResultEntry
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+class SignOffInline(admin.TabularInline):
+    model = models.SignOff
+    extra = 0
+    raw_id_fields = ["player", "by"]
+
+
+@admin.register(models.Result)
+class ResultAdmin(admin.ModelAdmin):
+    """Edit results through the site or API: they re-rate; admin edits here do not enqueue the jobs."""
+
+    list_display = ["id", "game", "played_on", "season", "status", "version"]
+    list_filter = ["status", "game"]
+    raw_id_fields = ["session", "created_by", "club", "season"]
+    inlines = [ResultEntryInline, SignOffInline]
+
+
+@admin.register(models.ResultEntry)
+class ResultEntryAdmin(admin.ModelAdmin):
+    list_display = ["result", "player", "rank", "score"]
+    raw_id_fields = ["result", "player"]
+
+
+@admin.register(models.SignOff)
+class SignOffAdmin(admin.ModelAdmin):
+    list_display = ["result", "player", "agreed", "by", "created_at"]
+    list_filter = ["agreed"]
+    raw_id_fields = ["result", "player", "by"]
+
+
+@admin.register(models.Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["player", "kind", "key", "mu", "sigma", "games"]
+    list_filter = ["kind", "key"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(models.RatingEvent)
+class RatingEventAdmin(admin.ModelAdmin):
+    list_display = ["player", "kind", "key", "result", "played_on", "mu_before", "mu_after"]
+    list_filter = ["kind", "key"]
+    raw_id_fields = ["player", "result"]
+
+
+@admin.register(models.Standing)
+class StandingAdmin(admin.ModelAdmin):
+    list_display = ["season", "position", "player", "points", "games", "separated_by"]
+    list_filter = ["season"]
+    raw_id_fields = ["player"]

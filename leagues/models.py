@@ -85,3 +85,192 @@ class Membership(models.Model):
     @property
     def manages(self) -> bool:
         return self.role in (self.Role.OWNER, self.Role.ADMIN)
+
+
+# --- Leagues, seasons, results, ratings and standings (issue 5) ---
+
+
+class League(models.Model):
+    """A club's league: one game or several, by engine slug or free-text name for games without an engine."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(max_length=100)
+    games = models.JSONField(default=list, help_text="Game slugs (or free-text names) this league counts.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "slug"], name="one_league_slug_per_club")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league_detail", args=[self.pk])
+
+
+class Season(models.Model):
+    class Scheme(models.TextChoices):
+        SCORE_3210 = "3-2-1-0", _("3-2-1-0 (3-1.5-0 at three players)")
+        SCORE_7531 = "7-5-3-1", _("7-5-3-1 (7-4-1 at three players)")
+        PERCENT = "percent", _("percentage of opponents beaten")
+        CUSTOM = "custom", _("custom")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    points_scheme = models.CharField(max_length=10, choices=Scheme.choices, default=Scheme.SCORE_3210)
+    custom_points = models.JSONField(
+        default=dict, blank=True, help_text='Points by place for each player count, e.g. {"4": [4, 2, 1, 0]}.'
+    )
+    min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
+    tie_breakers = models.JSONField(default=list, help_text="Ordered tie-breaker names; see leagues.standings.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "-starts_on"]
+
+    def __str__(self) -> str:
+        return f"{self.league.name}: {self.name}"
+
+
+class Result(models.Model):
+    """A finished game, from a table session or entered directly. Counts for ratings once signed off."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for sign-off")
+        COUNTED = "counted", _("counted")
+        DISPUTED = "disputed", _("disputed")
+
+    game = models.CharField(_("game"), max_length=80)
+    played_on = models.DateField(_("played on"))
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
+    session = models.OneToOneField(
+        "games.TableSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    version = models.PositiveIntegerField(default=1, help_text="Editors send the version they saw; stale is refused.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        indexes = [models.Index(fields=["game", "status", "played_on"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} on {self.played_on} (#{self.pk})"
+
+
+class ResultEntry(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="result_entries")
+    rank = models.PositiveSmallIntegerField(help_text="1 is first; tied players share a rank.")
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["result", "rank", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["result", "player"], name="one_entry_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.rank} in {self.result}"
+
+
+class SignOff(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="sign_offs")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sign_offs")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    agreed = models.BooleanField(default=True)
+    note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["result", "created_at"]
+        constraints = [models.UniqueConstraint(fields=["result", "player"], name="one_sign_off_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'agrees' if self.agreed else 'disputes'} {self.result}"
+
+
+class RatingScope(models.TextChoices):
+    GAME = "game", _("game")
+    LEAGUE = "league", _("league")
+
+
+class Rating(models.Model):
+    """A player's current rating in a scope: a game (key = slug) or a league (key = league id)."""
+
+    kind = models.CharField(max_length=8, choices=RatingScope.choices)
+    key = models.CharField(max_length=80)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "key", "-mu"]
+        constraints = [models.UniqueConstraint(fields=["kind", "key", "player"], name="one_rating_per_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.kind}:{self.key} {self.mu:.2f}±{self.sigma:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingEvent(models.Model):
+    """One result's effect on one player's rating in one scope: the rating history."""
+
+    kind = models.CharField(max_length=8, choices=RatingScope.choices)
+    key = models.CharField(max_length=80)
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_events")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_events")
+    played_on = models.DateField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["kind", "key", "played_on", "result_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key", "result", "player"], name="one_rating_event_per_result"),
+        ]
+        indexes = [models.Index(fields=["kind", "key", "played_on", "result"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.kind}:{self.key} {self.mu_before:.2f}->{self.mu_after:.2f}"
+
+
+class Standing(models.Model):
+    """A stored row of a season's table, written by the standings job and served as is."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    order = models.PositiveIntegerField(help_text="Row order in the table, 0-based.")
+    position = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Shared by tied players; empty if unranked."
+    )
+    ranked = models.BooleanField(default=True)
+    points = models.FloatField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    seconds = models.PositiveIntegerField(default=0)
+    opponents_points = models.FloatField(default=0)
+    margin = models.FloatField(null=True, blank=True)
+    separated_by = models.CharField(
+        max_length=20, blank=True, help_text="Tie-breaker that put this row below the last."
+    )
+
+    class Meta:
+        ordering = ["season", "order"]
+        constraints = [models.UniqueConstraint(fields=["season", "player"], name="one_standing_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.position} {self.player}"

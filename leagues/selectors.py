@@ -1,9 +1,12 @@
 """Reads for players and clubs, with the visibility rules in one place."""
 
+from collections import Counter, defaultdict
+from datetime import date
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 
-from .models import Club, Membership, Player
+from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
 
 
 def club_members(club: Club) -> QuerySet[Membership]:
@@ -32,3 +35,100 @@ def players_list(*, search: str = "") -> QuerySet[Player]:
     if search:
         players = players.filter(name__icontains=search)
     return players.order_by("name", "id")
+
+
+# --- Leagues, ratings, standings and player stats (issue 5) ---
+
+
+
+
+def leagues_list(*, club: Club | None = None) -> QuerySet[League]:
+    leagues = League.objects.select_related("club")
+    return leagues.filter(club=club) if club is not None else leagues.order_by("club__name", "name")
+
+
+def season_current(league: League, *, on: date | None = None) -> Season | None:
+    """The season running on the date, else the latest one."""
+    seasons = league.seasons.order_by("-starts_on")
+    if on is not None:
+        running = seasons.filter(starts_on__lte=on, ends_on__gte=on).first()
+        if running is not None:
+            return running
+    return seasons.first()
+
+
+def standings_of(season: Season) -> QuerySet[Standing]:
+    return season.standings.select_related("player").order_by("order")
+
+
+def results_recent(*, league: League | None = None, player: Player | None = None) -> QuerySet[Result]:
+    results = Result.objects.prefetch_related("entries__player").select_related("season")
+    if league is not None:
+        results = results.filter(season__league=league)
+    if player is not None:
+        results = results.filter(entries__player=player)
+    return results.order_by("-played_on", "-id")
+
+
+def results_awaiting_sign_off(*, league: League) -> QuerySet[Result]:
+    return results_recent(league=league).filter(status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+
+
+def ratings_list(*, kind: str, key: str, min_games: int = 0) -> list[Rating]:
+    """A scope's leaderboard, by the conservative estimate mu - 3 sigma."""
+    ratings = Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
+    return sorted(ratings, key=lambda r: (-r.ordinal, r.player.name))
+
+
+def rating_scope_choices() -> list[tuple[str, str, str]]:
+    """(kind, key, label) for every scope with ratings, for the rankings filter."""
+    leagues = {str(league.pk): league for league in League.objects.select_related("club")}
+    choices = []
+    for kind, key in Rating.objects.values_list("kind", "key").distinct().order_by("kind", "key"):
+        label = key if kind == "game" else (str(leagues[key]) if key in leagues else key)
+        choices.append((kind, key, label))
+    return choices
+
+
+def rating_history(*, player: Player, kind: str, key: str) -> QuerySet[RatingEvent]:
+    return RatingEvent.objects.filter(player=player, kind=kind, key=key).order_by("played_on", "result_id")
+
+
+def player_stats(*, player: Player) -> dict:
+    """Counted games: totals, win rate by player count, scores, head-to-head records and the nemesis."""
+    entries = list(
+        ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED)
+        .select_related("result").prefetch_related("result__entries__player")
+    )
+    by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    ahead: Counter = Counter()
+    behind: Counter = Counter()
+    names: dict[int, Player] = {}
+    scores = [e.score for e in entries if e.score is not None]
+    for entry in entries:
+        others = [o for o in entry.result.entries.all() if o.player_id != player.pk]
+        count = len(others) + 1
+        by_count[count][0] += 1
+        by_count[count][1] += entry.rank == 1
+        for other in others:
+            names[other.player_id] = other.player
+            if entry.rank < other.rank:
+                ahead[other.player_id] += 1
+            elif other.rank < entry.rank:
+                behind[other.player_id] += 1
+    head_to_head = sorted(
+        ({"player": names[pid], "won": ahead[pid], "lost": behind[pid]} for pid in names),
+        key=lambda row: (-(row["won"] + row["lost"]), row["player"].name),
+    )
+    nemesis = max(head_to_head, key=lambda row: (row["lost"], -row["won"]), default=None)
+    return {
+        "games": len(entries),
+        "wins": sum(e.rank == 1 for e in entries),
+        "by_player_count": [
+            {"players": count, "games": g, "wins": w, "win_rate": w / g} for count, (g, w) in sorted(by_count.items())
+        ],
+        "average_score": sum(scores) / len(scores) if scores else None,
+        "best_score": max(scores) if scores else None,
+        "head_to_head": head_to_head,
+        "nemesis": nemesis if nemesis and nemesis["lost"] else None,
+    }

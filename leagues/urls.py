@@ -16,3 +16,10 @@ urlpatterns = [
     path("clubs/<slug:slug>/members/<int:pk>/role/", views.membership_role, name="membership_role"),
     path("clubs/<slug:slug>/members/<int:pk>/remove/", views.membership_remove, name="membership_remove"),
 ]
+
+urlpatterns += [
+    path("leagues/", views.league_index, name="league_index"),
+    path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
+    path("rankings/", views.rankings, name="rankings"),
+    path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),
+]

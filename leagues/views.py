@@ -11,6 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from leagues import league_services
+from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 
 from . import selectors, services
@@ -55,7 +57,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     """Later capabilities (games, ratings) add to the player page through this one hook."""
     from games.selectors import sessions_for_player
 
-    return {"sessions": sessions_for_player(player=player, viewer=request.user)[:20]}
+    return {"sessions": sessions_for_player(player=player, viewer=request.user)[:20], **player_stats_context(player)}
 
 
 @login_required
@@ -127,7 +129,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
-    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20]}
+    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20], **_club_leagues(club)}
 
 
 @login_required
@@ -193,3 +195,111 @@ def _club_error(request: HttpRequest, club: Club, exc: Exception) -> HttpRespons
     status = 403 if isinstance(exc, PermissionDenied) else 409 if isinstance(exc, Conflict) else 400
     message = getattr(exc, "message", None) or " ".join(getattr(exc, "messages", [])) or str(exc)
     return render(request, "leagues/club_error.html", {"club": club, "error": message}, status=status)
+
+
+# --- Leagues, rankings and player stats pages (issue 5) ---
+
+
+
+def league_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list()})
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from django.utils import timezone
+
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    seasons = list(league.seasons.all())
+    season_id = request.GET.get("season", "")
+    season = next((s for s in seasons if str(s.pk) == season_id), None) if season_id else None
+    season = season or selectors.season_current(league, on=timezone.localdate())
+    me = services.player_for_user(request.user) if request.user.is_authenticated else None
+    awaiting = list(selectors.results_awaiting_sign_off(league=league)[:20])
+    for result in awaiting:
+        signed = {s.player_id for s in result.sign_offs.all()}
+        result.can_sign = me is not None and any(
+            e.player_id == me.pk and e.player_id not in signed for e in result.entries.all()
+        ) or (request.user.is_authenticated and result.created_by_id == request.user.pk and any(
+            e.player.is_guest and e.player_id not in signed for e in result.entries.all()))
+    context = {
+        "league": league, "seasons": seasons, "season": season,
+        "standings": selectors.standings_of(season) if season else [],
+        "recent": selectors.results_recent(league=league).filter(status=Result.Status.COUNTED)[:10],
+        "awaiting": awaiting,
+    }
+    if request.htmx:
+        return render(request, "leagues/partials/standings.html", context)
+    return render(request, "leagues/league_detail.html", context)
+
+
+@login_required
+@require_POST
+def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
+    result = get_object_or_404(Result.objects.select_related("season__league"), pk=pk)
+    agreed = request.POST.get("agreed", "yes") != "no"
+    try:
+        league_services.result_sign_off(result=result, user=request.user, agreed=agreed,
+                                        note=request.POST.get("note", ""))
+    except PermissionDenied as exc:
+        messages.error(request, str(exc))
+        return redirect(result.season.league if result.season_id else "league_index")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Thank you: your sign-off is recorded."))
+    return redirect(result.season.league if result.season_id else "league_index")
+
+
+def rankings(request: HttpRequest) -> HttpResponse:
+    """Ratings in one scope (a game or a league), best first, with the uncertainty and a min-games filter."""
+    scopes = selectors.rating_scope_choices()
+    scope = request.GET.get("scope", "")
+    kind, _sep, key = scope.partition(":")
+    if (kind, key) not in {(k, v) for k, v, _label in scopes}:
+        kind, key = (scopes[0][0], scopes[0][1]) if scopes else ("game", "shitenno")
+    min_games = request.GET.get("min_games", "0")
+    min_games = int(min_games) if min_games.isdigit() else 0
+    context = {
+        "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
+        "min_games": min_games, "ratings": selectors.ratings_list(kind=kind, key=key, min_games=min_games),
+    }
+    template = "leagues/partials/ranking_rows.html" if request.htmx else "leagues/rankings.html"
+    return render(request, template, context)
+
+
+def rating_chart_points(values: list[float], *, width: int = 320, height: int = 120) -> str:
+    """SVG polyline points for a series, scaled into the box (drawn on the server, no script)."""
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = width / max(len(values) - 1, 1)
+    return " ".join(
+        f"{i * step:.1f},{height - 8 - (v - low) / span * (height - 16):.1f}" for i, v in enumerate(values)
+    )
+
+
+def player_stats_context(player: Player) -> dict:
+    from leagues.models import RatingScope
+
+    stats = selectors.player_stats(player=player)
+    game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
+    chart = None
+    if game_ratings:
+        main = game_ratings[0]
+        history = list(selectors.rating_history(player=player, kind=main.kind, key=main.key))
+        values = [history[0].mu_before] + [e.mu_after for e in history] if history else []
+        chart = {"game": main.key, "points": rating_chart_points(values), "low": min(values, default=0),
+                 "high": max(values, default=0)}
+    results = list(selectors.results_recent(player=player).filter(status=Result.Status.COUNTED)[:30])
+    ranks = [next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1) for r in reversed(results)]
+    bars = []
+    for i, rank in enumerate(ranks):
+        height = max(4, 40 - (rank - 1) * 10)
+        bars.append({"x": i * 12, "y": 44 - height, "height": height, "rank": rank})
+    return {"stats": stats, "game_ratings": game_ratings, "chart": chart, "result_bars": bars,
+            "result_chart_width": max(len(bars) * 12, 12)}
+
+
+def _club_leagues(club: Club) -> dict:
+    return {"leagues": selectors.leagues_list(club=club)}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import league_views, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="api-me"),
@@ -13,4 +13,20 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.ClubDetail.as_view(), name="api-club"),
     path("clubs/<slug:slug>/members/", views.ClubMembers.as_view(), name="api-club-members"),
     path("clubs/<slug:slug>/members/<int:pk>/", views.MembershipDetail.as_view(), name="api-membership"),
+]
+
+# Leagues, results, ratings and standings (issue 5)
+
+urlpatterns += [
+    path("leagues/", league_views.LeagueList.as_view(), name="api-leagues"),
+    path("clubs/<slug:slug>/leagues/", league_views.ClubLeagues.as_view(), name="api-club-leagues"),
+    path("leagues/<int:pk>/", league_views.LeagueDetail.as_view(), name="api-league"),
+    path("leagues/<int:pk>/seasons/", league_views.LeagueSeasons.as_view(), name="api-league-seasons"),
+    path("seasons/<int:pk>/standings/", league_views.SeasonStandings.as_view(), name="api-season-standings"),
+    path("ratings/", league_views.RatingList.as_view(), name="api-ratings"),
+    path("players/<int:pk>/ratings/history/", league_views.PlayerRatingHistory.as_view(), name="api-rating-history"),
+    path("players/<int:pk>/stats/", league_views.PlayerStats.as_view(), name="api-player-stats"),
+    path("results/", league_views.ResultList.as_view(), name="api-results"),
+    path("results/<int:pk>/", league_views.ResultDetail.as_view(), name="api-result"),
+    path("results/<int:pk>/sign-off/", league_views.ResultSignOff.as_view(), name="api-result-sign-off"),
 ]

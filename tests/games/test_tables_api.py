@@ -168,3 +168,27 @@ def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
     assert saved.status == "finished" and saved.outcome["placings"] == placings
     body = api.get(f"/api/tables/{saved.code}/").json()
     assert body["hint"] is None and len(body["favour"]) == 2
+
+
+def test_a_finished_table_waits_for_sign_off_and_undo_withdraws_it(table, api, alice, bob, game):
+    from leagues import league_services
+    from leagues.models import Result
+
+    _setup, moves = game
+    for seq, move in enumerate(moves):
+        post_move(api, table, seq, move)
+    result = Result.objects.get(session__code=table)
+    assert result.status == "pending" and result.entries.count() == 2
+
+    assert api.post(f"/api/tables/{table}/undo/", {"seq": len(moves)}).status_code == 201
+    assert not Result.objects.filter(session__code=table).exists()
+    assert post_move(api, table, len(moves) + 1, moves[-1]).status_code == 201
+    result = Result.objects.get(session__code=table)
+
+    league_services.result_sign_off(result=result, user=alice)
+    league_services.result_sign_off(result=result, user=bob)
+    result.refresh_from_db()
+    assert result.status == "counted"
+    response = api.post(f"/api/tables/{table}/undo/", {"seq": len(moves) + 2})
+    assert response.status_code == 409 and "signed off" in response.json()["detail"]
+    assert TableSession.objects.get(code=table).status == "finished"

@@ -1,0 +1,300 @@
+"""REST endpoints for leagues, seasons, results, sign-offs, ratings, standings and player stats (issue 5)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from leagues import league_services, selectors
+from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
+from leagues.standings import SCHEMES, TIE_BREAKERS
+
+from .views import PlayerOutput, StrictSerializer
+
+
+class LeagueOutput(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = League
+        fields = ["id", "club", "name", "slug", "games", "created_at"]
+
+
+class SeasonOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["id", "league", "name", "starts_on", "ends_on", "points_scheme", "custom_points", "min_games",
+                  "tie_breakers"]
+
+
+class StandingOutput(serializers.ModelSerializer):
+    player = PlayerOutput()
+
+    class Meta:
+        model = Standing
+        fields = ["player", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
+                  "separated_by"]
+
+
+class RatingOutput(serializers.ModelSerializer):
+    player = PlayerOutput()
+    ordinal = serializers.FloatField()
+
+    class Meta:
+        model = Rating
+        fields = ["kind", "key", "player", "mu", "sigma", "ordinal", "games"]
+
+
+class RatingEventOutput(serializers.ModelSerializer):
+    class Meta:
+        model = RatingEvent
+        fields = ["result", "played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"]
+
+
+class EntryOutput(serializers.Serializer):
+    player = PlayerOutput()
+    rank = serializers.IntegerField()
+    score = serializers.FloatField(allow_null=True)
+
+
+class SignOffOutput(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    agreed = serializers.BooleanField()
+    note = serializers.CharField()
+
+
+class ResultOutput(serializers.ModelSerializer):
+    entries = EntryOutput(many=True)
+    sign_offs = SignOffOutput(many=True)
+
+    class Meta:
+        model = Result
+        fields = ["id", "game", "played_on", "season", "session", "status", "version", "entries", "sign_offs"]
+
+
+class HeadToHeadOutput(serializers.Serializer):
+    player = PlayerOutput()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+
+
+class ByCountOutput(serializers.Serializer):
+    players = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+
+
+class PlayerStatsOutput(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    by_player_count = ByCountOutput(many=True)
+    average_score = serializers.FloatField(allow_null=True)
+    best_score = serializers.FloatField(allow_null=True)
+    head_to_head = HeadToHeadOutput(many=True)
+    nemesis = HeadToHeadOutput(allow_null=True)
+
+
+class EntryInput(StrictSerializer):
+    player = serializers.IntegerField()
+    rank = serializers.IntegerField(min_value=1)
+    score = serializers.FloatField(required=False, allow_null=True, default=None)
+
+
+def _entries(rows: list[dict]) -> list[dict]:
+    players = Player.objects.in_bulk([row["player"] for row in rows])
+    missing = sorted({row["player"] for row in rows} - set(players))
+    if missing:
+        raise serializers.ValidationError({"entries": [f"Unknown player {pk}." for pk in missing]})
+    return [{**row, "player": players[row["player"]]} for row in rows]
+
+
+class ClubLeagues(APIView):
+    class LeagueInput(StrictSerializer):
+        name = serializers.CharField(max_length=100)
+        games = serializers.ListField(child=serializers.CharField(max_length=80), min_length=1, max_length=20)
+
+    @extend_schema(responses=LeagueOutput(many=True), summary="A club's leagues")
+    def get(self, request, slug: str):
+        club = get_object_or_404(Club, slug=slug)
+        return Response(LeagueOutput(selectors.leagues_list(club=club), many=True).data)
+
+    @extend_schema(request=LeagueInput, responses={201: LeagueOutput},
+                   summary="Start a league (club owners and admins)")
+    def post(self, request, slug: str):
+        club = get_object_or_404(Club, slug=slug)
+        data = self.LeagueInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_create(club=club, user=request.user, **data.validated_data)
+        return Response(LeagueOutput(league).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueList(APIView):
+    @extend_schema(responses=LeagueOutput(many=True), summary="Every league")
+    def get(self, request):
+        return Response(LeagueOutput(selectors.leagues_list(), many=True).data)
+
+
+class LeagueDetail(APIView):
+    @extend_schema(responses=LeagueOutput)
+    def get(self, request, pk: int):
+        return Response(LeagueOutput(get_object_or_404(League.objects.select_related("club"), pk=pk)).data)
+
+
+class LeagueSeasons(APIView):
+    class SeasonInput(StrictSerializer):
+        name = serializers.CharField(max_length=100)
+        starts_on = serializers.DateField()
+        ends_on = serializers.DateField()
+        points_scheme = serializers.ChoiceField(choices=SCHEMES, default="3-2-1-0")
+        custom_points = serializers.DictField(
+            child=serializers.ListField(child=serializers.FloatField()), required=False, default=dict
+        )
+        min_games = serializers.IntegerField(min_value=0, default=0)
+        tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
+
+    @extend_schema(responses=SeasonOutput(many=True), summary="A league's seasons")
+    def get(self, request, pk: int):
+        league = get_object_or_404(League, pk=pk)
+        return Response(SeasonOutput(league.seasons.all(), many=True).data)
+
+    @extend_schema(request=SeasonInput, responses={201: SeasonOutput}, summary="Add a season with its rules (managers)")
+    def post(self, request, pk: int):
+        league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+        data = self.SeasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = league_services.season_create(league=league, user=request.user, **data.validated_data)
+        return Response(SeasonOutput(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonStandings(APIView):
+    @extend_schema(responses=StandingOutput(many=True), summary="A season's table, as last computed")
+    def get(self, request, pk: int):
+        season = get_object_or_404(Season, pk=pk)
+        return Response(StandingOutput(selectors.standings_of(season), many=True).data)
+
+
+SCOPE_PARAMETERS = [
+    OpenApiParameter("game", OpenApiTypes.STR, description="A game slug or name (this or league)"),
+    OpenApiParameter("league", OpenApiTypes.INT, description="A league id (this or game)"),
+]
+
+
+def _scope(request) -> tuple[str, str]:
+    game, league = request.query_params.get("game", "").strip(), request.query_params.get("league", "").strip()
+    if bool(game) == bool(league):
+        raise serializers.ValidationError({"game": ["Give either game or league."]})
+    if league and not league.isdigit():
+        raise serializers.ValidationError({"league": ["A league id is a number."]})
+    return ("game", game) if game else ("league", league)
+
+
+class RatingList(APIView):
+    @extend_schema(
+        parameters=[*SCOPE_PARAMETERS, OpenApiParameter("min_games", OpenApiTypes.INT)],
+        responses=RatingOutput(many=True), summary="Ratings in a game or league, best first (mu - 3 sigma)",
+    )
+    def get(self, request):
+        kind, key = _scope(request)
+        min_games = request.query_params.get("min_games", "0")
+        if not min_games.isdigit():
+            raise serializers.ValidationError({"min_games": ["A whole number."]})
+        return Response(RatingOutput(selectors.ratings_list(kind=kind, key=key, min_games=int(min_games)),
+                                     many=True).data)
+
+
+class PlayerRatingHistory(APIView):
+    @extend_schema(parameters=SCOPE_PARAMETERS, responses=RatingEventOutput(many=True),
+                   summary="A player's rating after each game, in order")
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        kind, key = _scope(request)
+        return Response(RatingEventOutput(selectors.rating_history(player=player, kind=kind, key=key), many=True).data)
+
+
+class PlayerStats(APIView):
+    @extend_schema(responses=PlayerStatsOutput, summary="A player's counted games: wins, scores, head-to-head")
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        return Response(PlayerStatsOutput(selectors.player_stats(player=player)).data)
+
+
+class ResultList(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class ResultInput(StrictSerializer):
+        game = serializers.CharField(max_length=80)
+        played_on = serializers.DateField()
+        season = serializers.IntegerField(required=False, allow_null=True, default=None)
+        entries = EntryInput(many=True)
+
+    @extend_schema(request=ResultInput, responses={201: ResultOutput},
+                   summary="Enter a game played without move entry (any game); you sign it off for you and guests")
+    def post(self, request):
+        data = self.ResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        season = values.pop("season")
+        if season is not None:
+            season = Season.objects.select_related("league__club").filter(pk=season).first()
+            if season is None:
+                raise serializers.ValidationError({"season": ["Unknown season."]})
+        result = league_services.result_enter(
+            user=request.user, season=season, game=values["game"], played_on=values["played_on"],
+            entries=_entries(values["entries"]),
+        )
+        return Response(ResultOutput(result).data, status=status.HTTP_201_CREATED)
+
+
+class ResultDetail(APIView):
+    class ResultEditInput(StrictSerializer):
+        version = serializers.IntegerField()
+        played_on = serializers.DateField(required=False)
+        entries = EntryInput(many=True, required=False)
+
+    class ResultDeleteInput(StrictSerializer):
+        version = serializers.IntegerField()
+
+    @extend_schema(responses=ResultOutput)
+    def get(self, request, pk: int):
+        return Response(ResultOutput(get_object_or_404(Result, pk=pk)).data)
+
+    @extend_schema(request=ResultEditInput, responses={200: ResultOutput, 409: OpenApiTypes.OBJECT},
+                   summary="Correct a result (managers; send the version you saw); re-rates from its date")
+    def patch(self, request, pk: int):
+        result = get_object_or_404(Result, pk=pk)
+        data = self.ResultEditInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        if "entries" in values:
+            values["entries"] = _entries(values["entries"])
+        result = league_services.result_update(result=result, user=request.user, **values)
+        return Response(ResultOutput(result).data)
+
+    @extend_schema(request=ResultDeleteInput, responses={204: None, 409: OpenApiTypes.OBJECT},
+                   summary="Delete a result (managers; send the version you saw); re-rates from its date")
+    def delete(self, request, pk: int):
+        result = get_object_or_404(Result, pk=pk)
+        data = self.ResultDeleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league_services.result_delete(result=result, user=request.user, version=data.validated_data["version"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ResultSignOff(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class SignOffInput(StrictSerializer):
+        agreed = serializers.BooleanField(default=True)
+        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=SignOffInput, responses=ResultOutput, summary="Agree to or dispute a result you played")
+    def post(self, request, pk: int):
+        result = get_object_or_404(Result, pk=pk)
+        data = self.SignOffInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = league_services.result_sign_off(result=result, user=request.user, **data.validated_data)
+        return Response(ResultOutput(result).data)

@@ -1,0 +1,492 @@
+"""Writes for leagues, seasons, results, sign-offs, ratings and standings (issue 5).
+
+Each public function is one transaction. Rating and standings jobs are enqueued on commit; the jobs
+call `ratings_apply_result`, `ratings_recompute` and `standings_compute` here, which are idempotent:
+ratings are a fold over counted results in (played_on, id) order, so running one twice, or out of
+order, ends at the numbers a full recompute gives.
+"""
+
+from __future__ import annotations
+
+import datetime
+import zlib
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from shitenno_site.errors import Conflict
+
+from . import ratings as rating_maths
+from . import standings as standings_maths
+from .models import (
+    Club,
+    League,
+    Membership,
+    Player,
+    Rating,
+    RatingEvent,
+    RatingScope,
+    Result,
+    ResultEntry,
+    Season,
+    SignOff,
+    Standing,
+)
+from .services import membership_of
+
+
+def _require_manager(club: Club | None, user: AbstractBaseUser) -> None:
+    if user.is_superuser:
+        return
+    membership = membership_of(club, user) if club is not None else None
+    if membership is None or not membership.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this."))
+
+
+# --- leagues and seasons ---
+
+
+@transaction.atomic
+def league_create(*, club: Club, name: str, games: Sequence[str], user: AbstractBaseUser) -> League:
+    """Club managers only. `games` are engine slugs or free-text names of games with no engine."""
+    _require_manager(club, user)
+    name = name.strip()
+    games = [g.strip() for g in games if g.strip()]
+    errors = {}
+    if not name:
+        errors["name"] = _("A league needs a name.")
+    if not games:
+        errors["games"] = _("Name at least one game.")
+    if errors:
+        raise ValidationError(errors)
+    base = slugify(name)[:90] or "league"
+    slug, n = base, 2
+    while League.objects.filter(club=club, slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return League.objects.create(club=club, name=name[:100], slug=slug, games=list(dict.fromkeys(games)))
+
+
+@transaction.atomic
+def season_create(
+    *, league: League, name: str, starts_on: datetime.date, ends_on: datetime.date, user: AbstractBaseUser,
+    points_scheme: str = Season.Scheme.SCORE_3210, custom_points: dict | None = None, min_games: int = 0,
+    tie_breakers: Sequence[str] | None = None,
+) -> Season:
+    """Club managers only. Seasons of one league may not overlap, so a date names one season."""
+    _require_manager(league.club, user)
+    tie_breakers = list(tie_breakers if tie_breakers is not None else standings_maths.DEFAULT_TIE_BREAKERS)
+    custom_points = custom_points or {}
+    errors = standings_maths.validate_rules(scheme=points_scheme, custom=custom_points, tie_breakers=tie_breakers)
+    if not name.strip():
+        errors["name"] = _("A season needs a name.")
+    if ends_on < starts_on:
+        errors["ends_on"] = _("A season cannot end before it starts.")
+    if min_games < 0:
+        errors["min_games"] = _("Cannot be negative.")
+    if errors:
+        raise ValidationError(errors)
+    League.objects.select_for_update().get(pk=league.pk)
+    if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
+        raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
+    return Season.objects.create(
+        league=league, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on, points_scheme=points_scheme,
+        custom_points=custom_points, min_games=min_games, tie_breakers=tie_breakers,
+    )
+
+
+def _season_for(*, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player]) -> Season | None:
+    """The current season of a league of the club counting this game, when every player is a member."""
+    if club is None:
+        return None
+    members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
+    if not all(p.pk in members for p in players):
+        return None
+    seasons = Season.objects.filter(
+        league__club=club, starts_on__lte=played_on, ends_on__gte=played_on
+    ).select_related("league").order_by("league_id")
+    return next((s for s in seasons if game in s.league.games), None)
+
+
+# --- results and sign-offs ---
+
+
+def _signers(result: Result) -> dict[int, int | None]:
+    """Each entry's player -> the user whose sign-off counts for it (guests: whoever recorded the game)."""
+    return {
+        e.player_id: e.player.user_id if e.player.user_id else result.created_by_id
+        for e in result.entries.select_related("player")
+    }
+
+
+def _scopes(result: Result) -> list[tuple[str, str]]:
+    scopes = [(RatingScope.GAME, result.game)]
+    if result.season_id:
+        scopes.append((RatingScope.LEAGUE, str(result.season.league_id)))
+    return scopes
+
+
+def _enqueue_counted(result: Result) -> None:
+    from . import tasks
+
+    tasks.ratings_apply_result.delay_on_commit(result.pk)
+    if result.season_id:
+        tasks.standings_compute.delay_on_commit(result.season_id)
+
+
+def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
+    from . import tasks
+
+    for kind, key in sorted(scopes):
+        tasks.ratings_recompute.delay_on_commit(kind, key, since.isoformat())
+    for season_id in sorted(seasons):
+        tasks.standings_compute.delay_on_commit(season_id)
+
+
+def _settle(result: Result) -> None:
+    """Count a pending result once every signer agreed; flag it disputed when anyone disagreed."""
+    sign_offs = {s.player_id: s for s in result.sign_offs.all()}
+    if any(not s.agreed for s in sign_offs.values()):
+        status = Result.Status.DISPUTED
+    elif all(player in sign_offs for player, user in _signers(result).items() if user is not None):
+        status = Result.Status.COUNTED
+    else:
+        status = Result.Status.PENDING
+    if status == result.status:
+        return
+    was_counted = result.status == Result.Status.COUNTED
+    result.status = status
+    result.save(update_fields=["status", "updated_at"])
+    if status == Result.Status.COUNTED:
+        _enqueue_counted(result)
+    elif was_counted:
+        _enqueue_recompute(set(_scopes(result)), result.played_on, {result.season_id} if result.season_id else set())
+
+
+def _clean_entries(entries: Sequence[dict]) -> list[dict]:
+    errors = []
+    if len(entries) < 2:
+        raise ValidationError({"entries": _("A game needs at least two players.")})
+    players = [e["player"] for e in entries]
+    if len({p.pk for p in players}) != len(players):
+        raise ValidationError({"entries": _("A player can appear only once.")})
+    for e in entries:
+        if not 1 <= int(e["rank"]) <= len(entries):
+            errors.append(_("Ranks go from 1 to the number of players."))
+    if errors:
+        raise ValidationError({"entries": errors[0]})
+    return [{"player": e["player"], "rank": int(e["rank"]), "score": e.get("score")} for e in entries]
+
+
+@transaction.atomic
+def result_from_session(*, session) -> Result | None:
+    """The games app calls this when a table finishes: a pending result, in a season when one fits.
+
+    Safe to call twice: a session has at most one result.
+    """
+    from games.models import TableSession
+
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.status != TableSession.Status.FINISHED or not session.outcome:
+        return None
+    existing = Result.objects.filter(session=session).first()
+    if existing is not None:
+        return existing
+    seats = {seat.position: seat.player for seat in session.seats.select_related("player")}
+    placings = session.outcome.get("placings", [])
+    if len(placings) < 2 or any(p["seat"] not in seats for p in placings):
+        return None
+    played_on = timezone.localdate(session.finished_at) if session.finished_at else timezone.localdate()
+    players = [seats[p["seat"]] for p in placings]
+    result = Result.objects.create(
+        game=session.game, played_on=played_on, club=session.club, session=session,
+        season=_season_for(club=session.club, game=session.game, played_on=played_on, players=players),
+        created_by=session.created_by,
+    )
+    ResultEntry.objects.bulk_create(
+        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("favour")) for p in placings
+    )
+    return result
+
+
+@transaction.atomic
+def result_enter(
+    *, game: str, played_on: datetime.date, entries: Sequence[dict], user: AbstractBaseUser,
+    season: Season | None = None, club: Club | None = None,
+) -> Result:
+    """A game played without move entry, any game: entries are {player, rank, score}.
+
+    Into a season, the recorder must be a member of its club and every player a member too. The recorder
+    signs off at once for themself and for any guests they list.
+    """
+    game = game.strip()
+    if not game:
+        raise ValidationError({"game": _("Name the game.")})
+    entries = _clean_entries(entries)
+    players = [e["player"] for e in entries]
+    if season is not None:
+        club = season.league.club
+        if game not in season.league.games:
+            raise ValidationError({"game": _("This league does not count %(game)s.") % {"game": game}})
+        if not season.starts_on <= played_on <= season.ends_on:
+            raise ValidationError({"played_on": _("The date is outside the season.")})
+        members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
+        if any(p.pk not in members for p in players):
+            raise ValidationError({"entries": _("Every player must be a member of the league's club.")})
+    if club is not None and not user.is_superuser and membership_of(club, user) is None:
+        raise PermissionDenied(_("Only members may record games for this club."))
+    if played_on > timezone.localdate():
+        raise ValidationError({"played_on": _("The game cannot be in the future.")})
+    result = Result.objects.create(game=game[:80], played_on=played_on, season=season, club=club, created_by=user)
+    ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
+    for player_id, signer in _signers(result).items():
+        if signer == user.pk:
+            SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
+    _settle(result)
+    return result
+
+
+@transaction.atomic
+def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = True, note: str = "") -> Result:
+    """A seated player (or the recorder, for guests) agrees or disputes; the last agreement counts it."""
+    result = Result.objects.select_for_update().get(pk=result.pk)
+    mine = [player for player, signer in _signers(result).items() if signer == user.pk]
+    if not mine:
+        raise PermissionDenied(_("Only the players of this game sign it off."))
+    if not agreed and not note.strip():
+        raise ValidationError({"note": _("Say what is wrong with the result.")})
+    for player_id in mine:
+        SignOff.objects.update_or_create(
+            result=result, player_id=player_id, defaults={"by": user, "agreed": agreed, "note": note[:300]}
+        )
+    _settle(result)
+    return result
+
+
+def _result_for_edit(result: Result, version: int, user: AbstractBaseUser) -> Result:
+    result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
+    club = result.season.league.club if result.season_id else result.club
+    if club is None and not user.is_superuser:
+        if result.created_by_id != user.pk:
+            raise PermissionDenied(_("Only whoever recorded this game may change it."))
+    else:
+        _require_manager(club, user)
+    if result.version != version:
+        raise Conflict(_("Someone changed this result meanwhile: reload it and try again."),
+                       payload={"version": result.version})
+    return result
+
+
+@transaction.atomic
+def result_update(
+    *, result: Result, version: int, user: AbstractBaseUser, played_on: datetime.date | None = None,
+    entries: Sequence[dict] | None = None,
+) -> Result:
+    """An admin corrects a result (this also settles a dispute: it counts). Re-rates from the earlier date."""
+    result = _result_for_edit(result, version, user)
+    old_date, old_status = result.played_on, result.status
+    if played_on is not None:
+        if played_on > timezone.localdate():
+            raise ValidationError({"played_on": _("The game cannot be in the future.")})
+        if result.season_id and not result.season.starts_on <= played_on <= result.season.ends_on:
+            raise ValidationError({"played_on": _("The date is outside the season.")})
+        result.played_on = played_on
+    if entries is not None:
+        entries = _clean_entries(entries)
+        if result.season_id:
+            members = set(Membership.objects.filter(club=result.season.league.club).values_list("player_id", flat=True))
+            if any(e["player"].pk not in members for e in entries):
+                raise ValidationError({"entries": _("Every player must be a member of the league's club.")})
+        result.entries.all().delete()
+        ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
+        result.sign_offs.exclude(player__in=[e["player"] for e in entries]).delete()
+    result.version += 1
+    result.status = Result.Status.COUNTED
+    result.save()
+    if old_status == Result.Status.COUNTED:
+        _enqueue_recompute(set(_scopes(result)), min(old_date, result.played_on),
+                           {result.season_id} if result.season_id else set())
+    else:
+        _enqueue_counted(result)
+    return result
+
+
+@transaction.atomic
+def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> None:
+    """An admin removes a result; everything after it is re-rated."""
+    result = _result_for_edit(result, version, user)
+    counted = result.status == Result.Status.COUNTED
+    scopes, since, season = set(_scopes(result)), result.played_on, result.season_id
+    result.delete()
+    if counted:
+        _enqueue_recompute(scopes, since, {season} if season else set())
+
+
+# --- ratings ---
+
+
+def _lock_scope(kind: str, key: str) -> None:
+    """Serialise rating writes per scope (PostgreSQL advisory lock, released at commit)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [5, zlib.crc32(f"{kind}:{key}".encode()) - 2**31])
+
+
+def _counted_in_scope(kind: str, key: str):
+    results = Result.objects.filter(status=Result.Status.COUNTED)
+    if kind == RatingScope.GAME:
+        results = results.filter(game=key)
+    else:
+        results = results.filter(season__league_id=int(key))
+    return results.order_by("played_on", "id")
+
+
+def _rated(result: Result) -> rating_maths.RatedResult:
+    return rating_maths.RatedResult(result.pk, tuple((e.player_id, e.rank) for e in result.entries.all()))
+
+
+def _write_events(kind: str, key: str, results: dict[int, Result], changes, existing) -> None:
+    """Upsert history rows so an unchanged recompute rewrites nothing."""
+    wanted = {(c.result_id, c.player): c for c in changes}
+    for event in existing:
+        change = wanted.pop((event.result_id, event.player_id), None)
+        if change is None:
+            event.delete()
+            continue
+        values = (change.mu_before, change.sigma_before, change.mu_after, change.sigma_after,
+                  results[change.result_id].played_on)
+        if values != (event.mu_before, event.sigma_before, event.mu_after, event.sigma_after, event.played_on):
+            (event.mu_before, event.sigma_before, event.mu_after, event.sigma_after, event.played_on) = values
+            event.save()
+    RatingEvent.objects.bulk_create(
+        RatingEvent(kind=kind, key=key, result_id=c.result_id, player_id=c.player,
+                    played_on=results[c.result_id].played_on, mu_before=c.mu_before, sigma_before=c.sigma_before,
+                    mu_after=c.mu_after, sigma_after=c.sigma_after)
+        for c in wanted.values()
+    )
+
+
+def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
+    current = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key, player_id__in=players)}
+    for player_id in players:
+        state, row = final.get(player_id), current.get(player_id)
+        if state is None or state.games == 0:
+            if row is not None:
+                row.delete()
+        elif row is None:
+            Rating.objects.create(kind=kind, key=key, player_id=player_id, mu=state.mu, sigma=state.sigma,
+                                  games=state.games)
+        elif (row.mu, row.sigma, row.games) != (state.mu, state.sigma, state.games):
+            row.mu, row.sigma, row.games = state.mu, state.sigma, state.games
+            row.save(update_fields=["mu", "sigma", "games"])
+
+
+@transaction.atomic
+def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None) -> int:
+    """Re-rate every counted result in the scope played on or after `since` (all of them when None).
+
+    Returns how many results were rated. Takes the scope's advisory lock.
+    """
+    _lock_scope(kind, key)
+    events = RatingEvent.objects.filter(kind=kind, key=key)
+    later = list(events.filter(played_on__gte=since) if since else events)
+    start: dict[int, rating_maths.PlayerRating] = {}
+    if since is not None:
+        counts: dict[int, int] = {}
+        for event in events.filter(played_on__lt=since).order_by("played_on", "result_id"):
+            counts[event.player_id] = counts.get(event.player_id, 0) + 1
+            start[event.player_id] = rating_maths.PlayerRating(event.mu_after, event.sigma_after,
+                                                              counts[event.player_id])
+    results = _counted_in_scope(kind, key).prefetch_related("entries")
+    if since is not None:
+        results = results.filter(played_on__gte=since)
+    results = list(results)
+    final, changes = rating_maths.rate_results([_rated(r) for r in results], start=start)
+    _write_events(kind, key, {r.pk: r for r in results}, changes, later)
+    players = {e.player_id for e in later} | {c.player for c in changes}
+    if since is None:
+        players |= set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
+    _write_ratings(kind, key, final, players)
+    return len(results)
+
+
+@transaction.atomic
+def ratings_apply_result(*, result: Result) -> None:
+    """Rate one newly counted result in each of its scopes: incrementally when it is the latest, else
+    by re-rating from its date. Does nothing for a result already rated or no longer counted."""
+    result = Result.objects.select_related("season").get(pk=result.pk)
+    if result.status != Result.Status.COUNTED:
+        return
+    for kind, key in _scopes(result):
+        _lock_scope(kind, key)
+        events = RatingEvent.objects.filter(kind=kind, key=key)
+        if events.filter(result=result).exists():
+            continue
+        later = events.filter(played_on__gt=result.played_on).exists() or events.filter(
+            played_on=result.played_on, result_id__gt=result.pk).exists()
+        if later:
+            ratings_recompute(kind=kind, key=key, since=result.played_on)
+            continue
+        rows = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key)}
+        start = {pid: rating_maths.PlayerRating(r.mu, r.sigma, r.games) for pid, r in rows.items()}
+        final, changes = rating_maths.rate_results([_rated(result)], start=start)
+        _write_events(kind, key, {result.pk: result}, changes, [])
+        _write_ratings(kind, key, final, {c.player for c in changes})
+
+
+def rating_scopes() -> set[tuple[str, str]]:
+    """Every scope with counted results or stored ratings."""
+    scopes = {(RatingScope.GAME, g) for g in Result.objects.filter(status=Result.Status.COUNTED)
+              .values_list("game", flat=True).distinct()}
+    scopes |= {(RatingScope.LEAGUE, str(pk)) for pk in League.objects.values_list("pk", flat=True)}
+    scopes |= set(Rating.objects.values_list("kind", "key").distinct())
+    return scopes
+
+
+# --- standings ---
+
+
+@transaction.atomic
+def standings_compute(*, season: Season) -> int:
+    """Rewrite the season's stored table from its counted results; unchanged rows are left alone."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    results = season.results.filter(status=Result.Status.COUNTED).prefetch_related("entries")
+    games = [
+        standings_maths.Game(tuple(standings_maths.Entry(e.player_id, e.rank, e.score) for e in r.entries.all()))
+        for r in results
+    ]
+    rows = standings_maths.standings(
+        games, scheme=season.points_scheme, custom=season.custom_points, min_games=season.min_games,
+        tie_breakers=season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS,
+    )
+    current = {s.player_id: s for s in season.standings.all()}
+    fields = ["order", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
+              "separated_by"]
+    for order, row in enumerate(rows):
+        values = {"order": order, "position": row.position, "ranked": row.ranked, "points": row.points,
+                  "games": row.games, "wins": row.wins, "seconds": row.seconds,
+                  "opponents_points": row.opponents_points, "margin": row.margin, "separated_by": row.separated_by}
+        standing = current.pop(row.player, None)
+        if standing is None:
+            Standing.objects.create(season=season, player_id=row.player, **values)
+        elif any(getattr(standing, f) != values[f] for f in fields):
+            for f in fields:
+                setattr(standing, f, values[f])
+            standing.save()
+    Standing.objects.filter(pk__in=[s.pk for s in current.values()]).delete()
+    return len(rows)
+
+
+@transaction.atomic
+def result_withdraw_for_session(*, session) -> None:
+    """An undo reopened a finished table: its result goes, unless it already counts for ratings."""
+    result = Result.objects.select_for_update().filter(session=session).first()
+    if result is None:
+        return
+    if result.status == Result.Status.COUNTED:
+        raise Conflict(_("This game's result is signed off and counts in the ratings; ask a club admin to edit it."))
+    result.delete()

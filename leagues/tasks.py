@@ -1,0 +1,44 @@
+"""Celery wrappers for ratings and standings: they take ids, call one service, and are safe to run twice."""
+
+import datetime
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from . import league_services as services
+from .models import Result, Season
+
+TRANSIENT = (OperationalError, InterfaceError)
+RETRY = {"acks_late": True, "autoretry_for": TRANSIENT, "retry_backoff": True, "max_retries": 5}
+
+
+@shared_task(**RETRY)
+def ratings_apply_result(result_id: int) -> bool:
+    """Rate a newly counted result (a deleted or uncounted result is a no-op)."""
+    result = Result.objects.filter(pk=result_id).first()
+    if result is None:
+        return False
+    services.ratings_apply_result(result=result)
+    return True
+
+
+@shared_task(**RETRY)
+def ratings_recompute(kind: str, key: str, since: str | None = None) -> int:
+    """Re-rate one scope from a date (ISO), or entirely."""
+    day = datetime.date.fromisoformat(since) if since else None
+    return services.ratings_recompute(kind=kind, key=key, since=day)
+
+
+@shared_task(**RETRY)
+def ratings_recompute_all() -> int:
+    """The nightly job: every scope from scratch, then every season's table."""
+    rated = sum(services.ratings_recompute(kind=kind, key=key) for kind, key in sorted(services.rating_scopes()))
+    for season in Season.objects.all():
+        services.standings_compute(season=season)
+    return rated
+
+
+@shared_task(**RETRY)
+def standings_compute(season_id: int) -> int:
+    season = Season.objects.filter(pk=season_id).first()
+    return services.standings_compute(season=season) if season else 0

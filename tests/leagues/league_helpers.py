@@ -1,0 +1,57 @@
+"""Shared set-up for league tests: a league with a season, and results entered directly."""
+
+import datetime
+
+from leagues import league_services
+from leagues.models import Rating, RatingEvent, Standing
+from leagues.services import club_join, player_for_user
+
+TODAY = datetime.date.today()
+START = TODAY - datetime.timedelta(days=60)
+
+
+def league_with_season(club, owner, **rules):
+    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=owner)
+    season = league_services.season_create(
+        league=league, name="2026", starts_on=START, ends_on=TODAY + datetime.timedelta(days=30), user=owner, **rules
+    )
+    return league, season
+
+
+def join(club, *users):
+    for user in users:
+        club_join(token=club.invite_token, user=user)
+
+
+def enter(season, recorder, placings, *, days_ago=1, game="shitenno"):
+    """placings: [(user_or_player, rank, score)]; the recorder signs for itself, the others sign after."""
+    from leagues.models import Player
+
+    entries = [
+        {"player": who if isinstance(who, Player) else player_for_user(who), "rank": rank, "score": score}
+        for who, rank, score in placings
+    ]
+    return league_services.result_enter(
+        game=game, played_on=TODAY - datetime.timedelta(days=days_ago), entries=entries, user=recorder, season=season
+    )
+
+
+def sign_all(result, *users):
+    for user in users:
+        league_services.result_sign_off(result=result, user=user)
+    result.refresh_from_db()
+    return result
+
+
+def snapshot():
+    """Every stored rating, history row and standing, without ids: what a job must not change."""
+    return (
+        sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games")),
+        sorted(RatingEvent.objects.values_list("kind", "key", "result_id", "player_id", "played_on",
+                                               "mu_before", "sigma_before", "mu_after", "sigma_after")),
+        sorted(Standing.objects.values_list("season_id", "player_id", "order", "position", "points", "separated_by")),
+    )
+
+
+def ids_snapshot():
+    return tuple(sorted(model.objects.values_list("pk", flat=True)) for model in (Rating, RatingEvent, Standing))

@@ -1,0 +1,122 @@
+"""The leagues API: every bad input is a clear 4xx, nothing half-written."""
+
+import datetime
+import json
+
+import pytest
+
+from leagues import league_services
+from leagues.models import League, Result, Season
+from leagues.services import player_for_user
+
+from .league_helpers import START, TODAY, enter, join, league_with_season, sign_all
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_leagues_and_seasons_for_managers_only(api, club, alice, carol):
+    api.login(carol)
+    assert api.post(f"/api/clubs/{club.slug}/leagues/", {"name": "L", "games": ["shitenno"]}).status_code == 403
+    api.login(alice)
+    response = api.post(f"/api/clubs/{club.slug}/leagues/", {"name": "Spring", "games": ["shitenno", "Go"]})
+    assert response.status_code == 201, response.content
+    league = response.json()["id"]
+    assert api.post(f"/api/clubs/{club.slug}/leagues/", {"name": "x", "games": [], "oops": 1}).status_code == 400
+    season = {"name": "S1", "starts_on": str(START), "ends_on": str(TODAY), "points_scheme": "7-5-3-1",
+              "min_games": 2, "tie_breakers": ["points", "head_to_head", "margin"]}
+    response = api.post(f"/api/leagues/{league}/seasons/", season)
+    assert response.status_code == 201, response.content
+    assert response.json()["tie_breakers"] == ["points", "head_to_head", "margin"]
+    bad = {**season, "name": "S2", "starts_on": "2030-01-01", "ends_on": "2029-01-01", "tie_breakers": ["luck"]}
+    response = api.post(f"/api/leagues/{league}/seasons/", bad)
+    assert response.status_code == 400 and "tie_breakers" in response.json()
+    response = api.post(f"/api/leagues/{league}/seasons/", {**season, "tie_breakers": ["points"]})
+    assert response.status_code == 400 and "starts_on" in response.json()  # overlaps S1
+    assert Season.objects.count() == 1 and League.objects.count() == 1
+    assert api.get(f"/api/clubs/{club.slug}/leagues/").json()[0]["name"] == "Spring"
+    assert len(api.get(f"/api/leagues/{league}/seasons/").json()) == 1
+
+
+def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, bob, carol, dave):
+    join(club, bob)
+    league, season = league_with_season(club, alice)
+    ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol, dave)}
+    api.login(alice)
+    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
+        {"player": ids["alice"], "rank": 1, "score": 31}, {"player": ids["bob"], "rank": 2, "score": 20}]}
+    response = api.post("/api/results/", body)
+    assert response.status_code == 201, response.content
+    result = response.json()
+    assert result["status"] == "pending"
+    api.login(dave)
+    assert api.post(f"/api/results/{result['id']}/sign-off/", {}).status_code == 403
+    api.login(bob)
+    response = api.post(f"/api/results/{result['id']}/sign-off/", {"agreed": True})
+    assert response.json()["status"] == "counted"
+    # the jobs run in the worker; here we run their services in-process
+    league_services.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
+    league_services.standings_compute(season=season)
+    standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
+    assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", 3.0), ("bob", 0.0)]
+    ratings = api.get("/api/ratings/?game=shitenno").json()
+    assert [r["player"]["name"] for r in ratings] == ["alice", "bob"]
+    assert len(api.get(f"/api/ratings/?league={league.pk}&min_games=1").json()) == 2
+    assert api.get("/api/ratings/").status_code == 400
+    assert api.get("/api/ratings/?game=shitenno&min_games=x").status_code == 400
+    history = api.get(f"/api/players/{ids['alice']}/ratings/history/?game=shitenno").json()
+    assert len(history) == 1 and history[0]["mu_after"] > history[0]["mu_before"]
+    stats = api.get(f"/api/players/{ids['bob']}/stats/").json()
+    assert stats["games"] == 1 and stats["nemesis"]["player"]["name"] == "alice"
+
+
+def test_it_refuses_bad_result_entries(api, club, alice, dave):
+    _league, season = league_with_season(club, alice)
+    me = player_for_user(alice).pk
+    api.login(alice)
+    cases = [
+        {"game": "shitenno", "played_on": str(TODAY), "entries": [{"player": me, "rank": 1}]},
+        {"game": "shitenno", "played_on": str(TODAY), "entries": [{"player": me, "rank": 1}, {"player": 999999,
+                                                                                           "rank": 2}]},
+        {"game": "shitenno", "played_on": "yesterday", "entries": []},
+        {"game": "shitenno", "played_on": str(TODAY), "season": 999999, "entries": []},
+        {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
+            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}]},
+        {"game": "shitenno", "played_on": str(TODAY + datetime.timedelta(days=2)), "entries": [
+            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}]},
+        {"game": "shitenno", "played_on": str(TODAY), "entries": [
+            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 7}]},
+        {"game": "shitenno", "played_on": str(TODAY), "entries": [
+            {"player": me, "rank": 1}, {"player": me, "rank": 2}]},
+    ]
+    for body in cases:
+        response = api.post("/api/results/", body)
+        assert response.status_code == 400, (body, response.content)
+    assert not Result.objects.exists()
+
+
+def test_it_answers_a_stale_edit_with_409(api, club, alice, bob, carol):
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    result = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
+    api.login(carol)
+    assert api.patch(f"/api/results/{result.pk}/", {"version": 1, "played_on": str(TODAY)}).status_code == 403
+    api.login(alice)
+    response = api.patch(f"/api/results/{result.pk}/", {"version": 1, "entries": [
+        {"player": player_for_user(bob).pk, "rank": 1}, {"player": player_for_user(alice).pk, "rank": 2}]})
+    assert response.status_code == 200 and response.json()["version"] == 2
+    response = api.patch(f"/api/results/{result.pk}/", {"version": 1, "played_on": str(START)})
+    assert response.status_code == 409 and response.json()["version"] == 2
+    response = api.client.delete(f"/api/results/{result.pk}/", json.dumps({"version": 1}),
+                                 content_type="application/json")
+    assert response.status_code == 409
+    response = api.client.delete(f"/api/results/{result.pk}/", json.dumps({"version": 2}),
+                                 content_type="application/json")
+    assert response.status_code == 204 and not Result.objects.exists()
+
+
+def test_the_schema_lists_the_league_endpoints(api):
+    schema = api.get("/api/schema/?format=json").json()
+    for path in ["/api/leagues/", "/api/leagues/{id}/seasons/", "/api/seasons/{id}/standings/", "/api/ratings/",
+                 "/api/players/{id}/ratings/history/", "/api/players/{id}/stats/", "/api/results/",
+                 "/api/results/{id}/sign-off/"]:
+        assert path in schema["paths"], path

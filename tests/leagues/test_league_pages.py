@@ -1,0 +1,63 @@
+"""League, rankings and player pages: standings with tie-breakers, sign-offs, ratings with uncertainty."""
+
+import pytest
+
+from leagues import league_services
+from leagues.models import Result
+
+from .league_helpers import enter, join, league_with_season, sign_all
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_season(club, alice, bob, carol):
+    join(club, bob)
+    league, season = league_with_season(club, alice)
+    counted = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=3), bob, carol)
+    pending = enter(season, alice, [(alice, 2, 10), (bob, 1, 20)], days_ago=1)
+    league_services.ratings_apply_result(result=counted)
+    league_services.standings_compute(season=season)
+    return league, season, pending
+
+
+def test_the_league_page_shows_standings_recent_games_and_sign_offs(client, club, alice, bob, carol):
+    league, season, pending = rated_season(club, alice, bob, carol)
+    client.force_login(bob)
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Standings: 2026" in page and "Separated by" in page and "points" in page
+    assert "Waiting for sign-off" in page and f"/results/{pending.pk}/sign-off/" in page
+    fragment = client.get(f"/leagues/{league.pk}/?season={season.pk}", HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment and "alice" in fragment
+    response = client.post(f"/results/{pending.pk}/sign-off/", {"agreed": "yes"})
+    assert response.status_code == 302
+    assert Result.objects.get(pk=pending.pk).status == "counted"
+
+
+def test_it_refuses_a_sign_off_from_someone_not_at_the_table(client, club, alice, bob, carol, dave):
+    _league, _season, pending = rated_season(club, alice, bob, carol)
+    client.force_login(dave)
+    client.post(f"/results/{pending.pk}/sign-off/", {"agreed": "yes"})
+    assert Result.objects.get(pk=pending.pk).status == "pending"
+    assert not pending.sign_offs.filter(player__user=dave).exists()
+
+
+def test_the_rankings_page_filters_by_scope_and_min_games(client, club, alice, bob, carol):
+    league, _season, _pending = rated_season(club, alice, bob, carol)
+    page = client.get(f"/rankings/?scope=league:{league.pk}").content.decode()
+    assert "±" in page and "alice" in page
+    fragment = client.get("/rankings/?scope=game:shitenno&min_games=2", HTTP_HX_REQUEST="true").content.decode()
+    assert "No ratings yet." in fragment
+    assert client.get("/rankings/?scope=nonsense&min_games=x").status_code == 200
+
+
+def test_the_player_page_shows_stats_and_charts(client, club, alice, bob, carol):
+    rated_season(club, alice, bob, carol)
+    page = client.get(bob.player.get_absolute_url()).content.decode()
+    assert "Nemesis" in page and "<svg" in page and "polyline" in page
+
+
+def test_the_nav_and_club_page_link_leagues(client, club, alice, bob, carol):
+    league, _season, _pending = rated_season(club, alice, bob, carol)
+    assert 'href="/leagues/"' in client.get("/").content.decode()
+    assert league.get_absolute_url() in client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "Winter league" in client.get("/leagues/").content.decode()
