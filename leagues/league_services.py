@@ -345,73 +345,80 @@ def _counted_in_scope(kind: str, key: str):
     return results.order_by("played_on", "id")
 
 
-def _rated(result: Result) -> rating_maths.RatedResult:
-    return rating_maths.RatedResult(result.pk, tuple((e.player_id, e.rank) for e in result.entries.all()))
+def _rated_in_order(results) -> tuple[list[rating_maths.RatedResult], dict[int, datetime.date]]:
+    """The results' finishing orders in (played_on, id) order, read in one query."""
+    rows = (ResultEntry.objects.filter(result__in=results)
+            .order_by("result__played_on", "result_id", "id")
+            .values_list("result_id", "result__played_on", "player_id", "rank"))
+    ranks: dict[int, list[tuple[int, int]]] = {}
+    played_on: dict[int, datetime.date] = {}
+    for result_id, day, player_id, rank in rows.iterator(chunk_size=20_000):
+        ranks.setdefault(result_id, []).append((player_id, rank))
+        played_on[result_id] = day
+    return [rating_maths.RatedResult(r, tuple(pairs)) for r, pairs in ranks.items()], played_on
 
 
-def _write_events(kind: str, key: str, results: dict[int, Result], changes, existing) -> None:
-    """Upsert history rows so an unchanged recompute rewrites nothing."""
-    wanted = {(c.result_id, c.player): c for c in changes}
-    for event in existing:
-        change = wanted.pop((event.result_id, event.player_id), None)
-        if change is None:
-            event.delete()
-            continue
-        values = (change.mu_before, change.sigma_before, change.mu_after, change.sigma_after,
-                  results[change.result_id].played_on)
-        if values != (event.mu_before, event.sigma_before, event.mu_after, event.sigma_after, event.played_on):
-            (event.mu_before, event.sigma_before, event.mu_after, event.sigma_after, event.played_on) = values
-            event.save()
+def _write_events(kind: str, key: str, played_on: dict[int, datetime.date], changes, stale) -> None:
+    """Upsert the history rows (ids and unchanged values stay put) and delete those no longer wanted.
+
+    `stale` holds the scope's rows that this computation may replace.
+    """
     RatingEvent.objects.bulk_create(
-        RatingEvent(kind=kind, key=key, result_id=c.result_id, player_id=c.player,
-                    played_on=results[c.result_id].played_on, mu_before=c.mu_before, sigma_before=c.sigma_before,
-                    mu_after=c.mu_after, sigma_after=c.sigma_after)
-        for c in wanted.values()
+        (RatingEvent(kind=kind, key=key, result_id=c.result_id, player_id=c.player, played_on=played_on[c.result_id],
+                     mu_before=c.mu_before, sigma_before=c.sigma_before, mu_after=c.mu_after,
+                     sigma_after=c.sigma_after) for c in changes),
+        batch_size=5000, update_conflicts=True, unique_fields=["kind", "key", "result", "player"],
+        update_fields=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"],
     )
+    wanted = {(c.result_id, c.player) for c in changes}
+    gone = [pk for pk, result_id, player_id in stale.values_list("pk", "result_id", "player_id").iterator()
+            if (result_id, player_id) not in wanted]
+    for start in range(0, len(gone), 10_000):
+        RatingEvent.objects.filter(pk__in=gone[start:start + 10_000]).delete()
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
-    current = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key, player_id__in=players)}
-    for player_id in players:
-        state, row = final.get(player_id), current.get(player_id)
-        if state is None or state.games == 0:
-            if row is not None:
-                row.delete()
-        elif row is None:
-            Rating.objects.create(kind=kind, key=key, player_id=player_id, mu=state.mu, sigma=state.sigma,
-                                  games=state.games)
-        elif (row.mu, row.sigma, row.games) != (state.mu, state.sigma, state.games):
-            row.mu, row.sigma, row.games = state.mu, state.sigma, state.games
-            row.save(update_fields=["mu", "sigma", "games"])
+    """Upsert the ratings of `players` from `final`; a player left without rated games loses the row."""
+    rated = [(pid, state) for pid in players if (state := final.get(pid)) is not None and state.games > 0]
+    Rating.objects.bulk_create(
+        (Rating(kind=kind, key=key, player_id=pid, mu=state.mu, sigma=state.sigma, games=state.games)
+         for pid, state in rated),
+        batch_size=5000, update_conflicts=True, unique_fields=["kind", "key", "player"],
+        update_fields=["mu", "sigma", "games"],
+    )
+    unrated = players - {pid for pid, _state in rated}
+    if unrated:
+        Rating.objects.filter(kind=kind, key=key, player_id__in=unrated).delete()
 
 
 @transaction.atomic
 def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None) -> int:
     """Re-rate every counted result in the scope played on or after `since` (all of them when None).
 
-    Returns how many results were rated. Takes the scope's advisory lock.
+    Returns how many results were rated. Takes the scope's advisory lock; reads and writes are set-based.
     """
     _lock_scope(kind, key)
     events = RatingEvent.objects.filter(kind=kind, key=key)
-    later = list(events.filter(played_on__gte=since) if since else events)
+    stale = events.filter(played_on__gte=since) if since else events
     start: dict[int, rating_maths.PlayerRating] = {}
     if since is not None:
+        earlier = (events.filter(played_on__lt=since).order_by("played_on", "result_id")
+                   .values_list("player_id", "mu_after", "sigma_after"))
         counts: dict[int, int] = {}
-        for event in events.filter(played_on__lt=since).order_by("played_on", "result_id"):
-            counts[event.player_id] = counts.get(event.player_id, 0) + 1
-            start[event.player_id] = rating_maths.PlayerRating(event.mu_after, event.sigma_after,
-                                                              counts[event.player_id])
-    results = _counted_in_scope(kind, key).prefetch_related("entries")
+        for player_id, mu, sigma in earlier.iterator(chunk_size=20_000):
+            counts[player_id] = counts.get(player_id, 0) + 1
+            start[player_id] = rating_maths.PlayerRating(mu, sigma, counts[player_id])
+    results = _counted_in_scope(kind, key)
     if since is not None:
         results = results.filter(played_on__gte=since)
-    results = list(results)
-    final, changes = rating_maths.rate_results([_rated(r) for r in results], start=start)
-    _write_events(kind, key, {r.pk: r for r in results}, changes, later)
-    players = {e.player_id for e in later} | {c.player for c in changes}
+    rated, played_on = _rated_in_order(results.values("pk"))
+    final, changes = rating_maths.rate_results(rated, start=start)
+    players = set(stale.values_list("player_id", flat=True).distinct()) | {c.player for c in changes}
+    _write_events(kind, key, played_on, changes, stale)
     if since is None:
         players |= set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
     _write_ratings(kind, key, final, players)
-    return len(results)
+    return len(rated)
 
 
 @transaction.atomic
@@ -433,8 +440,9 @@ def ratings_apply_result(*, result: Result) -> None:
             continue
         rows = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key)}
         start = {pid: rating_maths.PlayerRating(r.mu, r.sigma, r.games) for pid, r in rows.items()}
-        final, changes = rating_maths.rate_results([_rated(result)], start=start)
-        _write_events(kind, key, {result.pk: result}, changes, [])
+        rated, played_on = _rated_in_order([result.pk])
+        final, changes = rating_maths.rate_results(rated, start=start)
+        _write_events(kind, key, played_on, changes, RatingEvent.objects.none())
         _write_ratings(kind, key, final, {c.player for c in changes})
 
 

@@ -186,7 +186,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # Recompute every rating and standing from scratch; it must agree with the incremental updates.
-    "leagues-nightly-recompute": {"task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30)},
+    "leagues-nightly-recompute": {
+        "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),
+    },
 }
 
 if not DEBUG:
