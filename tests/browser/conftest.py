@@ -1,0 +1,66 @@
+"""Two phones in Debian's Chromium (never a downloaded browser), driven by Playwright against the live
+server. Set SHITENNO_SCREENSHOTS to a directory to save the main pages there
+(`manage.py screenshots` does)."""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # sync Playwright runs an event loop in this thread
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(chromium, live_server):
+    """phone(user, dark=False): a new 360x740 browser context, logged in as `user`."""
+    contexts = []
+
+    def open_phone(user, *, dark: bool = False):
+        client = Client()
+        client.force_login(user)
+        context = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                       color_scheme="dark" if dark else "light", base_url=live_server.url)
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                              "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(8000)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot():
+    """shoot(page, name): save a full-page screenshot when SHITENNO_SCREENSHOTS names a directory."""
+    folder = os.environ.get("SHITENNO_SCREENSHOTS")
+
+    def save(page, name: str) -> None:
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+    return save
