@@ -4,6 +4,7 @@ Every write locks the session row (`select_for_update`) before reading `head_seq
 posting at once are serialised: one move lands, the other is told the table moved on (409).
 """
 
+import random
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from games.engines import get_engine, shitenno
 from games.engines.base import InvalidMove, Outcome, replay
 from leagues import league_services
+from leagues import services as league_player_services
 from leagues.models import Club, Membership, Player
 from shitenno_site.errors import Conflict
 
@@ -228,15 +230,11 @@ def table_open(
     Each seat is {"player": Player | None, "guest_name": str, "general": slug, "colour": str,
     "title": slug | ""}; a seat names a player or a guest.
     """
-    import random
-
-    from leagues.services import player_guest_create
-
     players: list[Player] = []
     for seat in seats:
         player = seat.get("player")
         if player is None:
-            player = player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+            player = league_player_services.player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         players.append(player)
     setup: dict = {
         "players": [{"general": seat["general"]} for seat in seats],
