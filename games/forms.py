@@ -206,7 +206,7 @@ class FinalCountForm(forms.Form):
                     initial=0, required=False,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
         kamon_choices = [("", "—")] + [
-            (f"{i}:{face}", f"{_('Seat')} {i + 1}{' ★' if face == 'golden' else ''}")
+            (f"{i}:{face}", _("Seat %(n)d") % {"n": i + 1} + (" ★" if face == "golden" else ""))
             for i in range(MAX_SEATS) for face in ("simple", "golden")
         ]
         for slug, province in PROVINCES.items():

@@ -17,6 +17,7 @@ from games.engines import get_engine, shitenno
 from games.engines.base import InvalidMove, Outcome, replay
 from leagues import league_services
 from leagues import services as league_player_services
+from leagues.audit import audit_record
 from leagues.models import Club, Membership, Player
 from shitenno_site.errors import Conflict
 
@@ -151,6 +152,8 @@ def move_undo(
         idempotency_key=idempotency_key,
     )
     _advance(session, replay(get_engine(session.game), session.setup, [e.payload for e in standing]))
+    audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
+                 details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
     return Recorded(event, replayed=False)
 
 

@@ -105,3 +105,24 @@ class StandingAdmin(admin.ModelAdmin):
     list_display = ["season", "position", "player", "points", "games", "separated_by"]
     list_filter = ["season"]
     raw_id_fields = ["player"]
+
+
+# --- Audit trail (issue 7): read-only, rows are only appended by the services ---
+
+
+@admin.register(models.AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "action", "club", "user", "object_type", "object_id"]
+    list_filter = ["action", "club"]
+    search_fields = ["action", "user__username", "details"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["club", "user", "created_at", "action", "object_type", "object_id", "details"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -23,6 +23,8 @@ from shitenno_site.errors import Conflict
 
 from . import ratings as rating_maths
 from . import standings as standings_maths
+from .audit import audit_record
+from .bulk import replace_rows
 from .models import (
     Club,
     League,
@@ -35,7 +37,6 @@ from .models import (
     ResultEntry,
     Season,
     SignOff,
-    Standing,
 )
 from .services import membership_of
 
@@ -264,7 +265,21 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
             result=result, player_id=player_id, defaults={"by": user, "agreed": agreed, "note": note[:300]}
         )
     _settle(result)
+    _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
+                  {"players": sorted(Player.objects.filter(pk__in=mine).values_list("name", flat=True)),
+                   "note": note[:300], "status": result.status})
     return result
+
+
+def _result_summary(result: Result) -> dict:
+    """What an audit line keeps of a result: enough to see what a correction changed."""
+    return {"game": result.game, "played_on": result.played_on.isoformat(), "status": result.status,
+            "entries": [[e.player.name, e.rank, e.score] for e in result.entries.select_related("player")]}
+
+
+def _audit_result(action: str, result: Result, user: AbstractBaseUser, details: dict) -> None:
+    club_id = result.season.league.club_id if result.season_id else result.club_id
+    audit_record(action=action, obj=result, user=user, club=club_id, details=details)
 
 
 def _result_for_edit(result: Result, version: int, user: AbstractBaseUser) -> Result:
@@ -289,6 +304,7 @@ def result_update(
     """An admin corrects a result (this also settles a dispute: it counts). Re-rates from the earlier date."""
     result = _result_for_edit(result, version, user)
     old_date, old_status = result.played_on, result.status
+    before = _result_summary(result)
     if played_on is not None:
         if played_on > timezone.localdate():
             raise ValidationError({"played_on": _("The game cannot be in the future.")})
@@ -307,6 +323,8 @@ def result_update(
     result.version += 1
     result.status = Result.Status.COUNTED
     result.save()
+    _audit_result("result.edit", result, user, {"before": before, "after": _result_summary(result),
+                                               "version": result.version})
     if old_status == Result.Status.COUNTED:
         _enqueue_recompute(set(_scopes(result)), min(old_date, result.played_on),
                            {result.season_id} if result.season_id else set())
@@ -321,6 +339,7 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
     result = _result_for_edit(result, version, user)
     counted = result.status == Result.Status.COUNTED
     scopes, since, season = set(_scopes(result)), result.played_on, result.season_id
+    _audit_result("result.delete", result, user, {"before": _result_summary(result)})
     result.delete()
     if counted:
         _enqueue_recompute(scopes, since, {season} if season else set())
@@ -358,37 +377,26 @@ def _rated_in_order(results) -> tuple[list[rating_maths.RatedResult], dict[int, 
     return [rating_maths.RatedResult(r, tuple(pairs)) for r, pairs in ranks.items()], played_on
 
 
-def _write_events(kind: str, key: str, played_on: dict[int, datetime.date], changes, stale) -> None:
-    """Upsert the history rows (ids and unchanged values stay put) and delete those no longer wanted.
-
-    `stale` holds the scope's rows that this computation may replace.
-    """
-    RatingEvent.objects.bulk_create(
-        (RatingEvent(kind=kind, key=key, result_id=c.result_id, player_id=c.player, played_on=played_on[c.result_id],
-                     mu_before=c.mu_before, sigma_before=c.sigma_before, mu_after=c.mu_after,
-                     sigma_after=c.sigma_after) for c in changes),
-        batch_size=5000, update_conflicts=True, unique_fields=["kind", "key", "result", "player"],
-        update_fields=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"],
+def _write_events(kind: str, key: str, played_on: dict[int, datetime.date], changes, scope) -> None:
+    """Make the history rows of `scope` (the part of the scope just re-rated) be exactly `changes`."""
+    replace_rows(
+        scope,
+        [{"kind": kind, "key": key, "result": c.result_id, "player": c.player, "played_on": played_on[c.result_id],
+          "mu_before": c.mu_before, "sigma_before": c.sigma_before, "mu_after": c.mu_after,
+          "sigma_after": c.sigma_after} for c in changes],
+        unique=["kind", "key", "result", "player"],
+        update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"],
     )
-    wanted = {(c.result_id, c.player) for c in changes}
-    gone = [pk for pk, result_id, player_id in stale.values_list("pk", "result_id", "player_id").iterator()
-            if (result_id, player_id) not in wanted]
-    for start in range(0, len(gone), 10_000):
-        RatingEvent.objects.filter(pk__in=gone[start:start + 10_000]).delete()
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
-    """Upsert the ratings of `players` from `final`; a player left without rated games loses the row."""
-    rated = [(pid, state) for pid in players if (state := final.get(pid)) is not None and state.games > 0]
-    Rating.objects.bulk_create(
-        (Rating(kind=kind, key=key, player_id=pid, mu=state.mu, sigma=state.sigma, games=state.games)
-         for pid, state in rated),
-        batch_size=5000, update_conflicts=True, unique_fields=["kind", "key", "player"],
-        update_fields=["mu", "sigma", "games"],
+    """The stored ratings of `players` from `final`; a player left without rated games loses the row."""
+    replace_rows(
+        Rating.objects.filter(kind=kind, key=key, player_id__in=players),
+        [{"kind": kind, "key": key, "player": pid, "mu": state.mu, "sigma": state.sigma, "games": state.games}
+         for pid in players if (state := final.get(pid)) is not None and state.games > 0],
+        unique=["kind", "key", "player"], update=["mu", "sigma", "games"],
     )
-    unrated = players - {pid for pid, _state in rated}
-    if unrated:
-        Rating.objects.filter(kind=kind, key=key, player_id__in=unrated).delete()
 
 
 @transaction.atomic
@@ -413,10 +421,12 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
         results = results.filter(played_on__gte=since)
     rated, played_on = _rated_in_order(results.values("pk"))
     final, changes = rating_maths.rate_results(rated, start=start)
-    players = set(stale.values_list("player_id", flat=True).distinct()) | {c.player for c in changes}
-    _write_events(kind, key, played_on, changes, stale)
     if since is None:
-        players |= set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
+        players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
+    else:
+        players = set(stale.values_list("player_id", flat=True).distinct())
+    players |= {c.player for c in changes}
+    _write_events(kind, key, played_on, changes, stale)
     _write_ratings(kind, key, final, players)
     return len(rated)
 
@@ -442,7 +452,7 @@ def ratings_apply_result(*, result: Result) -> None:
         start = {pid: rating_maths.PlayerRating(r.mu, r.sigma, r.games) for pid, r in rows.items()}
         rated, played_on = _rated_in_order([result.pk])
         final, changes = rating_maths.rate_results(rated, start=start)
-        _write_events(kind, key, played_on, changes, RatingEvent.objects.none())
+        _write_events(kind, key, played_on, changes, RatingEvent.objects.filter(result=result, kind=kind, key=key))
         _write_ratings(kind, key, final, {c.player for c in changes})
 
 
@@ -462,30 +472,26 @@ def rating_scopes() -> set[tuple[str, str]]:
 def standings_compute(*, season: Season) -> int:
     """Rewrite the season's stored table from its counted results; unchanged rows are left alone."""
     season = Season.objects.select_for_update().get(pk=season.pk)
-    results = season.results.filter(status=Result.Status.COUNTED).prefetch_related("entries")
-    games = [
-        standings_maths.Game(tuple(standings_maths.Entry(e.player_id, e.rank, e.score) for e in r.entries.all()))
-        for r in results
-    ]
+    entries: dict[int, list[standings_maths.Entry]] = {}
+    counted = (ResultEntry.objects.filter(result__season=season, result__status=Result.Status.COUNTED)
+               .order_by("result_id", "id").values_list("result_id", "player_id", "rank", "score"))
+    for result_id, player_id, rank, score in counted.iterator(chunk_size=20_000):
+        entries.setdefault(result_id, []).append(standings_maths.Entry(player_id, rank, score))
+    games = [standings_maths.Game(tuple(game)) for game in entries.values()]
     rows = standings_maths.standings(
         games, scheme=season.points_scheme, custom=season.custom_points, min_games=season.min_games,
         tie_breakers=season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS,
     )
-    current = {s.player_id: s for s in season.standings.all()}
-    fields = ["order", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
-              "separated_by"]
-    for order, row in enumerate(rows):
-        values = {"order": order, "position": row.position, "ranked": row.ranked, "points": row.points,
-                  "games": row.games, "wins": row.wins, "seconds": row.seconds,
-                  "opponents_points": row.opponents_points, "margin": row.margin, "separated_by": row.separated_by}
-        standing = current.pop(row.player, None)
-        if standing is None:
-            Standing.objects.create(season=season, player_id=row.player, **values)
-        elif any(getattr(standing, f) != values[f] for f in fields):
-            for f in fields:
-                setattr(standing, f, values[f])
-            standing.save()
-    Standing.objects.filter(pk__in=[s.pk for s in current.values()]).delete()
+    replace_rows(
+        season.standings.all(),
+        [{"season": season.pk, "player": row.player, "order": order, "position": row.position, "ranked": row.ranked,
+          "points": row.points, "games": row.games, "wins": row.wins, "seconds": row.seconds,
+          "opponents_points": row.opponents_points, "margin": row.margin, "separated_by": row.separated_by}
+         for order, row in enumerate(rows)],
+        unique=["season", "player"],
+        update=["order", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
+                "separated_by"],
+    )
     return len(rows)
 
 

@@ -274,3 +274,30 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.position} {self.player}"
+
+
+# --- Audit trail (issue 7) ---
+
+
+class AuditEntry(models.Model):
+    """One correction or membership change: who did it, when, to what. Rows are only ever appended."""
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_entries",
+        help_text="The club whose trail shows this entry; empty for tables and results of no club.",
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)
+    object_type = models.CharField(max_length=60, help_text="app_label.model of the object changed.")
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "-created_at"])]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type}#{self.object_id} by {self.user_id} at {self.created_at}"

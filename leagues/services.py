@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
+from .audit import audit_record
 from .models import Club, Membership, Player, new_token
 
 User = get_user_model()
@@ -143,7 +144,10 @@ def club_join(*, token: str, user: AbstractBaseUser) -> Club:
     club = Club.objects.filter(invite_token=token).first()
     if club is None:
         raise Conflict(_("This club invite link is not valid any more."))
-    Membership.objects.get_or_create(club=club, player=player_for_user(user))
+    membership, created = Membership.objects.get_or_create(club=club, player=player_for_user(user))
+    if created:
+        audit_record(action="membership.join", obj=membership, user=user, club=club,
+                     details={"player": membership.player.name, "role": membership.role})
     return club
 
 
@@ -158,7 +162,10 @@ def club_invite_rotate(*, club: Club, user: AbstractBaseUser) -> str:
 @transaction.atomic
 def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Membership:
     _require_manager(club, user)
-    membership, _created = Membership.objects.get_or_create(club=club, player=player)
+    membership, created = Membership.objects.get_or_create(club=club, player=player)
+    if created:
+        audit_record(action="membership.add", obj=membership, user=user, club=club,
+                     details={"player": player.name, "role": membership.role})
     return membership
 
 
@@ -172,8 +179,12 @@ def membership_set_role(*, membership: Membership, role: str, user: AbstractBase
     if touches_managers and actor.role != Membership.Role.OWNER:
         raise PermissionDenied(_("Only an owner may change who is an owner or an admin."))
     _keep_an_owner(membership, leaving=role != Membership.Role.OWNER)
+    old_role = membership.role
     membership.role = role
     membership.save(update_fields=["role"])
+    if old_role != role:
+        audit_record(action="membership.role", obj=membership, user=user, club=membership.club_id,
+                     details={"player": membership.player.name, "from": old_role, "to": role})
     return membership
 
 
@@ -186,6 +197,8 @@ def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None
         if membership.manages and actor.role != Membership.Role.OWNER:
             raise PermissionDenied(_("Only an owner may remove an owner or an admin."))
     _keep_an_owner(membership, leaving=True)
+    audit_record(action="membership.leave" if own else "membership.remove", obj=membership, user=user,
+                 club=membership.club_id, details={"player": membership.player.name, "role": membership.role})
     membership.delete()
 
 

@@ -9,7 +9,10 @@ from . import league_services as services
 from .models import Result, Season
 
 TRANSIENT = (OperationalError, InterfaceError)
-RETRY = {"acks_late": True, "autoretry_for": TRANSIENT, "retry_backoff": True, "max_retries": 5}
+RETRY = {
+    "acks_late": True, "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 300, "max_retries": 5,
+}
 
 
 @shared_task(**RETRY)

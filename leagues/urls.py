@@ -23,3 +23,7 @@ urlpatterns += [
     path("rankings/", views.rankings, name="rankings"),
     path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),
 ]
+
+urlpatterns += [
+    path("clubs/<slug:slug>/audit/", views.club_audit, name="club_audit"),
+]

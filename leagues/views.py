@@ -237,12 +237,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     result = get_object_or_404(Result.objects.select_related("season__league"), pk=pk)
     agreed = request.POST.get("agreed", "yes") != "no"
-    try:
+    try:  # someone not at the table gets the service's PermissionDenied as a 403: the page offers them no form
         league_services.result_sign_off(result=result, user=request.user, agreed=agreed,
                                         note=request.POST.get("note", ""))
-    except PermissionDenied as exc:
-        messages.error(request, str(exc))
-        return redirect(result.season.league if result.season_id else "league_index")
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -303,3 +300,22 @@ def player_stats_context(player: Player) -> dict:
 
 def _club_leagues(club: Club) -> dict:
     return {"leagues": selectors.leagues_list(club=club)}
+
+
+# --- The club's audit trail (issue 7) ---
+
+
+def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Owners and admins read every correction in their club; members get 403, anyone else 404."""
+    from leagues.models import AuditEntry
+
+    club = get_object_or_404(Club, slug=slug)
+    membership = services.membership_of(club, request.user)
+    if not request.user.is_superuser:
+        if membership is None:
+            raise Http404
+        if not membership.manages:
+            raise PermissionDenied(_("Only the club's owners and admins may read its audit trail."))
+    entries = AuditEntry.objects.filter(club=club).select_related("user")
+    page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    return render(request, "leagues/club_audit.html", {"club": club, "page": page})

@@ -2,7 +2,9 @@
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -21,3 +23,23 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)
+
+
+class ErrorOutput(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False, help_text="For a refused move: IllegalMove or InvalidMove.")
+
+
+ERROR_BODIES = {
+    400: OpenApiResponse(OpenApiTypes.OBJECT, description="Malformed: field errors, or a refused move's detail."),
+    401: OpenApiResponse(ErrorOutput, description="Log in first."),
+    403: OpenApiResponse(ErrorOutput, description="Not logged in, or not allowed to do this."),
+    404: OpenApiResponse(ErrorOutput, description="No such object, or it is private."),
+    409: OpenApiResponse(OpenApiTypes.OBJECT, description="The data moved on: detail, and what it is now."),
+    415: OpenApiResponse(ErrorOutput, description="Send application/json."),
+}
+
+
+def with_errors(responses: dict, *codes: int) -> dict:
+    """An operation's documented answers: its own, plus the error answers it really gives."""
+    return {**responses, **{code: ERROR_BODIES[code] for code in codes}}

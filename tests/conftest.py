@@ -78,42 +78,56 @@ def api(client):
     return Api(client)
 
 
+def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> subprocess.Popen:
+    """Start a real `celery worker` process on the real broker, reading the test database; wait until it answers."""
+    from django.db import connection
+
+    from shitenno_site.celery import app
+
+    env = dict(os.environ)
+    db = connection.settings_dict
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env["DATABASE_CONN_MAX_AGE"] = "0"
+    env.update(env_overrides)
+    logfile = ROOT / ".ci" / "logs" / f"celery-{name}.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    celery = shutil.which("celery", path=str(Path(sys.executable).parent))
+    hostname = f"{name}-{os.getpid()}@%h"
+    process = subprocess.Popen(
+        [celery, "-A", "shitenno_site", "worker", "--concurrency=1", "--pool=prefork", "--loglevel=INFO",
+         "--without-gossip", "--without-mingle", "-n", hostname, "-Q", queues],
+        cwd=ROOT, env=env, stdout=logfile.open("a"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"The Celery worker exited at start: see {logfile}")
+        replies = app.control.ping(timeout=1)
+        if any(hostname.split("@")[0] in host for reply in replies for host in reply):
+            return process
+    process.kill()
+    pytest.fail(f"The Celery worker did not answer in 60 s: see {logfile}")
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker):
     """A real `celery worker` process on the real broker, reading the test database."""
     broker = os.environ.get("CELERY_BROKER_URL")
     if not broker or settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.fail("The job tests need CELERY_BROKER_URL (run them with `make test`).")
-    from django.db import connection
-
-    env = dict(os.environ)
-    db = connection.settings_dict
-    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env["DATABASE_CONN_MAX_AGE"] = "0"
-    logfile = ROOT / ".ci" / "logs" / "celery-worker.log"
-    logfile.parent.mkdir(parents=True, exist_ok=True)
     with django_db_blocker.unblock():
         from shitenno_site.celery import app
 
         app.control.purge()
-    celery = shutil.which("celery", path=str(Path(sys.executable).parent))
-    process = subprocess.Popen(
-        [celery, "-A", "shitenno_site", "worker", "--concurrency=1", "--pool=prefork", "--loglevel=INFO",
-         "--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
-        cwd=ROOT, env=env, stdout=logfile.open("w"), stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"The Celery worker exited at start: see {logfile}")
-        if app.control.ping(timeout=1):
-            break
-    else:
-        process.kill()
-        pytest.fail(f"The Celery worker did not answer in 60 s: see {logfile}")
+        process = start_worker("worker")
     yield process
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    stop_worker(process)

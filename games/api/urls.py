@@ -1,4 +1,6 @@
-from django.urls import path
+from django.http import HttpRequest, JsonResponse
+from django.urls import path, re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from . import views
 
@@ -11,3 +13,13 @@ urlpatterns = [
     path("tables/<str:code>/score/", views.TableScore.as_view(), name="api-score"),
     path("final-count/", views.FinalCount.as_view(), name="api-final-count"),
 ]
+
+
+@csrf_exempt  # it writes nothing; a POST to a wrong address is a 404, not a CSRF failure
+def not_found(request: HttpRequest, rest: str) -> JsonResponse:
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+# Included last under api/: any other address there (a malformed id, a typo) is a JSON 404, not an HTML page.
+# Only addresses ending in a slash, so a missing slash still gets CommonMiddleware's redirect.
+urlpatterns += [re_path(r"^(?P<rest>(?:[\s\S]*/)?)$", not_found, name="api-not-found")]

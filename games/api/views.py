@@ -18,6 +18,7 @@ from games import selectors, services
 from games.models import TableSession
 from leagues.api.views import StrictSerializer
 from leagues.models import Club
+from shitenno_site.api import with_errors
 
 from .examples import FINAL_COUNT_EXAMPLE, MOVE_EXAMPLES, SETUP_EXAMPLE
 
@@ -82,7 +83,7 @@ class TableList(ListAPIView):
     def get_queryset(self):
         return selectors.sessions_visible(self.request.user).order_by("-created_at")
 
-    @extend_schema(request=TableCreateInput, responses={201: TableOutput},
+    @extend_schema(request=TableCreateInput, responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
                    summary="Start a table and seat its players",
                    examples=[OpenApiExample("Two players, titles dealt by the site", value=SETUP_EXAMPLE,
                                             request_only=True)])
@@ -109,7 +110,8 @@ def _table(request, code: str) -> TableSession:
 
 
 class TableDetail(APIView):
-    @extend_schema(responses=TableOutput, summary="A table's state, whose turn it is and what can be played")
+    @extend_schema(responses=with_errors({200: TableOutput}, 404),
+                   summary="A table's state, whose turn it is and what can be played")
     def get(self, request, code: str):
         return Response(TableOutput(_table(request, code)).data)
 
@@ -120,7 +122,8 @@ class ScoreOutput(serializers.Serializer):
 
 
 class TableScore(APIView):
-    @extend_schema(responses=ScoreOutput, summary="Favour so far, and the final count once the game is over")
+    @extend_schema(responses=with_errors({200: ScoreOutput}, 404),
+                   summary="Favour so far, and the final count once the game is over")
     def get(self, request, code: str):
         session = _table(request, code)
         return Response({"favour": selectors.session_favour(session), "outcome": session.outcome})
@@ -144,14 +147,16 @@ class MoveList(APIView):
         seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
         move = serializers.JSONField(help_text="The move; see the examples and docs/api.md.")
 
-    @extend_schema(responses=EventOutput(many=True), summary="The move log, undo entries included")
+    @extend_schema(responses=with_errors({200: EventOutput(many=True)}, 404),
+                   summary="The move log, undo entries included")
     def get(self, request, code: str):
         session = _table(request, code)
         return Response(EventOutput(session.events.select_related("entered_by").order_by("seq"), many=True).data)
 
     @extend_schema(
         request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],
-        responses={201: RecordedOutput, 200: RecordedOutput}, summary="Enter a move",
+        responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 403, 404, 409, 415),
+        summary="Enter a move",
         examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
                   for name, move in MOVE_EXAMPLES],
     )
@@ -174,7 +179,7 @@ class Undo(APIView):
         seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw.")
 
     @extend_schema(request=UndoInput, parameters=[IDEMPOTENCY_HEADER],
-                   responses={201: RecordedOutput, 200: RecordedOutput},
+                   responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 403, 404, 409, 415),
                    summary="Take back the last move (an undo entry is appended; nothing is deleted)")
     def post(self, request, code: str):
         session = _table(request, code)
@@ -201,7 +206,8 @@ class FinalCount(APIView):
         outcome = serializers.JSONField()
         table = serializers.CharField(allow_null=True, help_text="The saved table's code, if saved.")
 
-    @extend_schema(request=FinalCountInput, responses=FinalCountOutput,
+    @extend_schema(request=FinalCountInput,
+                   responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
                    summary="Final count of a Shitennō table from its end state",
                    examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
     def post(self, request):

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from leagues import league_services, selectors
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
+from shitenno_site.api import with_errors
 
 from .views import PlayerOutput, StrictSerializer
 
@@ -117,12 +118,12 @@ class ClubLeagues(APIView):
         name = serializers.CharField(max_length=100)
         games = serializers.ListField(child=serializers.CharField(max_length=80), min_length=1, max_length=20)
 
-    @extend_schema(responses=LeagueOutput(many=True), summary="A club's leagues")
+    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 404), summary="A club's leagues")
     def get(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
         return Response(LeagueOutput(selectors.leagues_list(club=club), many=True).data)
 
-    @extend_schema(request=LeagueInput, responses={201: LeagueOutput},
+    @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415),
                    summary="Start a league (club owners and admins)")
     def post(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
@@ -139,7 +140,7 @@ class LeagueList(APIView):
 
 
 class LeagueDetail(APIView):
-    @extend_schema(responses=LeagueOutput)
+    @extend_schema(responses=with_errors({200: LeagueOutput}, 404))
     def get(self, request, pk: int):
         return Response(LeagueOutput(get_object_or_404(League.objects.select_related("club"), pk=pk)).data)
 
@@ -156,12 +157,13 @@ class LeagueSeasons(APIView):
         min_games = serializers.IntegerField(min_value=0, default=0)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
 
-    @extend_schema(responses=SeasonOutput(many=True), summary="A league's seasons")
+    @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 404), summary="A league's seasons")
     def get(self, request, pk: int):
         league = get_object_or_404(League, pk=pk)
         return Response(SeasonOutput(league.seasons.all(), many=True).data)
 
-    @extend_schema(request=SeasonInput, responses={201: SeasonOutput}, summary="Add a season with its rules (managers)")
+    @extend_schema(request=SeasonInput, responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
+                   summary="Add a season with its rules (managers)")
     def post(self, request, pk: int):
         league = get_object_or_404(League.objects.select_related("club"), pk=pk)
         data = self.SeasonInput(data=request.data)
@@ -171,7 +173,8 @@ class LeagueSeasons(APIView):
 
 
 class SeasonStandings(APIView):
-    @extend_schema(responses=StandingOutput(many=True), summary="A season's table, as last computed")
+    @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 404),
+                   summary="A season's table, as last computed")
     def get(self, request, pk: int):
         season = get_object_or_404(Season, pk=pk)
         return Response(StandingOutput(selectors.standings_of(season), many=True).data)
@@ -195,7 +198,8 @@ def _scope(request) -> tuple[str, str]:
 class RatingList(APIView):
     @extend_schema(
         parameters=[*SCOPE_PARAMETERS, OpenApiParameter("min_games", OpenApiTypes.INT)],
-        responses=RatingOutput(many=True), summary="Ratings in a game or league, best first (mu - 3 sigma)",
+        responses=with_errors({200: RatingOutput(many=True)}, 400),
+        summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
     def get(self, request):
         kind, key = _scope(request)
@@ -207,7 +211,7 @@ class RatingList(APIView):
 
 
 class PlayerRatingHistory(APIView):
-    @extend_schema(parameters=SCOPE_PARAMETERS, responses=RatingEventOutput(many=True),
+    @extend_schema(parameters=SCOPE_PARAMETERS, responses=with_errors({200: RatingEventOutput(many=True)}, 400, 404),
                    summary="A player's rating after each game, in order")
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
@@ -216,7 +220,8 @@ class PlayerRatingHistory(APIView):
 
 
 class PlayerStats(APIView):
-    @extend_schema(responses=PlayerStatsOutput, summary="A player's counted games: wins, scores, head-to-head")
+    @extend_schema(responses=with_errors({200: PlayerStatsOutput}, 404),
+                   summary="A player's counted games: wins, scores, head-to-head")
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
         return Response(PlayerStatsOutput(selectors.player_stats(player=player)).data)
@@ -231,7 +236,7 @@ class ResultList(APIView):
         season = serializers.IntegerField(required=False, allow_null=True, default=None)
         entries = EntryInput(many=True)
 
-    @extend_schema(request=ResultInput, responses={201: ResultOutput},
+    @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
                    summary="Enter a game played without move entry (any game); you sign it off for you and guests")
     def post(self, request):
         data = self.ResultInput(data=request.data)
@@ -258,11 +263,11 @@ class ResultDetail(APIView):
     class ResultDeleteInput(StrictSerializer):
         version = serializers.IntegerField()
 
-    @extend_schema(responses=ResultOutput)
+    @extend_schema(responses=with_errors({200: ResultOutput}, 404))
     def get(self, request, pk: int):
         return Response(ResultOutput(get_object_or_404(Result, pk=pk)).data)
 
-    @extend_schema(request=ResultEditInput, responses={200: ResultOutput, 409: OpenApiTypes.OBJECT},
+    @extend_schema(request=ResultEditInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
                    summary="Correct a result (managers; send the version you saw); re-rates from its date")
     def patch(self, request, pk: int):
         result = get_object_or_404(Result, pk=pk)
@@ -274,11 +279,14 @@ class ResultDetail(APIView):
         result = league_services.result_update(result=result, user=request.user, **values)
         return Response(ResultOutput(result).data)
 
-    @extend_schema(request=ResultDeleteInput, responses={204: None, 409: OpenApiTypes.OBJECT},
+    @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True,
+                                                description='The version you saw (or a body {"version": n}).')],
+                   responses=with_errors({204: None}, 400, 403, 404, 409, 415),
                    summary="Delete a result (managers; send the version you saw); re-rates from its date")
     def delete(self, request, pk: int):
         result = get_object_or_404(Result, pk=pk)
-        data = self.ResultDeleteInput(data=request.data)
+        # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
+        data = self.ResultDeleteInput(data=request.data or request.query_params.dict())
         data.is_valid(raise_exception=True)
         league_services.result_delete(result=result, user=request.user, version=data.validated_data["version"])
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -291,7 +299,8 @@ class ResultSignOff(APIView):
         agreed = serializers.BooleanField(default=True)
         note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
-    @extend_schema(request=SignOffInput, responses=ResultOutput, summary="Agree to or dispute a result you played")
+    @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
+                   summary="Agree to or dispute a result you played")
     def post(self, request, pk: int):
         result = get_object_or_404(Result, pk=pk)
         data = self.SignOffInput(data=request.data)

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from leagues import selectors, services
 from leagues.models import Club, Membership, Player
+from shitenno_site.api import with_errors
 
 
 class StrictSerializer(serializers.Serializer):
@@ -41,7 +42,7 @@ class MeOutput(serializers.Serializer):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=MeOutput, summary="The logged-in user and their player")
+    @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")
     def get(self, request):
         user = request.user
         return Response(MeOutput({
@@ -59,7 +60,8 @@ class PlayerList(ListAPIView):
     def get_queryset(self):
         return selectors.players_list(search=self.request.query_params.get("search", ""))
 
-    @extend_schema(request=GuestInput, responses={201: PlayerOutput}, summary="Add a guest player")
+    @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 415),
+                   summary="Add a guest player")
     def post(self, request):
         data = self.GuestInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -68,7 +70,7 @@ class PlayerList(ListAPIView):
 
 
 class PlayerDetail(APIView):
-    @extend_schema(responses=PlayerOutput)
+    @extend_schema(responses=with_errors({200: PlayerOutput}, 404))
     def get(self, request, pk: int):
         return Response(PlayerOutput(get_object_or_404(selectors.players_list(), pk=pk)).data)
 
@@ -81,7 +83,8 @@ class InviteOutput(serializers.Serializer):
 class PlayerInvite(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: InviteOutput}, summary="A one-time link to claim a guest")
+    @extend_schema(request=None, responses=with_errors({201: InviteOutput}, 403, 404, 409),
+                   summary="A one-time link to claim a guest")
     def post(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
         token = services.player_claim_link_create(player=player, user=request.user)
@@ -96,7 +99,8 @@ class TokenInput(StrictSerializer):
 class PlayerClaim(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TokenInput, responses=PlayerOutput, summary="Claim a guest with its invite token")
+    @extend_schema(request=TokenInput, responses=with_errors({200: PlayerOutput}, 400, 403, 409, 415),
+                   summary="Claim a guest with its invite token")
     def post(self, request):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -126,7 +130,8 @@ class ClubList(ListAPIView):
         description = serializers.CharField(required=False, allow_blank=True, default="")
         members_public = serializers.BooleanField(required=False, default=False)
 
-    @extend_schema(request=Input, responses={201: ClubOutput}, summary="Start a club (you become its owner)")
+    @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),
+                   summary="Start a club (you become its owner)")
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
@@ -135,7 +140,7 @@ class ClubList(ListAPIView):
 
 
 class ClubDetail(APIView):
-    @extend_schema(responses=ClubOutput)
+    @extend_schema(responses=with_errors({200: ClubOutput}, 404))
     def get(self, request, slug: str):
         return Response(ClubOutput(get_object_or_404(Club, slug=slug)).data)
 
@@ -144,14 +149,16 @@ class ClubMembers(APIView):
     class AddInput(StrictSerializer):
         player = serializers.IntegerField()
 
-    @extend_schema(responses=MembershipOutput(many=True), summary="Members (hidden from outsiders of private clubs)")
+    @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 403, 404),
+                   summary="Members (hidden from outsiders of private clubs)")
     def get(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
         if not selectors.club_members_visible(club, request.user):
             return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
         return Response(MembershipOutput(selectors.club_members(club), many=True).data)
 
-    @extend_schema(request=AddInput, responses={201: MembershipOutput}, summary="Add a player (owners and admins)")
+    @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput}, 400, 403, 404, 415),
+                   summary="Add a player (owners and admins)")
     def post(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
         data = self.AddInput(data=request.data)
@@ -167,7 +174,8 @@ class MembershipDetail(APIView):
     class RoleInput(StrictSerializer):
         role = serializers.ChoiceField(choices=Membership.Role.choices)
 
-    @extend_schema(request=RoleInput, responses=MembershipOutput, summary="Change a member's role")
+    @extend_schema(request=RoleInput, responses=with_errors({200: MembershipOutput}, 400, 403, 404, 409, 415),
+                   summary="Change a member's role")
     def patch(self, request, slug: str, pk: int):
         membership = get_object_or_404(Membership.objects.select_related("club"), pk=pk, club__slug=slug)
         data = self.RoleInput(data=request.data)
@@ -177,7 +185,7 @@ class MembershipDetail(APIView):
         )
         return Response(MembershipOutput(membership).data)
 
-    @extend_schema(responses={204: None}, summary="Remove a member, or leave the club")
+    @extend_schema(responses=with_errors({204: None}, 403, 404, 409), summary="Remove a member, or leave the club")
     def delete(self, request, slug: str, pk: int):
         membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
         services.membership_remove(membership=membership, user=request.user)
@@ -187,7 +195,8 @@ class MembershipDetail(APIView):
 class ClubJoin(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TokenInput, responses=ClubOutput, summary="Join a club with its invite token")
+    @extend_schema(request=TokenInput, responses=with_errors({200: ClubOutput}, 400, 403, 409, 415),
+                   summary="Join a club with its invite token")
     def post(self, request):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)

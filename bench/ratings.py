@@ -1,0 +1,136 @@
+"""Issue 5's benchmark: a club with 2,000 players and 100,000 four-player results.
+
+Run: `bash .ci/services && .venv/bin/python bench/ratings.py [--results 100000] [--players 2000]`
+(uses the database shitenno_bench, dropped and re-made each run).
+
+Prints, for the same games: the pure openskill computation without the database (the baseline), a full
+recompute of the game's ratings from PostgreSQL to stored ratings and history, the league scope and the
+season's standings, with ratios and the process's peak memory; then the player page and the rankings page
+for a player with 1,000 games against one with 10, with their query counts.
+"""
+
+import argparse
+import datetime
+import random
+import resource
+import time
+
+import _django
+
+_django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from leagues import league_services, ratings  # noqa: E402
+from leagues.models import Club, League, Membership, Player, Rating, Result, ResultEntry, Season  # noqa: E402
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def generate(players: int, results: int, seed: int = 1) -> tuple[Season, list[int]]:
+    """Bulk-load the club with COPY; returns the season and the player ids."""
+    rng = random.Random(seed)
+    club = Club.objects.create(name="Bench Club", slug="bench-club")
+    Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
+    ids = list(Player.objects.order_by("id").values_list("id", flat=True))
+    Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
+    league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
+    first = datetime.date(2020, 1, 1)
+    season = Season.objects.create(league=league, name="All time", starts_on=first,
+                                   ends_on=first + datetime.timedelta(days=results // 50 + 1))
+    # A few regulars play a lot: player 0 gets ~1,000 games, player 1 gets ~10.
+    regular, occasional = ids[0], ids[1]
+    now = datetime.datetime.now(datetime.UTC)
+    raw = connection.connection
+    with raw.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM leagues_result")
+        base = cursor.fetchone()[0]
+        with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, created_at, "
+                         "updated_at) FROM STDIN") as copy:
+            for n in range(results):
+                copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n // 50), club.pk,
+                                season.pk, "counted", 1, now, now))
+        with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
+            others = ids[2:]
+            for n in range(results):
+                table = rng.sample(others, 4)
+                if n % 100 == 0:
+                    table[0] = regular
+                elif n == 5000 or n % 10_000 == 7:
+                    table[0] = occasional
+                scores = sorted((rng.randint(40, 120) for _ in range(4)), reverse=True)
+                rank = 0
+                for place, (pid, score) in enumerate(zip(table, scores, strict=True)):
+                    rank = rank if place and score == scores[place - 1] else place + 1  # ties share a rank
+                    copy.write_row((base + n + 1, pid, rank, score))
+        cursor.execute("SELECT setval(pg_get_serial_sequence('leagues_result', 'id'), %s)", [base + results])
+        cursor.execute("ANALYZE")
+    raw.commit()
+    return season, ids
+
+
+def timed(label: str, work) -> float:
+    start = time.perf_counter()
+    work()
+    seconds = time.perf_counter() - start
+    print(f"{label}: {seconds:.2f} s")
+    return seconds
+
+
+def page_cost(client: Client, url: str) -> tuple[float, int]:
+    client.get(url)  # warm
+    with CaptureQueriesContext(connection) as queries:
+        start = time.perf_counter()
+        response = client.get(url)
+        ms = (time.perf_counter() - start) * 1000
+    assert response.status_code == 200, (url, response.status_code)
+    return ms, len(queries)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--results", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    season, ids = generate(args.players, args.results)
+    print(f"generated {args.results:,} four-player results for {args.players:,} players "
+          f"in {time.perf_counter() - start:.1f} s")
+
+    rated, _days = league_services._rated_in_order(Result.objects.filter(game="shitenno").values("pk"))
+    memory_before = peak_mib()
+    pure = timed("baseline — pure openskill over the same games, no database", lambda: ratings.rate_results(rated))
+    full = timed("full recompute of the game's ratings (PostgreSQL → stored ratings + history)",
+                 lambda: league_services.ratings_recompute(kind="game", key="shitenno"))
+    print(f"  ratio full recompute / pure openskill: {full / pure:.2f} (target <= 1.5)")
+    league = timed("full recompute of the league's ratings", lambda: league_services.ratings_recompute(
+        kind="league", key=str(season.league_id)))
+    standings = timed("standings of the season", lambda: league_services.standings_compute(season=season))
+    total = full + league + standings
+    print(f"  all of it: {total:.2f} s = {total / pure:.2f} x the pure computation of one scope")
+    again = timed("the same full recompute again (nothing changes)",
+                  lambda: league_services.ratings_recompute(kind="game", key="shitenno"))
+    print(f"peak memory of the process: {peak_mib():.0f} MiB (before the computations: {memory_before:.0f} MiB)")
+
+    stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
+    expected, _history = ratings.rate_results(rated)
+    worst = max(abs(stored[p].mu - r.mu) + abs(stored[p].sigma - r.sigma) for p, r in expected.items())
+    print(f"stored ratings vs pure openskill: largest difference {worst:.2e}; rerun {again:.2f} s")
+
+    client = Client()
+    busy, quiet = ids[0], ids[1]
+    games = {pid: ResultEntry.objects.filter(player_id=pid).count() for pid in (busy, quiet)}
+    for label, url in [("player page", "/players/{}/"), ("rankings page", "/rankings/?min_games={}")]:
+        ms_busy, q_busy = page_cost(client, url.format(busy) if "players" in url else url.format(0))
+        ms_quiet, q_quiet = page_cost(client, url.format(quiet) if "players" in url else url.format(0))
+        print(f"{label}: player with {games[busy]} games {ms_busy:.0f} ms / {q_busy} queries; "
+              f"with {games[quiet]} games {ms_quiet:.0f} ms / {q_quiet} queries")
+
+
+if __name__ == "__main__":
+    main()
