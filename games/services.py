@@ -84,14 +84,14 @@ def _replayed(session: TableSession, idempotency_key: str | None) -> MoveEvent |
 def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> None:
     if not selectors.session_can_write(session, user):
         raise PermissionDenied(_("Only the table's creator, its seated players and its club's admins may do this."))
-    if session.status != TableSession.Status.PLAYING:
-        raise InvalidMove(_("This game is over; no more moves can be entered."))
-    if seq != session.head_seq:
+    if seq != session.head_seq:  # checked first: a phone that missed the last move is told so
         raise Conflict(
             _("Someone else moved: the table is at move %(head)d, you saw move %(seq)d.")
             % {"head": session.head_seq, "seq": seq},
             payload={"head_seq": session.head_seq},
         )
+    if session.status != TableSession.Status.PLAYING:
+        raise InvalidMove(_("This game is over; no more moves can be entered."))
 
 
 def _advance(session: TableSession, state: dict) -> None:
