@@ -4,14 +4,23 @@ import pytest
 from django.core.management import call_command
 
 from games.models import TableSession
-from leagues.models import Club, Player
+from leagues.models import Club, Player, Rating, Result, Standing
+from shitenno_site.celery import app
 
 
 @pytest.mark.django_db
-def test_it_loads_the_demo_once():
-    call_command("demo_data", games=2)
-    call_command("demo_data", games=2)
+def test_it_loads_the_demo_once(django_capture_on_commit_callbacks):
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # as in `make run`, jobs run in-process
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("demo_data", games=2)
+        call_command("demo_data", games=2)
+    finally:
+        app.conf.task_always_eager = eager
     club = Club.objects.get(name="Edo Gamers")
     assert club.memberships.count() == 8 and Player.objects.count() == 8
     assert TableSession.objects.filter(status="finished").count() == 2
     assert TableSession.objects.filter(status="playing").count() == 1
+    assert Result.objects.filter(status="counted").count() == 2
+    assert Rating.objects.filter(kind="league").exists() and Standing.objects.exists()

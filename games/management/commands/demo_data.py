@@ -1,13 +1,17 @@
-"""Demo data for `make run`: a club, eight players, finished and running Shitennō tables."""
+"""Demo data for `make run`: a club, eight players, a league, finished and running Shitennō tables."""
+
+import datetime
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from games import services as game_services
 from games.simulation import random_legal_game
-from leagues import services as league_services
-from leagues.models import Club
+from leagues import league_services
+from leagues import services as league_services_players
+from leagues.models import Club, Result
 
 USERNAMES = ["hana", "kenji", "yuki", "taro", "emi", "sora", "ren", "aiko"]
 PASSWORD = "shitenno-demo-2026"
@@ -28,15 +32,21 @@ class Command(BaseCommand):
         User = get_user_model()
         users = [
             User.objects.filter(username=name).first()
-            or league_services.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+            or league_services_players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
             for name in USERNAMES
         ]
-        club = league_services.club_create(
+        club = league_services_players.club_create(
             name=CLUB, owner=users[0], description="A Tuesday-night club that plays Shitennō.", members_public=True
         )
         for user in users[1:]:
-            league_services.club_join(token=club.invite_token, user=user)
-        players = [league_services.player_for_user(user) for user in users]
+            league_services_players.club_join(token=club.invite_token, user=user)
+        players = [league_services_players.player_for_user(user) for user in users]
+        league = league_services.league_create(club=club, name="Tuesday League", games=["shitenno"], user=users[0])
+        today = timezone.localdate()
+        league_services.season_create(
+            league=league, name=str(today.year), starts_on=today - datetime.timedelta(days=90),
+            ends_on=today + datetime.timedelta(days=90), user=users[0],
+        )
         for n in range(games + 1):
             seats = 2 + n % 3
             table_players = [players[(n * 3 + i) % len(players)] for i in range(seats)]
@@ -49,7 +59,10 @@ class Command(BaseCommand):
             played = moves if n < games else moves[: len(moves) // 3]  # the last table is still being played
             for seq, move in enumerate(played):
                 game_services.move_record(session=session, seq=seq, move=move, user=host)
+            result = Result.objects.filter(session=session).first()
+            for player in table_players if result else []:  # everyone at the table signs the result off
+                league_services.result_sign_off(result=result, user=player.user)
         self.stdout.write(self.style.SUCCESS(
-            f"Loaded {len(users)} players in {CLUB}, {games} finished tables and one in play. "
+            f"Loaded {len(users)} players in {CLUB}, its Tuesday League, {games} finished tables and one in play. "
             f"Log in as any of {', '.join(USERNAMES)} with the password {PASSWORD}."
         ))
