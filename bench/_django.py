@@ -5,18 +5,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shitenno_bench")
+SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 
 
-def setup() -> None:
+def setup(name: str = "shitenno_bench") -> None:
+    """Each benchmark names its own database, so two can run side by side."""
     import psycopg
 
     sys.path.insert(0, str(ROOT))
-    name = BENCH_DB.rsplit("/", 1)[1]
-    with psycopg.connect(BENCH_DB.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = BENCH_DB
+    os.environ["DATABASE_URL"] = f"{SERVER}/{name}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shitenno_site.settings")
     os.environ.pop("CELERY_BROKER_URL", None)  # tasks run eagerly: the benchmark times the site, not a queue
     import django

@@ -406,6 +406,9 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     Returns how many results were rated. Takes the scope's advisory lock; reads and writes are set-based.
     """
     _lock_scope(kind, key)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # derived rows, rebuilt by the nightly job: no need to wait for fsync
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
     events = RatingEvent.objects.filter(kind=kind, key=key)
     stale = events.filter(played_on__gte=since) if since else events
     start: dict[int, rating_maths.PlayerRating] = {}
