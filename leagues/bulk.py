@@ -6,7 +6,7 @@ through COPY into a temporary table and one INSERT ... ON CONFLICT, one DELETE; 
 demo) through the ORM's bulk upsert.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import connection, models
 
@@ -15,14 +15,15 @@ _ANALYZE_FROM = 1000  # rows; below that the plans are cheap whatever the statis
 
 
 def replace_rows(
-    scope: models.QuerySet, rows: Sequence[dict], *, unique: Sequence[str], update: Sequence[str]
+    scope: models.QuerySet, rows: Iterable[dict], *, unique: Sequence[str], update: Sequence[str]
 ) -> None:
     """Make `scope` hold exactly `rows`: dicts of field name -> value (a foreign key by its id), keyed by the
-    `unique` fields, which must carry a unique constraint."""
+    `unique` fields, which must carry a unique constraint. On PostgreSQL `rows` is streamed, never held."""
     model = scope.model
     if connection.vendor == "postgresql":
         _replace_postgresql(scope, rows, unique, update)
         return
+    rows = list(rows)
     attname = {name: model._meta.get_field(name).attname for name in (*unique, *update)}
     model.objects.bulk_create(
         [model(**{attname[name]: value for name, value in row.items()}) for row in rows],
@@ -33,7 +34,7 @@ def replace_rows(
     model.objects.filter(pk__in=gone).delete()
 
 
-def _replace_postgresql(scope: models.QuerySet, rows: Sequence[dict], unique: Sequence[str],
+def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Sequence[str],
                         update: Sequence[str]) -> None:
     meta = scope.model._meta
     table = connection.ops.quote_name(meta.db_table)
@@ -45,10 +46,12 @@ def _replace_postgresql(scope: models.QuerySet, rows: Sequence[dict], unique: Se
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TEMPORARY TABLE {_TEMP} AS SELECT {cols} FROM {table} WITH NO DATA")
         try:
+            copied = 0
             with cursor.cursor.copy(f"COPY {_TEMP} ({cols}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row([row[name] for name in fields])
-            if len(rows) > _ANALYZE_FROM:  # fresh statistics let the planner hash-join, not loop per row
+                    copied += 1
+            if copied > _ANALYZE_FROM:  # fresh statistics let the planner hash-join, not loop per row
                 cursor.execute(f"ANALYZE {_TEMP}")
             changed = " OR ".join(f"{table}.{c} IS DISTINCT FROM EXCLUDED.{c}" for c in columns[len(unique):])
             cursor.execute(
@@ -57,7 +60,7 @@ def _replace_postgresql(scope: models.QuerySet, rows: Sequence[dict], unique: Se
                 + ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[len(unique):])
                 + (f" WHERE {changed}" if changed else "")
             )
-            if len(rows) > _ANALYZE_FROM:
+            if copied > _ANALYZE_FROM:
                 cursor.execute(f"ANALYZE {table}")
             match = " AND ".join(f"{_TEMP}.{c} = {table}.{c}" for c in keys)
             cursor.execute(

@@ -1,9 +1,11 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, Membership
+from .models import Club, Membership, Player, Season
+from .standings import TIE_BREAKERS
 
 
 class SignUpForm(UserCreationForm):
@@ -26,3 +28,139 @@ class GuestForm(forms.Form):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+# --- Leagues, seasons and results entered on the site (issue 5) ---
+
+TIE_BREAKER_NAMES = {
+    "points": _("points"),
+    "wins": _("wins"),
+    "countback": _("count-back of 1st and 2nd places"),
+    "opponents_points": _("opponents' points"),
+    "head_to_head": _("head-to-head"),
+    "margin": _("average score margin"),
+}
+RESULT_ROWS = 6
+
+
+def apply_service_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Put a service's ValidationError on the form: on the field it names, else above the form."""
+    errors = exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}
+    for field, messages in errors.items():
+        for message in messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    engines = forms.MultipleChoiceField(
+        label=_("Games scored on this site"), required=False, widget=forms.CheckboxSelectMultiple,
+    )
+    games = forms.CharField(
+        label=_("Other games"), required=False, max_length=400,
+        help_text=_("Games without move entry, separated by commas, e.g. Go, Chess."),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        from games.engines import REGISTRY
+
+        super().__init__(*args, **kwargs)
+        self.fields["engines"].choices = [(slug, engine.name) for slug, engine in REGISTRY.items()]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        others = [g.strip() for g in data.get("games", "").split(",") if g.strip()]
+        data["game_list"] = list(dict.fromkeys([*data.get("engines", []), *others]))
+        if "name" in data and not data["game_list"]:
+            self.add_error("games", _("Name at least one game."))
+        return data
+
+
+def parse_custom_points(text: str) -> dict[str, list[float]]:
+    """Lines of "players: points by place", e.g. "4: 4, 2, 1, 0", into {"4": [4, 2, 1, 0]}."""
+    table: dict[str, list[float]] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        count, sep, points = line.partition(":")
+        try:
+            numbers = [float(p) for p in points.replace(",", " ").split()]
+        except ValueError:
+            numbers = []
+        if not sep or not count.strip().isdigit() or not numbers:
+            raise ValidationError(_("Write one line per player count, e.g. “4: 4, 2, 1, 0”."))
+        table[count.strip()] = [int(n) if n.is_integer() else n for n in numbers]
+    return table
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
+    points_scheme = forms.ChoiceField(label=_("Points"), choices=Season.Scheme.choices,
+                                      initial=Season.Scheme.SCORE_3210)
+    custom_points = forms.CharField(
+        label=_("Custom points"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Only for custom points: one line per player count, e.g. “4: 4, 2, 1, 0”."),
+    )
+    min_games = forms.IntegerField(label=_("Minimum games to be ranked"), min_value=0, initial=0)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *TIE_BREAKER_NAMES.items()]
+        for i, name in enumerate(TIE_BREAKERS, start=1):
+            self.fields[f"tie_breaker_{i}"] = forms.ChoiceField(
+                label=_("Tie-breaker %(n)d") % {"n": i}, choices=choices, required=False, initial=name,
+            )
+
+    def clean_custom_points(self) -> dict:
+        return parse_custom_points(self.cleaned_data.get("custom_points", ""))
+
+    def clean(self) -> dict:
+        data = super().clean()
+        chosen = [data[f"tie_breaker_{i}"] for i in range(1, len(TIE_BREAKERS) + 1) if data.get(f"tie_breaker_{i}")]
+        if len(set(chosen)) != len(chosen):
+            self.add_error("tie_breaker_1", _("Use each tie-breaker at most once."))
+        data["tie_breakers"] = chosen
+        return data
+
+
+class ResultForm(forms.Form):
+    """A game played without move entry: the game, the date and up to six players with rank and score."""
+
+    game = forms.ChoiceField(label=_("Game"))
+    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, games: list[str], players: list[Player], **kwargs) -> None:
+        from games.engines import REGISTRY
+
+        super().__init__(*args, **kwargs)
+        self.players = {str(p.pk): p for p in players}
+        self.fields["game"].choices = [(g, REGISTRY[g].name if g in REGISTRY else g) for g in games]
+        player_choices = [("", "—"), *((str(p.pk), p.name) for p in players)]
+        for i in range(1, RESULT_ROWS + 1):
+            self.fields[f"player_{i}"] = forms.ChoiceField(
+                label=_("Player %(n)d") % {"n": i}, choices=player_choices, required=False)
+            self.fields[f"rank_{i}"] = forms.IntegerField(
+                label=_("Place"), min_value=1, required=False, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+            self.fields[f"score_{i}"] = forms.FloatField(label=_("Score"), required=False)
+
+    def rows(self) -> list[tuple]:
+        """(player, place, score) bound fields, one triple per row, for the template."""
+        return [(self[f"player_{i}"], self[f"rank_{i}"], self[f"score_{i}"]) for i in range(1, RESULT_ROWS + 1)]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        entries = []
+        for i in range(1, RESULT_ROWS + 1):
+            player, rank, score = data.get(f"player_{i}"), data.get(f"rank_{i}"), data.get(f"score_{i}")
+            if not player:
+                if rank is not None or score is not None:
+                    self.add_error(f"player_{i}", _("Choose the player of this place."))
+                continue
+            if rank is None:
+                self.add_error(f"rank_{i}", _("Give this player's place."))
+                continue
+            entries.append({"player": self.players[player], "rank": rank, "score": score})
+        data["entries"] = entries
+        return data

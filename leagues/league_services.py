@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime
 import zlib
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -364,29 +365,48 @@ def _counted_in_scope(kind: str, key: str):
     return results.order_by("played_on", "id")
 
 
-def _rated_in_order(results) -> tuple[list[rating_maths.RatedResult], dict[int, datetime.date]]:
-    """The results' finishing orders in (played_on, id) order, read in one query."""
+def _rated_in_order(results) -> Iterator[tuple[rating_maths.RatedResult, datetime.date]]:
+    """The results' finishing orders in (played_on, id) order. They are read at once, in one query, into
+    compact arrays: the connection must be free again before the history streams back to it."""
     rows = (ResultEntry.objects.filter(result__in=results)
             .order_by("result__played_on", "result_id", "id")
             .values_list("result_id", "result__played_on", "player_id", "rank"))
-    ranks: dict[int, list[tuple[int, int]]] = {}
-    played_on: dict[int, datetime.date] = {}
-    for result_id, day, player_id, rank in rows.iterator(chunk_size=20_000):
-        ranks.setdefault(result_id, []).append((player_id, rank))
-        played_on[result_id] = day
-    return [rating_maths.RatedResult(r, tuple(pairs)) for r, pairs in ranks.items()], played_on
+    result_ids, days, player_ids, ranks = array("q"), array("l"), array("q"), array("l")
+    for result_id, played_on, player_id, rank in rows.iterator(chunk_size=20_000):
+        result_ids.append(result_id)
+        days.append(played_on.toordinal())
+        player_ids.append(player_id)
+        ranks.append(rank)
+
+    def placings() -> Iterator[tuple[rating_maths.RatedResult, datetime.date]]:
+        start = 0
+        for end in range(1, len(result_ids) + 1):
+            if end == len(result_ids) or result_ids[end] != result_ids[start]:
+                entries = tuple(zip(player_ids[start:end], ranks[start:end], strict=True))
+                yield rating_maths.RatedResult(result_ids[start], entries), datetime.date.fromordinal(days[start])
+                start = end
+
+    return placings()
 
 
-def _write_events(kind: str, key: str, played_on: dict[int, datetime.date], changes, scope) -> None:
-    """Make the history rows of `scope` (the part of the scope just re-rated) be exactly `changes`."""
-    replace_rows(
-        scope,
-        [{"kind": kind, "key": key, "result": c.result_id, "player": c.player, "played_on": played_on[c.result_id],
-          "mu_before": c.mu_before, "sigma_before": c.sigma_before, "mu_after": c.mu_after,
-          "sigma_after": c.sigma_after} for c in changes],
-        unique=["kind", "key", "result", "player"],
-        update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"],
-    )
+def _write_events(kind: str, key: str, rated, ratings: dict, scope) -> int:
+    """Rate `rated` ((result, played_on) pairs, in order) over `ratings` and make the history rows of
+    `scope` (the part of the scope being re-rated) exactly the changes; streams, holding no history.
+    Returns how many results were rated."""
+    counted = 0
+
+    def rows():
+        nonlocal counted
+        for result, played_on in rated:
+            counted += 1
+            for c in rating_maths.fold([result], ratings):
+                yield {"kind": kind, "key": key, "result": c.result_id, "player": c.player, "played_on": played_on,
+                       "mu_before": c.mu_before, "sigma_before": c.sigma_before, "mu_after": c.mu_after,
+                       "sigma_after": c.sigma_after}
+
+    replace_rows(scope, rows(), unique=["kind", "key", "result", "player"],
+                 update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+    return counted
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
@@ -422,16 +442,19 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     results = _counted_in_scope(kind, key)
     if since is not None:
         results = results.filter(played_on__gte=since)
-    rated, played_on = _rated_in_order(results.values("pk"))
-    final, changes = rating_maths.rate_results(rated, start=start)
     if since is None:
         players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
     else:
         players = set(stale.values_list("player_id", flat=True).distinct())
-    players |= {c.player for c in changes}
-    _write_events(kind, key, played_on, changes, stale)
-    _write_ratings(kind, key, final, players)
-    return len(rated)
+    ratings = dict(start)
+    rated = _write_events(kind, key, _rated_in_order(results.values("pk")), ratings, stale)
+    _write_ratings(kind, key, ratings, players | _changed(ratings, start))
+    return rated
+
+
+def _changed(ratings: dict, start: dict) -> set[int]:
+    """Players whose rating the fold replaced."""
+    return {pid for pid, rating in ratings.items() if rating is not start.get(pid)}
 
 
 @transaction.atomic
@@ -453,10 +476,10 @@ def ratings_apply_result(*, result: Result) -> None:
             continue
         rows = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key)}
         start = {pid: rating_maths.PlayerRating(r.mu, r.sigma, r.games) for pid, r in rows.items()}
-        rated, played_on = _rated_in_order([result.pk])
-        final, changes = rating_maths.rate_results(rated, start=start)
-        _write_events(kind, key, played_on, changes, RatingEvent.objects.filter(result=result, kind=kind, key=key))
-        _write_ratings(kind, key, final, {c.player for c in changes})
+        ratings = dict(start)
+        _write_events(kind, key, _rated_in_order([result.pk]), ratings,
+                      RatingEvent.objects.filter(result=result, kind=kind, key=key))
+        _write_ratings(kind, key, ratings, _changed(ratings, start))
 
 
 def rating_scopes() -> set[tuple[str, str]]:

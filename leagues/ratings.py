@@ -9,7 +9,7 @@ numbers, which is what lets a nightly recompute check the incremental updates.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -115,6 +115,18 @@ def rate_result(
     ]
 
 
+def fold(
+    results: Iterable[RatedResult], ratings: dict[Hashable, PlayerRating], model: PlackettLuce = MODEL
+) -> Iterator[RatingChange]:
+    """Rate `results` in the order given, updating `ratings` in place; yields each change as it is made,
+    so a caller can stream a long history to storage without holding it."""
+    for result in results:
+        for change in rate_result(result, ratings, model):
+            games = ratings.get(change.player, PlayerRating()).games
+            ratings[change.player] = PlayerRating(change.mu_after, change.sigma_after, games + 1)
+            yield change
+
+
 def rate_results(
     results: Iterable[RatedResult],
     start: Mapping[Hashable, PlayerRating] | None = None,
@@ -122,11 +134,5 @@ def rate_results(
 ) -> tuple[dict[Hashable, PlayerRating], list[RatingChange]]:
     """Fold results, in the order given, over the starting ratings; returns final ratings and the history."""
     ratings: dict[Hashable, PlayerRating] = dict(start or {})
-    history: list[RatingChange] = []
-    for result in results:
-        changes = rate_result(result, ratings, model)
-        for change in changes:
-            games = ratings.get(change.player, PlayerRating()).games
-            ratings[change.player] = PlayerRating(change.mu_after, change.sigma_after, games + 1)
-        history.extend(changes)
+    history = list(fold(results, ratings, model))
     return ratings, history

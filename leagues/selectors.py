@@ -71,7 +71,8 @@ def results_recent(*, league: League | None = None, player: Player | None = None
 
 
 def results_awaiting_sign_off(*, league: League) -> QuerySet[Result]:
-    return results_recent(league=league).filter(status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+    awaiting = results_recent(league=league).filter(status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+    return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
 
 
 def ratings_list(*, kind: str, key: str, min_games: int = 0) -> list[Rating]:
@@ -122,6 +123,7 @@ def player_stats(*, player: Player) -> dict:
     )
     nemesis = max(head_to_head, key=lambda row: (row["lost"], -row["won"]), default=None)
     return {
+        "shitenno": _player_shitenno(player),
         "games": len(entries),
         "wins": sum(e.rank == 1 for e in entries),
         "by_player_count": [
@@ -132,3 +134,15 @@ def player_stats(*, player: Player) -> dict:
         "head_to_head": head_to_head,
         "nemesis": nemesis if nemesis and nemesis["lost"] else None,
     }
+
+
+def _player_shitenno(player: Player) -> dict:
+    """Favourite general and title held most, from the player's finished move-by-move Shitennō tables."""
+    from games.models import Seat, TableSession
+    from games.stats import player_shitenno_stats
+
+    seats = Seat.objects.filter(
+        player=player, session__game="shitenno", session__entry=TableSession.Entry.MOVES,
+        session__status=TableSession.Status.FINISHED,
+    ).order_by().values_list("position", "session__setup", "session__state__titles")
+    return player_shitenno_stats(seats)

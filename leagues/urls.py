@@ -27,3 +27,9 @@ urlpatterns += [
 urlpatterns += [
     path("clubs/<slug:slug>/audit/", views.club_audit, name="club_audit"),
 ]
+
+urlpatterns += [
+    path("clubs/<slug:slug>/leagues/new/", views.league_create, name="league_create"),
+    path("leagues/<int:pk>/seasons/new/", views.season_create, name="season_create"),
+    path("leagues/<int:pk>/results/new/", views.result_create, name="result_create"),
+]

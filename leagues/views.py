@@ -227,6 +227,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": selectors.results_recent(league=league).filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
     }
+    if not request.htmx:
+        membership = services.membership_of(league.club, request.user)
+        context["can_manage"] = request.user.is_superuser or bool(membership and membership.manages)
     if request.htmx:
         return render(request, "leagues/partials/standings.html", context)
     return render(request, "leagues/league_detail.html", context)
@@ -319,3 +322,92 @@ def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
     entries = AuditEntry.objects.filter(club=club).select_related("user")
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     return render(request, "leagues/club_audit.html", {"club": club, "page": page})
+
+
+# --- Leagues, seasons and results entered on the site (issue 5) ---
+
+
+def _require_club_manager(request: HttpRequest, club: Club) -> None:
+    """Owners and admins pass; members get 403, anyone else 404 (the club's inner pages are not theirs)."""
+    if request.user.is_superuser:
+        return
+    membership = services.membership_of(club, request.user)
+    if membership is None:
+        raise Http404
+    if not membership.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this."))
+
+
+def _form_page(request: HttpRequest, template: str, context: dict) -> HttpResponse:
+    return render(request, template, context, status=400 if context["form"].errors else 200)
+
+
+@login_required
+def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    from .forms import LeagueForm, apply_service_errors
+
+    club = get_object_or_404(Club, slug=slug)
+    _require_club_manager(request, club)
+    form = LeagueForm(request.POST or None, initial={"engines": ["shitenno"]})
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = league_services.league_create(
+                club=club, name=form.cleaned_data["name"], games=form.cleaned_data["game_list"], user=request.user)
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, _("League %(name)s created.") % {"name": league.name})
+            return redirect(league)
+    return _form_page(request, "leagues/league_form.html", {"form": form, "club": club})
+
+
+@login_required
+def season_create(request: HttpRequest, pk: int) -> HttpResponse:
+    from .forms import SeasonForm, apply_service_errors
+
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    _require_club_manager(request, league.club)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = league_services.season_create(
+                league=league, name=data["name"], starts_on=data["starts_on"], ends_on=data["ends_on"],
+                points_scheme=data["points_scheme"], min_games=data["min_games"], tie_breakers=data["tie_breakers"],
+                custom_points=data["custom_points"] if data["points_scheme"] == "custom" else {}, user=request.user,
+            )
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+            return redirect(f"{league.get_absolute_url()}?season={season.pk}")
+    return _form_page(request, "leagues/season_form.html", {"form": form, "league": league})
+
+
+@login_required
+def result_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club manager enters a game played off the site, into the league's season running on its date."""
+    from django.utils import timezone
+
+    from .forms import ResultForm, apply_service_errors
+
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    _require_club_manager(request, league.club)
+    members = [m.player for m in selectors.club_members(league.club).order_by("player__name")]
+    form = ResultForm(request.POST or None, games=league.games, players=members,
+                      initial={"played_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        season = league.seasons.filter(starts_on__lte=data["played_on"], ends_on__gte=data["played_on"]).first()
+        if season is None:
+            form.add_error("played_on", _("No season of this league runs on this date."))
+        else:
+            try:
+                league_services.result_enter(game=data["game"], played_on=data["played_on"], entries=data["entries"],
+                                             user=request.user, season=season)
+            except ValidationError as exc:
+                apply_service_errors(form, exc)
+            else:
+                messages.success(request, _("The result is recorded; the players sign it off on this page."))
+                return redirect(f"{league.get_absolute_url()}?season={season.pk}")
+    return _form_page(request, "leagues/result_form.html", {"form": form, "league": league})
