@@ -4,7 +4,7 @@ from collections import Counter, defaultdict
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
 
@@ -146,3 +146,10 @@ def _player_shitenno(player: Player) -> dict:
         session__status=TableSession.Status.FINISHED,
     ).order_by().values_list("position", "session__setup", "session__state__titles")
     return player_shitenno_stats(seats)
+
+
+def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:
+    """A result from a private table is seen only by those who may see the table."""
+    from games.selectors import sessions_visible
+
+    return Result.objects.filter(Q(session__isnull=True) | Q(session__in=sessions_visible(viewer).values("pk")))

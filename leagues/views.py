@@ -238,7 +238,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
-    result = get_object_or_404(Result.objects.select_related("season__league"), pk=pk)
+    result = get_object_or_404(selectors.results_visible(request.user).select_related("season__league"), pk=pk)
     agreed = request.POST.get("agreed", "yes") != "no"
     try:  # someone not at the table gets the service's PermissionDenied as a 403: the page offers them no form
         league_services.result_sign_off(result=result, user=request.user, agreed=agreed,

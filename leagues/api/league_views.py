@@ -265,12 +265,12 @@ class ResultDetail(APIView):
 
     @extend_schema(responses=with_errors({200: ResultOutput}, 404))
     def get(self, request, pk: int):
-        return Response(ResultOutput(get_object_or_404(Result, pk=pk)).data)
+        return Response(ResultOutput(get_object_or_404(selectors.results_visible(request.user), pk=pk)).data)
 
     @extend_schema(request=ResultEditInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
                    summary="Correct a result (managers; send the version you saw); re-rates from its date")
     def patch(self, request, pk: int):
-        result = get_object_or_404(Result, pk=pk)
+        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.ResultEditInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -284,7 +284,7 @@ class ResultDetail(APIView):
                    responses=with_errors({204: None}, 400, 403, 404, 409, 415),
                    summary="Delete a result (managers; send the version you saw); re-rates from its date")
     def delete(self, request, pk: int):
-        result = get_object_or_404(Result, pk=pk)
+        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
         data = self.ResultDeleteInput(data=request.data or request.query_params.dict())
         data.is_valid(raise_exception=True)
@@ -302,7 +302,7 @@ class ResultSignOff(APIView):
     @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
                    summary="Agree to or dispute a result you played")
     def post(self, request, pk: int):
-        result = get_object_or_404(Result, pk=pk)
+        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.SignOffInput(data=request.data)
         data.is_valid(raise_exception=True)
         result = league_services.result_sign_off(result=result, user=request.user, **data.validated_data)
