@@ -39,6 +39,18 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
     return session
 
 
+def session_head(*, code: str, viewer: AbstractBaseUser) -> int | None:
+    """A table's head_seq, or None when the viewer may not see it (as for no table at all). A public table is
+    answered without reading the viewer, so the poll of an unchanged public table costs one indexed query."""
+    row = TableSession.objects.filter(code=code).values_list("head_seq", "is_public").first()
+    if row is None:
+        return None
+    head, public = row
+    if public:
+        return head
+    return sessions_visible(viewer).filter(code=code).values_list("head_seq", flat=True).first()
+
+
 def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
     """The creator, the seated players' users and the club's admins may enter moves."""
     if not user.is_authenticated:
@@ -72,6 +84,36 @@ def undone_seqs(events: Iterable[MoveEvent]) -> set[int]:
         else:
             standing.append(event)
     return undone
+
+
+def session_recent(session: TableSession, *, count: int = 3) -> tuple[list[MoveEvent], MoveEvent | None]:
+    """The last `count` log entries, newest first, and the last move still standing.
+
+    The log is read backwards only as far as needed (each undo takes back the next older standing move),
+    so a table with 150 entries costs what a table with 1 costs; only a long run of undos reads further.
+    """
+    recent: list[MoveEvent] = []
+    last: MoveEvent | None = None
+    undos = 0
+    window = max(count, 16)
+    batch = list(session.events.order_by("-seq")[:window])
+    while batch:
+        for event in batch:
+            if len(recent) < count:
+                recent.append(event)
+            if last is not None:
+                continue
+            if event.kind == MoveEvent.Kind.UNDO:
+                undos += 1
+            elif undos:
+                undos -= 1
+            else:
+                last = event
+        if last is not None or len(batch) < window:
+            break
+        batch = list(session.events.filter(seq__lt=batch[-1].seq).order_by("-seq"))  # a run of undos: read the rest
+        window = len(batch) + 1
+    return recent, last
 
 
 def session_state_replayed(session: TableSession, *, upto_seq: int | None = None) -> dict:
@@ -111,3 +153,21 @@ def session_favour(session: TableSession) -> list[int]:
         by_seat = {p["seat"]: p["favour"] for p in session.outcome["placings"]}
         return [by_seat[seat] for seat in sorted(by_seat)]
     return get_engine(session.game).favour(session.state)
+
+
+# --- Shitennō statistics from the move logs (issue 5) ---
+
+
+def shitenno_stats(*, viewer: AbstractBaseUser) -> dict:
+    """Statistics over the finished move-by-move Shitennō tables the viewer may see, read in one query."""
+    from .stats import TableRow, game_stats
+
+    visible = TableSession.objects.filter(_visible_q(viewer)).values("pk")
+    rows = (
+        TableSession.objects.filter(
+            pk__in=visible, game="shitenno", entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
+        )
+        .order_by()
+        .values_list("setup", "outcome")
+    )
+    return game_stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))

@@ -123,7 +123,8 @@ def move_record(
     new_state = engine.apply(session.state, move)
     event = MoveEvent.objects.create(
         session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.MOVE, payload=move,
-        description=engine.describe(session.state, move)[:300], entered_by=user, idempotency_key=idempotency_key,
+        description=engine.describe(session.state, move, checked=True)[:300], entered_by=user,
+        idempotency_key=idempotency_key,
     )
     _advance(session, new_state)
     return Recorded(event, replayed=False)

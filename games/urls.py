@@ -10,4 +10,5 @@ urlpatterns = [
     path("tables/<str:code>/move/", views.table_move, name="table_move"),
     path("tables/<str:code>/undo/", views.table_undo, name="table_undo"),
     path("tables/<str:code>/history/", views.table_history, name="table_history"),
+    path("games/shitenno/", views.game_stats, name="game_stats"),
 ]

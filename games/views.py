@@ -142,7 +142,7 @@ def _board_svg(session: TableSession, state: dict, seats: list[dict]) -> list[di
 
 
 def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict:
-    seats_qs = list(session.seats.select_related("player"))
+    seats_qs = list(session.seats.all())  # prefetched with their players by session_for_viewer
     can_write = selectors.session_can_write(session, request.user)
     context: dict = {
         "session": session, "can_write": can_write, "key": uuid.uuid4().hex, "entered": {}, "error": None,
@@ -204,10 +204,7 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
     context["bonus_choices"] = list(BONUS_NAMES.items())
     if session.outcome:
         context["outcome"] = _outcome_context(session.outcome, [s["name"] for s in seats], state["generals"])
-    events = list(session.events.order_by("seq"))
-    standing = selectors.effective_moves(events)
-    context["last_move"] = standing[-1] if standing else None
-    context["recent"] = events[-3:][::-1]
+    context["recent"], context["last_move"] = selectors.session_recent(session)
     return context
 
 
@@ -250,7 +247,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
     """The poll: 204 (one cheap query) while the table has not moved, else the fresh table body."""
-    head = selectors.sessions_visible(request.user).filter(code=code).values_list("head_seq", flat=True).first()
+    head = selectors.session_head(code=code, viewer=request.user)
     if head is None:
         return HttpResponse(status=404)
     if str(head) == request.GET.get("seq"):
@@ -338,3 +335,39 @@ def final_count(request: HttpRequest) -> HttpResponse:
                 names = [_("Seat %(n)d") % {"n": i + 1} for i in range(len(end["generals"]))]
                 outcome, status = _outcome_context(result, names, end["generals"]), 200
     return render(request, "games/final_count.html", {"form": form, "outcome": outcome}, status=status)
+
+
+# --- the game page: statistics from the move logs (issue 5) ---------------------------------------------
+
+FAVOUR_SOURCE_NAMES = {
+    "placements": gettext_lazy("Kamon placements"),
+    "title_bonus": gettext_lazy("Title bonuses"),
+    "majorities": gettext_lazy("Majorities"),
+    "kokus": gettext_lazy("Koku"),
+    "tiles": gettext_lazy("Bonus tiles"),
+}
+
+
+def game_stats(request: HttpRequest) -> HttpResponse:
+    """Shitennō's page: win rates by general, starting title and seat, and where the favour comes from."""
+    stats = selectors.shitenno_stats(viewer=request.user)
+    for row in stats["by_general"]:
+        row["label"] = GENERALS[row["key"]]
+    for row in stats["by_title"]:
+        row["label"] = TITLE_NAMES[row["key"]]
+    for row in stats["by_seat"]:
+        row["label"] = _("Seat %(n)d") % {"n": row["key"] + 1}
+    for group in ("by_general", "by_title", "by_seat"):
+        for row in stats[group]:
+            row["percent"] = round(100 * row["win_rate"])
+    widest = max((s["average"] for s in stats["favour_sources"]), default=0) or 1
+    for source in stats["favour_sources"]:
+        source["label"] = FAVOUR_SOURCE_NAMES[source["source"]]
+        source["width"] = round(100 * source["average"] / widest)
+        source["percent"] = round(100 * source["share"])
+    win_rates = [
+        {"title": _("Win rate by general"), "heading": _("General"), "rows": stats["by_general"]},
+        {"title": _("Win rate by starting title"), "heading": _("Title"), "rows": stats["by_title"]},
+        {"title": _("Win rate by seat"), "heading": _("Seat"), "rows": stats["by_seat"]},
+    ]
+    return render(request, "games/game_stats.html", {"stats": stats, "win_rates": win_rates})

@@ -177,8 +177,10 @@ class ShitennoEngine:
             return [row["total"] for row in outcome.details["breakdown"]]
         return [s["positions"] + s["title_bonus"] for s in state["scored"]]
 
-    def describe(self, state: dict, move: dict) -> str:
-        self.apply(state, move)  # a move is described only once it is known to be legal
+    def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
+        """The move in words; `checked=True` when the caller has just applied it, so it is known to be legal."""
+        if not checked:
+            self.apply(state, move)  # a move is described only once it is known to be legal
         kind = move["type"]
         year = f"Year {state['year']} — "
         if kind in ("place", "take_card", "end_turn"):

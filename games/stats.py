@@ -1,0 +1,145 @@
+"""Shitennō statistics from finished tables entered move by move (issue 5): win rate by general, by
+starting title and by seat, the average winning score, and where favour comes from (the final count's
+breakdown: kamon placements, title bonuses, majorities, koku and bonus tiles).
+
+Pure functions over plain rows, so they need no database; `games.selectors` reads the rows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.engines.shitenno.board import GENERALS, TITLE_NAMES, TITLES
+
+# The final count's parts (scoring.final_count's breakdown), grouped as a player thinks of them.
+FAVOUR_SOURCES: dict[str, tuple[str, ...]] = {
+    "placements": ("positions", "favour_before_count"),
+    "title_bonus": ("title_bonus",),
+    "majorities": ("majority_points",),
+    "kokus": ("kokus",),
+    "tiles": ("exchange_tiles", "plus_one_tiles"),
+}
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One finished table: its set-up and its outcome."""
+
+    setup: dict
+    outcome: dict
+
+
+def _generals(setup: dict) -> list[str]:
+    return [p.get("general") for p in setup.get("players", [])]
+
+
+def _rate(plays: int, wins: int) -> dict:
+    return {"plays": plays, "wins": wins, "win_rate": wins / plays if plays else 0.0}
+
+
+def _tally(keys: Iterable, plays: Counter, wins: Counter) -> list[dict]:
+    return [{"key": key, **_rate(plays[key], wins[key])} for key in keys if plays[key]]
+
+
+def game_stats(rows: Iterable[TableRow]) -> dict:
+    """Win rates by general, starting title and seat; the winners' average favour; favour by source.
+
+    A seat wins when it is ranked first. Favour sources are averaged over every seat played and over
+    the winners' seats; `share` is each source's part of all favour scored.
+    """
+    tables = 0
+    plays = {"general": Counter(), "title": Counter(), "seat": Counter()}
+    wins = {"general": Counter(), "title": Counter(), "seat": Counter()}
+    by_players: Counter = Counter()
+    winning_scores: list[float] = []
+    sources_all: Counter = Counter()
+    sources_won: Counter = Counter()
+    seats_played = seats_won = 0
+    for row in rows:
+        placings = (row.outcome or {}).get("placings") or []
+        generals = _generals(row.setup)
+        if not placings or len(generals) != len(placings):
+            continue
+        tables += 1
+        titles = row.setup.get("titles") or {}
+        breakdown = {b.get("seat"): b for b in (row.outcome.get("details") or {}).get("breakdown", [])}
+        by_players[len(generals)] += 1
+        for placing in placings:
+            seat = placing["seat"]
+            won = placing["rank"] == 1
+            keys = {"general": generals[seat], "title": titles.get(generals[seat]), "seat": seat}
+            for kind, key in keys.items():
+                plays[kind][key] += 1
+                wins[kind][key] += won
+            parts = breakdown.get(seat, {})
+            by_source = Counter({name: sum(parts.get(k, 0) for k in fields) for name, fields in FAVOUR_SOURCES.items()})
+            seats_played += 1
+            sources_all.update(by_source)
+            if won:
+                winning_scores.append(placing.get("favour") or 0)
+                seats_won += 1
+                sources_won.update(by_source)
+    total_favour = sum(sources_all.values())
+    return {
+        "tables": tables,
+        "seats": seats_played,
+        "by_players": [{"players": n, "tables": by_players[n]} for n in sorted(by_players)],
+        "by_general": _tally(GENERALS, plays["general"], wins["general"]),
+        "by_title": _tally(TITLES, plays["title"], wins["title"]),
+        "by_seat": _tally(sorted(plays["seat"]), plays["seat"], wins["seat"]),
+        "average_winning_score": sum(winning_scores) / len(winning_scores) if winning_scores else None,
+        "best_winning_score": max(winning_scores, default=None),
+        "favour_sources": [
+            {
+                "source": name,
+                "average": sources_all[name] / seats_played if seats_played else 0.0,
+                "winners_average": sources_won[name] / seats_won if seats_won else 0.0,
+                "share": sources_all[name] / total_favour if total_favour else 0.0,
+            }
+            for name in FAVOUR_SOURCES
+        ],
+    }
+
+
+def player_shitenno_stats(seats: Iterable[tuple[int, dict, Sequence[str] | None]]) -> dict:
+    """A player's favourite general (most played) and the titles he held most, from his seats.
+
+    `seats` are (position, setup, last-year titles by seat or None). Starting titles come from the
+    set-up; the titles held in the last year, when known, count too. Ties go to the board's order.
+    """
+    generals: Counter = Counter()
+    starting: Counter = Counter()
+    last_year: Counter = Counter()
+    tables = 0
+    for position, setup, last_titles in seats:
+        names = _generals(setup)
+        if not 0 <= position < len(names):
+            continue
+        tables += 1
+        general = names[position]
+        generals[general] += 1
+        if (dealt := (setup.get("titles") or {}).get(general)) in TITLES:
+            starting[dealt] += 1
+        if last_titles and position < len(last_titles) and last_titles[position] in TITLES:
+            last_year[last_titles[position]] += 1
+    held = starting + last_year
+
+    def most(counter: Counter, order: Sequence[str]) -> str | None:
+        return max(order, key=lambda k: (counter[k], -order.index(k))) if counter else None
+
+    favourite, title = most(generals, list(GENERALS)), most(held, list(TITLES))
+    return {
+        "tables": tables,
+        "favourite_general": favourite,
+        "favourite_general_name": GENERALS.get(favourite, ""),
+        "favourite_general_tables": max(generals.values(), default=0),
+        "generals": [{"key": g, "name": GENERALS[g], "tables": generals[g]} for g in GENERALS if generals[g]],
+        "title_held_most": title,
+        "title_held_most_name": TITLE_NAMES.get(title, ""),
+        "titles": [
+            {"key": t, "name": TITLE_NAMES[t], "starting": starting[t], "last_year": last_year[t], "held": held[t]}
+            for t in TITLES if held[t]
+        ],
+    }
