@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from shitenno_site.admin import AppendOnlyAdmin
+
 from . import models
 
 
@@ -33,16 +35,7 @@ class TableSessionAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.MoveEvent)
-class MoveEventAdmin(admin.ModelAdmin):
+class MoveEventAdmin(AppendOnlyAdmin):
     list_display = ["session", "seq", "kind", "description", "entered_by", "created_at"]
     list_filter = ["kind"]
     readonly_fields = ["session", "seq", "kind", "payload", "description", "entered_by", "idempotency_key"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

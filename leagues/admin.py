@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from shitenno_site.admin import AppendOnlyAdmin
+
 from . import models
 
 
@@ -111,18 +113,9 @@ class StandingAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(AppendOnlyAdmin):
     list_display = ["created_at", "action", "club", "user", "object_type", "object_id"]
     list_filter = ["action", "club"]
     search_fields = ["action", "user__username", "details"]
     date_hierarchy = "created_at"
     readonly_fields = ["club", "user", "created_at", "action", "object_type", "object_id", "details"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

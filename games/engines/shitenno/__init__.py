@@ -1,5 +1,5 @@
 """Shitennō (Ludonaute, 2011) for 2-4 players, following the English rulebook and the rulings in
-/work/shared/rules/shitenno.md (numbered 1-13) and docs/rules/shitenno.md (A1...).
+the rulings file ../shared/rules/shitenno.md (numbered 1-13) and docs/rules/shitenno.md (A1...).
 
 The engine records a real table: draws, hidden cards and the bonus tiles revealed are entered as moves.
 

@@ -1,4 +1,4 @@
-"""One test per ruling of /work/shared/rules/shitenno.md (1-13) and of docs/rules/shitenno.md (A1...)."""
+"""One test per ruling of the rulings file ../shared/rules/shitenno.md (1-13) and of docs/rules/shitenno.md (A1...)."""
 
 from __future__ import annotations
 
