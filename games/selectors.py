@@ -31,9 +31,12 @@ def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related("seats__player")
 
 
-def session_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
-    """404 for a table the viewer may not see, so its existence is not revealed."""
-    session = sessions_visible(viewer).filter(code=code).first()
+def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True) -> TableSession:
+    """404 for a table the viewer may not see, so its existence is not revealed. Writers, who only need
+    the row the service locks anyway, pass seats=False and skip loading the seats and players."""
+    visible = sessions_visible(viewer) if seats else TableSession.objects.filter(
+        pk__in=TableSession.objects.filter(_visible_q(viewer)).values("pk"))
+    session = visible.filter(code=code).first()
     if session is None:
         raise Http404("No such table, or it is private.")
     return session

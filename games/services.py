@@ -29,6 +29,12 @@ from .models import MoveEvent, Seat, TableSession
 class Recorded:
     event: MoveEvent
     replayed: bool  # True when an idempotency key matched an earlier submission
+    state: dict  # the table's state right after this entry
+
+
+def _earlier(session: TableSession, event: MoveEvent) -> Recorded:
+    """The first answer again, for a repeated idempotency key: the state as it was after that entry."""
+    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq))
 
 
 def _engine_or_400(game: str):
@@ -115,7 +121,7 @@ def move_record(
     """Append `move` if it is legal on the state the writer saw (`seq`); nothing is written otherwise."""
     session = _lock(session)
     if (earlier := _replayed(session, idempotency_key)) is not None:
-        return Recorded(earlier, replayed=True)
+        return _earlier(session, earlier)
     _check_writable(session, user, seq)
     if not isinstance(move, dict):
         raise InvalidMove(_("A move is a JSON object with a 'type'."))
@@ -127,7 +133,7 @@ def move_record(
         idempotency_key=idempotency_key,
     )
     _advance(session, new_state)
-    return Recorded(event, replayed=False)
+    return Recorded(event, replayed=False, state=session.state)
 
 
 @transaction.atomic
@@ -137,7 +143,7 @@ def move_undo(
     """Take back the last standing move by appending an undo entry; the undone row stays in the log."""
     session = _lock(session)
     if (earlier := _replayed(session, idempotency_key)) is not None:
-        return Recorded(earlier, replayed=True)
+        return _earlier(session, earlier)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
         league_services.result_withdraw_for_session(session=session)  # 409 once the result counts
         session.status = TableSession.Status.PLAYING  # undoing the last move of a game reopens it
@@ -155,7 +161,7 @@ def move_undo(
     _advance(session, replay(get_engine(session.game), session.setup, [e.payload for e in standing]))
     audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
                  details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
-    return Recorded(event, replayed=False)
+    return Recorded(event, replayed=False, state=session.state)
 
 
 @transaction.atomic

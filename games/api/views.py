@@ -105,8 +105,8 @@ class TableList(ListAPIView):
         return Response(TableOutput(session).data, status=status.HTTP_201_CREATED)
 
 
-def _table(request, code: str) -> TableSession:
-    return selectors.session_for_viewer(code=code, viewer=request.user)
+def _table(request, code: str, *, seats: bool = True) -> TableSession:
+    return selectors.session_for_viewer(code=code, viewer=request.user, seats=seats)
 
 
 class TableDetail(APIView):
@@ -135,10 +135,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
-def _recorded(session: TableSession, recorded: services.Recorded) -> Response:
-    state = session.state if not recorded.replayed else selectors.session_state_replayed(
-        session, upto_seq=recorded.event.seq)
-    body = RecordedOutput({"event": recorded.event, "state": state}).data
+def _recorded(recorded: services.Recorded) -> Response:
+    body = RecordedOutput({"event": recorded.event, "state": recorded.state}).data
     return Response(body, status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
 
 
@@ -161,15 +159,14 @@ class MoveList(APIView):
                   for name, move in MOVE_EXAMPLES],
     )
     def post(self, request, code: str):
-        session = _table(request, code)
+        session = _table(request, code, seats=False)
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_record(
             session=session, seq=data.validated_data["seq"], move=data.validated_data["move"], user=request.user,
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
-        session.refresh_from_db()
-        return _recorded(session, recorded)
+        return _recorded(recorded)
 
 
 class Undo(APIView):
@@ -182,13 +179,12 @@ class Undo(APIView):
                    responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 403, 404, 409, 415),
                    summary="Take back the last move (an undo entry is appended; nothing is deleted)")
     def post(self, request, code: str):
-        session = _table(request, code)
+        session = _table(request, code, seats=False)
         data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
                                       idempotency_key=request.headers.get("Idempotency-Key"))
-        session.refresh_from_db()
-        return _recorded(session, recorded)
+        return _recorded(recorded)
 
 
 class FinalCount(APIView):

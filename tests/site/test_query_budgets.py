@@ -70,7 +70,7 @@ def test_the_live_fragment_costs_the_same_with_a_long_log(client, alice, bob, ro
 def test_a_move_post_costs_the_same_with_a_long_log(api, alice, bob, rows, django_assert_num_queries):
     session, legal = _table(alice, bob, rows)
     api.login(bob)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(9):
         response = api.post(f"/api/tables/{session.code}/moves/", {"seq": rows, "move": legal[0]})
     assert response.status_code == 201, response.content
     assert response.json()["event"]["seq"] == rows + 1
