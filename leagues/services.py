@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from shitenno_site.errors import Conflict
 
 from .audit import audit_record
-from .models import Club, Membership, Player, new_token
+from .models import Club, Membership, Player, Rating, RatingEvent, Standing, new_token
 
 User = get_user_model()
 
@@ -58,10 +58,26 @@ def player_claim_link_create(*, player: Player, user: AbstractBaseUser) -> str:
     return player.claim_token
 
 
+def _drop_derived_rows(player: Player) -> None:
+    """Ratings, their history and standings are computed from results: drop the guest's and have the jobs
+    compute them again once its results are the claimer's (two ratings in one scope cannot be merged)."""
+    from . import tasks
+
+    scopes = set(Rating.objects.filter(player=player).values_list("kind", "key"))
+    seasons = set(Standing.objects.filter(player=player).values_list("season_id", flat=True))
+    for model in (RatingEvent, Rating, Standing):
+        model.objects.filter(player=player).delete()
+    for kind, key in sorted(scopes):
+        tasks.ratings_recompute.delay_on_commit(kind, key)
+    for season_id in sorted(seasons):
+        tasks.standings_compute.delay_on_commit(season_id)
+
+
 def _move_related_rows(*, source: Player, target: Player) -> None:
     """Point every row that names `source` at `target`, whatever app owns it, so nothing is left behind."""
+    _drop_derived_rows(source)
     for relation in Player._meta.related_objects:
-        if relation.one_to_many is False or relation.related_model is Player:
+        if relation.one_to_many is False or relation.related_model in (Player, Rating, RatingEvent, Standing):
             continue
         field = relation.field
         rows = relation.related_model._default_manager.filter(**{field.name: source})

@@ -127,3 +127,30 @@ def test_it_rotates_the_session_key_at_log_in(client, alice):
     before = client.session.session_key
     client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert client.session.session_key != before
+
+
+def test_a_claim_merges_a_guest_who_already_has_ratings(alice, bob, carol, django_capture_on_commit_callbacks):
+    from leagues import league_services
+    from leagues.models import Rating
+    from tests.leagues.league_helpers import enter, league_with_season, sign_all
+
+    club = services.club_create(name="Edo Gamers", owner=alice)
+    for user in (bob, carol):
+        services.club_join(token=club.invite_token, user=user)
+    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    services.club_member_add(club=club, player=guest, user=alice)
+    _league, season = league_with_season(club, alice)
+    sign_all(enter(season, alice, [(guest, 1, 30), (carol, 2, 20)], days_ago=3), carol)
+    sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
+    for kind, key in sorted(league_services.rating_scopes()):
+        league_services.ratings_recompute(kind=kind, key=key)
+    assert Rating.objects.filter(player=guest).exists() and Rating.objects.filter(player__user=bob).exists()
+
+    token = services.player_claim_link_create(player=guest, user=alice)
+    with django_capture_on_commit_callbacks() as jobs:
+        services.player_claim(token=token, user=bob)
+    assert not Rating.objects.filter(player=guest).exists()
+    assert len(jobs) >= 2  # the scopes are rated again, now with bob in the guest's place
+    for kind, key in sorted(league_services.rating_scopes()):
+        league_services.ratings_recompute(kind=kind, key=key)
+    assert Rating.objects.get(player__user=bob, kind="league").games == 2
