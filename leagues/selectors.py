@@ -61,8 +61,10 @@ def standings_of(season: Season) -> QuerySet[Standing]:
     return season.standings.select_related("player").order_by("order")
 
 
-def results_recent(*, league: League | None = None, player: Player | None = None) -> QuerySet[Result]:
-    results = Result.objects.prefetch_related("entries__player").select_related("season")
+def results_recent(
+    *, viewer: AbstractBaseUser, league: League | None = None, player: Player | None = None
+) -> QuerySet[Result]:
+    results = results_visible(viewer).prefetch_related("entries__player").select_related("season")
     if league is not None:
         results = results.filter(season__league=league)
     if player is not None:
@@ -70,8 +72,9 @@ def results_recent(*, league: League | None = None, player: Player | None = None
     return results.order_by("-played_on", "-id")
 
 
-def results_awaiting_sign_off(*, league: League) -> QuerySet[Result]:
-    awaiting = results_recent(league=league).filter(status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> QuerySet[Result]:
+    awaiting = results_recent(viewer=viewer, league=league).filter(
+        status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
     return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
 
 

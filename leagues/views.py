@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -57,7 +58,10 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     """Later capabilities (games, ratings) add to the player page through this one hook."""
     from games.selectors import sessions_for_player
 
-    return {"sessions": sessions_for_player(player=player, viewer=request.user)[:20], **player_stats_context(player)}
+    return {
+        "sessions": sessions_for_player(player=player, viewer=request.user)[:20],
+        **player_stats_context(player, viewer=request.user),
+    }
 
 
 @login_required
@@ -214,7 +218,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     season = next((s for s in seasons if str(s.pk) == season_id), None) if season_id else None
     season = season or selectors.season_current(league, on=timezone.localdate())
     me = services.player_for_user(request.user) if request.user.is_authenticated else None
-    awaiting = list(selectors.results_awaiting_sign_off(league=league)[:20])
+    awaiting = list(selectors.results_awaiting_sign_off(viewer=request.user, league=league)[:20])
     for result in awaiting:
         signed = {s.player_id for s in result.sign_offs.all()}
         result.can_sign = me is not None and any(
@@ -224,7 +228,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "league": league, "seasons": seasons, "season": season,
         "standings": selectors.standings_of(season) if season else [],
-        "recent": selectors.results_recent(league=league).filter(status=Result.Status.COUNTED)[:10],
+        "recent": selectors.results_recent(viewer=request.user, league=league)
+        .filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
     }
     if not request.htmx:
@@ -279,7 +284,7 @@ def rating_chart_points(values: list[float], *, width: int = 320, height: int = 
     )
 
 
-def player_stats_context(player: Player) -> dict:
+def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
     from leagues.models import RatingScope
 
     stats = selectors.player_stats(player=player)
@@ -291,7 +296,8 @@ def player_stats_context(player: Player) -> dict:
         values = [history[0].mu_before] + [e.mu_after for e in history] if history else []
         chart = {"game": main.key, "points": rating_chart_points(values), "low": min(values, default=0),
                  "high": max(values, default=0)}
-    results = list(selectors.results_recent(player=player).filter(status=Result.Status.COUNTED)[:30])
+    counted = selectors.results_recent(viewer=viewer, player=player).filter(status=Result.Status.COUNTED)
+    results = list(counted[:30])
     ranks = [next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1) for r in reversed(results)]
     bars = []
     for i, rank in enumerate(ranks):

@@ -21,3 +21,26 @@ def test_an_outsider_cannot_read_the_result_of_a_private_table(api, alice, bob, 
     assert api.login(dave).get(f"/api/results/{result.pk}/").status_code == 404
     assert api.post(f"/api/results/{result.pk}/sign-off/", {"agreed": False}).status_code == 404
     assert api.login(bob).get(f"/api/results/{result.pk}/").status_code == 200
+
+
+def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see_the_table(client, alice, bob, dave):
+    from leagues import league_services
+    from leagues.services import club_create, club_join
+    from tests.leagues.league_helpers import league_with_season
+
+    club = club_create(name="Edo Gamers", owner=alice)
+    club_join(token=club.invite_token, user=bob)
+    league, _season = league_with_season(club, alice)
+    setup, moves = random_legal_game(4, 2)
+    table = services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False, club=club,
+                                    players=[player_for_user(alice), player_for_user(bob)])
+    for seq, move in enumerate(moves):
+        services.move_record(session=table, seq=seq, move=move, user=alice)
+    result = Result.objects.get(session=table)
+    for user in (alice, bob):
+        league_services.result_sign_off(result=result, user=user)
+
+    client.force_login(bob)
+    assert [r.pk for r in client.get(f"/leagues/{league.pk}/").context["recent"]] == [result.pk]
+    client.force_login(dave)
+    assert list(client.get(f"/leagues/{league.pk}/").context["recent"]) == []
