@@ -98,10 +98,12 @@ def rating_history(*, player: Player, kind: str, key: str) -> QuerySet[RatingEve
     return RatingEvent.objects.filter(player=player, kind=kind, key=key).order_by("played_on", "result_id")
 
 
-def player_stats(*, player: Player) -> dict:
-    """Counted games: totals, win rate by player count, scores, head-to-head records and the nemesis."""
+def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
+    """Counted games the viewer may see: totals, win rate by player count, scores, head-to-head records and
+    the nemesis."""
     entries = list(
-        ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED)
+        ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
+                                   result__in=results_visible(viewer))
         .select_related("result").prefetch_related("result__entries__player")
     )
     by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])
@@ -126,7 +128,7 @@ def player_stats(*, player: Player) -> dict:
     )
     nemesis = max(head_to_head, key=lambda row: (row["lost"], -row["won"]), default=None)
     return {
-        "shitenno": _player_shitenno(player),
+        "shitenno": _player_shitenno(player, viewer),
         "games": len(entries),
         "wins": sum(e.rank == 1 for e in entries),
         "by_player_count": [
@@ -139,14 +141,15 @@ def player_stats(*, player: Player) -> dict:
     }
 
 
-def _player_shitenno(player: Player) -> dict:
+def _player_shitenno(player: Player, viewer: AbstractBaseUser) -> dict:
     """Favourite general and title held most, from the player's finished move-by-move Shitennō tables."""
     from games.models import Seat, TableSession
+    from games.selectors import sessions_visible
     from games.stats import player_shitenno_stats
 
     seats = Seat.objects.filter(
         player=player, session__game="shitenno", session__entry=TableSession.Entry.MOVES,
-        session__status=TableSession.Status.FINISHED,
+        session__status=TableSession.Status.FINISHED, session__in=sessions_visible(viewer).values("pk"),
     ).order_by().values_list("position", "session__setup", "session__state__titles")
     return player_shitenno_stats(seats)
 

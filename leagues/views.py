@@ -287,7 +287,7 @@ def rating_chart_points(values: list[float], *, width: int = 320, height: int = 
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
     from leagues.models import RatingScope
 
-    stats = selectors.player_stats(player=player)
+    stats = selectors.player_stats(player=player, viewer=viewer)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
     chart = None
     if game_ratings:

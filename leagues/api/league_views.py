@@ -224,7 +224,7 @@ class PlayerStats(APIView):
                    summary="A player's counted games: wins, scores, head-to-head")
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
-        return Response(PlayerStatsOutput(selectors.player_stats(player=player)).data)
+        return Response(PlayerStatsOutput(selectors.player_stats(player=player, viewer=request.user)).data)
 
 
 class ResultList(APIView):

@@ -139,11 +139,11 @@ def test_the_player_page_names_the_favourite_general_and_title(client, alice, bo
     for generals, titles in ((["honda", "ii"], ["sensei", "daimyo"]), (["honda", "sakai"], ["sensei", "shomyo"])):
         setup, outcome = finished(generals, titles, positions=[5, 1])
         stored(alice, [me, other], setup, outcome)
-    stats = player_stats(player=me)["shitenno"]
+    stats = player_stats(player=me, viewer=alice)["shitenno"]
     assert stats["favourite_general"] == "honda" and stats["title_held_most"] == "sensei"
     page = client.get(me.get_absolute_url()).content.decode()
     assert "Favourite general" in page and "Honda" in page and "Title held most" in page and "Sensei" in page
-    assert player_stats(player=Player.objects.create(name="nobody"))["shitenno"]["tables"] == 0
+    assert player_stats(player=Player.objects.create(name="nobody"), viewer=alice)["shitenno"]["tables"] == 0
 
 
 # --- simulated games played through the services -------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_simulated_games_add_up(alice, bob, carol, dave):
     assert stats["average_winning_score"] == pytest.approx(sum(winners) / 4)
     total = sum(p["favour"] for s in sessions for p in s.outcome["placings"])
     assert sum(src["average"] for src in stats["favour_sources"]) * seats == pytest.approx(total)
-    mine = player_stats(player=players[0])["shitenno"]
+    mine = player_stats(player=players[0], viewer=alice)["shitenno"]
     assert mine["tables"] == 4
     assert sum(row["tables"] for row in mine["generals"]) == 4
     assert sum(row["last_year"] for row in mine["titles"]) == 4  # the final state knows the last year's titles

@@ -44,3 +44,19 @@ def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see
     assert [r.pk for r in client.get(f"/leagues/{league.pk}/").context["recent"]] == [result.pk]
     client.force_login(dave)
     assert list(client.get(f"/leagues/{league.pk}/").context["recent"]) == []
+
+
+def test_a_players_statistics_leave_out_private_tables_for_outsiders(api, alice, bob, dave):
+    setup, moves = random_legal_game(4, 2)
+    table = services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False,
+                                    players=[player_for_user(alice), player_for_user(bob)])
+    for seq, move in enumerate(moves):
+        services.move_record(session=table, seq=seq, move=move, user=alice)
+    from leagues import league_services
+
+    for user in (alice, bob):
+        league_services.result_sign_off(result=Result.objects.get(session=table), user=user)
+    bobs = player_for_user(bob).pk
+    assert api.login(bob).get(f"/api/players/{bobs}/stats/").json()["games"] == 1
+    outsider = api.login(dave).get(f"/api/players/{bobs}/stats/").json()
+    assert outsider["games"] == 0 and outsider["head_to_head"] == []
