@@ -13,9 +13,8 @@ import pytest
 
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
-from leagues import league_services
 from leagues.models import Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
-from leagues.services import player_for_user, player_guest_create
+from leagues.services import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -24,23 +23,12 @@ MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Resul
 
 
 @pytest.fixture
-def world(alice, bob, carol, dave, club):
-    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=alice)
-    season = league_services.season_create(
-        league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
-        ends_on=TODAY + datetime.timedelta(days=30), user=alice,
-    )
-    result = league_services.result_enter(
-        game="Go", played_on=TODAY, user=alice, season=season,
-        entries=[{"player": player_for_user(alice), "rank": 1, "score": 10},
-                 {"player": player_for_user(carol), "rank": 2, "score": 5}],
-    )
+def world(alices_club, alice, bob, carol, dave, club):
     seated = [player_for_user(alice), player_for_user(bob)]
-    private = game_services.session_create(game="shitenno", created_by=alice, players=seated,
-                                           setup=two_player_setup(), is_public=False)
     public = game_services.session_create(game="shitenno", created_by=alice, players=seated,
                                           setup=two_player_setup(), is_public=True)
-    guest = player_guest_create(name="Hanzo", created_by=alice)
+    league, season, result = alices_club.league, alices_club.season, alices_club.result
+    private, guest = alices_club.private, alices_club.guest
     return {
         "private": private.code, "public": public.code, "slug": club.slug, "league": league.pk,
         "season": season.pk, "result": result.pk, "guest": guest.pk, "dave": player_for_user(dave).pk,

@@ -7,7 +7,6 @@ deep; the rest aim at random ids. Every answer must be no 5xx, a documented stat
 matches the documented schema.
 """
 
-import datetime
 import json
 
 import pytest
@@ -24,35 +23,17 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games import services as game_services
-from leagues import league_services
-from leagues.services import player_for_user, player_guest_create
 from shitenno_site.wsgi import application
-from tests.games.tables import two_player_setup
 
 WORLD: dict = {}  # the current test's real objects, for the path-parameter hook
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-TODAY = datetime.date.today()
 
 
 @pytest.fixture
-def world(db, alice, bob, carol, dave, club):
+def world(alices_club, alice, carol, club):
     """alice's club with a league and season, a pending result, a private table and a guest."""
-    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=alice)
-    season = league_services.season_create(
-        league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
-        ends_on=TODAY + datetime.timedelta(days=30), user=alice,
-    )
-    result = league_services.result_enter(
-        game="Go", played_on=TODAY, user=alice, season=season,
-        entries=[{"player": player_for_user(alice), "rank": 1, "score": 10},
-                 {"player": player_for_user(carol), "rank": 2, "score": 5}],
-    )
-    table = game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
-        setup=two_player_setup(), is_public=False,
-    )
-    guest = player_guest_create(name="Guest of alice", created_by=alice)
+    league, season, result = alices_club.league, alices_club.season, alices_club.result
+    table, guest = alices_club.private, alices_club.guest
     membership = club.memberships.get(player__user=carol)
     WORLD.clear()
     WORLD.update({

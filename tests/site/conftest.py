@@ -1,0 +1,34 @@
+"""alice's club as the hostile-input and access tests find it: a league with a season and a pending result,
+a private table she hosts with bob, and a guest she added."""
+
+import datetime
+from types import SimpleNamespace
+
+import pytest
+
+from games import services as game_services
+from leagues import league_services
+from leagues.services import player_for_user, player_guest_create
+from tests.games.tables import two_player_setup
+
+TODAY = datetime.date.today()
+
+
+@pytest.fixture
+def alices_club(db, alice, bob, carol, dave, club) -> SimpleNamespace:
+    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=alice)
+    season = league_services.season_create(
+        league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
+        ends_on=TODAY + datetime.timedelta(days=30), user=alice,
+    )
+    result = league_services.result_enter(
+        game="Go", played_on=TODAY, user=alice, season=season,
+        entries=[{"player": player_for_user(alice), "rank": 1, "score": 10},
+                 {"player": player_for_user(carol), "rank": 2, "score": 5}],
+    )
+    private = game_services.session_create(
+        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
+        setup=two_player_setup(), is_public=False,
+    )
+    guest = player_guest_create(name="Hanzo", created_by=alice)
+    return SimpleNamespace(club=club, league=league, season=season, result=result, private=private, guest=guest)
