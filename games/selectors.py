@@ -3,14 +3,14 @@
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from games.engines import get_engine
 from games.engines.base import replay
 from leagues.models import Club, Membership, Player
 
-from .models import MoveEvent, TableSession
+from .models import MoveEvent, Seat, TableSession
 
 
 def _visible_q(viewer: AbstractBaseUser) -> Q:
@@ -28,7 +28,8 @@ def _visible_q(viewer: AbstractBaseUser) -> Q:
 
 def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     ids = TableSession.objects.filter(_visible_q(viewer)).values("pk")
-    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related("seats__player")
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))  # one query for seats and players
+    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related(seats)
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True) -> TableSession:
