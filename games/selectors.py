@@ -34,10 +34,14 @@ def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True) -> TableSession:
     """404 for a table the viewer may not see, so its existence is not revealed. Writers, who only need
-    the row the service locks anyway, pass seats=False and skip loading the seats and players."""
-    visible = sessions_visible(viewer) if seats else TableSession.objects.filter(
-        pk__in=TableSession.objects.filter(_visible_q(viewer)).values("pk"))
-    session = visible.filter(code=code).first()
+    the row the service locks (and reads whole) anyway, pass seats=False: they get the row's id, and a
+    public table is answered without the visibility joins."""
+    if seats:
+        session = sessions_visible(viewer).filter(code=code).first()
+    else:
+        session = TableSession.objects.filter(code=code).only("pk", "is_public").first()
+        if session is not None and not session.is_public and not viewer.is_superuser:
+            session = TableSession.objects.filter(_visible_q(viewer), pk=session.pk).only("pk").first()
     if session is None:
         raise Http404("No such table, or it is private.")
     return session
