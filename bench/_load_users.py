@@ -1,11 +1,12 @@
 """Locust users for bench/load.py, run in a child process (Locust patches sockets with gevent, so it is kept
 apart from the Django set-up). Reads the plan from LOAD_PLAN, the phase from LOAD_PHASE; prints one JSON
-line: every request as [start offset s, kind, ms, status]."""
+line: every request as [start offset s, kind, ms, status], and the generator's CPU and wall seconds."""
 
 import json
 import os
 import random
 import re
+import resource
 import sys
 import time
 
@@ -104,7 +105,9 @@ def main() -> None:
     runner.start(users, spawn_rate=users)
     gevent.sleep(PHASE["seconds"])
     runner.quit()
-    json.dump({"records": RECORDS}, sys.stdout)
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # the generator's own CPU: is it a bottleneck itself?
+    json.dump({"records": RECORDS, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+               "wall_seconds": time.monotonic() - T0[0]}, sys.stdout)
 
 
 if __name__ == "__main__":

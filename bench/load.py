@@ -84,7 +84,7 @@ def prepare(args) -> dict:
     return plan
 
 
-def start_gunicorn() -> subprocess.Popen:
+def start_gunicorn(workers: int) -> subprocess.Popen:
     env = dict(os.environ, DEBUG="0", SECRET_KEY="bench-only-secret-key-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
                DATABASE_URL=f"{_django.SERVER}/{DATABASE}", CELERY_BROKER_URL=REDIS, SECURE_SSL_REDIRECT="0",
                DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{ROOT / 'bench'}:{ROOT}")
@@ -92,7 +92,7 @@ def start_gunicorn() -> subprocess.Popen:
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     log = open(Path(tempfile.gettempdir()) / "bench_load_gunicorn.log", "w")
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", "4", "--bind", f"127.0.0.1:{PORT}",
+        [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", str(workers), "--bind", f"127.0.0.1:{PORT}",
          "--backlog", "2048", "--timeout", "30", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
@@ -125,11 +125,24 @@ def get(path: str, headers: dict | None = None, conn: http.client.HTTPConnection
     return response.status, (time.perf_counter() - start) * 1000
 
 
-def run_phase(plan_file: str, phase: dict) -> list[list]:
+def run_phase(plan_file: str, phase: dict) -> tuple[list[list], float]:
+    """The phase's records, and the share of one core the generator itself used."""
     env = dict(os.environ, LOAD_PLAN=plan_file, LOAD_PHASE=json.dumps(phase))
     out = subprocess.run([sys.executable, str(ROOT / "bench/_load_users.py")], env=env, capture_output=True,
                          text=True, timeout=phase["seconds"] + 120, check=True)
-    return json.loads(out.stdout)["records"]
+    answer = json.loads(out.stdout)
+    return answer["records"], answer["cpu_seconds"] / answer["wall_seconds"]
+
+
+def timeline(records: list[list], kind: str, warmup: float, seconds: float, step: float = 10) -> str:
+    """p95 per `step` seconds: shows whether a high percentile is steady queueing or a few bursts."""
+    windows = []
+    start = warmup
+    while start < warmup + seconds:
+        ms = sorted(r[2] for r in records if r[1] == kind and start <= r[0] < start + step)
+        windows.append(f"{ms[int(0.95 * len(ms))]:.0f}" if ms else "-")
+        start += step
+    return " ".join(windows)
 
 
 def summary(records: list[list], kind: str, warmup: float, seconds: float) -> dict:
@@ -180,30 +193,34 @@ def main() -> None:
     parser.add_argument("--pollers", type=int, default=200, help="polling phones in (a), every 1.5 s")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (default 4)")
     args = parser.parse_args()
     print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]} (PostgreSQL, gunicorn, Locust"
           " and anything else running share this machine's cores)")
     plan = prepare(args)
     plan_file = Path(tempfile.gettempdir()) / "bench_load_plan.json"
     plan_file.write_text(json.dumps(plan))
-    server = start_gunicorn()
+    server = start_gunicorn(args.workers)
     total = args.warmup + args.seconds
     results: dict[str, dict] = {}
+    generator: dict[str, float] = {}
+    timelines: dict[str, str] = {}
     try:
         for target in ("site", "baseline"):
-            records = run_phase(str(plan_file), {
+            records, generator[f"open {target}"] = run_phase(str(plan_file), {
                 "target": target, "mode": "open", "tables": f"open_{target}", "posters": args.posters,
                 "pace": args.posters / args.rate, "pollers": args.pollers, "poll_pace": 1.5, "seconds": total})
             results[f"open {target} move"] = summary(records, "move", args.warmup, args.seconds)
             results[f"open {target} poll"] = summary(records, "poll", args.warmup, args.seconds)
-            records = run_phase(str(plan_file), {
+            timelines[f"open {target} move"] = timeline(records, "move", args.warmup, args.seconds)
+            records, generator[f"closed {target}"] = run_phase(str(plan_file), {
                 "target": target, "mode": "closed", "tables": f"closed_{target}", "posters": 50, "seconds": total})
             results[f"closed {target} move"] = summary(records, "move", args.warmup, args.seconds)
         probes = probe(plan, 300)
     finally:
         stop(server)
 
-    print(f"\nLoad on 127.0.0.1, gunicorn 4 sync workers, DEBUG=0, PostgreSQL; {args.seconds:.0f} s measured per phase")
+    print(f"\nLoad on 127.0.0.1, gunicorn {args.workers} sync workers, DEBUG=0, PostgreSQL; {args.seconds:.0f} s measured per phase")
     print(f"(a) open loop: {args.rate:.0f} moves/s from {args.posters} tables"
           f" + {args.pollers} phones polling every 1.5 s")
     print("(b) closed loop: 50 connections posting moves as fast as they can\n")
@@ -218,6 +235,9 @@ def main() -> None:
     site, base = results["closed site move"], results["closed baseline move"]
     print(f"ratio site / baseline, closed loop: accepted moves/s {site['per_s'] / base['per_s']:.2f}")
     print("targets: (a) p95 <= 50 ms, p99 <= 150 ms, zero 5xx; (b) >= 250 accepted moves/s")
+    for name, line in timelines.items():
+        print(f"{name}, p95 ms per 10 s: {line}")
+    print("Locust's own CPU, share of one core: " + ", ".join(f"{k} {v:.0%}" for k, v in generator.items()))
     print("\n(d) one request at a time on an idle server (300 each, interleaved)")
     for name, s in probes.items():
         print(f"  {name:<30} median {s['median']:6.2f} ms  mean {s['mean']:6.2f} ms  status {s['status']}")
