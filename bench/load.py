@@ -92,8 +92,8 @@ def start_gunicorn(workers: int) -> subprocess.Popen:
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     log = open(Path(tempfile.gettempdir()) / "bench_load_gunicorn.log", "w")
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", str(workers), "--bind", f"127.0.0.1:{PORT}",
-         "--backlog", "2048", "--timeout", "30", "--log-level", "warning"],
+        [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", str(workers),
+         "--bind", f"127.0.0.1:{PORT}", "--backlog", "2048", "--timeout", "30", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     deadline = time.monotonic() + 30
@@ -220,7 +220,8 @@ def main() -> None:
     finally:
         stop(server)
 
-    print(f"\nLoad on 127.0.0.1, gunicorn {args.workers} sync workers, DEBUG=0, PostgreSQL; {args.seconds:.0f} s measured per phase")
+    print(f"\nLoad on 127.0.0.1, gunicorn {args.workers} sync workers, DEBUG=0, PostgreSQL;"
+          f" {args.seconds:.0f} s measured per phase")
     print(f"(a) open loop: {args.rate:.0f} moves/s from {args.posters} tables"
           f" + {args.pollers} phones polling every 1.5 s")
     print("(b) closed loop: 50 connections posting moves as fast as they can\n")
