@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 
 from games.engines import get_engine
@@ -26,24 +26,29 @@ def _visible_q(viewer: AbstractBaseUser) -> Q:
     return visible
 
 
+_SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player"))  # one query for seats and players
+
+
 def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     ids = TableSession.objects.filter(_visible_q(viewer)).values("pk")
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))  # one query for seats and players
-    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related(seats)
+    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related(_SEATS)
+
+
+def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
+    """Public tables are decided without a query; the visibility joins run only for private ones."""
+    return session.is_public or viewer.is_superuser or TableSession.objects.filter(
+        _visible_q(viewer), pk=session.pk).exists()
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True) -> TableSession:
     """404 for a table the viewer may not see, so its existence is not revealed. Writers, who only need
-    the row the service locks (and reads whole) anyway, pass seats=False: they get the row's id, and a
-    public table is answered without the visibility joins."""
-    if seats:
-        session = sessions_visible(viewer).filter(code=code).first()
-    else:
-        session = TableSession.objects.filter(code=code).only("pk", "is_public").first()
-        if session is not None and not session.is_public and not viewer.is_superuser:
-            session = TableSession.objects.filter(_visible_q(viewer), pk=session.pk).only("pk").first()
-    if session is None:
+    the row the service locks (and reads whole) anyway, pass seats=False and get the row's id only."""
+    rows = TableSession.objects.select_related("club") if seats else TableSession.objects.only("pk", "is_public")
+    session = rows.filter(code=code).first()
+    if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
+    if seats:
+        prefetch_related_objects([session], _SEATS)
     return session
 
 
@@ -65,7 +70,11 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
         return False
     if user.is_superuser or session.created_by_id == user.pk:
         return True
-    if session.seats.filter(player__user=user).exists():
+    seated = getattr(session, "_prefetched_objects_cache", {}).get("seats")  # the pages have them loaded
+    if seated is not None:
+        if any(seat.player.user_id == user.pk for seat in seated):
+            return True
+    elif session.seats.filter(player__user=user).exists():
         return True
     return session.club_id is not None and Membership.objects.filter(
         club_id=session.club_id, player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
@@ -104,7 +113,8 @@ def session_recent(session: TableSession, *, count: int = 3) -> tuple[list[MoveE
     last: MoveEvent | None = None
     undos = 0
     window = max(count, 16)
-    batch = list(session.events.order_by("-seq")[:window])
+    log = session.events.only("session", "seq", "kind", "description")  # what the page shows of them
+    batch = list(log.order_by("-seq")[:window])
     while batch:
         for event in batch:
             if len(recent) < count:
@@ -119,7 +129,7 @@ def session_recent(session: TableSession, *, count: int = 3) -> tuple[list[MoveE
                 last = event
         if last is not None or len(batch) < window:
             break
-        batch = list(session.events.filter(seq__lt=batch[-1].seq).order_by("-seq"))  # a run of undos: read the rest
+        batch = list(log.filter(seq__lt=batch[-1].seq).order_by("-seq"))  # a run of undos: read the rest
         window = len(batch) + 1
     return recent, last
 

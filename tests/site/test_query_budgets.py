@@ -49,7 +49,7 @@ def _table(alice, bob, moves: int) -> tuple[TableSession, list[dict]]:
 def test_the_table_page_costs_the_same_with_a_long_log(client, alice, bob, rows, django_assert_num_queries):
     session, _legal = _table(alice, bob, rows)
     client.force_login(bob)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         response = client.get(f"/tables/{session.code}/")
     assert response.status_code == 200 and f"move {rows - 1}" in response.content.decode()
 
@@ -58,7 +58,7 @@ def test_the_table_page_costs_the_same_with_a_long_log(client, alice, bob, rows,
 def test_the_live_fragment_costs_the_same_with_a_long_log(client, alice, bob, rows, django_assert_num_queries):
     session, _legal = _table(alice, bob, rows)
     client.force_login(bob)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         response = client.get(f"/tables/{session.code}/live/?seq={rows - 1}", HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "<html" not in response.content.decode()
     with django_assert_num_queries(1):  # a public table: the viewer is not even read
