@@ -30,6 +30,7 @@ import _django
 ROOT = Path(__file__).resolve().parent.parent
 PORT = 8765
 REDIS = "redis://127.0.0.1:6379/9"
+CACHE = "redis://127.0.0.1:6379/8"  # shared by the gunicorn workers, as in production
 DATABASE = "shitenno_bench_load"  # its own, so another benchmark may run beside it
 
 
@@ -44,6 +45,9 @@ def prepare(args) -> dict:
     from games.simulation import random_legal_game
     from leagues import services as league_services
 
+    import redis
+
+    redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run
     games = [random_legal_game(seed, 4) for seed in range(8)]
     users = [league_services.user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
                                           password="bench passphrase 42") for i in range(4)]
@@ -86,7 +90,8 @@ def prepare(args) -> dict:
 
 def start_gunicorn(workers: int) -> subprocess.Popen:
     env = dict(os.environ, DEBUG="0", SECRET_KEY="bench-only-secret-key-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
-               DATABASE_URL=f"{_django.SERVER}/{DATABASE}", CELERY_BROKER_URL=REDIS, SECURE_SSL_REDIRECT="0",
+               DATABASE_URL=f"{_django.SERVER}/{DATABASE}", CELERY_BROKER_URL=REDIS, CACHE_URL=CACHE,
+               SECURE_SSL_REDIRECT="0",
                DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{ROOT / 'bench'}:{ROOT}")
     env["BENCH_STATIC_ROOT"] = str(Path(tempfile.gettempdir()) / "bench_load_static")
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)

@@ -52,6 +52,12 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     return session
 
 
+def session_reload(session: TableSession) -> None:
+    """The row again after a write, with its seats and players (a refresh drops what was prefetched)."""
+    session.refresh_from_db()
+    prefetch_related_objects([session], _SEATS)
+
+
 def session_head(*, code: str, viewer: AbstractBaseUser) -> int | None:
     """A table's head_seq, or None when the viewer may not see it (as for no table at all). A public table is
     answered without reading the viewer, so the poll of an unchanged public table costs one indexed query."""

@@ -7,12 +7,15 @@ import uuid
 
 import segno
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engines.base import MoveError
@@ -229,7 +232,27 @@ def _outcome_context(outcome: dict, names: list[str], generals: list[str]) -> di
             "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"])}
 
 
+_KEY_SLOT, _CSRF_SLOT = "idempotency-key-slot-5e2b", "csrf-token-slot-5e2b"
+TABLE_BODY_SECONDS = 600
+
+
+def _shared_table_body(request: HttpRequest, session: TableSession) -> str:
+    """The htmx table body, rendered once per table version, language and writer-or-reader, then shared by
+    every phone at the table (the mover's own answer usually renders it, the others' polls reuse it); each
+    answer gets its own CSRF token and idempotency key."""
+    can_write = selectors.session_can_write(session, request.user)
+    name = f"table-body:{session.code}:{session.head_seq}:{int(can_write)}:{get_language()}"
+    body = cache.get(name)
+    if body is None:
+        context = _table_context(request, session, key=_KEY_SLOT, csrf_token=_CSRF_SLOT)
+        body = render_to_string("games/partials/table_body.html", context, request)
+        cache.set(name, body, TABLE_BODY_SECONDS)
+    return body.replace(_KEY_SLOT, uuid.uuid4().hex).replace(_CSRF_SLOT, get_token(request))
+
+
 def _render_table(request: HttpRequest, session: TableSession, status: int = 200, **extra) -> HttpResponse:
+    if request.htmx and status == 200 and not extra and not request.GET.get("province"):
+        return HttpResponse(_shared_table_body(request, session))
     context = _table_context(request, session, **extra)
     template = "games/partials/table_body.html" if request.htmx else "games/table.html"
     if not request.htmx:
@@ -273,14 +296,14 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
         return _render_table(request, session, status=400, error=exc.message, entered=entered,
                              error_form=request.POST.get("type", ""))
     except Conflict as exc:
-        session.refresh_from_db()
+        selectors.session_reload(session)
         return _render_table(request, session, status=409, notice=_("Someone else moved: here is the table now. ")
                              + exc.message)
     except PermissionDenied as exc:
         return _render_table(request, session, status=403, notice=str(exc))
     if not request.htmx:
         return redirect(session)
-    session.refresh_from_db()
+    selectors.session_reload(session)
     return _render_table(request, session)
 
 

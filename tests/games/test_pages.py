@@ -1,7 +1,10 @@
 """The table pages as phones use them: open a table, play through the forms, see errors inline, undo,
 watch live, read the history and the final count."""
 
+import re
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -184,6 +187,29 @@ def test_the_live_poll_is_204_until_the_table_moves(client, alice, bob, django_a
     response = client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200 and 'id="table-body"' in response.content.decode()
     assert "<html" not in response.content.decode()  # the fragment, not the page
+
+
+def test_phones_at_one_table_share_one_render_of_each_version(alice, bob, django_assert_num_queries):
+    """The second phone's poll reuses the first one's render, with its own CSRF token and idempotency key."""
+    session = _table(alice, bob)
+    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
+                                                       "kokus": [1, 1]}, user=alice)
+    url = reverse("table_live", args=[session.code])
+    phones = {user.username: Client(enforce_csrf_checks=True) for user in (alice, bob)}
+    phones["alice"].force_login(alice)
+    phones["bob"].force_login(bob)
+    with django_assert_num_queries(6):
+        first = phones["alice"].get(url, {"seq": 0}, **HTMX).content.decode()
+    with django_assert_num_queries(5):  # no log read, no template rendered
+        second = phones["bob"].get(url, {"seq": 0}, **HTMX).content.decode()
+    slots = re.compile(r'name="(csrfmiddlewaretoken|key)" value="([^"]+)"')
+    assert slots.sub("", first) == slots.sub("", second)
+    mine, theirs = dict(slots.findall(second)), dict(slots.findall(first))
+    assert mine["key"] != theirs["key"] and mine["csrfmiddlewaretoken"] != theirs["csrfmiddlewaretoken"]
+    assert "slot-" not in second
+    form = {"csrfmiddlewaretoken": mine["csrfmiddlewaretoken"], "key": mine["key"], "seq": "1", "type": "undo"}
+    assert phones["bob"].post(reverse("table_undo", args=[session.code]), form, **HTMX).status_code == 200
+    assert session.events.filter(kind=MoveEvent.Kind.UNDO, idempotency_key=mine["key"]).exists()
 
 
 def test_undo_takes_back_the_last_move_and_the_history_strikes_it(client, alice, bob):
