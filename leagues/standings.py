@@ -200,25 +200,29 @@ def _head_to_head_in(games: Sequence[Sequence[tuple]]) -> HeadToHead:
 
 
 _INF = math.inf
-_KEYS: dict[str, Callable[[Row], object]] = {  # ascending sort keys: the better row sorts first
-    "points": lambda r: -round(r.points, 9),
-    "wins": lambda r: -r.wins,
-    "countback": lambda r: (-r.wins, -r.seconds),
-    "opponents_points": lambda r: -round(r.opponents_points, 9),
-    "margin": lambda r: _INF if r.margin is None else -round(r.margin, 9),
+_COLUMNS: dict[str, Callable[[list[Row]], list]] = {  # ascending sort keys of many rows: the better sorts first
+    "points": lambda rows: [-round(r.points, 9) for r in rows],
+    "wins": lambda rows: [-r.wins for r in rows],
+    "countback": lambda rows: [(-r.wins, -r.seconds) for r in rows],
+    "opponents_points": lambda rows: [-round(r.opponents_points, 9) for r in rows],
+    "margin": lambda rows: [_INF if r.margin is None else -round(r.margin, 9) for r in rows],
 }
 
 
-def _keyer(names: Sequence[str]) -> Callable[[Row], tuple]:
+def _keys(names: Sequence[str], rows: list[Row]) -> list[tuple]:
     for name in names:
-        if name not in _KEYS:
+        if name not in _COLUMNS:
             raise ValueError(name)
-    keys = [_KEYS[name] for name in names]
-    return lambda row: tuple(key(row) for key in keys)
+    if not names:
+        return [()] * len(rows)
+    return list(zip(*(_COLUMNS[name](rows) for name in names)))  # noqa: B905 (same length)
 
 
 def _first_difference(names: Sequence[str], a: tuple, b: tuple) -> str:
-    return next((name for name, x, y in zip(names, a, b) if x != y), "")  # noqa: B905 (same length)
+    for name, x, y in zip(names, a, b):  # noqa: B905 (same length)
+        if x != y:
+            return name
+    return ""
 
 
 def rank_rows(
@@ -237,46 +241,42 @@ def rank_rows(
         before, after, by_head = names[:cut], names[cut + 1:], True
     else:
         before, after, by_head = names, [], False
-    key_before, key_after = _keyer(before), _keyer(after)
-    ranked: list[tuple[tuple, tuple, str, Row]] = []
-    unranked: list[Row] = []
-    for row in rows:
-        if row.games >= min_games:
-            ranked.append((key_before(row), key_after(row), str(row.player), row))
-        else:
-            unranked.append(row)
-    ranked.sort(key=lambda item: item[:3])
+    rows = list(rows)
+    ranked = [row for row in rows if row.games >= min_games] if min_games else rows
+    unranked = [row for row in rows if row.games < min_games] if min_games else []
+    items = list(zip(_keys(before, ranked), _keys(after, ranked), [str(r.player) for r in ranked], ranked))  # noqa: B905
+    items.sort(key=lambda item: item[:3])
     table: list[Row] = []
-
-    def place(row: Row, reason: str, new_block: bool) -> None:
-        row.ranked = True
-        if new_block or not table:
-            row.position = len(table) + 1
-            row.separated_by = reason if table else ""
-        else:
-            row.position = table[-1].position
-            row.separated_by = ""
-        table.append(row)
-
-    previous: tuple | None = None
+    count = len(items)
     i = 0
-    while i < len(ranked):
+    previous: tuple | None = None
+    while i < count:
+        key = items[i][0]
         j = i + 1
-        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+        while j < count and items[j][0] == key:
             j += 1
-        group = ranked[i:j]
-        reason = _first_difference(before, previous, group[0][0]) if previous is not None else ""
-        balance = head_to_head(group[0][3].player, group[1][3].player) if by_head and len(group) == 2 else 0
-        if balance:
-            first, second = (group[0], group[1]) if balance > 0 else (group[1], group[0])
-            place(first[3], reason, True)
-            place(second[3], "head_to_head", True)
+        row = items[i][3]
+        row.ranked, row.position = True, i + 1
+        row.separated_by = _first_difference(before, previous, key) if previous is not None else ""
+        if j == i + 1:  # alone on the tie-breakers before head_to_head: the common case
+            table.append(row)
         else:
-            place(group[0][3], reason, True)
-            for earlier, item in zip(group, group[1:]):  # noqa: B905 (offset by one)
-                inner = _first_difference(after, earlier[1], item[1])
-                place(item[3], inner, bool(inner))
-        previous = group[0][0]
+            balance = head_to_head(row.player, items[i + 1][3].player) if by_head and j == i + 2 else 0
+            if balance:
+                first, second = (row, items[i + 1][3]) if balance > 0 else (items[i + 1][3], row)
+                first.ranked, first.position, first.separated_by = True, i + 1, row.separated_by
+                second.ranked, second.position, second.separated_by = True, i + 2, "head_to_head"
+                table.extend((first, second))
+            else:
+                table.append(row)
+                for k in range(i + 1, j):
+                    inner = _first_difference(after, items[k - 1][1], items[k][1])
+                    other = items[k][3]
+                    other.ranked = True
+                    other.position = k + 1 if inner else table[-1].position
+                    other.separated_by = inner
+                    table.append(other)
+        previous = key
         i = j
     for row in sorted(unranked, key=lambda r: (-r.games, -round(r.points, 9), str(r.player))):
         row.ranked, row.position, row.separated_by = False, None, ""
