@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -509,7 +508,6 @@ _STANDING_COLUMNS = ("order", "position", "ranked", "points", "games", "wins", "
 _PG_TYPES = {"order": "int", "position": "int", "ranked": "bool", "points": "float8", "games": "int",
              "wins": "int", "seconds": "int", "opponents_points": "float8", "margin": "float8",
              "margin_sum": "float8", "margin_games": "int", "separated_by": "text"}
-_JSON_KEYS = ("player_id", *_STANDING_COLUMNS)
 _ANALYZE_FROM = 1000  # results whose in_standings flag a recompute changed
 
 
@@ -530,36 +528,53 @@ def _stored_standings(cursor, season_id: int) -> dict[int, tuple]:
 
 
 def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], stored: dict[int, tuple]) -> int:
-    """Make the season's stored rows be `table`, writing only the rows that changed; returns how many."""
-    changed = []
+    """Make the season's stored rows be `table`, writing only the rows that changed; returns how many.
+
+    Most rows a new result changes only move (order, position, separated_by): they go in a lighter statement.
+    """
+    changed, moved = [], []
     get = stored.get
     for order, row in enumerate(table):
         values = (order, row.position, row.ranked, row.points, row.games, row.wins, row.seconds,
                   row.opponents_points, row.margin, row.margin_sum, row.margin_games, row.separated_by)
-        if get(row.player) != values:
+        old = get(row.player)
+        if old == values:
+            continue
+        if old is not None and old[2:11] == values[2:11]:
+            moved.append((row.player, order, row.position, row.separated_by))
+        else:
             changed.append((row.player, *values))
     gone = [player for player in stored.keys() - {row.player for row in table}]
     if gone:
         Standing.objects.filter(season_id=season_id, player_id__in=gone).delete()
-    if not changed:
-        return len(gone)
-    if connection.vendor == "postgresql":  # one statement and one JSON parameter, whatever the number of rows
-        quoted = [connection.ops.quote_name(c) for c in _STANDING_COLUMNS]
+    if connection.vendor != "postgresql":
+        rows = changed + [(player, order, position, *stored[player][2:11], separated_by)
+                          for player, order, position, separated_by in moved]
+        if rows:
+            Standing.objects.bulk_create(
+                [Standing(season_id=season_id, player_id=player, **dict(zip(_STANDING_COLUMNS, values, strict=True)))
+                 for player, *values in rows],
+                update_conflicts=True, unique_fields=["season", "player"], update_fields=list(_STANDING_COLUMNS),
+            )
+        return len(rows) + len(gone)
+    # PostgreSQL: one statement each, the rows as one JSON array of arrays (cheaper to send than parameters)
+    quoted = [connection.ops.quote_name(c) for c in _STANDING_COLUMNS]
+    if changed:
+        values = ", ".join(f"(v->>{i})::{_PG_TYPES[c]}" for i, c in enumerate(_STANDING_COLUMNS, start=1))
         cursor.execute(
             f"INSERT INTO leagues_standing (season_id, player_id, {', '.join(quoted)}) "
-            f"SELECT %s, v.* FROM json_to_recordset(%s::json) AS v(player_id bigint, "
-            + ", ".join(f"{q} {_PG_TYPES[c]}" for q, c in zip(quoted, _STANDING_COLUMNS, strict=True))
-            + ") ON CONFLICT (season_id, player_id) DO UPDATE SET "
-            + ", ".join(f"{c} = EXCLUDED.{c}" for c in quoted),
-            [season_id, json.dumps([dict(zip(_JSON_KEYS, values, strict=True)) for values in changed])],
+            f"SELECT %s, (v->>0)::bigint, {values} FROM json_array_elements(%s::json) AS v "
+            "ON CONFLICT (season_id, player_id) DO UPDATE SET " + ", ".join(f"{c} = EXCLUDED.{c}" for c in quoted),
+            [season_id, json.dumps(changed)],
         )
-    else:
-        Standing.objects.bulk_create(
-            [Standing(season_id=season_id, player_id=player, **dict(zip(_STANDING_COLUMNS, values, strict=True)))
-             for player, *values in changed],
-            update_conflicts=True, unique_fields=["season", "player"], update_fields=list(_STANDING_COLUMNS),
+    if moved:
+        cursor.execute(
+            'UPDATE leagues_standing s SET "order" = (v->>1)::int, "position" = (v->>2)::int, '
+            "separated_by = v->>3 FROM json_array_elements(%s::json) AS v "
+            "WHERE s.season_id = %s AND s.player_id = (v->>0)::bigint",
+            [json.dumps(moved), season_id],
         )
-    return len(changed) + len(gone)
+    return len(changed) + len(moved) + len(gone)
 
 
 def _marks(values: Sequence) -> str:
@@ -626,7 +641,8 @@ def standings_apply_result(*, result: Result) -> bool:
     season_id = Result.objects.filter(pk=result.pk).values_list("season_id", flat=True).first()
     if season_id is None:
         return False
-    season = Season.objects.select_for_update().get(pk=season_id)
+    season = Season.objects.select_for_update().only(
+        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results").get(pk=season_id)
     if season.standings_results is None:
         if not Result.objects.filter(pk=result.pk, status=Result.Status.COUNTED, in_standings=False).exists():
             return False
@@ -683,7 +699,8 @@ def standings_apply_result(*, result: Result) -> bool:
             standings_compute(season=season)
             return True
         _write_standings(cursor, season_id, table, stored)
-    Season.objects.filter(pk=season_id).update(standings_results=F("standings_results") + 1)
+        cursor.execute("UPDATE leagues_season SET standings_results = standings_results + 1 WHERE id = %s",
+                       [season_id])
     return True
 
 

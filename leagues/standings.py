@@ -36,6 +36,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 SCHEMES = ("3-2-1-0", "7-5-3-1", "percent", "custom")
@@ -245,7 +246,7 @@ def rank_rows(
     ranked = [row for row in rows if row.games >= min_games] if min_games else rows
     unranked = [row for row in rows if row.games < min_games] if min_games else []
     items = list(zip(_keys(before, ranked), _keys(after, ranked), [str(r.player) for r in ranked], ranked))  # noqa: B905
-    items.sort(key=lambda item: item[:3])
+    items.sort(key=itemgetter(0, 1, 2))
     table: list[Row] = []
     count = len(items)
     i = 0
@@ -256,8 +257,12 @@ def rank_rows(
         while j < count and items[j][0] == key:
             j += 1
         row = items[i][3]
-        row.ranked, row.position = True, i + 1
-        row.separated_by = _first_difference(before, previous, key) if previous is not None else ""
+        row.ranked, row.position, row.separated_by = True, i + 1, ""
+        if previous is not None:
+            for name, x, y in zip(before, previous, key):  # noqa: B905 (same length)
+                if x != y:
+                    row.separated_by = name
+                    break
         if j == i + 1:  # alone on the tie-breakers before head_to_head: the common case
             table.append(row)
         else:
