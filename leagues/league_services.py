@@ -511,19 +511,21 @@ _PG_TYPES = {"order": "int", "position": "int", "ranked": "bool", "points": "flo
 _ANALYZE_FROM = 1000  # results whose in_standings flag a recompute changed
 
 
-def _stored_standings(cursor, season_id: int) -> dict[int, tuple]:
-    """player id -> the stored values of _STANDING_COLUMNS."""
-    sql = (f"SELECT player_id, {', '.join(connection.ops.quote_name(c) for c in _STANDING_COLUMNS)} "
-           "FROM leagues_standing WHERE season_id = %s")
+def _fetch_all(cursor, sql: str, params: Sequence) -> list[tuple]:
     if connection.vendor == "postgresql":  # binary rows load a third faster than text
         import psycopg  # Django's cursors bind on the client, which cannot ask for binary rows
 
         with psycopg.Cursor(connection.connection) as raw:
-            raw.execute(sql, [season_id], binary=True)
-            rows = raw.fetchall()
-    else:
-        cursor.execute(sql, [season_id])
-        rows = cursor.fetchall()
+            raw.execute(sql, params, binary=True)
+            return raw.fetchall()
+    cursor.execute(sql, params)
+    return cursor.fetchall()
+
+
+def _stored_standings(cursor, season_id: int) -> dict[int, tuple]:
+    """player id -> the stored values of _STANDING_COLUMNS."""
+    rows = _fetch_all(cursor, f"SELECT player_id, {', '.join(connection.ops.quote_name(c) for c in _STANDING_COLUMNS)} "
+                      "FROM leagues_standing WHERE season_id = %s", [season_id])
     return {row[0]: tuple(row[1:]) for row in rows}
 
 
@@ -592,14 +594,15 @@ def standings_compute(*, season: Season) -> int:
     season = Season.objects.select_for_update().get(pk=season.pk)
     counted = Result.Status.COUNTED
     with connection.cursor() as cursor:
-        cursor.execute(
+        entries = _fetch_all(
+            cursor,
             "SELECT e.result_id, e.player_id, e.rank, e.score FROM leagues_resultentry e "
             "JOIN leagues_result r ON r.id = e.result_id WHERE r.season_id = %s AND r.status = %s "
             "ORDER BY e.result_id, e.id", [season.pk, counted],
         )
         games: list[list[tuple]] = []
         last = None
-        for result_id, player, rank, score in cursor.fetchall():
+        for result_id, player, rank, score in entries:
             if result_id != last:
                 last = result_id
                 game: list[tuple] = []
