@@ -144,16 +144,21 @@ def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str])
 
 
 def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None) -> dict[Hashable, Row]:
-    """Rows from games given as sequences of (player, rank, score)."""
+    """Rows from games given as sequences of (player, rank, score); margins as `_margins` gives them."""
     rows: dict[Hashable, Row] = {}
     shares_by_ranks: dict[tuple, tuple[float, ...]] = {}
     games = games if isinstance(games, list) else list(games)
     for game in games:
-        ranks = tuple(e[1] for e in game)
+        ranks = tuple([e[1] for e in game])
         shares = shares_by_ranks.get(ranks)
         if shares is None:
             shares = shares_by_ranks[ranks] = _shares(ranks, scheme, custom)
-        scored = False
+        scores = [e[2] for e in game]
+        if None in scores:
+            scored = [s for s in scores if s is not None]
+            total, others = sum(scored), len(scored) - 1
+        else:
+            total, others = sum(scores), len(scores) - 1
         for (player, rank, score), share in zip(game, shares):  # noqa: B905 (same length by construction)
             row = rows.get(player)
             if row is None:
@@ -164,16 +169,12 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
                 row.wins += 1
             elif rank == 2:
                 row.seconds += 1
-            scored = scored or score is not None
-        if scored:
-            for (player, _rank, _score), margin in zip(game, _margins([e[2] for e in game])):  # noqa: B905
-                if margin is not None:
-                    row = rows[player]
-                    row.margin_sum += margin
-                    row.margin_games += 1
+            if score is not None and others > 0:
+                row.margin_sum += score - (total - score) / others
+                row.margin_games += 1
     for game in games:
         players = [rows[e[0]] for e in game]
-        total = sum(row.points for row in players)
+        total = sum([row.points for row in players])
         for row in players:
             row.opponents_points += total - row.points
     for row in rows.values():
@@ -188,8 +189,12 @@ def _head_to_head_in(games: Sequence[Sequence[tuple]]) -> HeadToHead:
     def head_to_head(a: Hashable, b: Hashable) -> int:
         if not by_player:
             for index, game in enumerate(games):
-                for entry in game:
-                    by_player.setdefault(entry[0], []).append(index)
+                for player, _rank, _score in game:
+                    games_of = by_player.get(player)
+                    if games_of is None:
+                        by_player[player] = [index]
+                    else:
+                        games_of.append(index)
         balance = 0
         for index in by_player.get(a, ()):
             ranks = {e[0]: e[1] for e in games[index]}
