@@ -534,7 +534,7 @@ def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], s
 
     Most rows a new result changes only move (order, position, separated_by): they go in a lighter statement.
     """
-    changed, moved = [], []
+    added, changed, moved = [], [], []
     get = stored.get
     for order, row in enumerate(table):
         values = (order, row.position, row.ranked, row.points, row.games, row.wins, row.seconds,
@@ -542,7 +542,9 @@ def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], s
         old = get(row.player)
         if old == values:
             continue
-        if old is not None and old[2:11] == values[2:11]:
+        if old is None:
+            added.append((row.player, *values))
+        elif old[2:11] == values[2:11]:
             moved.append((row.player, order, row.position, row.separated_by))
         else:
             changed.append((row.player, *values))
@@ -550,7 +552,7 @@ def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], s
     if gone:
         Standing.objects.filter(season_id=season_id, player_id__in=gone).delete()
     if connection.vendor != "postgresql":
-        rows = changed + [(player, order, position, *stored[player][2:11], separated_by)
+        rows = added + changed + [(player, order, position, *stored[player][2:11], separated_by)
                           for player, order, position, separated_by in moved]
         if rows:
             Standing.objects.bulk_create(
@@ -559,8 +561,14 @@ def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], s
                 update_conflicts=True, unique_fields=["season", "player"], update_fields=list(_STANDING_COLUMNS),
             )
         return len(rows) + len(gone)
-    # PostgreSQL: one statement each, the rows as one JSON array of arrays (cheaper to send than parameters)
+    # PostgreSQL: new rows by COPY (nobody else writes the season's rows: we hold its lock), then one
+    # statement each for the changed and the moved rows, as one JSON array of arrays (cheaper than parameters)
     quoted = [connection.ops.quote_name(c) for c in _STANDING_COLUMNS]
+    if added:
+        columns = f"season_id, player_id, {', '.join(quoted)}"
+        with cursor.cursor.copy(f"COPY leagues_standing ({columns}) FROM STDIN") as copy:
+            for values in added:
+                copy.write_row((season_id, *values))
     if changed:
         values = ", ".join(f"(v->>{i})::{_PG_TYPES[c]}" for i, c in enumerate(_STANDING_COLUMNS, start=1))
         cursor.execute(
@@ -576,7 +584,7 @@ def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], s
             "WHERE s.season_id = %s AND s.player_id = (v->>0)::bigint",
             [json.dumps(moved), season_id],
         )
-    return len(changed) + len(moved) + len(gone)
+    return len(added) + len(changed) + len(moved) + len(gone)
 
 
 def _marks(values: Sequence) -> str:
