@@ -3,6 +3,7 @@ and folding the same result twice counts it once."""
 
 import datetime
 import itertools
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -158,3 +159,26 @@ def test_the_fast_table_matches_the_reference_implementation(games, season_rules
     for a, b in zip(new, old, strict=True):
         assert abs(a.points - b.points) <= 1e-9 and abs(a.opponents_points - b.opponents_points) <= 1e-9
         assert (a.margin is None) == (b.margin is None) and (a.margin is None or abs(a.margin - b.margin) <= 1e-9)
+
+
+@pytest.mark.django_db
+def test_new_rules_in_the_admin_recompute_the_table(django_capture_on_commit_callbacks):
+    from types import SimpleNamespace
+
+    from django.contrib import admin
+
+    from leagues import tasks
+
+    season, people = make_season(2, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": []})
+    add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")
+    league_services.standings_compute(season=season)
+    season_admin = admin.site._registry[Season]
+    season.points_scheme = "7-5-3-1"
+    with mock.patch.object(tasks.standings_compute, "apply_async") as recompute, \
+            django_capture_on_commit_callbacks(execute=True):
+        season_admin.save_model(None, season, SimpleNamespace(changed_data=["name"]), True)
+        assert not recompute.called
+        season_admin.save_model(None, season, SimpleNamespace(changed_data=["points_scheme"]), True)
+    assert recompute.call_count == 1
+    season.refresh_from_db()
+    assert season.standings_results is None  # incremental updates wait for the recompute
