@@ -35,9 +35,22 @@ class MembershipAdmin(admin.ModelAdmin):
 # --- Leagues, results, ratings and standings (issue 5) ---
 
 
+STANDINGS_RULES = {"points_scheme", "custom_points", "min_games", "tie_breakers"}
+
+
+def _recompute_if_rules_changed(season: models.Season, form) -> None:
+    """Incremental updates fold results in under the rules the table was made with: new rules, new table."""
+    if season.pk and STANDINGS_RULES & set(form.changed_data):
+        from . import tasks
+
+        models.Season.objects.filter(pk=season.pk).update(standings_results=None)
+        tasks.standings_compute.delay_on_commit(season.pk)
+
+
 class SeasonInline(admin.TabularInline):
     model = models.Season
     extra = 0
+    readonly_fields = ["standings_results"]
 
 
 @admin.register(models.League)
@@ -46,11 +59,24 @@ class LeagueAdmin(admin.ModelAdmin):
     list_filter = ["club"]
     inlines = [SeasonInline]
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is models.Season:
+            for season_form in formset.forms:
+                if season_form.instance.pk and season_form.initial:  # an existing season, not deleted
+                    _recompute_if_rules_changed(season_form.instance, season_form)
+
 
 @admin.register(models.Season)
 class SeasonAdmin(admin.ModelAdmin):
     list_display = ["name", "league", "starts_on", "ends_on", "points_scheme", "min_games"]
     list_filter = ["league"]
+    readonly_fields = ["standings_results"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change:
+            _recompute_if_rules_changed(obj, form)
 
 
 class ResultEntryInline(admin.TabularInline):
@@ -72,6 +98,7 @@ class ResultAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_on", "season", "status", "version"]
     list_filter = ["status", "game"]
     raw_id_fields = ["session", "created_by", "club", "season"]
+    readonly_fields = ["in_standings"]
     inlines = [ResultEntryInline, SignOffInline]
 
 

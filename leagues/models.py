@@ -127,6 +127,10 @@ class Season(models.Model):
     )
     min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
     tie_breakers = models.JSONField(default=list, help_text="Ordered tie-breaker names; see leagues.standings.")
+    standings_results = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="Results folded into the stored table; empty until a full recompute (no incremental update).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -153,6 +157,9 @@ class Result(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     version = models.PositiveIntegerField(default=1, help_text="Editors send the version they saw; stale is refused.")
+    in_standings = models.BooleanField(
+        default=False, help_text="Folded into its season's stored table (set with it, under the season's lock)."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -264,6 +271,8 @@ class Standing(models.Model):
     seconds = models.PositiveIntegerField(default=0)
     opponents_points = models.FloatField(default=0)
     margin = models.FloatField(null=True, blank=True)
+    margin_sum = models.FloatField(default=0, help_text="Sum of the margins of the games with scores.")
+    margin_games = models.PositiveIntegerField(default=0, help_text="Games with scores: margin = margin_sum / this.")
     separated_by = models.CharField(
         max_length=20, blank=True, help_text="Tie-breaker that put this row below the last."
     )

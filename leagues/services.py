@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from shitenno_site.errors import Conflict
 
 from .audit import audit_record
-from .models import Club, Membership, Player, Rating, RatingEvent, Standing, new_token
+from .models import Club, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
 
 User = get_user_model()
 
@@ -67,6 +67,7 @@ def _drop_derived_rows(player: Player) -> None:
     seasons = set(Standing.objects.filter(player=player).values_list("season_id", flat=True))
     for model in (RatingEvent, Rating, Standing):
         model.objects.filter(player=player).delete()
+    Season.objects.filter(pk__in=seasons).update(standings_results=None)  # no incremental update until recomputed
     for kind, key in sorted(scopes):
         tasks.ratings_recompute.delay_on_commit(kind, key)
     for season_id in sorted(seasons):

@@ -42,6 +42,13 @@ def ratings_recompute_all() -> int:
 
 
 @shared_task(**RETRY)
+def standings_apply_result(result_id: int) -> bool:
+    """Fold a newly counted result into its season's table (a no-op once it is in, or if it no longer counts)."""
+    result = Result.objects.filter(pk=result_id).first()
+    return services.standings_apply_result(result=result) if result else False
+
+
+@shared_task(**RETRY)
 def standings_compute(season_id: int) -> int:
     season = Season.objects.filter(pk=season_id).first()
     return services.standings_compute(season=season) if season else 0

@@ -40,6 +40,7 @@ def test_the_worker_rates_and_ranks_a_counted_result(celery_worker_process, club
 
     once, once_ids = snapshot(), ids_snapshot()
     assert tasks.ratings_apply_result.delay(result.pk).get(timeout=60) is True
+    assert tasks.standings_apply_result.delay(result.pk).get(timeout=60) is False  # already in: not counted twice
     assert tasks.standings_compute.delay(season.pk).get(timeout=60) == 3
     assert tasks.ratings_recompute_all.delay().get(timeout=60) == 2  # one result, two scopes
     assert tasks.ratings_recompute_all.delay().get(timeout=60) == 2

@@ -83,7 +83,7 @@ def test_a_rolled_back_transaction_enqueues_nothing(club, alice, bob):
     _league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20)])
     with mock.patch.object(tasks.ratings_apply_result, "apply_async") as rate, \
-            mock.patch.object(tasks.standings_compute, "apply_async") as rank:
+            mock.patch.object(tasks.standings_apply_result, "apply_async") as rank:
         with pytest.raises(RuntimeError), transaction.atomic():
             league_services.result_sign_off(result=result, user=bob)  # the last sign-off: the result counts
             raise RuntimeError("the request failed after the sign-off")

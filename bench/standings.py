@@ -1,0 +1,191 @@
+"""Issue 6's standings benchmark: a season of 10,000 four-player results among a club of 2,000 players.
+
+Run (one benchmark at a time on the shared cores): `flock /tmp/bench.lock .venv/bin/python bench/standings.py`
+(uses the database shitenno_bench_standings, dropped and re-made each run).
+
+Prints, in the same run: the baseline (a plain SELECT of the season's 40,000 result entries, nothing else);
+the full recompute of the stored table from PostgreSQL (median of several runs) against the 200 ms target;
+one more counted result folded in incrementally (median over 50 new results) against the 10 ms target, and
+the old way of taking one more result (a full recompute); the ratios; then whether the table left by the
+incremental updates equals a full recompute.
+"""
+
+import argparse
+import datetime
+import random
+import statistics
+import time
+from pathlib import Path
+
+import _django
+
+_django.setup("shitenno_bench_standings")
+
+from django.db import connection  # noqa: E402
+
+from leagues import league_services  # noqa: E402
+from leagues import standings as standings_maths  # noqa: E402
+from leagues.models import Club, League, Membership, Player, Result, Season, Standing  # noqa: E402
+
+
+def loadavg() -> str:
+    return Path("/proc/loadavg").read_text().strip()
+
+
+def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Season, list[int]]:
+    """COPY-load the club and `results` counted results, plus `extra` pending ones; returns the season and
+    the pending results' ids. Scores are random, equal scores share a rank (ties)."""
+    rng = random.Random(seed)
+    club = Club.objects.create(name="Bench Club", slug="bench-club")
+    Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
+    ids = list(Player.objects.order_by("id").values_list("id", flat=True))
+    Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
+    league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
+    first = datetime.date(2020, 1, 1)
+    season = Season.objects.create(league=league, name="10,000 games", starts_on=first,
+                                   ends_on=first + datetime.timedelta(days=366))
+    now = datetime.datetime.now(datetime.UTC)
+    raw = connection.connection
+    total = results + extra
+    with raw.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM leagues_result")
+        base = cursor.fetchone()[0]
+        with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, "
+                         "in_standings, created_at, updated_at) FROM STDIN") as copy:
+            for n in range(total):
+                copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n * 366 // total),
+                                club.pk, season.pk, "counted" if n < results else "pending", 1, False, now, now))
+        with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
+            for n in range(total):
+                table = rng.sample(ids, 4)
+                scores = sorted((rng.randint(40, 120) for _ in range(4)), reverse=True)
+                rank = 0
+                for place, (pid, score) in enumerate(zip(table, scores, strict=True)):
+                    rank = rank if place and score == scores[place - 1] else place + 1  # ties share a rank
+                    copy.write_row((base + n + 1, pid, rank, score))
+        cursor.execute("SELECT setval(pg_get_serial_sequence('leagues_result', 'id'), %s)", [base + total])
+        cursor.execute("ANALYZE")
+    raw.commit()
+    return season, list(range(base + results + 1, base + total + 1))
+
+
+def timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def select_entries(season: Season) -> int:
+    """The baseline: read the season's counted result entries with one plain SELECT."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT e.result_id, e.player_id, e.rank, e.score FROM leagues_resultentry e "
+            "JOIN leagues_result r ON r.id = e.result_id WHERE r.season_id = %s AND r.status = %s "
+            "ORDER BY e.result_id, e.id", [season.pk, "counted"],
+        )
+        return len(cursor.fetchall())
+
+
+def count(result_id: int) -> None:
+    """A result's last sign-off, without its jobs: the benchmark times the standings update alone."""
+    Result.objects.filter(pk=result_id).update(status=Result.Status.COUNTED)
+
+
+def stored(season: Season) -> list[tuple]:
+    return list(Standing.objects.filter(season=season).order_by("order").values_list(
+        "player_id", "position", "ranked", "separated_by", "points", "games", "wins", "seconds",
+        "opponents_points", "margin"))
+
+
+def compare(a: list[tuple], b: list[tuple]) -> tuple[bool, float]:
+    """Same players in the same order with the same positions, separations and counts; largest float gap."""
+    same, worst = len(a) == len(b), 0.0
+    for x, y in zip(a, b, strict=False):
+        same = same and x[:4] == y[:4] and x[5:8] == y[5:8] and (x[9] is None) == (y[9] is None)
+        for i in (4, 8, 9):
+            if x[i] is not None and y[i] is not None:
+                worst = max(worst, abs(x[i] - y[i]))
+    return same, worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--results", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--incremental", type=int, default=50, help="new results folded in one by one")
+    parser.add_argument("--old-way", type=int, default=10, help="new results taken by a full recompute")
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    print(f"load average before: {loadavg()}")
+    start = time.perf_counter()
+    season, pending = generate(args.players, args.results, args.incremental + args.old_way)
+    entries = select_entries(season)
+    print(f"generated {args.results:,} four-player results ({entries:,} entries, ties and scores) "
+          f"for {args.players:,} players in {time.perf_counter() - start:.1f} s")
+
+    baseline = statistics.median(timed(lambda: select_entries(season)) for _ in range(args.runs))
+    print(f"baseline — a plain SELECT of the season's {entries:,} result entries: {ms(baseline)} "
+          f"(median of {args.runs})")
+
+    first = timed(lambda: league_services.standings_compute(season=season))
+    print(f"first full recompute (empty table, all {args.results:,} results flagged as folded in): {ms(first)}")
+
+    def from_empty() -> float:
+        Standing.objects.filter(season=season).delete()
+        return timed(lambda: league_services.standings_compute(season=season))
+
+    empty = statistics.median(from_empty() for _ in range(args.runs))
+    print(f"full recompute into an empty table (all {args.players:,} rows written): {ms(empty)} "
+          f"(median of {args.runs}); ratio to the baseline {empty / baseline:.1f}; "
+          f"target <= 200 ms: {'met' if empty <= 0.2 else 'missed'}")
+    same = statistics.median(timed(lambda: league_services.standings_compute(season=season))
+                             for _ in range(args.runs))
+    print(f"full recompute, nothing changed (no row written): {ms(same)} (median of {args.runs})")
+
+    old_way = []
+    for result_id in pending[args.incremental:]:
+        count(result_id)
+        old_way.append(timed(lambda: league_services.standings_compute(season=season)))
+    old = statistics.median(old_way)
+    print(f"old way — one more result by a full recompute: {ms(old)} (median of {len(old_way)}, "
+          f"max {ms(max(old_way))})")
+
+    folded, rewritten = [], []
+    for result_id in pending[: args.incremental]:
+        count(result_id)
+        result = Result.objects.get(pk=result_id)
+        before = set(stored(season))
+        seconds = timed(lambda r=result: league_services.standings_apply_result(result=r))
+        folded.append(seconds)
+        rewritten.append(len(set(stored(season)) - before))
+        assert Result.objects.get(pk=result_id).in_standings
+    incremental = statistics.median(folded)
+    print(f"one more result folded in incrementally: {ms(incremental)} (median of {len(folded)}; "
+          f"p90 {ms(statistics.quantiles(folded, n=10)[-1])}, max {ms(max(folded))}); "
+          f"target <= 10 ms: {'met' if incremental <= 0.01 else 'missed'}")
+    print(f"  ratio incremental / old way: {incremental / old:.3f}; incremental / baseline SELECT: "
+          f"{incremental / baseline:.2f}")
+    print(f"  stored rows rewritten per new result (they moved or their tallies changed): median "
+          f"{statistics.median(rewritten):.0f}, max {max(rewritten)} of {args.players:,}")
+    again = timed(lambda: league_services.standings_apply_result(result=Result.objects.get(pk=pending[0])))
+    print(f"  the same job again (already folded in: a no-op): {ms(again)}")
+
+    after_incremental = stored(season)
+    Standing.objects.filter(season=season).delete()
+    league_services.standings_compute(season=season)
+    equal, worst = compare(after_incremental, stored(season))
+    print(f"table after {len(folded)} incremental updates vs a full recompute: "
+          f"{'same order, positions and separations' if equal else 'DIFFERENT'}; largest difference in "
+          f"points, opponents' points and margins {worst:.1e}")
+    games = Result.objects.filter(season=season, status="counted").count()
+    print(f"season now holds {games:,} counted results; stored rows {Standing.objects.filter(season=season).count():,}"
+          f"; tie-breakers {standings_maths.DEFAULT_TIE_BREAKERS}")
+    print(f"load average after: {loadavg()}")
+
+
+if __name__ == "__main__":
+    main()
