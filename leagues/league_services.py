@@ -513,6 +513,7 @@ def _synchronous_commit_off() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # derived rows, rebuilt by the nightly job: no need to wait for fsync
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute("SET LOCAL jit TO OFF")  # compiling the big read's plan cost more than it saved
 
 
 @transaction.atomic
