@@ -468,19 +468,21 @@ def _history_dicts(kind: str, key: str, placings: _Placings, state: dict) -> lis
              "mu_after": out[2][j], "sigma_after": out[3][j]} for j in range(len(placings.players))]
 
 
-def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list) -> None:
+def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list, *,
+                  delete_first: bool = False) -> None:
     """Rate `placings` over `state` (updated in place) and make the history rows of `scope` (the part of
     the scope being re-rated; `where` and `params` select the same rows in SQL, the table aliased `t`)
     exactly the changes.
 
     On PostgreSQL the rows are streamed as binary COPY while the fold goes on: straight into the table
-    when `scope` holds no rows yet, else through `replace_binary` (unchanged rows are left alone)."""
+    when `scope` holds no rows (or `delete_first`: the caller deleted them, a re-rate from a date, where
+    nearly every later row changes), else through `replace_binary` (unchanged rows are left alone)."""
     if connection.vendor != "postgresql":
         replace_rows(scope, _history_dicts(kind, key, placings, state), unique=["kind", "key", "result", "player"],
                      update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
         return
     chunks = _history_chunks(kind, key, placings, state)
-    if not scope.exists():
+    if delete_first or not scope.exists():
         copy_in_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks)
     else:
         replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
@@ -534,7 +536,14 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
         where, params = f"{where} AND t.played_on >= %s", [*params, since]
         players = set(stale.values_list("player_id", flat=True).distinct())
     placings = _Placings(_counted_in_scope(kind, key, since))
-    _write_events(kind, key, placings, state, stale, where, params)
+    if since is not None and connection.vendor == "postgresql":
+        # A re-rate from a date rewrites nearly every later row: delete them and COPY the new ones straight
+        # in (their ids change). Also the rows a result left behind before `since` when its date moved
+        # later, or its new rows would meet them on the unique key (the ORM path updates those in place).
+        stale.delete()
+        moved = Result.objects.filter(pk__in=_counted_in_scope(kind, key, since).values("result_id"))
+        events.filter(played_on__lt=since, result__in=moved).delete()
+    _write_events(kind, key, placings, state, stale, where, params, delete_first=since is not None)
     _write_ratings(kind, key, state, players | set(placings.players))
     return placings.counted
 

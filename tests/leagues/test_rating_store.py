@@ -166,3 +166,19 @@ def test_binary_copy_round_trip():
         bulk.copy_in_binary("round_trip", ["t", "x"], [rows[: len(rows) // 3], rows[len(rows) // 3:]])
         cursor.execute("SELECT t, x FROM round_trip")
         assert cursor.fetchall() == [("abcd", 0.5), ("abcd", -1.25), ("abcd", 1e300)]
+
+
+def test_a_rerate_from_a_date_after_a_result_moved_later_replaces_its_old_rows():
+    _rated, rows = make_results(12, per_day=2)
+    league_services.ratings_recompute(kind="game", key="shitenno")
+    moved = rows[1]
+    Result.objects.filter(pk=moved.pk).update(played_on=rows[-1].played_on)
+    later = rows[-1].played_on
+    league_services.ratings_recompute(kind="game", key="shitenno", since=later)  # its old rows are on day 1
+    assert set(RatingEvent.objects.filter(result=moved).values_list("played_on", flat=True)) == {later}
+    league_services.ratings_recompute(kind="game", key="shitenno", since=DAY)  # what the edit's job does
+    after = snapshot()
+    RatingEvent.objects.all().delete()
+    Rating.objects.all().delete()
+    league_services.ratings_recompute(kind="game", key="shitenno")
+    assert snapshot() == after
