@@ -511,6 +511,21 @@ def _start_state(earlier) -> dict[int, list]:
     return {player_id: [mu, sigma, games] for player_id, mu, sigma, games in latest}
 
 
+def _delete_from(kind: str, key: str, since: datetime.date) -> set[int]:
+    """A re-rate from a date rewrites nearly every later row: delete them (the new ones are COPYed straight
+    in, with new ids), returning the players they named. Also delete the rows a result left before `since`
+    when its date moved later, or its new rows would meet them on the unique key."""
+    table = connection.ops.quote_name(RatingEvent._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH gone AS (DELETE FROM {table} WHERE kind = %s AND key = %s AND played_on >= %s "
+                       f"RETURNING player_id) SELECT DISTINCT player_id FROM gone", [kind, key, since])
+        players = {player_id for (player_id,) in cursor.fetchall()}
+        cursor.execute(f"DELETE FROM {table} t USING {connection.ops.quote_name(Result._meta.db_table)} r "
+                       f"WHERE t.result_id = r.id AND t.kind = %s AND t.key = %s AND t.played_on < %s "
+                       f"AND r.played_on >= %s RETURNING t.player_id", [kind, key, since, since])
+        return players | {player_id for (player_id,) in cursor.fetchall()}
+
+
 def _synchronous_commit_off() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # derived rows, rebuilt by the nightly job: no need to wait for fsync
@@ -534,15 +549,11 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     else:
         stale, state = events.filter(played_on__gte=since), _start_state(events.filter(played_on__lt=since))
         where, params = f"{where} AND t.played_on >= %s", [*params, since]
-        players = set(stale.values_list("player_id", flat=True).distinct())
     placings = _Placings(_counted_in_scope(kind, key, since))
     if since is not None and connection.vendor == "postgresql":
-        # A re-rate from a date rewrites nearly every later row: delete them and COPY the new ones straight
-        # in (their ids change). Also the rows a result left behind before `since` when its date moved
-        # later, or its new rows would meet them on the unique key (the ORM path updates those in place).
-        stale.delete()
-        moved = Result.objects.filter(pk__in=_counted_in_scope(kind, key, since).values("result_id"))
-        events.filter(played_on__lt=since, result__in=moved).delete()
+        players = _delete_from(kind, key, since)
+    elif since is not None:
+        players = set(stale.values_list("player_id", flat=True).distinct())
     _write_events(kind, key, placings, state, stale, where, params, delete_first=since is not None)
     _write_ratings(kind, key, state, players | set(placings.players))
     return placings.counted
