@@ -202,8 +202,9 @@ def main() -> None:
     child = recompute_in_child("game", "shitenno")
     full = child["seconds"]
     print(f"full recompute of the game's ratings (PostgreSQL → stored ratings + history): {full:.2f} s")
-    print(f"  target <= 60 s at 1,000,000 results: {'met' if full <= 60 else 'missed'}; "
-          f"ratio full recompute / openskill: {full / pure:.2f} (target <= 1.5; moonshot < 1)")
+    target = f"{'met' if full <= 60 else 'missed'}" if args.results >= 1_000_000 else "applies to 1,000,000 results"
+    print(f"  target <= 60 s: {target}; ratio full recompute / openskill: {full / pure:.2f} "
+          f"(target <= 1.5; moonshot < 1: {'met' if full < pure else 'missed'})")
     stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
     worst = max(max(abs(stored[p].mu - r.mu), abs(stored[p].sigma - r.sigma)) for p, r in reference.items())
     print(f"stored ratings vs openskill's rate(): largest difference {worst:.2e} over {len(reference):,} players "
