@@ -4,6 +4,11 @@
 ones updated in place (ids kept), unchanged ones untouched, the rest deleted. On PostgreSQL the rows go
 through COPY into a temporary table and one INSERT ... ON CONFLICT, one DELETE; elsewhere (the SQLite
 demo) through the ORM's bulk upsert.
+
+For millions of rows (the rating history) PostgreSQL also gets binary COPY both ways: `copy_out_fixed`
+reads a query of fixed-size columns as bytes that `field_bytes`/`to_array` slice into columns without a
+Python object per row; `binary_rows` builds rows to write the same way; `copy_in_binary` streams them into a
+table from a second thread, and `replace_binary` is `replace_rows` for such rows.
 """
 
 import sys
