@@ -4,8 +4,15 @@
 ones updated in place (ids kept), unchanged ones untouched, the rest deleted. On PostgreSQL the rows go
 through COPY into a temporary table and one INSERT ... ON CONFLICT, one DELETE; elsewhere (the SQLite
 demo) through the ORM's bulk upsert.
+
+For millions of rows (the rating history) PostgreSQL also gets binary COPY both ways: `copy_out_fixed`
+reads a query of fixed-size columns as bytes that `field_bytes`/`to_array` slice into columns without a
+Python object per row; `binary_rows` builds rows to write the same way; `copy_in_binary` streams them into a
+table from a second thread, and `replace_binary` is `replace_rows` for such rows.
 """
 
+import sys
+from array import array
 from collections.abc import Iterable, Sequence
 
 from django.db import connection, models
@@ -68,6 +75,125 @@ def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Se
                 f"AND NOT EXISTS (SELECT 1 FROM {_TEMP} WHERE {match})",
                 scope_params,
             )
+        finally:
+            cursor.execute(f"DROP TABLE {_TEMP}")
+
+
+
+# --- binary COPY of fixed-size columns (PostgreSQL only) ---
+
+_SIGNATURE = b"PGCOPY\n\xff\r\n\0" + bytes(8)  # signature, flags, header extension length
+_TRAILER = b"\xff\xff"
+
+
+def copy_out_fixed(sql: str, params: Sequence, sizes: Sequence[int]) -> tuple[bytes, int, list[int]]:
+    """Run `COPY (sql) TO STDOUT (FORMAT BINARY)` for a query whose columns are NOT NULL and of the fixed
+    `sizes` in bytes (8 for bigint and float8, 4 for integer and date, 2 for smallint). Returns the rows'
+    bytes (header and trailer stripped), the row width and the offset of each field's value in a row."""
+    width = 2 + sum(4 + size for size in sizes)
+    offsets, at = [], 2
+    for size in sizes:
+        offsets.append(at + 4)
+        at += 4 + size
+    data = bytearray()
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY ({sql}) TO STDOUT (FORMAT BINARY)", params or None) as copy:
+            for block in copy:
+                data += block
+    body = bytes(memoryview(data)[len(_SIGNATURE): len(data) - len(_TRAILER)])
+    del data
+    if len(body) % width or (body and body[:2] != len(sizes).to_bytes(2, "big")):
+        raise ValueError("COPY returned rows of another shape than the sizes given")
+    return body, width, offsets
+
+
+def field_bytes(rows: bytes, width: int, offset: int, size: int, start: int = 0, stop: int | None = None) -> bytes:
+    """One field of rows start:stop of `rows` (as `copy_out_fixed` returns them): its big-endian values,
+    contiguous."""
+    stop = len(rows) // width if stop is None else stop
+    out = bytearray((stop - start) * size)
+    for byte in range(size):
+        out[byte::size] = rows[start * width + offset + byte: stop * width: width]
+    return bytes(out)
+
+
+def to_array(big_endian: bytes, typecode: str) -> array:
+    """Big-endian values as a native array."""
+    values = array(typecode)
+    values.frombytes(big_endian)
+    if sys.byteorder == "little":
+        values.byteswap()
+    return values
+
+
+def big_endian(values: array) -> bytes:
+    """A native array's values as contiguous big-endian bytes."""
+    if sys.byteorder == "little":
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def binary_rows(count: int, fields: Sequence[tuple[int, bytes, bool]]) -> bytearray:
+    """`count` rows of binary COPY data. Each field is (size, data, per_row): `data` is either the `size`
+    bytes every row holds, or (per_row) `count` big-endian values of `size` bytes, contiguous."""
+    template = bytearray(len(fields).to_bytes(2, "big"))
+    spots = []
+    for size, data, per_row in fields:
+        template += size.to_bytes(4, "big")
+        if per_row:
+            spots.append((len(template), size, data))
+            template += bytes(size)
+        else:
+            template += data
+    width = len(template)
+    rows = template * count
+    for offset, size, data in spots:
+        for byte in range(size):
+            rows[offset + byte::width] = data[byte::size]
+    return rows
+
+
+def copy_in_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes]) -> None:
+    """COPY binary rows (from `binary_rows`) into `table`. The chunks go to the server from a second thread,
+    so PostgreSQL stores one chunk while the caller computes the next."""
+    from psycopg.copy import QueuedLibpqWriter
+
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        cols = ", ".join(connection.ops.quote_name(column) for column in columns)
+        with raw.copy(f"COPY {connection.ops.quote_name(table)} ({cols}) FROM STDIN (FORMAT BINARY)",
+                      writer=QueuedLibpqWriter(raw)) as copy:
+            copy.write(_SIGNATURE)
+            for chunk in chunks:
+                copy.write(memoryview(chunk))
+            copy.write(_TRAILER)
+
+
+def replace_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes], *, unique: Sequence[str], where: str,
+                   params: Sequence) -> None:
+    """`replace_rows` for rows given as binary COPY data (`binary_rows`, in the order of `columns`): the rows
+    of `table` matching `where` (SQL on the table aliased `t`, with `params`) become exactly those rows.
+    Rows equal in every column stay untouched (ids kept); the others are deleted and the new ones inserted,
+    each by one set-based statement. A new row meeting an old one outside `where` on the `unique` columns
+    updates it."""
+    quote = connection.ops.quote_name
+    cols = [quote(column) for column in columns]
+    listed = ", ".join(cols)
+    same = " AND ".join(f"n.{c} = t.{c}" for c in cols)
+    keys = [quote(column) for column in unique]
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TEMPORARY TABLE {_TEMP} AS SELECT {listed} FROM {quote(table)} WITH NO DATA")
+        try:
+            copy_in_binary(_TEMP, columns, chunks)
+            cursor.execute(f"ANALYZE {_TEMP}")
+            cursor.execute(f"DELETE FROM {quote(table)} t WHERE {where} "
+                           f"AND NOT EXISTS (SELECT 1 FROM {_TEMP} n WHERE {same})", params)
+            cursor.execute(
+                f"INSERT INTO {quote(table)} ({listed}) SELECT {listed} FROM {_TEMP} n "
+                f"WHERE NOT EXISTS (SELECT 1 FROM {quote(table)} t WHERE {where} AND {same}) "
+                f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
+                + ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c not in keys), params)
         finally:
             cursor.execute(f"DROP TABLE {_TEMP}")
 

@@ -13,11 +13,15 @@ import datetime
 import json
 import zlib
 from array import array
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -27,7 +31,16 @@ from shitenno_site.errors import Conflict
 from . import ratings as rating_maths
 from . import standings as standings_maths
 from .audit import audit_record
-from .bulk import replace_rows
+from .bulk import (
+    big_endian,
+    binary_rows,
+    copy_in_binary,
+    copy_out_fixed,
+    field_bytes,
+    replace_binary,
+    replace_rows,
+    to_array,
+)
 from .models import (
     Club,
     League,
@@ -362,67 +375,168 @@ def _lock_scope(kind: str, key: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [5, zlib.crc32(f"{kind}:{key}".encode()) - 2**31])
 
 
-def _counted_in_scope(kind: str, key: str):
-    results = Result.objects.filter(status=Result.Status.COUNTED)
+def _counted_in_scope(kind: str, key: str, since: datetime.date | None = None):
+    """The entries of the scope's counted results played on or after `since`, in rating order."""
+    entries = ResultEntry.objects.filter(result__status=Result.Status.COUNTED)
     if kind == RatingScope.GAME:
-        results = results.filter(game=key)
+        entries = entries.filter(result__game=key)
     else:
-        results = results.filter(season__league_id=int(key))
-    return results.order_by("played_on", "id")
+        entries = entries.filter(result__season__league_id=int(key))
+    if since is not None:
+        entries = entries.filter(result__played_on__gte=since)
+    return entries
 
 
-def _rated_in_order(results) -> Iterator[tuple[rating_maths.RatedResult, datetime.date]]:
-    """The results' finishing orders in (played_on, id) order. They are read at once, in one query, into
-    compact arrays: the connection must be free again before the history streams back to it."""
-    rows = (ResultEntry.objects.filter(result__in=results)
-            .order_by("result__played_on", "result_id", "id")
-            .values_list("result_id", "result__played_on", "player_id", "rank"))
-    result_ids, days, player_ids, ranks = array("q"), array("l"), array("q"), array("l")
-    for result_id, played_on, player_id, rank in rows.iterator(chunk_size=20_000):
-        result_ids.append(result_id)
-        days.append(played_on.toordinal())
-        player_ids.append(player_id)
-        ranks.append(rank)
+class _Placings:
+    """Results' finishing orders as columns, one row per entry in (played_on, result id, entry id) order:
+    players and ranks (native arrays), `bounds` (result n is entries bounds[n]:bounds[n + 1]; only results
+    with two or more entries, the others change nothing) and `counted` (every result read, for the job's
+    count). On PostgreSQL `rows`/`width`/`offsets` keep COPY's own bytes, whose result id and date fields
+    are copied into the history rows as they are; elsewhere `days` holds the dates."""
 
-    def placings() -> Iterator[tuple[rating_maths.RatedResult, datetime.date]]:
+    _SIZES = (8, 4, 8, 2)  # result_id bigint, played_on date, player_id bigint, rank smallint
+
+    def __init__(self, entries) -> None:
+        entries = entries.order_by("result__played_on", "result_id", "id").values_list(
+            "result_id", "result__played_on", "player_id", "rank")
+        self.rows: bytes | None = None
+        if connection.vendor == "postgresql":
+            sql, params = entries.query.sql_with_params()
+            self.rows, self.width, self.offsets = copy_out_fixed(sql, params, self._SIZES)
+            self.result_ids = to_array(self._field(0), "q")
+            self.players = to_array(self._field(2), "q")
+            self.ranks = to_array(self._field(3), "h")
+            self.days = None
+        else:
+            self.result_ids, self.days, self.players, self.ranks = array("q"), [], array("q"), array("h")
+            for result_id, played_on, player_id, rank in entries.iterator(chunk_size=20_000):
+                self.result_ids.append(result_id)
+                self.days.append(played_on)
+                self.players.append(player_id)
+                self.ranks.append(rank)
+        sizes = list(Counter(self.result_ids).values())  # each result's entries are contiguous, in order
+        self.counted = len(sizes)
+        if sizes and min(sizes) < 2:
+            self._drop_single(sizes)
+        self.bounds = array("q", accumulate(sizes, initial=0))
+
+    def _field(self, n: int, start: int = 0, stop: int | None = None) -> bytes:
+        return field_bytes(self.rows, self.width, self.offsets[n], self._SIZES[n], start, stop)
+
+    def _drop_single(self, sizes: list[int]) -> None:
+        """Leave out results with a single entry (rare): they change no rating and leave no history."""
+        keep = []
         start = 0
-        for end in range(1, len(result_ids) + 1):
-            if end == len(result_ids) or result_ids[end] != result_ids[start]:
-                entries = tuple(zip(player_ids[start:end], ranks[start:end], strict=True))
-                yield rating_maths.RatedResult(result_ids[start], entries), datetime.date.fromordinal(days[start])
-                start = end
+        for size in sizes:
+            if size >= 2:
+                keep.append((start, start + size))
+            start += size
+        self.result_ids = array("q", (r for a, b in keep for r in self.result_ids[a:b]))
+        self.players = array("q", (p for a, b in keep for p in self.players[a:b]))
+        self.ranks = array("h", (r for a, b in keep for r in self.ranks[a:b]))
+        if self.rows is not None:
+            self.rows = b"".join(self.rows[a * self.width: b * self.width] for a, b in keep)
+        else:
+            self.days = [d for a, b in keep for d in self.days[a:b]]
+        sizes[:] = [b - a for a, b in keep]
 
-    return placings()
+
+_EVENT_COLUMNS = ["kind", "key", "result_id", "player_id", "played_on", "mu_before", "sigma_before", "mu_after",
+                  "sigma_after"]
+_CHUNK = 20_000  # results folded between two writes of the history
 
 
-def _write_events(kind: str, key: str, rated, ratings: dict, scope) -> int:
-    """Rate `rated` ((result, played_on) pairs, in order) over `ratings` and make the history rows of
-    `scope` (the part of the scope being re-rated) exactly the changes; streams, holding no history.
-    Returns how many results were rated."""
-    counted = 0
+def _history_chunks(kind: str, key: str, placings: _Placings, state: dict) -> Iterator[bytes]:
+    """Fold the placings over `state` a chunk of results at a time, yielding each chunk's history rows as
+    binary COPY data (PostgreSQL): the server stores a chunk while the next one is folded."""
+    constant = [(len(text.encode()), text.encode(), False) for text in (kind, key)]
+    bounds = placings.bounds
+    for first in range(0, len(bounds) - 1, _CHUNK):
+        last = min(first + _CHUNK, len(bounds) - 1)
+        out = (array("d"), array("d"), array("d"), array("d"))
+        rating_maths.fold_columns(placings.players, placings.ranks, bounds[first: last + 1], state, out)
+        start, stop = bounds[first], bounds[last]
+        yield binary_rows(stop - start, [
+            *constant,
+            (8, placings._field(0, start, stop), True),
+            (8, placings._field(2, start, stop), True),
+            (4, placings._field(1, start, stop), True),
+            *((8, big_endian(column), True) for column in out),
+        ])
 
-    def rows():
-        nonlocal counted
-        for result, played_on in rated:
-            counted += 1
-            for c in rating_maths.fold([result], ratings):
-                yield {"kind": kind, "key": key, "result": c.result_id, "player": c.player, "played_on": played_on,
-                       "mu_before": c.mu_before, "sigma_before": c.sigma_before, "mu_after": c.mu_after,
-                       "sigma_after": c.sigma_after}
 
-    replace_rows(scope, rows(), unique=["kind", "key", "result", "player"],
-                 update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
-    return counted
+def _history_dicts(kind: str, key: str, placings: _Placings, state: dict) -> list[dict]:
+    """The same history as dicts for `replace_rows` (the ORM path, for SQLite)."""
+    out = (array("d"), array("d"), array("d"), array("d"))
+    rating_maths.fold_columns(placings.players, placings.ranks, placings.bounds, state, out)
+    return [{"kind": kind, "key": key, "result": placings.result_ids[j], "player": placings.players[j],
+             "played_on": placings.days[j], "mu_before": out[0][j], "sigma_before": out[1][j],
+             "mu_after": out[2][j], "sigma_after": out[3][j]} for j in range(len(placings.players))]
+
+
+def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list, *,
+                  delete_first: bool = False) -> None:
+    """Rate `placings` over `state` (updated in place) and make the history rows of `scope` (the part of
+    the scope being re-rated; `where` and `params` select the same rows in SQL, the table aliased `t`)
+    exactly the changes.
+
+    On PostgreSQL the rows are streamed as binary COPY while the fold goes on: straight into the table
+    when `scope` holds no rows (or `delete_first`: the caller deleted them, a re-rate from a date, where
+    nearly every later row changes), else through `replace_binary` (unchanged rows are left alone)."""
+    if connection.vendor != "postgresql":
+        replace_rows(scope, _history_dicts(kind, key, placings, state), unique=["kind", "key", "result", "player"],
+                     update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+        return
+    chunks = _history_chunks(kind, key, placings, state)
+    if delete_first or not scope.exists():
+        copy_in_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks)
+    else:
+        replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
+                       where=where, params=params)
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
-    """The stored ratings of `players` from `final`; a player left without rated games loses the row."""
+    """The stored ratings of `players` from `final` ([mu, sigma, games] by player); a player left without
+    rated games loses the row."""
     replace_rows(
         Rating.objects.filter(kind=kind, key=key, player_id__in=players),
-        [{"kind": kind, "key": key, "player": pid, "mu": state.mu, "sigma": state.sigma, "games": state.games}
-         for pid in players if (state := final.get(pid)) is not None and state.games > 0],
+        [{"kind": kind, "key": key, "player": pid, "mu": state[0], "sigma": state[1], "games": state[2]}
+         for pid in players if (state := final.get(pid)) is not None and state[2] > 0],
         unique=["kind", "key", "player"], update=["mu", "sigma", "games"],
     )
+
+
+def _start_state(earlier) -> dict[int, list]:
+    """Each player's rating after the last of the `earlier` history rows, and how many rows they have, in
+    one set-based query: results are ordered by (played_on, result id), so ties on the day go by the id."""
+    latest = earlier.annotate(
+        games=Window(Count("pk"), partition_by=[F("player_id")]),
+        place=Window(RowNumber(), partition_by=[F("player_id")],
+                     order_by=[F("played_on").desc(), F("result_id").desc()]),
+    ).filter(place=1).values_list("player_id", "mu_after", "sigma_after", "games")
+    return {player_id: [mu, sigma, games] for player_id, mu, sigma, games in latest}
+
+
+def _delete_from(kind: str, key: str, since: datetime.date) -> set[int]:
+    """A re-rate from a date rewrites nearly every later row: delete them (the new ones are COPYed straight
+    in, with new ids), returning the players they named. Also delete the rows a result left before `since`
+    when its date moved later, or its new rows would meet them on the unique key."""
+    table = connection.ops.quote_name(RatingEvent._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH gone AS (DELETE FROM {table} WHERE kind = %s AND key = %s AND played_on >= %s "
+                       f"RETURNING player_id) SELECT DISTINCT player_id FROM gone", [kind, key, since])
+        players = {player_id for (player_id,) in cursor.fetchall()}
+        cursor.execute(f"DELETE FROM {table} t USING {connection.ops.quote_name(Result._meta.db_table)} r "
+                       f"WHERE t.result_id = r.id AND t.kind = %s AND t.key = %s AND t.played_on < %s "
+                       f"AND r.played_on >= %s RETURNING t.player_id", [kind, key, since, since])
+        return players | {player_id for (player_id,) in cursor.fetchall()}
+
+
+def _synchronous_commit_off() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # derived rows, rebuilt by the nightly job: no need to wait for fsync
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute("SET LOCAL jit TO OFF")  # compiling the big read's plan cost more than it saved
 
 
 @transaction.atomic
@@ -432,35 +546,23 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     Returns how many results were rated. Takes the scope's advisory lock; reads and writes are set-based.
     """
     _lock_scope(kind, key)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # derived rows, rebuilt by the nightly job: no need to wait for fsync
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    _synchronous_commit_off()
     events = RatingEvent.objects.filter(kind=kind, key=key)
-    stale = events.filter(played_on__gte=since) if since else events
-    start: dict[int, rating_maths.PlayerRating] = {}
-    if since is not None:
-        earlier = (events.filter(played_on__lt=since).order_by("played_on", "result_id")
-                   .values_list("player_id", "mu_after", "sigma_after"))
-        counts: dict[int, int] = {}
-        for player_id, mu, sigma in earlier.iterator(chunk_size=20_000):
-            counts[player_id] = counts.get(player_id, 0) + 1
-            start[player_id] = rating_maths.PlayerRating(mu, sigma, counts[player_id])
-    results = _counted_in_scope(kind, key)
-    if since is not None:
-        results = results.filter(played_on__gte=since)
+    where, params = "t.kind = %s AND t.key = %s", [kind, key]
     if since is None:
+        stale, state = events, {}
         players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
     else:
+        stale, state = events.filter(played_on__gte=since), _start_state(events.filter(played_on__lt=since))
+        where, params = f"{where} AND t.played_on >= %s", [*params, since]
+    placings = _Placings(_counted_in_scope(kind, key, since))
+    if since is not None and connection.vendor == "postgresql":
+        players = _delete_from(kind, key, since)
+    elif since is not None:
         players = set(stale.values_list("player_id", flat=True).distinct())
-    ratings = dict(start)
-    rated = _write_events(kind, key, _rated_in_order(results.values("pk")), ratings, stale)
-    _write_ratings(kind, key, ratings, players | _changed(ratings, start))
-    return rated
-
-
-def _changed(ratings: dict, start: dict) -> set[int]:
-    """Players whose rating the fold replaced."""
-    return {pid for pid, rating in ratings.items() if rating is not start.get(pid)}
+    _write_events(kind, key, placings, state, stale, where, params, delete_first=since is not None)
+    _write_ratings(kind, key, state, players | set(placings.players))
+    return placings.counted
 
 
 @transaction.atomic
@@ -480,12 +582,14 @@ def ratings_apply_result(*, result: Result) -> None:
         if later:
             ratings_recompute(kind=kind, key=key, since=result.played_on)
             continue
-        rows = {r.player_id: r for r in Rating.objects.filter(kind=kind, key=key)}
-        start = {pid: rating_maths.PlayerRating(r.mu, r.sigma, r.games) for pid, r in rows.items()}
-        ratings = dict(start)
-        _write_events(kind, key, _rated_in_order([result.pk]), ratings,
-                      RatingEvent.objects.filter(result=result, kind=kind, key=key))
-        _write_ratings(kind, key, ratings, _changed(ratings, start))
+        _synchronous_commit_off()
+        placings = _Placings(ResultEntry.objects.filter(result=result))
+        seated = set(placings.players)
+        state = {r.player_id: [r.mu, r.sigma, r.games]
+                 for r in Rating.objects.filter(kind=kind, key=key, player_id__in=seated)}
+        _write_events(kind, key, placings, state, events.filter(result=result),
+                      "t.kind = %s AND t.key = %s AND t.result_id = %s", [kind, key, result.pk])
+        _write_ratings(kind, key, state, seated)
 
 
 def rating_scopes() -> set[tuple[str, str]]:

@@ -9,7 +9,7 @@ numbers, which is what lets a nightly recompute check the incremental updates.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -136,3 +136,97 @@ def rate_results(
     ratings: dict[Hashable, PlayerRating] = dict(start or {})
     history = list(fold(results, ratings, model))
     return ratings, history
+
+
+def fold_columns(
+    players: Sequence[int], ranks: Sequence[int], bounds: Sequence[int], state: dict[Hashable, list],
+    out: tuple[MutableSequence[float], ...], model: PlackettLuce = MODEL,
+) -> None:
+    """`fold` over results held as columns, the form the services read from the database and write back.
+
+    Result n is the entries bounds[n]:bounds[n + 1] of `players` and `ranks`; each must have two or more
+    (results with fewer change nothing: leave them out). `state` maps a player to a
+    mutable [mu, sigma, games] (missing players start at the defaults and are added); `out` is four float
+    columns (mu_before, sigma_before, mu_after, sigma_after), appended to with one value per entry, in entry
+    order. The same arithmetic as `plackett_luce`, in the same order: for one-player teams openskill's
+    `part` is sigma^2 / sigma^2 = 1.0 exactly, so the mu and sigma updates reduce to mu + omega and
+    sigma * sqrt(max(1 - delta, kappa)); results without ties skip the divisions by 1.
+    """
+    tau_squared = model.tau * model.tau
+    beta_squared = model.beta**2
+    kappa = model.kappa
+    mu0, sigma0 = model.mu, model.sigma
+    sqrt, exp = math.sqrt, math.exp
+    mu_before, sigma_before, mu_after, sigma_after = (column.append for column in out)
+    for n in range(len(bounds) - 1):
+        start, end = bounds[n], bounds[n + 1]
+        k = end - start
+        if k < 2:
+            raise ValueError(f"result {n} has {k} entries: only results with two or more are rated")
+        seated = []
+        for j in range(start, end):
+            player = players[j]
+            rating = state.get(player)
+            if rating is None:
+                rating = state[player] = [mu0, sigma0, 0]
+            seated.append(rating)
+        rank = list(ranks[start:end])
+        strictly = all(rank[i] < rank[i + 1] for i in range(k - 1))
+        if not strictly:
+            _fold_one_general(seated, rank, model, out)
+            continue
+        for rating in seated:
+            mu_before(rating[0])
+            sigma_before(rating[1])
+        mus = [rating[0] for rating in seated]
+        sigmas = [sqrt(rating[1] * rating[1] + tau_squared) for rating in seated]
+        variances = [sigma**2 for sigma in sigmas]
+        collective = 0.0
+        for variance in variances:
+            collective += variance + beta_squared
+        c = sqrt(collective)
+        c_squared = c**2
+        strength = [exp(mu / c) for mu in mus]
+        sum_q = []
+        for q in range(k):
+            total = 0.0
+            for i in range(q, k):
+                total += strength[i]
+            sum_q.append(total)
+        for i in range(k):
+            s = strength[i]
+            omega = 0.0
+            delta = 0.0
+            for q in range(i):
+                share = s / sum_q[q]
+                delta += share * (1 - share)
+                omega -= share
+            share = s / sum_q[i]
+            delta += share * (1 - share)
+            omega += 1 - share
+            variance = variances[i]
+            omega *= variance / c
+            delta *= variance / c_squared
+            delta *= sqrt(variance) / c
+            rating = seated[i]
+            mu = mus[i] + omega
+            sigma = sigmas[i] * sqrt(max(1 - delta, kappa))
+            mu_after(mu)
+            sigma_after(sigma)
+            rating[0] = mu
+            rating[1] = sigma
+            rating[2] += 1
+
+
+def _fold_one_general(seated: list[list], rank: list[int], model: PlackettLuce,
+                      out: tuple[MutableSequence[float], ...]) -> None:
+    """One result with ties or unsorted ranks, through `plackett_luce`."""
+    after = plackett_luce([(rating[0], rating[1]) for rating in seated], rank, model)
+    for rating, (mu, sigma) in zip(seated, after, strict=True):
+        out[0].append(rating[0])
+        out[1].append(rating[1])
+        out[2].append(mu)
+        out[3].append(sigma)
+        rating[0] = mu
+        rating[1] = sigma
+        rating[2] += 1
