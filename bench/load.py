@@ -37,6 +37,7 @@ DATABASE = "shitenno_bench_load"  # its own, so another benchmark may run beside
 def prepare(args) -> dict:
     """Users with API tokens and logged-in sessions, and tables with their pre-generated legal moves."""
     _django.setup(DATABASE)
+    import redis
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from rest_framework.authtoken.models import Token
@@ -44,8 +45,6 @@ def prepare(args) -> dict:
     from games import services
     from games.simulation import random_legal_game
     from leagues import services as league_services
-
-    import redis
 
     redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run
     games = [random_legal_game(seed, 4) for seed in range(8)]
