@@ -2,7 +2,7 @@
 their table, against gunicorn (4 sync workers, DEBUG=0) on PostgreSQL, with a minimal DRF endpoint (one
 locked row update + one insert, bench/baseline_urls.py) measured at the same loads as the floor.
 
-Run: `bash .ci/services && .venv/bin/python bench/load.py` (needs Locust: `pip install locust==2.47.0`).
+Run: `bash .ci/services && .venv/bin/python bench/load.py` (needs gevent: `pip install -e ".[bench]"`).
 It uses the database shitenno_bench_load (dropped and made afresh) and Redis db 9, listens on 127.0.0.1 only and
 stops by itself (about 6 minutes). Phases, each 60 s measured after a short warm-up:
   (a) open loop: POSTERS phones each post a move every POSTERS/RATE s (RATE moves/s in all), one per table,
@@ -199,7 +199,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (default 4)")
     args = parser.parse_args()
-    print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]} (PostgreSQL, gunicorn, Locust"
+    print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]} (PostgreSQL, gunicorn, the load"
           " and anything else running share this machine's cores)")
     plan = prepare(args)
     plan_file = Path(tempfile.gettempdir()) / "bench_load_plan.json"
@@ -242,7 +242,7 @@ def main() -> None:
     print("targets: (a) p95 <= 50 ms, p99 <= 150 ms, zero 5xx; (b) >= 250 accepted moves/s")
     for name, line in timelines.items():
         print(f"{name}, p95 ms per 10 s: {line}")
-    print("Locust's own CPU, share of one core: " + ", ".join(f"{k} {v:.0%}" for k, v in generator.items()))
+    print("the load generator's own CPU, share of one core: " + ", ".join(f"{k} {v:.0%}" for k, v in generator.items()))
     print("\n(d) one request at a time on an idle server (300 each, interleaved)")
     for name, s in probes.items():
         print(f"  {name:<30} median {s['median']:6.2f} ms  mean {s['mean']:6.2f} ms  status {s['status']}")
