@@ -13,6 +13,7 @@ def setup(name: str = "shitenno_bench", *, fresh: bool = True) -> None:
     (for a benchmark's child process working on the data its parent made)."""
     import psycopg
 
+    name += os.environ.get("BENCH_DATABASE_SUFFIX", "")  # the test suite's smoke runs use databases of their own
     sys.path.insert(0, str(ROOT))
     if fresh:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
