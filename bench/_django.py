@@ -29,3 +29,21 @@ def setup(name: str = "shitenno_bench", *, fresh: bool = True) -> None:
 
     if fresh:
         call_command("migrate", verbosity=0)
+
+
+def club_season(players: int, season_name: str, days: int):
+    """A club of `players` members (ids in creation order) with one Shitennō league and a season of `days` days
+    from 2020-01-01; returns (season, player ids). Call after setup()."""
+    import datetime
+
+    from leagues.models import Club, League, Membership, Player, Season
+
+    club = Club.objects.create(name="Bench Club", slug="bench-club")
+    Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
+    ids = list(Player.objects.order_by("id").values_list("id", flat=True))
+    Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
+    league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
+    first = datetime.date(2020, 1, 1)
+    season = Season.objects.create(league=league, name=season_name, starts_on=first,
+                                   ends_on=first + datetime.timedelta(days=days))
+    return season, ids

@@ -36,7 +36,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
 from leagues import league_services, ratings, tasks  # noqa: E402
-from leagues.models import Club, League, Membership, Player, Rating, Result, ResultEntry, Season  # noqa: E402
+from leagues.models import Rating, Result, ResultEntry, Season  # noqa: E402
 
 
 def peak_mib() -> float:
@@ -46,14 +46,8 @@ def peak_mib() -> float:
 def generate(players: int, results: int, seed: int = 1) -> tuple[Season, list[int]]:
     """Bulk-load the club with COPY; returns the season and the player ids."""
     rng = random.Random(seed)
-    club = Club.objects.create(name="Bench Club", slug="bench-club")
-    Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
-    ids = list(Player.objects.order_by("id").values_list("id", flat=True))
-    Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
-    league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
-    first = datetime.date(2020, 1, 1)
-    season = Season.objects.create(league=league, name="All time", starts_on=first,
-                                   ends_on=first + datetime.timedelta(days=results // 50 + 1))
+    season, ids = _django.club_season(players, "All time", results // 50 + 1)
+    first, club_id = season.starts_on, season.league.club_id
     # A few regulars play a lot: player 0 gets ~1,000 games, player 1 gets ~10.
     regular, occasional = ids[0], ids[1]
     now = datetime.datetime.now(datetime.UTC)
@@ -64,7 +58,7 @@ def generate(players: int, results: int, seed: int = 1) -> tuple[Season, list[in
         with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, created_at, "
                          "updated_at, in_standings) FROM STDIN") as copy:  # not yet in the season's table
             for n in range(results):
-                copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n // 50), club.pk,
+                copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n // 50), club_id,
                                 season.pk, "counted", 1, now, now, False))
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             others = ids[2:]

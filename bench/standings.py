@@ -25,7 +25,7 @@ from django.db import connection  # noqa: E402
 
 from leagues import league_services  # noqa: E402
 from leagues import standings as standings_maths  # noqa: E402
-from leagues.models import Club, League, Membership, Player, Result, Season, Standing  # noqa: E402
+from leagues.models import Result, Season, Standing  # noqa: E402
 
 
 def loadavg() -> str:
@@ -36,14 +36,8 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
     """COPY-load the club and `results` counted results, plus `extra` pending ones; returns the season and
     the pending results' ids. Scores are random, equal scores share a rank (ties)."""
     rng = random.Random(seed)
-    club = Club.objects.create(name="Bench Club", slug="bench-club")
-    Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
-    ids = list(Player.objects.order_by("id").values_list("id", flat=True))
-    Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
-    league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
-    first = datetime.date(2020, 1, 1)
-    season = Season.objects.create(league=league, name="10,000 games", starts_on=first,
-                                   ends_on=first + datetime.timedelta(days=366))
+    season, ids = _django.club_season(players, "10,000 games", 366)
+    first, club_id = season.starts_on, season.league.club_id
     now = datetime.datetime.now(datetime.UTC)
     raw = connection.connection
     total = results + extra
@@ -54,7 +48,7 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
                          "in_standings, created_at, updated_at) FROM STDIN") as copy:
             for n in range(total):
                 copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n * 366 // total),
-                                club.pk, season.pk, "counted" if n < results else "pending", 1, False, now, now))
+                                club_id, season.pk, "counted" if n < results else "pending", 1, False, now, now))
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 table = rng.sample(ids, 4)
