@@ -131,7 +131,7 @@ class RatingEventAdmin(admin.ModelAdmin):
 
 @admin.register(models.Standing)
 class StandingAdmin(admin.ModelAdmin):
-    list_display = ["season", "position", "player", "points", "games", "separated_by"]
+    list_display = ["season", "player", "ranked", "points", "games", "wins"]
     list_filter = ["season"]
     raw_id_fields = ["player"]
 

@@ -10,7 +10,6 @@ table holds (see the standings section).
 from __future__ import annotations
 
 import datetime
-import json
 import zlib
 from array import array
 from collections import Counter
@@ -32,6 +31,7 @@ from . import ratings as rating_maths
 from . import standings as standings_maths
 from .audit import audit_record
 from .bulk import (
+    array_literal,
     big_endian,
     binary_rows,
     copy_in_binary,
@@ -607,11 +607,11 @@ def rating_scopes() -> set[tuple[str, str]]:
 # change only under the season's row lock, with the table: a full recompute flags exactly the counted
 # results; `standings_apply_result` flags one more and folds it in, so running it twice folds it once.
 
-_STANDING_COLUMNS = ("order", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points",
-                     "margin", "margin_sum", "margin_games", "separated_by")
-_PG_TYPES = {"order": "int", "position": "int", "ranked": "bool", "points": "float8", "games": "int",
-             "wins": "int", "seconds": "int", "opponents_points": "float8", "margin": "float8",
-             "margin_sum": "float8", "margin_games": "int", "separated_by": "text"}
+_STANDING_COLUMNS = ("sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
+                     "margin_sum", "margin_games")
+_PG_TYPES = {"player_id": "bigint", "sort_key": "bytea", "ranked": "bool", "points": "float8", "games": "int",
+             "wins": "int", "seconds": "int", "opponents_points": "float8", "margin": "float8", "margin_sum": "float8",
+             "margin_games": "int"}
 _ANALYZE_FROM = 1000  # results whose in_standings flag a recompute changed
 
 
@@ -626,73 +626,76 @@ def _fetch_all(cursor, sql: str, params: Sequence) -> list[tuple]:
     return cursor.fetchall()
 
 
-def _stored_standings(cursor, season_id: int) -> dict[int, tuple]:
-    """player id -> the stored values of _STANDING_COLUMNS."""
-    rows = _fetch_all(cursor, f"SELECT player_id, {', '.join(connection.ops.quote_name(c) for c in _STANDING_COLUMNS)} "
-                      "FROM leagues_standing WHERE season_id = %s", [season_id])
-    return {row[0]: tuple(row[1:]) for row in rows}
+def _stored_standings(cursor, season_id: int, where: str = "", params: Sequence = ()) -> dict[int, tuple]:
+    """player id -> the stored values of _STANDING_COLUMNS, for the season's rows (those matching `where`)."""
+    rows = _fetch_all(cursor, f"SELECT player_id, {', '.join(_STANDING_COLUMNS)} FROM leagues_standing "
+                      f"WHERE season_id = %s {where}", [season_id, *params])
+    return {row[0]: (bytes(row[1]), *row[2:]) for row in rows}
 
 
-def _write_standings(cursor, season_id: int, table: list[standings_maths.Row], stored: dict[int, tuple]) -> int:
-    """Make the season's stored rows be `table`, writing only the rows that changed; returns how many.
+def _values(row: standings_maths.Row) -> tuple:
+    return (row.sort_key, row.ranked, row.points, row.games, row.wins, row.seconds, row.opponents_points, row.margin,
+            row.margin_sum, row.margin_games)
 
-    Most rows a new result changes only move (order, position, separated_by): they go in a lighter statement.
-    """
-    added, changed, moved = [], [], []
-    get = stored.get
-    for order, row in enumerate(table):
-        values = (order, row.position, row.ranked, row.points, row.games, row.wins, row.seconds,
-                  row.opponents_points, row.margin, row.margin_sum, row.margin_games, row.separated_by)
-        old = get(row.player)
-        if old == values:
-            continue
+
+def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row], stored: dict[int, tuple], *,
+                     complete: bool) -> int:
+    """Store `rows`, writing only those that differ from `stored`; returns how many rows were written. With
+    `complete`, `rows` is the whole table and stored rows of other players go."""
+    added, changed = [], []
+    for row in rows:
+        values = _values(row)
+        old = stored.get(row.player)
         if old is None:
             added.append((row.player, *values))
-        elif old[2:11] == values[2:11]:
-            moved.append((row.player, order, row.position, row.separated_by))
-        else:
+        elif old != values:
             changed.append((row.player, *values))
-    gone = [player for player in stored.keys() - {row.player for row in table}]
+    gone = list(stored.keys() - {row.player for row in rows}) if complete else []
     if gone:
         Standing.objects.filter(season_id=season_id, player_id__in=gone).delete()
     if connection.vendor != "postgresql":
-        rows = added + changed + [(player, order, position, *stored[player][2:11], separated_by)
-                          for player, order, position, separated_by in moved]
-        if rows:
+        if added or changed:
             Standing.objects.bulk_create(
                 [Standing(season_id=season_id, player_id=player, **dict(zip(_STANDING_COLUMNS, values, strict=True)))
-                 for player, *values in rows],
+                 for player, *values in added + changed],
                 update_conflicts=True, unique_fields=["season", "player"], update_fields=list(_STANDING_COLUMNS),
             )
-        return len(rows) + len(gone)
-    # PostgreSQL: new rows by COPY (nobody else writes the season's rows: we hold its lock), then one
-    # statement each for the changed and the moved rows, as one JSON array of arrays (cheaper than parameters)
-    quoted = [connection.ops.quote_name(c) for c in _STANDING_COLUMNS]
+        return len(added) + len(changed) + len(gone)
+    # PostgreSQL: new rows by COPY (nobody else writes the season's rows: we hold its lock), the changed ones
+    # in one statement, each column as one array parameter
     if added:
-        columns = f"season_id, player_id, {', '.join(quoted)}"
+        columns = f"season_id, player_id, {', '.join(_STANDING_COLUMNS)}"
         with cursor.cursor.copy(f"COPY leagues_standing ({columns}) FROM STDIN") as copy:
             for values in added:
                 copy.write_row((season_id, *values))
     if changed:
-        values = ", ".join(f"(v->>{i})::{_PG_TYPES[c]}" for i, c in enumerate(_STANDING_COLUMNS, start=1))
+        columns = ("player_id", *_STANDING_COLUMNS)
         cursor.execute(
-            f"INSERT INTO leagues_standing (season_id, player_id, {', '.join(quoted)}) "
-            f"SELECT %s, (v->>0)::bigint, {values} FROM json_array_elements(%s::json) AS v "
-            "ON CONFLICT (season_id, player_id) DO UPDATE SET " + ", ".join(f"{c} = EXCLUDED.{c}" for c in quoted),
-            [season_id, json.dumps(changed)],
+            f"UPDATE leagues_standing s SET {', '.join(f'{c} = v.{c}' for c in _STANDING_COLUMNS)} "
+            f"FROM unnest({', '.join(f'%s::{_PG_TYPES[c]}[]' for c in columns)}) AS v({', '.join(columns)}) "
+            "WHERE s.season_id = %s AND s.player_id = v.player_id",
+            [*(array_literal(values, _PG_TYPES[c]) for c, values in zip(columns, zip(*changed, strict=True),
+                                                                         strict=True)), season_id],
         )
-    if moved:
-        cursor.execute(
-            'UPDATE leagues_standing s SET "order" = (v->>1)::int, "position" = (v->>2)::int, '
-            "separated_by = v->>3 FROM json_array_elements(%s::json) AS v "
-            "WHERE s.season_id = %s AND s.player_id = (v->>0)::bigint",
-            [json.dumps(moved), season_id],
-        )
-    return len(added) + len(changed) + len(moved) + len(gone)
+    return len(added) + len(changed) + len(gone)
 
 
-def _marks(values: Sequence) -> str:
-    return ", ".join(["%s"] * len(values))
+def _rows_of(stored: dict[int, tuple]) -> dict[int, standings_maths.Row]:
+    Row = standings_maths.Row
+    return {  # positional arguments: cheaper than by keyword
+        player: Row(player, points, games, wins, seconds, opponents, margin, ranked, None, "", margin_sum,
+                    margin_games, key)
+        for player, (key, ranked, points, games, wins, seconds, opponents, margin, margin_sum, margin_games)
+        in stored.items()
+    }
+
+
+def _in(column: str, values) -> tuple[str, list]:
+    """`column IN values` as SQL and its parameters: one array parameter on PostgreSQL (parsed and planned
+    faster than hundreds of placeholders), a placeholder each elsewhere."""
+    if connection.vendor == "postgresql":
+        return f"{column} = ANY(%s)", [list(values)]
+    return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
 
 
 def _rules(season: Season) -> dict:
@@ -721,7 +724,7 @@ def standings_compute(*, season: Season) -> int:
                 games.append(game)
             game.append((player, rank, score))
         table = standings_maths.table_of(games, **_rules(season))
-        _write_standings(cursor, season.pk, table, _stored_standings(cursor, season.pk))
+        _write_standings(cursor, season.pk, table, _stored_standings(cursor, season.pk), complete=True)
         cursor.execute(
             "UPDATE leagues_result SET in_standings = (status = %s) "
             "WHERE season_id = %s AND in_standings <> (status = %s)", [counted, season.pk, counted],
@@ -753,11 +756,12 @@ def standings_apply_result(*, result: Result) -> bool:
     order). Returns whether it was folded in now; a result already folded in, not counted or of no season
     is left alone, so a retried job cannot count it twice. A season whose table is not known to match its
     folded-in results (`standings_results` empty) is recomputed in full instead."""
-    season_id = Result.objects.filter(pk=result.pk).values_list("season_id", flat=True).first()
-    if season_id is None:
+    season = Season.objects.select_for_update(of=("self",)).only(
+        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results").filter(
+        results__pk=result.pk).first()
+    if season is None:
         return False
-    season = Season.objects.select_for_update().only(
-        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results").get(pk=season_id)
+    season_id = season.pk
     if season.standings_results is None:
         if not Result.objects.filter(pk=result.pk, status=Result.Status.COUNTED, in_standings=False).exists():
             return False
@@ -771,49 +775,58 @@ def standings_apply_result(*, result: Result) -> bool:
         )
         if cursor.rowcount != 1:
             return False
-        cursor.execute("SELECT player_id, rank, score FROM leagues_resultentry WHERE result_id = %s ORDER BY id",
-                       [result.pk])
-        game = cursor.fetchall()
-        players = [entry[0] for entry in game]
-        # Who shared a folded-in game with the game's players, and how often. Each query is bounded by id
-        # lists (the players' own entries, then their games), so no plan can scan the season whatever the
-        # statistics say of in_standings (a full recompute may just have set it on thousands of results).
+        # The game, and every entry of its players (the game's own first). Who shared a folded-in game with
+        # them, and how often, then comes from those entries' results. Each query is bounded by ids (the
+        # game's, then the players' games), so no plan can scan the season whatever the statistics say of
+        # in_standings (a full recompute may just have set it on thousands of results).
         cursor.execute(
-            f"SELECT result_id, player_id FROM leagues_resultentry WHERE player_id IN ({_marks(players)}) "
-            "AND result_id <> %s", [*players, result.pk],
-        )
-        mine: dict[int, list[int]] = {}
-        for result_id, player in cursor.fetchall():
-            mine.setdefault(result_id, []).append(player)
+            "SELECT result_id, player_id, rank, score FROM leagues_resultentry WHERE player_id IN "
+            "(SELECT player_id FROM leagues_resultentry WHERE result_id = %s) ORDER BY result_id <> %s, id",
+            [result.pk, result.pk])
+        game, mine = [], {}
+        for result_id, player, rank, score in cursor.fetchall():
+            if result_id == result.pk:
+                game.append((player, rank, score))
+            else:
+                mine.setdefault(result_id, []).append(player)
+        players = [entry[0] for entry in game]
         co_play: dict[int, dict[int, int]] = {}
         if mine:
-            ids = list(mine)
+            in_results, params = _in("r.id", mine)
+            in_entries, more = _in("e.result_id", mine)
             cursor.execute(
                 "SELECT e.result_id, e.player_id FROM leagues_resultentry e "
                 "JOIN leagues_result r ON r.id = e.result_id "
-                f"WHERE r.id IN ({_marks(ids)}) AND e.result_id IN ({_marks(ids)}) "
-                "AND r.season_id = %s AND r.in_standings = %s", [*ids, *ids, season_id, True],
+                f"WHERE {in_results} AND {in_entries} AND r.season_id = %s AND r.in_standings = %s",
+                [*params, *more, season_id, True],
             )
             for result_id, other in cursor.fetchall():
                 for player in mine[result_id]:
                     if other != player:
                         shared = co_play.setdefault(player, {})
                         shared[other] = shared.get(other, 0) + 1
-        stored = _stored_standings(cursor, season_id)
-        Row = standings_maths.Row
-        rows = {  # positional arguments: 2,000 of them cost a millisecond less than by keyword
-            player: Row(player, points, games, wins, seconds, opponents, margin, True, None, "", margin_sum,
-                        margin_games)
-            for player, (_order, _position, _ranked, points, games, wins, seconds, opponents, margin, margin_sum,
-                         margin_games, _separated_by) in stored.items()
-        }
+        # Only the rows the game changes are read: its players' and their past opponents'.
+        concerned = set(players).union(*co_play.values())
+        in_concerned, params = _in("player_id", concerned)
+        stored = _stored_standings(cursor, season_id, f"AND {in_concerned}", params)
+        rows = _rows_of(stored)
+        rules = _rules(season)
         try:
-            table = standings_maths.apply_game(rows, game, co_play, **_rules(season),
-                                               head_to_head=_head_to_head_in_season(cursor, season_id))
+            changed, levels = standings_maths.apply_game(rows, game, co_play, **rules)
         except ValueError:  # the stored table lacks a player of the folded-in games: it is not to be trusted
             standings_compute(season=season)
             return True
-        _write_standings(cursor, season_id, table, stored)
+        if levels:  # and the rows that shared a level with a changed row, before or after, for head_to_head
+            width = len(next(iter(levels)))
+            at_levels, params = _in(f"substr(sort_key, 1, {width})", levels)
+            loaded, more = _in("player_id", rows)
+            mates = _stored_standings(cursor, season_id, f"AND {at_levels} AND NOT {loaded}", [*params, *more])
+            stored.update(mates)
+            rows.update(_rows_of(mates))
+            changed.extend(standings_maths.settle(rows.values(), levels, tie_breakers=rules["tie_breakers"],
+                                                  head_to_head=_head_to_head_in_season(cursor, season_id)))
+        _write_standings(cursor, season_id, list({row.player: row for row in changed}.values()), stored,
+                         complete=False)
         cursor.execute("UPDATE leagues_season SET standings_results = standings_results + 1 WHERE id = %s",
                        [season_id])
     return True

@@ -264,14 +264,13 @@ class RatingEvent(models.Model):
 
 
 class Standing(models.Model):
-    """A stored row of a season's table, written by the standings job and served as is."""
+    """A stored row of a season's table, written by the standings jobs. The row's place is its sort key (see
+    leagues/standings.py); positions and what separates neighbours are worked out from the keys when the table
+    is read, so a new result rewrites only the rows whose tallies it changes, not every row it moves."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
-    order = models.PositiveIntegerField(help_text="Row order in the table, 0-based.")
-    position = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Shared by tied players; empty if unranked."
-    )
+    sort_key = models.BinaryField(default=b"", help_text="The row's tie-breaker values, in the season's order.")
     ranked = models.BooleanField(default=True)
     points = models.FloatField(default=0)
     games = models.PositiveIntegerField(default=0)
@@ -281,16 +280,13 @@ class Standing(models.Model):
     margin = models.FloatField(null=True, blank=True)
     margin_sum = models.FloatField(default=0, help_text="Sum of the margins of the games with scores.")
     margin_games = models.PositiveIntegerField(default=0, help_text="Games with scores: margin = margin_sum / this.")
-    separated_by = models.CharField(
-        max_length=20, blank=True, help_text="Tie-breaker that put this row below the last."
-    )
 
     class Meta:
-        ordering = ["season", "order"]
+        ordering = ["season", "sort_key", "player_id"]
         constraints = [models.UniqueConstraint(fields=["season", "player"], name="one_standing_per_player")]
 
     def __str__(self) -> str:
-        return f"{self.season}: {self.position} {self.player}"
+        return f"{self.season}: {self.player}"
 
 
 # --- Audit trail (issue 7) ---

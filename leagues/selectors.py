@@ -6,6 +6,7 @@ from datetime import date
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
+from . import standings as standings_maths
 from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
 
 
@@ -57,8 +58,13 @@ def season_current(league: League, *, on: date | None = None) -> Season | None:
     return seasons.first()
 
 
-def standings_of(season: Season) -> QuerySet[Standing]:
-    return season.standings.select_related("player").order_by("order")
+def standings_of(season: Season) -> list[Standing]:
+    """The season's table in order, each row with its `position` and `separated_by` worked out from the keys."""
+    rows = list(season.standings.select_related("player").order_by())
+    for row in rows:
+        row.sort_key = bytes(row.sort_key)  # PostgreSQL gives a memoryview
+    rows.sort(key=lambda row: (row.sort_key, str(row.player_id)))
+    return list(standings_maths.place(rows, season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS))
 
 
 def results_recent(

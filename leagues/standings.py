@@ -23,20 +23,25 @@ names the tie-breaker that put it below the row above ("" when they are tied). P
 season's minimum games follow, unranked, by games then points.
 
 Two ways to the same table: `standings(games)` from all the season's games, and `apply_game(rows, game,
-co_play)` that folds one more game into a stored table without the other games: only the new game's
+co_play)` then `settle` that fold one more game into a stored table without the other games: only the new game's
 players' tallies change, and the opponents' points of everyone who ever shared a game with them, since
-opponents_points(p) = sum over o of n(p, o) * points(o), n(p, o) being the games p and o shared. Both
-order the rows with `rank_rows`. Floating-point sums differ between the two by rounding only (far below
-the 1e-9 the tie-breakers compare to).
+opponents_points(p) = sum over o of n(p, o) * points(o), n(p, o) being the games p and o shared.
+Floating-point sums differ between the two by rounding only (far below the 1e-9 the tie-breakers compare to).
+
+Each row carries a sort key: bytes holding its tie-breakers' values in the season's order, so that the table
+is the rows sorted by key (then by player), rows with equal keys share a position, and the tie-breaker that
+separates two neighbours is the first part of their keys that differs (`place`). A new game changes the keys
+of its players and of their past opponents only, so a stored table is updated by rewriting those rows, and
+positions are worked out when the table is read.
 """
 
 from __future__ import annotations
 
 import math
+import struct
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import NamedTuple
 
 SCHEMES = ("3-2-1-0", "7-5-3-1", "percent", "custom")
@@ -71,6 +76,7 @@ class Row:
     separated_by: str = ""
     margin_sum: float = 0.0  # the margins of the games with scores, summed, and how many: margin is their mean
     margin_games: int = 0
+    sort_key: bytes = b""  # the row's place in the table: see rank_rows
 
 
 def _even(top: float, bottom: float, count: int) -> list[float]:
@@ -206,92 +212,155 @@ def _head_to_head_in(games: Sequence[Sequence[tuple]]) -> HeadToHead:
 
 
 _INF = math.inf
-_COLUMNS: dict[str, Callable[[list[Row]], list]] = {  # ascending sort keys of many rows: the better sorts first
-    "points": lambda rows: [-round(r.points, 9) for r in rows],
-    "wins": lambda rows: [-r.wins for r in rows],
-    "countback": lambda rows: [(-r.wins, -r.seconds) for r in rows],
-    "opponents_points": lambda rows: [-round(r.opponents_points, 9) for r in rows],
-    "margin": lambda rows: [_INF if r.margin is None else -round(r.margin, 9) for r in rows],
+_UNSIGNED = struct.Struct(">Q")
+_DOUBLE = struct.Struct(">d")
+
+
+def _sortable(x: float) -> bytes:
+    """Eight bytes that sort as the numbers do: IEEE 754 with the sign bit set, negatives inverted."""
+    (bits,) = _UNSIGNED.unpack(_DOUBLE.pack(x + 0.0))  # + 0.0: -0.0 and 0.0 are level
+    return _UNSIGNED.pack(bits ^ 0xFFFF_FFFF_FFFF_FFFF if bits >> 63 else bits | 0x8000_0000_0000_0000)
+
+
+_PARTS: dict[str, Callable[[Row], tuple[float, ...]]] = {  # ascending: the better sorts first
+    "points": lambda r: (-round(r.points, 9),),
+    "wins": lambda r: (-r.wins,),
+    "countback": lambda r: (-r.wins, -r.seconds),
+    "opponents_points": lambda r: (-round(r.opponents_points, 9),),
+    "margin": lambda r: (_INF if r.margin is None else -round(r.margin, 9),),
 }
+_WIDTH = {"points": 8, "wins": 8, "countback": 16, "opponents_points": 8, "margin": 8, "head_to_head": 1}
+_RANKED, _UNRANKED = b"\x00", b"\x01"
+_AHEAD, _BEHIND = b"\x00", b"\x01"  # head_to_head's byte: only the one behind in a decided pair has _BEHIND
 
 
-def _keys(names: Sequence[str], rows: list[Row]) -> list[tuple]:
+def _parts(row: Row, names: Sequence[str]) -> bytes:
+    return b"".join([_sortable(x) for name in names for x in _PARTS[name](row)])
+
+
+class _Rules(NamedTuple):
+    """Where a season's tie-breakers put their parts in a ranked row's key."""
+
+    before: list[str]
+    after: list[str]
+    level: int  # key[:level] is the row's level: ranked, and its parts before head_to_head
+    by_head: bool
+    ends: list[tuple[str, int]]  # each tie-breaker with the end of its part in the key
+
+
+def _rules_of(tie_breakers: Sequence[str]) -> _Rules:
+    names = list(tie_breakers)
     for name in names:
-        if name not in _COLUMNS:
+        if name not in _WIDTH:
             raise ValueError(name)
-    if not names:
-        return [()] * len(rows)
-    return list(zip(*(_COLUMNS[name](rows) for name in names)))  # noqa: B905 (same length)
+    by_head = "head_to_head" in names
+    cut = names.index("head_to_head") if by_head else len(names)
+    ends, end = [], 1
+    for name in names:
+        end += _WIDTH[name]
+        ends.append((name, end))
+    return _Rules(names[:cut], names[cut + 1:], 1 + sum(_WIDTH[name] for name in names[:cut]), by_head, ends)
 
 
-def _first_difference(names: Sequence[str], a: tuple, b: tuple) -> str:
-    for name, x, y in zip(names, a, b):  # noqa: B905 (same length)
-        if x != y:
-            return name
-    return ""
+def _set_key(row: Row, rules: _Rules, min_games: int) -> None:
+    """The row's key with head_to_head's byte at _AHEAD (`_settle` decides pairs), and whether it is ranked."""
+    row.ranked = row.games >= min_games
+    if row.ranked:
+        head = _AHEAD if rules.by_head else b""
+        row.sort_key = _RANKED + _parts(row, rules.before) + head + _parts(row, rules.after)
+    else:  # unranked rows follow, by games then points
+        row.sort_key = _UNRANKED + _sortable(-row.games) + _sortable(-round(row.points, 9))
+
+
+def _in_order(rows: Iterable) -> list:
+    return sorted(rows, key=lambda row: (row.sort_key, str(row.player)))
+
+
+def _settle(group: list[Row], rules: _Rules, head_to_head: HeadToHead) -> list[Row]:
+    """Set head_to_head's byte in a level group; returns the rows whose key changed. Only a group of exactly
+    two is separated by head_to_head (`head_to_head(a, b)` positive: a finished ahead of b more often)."""
+    behind = None
+    if len(group) == 2:
+        first, second = group
+        balance = head_to_head(first.player, second.player)
+        behind = second if balance > 0 else first if balance < 0 else None
+    changed = []
+    at = rules.level
+    for row in group:
+        mark = _BEHIND if row is behind else _AHEAD
+        if row.sort_key[at:at + 1] != mark:
+            row.sort_key = row.sort_key[:at] + mark + row.sort_key[at + 1:]
+            changed.append(row)
+    return changed
+
+
+def place(table: Sequence, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS) -> Sequence:
+    """Set `position` and `separated_by` on rows already in table order (by key, then player), from their
+    keys alone: rows with equal keys share a position; `separated_by` names the tie-breaker whose part of the
+    key first differs from the row above. Works on any objects with `sort_key` (bytes)."""
+    ends = _rules_of(tie_breakers).ends
+    previous = None
+    for index, row in enumerate(table):
+        key = row.sort_key
+        row.separated_by = ""
+        if key[:1] != _RANKED:
+            row.position = None
+            continue
+        if previous is None:
+            row.position = 1
+        elif key == previous:
+            row.position = table[index - 1].position
+        else:
+            row.position = index + 1
+            start = 1
+            for name, end in ends:
+                if key[start:end] != previous[start:end]:
+                    row.separated_by = name
+                    break
+                start = end
+        previous = key
+    return table
 
 
 def rank_rows(
     rows: Iterable[Row], *, min_games: int = 0, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
     head_to_head: HeadToHead,
 ) -> list[Row]:
-    """Order tallied rows into the table, setting `ranked`, `position` and `separated_by`.
+    """Order tallied rows into the table, setting `sort_key`, `ranked`, `position` and `separated_by`.
 
-    The tie-breakers before head_to_head sort the rows into level groups; head_to_head separates a group
-    of exactly two (asking `head_to_head(a, b)`, positive when a finished ahead of b more often); other
-    groups go on to the tie-breakers after it. Rows level on everything share a position, by player.
+    A ranked row's key holds its tie-breakers' values in the season's order, so rows sort by key (then by
+    player, for rows level on everything). The tie-breakers before head_to_head sort the rows into level
+    groups; head_to_head separates a group of exactly two; other groups go on to the tie-breakers after it.
     """
-    names = list(tie_breakers)
-    if "head_to_head" in names:
-        cut = names.index("head_to_head")
-        before, after, by_head = names[:cut], names[cut + 1:], True
-    else:
-        before, after, by_head = names, [], False
+    rules = _rules_of(tie_breakers)
     rows = list(rows)
-    ranked = [row for row in rows if row.games >= min_games] if min_games else rows
-    unranked = [row for row in rows if row.games < min_games] if min_games else []
-    items = list(zip(_keys(before, ranked), _keys(after, ranked), [str(r.player) for r in ranked], ranked))  # noqa: B905
-    items.sort(key=itemgetter(0, 1, 2))
-    table: list[Row] = []
-    count = len(items)
-    i = 0
-    previous: tuple | None = None
-    while i < count:
-        key = items[i][0]
-        j = i + 1
-        while j < count and items[j][0] == key:
-            j += 1
-        row = items[i][3]
-        row.ranked, row.position, row.separated_by = True, i + 1, ""
-        if previous is not None:
-            for name, x, y in zip(before, previous, key):  # noqa: B905 (same length)
-                if x != y:
-                    row.separated_by = name
-                    break
-        if j == i + 1:  # alone on the tie-breakers before head_to_head: the common case
-            table.append(row)
-        else:
-            balance = head_to_head(row.player, items[i + 1][3].player) if by_head and j == i + 2 else 0
-            if balance:
-                first, second = (row, items[i + 1][3]) if balance > 0 else (items[i + 1][3], row)
-                first.ranked, first.position, first.separated_by = True, i + 1, row.separated_by
-                second.ranked, second.position, second.separated_by = True, i + 2, "head_to_head"
-                table.extend((first, second))
-            else:
-                table.append(row)
-                for k in range(i + 1, j):
-                    inner = _first_difference(after, items[k - 1][1], items[k][1])
-                    other = items[k][3]
-                    other.ranked = True
-                    other.position = k + 1 if inner else table[-1].position
-                    other.separated_by = inner
-                    table.append(other)
-        previous = key
-        i = j
-    for row in sorted(unranked, key=lambda r: (-r.games, -round(r.points, 9), str(r.player))):
-        row.ranked, row.position, row.separated_by = False, None, ""
-        table.append(row)
-    return table
+    for row in rows:
+        _set_key(row, rules, min_games)
+    settle(rows, None, tie_breakers=tie_breakers, head_to_head=head_to_head)
+    return table_in_order(rows, tie_breakers)
+
+
+def settle(rows: Iterable[Row], levels: set[bytes] | None, *, tie_breakers: Sequence[str],
+           head_to_head: HeadToHead) -> list[Row]:
+    """Decide head_to_head afresh in the level groups of `levels` (None: all); `rows` must hold every ranked
+    row at those levels. Returns the rows whose key changed."""
+    rules = _rules_of(tie_breakers)
+    if not rules.by_head:
+        return []
+    return [row for group in _groups(rows, rules, levels).values() for row in _settle(group, rules, head_to_head)]
+
+
+def _groups(rows: Iterable[Row], rules: _Rules, levels: set[bytes] | None) -> dict[bytes, list[Row]]:
+    """The ranked rows by level (only those of `levels`, unless it is None)."""
+    groups: dict[bytes, list[Row]] = {}
+    at = rules.level
+    for row in rows:
+        key = row.sort_key
+        if key[:1] == _RANKED:
+            level = key[:at]
+            if levels is None or level in levels:
+                groups.setdefault(level, []).append(row)
+    return groups
 
 
 def standings(
@@ -326,17 +395,22 @@ def apply_game(
     custom: Mapping | None = None,
     min_games: int = 0,
     tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
-    head_to_head: HeadToHead,
-) -> list[Row]:
-    """Fold one more game into a table: `rows` (player -> Row, updated in place, new players added) must be
-    the table of some games G; the result is the table of G plus `game`, as `standings` would give it.
+) -> tuple[list[Row], set[bytes]]:
+    """Fold one more game into a table of some games G. `rows` (player -> Row with its key) must hold the
+    rows of the game's players who are in G and of everyone who shared a game of G with them; they are
+    updated in place and new players added. Returns the rows whose tallies changed, with their new keys, and
+    the levels whose head_to_head must be decided afresh (`settle`, which may change more keys). Every other
+    row of the table keeps its key, so a stored table needs only those rows rewritten, and `place` orders it
+    when it is read.
 
     `game` is a sequence of (player, rank, score); `co_play[o][x]` is how many games of G the game's player
-    o shared with x (x != o; absent means none); `head_to_head(a, b)` must count `game` too.
+    o shared with x (x != o; absent means none).
     """
+    rules = _rules_of(tie_breakers)
     ranks = tuple(e[1] for e in game)
     shares = _shares(ranks, scheme, custom)
     gained = {e[0]: share for e, share in zip(game, shares, strict=True)}
+    touched: dict[Hashable, Row] = {}
     # opponents' points before the game's own players change: sum over o in the game of n(x, o) * gained(o)
     for player, share in gained.items():
         if share:
@@ -345,6 +419,7 @@ def apply_game(
                 if row is None:
                     raise ValueError(f"co_play names {other!r}, who has no row")
                 row.opponents_points += shared * share
+                touched[other] = row
     margins = _margins([e[2] for e in game])
     players = []
     for (player, rank, _score), share, margin in zip(game, shares, margins, strict=True):
@@ -360,8 +435,20 @@ def apply_game(
             row.margin_games += 1
             row.margin = row.margin_sum / row.margin_games
         players.append(row)
+        touched[player] = row
     # and each of the game's players gains the others' season points (as they stand now) once more
     total = sum(row.points for row in players)
     for row in players:
         row.opponents_points += total - row.points
-    return rank_rows(rows.values(), min_games=min_games, tie_breakers=tie_breakers, head_to_head=head_to_head)
+    levels = set()
+    for row in touched.values():
+        levels.add(row.sort_key[:rules.level])  # the level it leaves (b"" for a new player)
+        _set_key(row, rules, min_games)
+        levels.add(row.sort_key[:rules.level])  # and the one it joins
+    levels = {level for level in levels if level[:1] == _RANKED} if rules.by_head else set()
+    return list(touched.values()), levels
+
+
+def table_in_order(rows: Iterable[Row], tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS) -> list[Row]:
+    """Rows with their keys, in table order, with positions and separations (see `place`)."""
+    return list(place(_in_order(rows), tie_breakers))

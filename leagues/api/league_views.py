@@ -33,6 +33,8 @@ class SeasonOutput(serializers.ModelSerializer):
 
 class StandingOutput(serializers.ModelSerializer):
     player = PlayerOutput()
+    position = serializers.IntegerField(allow_null=True, help_text="Shared by tied players; empty if unranked.")
+    separated_by = serializers.CharField(help_text="Tie-breaker that put this row below the last; empty if tied.")
 
     class Meta:
         model = Standing

@@ -49,7 +49,7 @@ def snapshot():
         sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games")),
         sorted(RatingEvent.objects.values_list("kind", "key", "result_id", "player_id", "played_on",
                                                "mu_before", "sigma_before", "mu_after", "sigma_after")),
-        sorted(Standing.objects.values_list("season_id", "player_id", "order", "position", "points", "separated_by")),
+        sorted(Standing.objects.values_list("season_id", "player_id", "sort_key", "points")),
     )
 
 

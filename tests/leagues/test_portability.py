@@ -18,7 +18,7 @@ from django.core.management import CommandError, call_command
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
 from games.simulation import random_legal_game
-from leagues import league_services
+from leagues import league_services, selectors
 from leagues.models import (
     AuditEntry,
     Club,
@@ -125,9 +125,9 @@ def picture() -> dict:
                     for r in Rating.objects.select_related("player")},
         "history": sorted((*scope(e.kind, e.key), e.player.name, e.played_on, e.mu_before, e.sigma_before,
                            e.mu_after, e.sigma_after) for e in RatingEvent.objects.select_related("player")),
-        "standings": {(s.season.name, s.player.name): (s.position, s.ranked, s.points, s.games, s.wins, s.seconds,
-                                                       s.opponents_points, s.margin, s.separated_by)
-                      for s in Standing.objects.select_related("season", "player")},
+        "standings": {(season.name, s.player.name): (s.position, s.ranked, s.points, s.games, s.wins, s.seconds,
+                                                     s.opponents_points, s.margin, s.separated_by)
+                      for season in Season.objects.all() for s in selectors.standings_of(season)},
         "results": sorted(
             (r.game, r.played_on, r.status, r.version, r.season.name if r.season else None,
              r.session.code if r.session else None, user(r.created_by), r.created_at,

@@ -182,3 +182,19 @@ def test_a_rerate_from_a_date_after_a_result_moved_later_replaces_its_old_rows()
     Rating.objects.all().delete()
     league_services.ratings_recompute(kind="game", key="shitenno")
     assert snapshot() == after
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="array literals are PostgreSQL's")
+@pytest.mark.parametrize(("pg_type", "values"), [
+    ("float8", [1.5, None, -1e-09, 0.1 + 0.2, 1e300, -0.0, float("inf"), 2 / 3]),
+    ("bytea", [b"", None, bytes(range(256)), b'"{},\\']),
+    ("bigint", [0, -1, 2**62, None]),
+    ("int", [7, None]),
+    ("bool", [True, False, None]),
+])
+def test_an_array_literal_reads_back_as_the_same_values(pg_type, values):
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT %s::{pg_type}[]", [bulk.array_literal(values, pg_type)])
+        (read,) = cursor.fetchone()
+    assert [bytes(v) if isinstance(v, memoryview) else v for v in read] == values
+    assert [str(v) for v in read] == [str(v) for v in values]  # -0.0 stays -0.0

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games.models import Seat, TableSession
-from leagues import league_services
+from leagues import league_services, selectors
 from leagues.models import Rating, RatingEvent, Result, Standing
 from leagues.ratings import RatedResult, rate_results
 from leagues.services import player_for_user
@@ -215,6 +215,5 @@ def test_it_stores_standings_with_the_separating_tie_breaker(club, alice, bob, c
     _league, season = league_with_season(club, alice, min_games=1)
     sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)]), bob, carol)
     league_services.standings_compute(season=season)
-    rows = list(Standing.objects.filter(season=season).values_list("player__name", "position", "points",
-                                                                   "separated_by"))
+    rows = [(row.player.name, row.position, row.points, row.separated_by) for row in selectors.standings_of(season)]
     assert rows == [("alice", 1, 3.0, ""), ("bob", 2, 1.5, "points"), ("carol", 3, 0.0, "points")]

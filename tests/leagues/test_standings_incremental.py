@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues import league_services
+from leagues import league_services, selectors
 from leagues import standings as standings_maths
 from leagues.models import Club, League, Player, Result, ResultEntry, Season, Standing
 
@@ -73,9 +73,10 @@ def add_result(season: Season, people: list[Player], game: list[tuple], status: 
 
 
 def stored(season: Season) -> list[tuple]:
-    return list(Standing.objects.filter(season=season).order_by("order").values_list(
-        "player_id", "order", "position", "ranked", "separated_by", "games", "wins", "seconds",
-        "points", "opponents_points", "margin", "margin_sum", "margin_games"))
+    """The table as the site reads it: rows in order, with positions and separations from their keys."""
+    return [(r.player_id, order, r.position, r.ranked, r.separated_by, r.games, r.wins, r.seconds, r.points,
+             r.opponents_points, r.margin, r.margin_sum, r.margin_games)
+            for order, r in enumerate(selectors.standings_of(season))]
 
 
 def assert_same_table(incremental: list[tuple], full: list[tuple]) -> None:
@@ -143,6 +144,35 @@ def test_it_recomputes_in_full_when_the_table_is_not_known_to_match():
     league_services.standings_compute(season=season)
     assert not Result.objects.get(pk=second.pk).in_standings
     assert {row[0]: row[5] for row in stored(season)} == {people[0].pk: 1, people[1].pk: 1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 9).flatmap(lambda n: st.lists(a_game(n), max_size=20)), rules)
+def test_folding_games_in_one_by_one_keys_the_rows_as_the_whole_table_does(games, season_rules):
+    """apply_game and settle change only the rows they return; every other row keeps its key, and the rows in
+    key order are the table worked out from all the games at once."""
+    kw = {"scheme": season_rules["scheme"], "custom": season_rules["custom"],
+          "min_games": season_rules["min_games"], "tie_breakers": season_rules["tie_breakers"]}
+    rows: dict = {}
+    for n, game in enumerate(games):
+        earlier = games[:n]
+        co_play = {p: {} for p, _rank, _score in game}
+        for played in earlier:
+            for p, _rank, _score in game:
+                if any(e[0] == p for e in played):
+                    for other, _r, _s in played:
+                        if other != p:
+                            co_play[p][other] = co_play[p].get(other, 0) + 1
+        before = {player: row.sort_key for player, row in rows.items()}
+        changed, levels = standings_maths.apply_game(rows, game, co_play, **kw)
+        changed += standings_maths.settle(rows.values(), levels, tie_breakers=kw["tie_breakers"],
+                                          head_to_head=standings_maths._head_to_head_in(games[:n + 1]))
+        unchanged = {player for player, key in before.items() if player not in {r.player for r in changed}}
+        assert all(rows[player].sort_key == before[player] for player in unchanged)
+        whole = standings_maths.table_of(games[:n + 1], **kw)
+        folded = standings_maths.table_in_order(rows.values(), kw["tie_breakers"])
+        assert [(r.player, r.sort_key, r.position, r.ranked, r.separated_by, r.games) for r in folded] == [
+            (r.player, r.sort_key, r.position, r.ranked, r.separated_by, r.games) for r in whole]
 
 
 @settings(max_examples=300, deadline=None)

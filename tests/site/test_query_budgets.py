@@ -87,7 +87,8 @@ def _league(club, alice, bob, carol, rows: int):
     players = _players(rows)
     me = player_for_user(bob)
     Standing.objects.bulk_create(
-        Standing(season=season, player=p, order=i, position=i + 1, points=rows - i, games=3, wins=1)
+        Standing(season=season, player=p, sort_key=bytes([0]) + (rows - i).to_bytes(8), points=rows - i, games=3,
+                 wins=1)
         for i, p in enumerate(players)
     )
     statuses = [Result.Status.PENDING, Result.Status.DISPUTED, Result.Status.COUNTED]
