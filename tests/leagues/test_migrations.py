@@ -1,0 +1,51 @@
+"""Data migrations, run on rows written by the schema before them."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from leagues import selectors
+from leagues.models import Season
+
+BEFORE_KEYS = [("leagues", "0005_rating_history_unchecked_keys")]
+WITH_KEYS = [("leagues", "0006_standings_sort_key")]
+
+
+def migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_tables_get_their_keys_and_read_in_the_same_order():
+    apps = migrate(BEFORE_KEYS)
+    Club, League, Season_, Player = (apps.get_model("leagues", name) for name in ("Club", "League", "Season", "Player"))
+    Result, ResultEntry, Standing = (apps.get_model("leagues", name) for name in ("Result", "ResultEntry", "Standing"))
+    club = Club.objects.create(name="Old club", slug="old-club")
+    league = League.objects.create(club=club, name="Old league", slug="old", games=["shitenno"])
+    day = datetime.date(2026, 1, 5)
+    season = Season_.objects.create(league=league, name="Old season", starts_on=day, ends_on=day, standings_results=2)
+    ann, ben, cat = (Player.objects.create(name=name) for name in ("ann", "ben", "cat"))
+    for placings in ([(ann, 1), (ben, 2), (cat, 3)], [(ben, 1), (ann, 2), (cat, 3)]):
+        result = Result.objects.create(game="shitenno", played_on=day, club=club, season=season, status="counted",
+                                       in_standings=True)
+        for player, rank in placings:
+            ResultEntry.objects.create(result=result, player=player, rank=rank)
+    # the table as the old job stored it: ann and ben level on points, wins, second places and opponents'
+    # points, and 1-1 head to head, so they share first place
+    for order, (player, position, points, wins, seconds, opponents, separated_by) in enumerate([
+            (ann, 1, 4.5, 1, 1, 9.0, ""), (ben, 1, 4.5, 1, 1, 9.0, ""), (cat, 3, 0.0, 0, 0, 18.0, "points")]):
+        Standing.objects.create(season=season, player=player, order=order, position=position, points=points,
+                                games=2, wins=wins, seconds=seconds, opponents_points=opponents,
+                                separated_by=separated_by)
+    migrate(WITH_KEYS)
+    try:
+        table = selectors.standings_of(Season.objects.get(pk=season.pk))
+        assert [(row.player.name, row.position, row.separated_by) for row in table] == [
+            ("ann", 1, ""), ("ben", 1, ""), ("cat", 3, "points")]
+        assert all(row.sort_key for row in table)
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
