@@ -475,24 +475,26 @@ def _history_dicts(kind: str, key: str, placings: _Placings, state: dict) -> lis
 
 
 def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list, *,
-                  delete_first: bool = False) -> None:
+                  fresh: bool) -> set[int]:
     """Rate `placings` over `state` (updated in place) and make the history rows of `scope` (the part of
     the scope being re-rated; `where` and `params` select the same rows in SQL, the table aliased `t`)
-    exactly the changes.
+    exactly the changes. Returns the players of the rows deleted (their stored rating may have to go).
 
-    On PostgreSQL the rows are streamed as binary COPY while the fold goes on: straight into the table
-    when `scope` holds no rows (or `delete_first`: the caller deleted them, a re-rate from a date, where
-    nearly every later row changes), else through `replace_binary` (unchanged rows are left alone)."""
+    On PostgreSQL the rows are streamed as binary COPY while the fold goes on: straight into the table when
+    `fresh` (no stored row can share a key with them), else through `replace_binary`, which updates kept
+    rows in place (with the free room RatingEvent's pages keep, without touching its indexes) and leaves
+    unchanged ones alone."""
     if connection.vendor != "postgresql":
+        gone = set(scope.values_list("player_id", flat=True).distinct())
         replace_rows(scope, _history_dicts(kind, key, placings, state), unique=["kind", "key", "result", "player"],
                      update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
-        return
+        return gone
     chunks = _history_chunks(kind, key, placings, state)
-    if delete_first or not scope.exists():
+    if fresh:
         copy_in_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks)
-    else:
-        replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
-                       where=where, params=params)
+        return set()
+    return replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
+                          where=where, params=params, returning="player_id")
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
@@ -515,21 +517,6 @@ def _start_state(earlier) -> dict[int, list]:
                      order_by=[F("played_on").desc(), F("result_id").desc()]),
     ).filter(place=1).values_list("player_id", "mu_after", "sigma_after", "games")
     return {player_id: [mu, sigma, games] for player_id, mu, sigma, games in latest}
-
-
-def _delete_from(kind: str, key: str, since: datetime.date) -> set[int]:
-    """A re-rate from a date rewrites nearly every later row: delete them (the new ones are COPYed straight
-    in, with new ids), returning the players they named. Also delete the rows a result left before `since`
-    when its date moved later, or its new rows would meet them on the unique key."""
-    table = connection.ops.quote_name(RatingEvent._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH gone AS (DELETE FROM {table} WHERE kind = %s AND key = %s AND played_on >= %s "
-                       f"RETURNING player_id) SELECT DISTINCT player_id FROM gone", [kind, key, since])
-        players = {player_id for (player_id,) in cursor.fetchall()}
-        cursor.execute(f"DELETE FROM {table} t USING {connection.ops.quote_name(Result._meta.db_table)} r "
-                       f"WHERE t.result_id = r.id AND t.kind = %s AND t.key = %s AND t.played_on < %s "
-                       f"AND r.played_on >= %s RETURNING t.player_id", [kind, key, since, since])
-        return players | {player_id for (player_id,) in cursor.fetchall()}
 
 
 def _synchronous_commit_off() -> None:
@@ -555,12 +542,11 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     else:
         stale, state = events.filter(played_on__gte=since), _start_state(events.filter(played_on__lt=since))
         where, params = f"{where} AND t.played_on >= %s", [*params, since]
+        players = set()
     placings = _Placings(_counted_in_scope(kind, key, since))
-    if since is not None and connection.vendor == "postgresql":
-        players = _delete_from(kind, key, since)
-    elif since is not None:
-        players = set(stale.values_list("player_id", flat=True).distinct())
-    _write_events(kind, key, placings, state, stale, where, params, delete_first=since is not None)
+    # A result whose date moved later may still have rows before `since`: the re-rate meets them on the
+    # unique key and updates them, so the straight COPY is only for a scope that holds no rows at all.
+    players |= _write_events(kind, key, placings, state, stale, where, params, fresh=not events.exists())
     _write_ratings(kind, key, state, players | set(placings.players))
     return placings.counted
 
@@ -588,7 +574,7 @@ def ratings_apply_result(*, result: Result) -> None:
         state = {r.player_id: [r.mu, r.sigma, r.games]
                  for r in Rating.objects.filter(kind=kind, key=key, player_id__in=seated)}
         _write_events(kind, key, placings, state, events.filter(result=result),
-                      "t.kind = %s AND t.key = %s AND t.result_id = %s", [kind, key, result.pk])
+                      "t.kind = %s AND t.key = %s AND t.result_id = %s", [kind, key, result.pk], fresh=True)
         _write_ratings(kind, key, state, seated)
 
 

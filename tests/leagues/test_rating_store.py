@@ -128,6 +128,32 @@ def test_a_rerate_from_a_date_after_an_edit_equals_a_full_recompute():
     assert snapshot() == after_edit
 
 
+def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_player():
+    _rated, rows = make_results(30, per_day=3)
+    middle = rows[16]
+    once, newcomer = Player.objects.create(name="once"), Player.objects.create(name="newcomer")
+    ResultEntry.objects.filter(result=middle, player=middle.entries.order_by("id")[0].player).update(player=once)
+    league_services.ratings_recompute(kind="game", key="shitenno")
+    before = {(r, p): pk for r, p, pk in RatingEvent.objects.values_list("result_id", "player_id", "pk")}
+    assert Rating.objects.filter(player=once).exists()
+    earlier = snapshot()
+    ResultEntry.objects.filter(result=middle, player=once).update(player=newcomer)
+    entries = list(middle.entries.order_by("id"))
+    entries[0].rank, entries[1].rank = entries[1].rank + 1, entries[0].rank  # later numbers change too
+    ResultEntry.objects.bulk_update(entries, ["rank"])
+    league_services.ratings_recompute(kind="game", key="shitenno", since=middle.played_on)
+    after = snapshot()
+    assert len(set(after[1]) - set(earlier[1])) > 10  # later rows changed: updated in place below
+    kept = {(r, p): pk for r, p, pk in RatingEvent.objects.values_list("result_id", "player_id", "pk")}
+    assert (middle.pk, once.pk) not in kept and (middle.pk, newcomer.pk) in kept
+    del before[middle.pk, once.pk]
+    assert {key: pk for key, pk in kept.items() if key != (middle.pk, newcomer.pk)} == before  # ids kept
+    assert not Rating.objects.filter(player=once).exists() and Rating.objects.filter(player=newcomer).exists()
+    RatingEvent.objects.all().delete()
+    Rating.objects.all().delete()
+    league_services.ratings_recompute(kind="game", key="shitenno")
+    assert snapshot() == after
+
 def test_a_result_with_one_entry_is_counted_but_changes_nothing():
     rated, rows = make_results(10)
     lone = Result.objects.create(game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED)
