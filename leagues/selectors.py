@@ -4,7 +4,7 @@ from collections import Counter, defaultdict
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from . import standings as standings_maths
 from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
@@ -110,7 +110,8 @@ def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
     entries = list(
         ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
                                    result__in=results_visible(viewer))
-        .select_related("result").prefetch_related("result__entries__player")
+        .select_related("result").prefetch_related(  # players joined, not fetched by id (SQLite caps a query's size)
+            Prefetch("result__entries", queryset=ResultEntry.objects.select_related("player")))
     )
     by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     ahead: Counter = Counter()

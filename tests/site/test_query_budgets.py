@@ -161,7 +161,7 @@ def test_a_player_page_costs_the_same_with_many_games(
         seat for i, s in enumerate(sessions)
         for seat in (Seat(session=s, position=0, player=me), Seat(session=s, position=1, player=players[i]))
     )
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(11):
         response = client.get(me.get_absolute_url())
     page = response.content.decode()
     assert response.status_code == 200 and "Nemesis" in page and "polyline" in page
