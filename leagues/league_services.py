@@ -676,12 +676,16 @@ def _rows_of(stored: dict[int, tuple]) -> dict[int, standings_maths.Row]:
     }
 
 
-def _in(column: str, values) -> tuple[str, list]:
-    """`column IN values` as SQL and its parameters: one array parameter on PostgreSQL (parsed and planned
-    faster than hundreds of placeholders), a placeholder each elsewhere."""
-    if connection.vendor == "postgresql":
-        return f"{column} = ANY(%s)", [list(values)]
-    return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
+def _in(column: str, values, pg_type: str, *, hashed: bool = False) -> tuple[str, list]:
+    """`column IN values` as SQL and its parameters: on PostgreSQL one array parameter spelled as a literal
+    (parsed faster than hundreds of placeholders, built faster than psycopg adapts a list), `hashed` for a
+    column no index serves (the list is hashed, not compared element by element with each row); a placeholder
+    each elsewhere."""
+    if connection.vendor != "postgresql":
+        return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
+    if hashed:
+        return f"{column} IN (SELECT unnest(%s::{pg_type}[]))", [array_literal(values, pg_type)]
+    return f"{column} = ANY(%s::{pg_type}[])", [array_literal(values, pg_type)]
 
 
 def _rules(season: Season) -> dict:
@@ -761,39 +765,34 @@ def standings_apply_result(*, result: Result) -> bool:
         )
         if cursor.rowcount != 1:
             return False
-        # The game, and every entry of its players (the game's own first). Who shared a folded-in game with
-        # them, and how often, then comes from those entries' results. Each query is bounded by ids (the
-        # game's, then the players' games), so no plan can scan the season whatever the statistics say of
-        # in_standings (a full recompute may just have set it on thousands of results).
+        # The game, and every entry of every game its players played, each marked whether it is folded into
+        # this season's table: who shared a folded-in game with them, and how often. The query is driven by
+        # ids (the game's entries, its players' entries, their games), so no plan can scan the season whatever
+        # the statistics say of in_standings (a full recompute may just have set it on thousands of results).
         cursor.execute(
-            "SELECT result_id, player_id, rank, score FROM leagues_resultentry WHERE player_id IN "
-            "(SELECT player_id FROM leagues_resultentry WHERE result_id = %s) ORDER BY result_id <> %s, id",
-            [result.pk, result.pk])
-        game, mine = [], {}
-        for result_id, player, rank, score in cursor.fetchall():
+            "SELECT e.result_id, e.player_id, e.rank, e.score, r.season_id = %s AND r.in_standings "
+            "FROM leagues_resultentry e JOIN leagues_result r ON r.id = e.result_id "
+            "WHERE e.result_id IN (SELECT m.result_id FROM leagues_resultentry m WHERE m.player_id IN "
+            "(SELECT g.player_id FROM leagues_resultentry g WHERE g.result_id = %s)) ORDER BY e.result_id, e.id",
+            [season_id, result.pk])
+        game, shared_games = [], {}
+        for result_id, player, rank, score, folded in cursor.fetchall():
             if result_id == result.pk:
                 game.append((player, rank, score))
-            else:
-                mine.setdefault(result_id, []).append(player)
+            elif folded:
+                shared_games.setdefault(result_id, []).append(player)
         players = [entry[0] for entry in game]
         co_play: dict[int, dict[int, int]] = {}
-        if mine:
-            in_results, params = _in("r.id", mine)
-            in_entries, more = _in("e.result_id", mine)
-            cursor.execute(
-                "SELECT e.result_id, e.player_id FROM leagues_resultentry e "
-                "JOIN leagues_result r ON r.id = e.result_id "
-                f"WHERE {in_results} AND {in_entries} AND r.season_id = %s AND r.in_standings = %s",
-                [*params, *more, season_id, True],
-            )
-            for result_id, other in cursor.fetchall():
-                for player in mine[result_id]:
-                    if other != player:
-                        shared = co_play.setdefault(player, {})
-                        shared[other] = shared.get(other, 0) + 1
+        for seated in shared_games.values():
+            for player in players:
+                if player in seated:
+                    shared = co_play.setdefault(player, {})
+                    for other in seated:
+                        if other != player:
+                            shared[other] = shared.get(other, 0) + 1
         # Only the rows the game changes are read: its players' and their past opponents'.
         concerned = set(players).union(*co_play.values())
-        in_concerned, params = _in("player_id", concerned)
+        in_concerned, params = _in("player_id", concerned, "bigint")
         stored = _stored_standings(cursor, season_id, f"AND {in_concerned}", params)
         rows = _rows_of(stored)
         rules = _rules(season)
@@ -804,9 +803,9 @@ def standings_apply_result(*, result: Result) -> bool:
             return True
         if levels:  # and the rows that shared a level with a changed row, before or after, for head_to_head
             width = len(next(iter(levels)))
-            at_levels, params = _in(f"substr(sort_key, 1, {width})", levels)
-            loaded, more = _in("player_id", rows)
-            mates = _stored_standings(cursor, season_id, f"AND {at_levels} AND NOT {loaded}", [*params, *more])
+            at_levels, params = _in(f"substr(sort_key, 1, {width})", levels, "bytea", hashed=True)
+            mates = {player: values for player, values in _stored_standings(
+                cursor, season_id, f"AND {at_levels}", params).items() if player not in rows}
             stored.update(mates)
             rows.update(_rows_of(mates))
             changed.extend(standings_maths.settle(rows.values(), levels, tie_breakers=rules["tie_breakers"],
