@@ -107,8 +107,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # too (CACHE_URL=redis://host:6379/1); the default is each process's own memory.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
           if os.environ.get("CACHE_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# A signed-in phone's every request reads its session: from the cache, the database only when the cache lost it.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# A signed-in phone's every request reads its session: from the shared cache, the database only when the cache
+# lost it. Not from a per-process cache: a session ended in one web worker would live on in another's memory.
+SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if os.environ.get("CACHE_URL") else "db")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
