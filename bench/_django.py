@@ -47,3 +47,14 @@ def club_season(players: int, season_name: str, days: int):
     season = Season.objects.create(league=league, name=season_name, starts_on=first,
                                    ends_on=first + datetime.timedelta(days=days))
     return season, ids
+
+
+def placings(rng, table: list[int]) -> list[tuple[int, int, int]]:
+    """(player, rank, score) for the players of `table` in seat order, with random scores from 40 to 120 given
+    best first: equal scores share a rank (ties)."""
+    scores = sorted((rng.randint(40, 120) for _ in table), reverse=True)
+    ranked, rank = [], 0
+    for place, (player, score) in enumerate(zip(table, scores, strict=True)):
+        rank = rank if place and score == scores[place - 1] else place + 1
+        ranked.append((player, rank, score))
+    return ranked

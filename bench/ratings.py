@@ -68,10 +68,7 @@ def generate(players: int, results: int, seed: int = 1) -> tuple[Season, list[in
                     table[0] = regular
                 elif n == 5000 or n % 10_000 == 7:
                     table[0] = occasional
-                scores = sorted((rng.randint(40, 120) for _ in range(4)), reverse=True)
-                rank = 0
-                for place, (pid, score) in enumerate(zip(table, scores, strict=True)):
-                    rank = rank if place and score == scores[place - 1] else place + 1  # ties share a rank
+                for pid, rank, score in _django.placings(rng, table):
                     copy.write_row((base + n + 1, pid, rank, score))
         cursor.execute("SELECT setval(pg_get_serial_sequence('leagues_result', 'id'), %s)", [base + results])
         cursor.execute("ANALYZE")

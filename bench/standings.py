@@ -52,10 +52,7 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 table = rng.sample(ids, 4)
-                scores = sorted((rng.randint(40, 120) for _ in range(4)), reverse=True)
-                rank = 0
-                for place, (pid, score) in enumerate(zip(table, scores, strict=True)):
-                    rank = rank if place and score == scores[place - 1] else place + 1  # ties share a rank
+                for pid, rank, score in _django.placings(rng, table):
                     copy.write_row((base + n + 1, pid, rank, score))
         cursor.execute("SELECT setval(pg_get_serial_sequence('leagues_result', 'id'), %s)", [base + total])
         cursor.execute("ANALYZE")
