@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def test_the_benchmark_runs(script, args, says):
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         pytest.skip("the benchmarks need PostgreSQL")
-    env = dict(os.environ, BENCH_DATABASE_SUFFIX="_smoke")
+    env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke")
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
