@@ -19,7 +19,7 @@ from leagues import league_services
 from leagues import services as league_player_services
 from leagues.audit import audit_record
 from leagues.models import Club, Membership, Player
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, KeyReused
 
 from . import selectors
 from .models import MoveEvent, Seat, TableSession
@@ -81,10 +81,27 @@ def _lock(session: TableSession) -> TableSession:
     return TableSession.objects.select_for_update().get(pk=session.pk)
 
 
-def _replayed(session: TableSession, idempotency_key: str | None) -> MoveEvent | None:
+def _replayed(session: TableSession, idempotency_key: str | None, *, user: AbstractBaseUser, seq: int,
+              kind: str, payload: dict | None) -> MoveEvent | None:
+    """The entry an earlier submission with this key made, if the same writer sends the same request again.
+
+    Who may write is checked first, so a key never hands anyone an answer they could not have had. A key that
+    comes back from another writer, or with another request, is refused (422), not answered with the first
+    request's result: the client would take that answer for its own request's.
+    """
     if not idempotency_key:
         return None
-    return session.events.filter(idempotency_key=idempotency_key).first()
+    earlier = session.events.filter(idempotency_key=idempotency_key).first()
+    if earlier is None:
+        return None
+    if not selectors.session_can_write(session, user):
+        raise PermissionDenied(_("Only the table's creator, its seated players and its club's admins may do this."))
+    same = (earlier.entered_by_id == user.pk and earlier.kind == kind and earlier.seq == seq + 1
+            and (payload is None or earlier.payload == payload))
+    if not same:
+        raise KeyReused(_("This Idempotency-Key was already used for a different request at this table; send a new "
+                          "key with each new request."))
+    return earlier
 
 
 def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> None:
@@ -116,11 +133,18 @@ def _advance(session: TableSession, state: dict) -> None:
 
 @transaction.atomic
 def move_record(
-    *, session: TableSession, seq: int, move: dict, user: AbstractBaseUser, idempotency_key: str | None = None
+    *, session: TableSession, seq: int, move: dict, user: AbstractBaseUser, idempotency_key: str | None = None,
+    same_move_on_replay: bool = True,
 ) -> Recorded:
-    """Append `move` if it is legal on the state the writer saw (`seq`); nothing is written otherwise."""
+    """Append `move` if it is legal on the state the writer saw (`seq`); nothing is written otherwise.
+
+    A repeated idempotency key must come with the same move (the API's body), unless the caller builds the move
+    from what the table shows now (the page's form: its seat is read from the table, which moved on after the
+    first submission), when the writer and `seq` must match."""
     session = _lock(session)
-    if (earlier := _replayed(session, idempotency_key)) is not None:
+    earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
+                        payload=move if same_move_on_replay else None)
+    if earlier is not None:
         return _earlier(session, earlier)
     _check_writable(session, user, seq)
     if not isinstance(move, dict):
@@ -142,7 +166,8 @@ def move_undo(
 ) -> Recorded:
     """Take back the last standing move by appending an undo entry; the undone row stays in the log."""
     session = _lock(session)
-    if (earlier := _replayed(session, idempotency_key)) is not None:
+    earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.UNDO, payload=None)
+    if earlier is not None:
         return _earlier(session, earlier)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
         league_services.result_withdraw_for_session(session=session)  # 409 once the result counts

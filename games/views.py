@@ -33,7 +33,7 @@ from games.engines.shitenno.board import (
 from leagues.models import Player
 from leagues.selectors import clubs_of_user
 from leagues.services import player_for_user
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, KeyReused
 
 from . import selectors, services
 from .forms import COLOURS, FinalCountForm, NewTableForm, move_from_post
@@ -301,6 +301,8 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
                              + exc.message)
     except PermissionDenied as exc:
         return _render_table(request, session, status=403, notice=str(exc))
+    except KeyReused as exc:
+        return _render_table(request, session, status=422, notice=exc.message)
     if not request.htmx:
         return redirect(session)
     selectors.session_reload(session)
@@ -318,7 +320,7 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
         seat = selectors.session_hint(session)["to_move"]
         move = move_from_post(kind, seat if seat is not None else 0, request.POST)
         services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
-                             idempotency_key=request.POST.get("key") or None)
+                             idempotency_key=request.POST.get("key") or None, same_move_on_replay=False)
 
     return _write(request, session, write)
 

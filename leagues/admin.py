@@ -15,7 +15,7 @@ class MembershipInline(admin.TabularInline):
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name", "user__username"]
-    raw_id_fields = ["user", "created_by", "merged_into"]
+    raw_id_fields = ["user", "created_by", "merged_into", "created_in"]
 
 
 @admin.register(models.Club)
@@ -23,6 +23,13 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "members_public", "created_at"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "members_public" in form.changed_data:
+            from .league_services import club_privacy_changed
+
+            club_privacy_changed(club=obj)
 
 
 @admin.register(models.Membership)

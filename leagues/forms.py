@@ -24,6 +24,19 @@ class ClubForm(forms.ModelForm):
 
 class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=80)
+    club = forms.ModelChoiceField(
+        label=_("Add to club"), queryset=Club.objects.none(), required=False,
+        help_text=_("Clubs you run: the guest joins it, and its owners and admins may invite the guest later too."),
+    )
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user is not None and user.is_authenticated:
+            self.fields["club"].queryset = Club.objects.filter(
+                memberships__player__user=user,
+                memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]).order_by("name")
+        if not self.fields["club"].queryset.exists():
+            del self.fields["club"]
 
 
 class RoleForm(forms.Form):

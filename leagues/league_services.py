@@ -19,7 +19,7 @@ from itertools import accumulate
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
-from django.db.models import Count, F, Window
+from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.text import slugify
@@ -29,6 +29,7 @@ from shitenno_site.errors import Conflict
 
 from . import ratings as rating_maths
 from . import standings as standings_maths
+from .access import result_players_signed_by, result_signers
 from .audit import audit_record
 from .bulk import (
     array_literal,
@@ -133,16 +134,10 @@ def _season_for(*, club: Club | None, game: str, played_on: datetime.date, playe
 # --- results and sign-offs ---
 
 
-def _signers(result: Result) -> dict[int, int | None]:
-    """Each entry's player -> the user whose sign-off counts for it (guests: whoever recorded the game)."""
-    return {
-        e.player_id: e.player.user_id if e.player.user_id else result.created_by_id
-        for e in result.entries.select_related("player")
-    }
-
-
 def _scopes(result: Result) -> list[tuple[str, str]]:
-    scopes = [(RatingScope.GAME, result.game)]
+    """A result counts in its league's ratings, and site-wide only when it was not played in a private club
+    (a private club's games stay inside the club: see docs/security.md)."""
+    scopes = [(RatingScope.GAME, result.game)] if result.club_id is None or result.club.members_public else []
     if result.season_id:
         scopes.append((RatingScope.LEAGUE, str(result.season.league_id)))
     return scopes
@@ -169,23 +164,29 @@ def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seaso
 
 
 def _settle(result: Result) -> None:
-    """Count a pending result once every signer agreed; flag it disputed when anyone disagreed."""
+    """Count a pending result once every player is answered for (`result_signers`: each account by itself, each
+    guest by its creator or a manager of the league's club); flag it disputed when anyone disagreed first.
+
+    A result that already counts stays counted here: a later dispute flags it for the managers instead
+    (`result_sign_off`), so one player cannot pull a signed-off game out of the standings on their own.
+    """
+    if result.status == Result.Status.COUNTED:
+        return
     sign_offs = {s.player_id: s for s in result.sign_offs.all()}
-    if any(not s.agreed for s in sign_offs.values()):
+    signers = result_signers(result)
+    valid = {player: s for player, s in sign_offs.items() if s.by_id in signers.get(player, ())}
+    if any(not s.agreed for s in valid.values()):
         status = Result.Status.DISPUTED
-    elif all(player in sign_offs for player, user in _signers(result).items() if user is not None):
+    elif all(player in valid for player in signers):
         status = Result.Status.COUNTED
     else:
         status = Result.Status.PENDING
     if status == result.status:
         return
-    was_counted = result.status == Result.Status.COUNTED
     result.status = status
     result.save(update_fields=["status", "updated_at"])
     if status == Result.Status.COUNTED:
         _enqueue_counted(result)
-    elif was_counted:
-        _enqueue_recompute(set(_scopes(result)), result.played_on, {result.season_id} if result.season_id else set())
 
 
 def _clean_entries(entries: Sequence[dict]) -> list[dict]:
@@ -264,30 +265,39 @@ def result_enter(
         raise ValidationError({"played_on": _("The game cannot be in the future.")})
     result = Result.objects.create(game=game[:80], played_on=played_on, season=season, club=club, created_by=user)
     ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
-    for player_id, signer in _signers(result).items():
-        if signer == user.pk:
-            SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
+    for player_id in result_players_signed_by(result, user):
+        SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
     _settle(result)
     return result
 
 
 @transaction.atomic
 def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = True, note: str = "") -> Result:
-    """A seated player (or the recorder, for guests) agrees or disputes; the last agreement counts it."""
-    result = Result.objects.select_for_update().get(pk=result.pk)
-    mine = [player for player, signer in _signers(result).items() if signer == user.pk]
+    """A player (or who answers for a guest) agrees or disputes. Before the result counts, the last agreement
+    counts it and a dispute holds it back. Once it counts, a dispute flags it for the club's managers (or, outside
+    any club, its recorder) and it keeps counting until one of them corrects or deletes it."""
+    result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
+    mine = result_players_signed_by(result, user)
     if not mine:
         raise PermissionDenied(_("Only the players of this game sign it off."))
     if not agreed and not note.strip():
         raise ValidationError({"note": _("Say what is wrong with the result.")})
+    names = sorted(Player.objects.filter(pk__in=mine).values_list("name", flat=True))
+    if result.status == Result.Status.COUNTED:
+        if agreed:
+            return result  # it counts already: nothing to add
+        result.flagged_by = user
+        result.flag_note = note.strip()[:300]
+        result.save(update_fields=["flagged_by", "flag_note", "updated_at"])
+        _audit_result("result.flag", result, user, {"players": names, "note": note[:300], "status": result.status})
+        return result
     for player_id in mine:
         SignOff.objects.update_or_create(
             result=result, player_id=player_id, defaults={"by": user, "agreed": agreed, "note": note[:300]}
         )
     _settle(result)
     _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
-                  {"players": sorted(Player.objects.filter(pk__in=mine).values_list("name", flat=True)),
-                   "note": note[:300], "status": result.status})
+                  {"players": names, "note": note[:300], "status": result.status})
     return result
 
 
@@ -342,6 +352,7 @@ def result_update(
         result.sign_offs.exclude(player__in=[e["player"] for e in entries]).delete()
     result.version += 1
     result.status = Result.Status.COUNTED
+    result.flagged_by, result.flag_note = None, ""  # a manager acted on the flag
     result.save()
     _audit_result("result.edit", result, user, {"before": before, "after": _result_summary(result),
                                                "version": result.version})
@@ -379,7 +390,7 @@ def _counted_in_scope(kind: str, key: str, since: datetime.date | None = None):
     """The entries of the scope's counted results played on or after `since`, in rating order."""
     entries = ResultEntry.objects.filter(result__status=Result.Status.COUNTED)
     if kind == RatingScope.GAME:
-        entries = entries.filter(result__game=key)
+        entries = entries.filter(Q(result__club__isnull=True) | Q(result__club__members_public=True), result__game=key)
     else:
         entries = entries.filter(result__season__league_id=int(key))
     if since is not None:
@@ -500,6 +511,8 @@ def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
     """The stored ratings of `players` from `final` ([mu, sigma, games] by player); a player left without
     rated games loses the row."""
+    if not players:  # a scope with nothing counted and nobody rated (e.g. its only result stopped counting)
+        return
     replace_rows(
         Rating.objects.filter(kind=kind, key=key, player_id__in=players),
         [{"kind": kind, "key": key, "player": pid, "mu": state[0], "sigma": state[1], "games": state[2]}
@@ -555,7 +568,7 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
 def ratings_apply_result(*, result: Result) -> None:
     """Rate one newly counted result in each of its scopes: incrementally when it is the latest, else
     by re-rating from its date. Does nothing for a result already rated or no longer counted."""
-    result = Result.objects.select_related("season").get(pk=result.pk)
+    result = Result.objects.select_related("season", "club").get(pk=result.pk)
     if result.status != Result.Status.COUNTED:
         return
     for kind, key in _scopes(result):
@@ -826,3 +839,12 @@ def result_withdraw_for_session(*, session) -> None:
     if result.status == Result.Status.COUNTED:
         raise Conflict(_("This game's result is signed off and counts in the ratings; ask a club admin to edit it."))
     result.delete()
+
+
+def club_privacy_changed(*, club: Club) -> None:
+    """A club turned private (or public): its results leave (or join) the site-wide ratings of their games."""
+    games = Result.objects.filter(club=club, status=Result.Status.COUNTED).values_list("game", flat=True).distinct()
+    from . import tasks
+
+    for game in sorted(set(games)):
+        tasks.ratings_recompute.delay_on_commit(RatingScope.GAME, game)

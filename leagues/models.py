@@ -27,6 +27,11 @@ class Player(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_guests",
         help_text="A claimed guest whose games moved to this player; kept for the record.",
     )
+    created_in = models.ForeignKey(
+        "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="created_guests",
+        help_text="The club a manager added this guest for: its managers, like the guest's creator, may make the "
+                  "guest's claim link. Empty for guests added outside a club.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,8 +53,9 @@ class Club(models.Model):
     slug = models.SlugField(unique=True, max_length=100)
     description = models.TextField(_("description"), blank=True)
     members_public = models.BooleanField(
-        _("members list is public"), default=False,
-        help_text=_("When off, only members see who is in the club."),
+        _("public club"), default=False,
+        help_text=_("When off, the club is private: only members see who is in it, its leagues, standings and "
+                    "results, and its results count in its leagues' ratings only, not in the site-wide rankings."),
     )
     invite_token = models.CharField(max_length=64, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -62,6 +68,10 @@ class Club(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("club_detail", args=[self.slug])
+
+    @property
+    def is_private(self) -> bool:
+        return not self.members_public
 
 
 class Membership(models.Model):
@@ -85,6 +95,25 @@ class Membership(models.Model):
     @property
     def manages(self) -> bool:
         return self.role in (self.Role.OWNER, self.Role.ADMIN)
+
+
+class ClubInvite(models.Model):
+    """A manager asked a player into the club; nobody becomes a member without consent. The player's own
+    account answers, or, for a guest, whoever added the guest (the guest has no account to answer with)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_invites")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_invite_per_club_and_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} invited to {self.club}"
 
 
 # --- Leagues, seasons, results, ratings and standings (issue 5) ---
@@ -163,6 +192,11 @@ class Result(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    flagged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="A player disputed this result after it counted: it keeps counting until a manager acts.",
+    )
+    flag_note = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -5,8 +5,10 @@ from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
 
 from . import standings as standings_maths
+from .access import club_sees_inside, clubs_inside_q
 from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
 
 
@@ -43,9 +45,25 @@ def players_list(*, search: str = "") -> QuerySet[Player]:
 
 
 
-def leagues_list(*, club: Club | None = None) -> QuerySet[League]:
-    leagues = League.objects.select_related("club")
+def leagues_list(*, viewer: AbstractBaseUser, club: Club | None = None) -> QuerySet[League]:
+    """Leagues the viewer may see: a private club's only for its members."""
+    leagues = League.objects.select_related("club").filter(clubs_inside_q(viewer))
     return leagues.filter(club=club) if club is not None else leagues.order_by("club__name", "name")
+
+
+def league_for_viewer(*, pk, viewer: AbstractBaseUser) -> League:
+    """404 for a league of a private club the viewer is not in, as for no league at all."""
+    league = League.objects.select_related("club").filter(pk=pk).first()
+    if league is None or not club_sees_inside(league.club, viewer):
+        raise Http404("No such league, or its club is private.")
+    return league
+
+
+def season_for_viewer(*, pk, viewer: AbstractBaseUser) -> Season:
+    season = Season.objects.select_related("league__club").filter(pk=pk).first()
+    if season is None or not club_sees_inside(season.league.club, viewer):
+        raise Http404("No such season, or its club is private.")
+    return season
 
 
 def season_current(league: League, *, on: date | None = None) -> Season | None:
@@ -90,13 +108,15 @@ def ratings_list(*, kind: str, key: str, min_games: int = 0) -> list[Rating]:
     return sorted(ratings, key=lambda r: (-r.ordinal, r.player.name))
 
 
-def rating_scope_choices() -> list[tuple[str, str, str]]:
-    """(kind, key, label) for every scope with ratings, for the rankings filter."""
-    leagues = {str(league.pk): league for league in League.objects.select_related("club")}
+def rating_scope_choices(*, viewer: AbstractBaseUser) -> list[tuple[str, str, str]]:
+    """(kind, key, label) for every scope with ratings the viewer may see, for the rankings filter."""
+    leagues = {str(league.pk): league for league in leagues_list(viewer=viewer)}
     choices = []
     for kind, key in Rating.objects.values_list("kind", "key").distinct().order_by("kind", "key"):
-        label = key if kind == "game" else (str(leagues[key]) if key in leagues else key)
-        choices.append((kind, key, label))
+        if kind == "game":
+            choices.append((kind, key, key))
+        elif key in leagues:
+            choices.append((kind, key, str(leagues[key])))
     return choices
 
 
@@ -162,7 +182,9 @@ def _player_shitenno(player: Player, viewer: AbstractBaseUser) -> dict:
 
 
 def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:
-    """A result from a private table is seen only by those who may see the table."""
+    """A result from a private table is seen only by those who may see the table, and a result of a private
+    club only by its members."""
     from games.selectors import sessions_visible
 
-    return Result.objects.filter(Q(session__isnull=True) | Q(session__in=sessions_visible(viewer).values("pk")))
+    return Result.objects.filter(Q(session__isnull=True) | Q(session__in=sessions_visible(viewer).values("pk")),
+                                 clubs_inside_q(viewer))

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
+from .access import guest_claim_link_allowed, player_consent_givers
 from .audit import audit_record
-from .models import Club, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
+from .models import Club, ClubInvite, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
 
 User = get_user_model()
 
@@ -29,30 +30,32 @@ def player_for_user(user: AbstractBaseUser) -> Player:
     return player
 
 
-def player_guest_create(*, name: str, created_by: AbstractBaseUser) -> Player:
+@transaction.atomic
+def player_guest_create(*, name: str, created_by: AbstractBaseUser, club: Club | None = None) -> Player:
+    """A guest is answered for by whoever adds it. Added for a club (by its owners and admins), it joins that club
+    at once and the club's managers may later make its claim link too."""
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("A guest needs a name.")})
-    return Player.objects.create(name=name[:80], created_by=created_by)
-
-
-def _may_invite(player: Player, user: AbstractBaseUser) -> bool:
-    if user.is_superuser or player.created_by_id == user.pk:
-        return True
-    managed_clubs = Membership.objects.filter(
-        player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
-    ).values("club")
-    return Membership.objects.filter(player=player, club__in=managed_clubs).exists()
+    if club is not None:
+        _require_manager(club, created_by)
+    player = Player.objects.create(name=name[:80], created_by=created_by, created_in=club)
+    if club is not None:
+        membership = Membership.objects.create(club=club, player=player)
+        audit_record(action="membership.add", obj=membership, user=created_by, club=club,
+                     details={"player": player.name, "role": membership.role, "guest": True})
+    return player
 
 
 @transaction.atomic
 def player_claim_link_create(*, player: Player, user: AbstractBaseUser) -> str:
-    """A fresh one-time token for a guest; only who named the guest (or their club's admins) may ask."""
+    """A fresh one-time token for a guest; only who answers for the guest may ask (see `guest_claim_link_allowed`)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if not player.is_guest:
         raise Conflict(_("%(name)s already belongs to an account.") % {"name": player.name})
-    if not _may_invite(player, user):
-        raise PermissionDenied(_("Only whoever added this guest, or an admin of their club, may invite them."))
+    if not guest_claim_link_allowed(player, user):
+        raise PermissionDenied(_("Only whoever added this guest, or an admin of the club it was added for, may "
+                                 "invite them."))
     player.claim_token = new_token()
     player.save(update_fields=["claim_token"])
     return player.claim_token
@@ -105,6 +108,10 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
     guest = Player.objects.select_for_update().filter(claim_token=token).first()
     if guest is None:
         raise Conflict(_("This invite link is not valid any more: it was used or replaced."))
+    if guest.created_by_id == user.pk:
+        raise Conflict(_("You added %(name)s yourself: send the link to the person it stands for.")
+                       % {"name": guest.name})
+    _audit_claim(guest, user)
     target = Player.objects.select_for_update().filter(user=user).first()
     if target is None:
         guest.user = user
@@ -121,6 +128,13 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
     guest.merged_into = target
     guest.save(update_fields=["claim_token", "merged_into"])
     return target
+
+
+def _audit_claim(guest: Player, user: AbstractBaseUser) -> None:
+    """A claim hands the guest's seats and memberships to an account: every club the guest is in is told."""
+    for membership in Membership.objects.filter(player=guest).select_related("club"):
+        audit_record(action="player.claim", obj=guest, user=user, club=membership.club_id,
+                     details={"guest": guest.name, "account": user.get_username(), "role": membership.role})
 
 
 def _unique_slug(name: str) -> str:
@@ -165,6 +179,7 @@ def club_join(*, token: str, user: AbstractBaseUser) -> Club:
     if created:
         audit_record(action="membership.join", obj=membership, user=user, club=club,
                      details={"player": membership.player.name, "role": membership.role})
+    ClubInvite.objects.filter(club=club, player=membership.player).delete()  # answered by joining
     return club
 
 
@@ -177,12 +192,56 @@ def club_invite_rotate(*, club: Club, user: AbstractBaseUser) -> str:
 
 
 @transaction.atomic
-def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Membership:
+def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Membership | ClubInvite:
+    """Managers ask a player in; the player joins only with consent. When the manager is who answers for the
+    player (their own guest) that consent is given, and the membership is made at once; otherwise the player
+    (or the guest's creator) gets an invite to accept, and nothing else changes until they do."""
     _require_manager(club, user)
+    existing = Membership.objects.filter(club=club, player=player).first()
+    if existing is not None:
+        return existing
+    if player.merged_into_id is not None:
+        raise ValidationError({"player": _("%(name)s was claimed: add the account instead.") % {"name": player.name}})
+    if user.pk in player_consent_givers(player):
+        return _membership_add(club=club, player=player, user=user, invited_by=user)
+    invite, created = ClubInvite.objects.get_or_create(club=club, player=player, defaults={"invited_by": user})
+    if created:
+        audit_record(action="membership.invite", obj=invite, user=user, club=club, details={"player": player.name})
+    return invite
+
+
+def _membership_add(*, club: Club, player: Player, user: AbstractBaseUser, invited_by) -> Membership:
     membership, created = Membership.objects.get_or_create(club=club, player=player)
     if created:
         audit_record(action="membership.add", obj=membership, user=user, club=club,
-                     details={"player": player.name, "role": membership.role})
+                     details={"player": player.name, "role": membership.role,
+                              "invited_by": invited_by.get_username() if invited_by else None})
+    return membership
+
+
+def club_invites_for(user: AbstractBaseUser):
+    """The invites this user may answer: for their own player, and for the guests they added."""
+    if not user.is_authenticated:
+        return ClubInvite.objects.none()
+    return (ClubInvite.objects.filter(player__user=user)
+            | ClubInvite.objects.filter(player__user__isnull=True, player__created_by=user)
+            ).select_related("club", "player", "invited_by").order_by("-created_at", "-id")
+
+
+@transaction.atomic
+def club_invite_answer(*, invite: ClubInvite, user: AbstractBaseUser, accept: bool) -> Membership | None:
+    """The player (or the guest's creator) says yes, and the player becomes a member, or no, and the invite goes."""
+    invite = ClubInvite.objects.select_for_update(of=("self",)).select_related("club", "player", "invited_by").get(
+        pk=invite.pk)
+    if user.pk not in player_consent_givers(invite.player):
+        raise PermissionDenied(_("Only the invited player, or whoever added this guest, may answer this invite."))
+    membership = None
+    if accept:
+        membership = _membership_add(club=invite.club, player=invite.player, user=user, invited_by=invite.invited_by)
+    else:
+        audit_record(action="membership.decline", obj=invite, user=user, club=invite.club_id,
+                     details={"player": invite.player.name})
+    invite.delete()
     return membership
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/new/", views.club_create, name="club_create"),
     path("clubs/join/<str:token>/", views.club_join, name="club_join"),
+    path("clubs/invites/<int:pk>/answer/", views.club_invite_answer, name="club_invite_answer"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/invite/rotate/", views.club_invite_rotate, name="club_invite_rotate"),
     path("clubs/<slug:slug>/members/<int:pk>/role/", views.membership_role, name="membership_role"),

@@ -17,6 +17,7 @@ from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 
 from . import selectors, services
+from .access import club_manager_user_ids, guest_claim_link_allowed, result_players_signed_by
 from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
 from .models import Club, Membership, Player
 
@@ -48,7 +49,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(player.merged_into)
     context = {"player": player, "claim_url": None}
     if request.user.is_authenticated and player.is_guest and player.claim_token:
-        if services._may_invite(player, request.user):
+        if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
     context.update(_player_extras(request, player))
     return render(request, "leagues/player_detail.html", context)
@@ -66,9 +67,10 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
 
 @login_required
 def guest_create(request: HttpRequest) -> HttpResponse:
-    form = GuestForm(request.POST or None)
+    form = GuestForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        player = services.player_guest_create(name=form.cleaned_data["name"], created_by=request.user)
+        player = services.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
+                                              club=form.cleaned_data.get("club"))
         return redirect(player)
     return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -103,7 +105,24 @@ def player_claim(request: HttpRequest, token: str) -> HttpResponse:
 def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/club_list.html", {
         "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
+        "invites": services.club_invites_for(request.user),
     })
+
+
+@login_required
+@require_POST
+def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The invited player (or the guest's creator) accepts or declines; anyone else is told it is not theirs."""
+    invite = get_object_or_404(services.club_invites_for(request.user), pk=pk)
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        return HttpResponse(_("Answer accept or decline."), status=400, content_type="text/plain; charset=utf-8")
+    services.club_invite_answer(invite=invite, user=request.user, accept=answer == "accept")
+    if answer == "accept":
+        messages.success(request, _("%(player)s joined %(club)s.") % {"player": invite.player.name,
+                                                                      "club": invite.club.name})
+        return redirect(invite.club)
+    return redirect("club_list")
 
 
 @login_required
@@ -133,7 +152,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
-    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20], **_club_leagues(club)}
+    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20], **_club_leagues(club, request.user)}
 
 
 @login_required
@@ -206,25 +225,23 @@ def _club_error(request: HttpRequest, club: Club, exc: Exception) -> HttpRespons
 
 
 def league_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list()})
+    return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list(viewer=request.user)})
 
 
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
 
-    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    league = selectors.league_for_viewer(pk=pk, viewer=request.user)
     seasons = list(league.seasons.all())
     season_id = request.GET.get("season", "")
     season = next((s for s in seasons if str(s.pk) == season_id), None) if season_id else None
     season = season or selectors.season_current(league, on=timezone.localdate())
-    me = services.player_for_user(request.user) if request.user.is_authenticated else None
     awaiting = list(selectors.results_awaiting_sign_off(viewer=request.user, league=league)[:20])
+    managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
     for result in awaiting:
         signed = {s.player_id for s in result.sign_offs.all()}
-        result.can_sign = me is not None and any(
-            e.player_id == me.pk and e.player_id not in signed for e in result.entries.all()
-        ) or (request.user.is_authenticated and result.created_by_id == request.user.pk and any(
-            e.player.is_guest and e.player_id not in signed for e in result.entries.all()))
+        result.can_sign = any(p not in signed for p in result_players_signed_by(result, request.user,
+                                                                                 managers=managers))
     context = {
         "league": league, "seasons": seasons, "season": season,
         "standings": selectors.standings_of(season) if season else [],
@@ -235,6 +252,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         membership = services.membership_of(league.club, request.user)
         context["can_manage"] = request.user.is_superuser or bool(membership and membership.manages)
+        if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
+            context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
+                                      .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])
     if request.htmx:
         return render(request, "leagues/partials/standings.html", context)
     return render(request, "leagues/league_detail.html", context)
@@ -257,7 +277,7 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
 
 def rankings(request: HttpRequest) -> HttpResponse:
     """Ratings in one scope (a game or a league), best first, with the uncertainty and a min-games filter."""
-    scopes = selectors.rating_scope_choices()
+    scopes = selectors.rating_scope_choices(viewer=request.user)
     scope = request.GET.get("scope", "")
     kind, _sep, key = scope.partition(":")
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
@@ -307,8 +327,8 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
             "result_chart_width": max(len(bars) * 12, 12)}
 
 
-def _club_leagues(club: Club) -> dict:
-    return {"leagues": selectors.leagues_list(club=club)}
+def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:
+    return {"leagues": selectors.leagues_list(viewer=viewer, club=club)}
 
 
 # --- The club's audit trail (issue 7) ---

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import MoveError
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, KeyReused
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -17,6 +17,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response({"detail": exc.message, "code": type(exc).__name__}, status=400)
     if isinstance(exc, Conflict):
         return Response({"detail": exc.message, **exc.payload}, status=409)
+    if isinstance(exc, KeyReused):
+        return Response({"detail": exc.message}, status=422)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         exc = exceptions.ValidationError(detail)
@@ -37,6 +39,7 @@ ERROR_BODIES = {
     404: OpenApiResponse(ErrorOutput, description="No such object, or it is private."),
     409: OpenApiResponse(OpenApiTypes.OBJECT, description="The data moved on: detail, and what it is now."),
     415: OpenApiResponse(ErrorOutput, description="Send application/json."),
+    422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
 }
 
 

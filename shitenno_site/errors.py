@@ -8,3 +8,11 @@ class Conflict(Exception):
         super().__init__(message)
         self.message = message
         self.payload = payload or {}
+
+
+class KeyReused(Exception):
+    """An Idempotency-Key came back with a different request than the one it first answered (HTTP 422)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

@@ -121,10 +121,33 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses log-ins during a cool-off
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Brute force: after 10 failed log-ins for one account (or from one address), it cools off for an hour.
+# Brute force: after 10 failed log-ins for one account from one address, that account cools off for an hour from
+# that address only. Locking by account alone, or by address alone, would let anyone lock out someone else (or,
+# behind a proxy where everyone shares one address, the whole site): see docs/security.md.
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = 1
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# TRUSTED_PROXIES: how many reverse proxies stand in front of the site (0: clients connect directly). Each
+# proxy appends the address it was reached from to X-Forwarded-For, so the client is the entry that many places
+# from the right; anything further left was written by the client and is not believed (django-ipware).
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+
+
+def client_address_settings(trusted_proxies: int) -> dict:
+    """How django-axes (through django-ipware) finds the client's address behind `trusted_proxies` proxies."""
+    if trusted_proxies < 0:
+        raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more")
+    if not trusted_proxies:
+        return {"AXES_IPWARE_META_PRECEDENCE_ORDER": ("REMOTE_ADDR",)}
+    return {
+        "AXES_IPWARE_META_PRECEDENCE_ORDER": ("HTTP_X_FORWARDED_FOR",),
+        "AXES_IPWARE_PROXY_ORDER": "left-most",
+        "AXES_IPWARE_PROXY_COUNT": trusted_proxies - 1,  # proxies listed in the header: all but the one we talk to
+        "IPWARE_STRICT": False,  # a client may send its own X-Forwarded-For: we read from the right, past its part
+    }
+
+
+globals().update(client_address_settings(TRUSTED_PROXIES))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 LOGIN_URL = "login"
@@ -154,9 +177,10 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
 
 REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes an anonymous write answer 401 (not 403), as docs/api.md says.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -153,7 +153,7 @@ class MoveList(APIView):
 
     @extend_schema(
         request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],
-        responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 403, 404, 409, 415),
+        responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415, 422),
         summary="Enter a move",
         examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
                   for name, move in MOVE_EXAMPLES],
@@ -176,7 +176,8 @@ class Undo(APIView):
         seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw.")
 
     @extend_schema(request=UndoInput, parameters=[IDEMPOTENCY_HEADER],
-                   responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 403, 404, 409, 415),
+                   responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415,
+                                         422),
                    summary="Take back the last move (an undo entry is appended; nothing is deleted)")
     def post(self, request, code: str):
         session = _table(request, code, seats=False)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leagues import league_services, selectors
+from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
 from shitenno_site.api import with_errors
@@ -123,7 +124,9 @@ class ClubLeagues(APIView):
     @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 404), summary="A club's leagues")
     def get(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
-        return Response(LeagueOutput(selectors.leagues_list(club=club), many=True).data)
+        if not club_sees_inside(club, request.user):
+            return Response({"detail": "Only members see a private club's leagues."}, status=status.HTTP_403_FORBIDDEN)
+        return Response(LeagueOutput(selectors.leagues_list(viewer=request.user, club=club), many=True).data)
 
     @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415),
                    summary="Start a league (club owners and admins)")
@@ -138,13 +141,13 @@ class ClubLeagues(APIView):
 class LeagueList(APIView):
     @extend_schema(responses=LeagueOutput(many=True), summary="Every league")
     def get(self, request):
-        return Response(LeagueOutput(selectors.leagues_list(), many=True).data)
+        return Response(LeagueOutput(selectors.leagues_list(viewer=request.user), many=True).data)
 
 
 class LeagueDetail(APIView):
     @extend_schema(responses=with_errors({200: LeagueOutput}, 404))
     def get(self, request, pk: int):
-        return Response(LeagueOutput(get_object_or_404(League.objects.select_related("club"), pk=pk)).data)
+        return Response(LeagueOutput(selectors.league_for_viewer(pk=pk, viewer=request.user)).data)
 
 
 class LeagueSeasons(APIView):
@@ -161,13 +164,13 @@ class LeagueSeasons(APIView):
 
     @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 404), summary="A league's seasons")
     def get(self, request, pk: int):
-        league = get_object_or_404(League, pk=pk)
+        league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         return Response(SeasonOutput(league.seasons.all(), many=True).data)
 
     @extend_schema(request=SeasonInput, responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
                    summary="Add a season with its rules (managers)")
     def post(self, request, pk: int):
-        league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+        league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonInput(data=request.data)
         data.is_valid(raise_exception=True)
         season = league_services.season_create(league=league, user=request.user, **data.validated_data)
@@ -178,7 +181,7 @@ class SeasonStandings(APIView):
     @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 404),
                    summary="A season's table, as last computed")
     def get(self, request, pk: int):
-        season = get_object_or_404(Season, pk=pk)
+        season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         return Response(StandingOutput(selectors.standings_of(season), many=True).data)
 
 
@@ -189,11 +192,14 @@ SCOPE_PARAMETERS = [
 
 
 def _scope(request) -> tuple[str, str]:
+    """The rating scope asked for; a league's ratings are its club's business when the club is private (404)."""
     game, league = request.query_params.get("game", "").strip(), request.query_params.get("league", "").strip()
     if bool(game) == bool(league):
         raise serializers.ValidationError({"game": ["Give either game or league."]})
-    if league and not league.isdigit():
+    if league and not (league.isascii() and league.isdigit()):
         raise serializers.ValidationError({"league": ["A league id is a number."]})
+    if league:
+        selectors.league_for_viewer(pk=int(league), viewer=request.user)
     return ("game", game) if game else ("league", league)
 
 

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leagues import selectors, services
-from leagues.models import Club, Membership, Player
+from leagues.models import Club, ClubInvite, Membership, Player
 from shitenno_site.api import with_errors
 
 
@@ -56,6 +56,8 @@ class PlayerList(ListAPIView):
 
     class GuestInput(StrictSerializer):
         name = serializers.CharField(max_length=80)
+        club = serializers.SlugField(max_length=100, required=False, allow_null=True, default=None,
+                                     help_text="A club you own or run: the guest joins it at once.")
 
     def get_queryset(self):
         return selectors.players_list(search=self.request.query_params.get("search", ""))
@@ -65,7 +67,9 @@ class PlayerList(ListAPIView):
     def post(self, request):
         data = self.GuestInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_guest_create(name=data.validated_data["name"], created_by=request.user)
+        club = data.validated_data["club"]
+        club = get_object_or_404(Club, slug=club) if club else None
+        player = services.player_guest_create(name=data.validated_data["name"], created_by=request.user, club=club)
         return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -145,6 +149,19 @@ class ClubDetail(APIView):
         return Response(ClubOutput(get_object_or_404(Club, slug=slug)).data)
 
 
+class InviteAsked(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    player = PlayerOutput()
+    detail = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ClubInvite
+        fields = ["id", "club", "player", "created_at", "detail"]
+
+    def get_detail(self, invite) -> str:
+        return "The player joins when they (or, for a guest, whoever added it) accept the invite."
+
+
 class ClubMembers(APIView):
     class AddInput(StrictSerializer):
         player = serializers.IntegerField()
@@ -157,15 +174,19 @@ class ClubMembers(APIView):
             return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
         return Response(MembershipOutput(selectors.club_members(club), many=True).data)
 
-    @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput}, 400, 403, 404, 415),
-                   summary="Add a player (owners and admins)")
+    @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput, 202: InviteAsked}, 400, 403, 404,
+                                                           415),
+                   summary="Ask a player in (owners and admins): 201 when you answer for the player (your own guest), "
+                           "else 202 and the player, or the guest's creator, accepts the invite")
     def post(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
         data = self.AddInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = get_object_or_404(Player, pk=data.validated_data["player"])
-        membership = services.club_member_add(club=club, player=player, user=request.user)
-        return Response(MembershipOutput(membership).data, status=status.HTTP_201_CREATED)
+        added = services.club_member_add(club=club, player=player, user=request.user)
+        if isinstance(added, Membership):
+            return Response(MembershipOutput(added).data, status=status.HTTP_201_CREATED)
+        return Response(InviteAsked(added).data, status=status.HTTP_202_ACCEPTED)
 
 
 class MembershipDetail(APIView):
@@ -201,3 +222,31 @@ class ClubJoin(APIView):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         return Response(ClubOutput(services.club_join(token=data.validated_data["token"], user=request.user)).data)
+
+
+class InviteList(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 401),
+                   summary="Club invites waiting for your answer (for you, and for the guests you added)")
+    def get(self, request):
+        return Response(InviteAsked(services.club_invites_for(request.user), many=True).data)
+
+
+class InviteAnswer(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class AnswerInput(StrictSerializer):
+        accept = serializers.BooleanField()
+
+    @extend_schema(request=AnswerInput, responses=with_errors({200: MembershipOutput, 204: None}, 400, 401, 404, 415),
+                   summary="Accept (200, the membership) or decline (204) a club invite")
+    def post(self, request, pk: int):
+        invite = get_object_or_404(services.club_invites_for(request.user), pk=pk)
+        data = self.AnswerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.club_invite_answer(invite=invite, user=request.user,
+                                                 accept=data.validated_data["accept"])
+        if membership is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(MembershipOutput(membership).data)

@@ -134,7 +134,7 @@ def test_a_claim_merges_a_guest_who_already_has_ratings(alice, bob, carol, djang
     from leagues.models import Rating
     from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
-    club = services.club_create(name="Edo Gamers", owner=alice)
+    club = services.club_create(name="Edo Gamers", owner=alice, members_public=True)  # public: rated site-wide too
     for user in (bob, carol):
         services.club_join(token=club.invite_token, user=user)
     guest = services.player_guest_create(name="Grandpa", created_by=alice)
@@ -154,3 +154,35 @@ def test_a_claim_merges_a_guest_who_already_has_ratings(alice, bob, carol, djang
     for kind, key in sorted(league_services.rating_scopes()):
         league_services.ratings_recompute(kind=kind, key=key)
     assert Rating.objects.get(player__user=bob, kind="league").games == 2
+
+
+def test_a_lock_out_holds_one_account_from_one_address_only(client, alice, bob):
+    """Ten wrong passwords for alice from one address must not lock alice out elsewhere, nor bob out of that
+    address (behind a proxy everyone may share it): the lock is the account and the address together."""
+    attacker = {"REMOTE_ADDR": "203.0.113.9"}
+    for _ in range(10):
+        client.post("/accounts/login/", {"username": "alice", "password": "wrong guess"}, **attacker)
+    assert client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}, **attacker).status_code == 429
+    assert client.post("/accounts/login/", {"username": "bob", "password": PASSWORD}, **attacker).status_code == 302
+    client.logout()
+    home = {"REMOTE_ADDR": "198.51.100.7"}
+    assert client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}, **home).status_code == 302
+
+
+def test_behind_a_trusted_proxy_the_client_is_read_from_x_forwarded_for(client, alice, settings):
+    """With TRUSTED_PROXIES=1 the proxy's own address (REMOTE_ADDR) is everyone's; the client is the entry the
+    proxy appended, and whatever the client wrote further left is not believed."""
+    from shitenno_site.settings import client_address_settings
+
+    for name, value in client_address_settings(1).items():  # what TRUSTED_PROXIES=1 sets
+        setattr(settings, name, value)
+    proxy = "10.0.0.2"
+    for n in range(10):  # the attacker varies a forged left part; the proxy appends the real address
+        client.post("/accounts/login/", {"username": "alice", "password": "wrong guess"},
+                    REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.9")
+    locked = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD},
+                         REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert locked.status_code == 429
+    elsewhere = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD},
+                            REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert elsewhere.status_code == 302

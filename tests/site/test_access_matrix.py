@@ -13,13 +13,25 @@ import pytest
 
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
-from leagues.models import Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
+from leagues.models import (
+    AuditEntry,
+    Club,
+    ClubInvite,
+    League,
+    Membership,
+    Player,
+    Result,
+    ResultEntry,
+    Season,
+    SignOff,
+)
 from leagues.services import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime.date.today()
-MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player]
+MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
+          ClubInvite, AuditEntry]
 
 
 @pytest.fixture
@@ -142,3 +154,120 @@ def test_the_matrix_allows_the_same_requests_to_the_owner(client, world, alice):
     client.force_login(alice)
     for method, template, body in PRIVATE_READS:
         assert _send(client, method, _fill(template, world), body).status_code == 200, template
+
+
+# --- Every role against every operation that names a club's object (issue 12) ---------------------------------
+# Personas: anonymous; dave, an outsider; erin, who runs another club; carol, a member of alice's (private) club;
+# bob, seated at alice's private table but in no club; gwen, who added the guest Goro (Goro is invited to alice's
+# club, gwen must answer); alice, the club's owner, host of the private table and creator of the guest Hanzo.
+ROLES = ["anonymous", "dave", "erin", "carol", "bob", "gwen", "alice"]
+
+
+def _cells(default: int, anonymous: int | None = None, **allowed: int) -> dict[str, int]:
+    """One operation's row: `allowed` roles with their answer, every other role refused with `default`."""
+    row = {role: allowed.get(role, default) for role in ROLES}
+    row["anonymous"] = allowed.get("anonymous", anonymous if anonymous is not None else default)
+    return row
+
+
+PRIVATE_CLUB_READ = _cells(404, carol=200, alice=200)
+FIRST_DRAW = {"type": "draw", "seat": 0, "troops": ["shinobi", "samurai", "shinobi", "samurai"], "kokus": [2, 2]}
+ROLE_MATRIX = [
+    # the private table (not a club table): its host and seated players only
+    ("get", "/api/tables/{private}/", None, _cells(404, alice=200, bob=200)),
+    ("get", "/api/tables/{private}/moves/", None, _cells(404, alice=200, bob=200)),
+    ("get", "/tables/{private}/", None, _cells(404, alice=200, bob=200)),
+    ("post", "/api/tables/{private}/moves/", {"seq": 0, "move": FIRST_DRAW}, _cells(404, 401, alice=201, bob=201)),
+    ("post", "/api/tables/{private}/undo/", {"seq": 0}, _cells(404, 401, alice=400, bob=400)),
+    # the private club: members read, managers write
+    ("get", "/api/clubs/{slug}/members/", None, _cells(403, carol=200, alice=200)),
+    ("get", "/api/clubs/{slug}/leagues/", None, _cells(403, carol=200, alice=200)),
+    ("get", "/api/leagues/{league}/", None, PRIVATE_CLUB_READ),
+    ("get", "/api/leagues/{league}/seasons/", None, PRIVATE_CLUB_READ),
+    ("get", "/api/seasons/{season}/standings/", None, PRIVATE_CLUB_READ),
+    ("get", "/api/results/{result}/", None, PRIVATE_CLUB_READ),
+    ("get", "/api/ratings/?league={league}", None, PRIVATE_CLUB_READ),
+    ("get", "/leagues/{league}/", None, PRIVATE_CLUB_READ),
+    ("get", "/clubs/{slug}/audit/", None, _cells(404, carol=403, alice=200)),
+    ("post", "/api/clubs/{slug}/members/", {"player": "{dave}"}, _cells(403, 401, alice=202)),
+    ("patch", "/api/clubs/{slug}/members/{carol_membership}/", {"role": "admin"}, _cells(403, 401, alice=200)),
+    ("delete", "/api/clubs/{slug}/members/{carol_membership}/", None, _cells(403, 401, carol=204, alice=204)),
+    ("post", "/api/clubs/{slug}/leagues/", {"name": "Spring", "games": ["Go"]}, _cells(403, 401, alice=201)),
+    ("post", "/api/leagues/{league}/seasons/", {"name": "2027", "starts_on": "2027-01-01", "ends_on": "2027-06-30"},
+     _cells(404, 401, carol=403, alice=201)),
+    ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
+                               "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]},
+     _cells(403, 401, carol=201, alice=201)),
+    ("patch", "/api/results/{result}/", {"version": 1}, _cells(404, 401, carol=403, alice=200)),
+    ("delete", "/api/results/{result}/?version=1", None, _cells(404, 401, carol=403, alice=204)),
+    ("post", "/api/results/{result}/sign-off/", {"agreed": True}, _cells(404, 401, carol=200, alice=200)),
+    ("post", "/api/tables/", {"players": ["{alice}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"},
+     _cells(403, 401, carol=201, alice=201)),
+    ("post", "/clubs/{slug}/invite/rotate/", {}, _cells(404, 302, carol=403, alice=302)),
+    # guests: their creators answer for them
+    ("post", "/api/players/{guest}/invite/", None, _cells(403, 401, alice=201)),
+    ("post", "/api/players/{goro}/invite/", None, _cells(403, 401, gwen=201)),
+    ("get", "/api/invites/", None, _cells(200, 401)),
+    ("post", "/api/invites/{goro_invite}/", {"accept": True}, _cells(404, 401, gwen=200)),
+]
+
+
+@pytest.fixture
+def role_world(world, alice, club, django_user_model):
+    from leagues import services as club_services
+
+    erin = club_services.user_sign_up(username="erin", email="erin@example.org", password="a long test passphrase 42")
+    club_services.club_create(name="Kyoto", owner=erin)
+    gwen = club_services.user_sign_up(username="gwen", email="gwen@example.org", password="a long test passphrase 42")
+    goro = club_services.player_guest_create(name="Goro", created_by=gwen)
+    invite = club_services.club_member_add(club=club, player=goro, user=alice)
+    users = {user.username: user for user in django_user_model.objects.all()}
+    return {**world, "goro": goro.pk, "goro_invite": invite.pk, "users": users}
+
+
+@pytest.mark.parametrize(("method", "template", "body", "expected"), ROLE_MATRIX,
+                         ids=[f"{m.upper()} {t}" for m, t, _b, _e in ROLE_MATRIX])
+def test_each_role_gets_the_answer_its_cell_says(client, role_world, method, template, body, expected):
+    """Each role in turn, each inside a savepoint rolled back after it, so every role meets the same world."""
+    from django.db import transaction
+
+    url, body = _fill(template, role_world), _fill(body, role_world)
+    answers = {}
+    for role in ROLES:
+        with transaction.atomic():
+            client.logout()
+            if role != "anonymous":
+                client.force_login(role_world["users"][role])
+            before = snapshot()
+            response = _send(client, method, url, body)
+            answers[role] = response.status_code
+            if response.status_code >= 400 or (response.status_code == 302 and role == "anonymous"):
+                assert snapshot() == before, f"a refused request by {role} changed the database"
+            transaction.set_rollback(True)
+    assert answers == expected
+
+
+def test_the_matrix_covers_every_operation_of_the_schema(client):
+    """A new endpoint must be given its row (here or in the outsider matrix above), or listed as naming no
+    club object."""
+    names_no_private_object = {
+        "GET /api/clubs/", "POST /api/clubs/", "GET /api/clubs/{slug}/", "POST /api/clubs/join/",
+        "POST /api/final-count/", "GET /api/games/", "GET /api/leagues/", "GET /api/me/", "GET /api/players/",
+        "POST /api/players/", "GET /api/players/{id}/", "GET /api/players/{id}/ratings/history/",
+        "GET /api/players/{id}/stats/", "POST /api/players/claim/", "GET /api/ratings/", "GET /api/tables/",
+        "GET /api/tables/{code}/score/",
+    }
+    schema = client.get("/api/schema/?format=json").json()
+    operations = {f"{method.upper()} {path}" for path, ops in schema["paths"].items() for method in ops
+                  if method in ("get", "post", "patch", "put", "delete")}
+    covered = set(names_no_private_object)
+    for method, template, _body, *_rest in [*PRIVATE_READS, *WRITES, *ROLE_MATRIX]:
+        if template.startswith("/api/"):
+            path = template.split("?")[0]
+            for name, generic in (("{private}", "{code}"), ("{public}", "{code}"), ("{carol_membership}", "{id}"),
+                                  ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
+                                  ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
+                                  ("{goro_invite}", "{id}")):
+                path = path.replace(name, generic)
+            covered.add(f"{method.upper()} {path}")
+    assert operations - covered == set()

@@ -1,0 +1,91 @@
+"""Who may see and do what with clubs, guests and results: each rule written once, used by API and pages.
+
+docs/security.md has the whole table of roles and rights; tests/site/test_access_matrix.py checks it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+
+from .models import Club, Membership, Player, Result
+
+
+def managed_club_ids(user: AbstractBaseUser) -> set[int]:
+    if not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(
+        player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]).values_list("club_id", flat=True))
+
+
+def club_sees_inside(club: Club, user: AbstractBaseUser) -> bool:
+    """A public club's members, leagues, standings and results are for everyone; a private club's for its members."""
+    if club.members_public or user.is_superuser:
+        return True
+    return user.is_authenticated and Membership.objects.filter(club=club, player__user=user).exists()
+
+
+def clubs_inside_q(viewer: AbstractBaseUser, *, prefix: str = "") -> Q:
+    """Rows whose club (`<prefix>club`) the viewer may look inside: no club, a public club, or one of theirs."""
+    if viewer.is_superuser:
+        return Q()
+    visible = Q(**{f"{prefix}club__isnull": True}) | Q(**{f"{prefix}club__members_public": True})
+    if viewer.is_authenticated:
+        visible |= Q(**{f"{prefix}club__in": Membership.objects.filter(player__user=viewer).values("club")})
+    return visible
+
+
+def guest_claim_link_allowed(player: Player, user: AbstractBaseUser) -> bool:
+    """A guest's claim link hands its games, seats and memberships to whoever opens it, so only who answers for
+    the guest may make one: its creator, or a manager of the club it was added for (not of any club it joined
+    later: a club that merely has the guest as a member must not be able to take it over)."""
+    if user.is_superuser or (player.created_by_id is not None and player.created_by_id == user.pk):
+        return True
+    return player.created_in_id is not None and player.created_in_id in managed_club_ids(user)
+
+
+def player_consent_givers(player: Player) -> set[int]:
+    """The users whose yes puts this player into a club: its own account, or, for a guest, its creator."""
+    if player.user_id is not None:
+        return {player.user_id}
+    return {player.created_by_id} if player.created_by_id is not None else set()
+
+
+def club_manager_user_ids(club_id: int) -> set[int]:
+    return set(Membership.objects.filter(
+        club_id=club_id, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN], player__user__isnull=False,
+    ).values_list("player__user_id", flat=True))
+
+
+def result_signers(result: Result, *, managers: set[int] | None = None) -> dict[int, set[int]]:
+    """The one rule for who answers for each player of a result: entry's player id -> users whose sign-off counts.
+
+    A player with an account answers for themself. A guest has no account: it is vouched for by whoever added
+    it, or by a manager of the club whose league the result is in. A result counts only when every player is
+    answered for, so nobody can put a game into the ratings on someone else's behalf. `managers` (the league's
+    club's managers' user ids) may be passed by a page that asks for many results of one league.
+    """
+    if "entries" in getattr(result, "_prefetched_objects_cache", {}):
+        entries = list(result.entries.all())  # a page prefetched them with their players
+    else:
+        entries = list(result.entries.select_related("player"))
+    if managers is None:
+        managers = set()
+        if result.season_id and any(e.player.user_id is None for e in entries):
+            managers = club_manager_user_ids(result.season.league.club_id)
+    signers = {}
+    for entry in entries:
+        player = entry.player
+        if player.user_id is not None:
+            signers[player.pk] = {player.user_id}
+        else:
+            signers[player.pk] = ({player.created_by_id} if player.created_by_id else set()) | managers
+    return signers
+
+
+def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers: set[int] | None = None
+                             ) -> list[int]:
+    """The players of `result` this user answers for (empty: they may not sign it off)."""
+    if not user.is_authenticated:
+        return []
+    return sorted(player for player, users in result_signers(result, managers=managers).items() if user.pk in users)
