@@ -46,11 +46,11 @@ def test_it_keeps_favour_equal_to_the_sum_of_its_parts(game):
                 if owner == seat
             )
             assert scored["positions"] == by_position
-            assert ENGINE.favour(state)[seat] == scored["positions"] + scored["title_bonus"]
+            assert ENGINE.score(state)[seat] == scored["positions"] + scored["title_bonus"]
     end = states[-1]
     for row in ENGINE.outcome(end).details["breakdown"]:
         parts = ("positions", "title_bonus", "kokus", "exchange_tiles", "plus_one_tiles", "majority_points")
-        assert row["total"] == sum(row[key] for key in parts) == ENGINE.favour(end)[row["seat"]]
+        assert row["total"] == sum(row[key] for key in parts) == ENGINE.score(end)[row["seat"]]
 
 
 @few

@@ -75,7 +75,7 @@ class ShitennoTable(RuleBasedStateMachine):
     def favour_is_the_sum_of_its_parts(self) -> None:
         if self.state["phase"] != "over":
             parts = [s["positions"] + s["title_bonus"] for s in self.state["scored"]]
-            assert ENGINE.favour(self.state) == parts
+            assert ENGINE.score(self.state) == parts
 
     @invariant()
     def hands_hold_no_negative_counts(self) -> None:
