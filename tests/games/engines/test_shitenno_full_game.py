@@ -8,7 +8,7 @@ import random
 from games.engines.base import replay
 from games.engines.shitenno import deal_titles, final_count
 from games.engines.shitenno.board import PROVINCES
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 
 def test_it_plays_a_three_player_game_to_the_end_and_breaks_the_tie_for_second_by_title():

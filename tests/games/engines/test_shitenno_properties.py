@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.engines.base import MoveError, replay
 from games.engines.shitenno.board import KAMONS_BY_PLAYERS, PROVINCES
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 games = st.tuples(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
 few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

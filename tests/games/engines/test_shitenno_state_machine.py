@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from games.engines.base import MoveError
 from games.engines.shitenno.board import KAMONS_BY_PLAYERS, PROVINCES, TROOP_DECK
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 MOVE_TYPES = ["draw", "offer", "accept", "refuse", "split", "choose", "place", "take_card", "end_turn", "fly"]
 junk = st.one_of(
