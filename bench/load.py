@@ -43,7 +43,7 @@ def prepare(args) -> dict:
     from rest_framework.authtoken.models import Token
 
     from games import services
-    from games.simulation import random_legal_game
+    from games.engines.shitenno.simulation import random_legal_game
     from leagues import services as league_services
 
     redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run

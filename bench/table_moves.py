@@ -16,7 +16,7 @@ from django.test import Client  # noqa: E402
 
 from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
-from games.simulation import random_legal_game  # noqa: E402
+from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from leagues import services as league_services  # noqa: E402
 
 RUNS = 30

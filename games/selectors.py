@@ -172,26 +172,38 @@ def session_hint(session: TableSession) -> dict | None:
     return get_engine(session.game).hint(session.state)
 
 
-def session_favour(session: TableSession) -> list[int]:
+def session_score(session: TableSession) -> list[int]:
+    """Each seat's score so far in the game's own unit; for a table that entered only its final count, the
+    count's."""
     if session.entry == TableSession.Entry.FINAL_COUNT:
-        by_seat = {p["seat"]: p["favour"] for p in session.outcome["placings"]}
+        by_seat = {p["seat"]: p["score"] for p in session.outcome["placings"]}
         return [by_seat[seat] for seat in sorted(by_seat)]
-    return get_engine(session.game).favour(session.state)
+    return get_engine(session.game).score(session.state)
 
 
-# --- Shitennō statistics from the move logs (issue 5) ---
+# --- a game's statistics from the move logs (issue 5) ---
 
 
-def shitenno_stats(*, viewer: AbstractBaseUser) -> dict:
-    """Statistics over the finished move-by-move Shitennō tables the viewer may see, read in one query."""
-    from .stats import TableRow, game_stats
+def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
+    """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see, read
+    in one query."""
+    from games.plugins import TableRow, get_game
 
     visible = TableSession.objects.filter(_visible_q(viewer)).values("pk")
     rows = (
         TableSession.objects.filter(
-            pk__in=visible, game="shitenno", entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
+            pk__in=visible, game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
         )
         .order_by()
         .values_list("setup", "outcome")
     )
-    return game_stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))
+    return get_game(game).stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))
+
+
+def player_seats_finished(*, player: Player, game: str, viewer: AbstractBaseUser) -> QuerySet[Seat]:
+    """The player's seats at finished move-by-move tables of `game` the viewer may see (for the game's part of
+    the player's page, GameAdapter.player_stats)."""
+    return Seat.objects.filter(
+        player=player, session__game=game, session__entry=TableSession.Entry.MOVES,
+        session__status=TableSession.Status.FINISHED, session__in=sessions_visible(viewer).values("pk"),
+    ).order_by()

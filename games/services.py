@@ -13,8 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines import get_engine, shitenno
+from games.engines import get_engine
 from games.engines.base import InvalidMove, Outcome, replay
+from games.plugins import GameAdapter, get_game
 from leagues import league_services
 from leagues import services as league_player_services
 from leagues.audit import audit_record
@@ -209,27 +210,32 @@ def players_in_order(ids: list[int]) -> list[Player]:
     return [by_id[pk] for pk in ids]
 
 
-def setup_with_dealt_titles(*, game: str, setup: dict, rng) -> dict:
-    """The set-up with the starting titles dealt by the site, for tables that ask it to deal."""
-    if game != shitenno.ShitennoEngine.slug:
-        raise ValidationError({"deal_titles": _("The site deals titles for Shitennō only.")})
-    players = setup.get("players") if isinstance(setup, dict) else None
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise InvalidMove(_('The set-up needs "players": a list such as [{"general": "honda"}, ...].'))
-    generals = [p.get("general") for p in players]
-    return {**setup, "titles": shitenno.deal_titles(generals, rng)}
+def _game_or_400(game: str) -> GameAdapter:
+    try:
+        return get_game(game)
+    except KeyError as exc:
+        raise ValidationError({"game": _("Unknown game %(game)s.") % {"game": game}}) from exc
 
 
-def final_count(*, end: dict) -> Outcome:
-    return shitenno.final_count(end)
+def setup_dealt(*, game: str, setup: dict, rng) -> dict:
+    """The set-up with what the site deals at random (Shitennō's starting titles) filled in by the game."""
+    return _game_or_400(game).deal(setup, rng)
+
+
+def final_count(*, game: str, end: dict) -> Outcome:
+    """The outcome of a game's end state entered by hand; a 400 for a game without a final count."""
+    adapter = _game_or_400(game)
+    if adapter.final_count_form_class is None:
+        raise ValidationError({"game": _("%(game)s has no final-count calculator.") % {"game": adapter.name}})
+    return adapter.final_count(end)
 
 
 @transaction.atomic
 def final_count_record(
-    *, end: dict, players: list[Player], created_by: AbstractBaseUser, club: Club | None = None
+    *, game: str, end: dict, players: list[Player], created_by: AbstractBaseUser, club: Club | None = None
 ) -> TableSession:
     """Save a table that entered only its end state as a finished session with its outcome."""
-    outcome = shitenno.final_count(end)
+    outcome = final_count(game=game, end=end)
     if len(players) != len(outcome.placings):
         raise ValidationError({"save_with_players": _("Name one player per seat: %(n)d.") % {
             "n": len(outcome.placings)}})
@@ -237,7 +243,7 @@ def final_count_record(
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
     if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
         raise PermissionDenied(_("Only members may save a table for this club."))
-    engine = get_engine(shitenno.ShitennoEngine.slug)
+    engine = get_engine(game)
     session = TableSession.objects.create(
         game=engine.slug, rules_version=engine.rules_version, entry=TableSession.Entry.FINAL_COUNT,
         setup={"final_count": end}, created_by=created_by, club=club, state={"final_count": end},
@@ -251,36 +257,31 @@ def final_count_record(
 @transaction.atomic
 def table_open(
     *,
+    game: str,
     created_by: AbstractBaseUser,
     seats: list[dict],
-    gates: dict[str, str],
-    deal_titles: bool = False,
+    setup: dict,
+    deal: bool = False,
     rng=None,
     club: Club | None = None,
     is_public: bool = True,
 ) -> TableSession:
-    """Open a Shitennō table from the new-table page: guests named there are created with the session,
-    in one transaction, so a refused set-up leaves no stray guest behind.
+    """Open a table of any game, for the new-table page and the API alike: guests named there are created
+    with the session, in one transaction, so a refused set-up leaves no stray guest behind.
 
-    Each seat is {"player": Player | None, "guest_name": str, "general": slug, "colour": str,
-    "title": slug | ""}; a seat names a player or a guest.
+    Each seat is {"player": Player | None, "guest_name": str, "colour": str}, in seat order; a seat names a
+    player or a guest. With `deal`, the game deals the set-up's random parts first (GameAdapter.deal).
     """
+    adapter = _game_or_400(game)
+    if deal:
+        setup = adapter.deal(setup, rng or random.SystemRandom())
     players: list[Player] = []
     for seat in seats:
         player = seat.get("player")
         if player is None:
             player = league_player_services.player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         players.append(player)
-    setup: dict = {
-        "players": [{"general": seat["general"]} for seat in seats],
-        "titles": {seat["general"]: seat.get("title") for seat in seats},
-        "gates": dict(gates),
-    }
-    if deal_titles:
-        setup = setup_with_dealt_titles(
-            game=shitenno.ShitennoEngine.slug, setup=setup, rng=rng or random.SystemRandom()
-        )
     return session_create(
-        game=shitenno.ShitennoEngine.slug, created_by=created_by, players=players, setup=setup,
+        game=adapter.slug, created_by=created_by, players=players, setup=setup,
         colours=[seat.get("colour", "") for seat in seats], club=club, is_public=is_public,
     )

@@ -230,7 +230,7 @@ def result_from_session(*, session) -> Result | None:
         created_by=session.created_by,
     )
     ResultEntry.objects.bulk_create(
-        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("favour")) for p in placings
+        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("score")) for p in placings
     )
     return result
 

@@ -250,12 +250,20 @@ def _import(data: dict[str, Any]) -> Club:
             season_of[s["id"]] = season
 
     table_rows = sorted(data["tables"], key=lambda t: t["id"])
+
+    def _scored(outcome: dict | None) -> dict | None:
+        """An export made before games migration 0002 names a placing's points "favour": read as "score"."""
+        for placing in (outcome or {}).get("placings") or []:
+            if "favour" in placing and "score" not in placing:
+                placing["score"] = placing.pop("favour")
+        return outcome
+
     sessions = TableSession.objects.bulk_create(
         TableSession(
             code=t["code"], game=t["game"], rules_version=t["rules_version"], entry=t["entry"], setup=t["setup"],
             created_by=user_of(t["created_by"]), club=club if t.get("in_club", True) else None,
             is_public=t["is_public"], status=t["status"], head_seq=t["head_seq"], state=t["state"],
-            outcome=t["outcome"], finished_at=_parse_dt(t["finished_at"]),
+            outcome=_scored(t["outcome"]), finished_at=_parse_dt(t["finished_at"]),
         )
         for t in table_rows
     )

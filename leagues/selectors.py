@@ -109,10 +109,16 @@ def ratings_list(*, kind: str, key: str, min_games: int = 0) -> list[Rating]:
 
 
 def rating_scope_choices(*, viewer: AbstractBaseUser) -> list[tuple[str, str, str]]:
-    """(kind, key, label) for every scope with ratings the viewer may see, for the rankings filter."""
+    """(kind, key, label) for the rankings filter: every registered game (by its name, rated or not yet), then
+    every other scope with ratings the viewer may see (a private club's leagues only for its members)."""
+    from games.plugins import all_games
+
     leagues = {str(league.pk): league for league in leagues_list(viewer=viewer)}
-    choices = []
+    choices = [("game", game.slug, game.name) for game in all_games()]
+    seen = {(kind, key) for kind, key, _label in choices}
     for kind, key in Rating.objects.values_list("kind", "key").distinct().order_by("kind", "key"):
+        if (kind, key) in seen:
+            continue
         if kind == "game":
             choices.append((kind, key, key))
         elif key in leagues:
@@ -154,8 +160,11 @@ def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
         key=lambda row: (-(row["won"] + row["lost"]), row["player"].name),
     )
     nemesis = max(head_to_head, key=lambda row: (row["lost"], -row["won"]), default=None)
+    sections = _player_game_stats(player, viewer)
     return {
-        "shitenno": _player_shitenno(player, viewer),
+        **{game.slug: found for game, found in sections},  # e.g. stats["shitenno"]["favourite_general"]
+        "game_sections": [{"game": game, "template": game.player_stats_template, "stats": found}
+                          for game, found in sections],
         "games": len(entries),
         "wins": sum(e.rank == 1 for e in entries),
         "by_player_count": [
@@ -168,17 +177,16 @@ def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
     }
 
 
-def _player_shitenno(player: Player, viewer: AbstractBaseUser) -> dict:
-    """Favourite general and title held most, from the player's finished move-by-move Shitennō tables."""
-    from games.models import Seat, TableSession
-    from games.selectors import sessions_visible
-    from games.stats import player_shitenno_stats
+def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
+    """Each game's part of the player's page (e.g. Shitennō's favourite general), from the player's finished
+    move-by-move tables of that game: (adapter, its statistics) for every game that has such a part."""
+    from games.plugins import all_games
+    from games.selectors import player_seats_finished
 
-    seats = Seat.objects.filter(
-        player=player, session__game="shitenno", session__entry=TableSession.Entry.MOVES,
-        session__status=TableSession.Status.FINISHED, session__in=sessions_visible(viewer).values("pk"),
-    ).order_by().values_list("position", "session__setup", "session__state__titles")
-    return player_shitenno_stats(seats)
+    return [
+        (game, game.player_stats(player_seats_finished(player=player, game=game.slug, viewer=viewer)))
+        for game in all_games() if game.player_stats_template
+    ]
 
 
 def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:

@@ -281,7 +281,7 @@ def rankings(request: HttpRequest) -> HttpResponse:
     scope = request.GET.get("scope", "")
     kind, _sep, key = scope.partition(":")
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
-        kind, key = (scopes[0][0], scopes[0][1]) if scopes else ("game", "shitenno")
+        kind, key = scopes[0][0], scopes[0][1]
     min_games = request.GET.get("min_games", "0")
     min_games = int(min_games) if min_games.isdigit() else 0
     context = {
@@ -370,11 +370,13 @@ def _form_page(request: HttpRequest, template: str, context: dict) -> HttpRespon
 
 @login_required
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    from games.plugins import default_game
+
     from .forms import LeagueForm, apply_service_errors
 
     club = get_object_or_404(Club, slug=slug)
     _require_club_manager(request, club)
-    form = LeagueForm(request.POST or None, initial={"engines": ["shitenno"]})
+    form = LeagueForm(request.POST or None, initial={"engines": [default_game().slug]})
     if request.method == "POST" and form.is_valid():
         try:
             league = league_services.league_create(

@@ -15,7 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.engines import get_engine
 from games.models import TableSession
+from games.plugins import default_final_count_game, default_game
 from leagues.api.views import StrictSerializer
 from leagues.models import Club
 from shitenno_site.api import with_errors
@@ -42,15 +44,26 @@ class TableOutput(serializers.Serializer):
     setup = serializers.JSONField()
     state = serializers.JSONField()
     hint = serializers.SerializerMethodField()
-    favour = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField(help_text="Each seat's score so far, in the game's own unit.")
+    favour = serializers.SerializerMethodField(
+        help_text="Deprecated: the same list as `score`, kept for Shitennō (whose unit is favour); null for other "
+                  "games.")
     outcome = serializers.JSONField()
     created_at = serializers.DateTimeField()
 
     def get_hint(self, session: TableSession) -> dict | None:
         return selectors.session_hint(session)
 
-    def get_favour(self, session: TableSession) -> list[int]:
-        return selectors.session_favour(session)
+    def get_score(self, session: TableSession) -> list[int]:
+        return selectors.session_score(session)
+
+    def get_favour(self, session: TableSession) -> list[int] | None:
+        return _favour(session)
+
+
+def _favour(session: TableSession) -> list[int] | None:
+    """The score under its old name, for the games that count favour (Shitennō); None for the others."""
+    return selectors.session_score(session) if get_engine(session.game).score_unit == "favour" else None
 
 
 class EventOutput(serializers.Serializer):
@@ -71,7 +84,7 @@ class TableList(ListAPIView):
     serializer_class = TableOutput
 
     class TableCreateInput(StrictSerializer):
-        game = serializers.CharField(default="shitenno")
+        game = serializers.CharField(default=lambda: default_game().slug, help_text="A game's slug (GET /api/games/).")
         players = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=8,
                                         help_text="Player ids, in seat order.")
         setup = serializers.JSONField(help_text="The engine's set-up; see docs/api.md.")
@@ -95,12 +108,11 @@ class TableList(ListAPIView):
         values = data.validated_data
         players = services.players_in_order(values["players"])
         club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
-        setup = values["setup"]
-        if values["deal_titles"]:
-            setup = services.setup_with_dealt_titles(game=values["game"], setup=setup, rng=random.SystemRandom())
-        session = services.session_create(
-            game=values["game"], created_by=request.user, players=players,
-            setup=setup, colours=values["colours"], club=club, is_public=values["is_public"],
+        colours = values["colours"]
+        seats = [{"player": p, "colour": colours[i] if i < len(colours) else ""} for i, p in enumerate(players)]
+        session = services.table_open(
+            game=values["game"], created_by=request.user, seats=seats, setup=values["setup"],
+            deal=values["deal_titles"], rng=random.SystemRandom(), club=club, is_public=values["is_public"],
         )
         return Response(TableOutput(session).data, status=status.HTTP_201_CREATED)
 
@@ -117,16 +129,19 @@ class TableDetail(APIView):
 
 
 class ScoreOutput(serializers.Serializer):
-    favour = serializers.ListField(child=serializers.IntegerField())
+    score = serializers.ListField(child=serializers.IntegerField(), help_text="In the game's own unit.")
+    favour = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                   help_text="Deprecated: `score` under its old name, for Shitennō; null otherwise.")
     outcome = serializers.JSONField(allow_null=True)
 
 
 class TableScore(APIView):
     @extend_schema(responses=with_errors({200: ScoreOutput}, 404),
-                   summary="Favour so far, and the final count once the game is over")
+                   summary="Each seat's score so far, and the outcome once the game is over")
     def get(self, request, code: str):
         session = _table(request, code)
-        return Response({"favour": selectors.session_favour(session), "outcome": session.outcome})
+        return Response({"score": selectors.session_score(session), "favour": _favour(session),
+                         "outcome": session.outcome})
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -192,6 +207,8 @@ class FinalCount(APIView):
     permission_classes = [AllowAny]  # anyone may count; saving the result needs a login (checked below)
 
     class FinalCountInput(StrictSerializer):
+        game = serializers.CharField(default=lambda: default_final_count_game().slug,
+                                     help_text="A game with a final-count calculator (Shitennō).")
         end = serializers.JSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
             child=serializers.IntegerField(), required=False, allow_null=True, default=None,
@@ -205,20 +222,21 @@ class FinalCount(APIView):
 
     @extend_schema(request=FinalCountInput,
                    responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
-                   summary="Final count of a Shitennō table from its end state",
+                   summary="Final count of a table from its end state (Shitennō)",
                    examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
     def post(self, request):
         data = self.FinalCountInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["save_with_players"] is None:
-            outcome = services.final_count(end=values["end"])
+            outcome = services.final_count(game=values["game"], end=values["end"])
             return Response({"outcome": outcome.to_json(), "table": None})
         if not request.user.is_authenticated:
             return Response({"detail": "Log in to save a result."}, status=status.HTTP_401_UNAUTHORIZED)
         players = services.players_in_order(values["save_with_players"])
         club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
-        session = services.final_count_record(end=values["end"], players=players, created_by=request.user, club=club)
+        session = services.final_count_record(game=values["game"], end=values["end"], players=players,
+                                              created_by=request.user, club=club)
         return Response({"outcome": session.outcome, "table": session.code}, status=status.HTTP_201_CREATED)
 
 
@@ -229,6 +247,7 @@ class Games(APIView):
         min_players = serializers.IntegerField()
         max_players = serializers.IntegerField()
         rules_version = serializers.CharField()
+        score_unit = serializers.CharField()
 
     @extend_schema(responses=GameOutput(many=True), summary="The games the site has a rules engine for")
     def get(self, request):

@@ -7,8 +7,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from games.simulation import random_legal_game
 from leagues import services as league_services
 from leagues.services import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES

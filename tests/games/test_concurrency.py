@@ -7,8 +7,8 @@ from django.db import connection
 from django.test import Client
 
 from games import services
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent
-from games.simulation import random_legal_game
 from leagues.services import player_for_user
 
 

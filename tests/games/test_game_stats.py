@@ -4,9 +4,9 @@ import pytest
 
 from games import selectors, services
 from games.engines.shitenno import final_count
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import Seat, TableSession
-from games.simulation import random_legal_game
-from games.stats import TableRow, game_stats, player_shitenno_stats
+from games.plugins.shitenno.stats import TableRow, game_stats, player_shitenno_stats
 from leagues.models import Player
 from leagues.selectors import player_stats
 from leagues.services import player_for_user
@@ -111,9 +111,9 @@ def test_the_selector_reads_finished_move_tables_the_viewer_may_see_in_one_query
     from django.contrib.auth.models import AnonymousUser
 
     with django_assert_num_queries(1):
-        assert selectors.shitenno_stats(viewer=AnonymousUser())["tables"] == 1
-    assert selectors.shitenno_stats(viewer=dave)["tables"] == 1
-    assert selectors.shitenno_stats(viewer=bob)["tables"] == 2  # bob sat at the private table
+        assert selectors.game_stats(game="shitenno", viewer=AnonymousUser())["tables"] == 1
+    assert selectors.game_stats(game="shitenno", viewer=dave)["tables"] == 1
+    assert selectors.game_stats(game="shitenno", viewer=bob)["tables"] == 2  # bob sat at the private table
 
 
 @pytest.mark.django_db
@@ -163,7 +163,7 @@ def play(alice, players, seed):
 def test_simulated_games_add_up(alice, bob, carol, dave):
     players = [player_for_user(u) for u in (alice, bob, carol, dave)]
     sessions = [play(alice, players[:n], seed) for seed, n in ((1, 2), (2, 3), (3, 4), (4, 4))]
-    stats = selectors.shitenno_stats(viewer=alice)
+    stats = selectors.game_stats(game="shitenno", viewer=alice)
     seats = sum(len(s.setup["players"]) for s in sessions)
     assert stats["tables"] == 4 and stats["seats"] == seats == 13
     for group in ("by_general", "by_title", "by_seat"):
@@ -174,9 +174,9 @@ def test_simulated_games_add_up(alice, bob, carol, dave):
         for p in s.setup["players"]:
             played[p["general"]] = played.get(p["general"], 0) + 1
     assert {row["key"]: row["plays"] for row in stats["by_general"]} == played
-    winners = [next(p["favour"] for p in s.outcome["placings"] if p["rank"] == 1) for s in sessions]
+    winners = [next(p["score"] for p in s.outcome["placings"] if p["rank"] == 1) for s in sessions]
     assert stats["average_winning_score"] == pytest.approx(sum(winners) / 4)
-    total = sum(p["favour"] for s in sessions for p in s.outcome["placings"])
+    total = sum(p["score"] for s in sessions for p in s.outcome["placings"])
     assert sum(src["average"] for src in stats["favour_sources"]) * seats == pytest.approx(total)
     mine = player_stats(player=players[0], viewer=alice)["shitenno"]
     assert mine["tables"] == 4

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from games.simulation import random_legal_game
 from leagues.models import Player
 from leagues.services import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES
@@ -302,7 +302,7 @@ def test_every_move_of_a_legal_game_can_be_entered_through_the_forms(seed, playe
     from django.http import QueryDict
 
     from games.engines.shitenno import ShitennoEngine
-    from games.forms import move_from_post
+    from games.plugins.shitenno.forms import move_from_post
 
     engine = ShitennoEngine()
     setup, moves = random_legal_game(seed, players)

@@ -5,8 +5,8 @@ alice hosts a two-player table with bob; carol is in the club but not at the tab
 
 import pytest
 
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from games.simulation import random_legal_game
 from leagues.services import player_for_user
 from tests.games.tables import two_player_setup
 

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from games import services as game_services
-from games.simulation import random_legal_game
+from games.engines.shitenno.simulation import random_legal_game
 from leagues import league_services, services
 from leagues.models import AuditEntry, Membership
 from leagues.services import player_for_user, player_guest_create

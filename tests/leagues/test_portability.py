@@ -16,8 +16,8 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from games import services as game_services
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
-from games.simulation import random_legal_game
 from leagues import league_services, selectors
 from leagues.models import (
     AuditEntry,

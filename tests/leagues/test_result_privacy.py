@@ -3,7 +3,7 @@
 import pytest
 
 from games import services
-from games.simulation import random_legal_game
+from games.engines.shitenno.simulation import random_legal_game
 from leagues.models import Result
 from leagues.services import player_for_user
 

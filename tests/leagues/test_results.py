@@ -99,8 +99,8 @@ def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol)
         game="shitenno", rules_version="1", setup={}, state={}, created_by=alice, club=club,
         status=TableSession.Status.FINISHED, finished_at=timezone.now(),
         outcome={"termination": "end", "details": {}, "placings": [
-            {"seat": 1, "rank": 1, "favour": 40, "tiebreak": None},
-            {"seat": 0, "rank": 2, "favour": 31, "tiebreak": None}]},
+            {"seat": 1, "rank": 1, "score": 40, "tiebreak": None},
+            {"seat": 0, "rank": 2, "score": 31, "tiebreak": None}]},
     )
     Seat.objects.create(session=session, position=0, player=player_for_user(alice))
     Seat.objects.create(session=session, position=1, player=player_for_user(bob))

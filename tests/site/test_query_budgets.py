@@ -12,8 +12,8 @@ from django.conf import settings
 
 from games import services as game_services
 from games.engines import get_engine
+from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
-from games.simulation import random_legal_game
 from leagues import league_services
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, SignOff, Standing
 from leagues.services import player_for_user

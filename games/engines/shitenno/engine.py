@@ -112,6 +112,7 @@ class ShitennoEngine:
     min_players = 2
     max_players = 4
     rules_version = RULES_VERSION
+    score_unit = "favour"
 
     def initial_state(self, setup: dict) -> dict:
         state = initial_state(setup)
@@ -136,7 +137,7 @@ class ShitennoEngine:
                 GENERALS[g]: TITLE_NAMES[t] for g, t in zip(state["generals"], state["titles"], strict=True)
             },
             "stock": list(state["stock"]),
-            "favour": self.favour(state),
+            "favour": self.score(state),
             "hands": copy_json(state["hands"]),
             "provinces": {p: provinces.province_hint(state, p) for p in PROVINCES},
             "unknown_troops": unknown_troops(state),
@@ -171,7 +172,8 @@ class ShitennoEngine:
             return None
         return final_count(end_input(state))
 
-    def favour(self, state: dict) -> list[int]:
+    def score(self, state: dict) -> list[int]:
+        """Each seat's favour: on the track during the game, the final count's total once it is over."""
         outcome = self.outcome(state)
         if outcome:
             return [row["total"] for row in outcome.details["breakdown"]]

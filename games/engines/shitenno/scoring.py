@@ -166,7 +166,7 @@ def final_count(end: dict) -> Outcome:
         if len(tied) > 1:
             names = " > ".join(TITLE_NAMES[titles[generals[s]]] for s in tied)
             tiebreak = f"tied on {total} favour; last year's titles decide ({names})"
-        placings.append(Placing(seat=seat, rank=rank, favour=total, tiebreak=tiebreak))
+        placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
     return Outcome(
         termination=str(end.get("termination", "final_count")),
         placings=tuple(placings),

@@ -1,4 +1,5 @@
-"""Demo data for `make run`: a club, eight players, a league, finished and running Shitennō tables."""
+"""Demo data for `make run`: a club, eight players, a league, finished and running tables of the registered
+games (each game's adapter plays its demo game, GameAdapter.demo_game)."""
 
 import datetime
 
@@ -8,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
-from games.simulation import random_legal_game
+from games.plugins import all_games
 from leagues import league_services
 from leagues import services as league_services_players
 from leagues.models import Club, Result
@@ -41,18 +42,21 @@ class Command(BaseCommand):
         for user in users[1:]:
             league_services_players.club_join(token=club.invite_token, user=user)
         players = [league_services_players.player_for_user(user) for user in users]
-        league = league_services.league_create(club=club, name="Tuesday League", games=["shitenno"], user=users[0])
+        demo_games = [game for game in all_games() if game.demo_players]
+        league = league_services.league_create(
+            club=club, name="Tuesday League", games=[game.slug for game in demo_games], user=users[0])
         today = timezone.localdate()
         league_services.season_create(
             league=league, name=str(today.year), starts_on=today - datetime.timedelta(days=90),
             ends_on=today + datetime.timedelta(days=90), user=users[0],
         )
         for n in range(games + 1):
-            seats = 2 + n % 3
+            game = demo_games[n % len(demo_games)]  # the games take turns
+            seats = game.demo_players[n % len(game.demo_players)]
             table_players = [players[(n * 3 + i) % len(players)] for i in range(seats)]
-            setup, moves = random_legal_game(seed=100 + n, players=seats)
+            setup, moves = game.demo_game(100 + n, seats)
             session = game_services.session_create(
-                game="shitenno", created_by=users[players.index(table_players[0])], players=table_players,
+                game=game.slug, created_by=users[players.index(table_players[0])], players=table_players,
                 setup=setup, club=club,
             )
             host = table_players[0].user

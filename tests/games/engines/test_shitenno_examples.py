@@ -110,7 +110,7 @@ def test_it_replays_the_odd_year_example_with_every_figure():
     state = play(state, sakakibara_kanto)
     assert state["board"]["kanto"] == [[SAKAKIBARA, "simple"]]
     assert state["scored"][SAKAKIBARA] == {"positions": 5, "title_bonus": 2}
-    assert ENGINE.favour(state)[SAKAKIBARA] == 7
+    assert ENGINE.score(state)[SAKAKIBARA] == 7
     assert state["hands"][SAKAKIBARA]["tiles"]["exchange"] == 1
     # "A player may then take control of Kantō by discarding 3 Samurai cards, and one Sōhei."
     assert ENGINE.hint(state)["provinces"]["kanto"]["requirement"] == {"samurai": 3, "sohei": 1}
@@ -130,7 +130,7 @@ def test_it_replays_the_odd_year_example_with_every_figure():
     )
     state = play(state, ii_kanto)
     assert state["board"]["kanto"][1] == [II, "simple"]
-    assert ENGINE.favour(state)[II] == 7
+    assert ENGINE.score(state)[II] == 7
     assert state["hands"][II]["tiles"]["plus_one"] == 1
 
     # Ii then takes Chūbu's 3rd position with a Shinobi card, the +1 tile just won, and a Bushi card.
@@ -145,7 +145,7 @@ def test_it_replays_the_odd_year_example_with_every_figure():
     state = play(state, ii_chubu)
     assert state["board"]["chubu"][2] == [II, "simple"]
     assert state["scored"][II] == {"positions": 12, "title_bonus": 2}  # 6 + 6, and 1 + 1 as Shōmyō
-    assert ENGINE.favour(state)[II] == 14  # 7 and 7
+    assert ENGINE.score(state)[II] == 14  # 7 and 7
     assert state["hands"][II]["tiles"] == {"exchange": 1, "plus_one": 0, "card_taking": 0}
     assert state["hands"][II]["kokus"] == [] and state["hands"][II]["troops"] == {}
     state = play(state, {"type": "end_turn", "seat": II})
@@ -188,7 +188,7 @@ def test_it_replays_hondas_hokkaido_with_exchange_and_plus_one_on_a_bushi_sohei_
     }
     state = play(state, honda_hokkaido)
     assert state["board"]["hokkaido"][3] == [HONDA, "simple"]
-    assert ENGINE.favour(state)[HONDA] == 9  # the Hatamoto scores no title bonus
+    assert ENGINE.score(state)[HONDA] == 9  # the Hatamoto scores no title bonus
     assert state["hands"][HONDA]["tiles"] == {
         "exchange": 0,
         "plus_one": 0,

@@ -8,7 +8,7 @@ import random
 from games.engines.base import replay
 from games.engines.shitenno import deal_titles, final_count
 from games.engines.shitenno.board import PROVINCES
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 
 def test_it_plays_a_three_player_game_to_the_end_and_breaks_the_tie_for_second_by_title():
@@ -18,7 +18,7 @@ def test_it_plays_a_three_player_game_to_the_end_and_breaks_the_tie_for_second_b
     assert outcome.termination == "kamon_stock_empty" and 0 in state["stock"]
     assert state["titles"] == ["hatamoto", "shomyo", "daimyo"]  # the last year's titles
 
-    assert [(p.seat, p.rank, p.favour) for p in outcome.placings] == [(0, 1, 90), (2, 2, 62), (1, 3, 62)]
+    assert [(p.seat, p.rank, p.score) for p in outcome.placings] == [(0, 1, 90), (2, 2, 62), (1, 3, 62)]
     assert outcome.placings[0].tiebreak is None
     # Sakai (Daimyō) and Ii (Shōmyō) both end on 62: "the order of the Titles in the last year" decides.
     assert outcome.placings[1].tiebreak == "tied on 62 favour; last year's titles decide (Daimyō > Shōmyō)"
@@ -69,7 +69,7 @@ def test_it_counts_a_table_that_entered_only_the_end():
     assert "furthest left" in outcome.details["majorities"]["kanto"]["tiebreak"]
     assert ii["majorities"] == ["tohoku"]  # a golden kamon against two simple: tied 2-2, Ii further left
     assert (honda["total"], sakai["total"], ii["total"]) == (40 + 3 + 1 + 6, 44 + 2, 38 + 2 + 1 + 6)
-    assert [(p.seat, p.favour, p.tiebreak is not None) for p in outcome.placings] == [
+    assert [(p.seat, p.score, p.tiebreak is not None) for p in outcome.placings] == [
         (0, 50, False),
         (2, 47, False),
         (1, 46, False),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.engines.base import MoveError, replay
 from games.engines.shitenno.board import KAMONS_BY_PLAYERS, PROVINCES
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 games = st.tuples(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
 few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,11 +46,11 @@ def test_it_keeps_favour_equal_to_the_sum_of_its_parts(game):
                 if owner == seat
             )
             assert scored["positions"] == by_position
-            assert ENGINE.favour(state)[seat] == scored["positions"] + scored["title_bonus"]
+            assert ENGINE.score(state)[seat] == scored["positions"] + scored["title_bonus"]
     end = states[-1]
     for row in ENGINE.outcome(end).details["breakdown"]:
         parts = ("positions", "title_bonus", "kokus", "exchange_tiles", "plus_one_tiles", "majority_points")
-        assert row["total"] == sum(row[key] for key in parts) == ENGINE.favour(end)[row["seat"]]
+        assert row["total"] == sum(row[key] for key in parts) == ENGINE.score(end)[row["seat"]]
 
 
 @few

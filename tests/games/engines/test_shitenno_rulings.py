@@ -78,7 +78,7 @@ def test_it_scores_the_position_plus_2_for_the_daimyo_and_1_for_the_shomyo():  #
     state = play(state, place(SAKAKIBARA, "kanto", kokus=[3, 2]), end_turn(SAKAKIBARA))
     state = play(state, place(II, "kanto", kokus=[3, 3]), end_turn(II))
     state = play(state, place(SAKAI, "kyushu", kokus=[3]))
-    assert ENGINE.favour(state) == [0, 7, 3, 7]  # Honda, Sakakibara 5+2, Sakai 3, Ii 6+1
+    assert ENGINE.score(state) == [0, 7, 3, 7]  # Honda, Sakakibara 5+2, Sakai 3, Ii 6+1
     assert state["hands"][SAKAKIBARA]["tiles"]["exchange"] == 1  # the top tile, bonus face up
 
 
@@ -186,9 +186,9 @@ def test_it_lets_the_sensei_turn_one_of_his_kamons_golden_at_the_end_of_his_turn
         ENGINE.apply(state, end_turn(II, {"province": "kanto", "position": 2}))
     state = play(state, end_turn(II))
     assert ENGINE.hint(state)["turn"]["golden"] == [{"province": "kanto", "position": 1}]
-    before = ENGINE.favour(state)
+    before = ENGINE.score(state)
     state = play(state, end_turn(SAKAI, {"province": "kanto", "position": 1}))
-    assert state["board"]["kanto"][0] == [SAKAI, "golden"] and ENGINE.favour(state) == before
+    assert state["board"]["kanto"][0] == [SAKAI, "golden"] and ENGINE.score(state) == before
 
 
 def test_it_splits_in_two_lots_at_once_with_two_players():  # ruling 9
@@ -351,7 +351,7 @@ def test_it_gives_6_per_majority_golden_weighing_2_and_the_leftmost_kamon_breaki
 
 def test_it_makes_the_most_favoured_general_win_and_breaks_ties_by_last_years_titles():  # ruling 13
     outcome = final_count(end())  # 20 each; Ii was Daimyō, Honda Sensei
-    assert [(p.seat, p.rank, p.favour) for p in outcome.placings] == [(1, 1, 22), (0, 2, 20)]
+    assert [(p.seat, p.rank, p.score) for p in outcome.placings] == [(1, 1, 22), (0, 2, 20)]
     outcome = final_count(end(favour=[22, 22]))
     assert [p.seat for p in outcome.placings] == [1, 0]
     assert outcome.placings[0].tiebreak == "tied on 22 favour; last year's titles decide (Daimyō > Sensei)"

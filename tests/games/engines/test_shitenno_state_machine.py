@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from games.engines.base import MoveError
 from games.engines.shitenno.board import KAMONS_BY_PLAYERS, PROVINCES, TROOP_DECK
-from games.simulation import ENGINE, random_legal_game
+from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 MOVE_TYPES = ["draw", "offer", "accept", "refuse", "split", "choose", "place", "take_card", "end_turn", "fly"]
 junk = st.one_of(
@@ -75,7 +75,7 @@ class ShitennoTable(RuleBasedStateMachine):
     def favour_is_the_sum_of_its_parts(self) -> None:
         if self.state["phase"] != "over":
             parts = [s["positions"] + s["title_bonus"] for s in self.state["scored"]]
-            assert ENGINE.favour(self.state) == parts
+            assert ENGINE.score(self.state) == parts
 
     @invariant()
     def hands_hold_no_negative_counts(self) -> None:

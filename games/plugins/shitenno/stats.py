@@ -2,16 +2,16 @@
 starting title and by seat, the average winning score, and where favour comes from (the final count's
 breakdown: kamon placements, title bonuses, majorities, koku and bonus tiles).
 
-Pure functions over plain rows, so they need no database; `games.selectors` reads the rows.
+Pure functions over plain rows, so they need no database; `games.selectors.game_stats` reads the rows.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES, TITLES
+from games.plugins import TableRow
 
 # The final count's parts (scoring.final_count's breakdown), grouped as a player thinks of them.
 FAVOUR_SOURCES: dict[str, tuple[str, ...]] = {
@@ -21,14 +21,6 @@ FAVOUR_SOURCES: dict[str, tuple[str, ...]] = {
     "kokus": ("kokus",),
     "tiles": ("exchange_tiles", "plus_one_tiles"),
 }
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """One finished table: its set-up and its outcome."""
-
-    setup: dict
-    outcome: dict
 
 
 def _generals(setup: dict) -> list[str]:
@@ -78,7 +70,7 @@ def game_stats(rows: Iterable[TableRow]) -> dict:
             seats_played += 1
             sources_all.update(by_source)
             if won:
-                winning_scores.append(placing.get("favour") or 0)
+                winning_scores.append(placing.get("score") or 0)
                 seats_won += 1
                 sources_won.update(by_source)
     total_favour = sum(sources_all.values())

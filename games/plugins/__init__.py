@@ -1,0 +1,197 @@
+"""A game is a plug-in: each game's Django side, registered by slug beside its engine.
+
+Everything about one game lives in two folders and one template folder:
+
+    games/engines/<slug>/     the pure rules engine (no Django), registered in games.engines.REGISTRY
+    games/plugins/<slug>/     its Django side: a `GameAdapter` subclass with its set-up form, moves from a
+                              POST, the context of its board and panel, its statistics and its demo game
+    templates/games/<slug>/   the templates that adapter names
+
+The shared tables, move log, polling, undo, API, results for leagues and the statistics page ask the
+adapter and never import a game's board (the pattern of Django's own `ModelAdmin`: one generic set of views,
+one registered class per model). Adding a game is a new folder plus one line in `GAMES` below; see
+docs/games.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from games.engines import UnknownGame, get_engine
+from games.engines.base import Engine, Outcome
+
+if TYPE_CHECKING:
+    from django import forms
+    from django.db.models import QuerySet
+    from django.http import QueryDict
+
+    from games.models import TableSession
+
+
+class TableRow(NamedTuple):
+    """One finished table, as the statistics read it: its set-up and its outcome."""
+
+    setup: dict
+    outcome: dict
+
+
+class GameAdapter:
+    """What the shared site asks of a game. Subclass it in games/plugins/<slug>/ and list it in `GAMES`.
+
+    The attributes name templates (under templates/games/<slug>/) and form classes; a `None` says the game
+    lacks that part (no final-count calculator, no statistics page), and the site then offers no link to it.
+    """
+
+    slug: str = ""
+    score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "favour", "treasure"
+    table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Shitennō table"
+
+    # The new-table page: a form (a games.forms.TableSetupForm) and the template of its game-specific part.
+    setup_form_class: type[forms.Form] | None = None
+    setup_template: str = ""
+
+    # The table page: the status line, board and score track; the move forms; the result once the game is over.
+    board_template: str = ""
+    panel_template: str = ""
+    outcome_template: str = ""
+    # Query parameters the board's links add (e.g. ?province=kanto); a page asked with one is rendered afresh
+    # rather than taken from the body shared by every phone at the table.
+    view_params: tuple[str, ...] = ()
+    # Each move type in the reader's words (gettext_lazy), for the "to play" line and the log.
+    move_labels: Mapping[str, str] = {}
+
+    # The final-count calculator (an end state entered by hand); None when the game has none.
+    final_count_form_class: type[forms.Form] | None = None
+    final_count_template: str | None = None
+
+    # Statistics: the game's page over its finished tables, and its part of a player's page.
+    stats_template: str | None = None
+    player_stats_template: str | None = None
+
+    # The player counts the demo data seats at this game's tables, in turn; () for a game without a demo game.
+    demo_players: tuple[int, ...] = ()
+
+    @property
+    def engine(self) -> Engine:
+        return get_engine(self.slug)
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.slug}>"
+
+    # --- set-up ---
+
+    def deal(self, setup: dict, rng: random.Random) -> dict:
+        """The set-up with what the site deals at random (Shitennō's starting titles) filled in.
+
+        Games whose set-up the site does not deal keep this refusal.
+        """
+        raise ValidationError({"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.")
+                               % {"game": self.name}})
+
+    # --- the table ---
+
+    def move_label(self, kind: str) -> str:
+        return self.move_labels.get(kind, kind.replace("_", " "))
+
+    def move_from_post(self, state: dict, data: QueryDict) -> dict:
+        """The engine move a move form posted (its "type" field names the move); the engine judges it.
+
+        Raises games.engines.base.MoveError for a form that names no move of this game.
+        """
+        raise NotImplementedError
+
+    def table_context(self, session: TableSession, seats: list, query: QueryDict) -> dict:
+        """The context of `board_template` and `panel_template` for a table entered move by move.
+
+        `seats` are the session's Seat rows (players loaded), `query` the page's GET parameters.
+        """
+        raise NotImplementedError
+
+    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
+        """The context of `outcome_template` for a stored outcome (Outcome.to_json()), the seats' names and
+        the state it ended in (for a table that entered only its final count: {"final_count": end})."""
+        raise NotImplementedError
+
+    # --- the final count ---
+
+    def final_count(self, end: dict) -> Outcome:
+        """The outcome of an end state entered by hand (the final-count form's `end()`)."""
+        raise NotImplementedError
+
+    # --- statistics ---
+
+    def stats(self, rows: Iterable[TableRow]) -> dict:
+        """Statistics (plain values) over the finished move-by-move tables the reader may see."""
+        raise NotImplementedError
+
+    def stats_context(self, found: dict) -> dict:
+        """The context of `stats_template` for what `stats` found, in the reader's language."""
+        return {"stats": found}
+
+    def player_stats(self, seats: QuerySet) -> dict:
+        """The context of `player_stats_template` from a player's seats (games.models.Seat) at finished
+        move-by-move tables of this game; `tables` counts them (0 hides the section)."""
+        raise NotImplementedError
+
+    # --- demo data ---
+
+    def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
+        """A complete legal game (set-up, moves) for `players` players, played at random from `seed`, for the
+        demo data (`manage.py demo_data`); only asked of games with `demo_players`."""
+        raise NotImplementedError
+
+
+def _games() -> dict[str, GameAdapter]:
+    from games.plugins.shitenno import ShitennoGame
+
+    return {game.slug: game for game in (ShitennoGame(),)}  # one line per game, in the order pages list them
+
+
+GAMES: dict[str, GameAdapter] = _games()
+
+
+def get_game(slug: str) -> GameAdapter:
+    try:
+        return GAMES[slug]
+    except KeyError:
+        raise UnknownGame(slug) from None
+
+
+def all_games() -> list[GameAdapter]:
+    return list(GAMES.values())
+
+
+def default_game() -> GameAdapter:
+    """The first registered game: what a page shows when the reader has not picked one."""
+    return next(iter(GAMES.values()))
+
+
+def default_final_count_game() -> GameAdapter:
+    """The first registered game with a final-count calculator (the API's default)."""
+    return next((game for game in GAMES.values() if game.final_count_form_class), default_game())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(game.slug, game.name) for game in GAMES.values()]
+
+
+def _check_registered() -> None:
+    for slug in GAMES:
+        get_engine(slug)  # every plug-in has its engine
+
+
+_check_registered()
+
+__all__ = [
+    "GAMES", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",
+    "get_game",
+]

@@ -1,0 +1,115 @@
+"""Shitennō's Django side: its set-up and move forms, board, final-count calculator, statistics and demo game.
+
+The rules are games.engines.shitenno's; the templates are under templates/games/shitenno/.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engines.base import InvalidMove, Outcome
+from games.engines.shitenno import ShitennoEngine, deal_titles, simulation
+from games.engines.shitenno import final_count as shitenno_final_count
+from games.engines.shitenno.board import GENERALS, TITLE_NAMES
+from games.plugins import GameAdapter, TableRow
+
+from . import context, forms, stats
+
+FAVOUR_SOURCE_NAMES = {
+    "placements": gettext_lazy("Kamon placements"),
+    "title_bonus": gettext_lazy("Title bonuses"),
+    "majorities": gettext_lazy("Majorities"),
+    "kokus": gettext_lazy("Koku"),
+    "tiles": gettext_lazy("Bonus tiles"),
+}
+
+
+class ShitennoGame(GameAdapter):
+    slug = ShitennoEngine.slug
+    score_unit = gettext_lazy("favour")
+    table_heading = gettext_lazy("Shitennō table")
+
+    setup_form_class = forms.NewTableForm
+    setup_template = "games/shitenno/setup.html"
+    board_template = "games/shitenno/board.html"
+    panel_template = "games/shitenno/panel.html"
+    outcome_template = "games/shitenno/outcome.html"
+    view_params = ("province",)
+    move_labels = {
+        "draw": gettext_lazy("enter the draw"),
+        "offer": gettext_lazy("offer a lot"),
+        "accept": gettext_lazy("accept"),
+        "refuse": gettext_lazy("refuse"),
+        "split": gettext_lazy("split the rest in two lots"),
+        "choose": gettext_lazy("choose lot A or B"),
+        "place": gettext_lazy("place a kamon"),
+        "take_card": gettext_lazy("Card Taking"),
+        "end_turn": gettext_lazy("end the turn"),
+    }
+
+    final_count_form_class = forms.FinalCountForm
+    final_count_template = "games/shitenno/final_count.html"
+    stats_template = "games/shitenno/stats.html"
+    player_stats_template = "games/shitenno/player_stats.html"
+    demo_players = (2, 3, 4)
+
+    def deal(self, setup: dict, rng: random.Random) -> dict:
+        """The starting titles dealt at random to the set-up's generals."""
+        players = setup.get("players") if isinstance(setup, dict) else None
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise InvalidMove(_('The set-up needs "players": a list such as [{"general": "honda"}, ...].'))
+        generals = [p.get("general") for p in players]
+        return {**setup, "titles": deal_titles(generals, rng)}
+
+    def move_from_post(self, state: dict, data: QueryDict) -> dict:
+        seat = self.engine.hint(state)["to_move"]
+        return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
+
+    def table_context(self, session, seats: list, query: QueryDict) -> dict:
+        return context.table_context(session.state, seats, query)
+
+    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
+        return context.outcome_context(outcome, names, state)
+
+    def final_count(self, end: dict) -> Outcome:
+        return shitenno_final_count(end)
+
+    def stats(self, rows: Iterable[TableRow]) -> dict:
+        """Win rates by general, starting title and seat, and where the favour comes from."""
+        return stats.game_stats(rows)
+
+    def stats_context(self, found: dict) -> dict:
+        for row in found["by_general"]:
+            row["label"] = GENERALS[row["key"]]
+        for row in found["by_title"]:
+            row["label"] = TITLE_NAMES[row["key"]]
+        for row in found["by_seat"]:
+            row["label"] = _("Seat %(n)d") % {"n": row["key"] + 1}
+        for group in ("by_general", "by_title", "by_seat"):
+            for row in found[group]:
+                row["percent"] = round(100 * row["win_rate"])
+        widest = max((s["average"] for s in found["favour_sources"]), default=0) or 1
+        for source in found["favour_sources"]:
+            source["label"] = FAVOUR_SOURCE_NAMES[source["source"]]
+            source["width"] = round(100 * source["average"] / widest)
+            source["percent"] = round(100 * source["share"])
+        win_rates = [
+            {"title": _("Win rate by general"), "heading": _("General"), "rows": found["by_general"]},
+            {"title": _("Win rate by starting title"), "heading": _("Title"), "rows": found["by_title"]},
+            {"title": _("Win rate by seat"), "heading": _("Seat"), "rows": found["by_seat"]},
+        ]
+        return {"stats": found, "win_rates": win_rates}
+
+    def player_stats(self, seats: QuerySet) -> dict:
+        """Favourite general and title held most (at the start and in the last year)."""
+        rows = seats.values_list("position", "session__setup", "session__state__titles")
+        return stats.player_shitenno_stats(rows)
+
+    def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
+        return simulation.random_legal_game(seed, players)
