@@ -102,6 +102,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The demo database must survive two phones writing at once, as PostgreSQL's row locks make it do:
+    # a write transaction takes the write lock when it begins (IMMEDIATE), so the second phone waits (up to the
+    # timeout) and then reads the move the first one made (a 409 with the new table, not "database is locked");
+    # WAL lets the other phones' polls read meanwhile.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Rendered table bodies are shared by the phones at a table: with several web workers the cache must be shared
