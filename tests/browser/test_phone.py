@@ -1,11 +1,18 @@
 """The phone at the table as a newcomer meets it, in a real browser at 360 px: the demo (DEBUG on) keeps the
 page when a move is refused, and the league pages fit the screen in both languages and both schemes."""
 
+import io
+
 import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
+from leagues import league_services
+from leagues.models import League, Season
 from leagues.services import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, SETUP
 
@@ -35,3 +42,56 @@ def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, 
     # ...and it keeps following the table: another phone's move arrives by the poll.
     services.move_record(session=session, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)
     expect(page.locator("#table-body")).to_have_attribute("data-seq", "1", timeout=LIVE)
+
+
+BROKEN_WORDS = """() => {
+  // Every word in the page's main part that the browser wrapped across two lines ("Pla|yer", "kenj|i").
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.offsetParent) continue;  // not shown
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+      if (lines.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def fits_the_phone(page) -> None:
+    """No sideways scrolling, and no word broken across lines."""
+    width = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    assert width[0] <= width[1], (page.url, width)
+    assert page.evaluate(BROKEN_WORDS) == [], page.url
+    assert page.evaluate(SCROLLED_BOXES) == [], page.url
+
+
+SCROLLED_BOXES = """() => [...document.querySelectorAll('main div, main section, main table')]
+  .filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+  .map(el => el.outerHTML.slice(0, 80))"""
+
+
+@pytest.fixture
+def demo(db):
+    call_command("demo_data", games=2, stdout=io.StringIO())
+    for season in Season.objects.all():  # the standings job, run here rather than on the test worker
+        league_services.standings_compute(season=season)
+    return League.objects.get()
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(phone, shoot, live_server, demo,
+                                                                              language, dark):
+    page = phone(get_user_model().objects.get(username="kenji"), dark=dark)
+    language_cookie = {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
+    page.context.add_cookies([language_cookie])
+    for url in (reverse("league_detail", args=[demo.pk]), reverse("game_stats")):
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        shoot(page, f"league-{language}-{'dark' if dark else 'light'}-{url.strip('/').replace('/', '-')}")
+        fits_the_phone(page)
