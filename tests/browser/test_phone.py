@@ -95,3 +95,27 @@ def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(phon
         expect(page.locator("html")).to_have_attribute("lang", language)
         shoot(page, f"league-{language}-{'dark' if dark else 'light'}-{url.strip('/').replace('/', '-')}")
         fits_the_phone(page)
+
+
+def test_it_copies_the_club_invite_link_where_the_phone_cannot_share(phone, club, alice):
+    page = phone(alice)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script("delete Navigator.prototype.share")  # as on a browser without the Web Share API
+    page.goto(club.get_absolute_url())
+    link = page.locator("#invite-link").input_value()
+    assert link.endswith(f"/clubs/join/{club.invite_token}/")
+    page.get_by_role("button", name="Copy the link").click()
+    expect(page.locator("#invite-link-status")).to_have_text("Link copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
+def test_it_opens_the_phones_share_sheet_for_the_table_link(phone, alice, bob, carol, dave):
+    session = four_seat_table(alice, bob, carol, dave)
+    page = phone(alice)
+    page.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); }")
+    page.goto(session.get_absolute_url())
+    page.get_by_text("Invite the other phones").click()
+    page.get_by_role("button", name="Share the link").click()
+    shared = page.evaluate("window.shared")
+    assert shared == {"title": "Join my Shitennō table", "url": page.locator("#join-link").input_value()}
+    assert shared["url"].endswith(session.get_absolute_url())
