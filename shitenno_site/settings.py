@@ -62,7 +62,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files leave here, pre-compressed by whitenoise
+    # Pages are gzipped for clients that accept it. BREACH: the CSRF token in a page is masked afresh for each
+    # response (Django), and GZipMiddleware pads each answer with random bytes; see docs/operations.md.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -191,6 +194,10 @@ SPECTACULAR_SETTINGS = {
 # Celery: with no broker configured, tasks run in-process so the site needs no service.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    # Eager tasks never reach a broker; naming the in-memory one keeps kombu from warning that it guessed
+    # "localhost" for a broker nobody uses.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
@@ -230,4 +237,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own loggers print through the root's handler only: Django's default console handler on "django"
+    # printed every warning ("Not Found: /x") a second time. runserver's request lines keep their own handler.
+    "loggers": {"django": {"handlers": [], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")}},
 }

@@ -263,7 +263,8 @@ def describe(state: dict, move: dict) -> str:
         paid = payment_in_words(payment, pool)
         text = f"{who} takes {province.name} {ordinal(position)} position for {paid}: +{score}"
         if move.get("bonus"):
-            text += f"; takes a {BONUS_NAMES[move['bonus']]} tile"
+            tile = BONUS_NAMES[move["bonus"]]
+            text += f"; takes {'an' if tile[0] in 'AEIOU' else 'a'} {tile} tile"
         if move.get("next_troop"):
             text += f", revealing a {TROOP_NAMES[move['next_troop']]}"
         return text
