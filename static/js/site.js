@@ -42,6 +42,29 @@
     });
   }
 
+  // The placement form warns, before it is sent, when the kokus tapped come to more than the province's cost:
+  // legal (the surplus is lost), but worth a second look. Delegated, as htmx replaces the form after each move.
+  function showSurplus(form) {
+    const notice = form.querySelector("[data-surplus]");
+    const province = form.querySelector('input[name="province"]:checked');
+    if (!notice) return;
+    const picked = [...form.querySelectorAll('input[name="pay"]:checked')].map((input) => input.value.split(":"));
+    const kokus = picked.filter(([kind]) => kind === "k").map(([, value]) => Number(value));
+    const plusOne = form.querySelector('select[name="plus_one_on"]');
+    const exchange = form.querySelector('select[name="exchange_from"]');
+    const onlyKokus = kokus.length && kokus.length === picked.length && !(exchange && exchange.value);
+    const paid = kokus.reduce((sum, value) => sum + value, 0) + (plusOne && plusOne.value === "koku" ? 1 : 0);
+    const cost = province ? Number(province.dataset.cost) : 0;
+    notice.hidden = !(onlyKokus && cost && paid > cost);
+    notice.textContent = notice.hidden ? "" : notice.dataset.surplus
+      .replace("{paid}", paid).replace("{cost}", cost).replace("{lost}", paid - cost);
+  }
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest && event.target.closest('form[data-move="place"]');
+    if (form) showSurplus(form);
+  });
+
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", () => setUp(document));
   } else {

@@ -119,3 +119,36 @@ def test_it_opens_the_phones_share_sheet_for_the_table_link(phone, alice, bob, c
     shared = page.evaluate("window.shared")
     assert shared == {"title": "Join my Shitennō table", "url": page.locator("#join-link").input_value()}
     assert shared["url"].endswith(session.get_absolute_url())
+
+
+def test_it_warns_of_kokus_paid_over_the_cost_and_lets_them_be_paid(phone, alice, bob):
+    # A two-player even year that leaves bob's Sakakibara with two Koku 3 cards; Honda passes his odd-year turn.
+    setup = {"players": [{"general": "honda"}, {"general": "sakakibara"}],
+             "titles": {"honda": "daimyo", "sakakibara": "shomyo"}, "gates": SETUP["gates"]}
+    four_troops = ["samurai", "bushi", "sohei", "shinobi"]
+    moves = [
+        {"type": "draw", "seat": 0, "troops": four_troops, "kokus": [3, 3]},
+        {"type": "split", "seat": 0, "lots": [{"troops": four_troops, "kokus": [], "hierarchy": "daimyo"},
+                                              {"troops": [], "kokus": [3, 3], "hierarchy": "shomyo"}]},
+        {"type": "choose", "seat": 1, "lot": 1},
+        {"type": "end_turn", "seat": 0},
+    ]
+    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
+                                      players=[player_for_user(alice), player_for_user(bob)])
+    for seq, move in enumerate(moves):
+        services.move_record(session=session, seq=seq, move=move, user=alice)
+    page = phone(bob)
+    page.goto(session.get_absolute_url())
+    place = page.locator('form[data-move="place"]')
+    place.locator('label.chip:has(input[value="kanto"])').click()
+    place.locator('label.chip:has(input[value="k:3:0"])').click()
+    expect(place.locator(".surplus")).to_be_hidden()  # 3 of 5: short, the engine will say so
+    place.locator('label.chip:has(input[value="k:3:1"])').click()
+    expect(place.locator(".surplus")).to_have_text(
+        "You pay 6 kokus for a cost of 5: 1 will be lost. The rules allow it.")
+    place.locator("details.gate summary").click()  # the tile taken at Kantō's gate, and the one it uncovers
+    place.locator('select[name="bonus"]').select_option("exchange")
+    place.locator('select[name="next_troop"]').select_option("sohei")
+    place.get_by_role("button", name="Place the kamon").click()
+    expect(page.locator("#table-body")).to_have_attribute("data-seq", "5", timeout=LIVE)
+    expect(page.locator(".log")).to_contain_text("Kantō 1st position for 6 kokus, 1 lost")
