@@ -3,23 +3,36 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# One stamp per set of packages and version of pyproject.toml: `make run` installs what the site needs to run,
+# `make test` (and lint) add the test tools (pytest, Playwright, schemathesis, ruff).
+SUM := $(shell cksum pyproject.toml | cut -d' ' -f1)
+RUN_STAMP := $(VENV)/.installed-run-$(SUM)
+TEST_STAMP := $(VENV)/.installed-test-$(SUM)
 
 export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/shitenno
 export CELERY_BROKER_URL_TEST ?= redis://127.0.0.1:6379/15
 export CACHE_URL_TEST ?= redis://127.0.0.1:6379/11
 
-.PHONY: run test install services lint
+.PHONY: run test install install-run services lint
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	@$(PYTHON) --version >/dev/null 2>&1 || { echo "Python 3.11 is required: see README.md (Set-up)" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	rm -f $(VENV)/.installed-run-*; touch $@
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e ".[test]"
-	rm -f $(VENV)/.installed-*; touch $@
+	rm -f $(VENV)/.installed-run-* $(VENV)/.installed-test-*; touch $(RUN_STAMP) $@
 
-install: $(STAMP)
+install-run: $(RUN_STAMP)
 
-run: install
+install: $(TEST_STAMP)
+
+run: install-run
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py migrate --noinput
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py demo_data
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py runserver 127.0.0.1:8000

@@ -176,8 +176,7 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
                              error_form=request.POST.get("type", ""))
     except Conflict as exc:
         selectors.session_reload(session)
-        return _render_table(request, session, status=409, notice=_("Someone else moved: here is the table now. ")
-                             + exc.message)
+        return _render_table(request, session, status=409, notice=exc.message + " " + _("Here is the table now."))
     except PermissionDenied as exc:
         return _render_table(request, session, status=403, notice=str(exc))
     except KeyReused as exc:

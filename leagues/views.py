@@ -4,11 +4,13 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -32,8 +34,17 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
-        return redirect(request.GET.get("next") or "home")
-    return render(request, "registration/sign_up.html", {"form": form}, status=400 if form.errors else 200)
+        return redirect(_next_page(request) or "home")
+    return render(request, "registration/sign_up.html", {"form": form, "next": _next_page(request)},
+                  status=400 if form.errors else 200)
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where to go after signing up (an invite link, say): only a page of this site, as the log-in page does."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure())
+    return target if safe else ""
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
@@ -155,11 +166,16 @@ def _club_extras(request: HttpRequest, club: Club) -> dict:
     return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20], **_club_leagues(club, request.user)}
 
 
-@login_required
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: a logged-out visitor sees the club he is invited to and logs in or signs up, both of
+    which bring him back here to join."""
     club = Club.objects.filter(invite_token=token).first()
     if club is None:
         raise Http404(_("This club invite link is not valid any more."))
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "leagues/club_join.html", {"club": club, "next": request.get_full_path()})
     if request.method == "POST":
         services.club_join(token=token, user=request.user)
         messages.success(request, _("You joined %(club)s.") % {"club": club.name})

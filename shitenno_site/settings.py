@@ -63,7 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files leave here, pre-compressed by whitenoise
+    # Pages are gzipped for clients that accept it. BREACH: the CSRF token in a page is masked afresh for each
+    # response (Django), and GZipMiddleware pads each answer with random bytes; see docs/operations.md.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -92,6 +95,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.registered_games",
+                "shitenno_site.context_processors.site",
             ],
         },
     },
@@ -104,6 +108,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The demo database must survive two phones writing at once, as PostgreSQL's row locks make it do:
+    # a write transaction takes the write lock when it begins (IMMEDIATE), so the second phone waits (up to the
+    # timeout) and then reads the move the first one made (a 409 with the new table, not "database is locked");
+    # WAL lets the other phones' polls read meanwhile.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Rendered table bodies are shared by the phones at a table: with several web workers the cache must be shared
@@ -224,6 +239,10 @@ SPECTACULAR_SETTINGS = {
 # Celery: with no broker configured, tasks run in-process so the site needs no service.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    # Eager tasks never reach a broker; naming the in-memory one keeps kombu from warning that it guessed
+    # "localhost" for a broker nobody uses.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
@@ -263,4 +282,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own loggers print through the root's handler only: Django's default console handler on "django"
+    # printed every warning ("Not Found: /x") a second time. runserver's request lines keep their own handler.
+    "loggers": {"django": {"handlers": [], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")}},
 }

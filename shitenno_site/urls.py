@@ -9,6 +9,7 @@ from . import health, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("leagues.account_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

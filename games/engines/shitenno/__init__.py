@@ -1,5 +1,5 @@
 """Shitennō (Ludonaute, 2011) for 2-4 players, following the English rulebook and the rulings in
-the rulings file ../shared/rules/shitenno.md (numbered 1-13) and docs/rules/shitenno.md (A1...).
+docs/rules/shitenno.md (numbered 1-13, and A1-A9 for the engine's own).
 
 The engine records a real table: draws, hidden cards and the bonus tiles revealed are entered as moves.
 

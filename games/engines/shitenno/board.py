@@ -1,4 +1,4 @@
-"""Shitennō's board and components, as printed (see the rulings file ../shared/rules/shitenno.md, "The board").
+"""Shitennō's board and components, as printed (see docs/rules/shitenno.md, "The board and the components").
 
 Everything here is constant data plus the names players read: provinces, troop types, the 34 troop
 cards, the 24 koku cards, the 24 bonus tiles, the titles and the sharing draw by player count.

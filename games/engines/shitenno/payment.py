@@ -13,9 +13,10 @@ The cards, the Hatamoto and the bonus tiles make a pool of troops and kokus. Exc
 (either troop of a double card included) or one koku card of the given value into a troop of any
 type, or one troop into a koku worth 1. +1 adds a troop of a type already in the pool, or 1 to the
 kokus in the pool. The pool must then hold the province's troop requirement, or be kokus worth at
-least its cost (a troop lost on a double card aside). Every card and tile must count: a payment that
-would still pay without one of them is refused (docs/rules/shitenno.md, ruling A1); the unused troop
-of a double card that gives its other troop is simply lost (ruling 3).
+least its cost (a troop lost on a double card aside, ruling A9). Kokus beyond the cost are lost, as the
+rulebook allows (ruling 2). Every other card and tile must count: a payment that would still pay without
+one of them is refused (docs/rules/shitenno.md, ruling A1); the unused troop of a double card that gives
+its other troop is simply lost (ruling 3).
 """
 
 from __future__ import annotations
@@ -187,13 +188,34 @@ def requirement(province: str, top: str | None) -> dict[str, int]:
     return needed
 
 
-def _shortfall(pool: Pool, needed: dict[str, int], cost: int) -> str | None:
+def _lost_halves(payment: Payment, pool: Pool) -> bool:
+    """Whether the troops left in a koku payment's pool can all be the other halves of double cards whose one
+    troop an Exchange turned into a koku (ruling A9): such a troop is lost, not paid."""
+    if not pool.troops:
+        return True
+    doubles = [card for card in payment.troops if len(troops_on(card)) == 2]
+    to_koku = sum(1 for tile, _a, b in payment.bonuses if tile == "exchange" and b == "koku")
+    left = sum(pool.troops.values())
+    return left <= min(len(doubles), to_koku) and all(
+        any(troop in troops_on(card) for card in doubles) for troop in pool.troops)
+
+
+def pays_with(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> str | None:
+    """"troops" or "kokus": how the pool pays the placement; None if it does not."""
+    if pool.error:
+        return None
+    if all(pool.troops.get(t, 0) >= n for t, n in needed.items()):
+        return "troops"
+    if pool.kokus and pool.koku_total >= cost and _lost_halves(payment, pool):
+        return "kokus"
+    return None
+
+
+def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> str | None:
     """Why the pool does not pay the placement, or None if it does."""
     if pool.error:
         return pool.error
-    if all(pool.troops.get(t, 0) >= n for t, n in needed.items()):
-        return None
-    if pool.kokus and pool.koku_total >= cost:
+    if pays_with(payment, pool, needed, cost):
         return None
     if pool.troops and pool.kokus:
         return (
@@ -212,20 +234,42 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
     if not payment.items():
         raise IllegalMove(f"{p.name} is paid with troop cards or koku cards; the payment is empty.")
     pool = pool_of(payment)
-    why = _shortfall(pool, needed, cost)
+    why = _shortfall(payment, pool, needed, cost)
     if why:
         if why.startswith("needs"):
             raise IllegalMove(f"{p.name} {why}.")
         if why.startswith("costs"):
             raise IllegalMove(f"{p.name}'s {ordinal(position)} position {why}.")
         raise IllegalMove(why)
+    by_kokus = pays_with(payment, pool, needed, cost) == "kokus"
     for item in payment.items():
-        if _shortfall(pool_of(payment.without(item)), needed, cost) is None:
+        if by_kokus and item[0] == "kokus":
+            continue  # more kokus than the cost: the surplus is lost (ruling 2)
+        smaller, names = _without(payment, item)
+        if _shortfall(smaller, pool_of(smaller), needed, cost) is None:
+            them = "them" if len(names) > 1 else "it"
             raise IllegalMove(
-                f"{payment.item_name(item)} is not needed: {p.name}'s {ordinal(position)} position is paid "
-                "without it. Take it out of the payment."
+                f"{_and(names)} {'are' if len(names) > 1 else 'is'} not needed: {p.name}'s {ordinal(position)} "
+                f"position is paid without {them}. Take {them} out of the payment."
             )
     return pool
+
+
+def _without(payment: Payment, item: tuple[str, int]) -> tuple[Payment, list[str]]:
+    """The payment without `item`, and without the bonus tiles left with nothing to act on once it is gone (an
+    Exchange of that very card): a card is not needed when the payment pays without it and its tiles."""
+    names = [payment.item_name(item)]
+    smaller = payment.without(item)
+    while pool_of(smaller).error:  # only a bonus tile errs: the first one with nothing to act on goes too
+        idle = next(i for i in range(len(smaller.bonuses)) if pool_of(
+            Payment(smaller.troops, smaller.kokus, smaller.hatamoto, smaller.bonuses[: i + 1])).error)
+        names.append(smaller.item_name(("bonuses", idle)).replace("The ", "the ", 1))
+        smaller = smaller.without(("bonuses", idle))
+    return smaller, names
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def payment_to_json(payment: Payment) -> dict:
@@ -240,9 +284,12 @@ def payment_to_json(payment: Payment) -> dict:
     }
 
 
-def payment_in_words(payment: Payment, pool: Pool) -> str:
-    if pool.kokus and not pool.troops:
+def payment_in_words(payment: Payment, pool: Pool, cost: int | None = None) -> str:
+    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost
+                       and _lost_halves(payment, pool)):
         paid = f"{pool.koku_total} kokus"
+        if cost is not None and pool.koku_total > cost:
+            paid += f", {pool.koku_total - cost} lost"
     else:
         paid = troops_in_words(pool.troops)
     used = [card_name(c) for c in payment.troops] + [f"Koku {v}" for v in payment.kokus]

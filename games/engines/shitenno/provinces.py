@@ -260,10 +260,11 @@ def describe(state: dict, move: dict) -> str:
         payment = parse_payment(move["payment"])
         pool = check_payment(payment, province.slug, position, state["gates"][province.slug]["top"])
         score = province.positions[position - 1] + TITLE_BONUS.get(state["titles"][seat], 0)
-        paid = payment_in_words(payment, pool)
+        paid = payment_in_words(payment, pool, province.positions[position - 1])
         text = f"{who} takes {province.name} {ordinal(position)} position for {paid}: +{score}"
         if move.get("bonus"):
-            text += f"; takes a {BONUS_NAMES[move['bonus']]} tile"
+            tile = BONUS_NAMES[move["bonus"]]
+            text += f"; takes {'an' if tile[0] in 'AEIOU' else 'a'} {tile} tile"
         if move.get("next_troop"):
             text += f", revealing a {TROOP_NAMES[move['next_troop']]}"
         return text

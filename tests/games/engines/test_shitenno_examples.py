@@ -107,6 +107,7 @@ def test_it_replays_the_odd_year_example_with_every_figure():
         "bonus": "exchange",
         "next_troop": "sohei",  # "he shows that the following Tile is a Sōhei"
     }
+    assert ENGINE.describe(state, sakakibara_kanto).endswith("+7; takes an Exchange tile, revealing a Sōhei")
     state = play(state, sakakibara_kanto)
     assert state["board"]["kanto"] == [[SAKAKIBARA, "simple"]]
     assert state["scored"][SAKAKIBARA] == {"positions": 5, "title_bonus": 2}

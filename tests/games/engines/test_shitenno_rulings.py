@@ -1,4 +1,4 @@
-"""One test per ruling of the rulings file ../shared/rules/shitenno.md (1-13) and of docs/rules/shitenno.md (A1...)."""
+"""One test per ruling of docs/rules/shitenno.md (1-13, and the engine's own A1-A9)."""
 
 from __future__ import annotations
 
@@ -361,15 +361,49 @@ def test_it_makes_the_most_favoured_general_win_and_breaks_ties_by_last_years_ti
 # --- rulings added in docs/rules/shitenno.md ---------------------------------------------------------
 
 
-def test_it_refuses_a_payment_with_a_card_that_is_not_needed():  # ruling A1
-    state = odd_year(TITLES, hands={SAKAKIBARA: {"troops": {"samurai": 4, "bushi": 1}, "kokus": [3, 2, 1]}})
+def test_it_refuses_a_payment_with_a_troop_card_that_is_not_needed():  # ruling A1
+    state = odd_year(TITLES, hands={SAKAKIBARA: {"troops": {"samurai": 4, "bushi": 1}}})
     with pytest.raises(IllegalMove) as error:
         ENGINE.apply(state, place(SAKAKIBARA, "kanto", troops=["samurai"] * 4 + ["bushi"]))
     assert error.value.message == (
         "The Samurai card is not needed: Kantō's 1st position is paid without it. Take it out of the payment."
     )
-    with pytest.raises(IllegalMove, match="The Koku 1 card is not needed"):
-        ENGINE.apply(state, place(SAKAKIBARA, "kanto", kokus=[3, 2, 1]))
+
+
+def test_it_accepts_more_kokus_than_the_cost_even_when_a_card_could_stay_in_hand():  # rulings 2 and A1
+    # "You may take control of a Province by discarding more Kokus than necessary, but the surplus is lost."
+    state = odd_year(TITLES, hands={SAKAKIBARA: {"kokus": [3, 2, 1]}})
+    move = place(SAKAKIBARA, "kanto", kokus=[3, 2, 1])  # 6 for a cost of 5, though 3 + 2 would do
+    assert "for 6 kokus, 1 lost (Koku 3, Koku 2, Koku 1): +7" in ENGINE.describe(state, move)
+    state = play(state, move)
+    assert state["hands"][SAKAKIBARA]["kokus"] == [] and state["board"]["kanto"] == [[SAKAKIBARA, "simple"]]
+    assert state["scored"][SAKAKIBARA] == {"positions": 5, "title_bonus": 2}  # the surplus scores nothing
+
+
+def test_it_names_the_koku_card_left_over_when_a_koku_is_exchanged_into_a_troop():  # ruling A1
+    hands = {SAKAKIBARA: {"troops": {"samurai": 3}, "kokus": [3, 3, 1], "tiles": {"exchange": 1}}}
+    state = odd_year(TITLES, hands=hands)
+    move = place(SAKAKIBARA, "kanto", troops=["samurai"] * 3, kokus=[3, 3, 1],
+                 bonuses=[{"tile": "exchange", "from": 1, "to": "bushi"}])
+    with pytest.raises(IllegalMove) as error:  # the troops pay; the two Koku 3 cards are the ones not needed
+        ENGINE.apply(state, move)
+    assert error.value.message == (
+        "The Koku 3 card is not needed: Kantō's 1st position is paid without it. Take it out of the payment."
+    )
+
+
+def test_it_refuses_a_troop_card_and_its_exchange_tile_that_a_koku_payment_does_not_need():  # ruling A1
+    hands = {SAKAKIBARA: {"troops": {"samurai": 1}, "kokus": [3, 3], "tiles": {"exchange": 1, "plus_one": 1}}}
+    state = odd_year(TITLES, hands=hands)
+    with pytest.raises(IllegalMove) as error:
+        ENGINE.apply(state, place(SAKAKIBARA, "kanto", kokus=[3, 3], troops=["samurai"],
+                                  bonuses=[{"tile": "exchange", "from": "samurai", "to": "koku"}]))
+    assert error.value.message == (
+        "The Samurai card and the Exchange tile are not needed: Kantō's 1st position is paid without them. "
+        "Take them out of the payment."
+    )
+    with pytest.raises(IllegalMove, match="^The \\+1 tile is not needed"):  # a tile is kept, not lost
+        ENGINE.apply(state, place(SAKAKIBARA, "kanto", kokus=[3, 3], bonuses=[{"tile": "plus_one", "on": "koku"}]))
 
 
 def test_it_numbers_the_first_year_2_so_odd_years_are_odd():  # ruling A2
