@@ -33,8 +33,10 @@ def chromium():
 
 @pytest.fixture
 def phone(chromium, live_server):
-    """phone(user, dark=False): a new 360x740 browser context, logged in as `user`."""
+    """phone(user, dark=False): a new 360x740 browser context, logged in as `user`. Any Content-Security-Policy
+    violation the browser reports on the way fails the test (the site runs no inline script)."""
     contexts = []
+    violations = []
 
     def open_phone(user, *, dark: bool = False):
         client = Client()
@@ -44,6 +46,8 @@ def phone(chromium, live_server):
         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
         contexts.append(context)
+        context.on("console", lambda message: violations.append(message.text)
+                   if "Content Security Policy" in message.text else None)
         page = context.new_page()
         page.set_default_timeout(8000)
         return page
@@ -51,6 +55,7 @@ def phone(chromium, live_server):
     yield open_phone
     for context in contexts:
         context.close()
+    assert violations == [], violations
 
 
 @pytest.fixture

@@ -90,7 +90,7 @@ def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(phon
     page = phone(get_user_model().objects.get(username="kenji"), dark=dark)
     language_cookie = {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
     page.context.add_cookies([language_cookie])
-    for url in (reverse("league_detail", args=[demo.pk]), reverse("game_stats")):
+    for url in (reverse("league_detail", args=[demo.pk]), reverse("game_stats", args=["shitenno"])):
         page.goto(url)
         expect(page.locator("html")).to_have_attribute("lang", language)
         shoot(page, f"league-{language}-{'dark' if dark else 'light'}-{url.strip('/').replace('/', '-')}")

@@ -25,6 +25,8 @@ def wait_for(condition, timeout=60):
 
 
 def test_the_worker_rates_and_ranks_a_counted_result(celery_worker_process, club, alice, bob, carol):
+    club.members_public = True  # a public club's games count site-wide too
+    club.save()
     join(club, bob)
     league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 2, 20), (bob, 1, 30), (carol, 3, 10)])
@@ -48,6 +50,8 @@ def test_the_worker_rates_and_ranks_a_counted_result(celery_worker_process, club
 
 
 def test_the_worker_rerates_after_an_edit_like_the_nightly_job(celery_worker_process, club, alice, bob, carol):
+    club.members_public = True  # a public club's games count site-wide too
+    club.save()
     join(club, bob)
     _league, season = league_with_season(club, alice)
     old = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)], days_ago=5), bob)

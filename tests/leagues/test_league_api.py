@@ -38,6 +38,8 @@ def test_it_creates_leagues_and_seasons_for_managers_only(api, club, alice, caro
 
 
 def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, bob, carol, dave):
+    club.members_public = True  # a public club: anyone may read its standings; its games count site-wide
+    club.save()
     join(club, bob)
     league, season = league_with_season(club, alice)
     ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol, dave)}

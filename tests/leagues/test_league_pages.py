@@ -11,6 +11,8 @@ pytestmark = pytest.mark.django_db
 
 
 def rated_season(club, alice, bob, carol):
+    club.members_public = True  # a public club: anyone may read its leagues, and its games count site-wide
+    club.save()
     join(club, bob)
     league, season = league_with_season(club, alice)
     counted = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=3), bob, carol)

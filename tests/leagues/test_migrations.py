@@ -43,6 +43,7 @@ def test_stored_tables_get_their_keys_and_read_in_the_same_order():
                                 separated_by=separated_by)
     migrate(WITH_KEYS)
     try:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # the current code reads the current schema
         table = selectors.standings_of(Season.objects.get(pk=season.pk))
         assert [(row.player.name, row.position, row.separated_by) for row in table] == [
             ("ann", 1, ""), ("ben", 1, ""), ("cat", 3, "points")]

@@ -104,7 +104,7 @@ def build_club_history(alice, bob, carol):
 def league_services_club(owner):
     from leagues.services import club_create
 
-    return club_create(name="Edo Gamers", owner=owner, description="Thursdays at the café.")
+    return club_create(name="Edo Gamers", owner=owner, description="Thursdays at the café.", members_public=True)
 
 
 def picture() -> dict:

@@ -28,7 +28,7 @@ def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see
     from leagues.services import club_create, club_join
     from tests.leagues.league_helpers import league_with_season
 
-    club = club_create(name="Edo Gamers", owner=alice)
+    club = club_create(name="Edo Gamers", owner=alice, members_public=True)  # the table is private, not the club
     club_join(token=club.invite_token, user=bob)
     league, _season = league_with_season(club, alice)
     setup, moves = random_legal_game(4, 2)

@@ -113,6 +113,8 @@ def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol)
 
 
 def test_it_rates_like_openskill_per_game_and_league(club, alice, bob, carol):
+    club.members_public = True  # a public club's games count site-wide too
+    club.save()
     join(club, bob)
     league, season = league_with_season(club, alice)
     r1 = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=5), bob, carol)

@@ -81,7 +81,10 @@ def test_a_move_post_costs_the_same_with_a_long_log(api, alice, bob, rows, djang
 
 def _league(club, alice, bob, carol, rows: int):
     """A season with `rows` standings rows and `rows` results: most counted, some pending or disputed with
-    sign-offs (the page lists 20 of those), every result with two entries."""
+    sign-offs (the page lists 20 of those), every result with two entries. The club is public, as most league
+    pages read by the crowd are."""
+    club.members_public = True
+    club.save()
     league = league_services.league_create(club=club, name="Winter league", games=["shitenno"], user=alice)
     season = league_services.season_create(
         league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=60),
