@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.engines.teikoku.rules import (
     DECK_NAMES,
     PHASE_NAMES,
+    PIT_FEE,
     SEASON_NAMES,
     TRANSACTIONS_PER_TURN,
     clan_name,
@@ -46,7 +47,8 @@ def _sentence(before: dict, after: dict, move: dict) -> str:
             return f"{who} buys a {deck} card for {cost} treasure, paid to the Port ({count})."
         return f"{who} trades a special card for a {deck} card ({count})."
     if kind == "pit_fee":
-        return f"{who} banishes {move['cards']} card(s) to the Pit and pays {2 * move['cards']} treasure to the Port."
+        fee = PIT_FEE * move["cards"]
+        return f"{who} banishes {move['cards']} card(s) to the Pit and pays {fee} treasure to the Port."
     if kind == "banish":
         return f"{who} banishes a card from their hand (Autumn)."
     if kind in ("card_effect", "correction"):
