@@ -147,7 +147,11 @@ def read_fields(
     optional = optional or {}
     if not isinstance(value, dict):
         raise invalid(f"{what} must be an object, not a {type_name(value)}.", "not_an_object", got=type_name(value))
-    unknown = sorted(str(k)[:40] for k in value if k not in required and k not in optional)
+    unknown = sorted(
+        (k if isinstance(k, str) and k.isprintable() else repr(k))[:40]
+        for k in value
+        if k not in required and k not in optional
+    )
     if unknown:
         allowed = sorted([*required, *optional])
         raise invalid(

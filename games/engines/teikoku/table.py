@@ -4,7 +4,7 @@ leaving a deck, the Autumn banish, a player's land being empty (fortified), and 
 from __future__ import annotations
 
 from games.engines.teikoku.calendar import require_turn
-from games.engines.teikoku.checks import boolean, dice, illegal, integer, one_of, text
+from games.engines.teikoku.checks import boolean, dice, illegal, integer, invalid, one_of, text
 from games.engines.teikoku.rules import DECK_NAMES, DECKS, MAX_UNITS_DECK, clan_name, season_rules
 from games.engines.teikoku.treasure import ROLLERS, refill_port_row, require_port_card, require_port_open
 
@@ -62,8 +62,10 @@ def fortify(state: dict, move: dict) -> None:
 
 def check_roll(value: object, field: str) -> list[int]:
     """One to four six-sided dice (a D6 for an entrenched slot or the Port's middle slot, 2D6...)."""
-    count = len(value) if isinstance(value, list) and 1 <= len(value) <= 4 else 2
-    return dice(count)(value, field)
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise invalid(f'"{field}" must list the 1 to 4 dice rolled, e.g. [3, 5].', "wrong_type", field=field,
+                      expected="list of 1 to 4 dice")
+    return dice(len(value))(value, field)
 
 
 ROLL = {"required": {"dice": check_roll}, "optional": {"rolled_by": one_of(ROLLERS), "note": text(required=False)}}
