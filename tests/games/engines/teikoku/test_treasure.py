@@ -295,3 +295,43 @@ def test_it_asks_a_correction_for_its_reason():
     move = {"type": "correction", "seat": 0, "from": "supply", "to": 1, "amount": 1}
     assert refused(state, move).code == "teikoku.missing_field"
     assert refused(state, {**move, "note": "   "}).code == "teikoku.bad_text"
+
+
+def test_it_takes_treasure_leaving_the_port_from_its_available_bounty_first():
+    """Ruling T13: a card effect taking from the Port leaves the treasure still waiting in it."""
+    state = advance(new_game(THREE), "commerce")  # the Port holds 25, all of it bounty
+    state = ENGINE.apply(state, {"type": "commerce", "seat": FUJIWARA, "deck": "yakuza"})
+    assert ENGINE.hint(state)["port"] == {"treasure": 30, "bounty": 25, "waiting": 5}
+    state = ENGINE.apply(
+        state, {"type": "card_effect", "seat": 0, "card": "Pirates", "from": "port", "to": 1, "amount": 27}
+    )
+    assert ENGINE.hint(state)["port"] == {"treasure": 3, "bounty": 0, "waiting": 3}
+
+
+def test_it_lets_the_cards_left_in_the_port_row_be_acquired_once_the_units_deck_is_empty():
+    """"no additional units will arrive there": the cards already in the row stay until taken."""
+    state = advance(new_game(THREE, units_deck=0), "port")
+    state = play(state, {"type": "acquire", "seat": FUJIWARA}, bounty(FUJIWARA, 2))
+    assert state["port_row"] == 1 and state["treasure"][FUJIWARA] == 27
+
+
+def test_it_allows_a_raid_on_an_empty_treasury_which_takes_nothing():
+    """"In this way poverty may be an extraordinarily powerful defense.\""""
+    state = advance(with_treasure(new_game(THREE), [25, 25, 0]), "war", "spring", seat=MINAMOTO)
+    state = ENGINE.apply(state, raid(MINAMOTO, TOKUGAWA, [6, 5], 3))
+    assert state["treasure"] == [25, 25, 0] and state["raided"] == [TOKUGAWA]
+
+
+def test_it_counts_cards_leaving_a_deck_by_a_cards_effect_but_no_more_than_it_holds():
+    state = new_game(FOUR)
+    state = ENGINE.apply(state, {"type": "cards_leave", "seat": 2, "deck": "units", "count": 4, "note": "Storm"})
+    assert state["decks"]["units"] == 26
+    error = refused(state, {"type": "cards_leave", "seat": 2, "deck": "ninja", "count": 8, "note": "Storm"})
+    assert error.code == "teikoku.deck_overdraw" and error.params == {"deck": "ninja", "available": 7, "asked": 8}
+
+
+def test_it_charges_nothing_for_the_autumn_banish():
+    """"Autumn = Players May Banish 1 Card From Their Hand During Movement" names no Pit fee."""
+    state = advance(new_game(FOUR), "movement", "autumn")
+    after = ENGINE.apply(state, {"type": "banish", "seat": state["turn"]["seat"]})
+    assert after["treasure"] == state["treasure"] and after["port"] == state["port"]
