@@ -7,8 +7,9 @@ from typing import Any
 from games.engines.base import Outcome
 from games.engines.teikoku import describe as sentences
 from games.engines.teikoku import hint as hints
-from games.engines.teikoku import moves, setup, victory
+from games.engines.teikoku import moves, victory
 from games.engines.teikoku.rules import RULES_VERSION
+from games.engines.teikoku.setup import initial_state
 
 
 def copy_json(value: Any) -> Any:
@@ -28,8 +29,8 @@ class TeikokuEngine:
     rules_version = RULES_VERSION
     score_unit = "treasure"
 
-    def initial_state(self, setup_: dict) -> dict:
-        return setup.initial_state(setup_)
+    def initial_state(self, setup: dict) -> dict:
+        return initial_state(setup)
 
     def _applied(self, state: dict, move: dict) -> tuple[dict, dict]:
         read = moves.read_move(state, move)

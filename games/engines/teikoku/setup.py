@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.teikoku.checks import illegal, integer, invalid, one_of, read_fields
+from games.engines.teikoku.checks import illegal, integer, invalid, one_of, read_fields, type_name
 from games.engines.teikoku.rules import (
     AGGRESSION_TARGET,
     CLAN_NAMES,
@@ -66,7 +66,7 @@ def _list_of(check: Any, length: int) -> Any:
     def read(value: Any, field: str) -> list:
         if not isinstance(value, list):
             raise invalid(f'"{field}" must be a list with one entry per seat.', "wrong_type", field=field,
-                          expected="list", got=type(value).__name__)
+                          expected="list", got=type_name(value))
         if len(value) != length:
             raise invalid(f'"{field}" must have one entry per seat ({length}), not {len(value)}.',
                           "wrong_length", field=field, expected=length, got=len(value))
