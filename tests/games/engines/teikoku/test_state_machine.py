@@ -1,5 +1,6 @@
-"""A hypothesis state machine throws legal and illegal moves at the engine: 100 runs of 100 steps, 10,000 steps.
+"""A hypothesis state machine throws legal and illegal moves at the engine: up to 120 runs of up to 100 steps.
 
+Hypothesis ends some runs early, so the budget is set above 10,000 to play at least 10,000 steps a test run.
 Each step plays a legal move the random table chooses through hint(), or that move with one field spoiled, or a
 made-up move. Only IllegalMove or InvalidMove may escape apply(); a refused move leaves the state untouched, and
 whatever the engine accepts keeps the invariants.
@@ -103,7 +104,7 @@ class TeikokuTable(RuleBasedStateMachine):
 
 
 TeikokuTable.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=100, deadline=None,
+    max_examples=120, stateful_step_count=100, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_the_engine_survives_random_moves = TeikokuTable.TestCase
