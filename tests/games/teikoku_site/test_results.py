@@ -42,13 +42,16 @@ def wait_for(condition, timeout=60):
 
 
 @pytest.mark.django_db
-def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vouched_for(alice, bob):
+def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vouched_for(client, alice, bob):
     carl = player_guest_create(name="Carl", created_by=alice)
     session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION,
                                       players=[player_for_user(alice), player_for_user(bob), carl])
     session = play(session, alice, MOVES)
     assert session.status == "finished" and session.outcome["termination"] == "attrition"
     assert session.outcome["details"]["shared"] is True
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert "Shared victory by attrition" in page and "Fujiwara (alice), Minamoto (bob)" in page
+    assert "share the victory" in page
     result = Result.objects.get(session=session)
     assert result.game == "teikoku" and result.status == "pending"
     assert sorted(result.entries.values_list("player__name", "rank", "score")) == [
