@@ -1,10 +1,12 @@
-"""Issue 3's benchmark: replaying a 4-player game, and posting the 150th log entry vs the 1st.
+"""Issue 3's benchmark: replaying a 4-player game, and posting the 150th log entry vs the 1st, for Shitennō and
+beside it Teikoku (a random legal 4-player game long enough for 150 entries).
 
 Run: `bash .ci/services && .venv/bin/python bench/table_moves.py` (uses the database shitenno_bench).
 The 150-entry log is a real 4-player game whose first 25 moves were each undone and entered again
 (move, undo, move), as happens at a table; the 1st and the 150th entries are both moves.
 """
 
+import random
 import statistics
 import time
 
@@ -17,27 +19,28 @@ from django.test import Client  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
+from games.engines.teikoku.random_game import random_legal_game as random_teikoku_game  # noqa: E402
 from leagues import services as league_services  # noqa: E402
 
 RUNS = 30
 
 
-def replay_ms(setup: dict, moves: list[dict]) -> float:
-    engine = get_engine("shitenno")
+def replay_ms(setup: dict, moves: list[dict], game: str = "shitenno") -> float:
+    engine = get_engine(game)
     start = time.perf_counter()
     for _ in range(RUNS):
         replay(engine, setup, moves)
     return (time.perf_counter() - start) / RUNS * 1000
 
 
-def post_times(setup: dict, moves: list[dict]) -> dict[int, float]:
+def post_times(setup: dict, moves: list[dict], game: str = "shitenno") -> dict[int, float]:
     """ms per log entry, keyed by its sequence number, for one table played through the API."""
     users = [league_services.user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org",
                                           password="bench passphrase 42") for i in range(4)]
     players = [league_services.player_for_user(u).pk for u in users]
     client = Client()
     client.force_login(users[0])
-    body = {"players": players, "setup": setup}
+    body = {"game": game, "players": players, "setup": setup}
     code = client.post("/api/tables/", body, content_type="application/json").json()["code"]
     times: dict[int, float] = {}
     seq = 0
@@ -60,19 +63,32 @@ def post_times(setup: dict, moves: list[dict]) -> dict[int, float]:
     return times
 
 
-def main() -> None:
-    setup, moves = random_legal_game(2, 4)
-    print(f"4-player game: {len(moves)} moves")
-    print(f"replay of the whole game in the engine: {replay_ms(setup, moves):.2f} ms")
+def teikoku_game() -> tuple[dict, list[dict]]:
+    """The first seeded 4-player Teikoku game with moves enough for 150 log entries (25 of them undone)."""
+    for seed in range(100):
+        setup, moves = random_teikoku_game(random.Random(seed), 4)
+        if len(moves) >= 100:
+            return setup, moves
+    raise SystemExit("no long enough Teikoku game")
+
+
+def measure(game: str, name: str, setup: dict, moves: list[dict]) -> None:
+    print(f"{name}, 4-player game: {len(moves)} moves")
+    print(f"{name}: replay of the whole game in the engine: {replay_ms(setup, moves, game):.2f} ms")
     firsts, lasts = [], []
     for _table in range(5):
-        times = post_times(setup, moves)
+        times = post_times(setup, moves, game)
         firsts.append(times[1])
         lasts.append(times[150])
     first, last = statistics.median(firsts), statistics.median(lasts)
-    print(f"POST of the 1st log entry (median of 5 tables): {first:.2f} ms")
-    print(f"POST of the 150th log entry (median of 5 tables): {last:.2f} ms")
-    print(f"ratio 150th / 1st: {last / first:.2f} (target <= 1.5)")
+    print(f"{name}: POST of the 1st log entry (median of 5 tables): {first:.2f} ms")
+    print(f"{name}: POST of the 150th log entry (median of 5 tables): {last:.2f} ms")
+    print(f"{name}: ratio 150th / 1st: {last / first:.2f} (target <= 1.5)")
+
+
+def main() -> None:
+    measure("shitenno", "Shitennō", *random_legal_game(2, 4))
+    measure("teikoku", "Teikoku", *teikoku_game())
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ def session_create(
     if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
+    if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
+        raise ValidationError({"players": _("The set-up is for %(setup)d players, but %(seated)d are seated.") % {
+            "setup": len(engine.score(state)), "seated": len(players)}})
     session = TableSession.objects.create(
         game=game, rules_version=engine.rules_version, setup=setup, created_by=created_by,
         club=club, is_public=is_public, state=state,

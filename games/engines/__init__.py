@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from games.engines.base import Engine
 from games.engines.shitenno import ShitennoEngine
+from games.engines.teikoku import TeikokuEngine
 
 
 class UnknownGame(KeyError):
     """No engine is registered under this slug."""
 
 
-REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (ShitennoEngine(),)}
+REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (ShitennoEngine(), TeikokuEngine())}
 
 
 def get_engine(slug: str) -> Engine:

@@ -152,8 +152,10 @@ class GameAdapter:
 
 def _games() -> dict[str, GameAdapter]:
     from games.plugins.shitenno import ShitennoGame
+    from games.plugins.teikoku import TeikokuGame
 
-    return {game.slug: game for game in (ShitennoGame(),)}  # one line per game, in the order pages list them
+    # one line per game, in the order pages list them
+    return {game.slug: game for game in (ShitennoGame(), TeikokuGame())}
 
 
 GAMES: dict[str, GameAdapter] = _games()

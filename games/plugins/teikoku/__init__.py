@@ -1,0 +1,85 @@
+"""Teikoku's Django side: its set-up form, the movement forms (with the site's dice roller), the treasure board,
+the victory screen, statistics and demo game.
+
+The rules are games.engines.teikoku's; the templates are under templates/games/teikoku/.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engines.teikoku import TeikokuEngine
+from games.engines.teikoku.random_game import random_legal_game
+from games.engines.teikoku.rules import CLAN_NAMES
+from games.plugins import GameAdapter, TableRow
+
+from . import context, forms, stats
+
+
+class TeikokuGame(GameAdapter):
+    slug = TeikokuEngine.slug
+    score_unit = gettext_lazy("treasure")
+    table_heading = gettext_lazy("Teikoku table")
+
+    setup_form_class = forms.NewTableForm
+    setup_template = "games/teikoku/setup.html"
+    board_template = "games/teikoku/board.html"
+    panel_template = "games/teikoku/panel.html"
+    outcome_template = "games/teikoku/outcome.html"
+    move_labels = {
+        "end_turn": gettext_lazy("end the turn"),
+        "banish": gettext_lazy("banish a card (Autumn)"),
+        "bounty": gettext_lazy("bounty"),
+        "acquire": gettext_lazy("acquire a Port card"),
+        "port_attack": gettext_lazy("attack the Port"),
+        "raid": gettext_lazy("raid"),
+        "commerce": gettext_lazy("commerce"),
+        "trade": gettext_lazy("trade"),
+        "pit_fee": gettext_lazy("pit fee"),
+        "card_effect": gettext_lazy("card effect"),
+        "correction": gettext_lazy("correction"),
+        "cards_leave": gettext_lazy("cards leave a deck"),
+        "fortify": gettext_lazy("fortified or not"),
+        "roll": gettext_lazy("roll dice"),
+    }
+    stats_template = "games/teikoku/stats.html"
+    demo_players = (3, 4, 2)
+
+    def move_from_post(self, state: dict, data: QueryDict) -> dict:
+        seat = self.engine.hint(state)["to_move"]
+        return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
+
+    def table_context(self, session, seats: list, query: QueryDict) -> dict:
+        return context.table_context(session.state, seats, query)
+
+    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
+        return context.outcome_context(outcome, names, state)
+
+    def stats(self, rows: Iterable[TableRow]) -> dict:
+        """Win rates by clan and by seat, victories by kind and the game's length in seasons."""
+        return stats.game_stats(rows)
+
+    def stats_context(self, found: dict) -> dict:
+        for row in found["by_clan"]:
+            row["label"] = CLAN_NAMES[row["key"]]
+        for row in found["by_seat"]:
+            row["label"] = _("Seat %(n)d") % {"n": row["key"] + 1}
+        for group in ("by_clan", "by_seat"):
+            for row in found[group]:
+                row["percent"] = round(100 * row["win_rate"])
+        for row in found["victories"]:
+            row["label"] = context.VICTORIES.get(row["kind"], row["kind"])
+            row["percent"] = round(100 * row["tables"] / found["tables"]) if found["tables"] else 0
+        win_rates = [
+            {"title": _("Win rate by clan"), "heading": _("Clan"), "rows": found["by_clan"]},
+            {"title": _("Win rate by seat"), "heading": _("Seat"), "rows": found["by_seat"]},
+        ]
+        return {"stats": found, "win_rates": win_rates}
+
+    def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
+        return random_legal_game(random.Random(seed), players)

@@ -1,0 +1,213 @@
+"""Teikoku's page forms: the set-up a table agrees on, and each movement's form turned into the engine's move.
+
+Presentation only: nothing here judges a move (the engine does, with its sentence). The one thing the site
+adds is dice: a raid or roll posted with "roll for me" gets two dice drawn here, with the operating system's
+generator, written into the move (rolled_by "site") before it is logged, so the engine draws nothing and a
+replay of the log needs no generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.base import InvalidMove, MoveError
+from games.engines.teikoku.moves import MOVES
+from games.engines.teikoku.rules import (
+    AGGRESSION_TARGET,
+    CLAN_NAMES,
+    CLANS,
+    DECK_NAMES,
+    MAX_TREASURE_SETTING,
+    MAX_UNITS_DECK,
+    SPECIAL_DECK_MAX,
+    SPECIAL_DECKS,
+    STARTING_TREASURE,
+)
+from games.forms import TableSetupForm
+
+MAX_SEATS = 4
+# The rulebook prints no clan colours: each seat picks one, these are only the form's defaults.
+COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
+    "red": (_("red"), "#c62828"),
+    "blue": (_("blue"), "#1e5bd8"),
+    "yellow": (_("yellow"), "#e0a800"),
+    "green": (_("green"), "#1b7f3b"),
+    "purple": (_("purple"), "#7b2cbf"),
+}
+DEFAULT_COLOURS = ("red", "blue", "green", "purple")
+SPECIAL_CHOICES = [(deck, DECK_NAMES[deck]) for deck in SPECIAL_DECKS]
+DICE = random.SystemRandom()  # the site's dice roller: unpredictable, never seeded
+
+
+class NewTableForm(TableSetupForm):
+    """Player count first, then one seat per clan in the rulebook's order (Fujiwara, Minamoto, Tokugawa, Taira:
+    the playing order), the Units deck as counted, and the variants the players agreed on."""
+
+    players_count = forms.TypedChoiceField(
+        label=_("Number of players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=3,
+        help_text=_("2 players: Fujiwara and Minamoto; 3 add Tokugawa; 4 add Taira."))
+    units_deck = forms.IntegerField(
+        label=_("Cards in the Units deck"), min_value=0, max_value=MAX_UNITS_DECK,
+        help_text=_("Count them once the 3 Port cards are face up (the rulebook does not print this number)."))
+    starting_treasure = forms.IntegerField(
+        label=_("Starting treasure"), min_value=0, max_value=MAX_TREASURE_SETTING, required=False,
+        help_text=_("Empty: the rulebook's %(n)d.") % {"n": STARTING_TREASURE})
+    aggression_target = forms.IntegerField(
+        label=_("Aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False,
+        help_text=_("Empty: the rulebook's %(n)d. A seat's own target below overrides it (a handicap).")
+        % {"n": AGGRESSION_TARGET})
+    special_deck_size = forms.IntegerField(
+        label=_("Cards in each special deck"), min_value=1, max_value=SPECIAL_DECK_MAX, required=False,
+        help_text=_("Empty: 8 (4 with 2 players)."))
+    fourth_year = forms.BooleanField(label=_("Play a 4th year"), required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for i in range(MAX_SEATS):
+            clan = CLAN_NAMES[CLANS[i]]
+            self.fields[f"seat{i}_player"] = forms.ChoiceField(
+                label=_("%(clan)s: player") % {"clan": clan}, choices=self.player_choices, required=False)
+            self.fields[f"seat{i}_guest"] = forms.CharField(
+                label=_("…or a new guest's name"), max_length=80, required=False)
+            self.fields[f"seat{i}_colour"] = forms.ChoiceField(
+                label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i])
+            self.fields[f"seat{i}_special"] = forms.ChoiceField(
+                label=_("Opening special card from"), choices=SPECIAL_CHOICES, initial=SPECIAL_DECKS[i])
+            self.fields[f"seat{i}_target"] = forms.IntegerField(
+                label=_("Own aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False)
+
+    def seat_rows(self) -> list[dict]:
+        return [{"clan": CLAN_NAMES[CLANS[i]], "fields": [self[f"seat{i}_{part}"] for part in
+                                                          ("player", "guest", "colour", "special", "target")]}
+                for i in range(MAX_SEATS)]
+
+    def variant_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("starting_treasure", "aggression_target", "special_deck_size")]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        count = data.get("players_count")
+        if count is None:
+            return data
+        seats = []
+        for i in range(count):
+            player = self.players.get(data.get(f"seat{i}_player") or "")
+            guest = (data.get(f"seat{i}_guest") or "").strip()
+            if player is None and not guest:
+                raise forms.ValidationError(
+                    _("Pick a player or name a guest for %(clan)s.") % {"clan": CLAN_NAMES[CLANS[i]]})
+            seats.append({"player": player, "guest_name": guest, "colour": data.get(f"seat{i}_colour") or ""})
+        if data.get("units_deck") is None:
+            return data
+        setup: dict = {
+            "clans": list(CLANS[:count]),
+            "units_deck": data["units_deck"],
+            "chosen_specials": [data.get(f"seat{i}_special") for i in range(count)],
+        }
+        if data.get("starting_treasure") is not None:
+            setup["starting_treasure"] = data["starting_treasure"]
+        common = data.get("aggression_target")
+        own = [data.get(f"seat{i}_target") for i in range(count)]
+        if any(target is not None for target in own):
+            default = common if common is not None else AGGRESSION_TARGET
+            setup["aggression_target"] = [default if target is None else target for target in own]
+        elif common is not None:
+            setup["aggression_target"] = common
+        if data.get("special_deck_size") is not None:
+            setup["special_deck_size"] = data["special_deck_size"]
+        if data.get("fourth_year"):
+            setup["years"] = 4
+        data["seats"], data["setup"], data["deal"] = seats, setup, False
+        return data
+
+
+# --- moves --------------------------------------------------------------------------------------------
+
+
+def _whole(data: QueryDict, name: str, label: str) -> int | None:
+    """A whole number the form posted, None when left empty."""
+    value = (data.get(name) or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidMove(gettext("%(field)s must be a whole number.") % {"field": label},
+                          code="form.not_a_number", params={"field": name}) from None
+
+
+def _required(data: QueryDict, name: str, label: str) -> int:
+    value = _whole(data, name, label)
+    if value is None:
+        raise InvalidMove(gettext("Enter %(field)s.") % {"field": label}, code="form.missing", params={"field": name})
+    return value
+
+
+def _holder(value: str) -> int | str:
+    """A treasury as posted: a seat number, "port" or "supply" (anything else goes to the engine to refuse)."""
+    return int(value) if value.isdigit() else value
+
+
+def site_dice(count: int = 2) -> list[int]:
+    """The site's dice roller: `count` six-sided dice."""
+    return [DICE.randint(1, 6) for _ in range(count)]
+
+
+def _dice(data: QueryDict, count: int) -> tuple[list[int], str]:
+    """Dice entered at the table, or drawn by the site when the form asked it to roll."""
+    if data.get("roll") == "site":
+        return site_dice(count), "site"
+    return [_required(data, f"die{i}", gettext("die %(n)d") % {"n": i + 1}) for i in range(count)], "table"
+
+
+def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
+    """The engine move a move form describes. Phase moves are the player on turn's; a move at any time is made
+    by the seat the form names (the player on turn when it names none)."""
+    if kind not in MOVES:
+        raise MoveError(gettext("Unknown move."), code="form.unknown_type")
+    if kind in ("card_effect", "correction", "cards_leave", "fortify", "roll") and data.get("seat", "").isdigit():
+        seat = int(data["seat"])
+    move: dict = {"type": kind, "seat": seat}
+    if kind in ("bounty", "port_attack"):
+        move["blood"] = _required(data, "blood", gettext("the blood value"))
+        amount = _whole(data, "amount", gettext("the amount"))
+        if kind == "bounty" and amount is not None:
+            move["amount"] = amount
+    elif kind == "raid":
+        move["defender"] = _required(data, "defender", gettext("the defender"))
+        move["dice"], move["rolled_by"] = _dice(data, 2)
+        move["cubes"] = _whole(data, "cubes", gettext("the unused battle cubes")) or 0
+    elif kind in ("commerce", "trade"):
+        move["deck"] = data.get("deck", "")
+    elif kind == "pit_fee":
+        move["cards"] = _required(data, "cards", gettext("the number of cards"))
+    elif kind in ("card_effect", "correction"):
+        move["from"], move["to"] = _holder(data.get("from", "")), _holder(data.get("to", ""))
+        move["amount"] = _required(data, "amount", gettext("the amount"))
+        note = (data.get("note") or "").strip()
+        if kind == "card_effect":
+            move["card"] = (data.get("card") or "").strip()
+            if note:
+                move["note"] = note
+        else:
+            move["note"] = note
+    elif kind == "cards_leave":
+        move["deck"] = data.get("deck", "")
+        move["count"] = _required(data, "count", gettext("the number of cards"))
+        move["note"] = (data.get("note") or "").strip()
+    elif kind == "fortify":
+        move["fortified"] = data.get("fortified") == "on"
+    elif kind == "roll":
+        count = _whole(data, "count", gettext("the number of dice")) or 2
+        if not 1 <= count <= 4:
+            raise InvalidMove(gettext("Roll 1 to 4 dice."), code="form.dice_count", params={"count": count})
+        move["dice"], move["rolled_by"] = _dice(data, count)
+        note = (data.get("note") or "").strip()
+        if note:
+            move["note"] = note
+    return move
