@@ -13,11 +13,18 @@ from typing import Any, Protocol, runtime_checkable
 
 
 class MoveError(Exception):
-    """A move the engine will not apply; `message` is a sentence a player understands."""
+    """A move the engine will not apply.
 
-    def __init__(self, message: str) -> None:
+    `message` is an English sentence a player understands (the API sends it as it is); `code` names the
+    rule broken (e.g. "teikoku.overdraw") and `params` its JSON-serialisable values, so the site can say
+    the same thing in the reader's language.
+    """
+
+    def __init__(self, message: str, *, code: str = "", params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
+        self.params = dict(params or {})
 
 
 class InvalidMove(MoveError):
@@ -30,13 +37,15 @@ class IllegalMove(MoveError):
 
 @dataclass(frozen=True)
 class Placing:
+    """Where a seat finished: its rank (shared ranks are ties) and its score in the game's own unit."""
+
     seat: int
     rank: int
-    favour: int
-    tiebreak: str | None = None  # words naming the rule that decided this rank, else None
+    score: int
+    tiebreak: str | None = None  # words naming the victory or tie-break rule that decided this rank, else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "rank": self.rank, "favour": self.favour, "tiebreak": self.tiebreak}
+        return {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": self.tiebreak}
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     rules_version: str
+    score_unit: str  # what the game counts, in English: "favour", "treasure", "victory points"
 
     def initial_state(self, setup: dict) -> dict: ...
 
@@ -69,7 +79,9 @@ class Engine(Protocol):
 
     def outcome(self, state: dict) -> Outcome | None: ...
 
-    def favour(self, state: dict) -> list[int]: ...
+    def score(self, state: dict) -> list[int]:
+        """Each seat's score so far, in seat order, in the game's own unit."""
+        ...
 
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str: ...
 
