@@ -9,7 +9,7 @@ resolves: the AI's is then drawn from its face-down tokens (the same odds as dra
 from __future__ import annotations
 
 from games.engines.samurai_empires import rng
-from games.engines.samurai_empires.board import AIS, DESTINY_SCHEDULE, ERAS, EVEN_DESTINY, RESOURCES
+from games.engines.samurai_empires.board import ACTION_NAMES, AIS, DESTINY_SCHEDULE, ERAS, EVEN_DESTINY, RESOURCES
 from games.engines.samurai_empires.checks import check_int, check_object
 from games.engines.samurai_empires.sheet import party_name
 from games.engines.samurai_empires.solo import PLAYER, ai_of, province_kind, start_era, start_round
@@ -43,7 +43,8 @@ def ai_resolve(state: dict, party: int) -> str:
     token["action"] = action
     what = token_action(state, party, token["card"], action) if action else "it has no face-down token left"
     _next(state)
-    return f"{party_name(state, party)} reveals {action or 'nothing'} on space {space + 1} of {region}: {what}."
+    shown = ACTION_NAMES.get(action, "nothing")
+    return f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}."
 
 
 def player_resolve(state: dict, move: dict) -> str:
