@@ -6,6 +6,7 @@ The region values and influence tables below are a test club's entries, not the 
 
 from __future__ import annotations
 
+import json
 import random
 
 from games.engines.samurai_empires import SamuraiEmpiresEngine
@@ -133,3 +134,30 @@ def random_legal_game(seed: int, mode: str = "solo", n: int = 3) -> tuple[dict, 
         state = ENGINE.apply(state, move)
         moves.append(move)
     return setup, moves
+
+
+# Seeding entered from the table: every region has a Bushido and a Food (6 of each on 12 slots).
+SEEDING = {
+    "Tohoku North": "bushido", "Tohoku Middle": "food", "Tohoku South": "bushido",
+    "Kanto North": "food", "Kanto Middle": "bushido", "Kanto South": "food",
+    "Chubu North": "bushido", "Chubu Middle": "food", "Chubu South": "bushido",
+    "Kansai North": "food", "Kansai Middle": "bushido", "Kansai South": "food",
+}
+YELLOW, BLUE, PLAYER = 1, 2, 0
+STEP = {"type": "ai_step"}
+
+
+def solo_table(seed: int = 7) -> dict:
+    return ENGINE.initial_state(solo_setup(seed, seeding=SEEDING))
+
+
+def stack_deck(state: dict, ai: str, *cards: tuple[str, str]) -> dict:
+    """The same table with these cards on top of the AI's deck (as if the shuffle had put them there)."""
+    state = json.loads(json.dumps(state))
+    own = state["solo"]["ais"][ai]
+    top = [list(c) for c in cards]
+    size = max(len(own["deck"]), len(top))
+    rest = [c for c in own["deck"] + own["unused"] if c not in top]
+    own["deck"] = top + rest[: size - len(top)]
+    own["unused"] = rest[size - len(top):]
+    return state
