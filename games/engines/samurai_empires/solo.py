@@ -260,7 +260,8 @@ def report(state: dict, move: dict) -> str:
     m = check_object(move, "The move", required=("type", "armies"), optional=("castles",))
     provinces = all_provinces(state)
     armies = check_object(m["armies"], "armies", optional=tuple(provinces))
-    out = {p: check_int(n, f"armies in {p}", high=ARMIES_PER_HOUSE) for p, n in armies.items() if n != 0}
+    counted = {p: check_int(n, f"armies in {p}", high=ARMIES_PER_HOUSE) for p, n in armies.items()}
+    out = {p: n for p, n in counted.items() if n}
     if sum(out.values()) > ARMIES_PER_HOUSE:
         raise _illegal(f"A house has {ARMIES_PER_HOUSE} Armies, not {sum(out.values())}.", "too_many_armies")
     player = state["solo"]["player"]
