@@ -142,7 +142,7 @@ def totals(state: dict) -> list[int]:
 def next_turn_order(state: dict) -> list[int]:
     """'The player with the least amount of points will go first ... next lowest score second, and so on.'
 
-    Equal scores keep their order from the era just played (the rulebook does not say; ruling R3).
+    Equal scores keep their order from the era just played (the rulebook does not say; ruling S4).
     """
     scores = totals(state)
     previous = state["turn_order"]

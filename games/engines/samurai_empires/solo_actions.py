@@ -26,10 +26,12 @@ def remove_army(state: dict, party: int, province: str) -> None:
 
 def recruit(state: dict, party: int, provinces: list[str], each: int) -> str:
     """`each` Armies in every province, at most 3 an AI to a province; a short supply fills the south first
-    ('it should put the last Army on the southern-most location corresponding with the card')."""
+    ('it should put the last Army on the southern-most location corresponding with the card'). 'You cannot
+    recruit Armies in Besieged Castles': not where its Castle stands with an enemy Army beside it."""
     ai = ai_of(state, party)
     placed = []
-    for province in reversed(provinces):
+    besieged = {c for c in ai["castles"] if any(_armies(state, p).get(c) for p in range(3) if p != party)}
+    for province in reversed([p for p in provinces if p not in besieged]):
         for _ in range(each):
             if ai["supply"] and ai["armies"].get(province, 0) < AI_PROVINCE_LIMIT:
                 ai["armies"][province] = ai["armies"].get(province, 0) + 1

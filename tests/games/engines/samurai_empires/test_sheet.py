@@ -90,7 +90,7 @@ def test_it_sets_the_next_turn_order_lowest_score_first():
 
 
 def test_it_keeps_the_previous_order_between_equal_scores():
-    # The rulebook does not break ties in the turn order: the site keeps the era's order (ruling R3).
+    # The rulebook does not break ties in the turn order: the site keeps the era's order (ruling S4).
     state = play(ENGINE.initial_state(multiplayer(3, turn_order=[2, 0, 1])), era(1, [NOTHING] * 3))
     assert state["turn_order"] == [2, 0, 1]
 

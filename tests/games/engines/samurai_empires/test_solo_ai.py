@@ -216,3 +216,16 @@ def test_the_ai_reveals_its_token_when_it_resolves():
     state = play(stack_deck(solo_table(), "yellow", ("Kanto", "capital")), STEP)
     assert state["solo"]["spaces"]["Kanto"][3][0]["action"] is None  # face down while planning
     assert "reveals" not in state["last"]
+
+
+def test_an_ai_cannot_recruit_in_its_besieged_castle():
+    # 'Besieged Castles are Castles containing at least 1 enemy Army in their province. You cannot recruit Armies
+    # in Besieged Castles.'
+    state = solo_table()
+    yellow(state).update(castles=["Tohoku North"])
+    state["solo"]["player"]["armies"] = {"Tohoku North": 1}
+    token_action(state, YELLOW, ["Tohoku", "bushido"], "recruit")
+    assert yellow(state)["armies"] == {"Tohoku South": 1}
+    state["solo"]["player"]["armies"] = {}
+    token_action(state, YELLOW, ["Tohoku", "bushido"], "recruit")
+    assert yellow(state)["armies"] == {"Tohoku North": 1, "Tohoku South": 2}
