@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines.base import IllegalMove, InvalidMove, Outcome
 from games.engines.samurai_empires import solo, solo_era
-from games.engines.samurai_empires.board import AIS, ERAS, TOKENS_PER_ROUND, TRAINING_GROUNDS
+from games.engines.samurai_empires.board import AIS, ARMY_TYPES, ERAS, TOKENS_PER_ROUND, TRAINING_GROUNDS
 from games.engines.samurai_empires.checks import check_int, check_list, check_object, copy_json
 from games.engines.samurai_empires.sheet import (
     check_era_entry,
@@ -60,9 +60,7 @@ def _era_score(state: dict, move: dict) -> str:
     entries = check_list(m["scores"], "scores", shortest=len(state["parties"]), longest=len(state["parties"]))
     rows = [check_era_entry(state, party, entry) for party, entry in enumerate(entries)]
     if state["mode"] == "solo":
-        for party in (1, 2):
-            if rows[party]["trained"] or rows[party]["sieges"]:
-                raise IllegalMove("The AIs train no armies.", code="samurai_empires.ai_trains")
+        for party in (1, 2):  # the AIs have no Training Ground, so check_era_entry refused trained armies
             rows[party]["actions"] = solo.ai_of(state, party)["points"]  # Move and Shrine harvests this era
     state["sheet"]["eras"].append(rows)
     state["orders"].append(list(state["turn_order"]))
@@ -167,6 +165,7 @@ class SamuraiEmpiresEngine:
             "to_move": to_move(state),
             "moves": open_moves(state),
             "parties": [{**p, "abilities": TRAINING_GROUNDS.get(p["training_ground"])} for p in state["parties"]],
+            "army_types": ARMY_TYPES if any(p["training_ground"] for p in state["parties"]) else None,
             "turn_order": list(state["turn_order"]),
             "totals": totals(state),
             "sheet": copy_json(state["sheet"]),

@@ -71,7 +71,10 @@ def test_the_ais_train_nothing():
     state = to_phase(solo_table(), "era_score")
     with pytest.raises(IllegalMove) as error:
         play(state, era(1, [NOTHING, {"sieges": 1}, NOTHING]))
-    assert error.value.code in ("samurai_empires.no_archers", "samurai_empires.ai_trains")
+    assert error.value.code == "samurai_empires.no_archers"
+    with pytest.raises(IllegalMove) as error:
+        play(state, era(1, [NOTHING, NOTHING, {"trained": {"elites": 1}}]))
+    assert error.value.code == "samurai_empires.no_training_ground"
 
 
 def test_the_player_wins_only_with_more_points_than_both_ais_together():
