@@ -93,32 +93,26 @@ def _final_score(state: dict, move: dict) -> str:
 
 
 def _solo_move(state: dict, kind: str, move: dict) -> str:
+    """The solo moves; a planning move that completes the round starts the resolution."""
     if kind == "report":
         return solo.report(state, move)
-    check_object(move, "The move", required=("type",), optional=("region", "space", "destroyed"))
-    if kind == "ai_step":
-        check_object(move, "The move", required=("type",))
-        party = to_move(state)
-        if state["phase"] == "planning":
-            words = solo.ai_plan(state, party)
-            _after_placing(state)
-            return words
-        return solo_era.ai_resolve(state, party)
+    if kind == "resolve":
+        return solo_era.player_resolve(state, move)
     if kind == "place":
         words = solo.player_place(state, move)
-    elif kind == "pass":
-        check_object(move, "The move", required=("type",))
-        state["solo"]["placed"][solo.PLAYER] += 1
-        words = f"{party_name(state, solo.PLAYER)} has no space to place a token on and passes."
     else:
-        return solo_era.player_resolve(state, move)
-    _after_placing(state)
-    return words
-
-
-def _after_placing(state: dict) -> None:
+        check_object(move, "The move", required=("type",))
+        party = to_move(state)
+        if kind == "ai_step" and state["phase"] == "resolution":
+            return solo_era.ai_resolve(state, party)
+        if kind == "ai_step":
+            words = solo.ai_plan(state, party)
+        else:
+            state["solo"]["placed"][solo.PLAYER] += 1
+            words = f"{party_name(state, solo.PLAYER)} has no space to place a token on and passes."
     if solo.planning_to_move(state) is None:
         solo_era.start_resolution(state)
+    return words
 
 
 class SamuraiEmpiresEngine:

@@ -217,9 +217,8 @@ def ai_plan(state: dict, party: int) -> str:
         set_aside.append(card)
     ai["deck"] += set_aside  # "The card/s that are unused are placed on the bottom of the deck."
     if chosen is None:
-        solo_pass = f"{name} has no card whose region has room for a token, and places none."
         state["solo"]["placed"][party] += 1
-        return solo_pass
+        return f"{name} has no card whose region has room for a token, and places none."
     ai["board"].append(chosen)
     put_token(state, party, chosen[0], space, chosen)
     words = [f"{name} draws {card_name(chosen)}"]

@@ -229,3 +229,25 @@ def test_an_ai_cannot_recruit_in_its_besieged_castle():
     state["solo"]["player"]["armies"] = {}
     token_action(state, YELLOW, ["Tohoku", "bushido"], "recruit")
     assert yellow(state)["armies"] == {"Tohoku North": 1, "Tohoku South": 2}
+
+
+def test_an_ai_with_no_region_free_places_nothing_and_keeps_its_deck_in_order():
+    state = round_two(solo_table(), [[token(PLAYER, 1), token(BLUE, 2)]] * 4)
+    for name in ("Tohoku", "Chubu", "Kansai"):
+        state["solo"]["spaces"][name] = [[token(PLAYER, 1), token(BLUE, 2)]] * 4
+    deck = list(yellow(state)["deck"])
+    after = play(state, STEP)
+    assert yellow(after)["deck"] == deck and after["solo"]["placed"][YELLOW] == 1
+    assert after["last"] == "Yellow AI has no card whose region has room for a token, and places none."
+
+
+def test_the_player_passes_only_when_no_space_can_take_a_token():
+    state = round_two(solo_table(), [[], [], [], []])
+    state["solo"]["placed"] = [0, 1, 1]
+    with pytest.raises(IllegalMove) as error:
+        play(state, {"type": "pass"})
+    assert error.value.code == "samurai_empires.not_now"
+    for name in ("Tohoku", "Kanto", "Chubu", "Kansai"):
+        state["solo"]["spaces"][name] = [[token(YELLOW, 1), token(BLUE, 2)]] * 4
+    assert "pass" in ENGINE.hint(state)["moves"]
+    assert play(state, {"type": "pass"})["solo"]["placed"] == [1, 1, 1]
