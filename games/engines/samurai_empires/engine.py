@@ -68,6 +68,8 @@ def _era_score(state: dict, move: dict) -> str:
     words = [f"Era {era} scored: " + ", ".join(
         f"{party_name(state, p)} {era_row_total(row)}" for p, row in enumerate(rows)) + "."]
     if state["mode"] == "solo":
+        player, yellow, blue = totals(state)
+        words.append(f"{party_name(state, solo.PLAYER)} {player} against the AIs' {yellow + blue} together.")
         words += solo_era.end_era(state)
     if era == ERAS:
         state["phase"] = "final_score"

@@ -65,6 +65,7 @@ def test_the_era_score_orders_the_next_era_lowest_first():
     after = play(state, era(1, [{"shrines": 5}, {"shrines": 2}, NOTHING]))
     assert after["turn_order"] == [2, 1, 0]
     assert "Turn order for era 2: Blue AI, Yellow AI, Aiko." in after["last"]
+    assert "Aiko 5 against the AIs' 2 together." in after["last"]  # the solo victory's count at each era end
 
 
 def test_the_ais_train_nothing():

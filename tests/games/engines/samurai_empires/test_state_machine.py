@@ -11,11 +11,19 @@ import json
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from games.engines.base import MoveError
 from tests.games.engines.samurai_empires.tables import ENGINE, random_legal_game
 
+REACHED: list[tuple[str, str, int]] = []  # where each run ended, to check the runs go deep
 MOVE_TYPES = ["era_score", "final_score", "ai_step", "place", "pass", "resolve", "report", "fly"]
 FIELDS = ["type", "era", "scores", "region", "space", "destroyed", "armies", "castles", "seat"]
 junk = st.one_of(
@@ -54,9 +62,12 @@ class SamuraiEmpiresTable(RuleBasedStateMachine):
         self.state = new
 
     @precondition(lambda self: self.on_script and self.next < len(self.script))
-    @rule()
-    def play_the_next_legal_move(self) -> None:
-        self.try_move(self.script[self.next])
+    @rule(count=st.integers(1, 4))
+    def play_the_next_legal_moves(self, count: int) -> None:
+        """Up to 4 scripted moves in a step, so that runs reach the solo era ends and the final count."""
+        for _ in range(count):
+            if self.on_script and self.next < len(self.script):
+                self.try_move(self.script[self.next])
 
     @precondition(lambda self: self.on_script and self.next < len(self.script))
     @rule(field=st.sampled_from(FIELDS), value=junk)
@@ -82,6 +93,9 @@ class SamuraiEmpiresTable(RuleBasedStateMachine):
                 cards = [tuple(c) for c in ai["deck"] + ai["board"] + ai["unused"]]
                 assert len(cards) == len(set(cards)) == 16
 
+    def teardown(self) -> None:
+        REACHED.append((self.state["mode"], self.state["phase"], self.state["era"]))
+
     @invariant()
     def the_hint_and_score_agree_with_the_sheet(self) -> None:
         hint = ENGINE.hint(self.state)
@@ -91,8 +105,12 @@ class SamuraiEmpiresTable(RuleBasedStateMachine):
         assert (ENGINE.outcome(self.state) is None) == (self.state["phase"] != "over")
 
 
-SamuraiEmpiresTable.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=100, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
-test_samurai_empires_table = SamuraiEmpiresTable.TestCase
+def test_the_engine_survives_legal_mutated_and_made_up_moves():
+    REACHED.clear()
+    run_state_machine_as_test(SamuraiEmpiresTable, settings=settings(
+        max_examples=100, stateful_step_count=100, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    ))
+    # The runs went deep: some reached a solo table's later eras, some a finished game.
+    assert any(mode == "solo" and era >= 2 for mode, _, era in REACHED)
+    assert any(phase == "over" for _, phase, _ in REACHED)
