@@ -36,6 +36,18 @@ Moves
     report       {"type": "report", "armies": {"Sendai": 2}, "castles": ["Aizu"]}  the player's own map
 
 Parties: multiplayer, the seats; solo, the player (0), the yellow AI (1) and the blue AI (2).
+
+Hint
+----
+    {"mode", "era", "phase", "to_move" (party or None), "moves" (open move types),
+     "parties": [{"name", "training_ground", "ai", "abilities": {"elite", "general"} | None}],
+     "army_types" (with Training Grounds), "turn_order", "totals" (running, per party), "sheet", "last" (the
+     last move in words: what the AI drew, where it placed, what it did),
+     "solo": {"round", "tokens_per_round", "placed", "spaces", "queue", "covered", "next_cover_cost",
+              "seeding", "player", "ais": {"yellow"|"blue": {"deck" (cards left), "board", "face_down_tokens",
+              "armies", "castles", "supply", "resources", "influence", "points"}}, "destiny",
+              "victory": {"player", "ais", "ahead"}}}
+score() is the running total per seat (solo: the player's only); outcome() ranks once the final count is in.
 """
 
 from games.engines.samurai_empires.engine import SamuraiEmpiresEngine

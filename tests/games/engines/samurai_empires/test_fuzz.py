@@ -8,7 +8,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import MoveError
-from tests.games.engines.samurai_empires.tables import ENGINE, SEEDING, multiplayer, solo_setup, solo_table
+from tests.games.engines.samurai_empires.tables import (
+    ENGINE,
+    SEEDING,
+    multiplayer,
+    random_legal_game,
+    solo_setup,
+    solo_table,
+)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=12),
@@ -23,7 +30,18 @@ near_json = st.recursive(
     max_leaves=25,
 )
 fuzz = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-TABLES = [ENGINE.initial_state(multiplayer(3)), solo_table()]
+def mid_game(phase: str) -> dict:
+    """A solo table played on (by the simulated table) until `phase`."""
+    setup, moves = random_legal_game(2)
+    state = ENGINE.initial_state(setup)
+    for move in moves:
+        state = ENGINE.apply(state, move)
+        if state["phase"] == phase and state["era"] == 2:
+            return state
+    raise AssertionError(phase)
+
+
+TABLES = [ENGINE.initial_state(multiplayer(3)), solo_table(), mid_game("resolution"), mid_game("era_score")]
 
 
 def only_move_errors(call, *args) -> None:
@@ -42,7 +60,7 @@ def test_initial_state_refuses_arbitrary_json_with_its_own_errors(setup):
 
 
 @fuzz
-@given(st.sampled_from([0, 1]), st.one_of(json_values, near_json))
+@given(st.sampled_from(range(len(TABLES))), st.one_of(json_values, near_json))
 def test_apply_refuses_arbitrary_json_with_its_own_errors(table, move):
     before = json.dumps(TABLES[table], sort_keys=True)
     only_move_errors(ENGINE.apply, TABLES[table], move)
