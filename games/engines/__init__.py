@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engines.base import Engine
+from games.engines.samurai_empires import SamuraiEmpiresEngine
 from games.engines.shitenno import ShitennoEngine
 
 
@@ -10,7 +11,7 @@ class UnknownGame(KeyError):
     """No engine is registered under this slug."""
 
 
-REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (ShitennoEngine(),)}
+REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (ShitennoEngine(), SamuraiEmpiresEngine())}
 
 
 def get_engine(slug: str) -> Engine:
