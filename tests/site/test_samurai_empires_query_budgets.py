@@ -98,3 +98,16 @@ def test_the_statistics_page_costs_the_same_with_many_tables(client, alice, tabl
     with django_assert_num_queries(1):
         response = client.get("/games/samurai_empires/")
     assert response.status_code == 200 and "Solo against the AIs" in response.content.decode()
+
+
+@pytest.mark.parametrize("boards", [1, 30])
+def test_the_new_table_page_costs_the_same_with_many_saved_boards(client, alice, club, boards,
+                                                                 django_assert_num_queries):
+    from games.models import BoardSetup
+
+    BoardSetup.objects.bulk_create(BoardSetup(club=club, game="samurai_empires", name=f"Board {i}", board={})
+                                   for i in range(boards))
+    client.force_login(alice)
+    with django_assert_num_queries(5 + SESSION):
+        response = client.get("/tables/new/?game=samurai_empires")
+    assert response.status_code == 200 and f"Board {boards - 1} ({club.name})" in response.content.decode()
