@@ -166,3 +166,12 @@ def test_a_hostile_solo_move_answers_400(api, alice, move):
     response = _move(api, code, 0, move)
     assert response.status_code == 400, response.content
     assert not MoveEvent.objects.exists()
+
+
+def test_a_set_up_nested_thousands_deep_answers_400(api, alice):
+    api.login(alice)
+    nested = "[" * 100_000 + "]" * 100_000
+    body = f'{{"game": "samurai_empires", "players": [{player_for_user(alice).pk}], "setup": {nested}}}'
+    response = api.client.post("/api/tables/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert not TableSession.objects.exists()

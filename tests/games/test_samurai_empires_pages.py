@@ -209,6 +209,7 @@ def test_an_outsider_cannot_pick_a_clubs_saved_board(client, alice, dave, club):
     "not json", "[]", "{}", json.dumps({"regions": "x"}), json.dumps({"regions": [1, 2, 3, 4]}),
     json.dumps({"regions": BOARD["regions"][:3]}), json.dumps({"regions": [{"name": "x"}] * 4}),
     json.dumps({"regions": BOARD["regions"], "extra": 1}), "1e999", json.dumps({"regions": [None] * 4}), "",
+    "[" * 100_000 + "]" * 100_000,
 ])
 def test_a_malformed_board_answers_400_and_opens_nothing(client, alice, board):
     client.force_login(alice)

@@ -100,7 +100,7 @@ class NewTableForm(TableSetupForm):
             raise forms.ValidationError(_("Enter the board set-up, or pick a board your club saved."))
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a board nested thousands of levels deep
             raise forms.ValidationError(_("The board set-up is not valid JSON.")) from None
 
 
