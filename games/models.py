@@ -101,3 +101,24 @@ class MoveEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind} at {self.session}"
+
+
+class BoardSetup(models.Model):
+    """A club's board as its players entered it, for a game whose printed values the site does not know (Small
+    Samurai Empires: region values, influence tables, provinces north to south): later tables pick it and
+    enter only counts. The engine checks it again whenever a table opens with it."""
+
+    club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="board_setups")
+    game = models.CharField(max_length=40)
+    name = models.CharField(max_length=80)
+    board = models.JSONField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "game", "name"], name="one_board_name_per_club")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game}, {self.club})"

@@ -78,6 +78,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
             except ValidationError as exc:
                 form.add_error(None, exc.messages)
             else:
+                game.table_opened(session, data, request.user)
                 return redirect(session)
         status = 400
     return render(request, "games/table_new.html", {"form": form, "game": game, "games": all_games()},

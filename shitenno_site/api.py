@@ -2,6 +2,7 @@
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
@@ -19,6 +20,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response({"detail": exc.message, **exc.payload}, status=409)
     if isinstance(exc, KeyReused):
         return Response({"detail": exc.message}, status=422)
+    if isinstance(exc, RecursionError):  # JSON nested thousands of levels deep: the parser gives up
+        return Response({"detail": _("The JSON is nested too deeply.")}, status=400)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         exc = exceptions.ValidationError(detail)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engines.base import Engine
+from games.engines.samurai_empires import SamuraiEmpiresEngine
 from games.engines.shitenno import ShitennoEngine
 from games.engines.teikoku import TeikokuEngine
 
@@ -11,7 +12,8 @@ class UnknownGame(KeyError):
     """No engine is registered under this slug."""
 
 
-REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (ShitennoEngine(), TeikokuEngine())}
+REGISTRY: dict[str, Engine] = {engine.slug: engine for engine in (
+    ShitennoEngine(), TeikokuEngine(), SamuraiEmpiresEngine())}
 
 
 def get_engine(slug: str) -> Engine:

@@ -97,6 +97,10 @@ class GameAdapter:
         raise ValidationError({"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.")
                                % {"game": self.name}})
 
+    def table_opened(self, session: TableSession, data: dict, user) -> None:
+        """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (Small
+        Samurai Empires saves the club's board here). Nothing by default."""
+
     # --- the table ---
 
     def move_label(self, kind: str) -> str:
@@ -151,11 +155,16 @@ class GameAdapter:
 
 
 def _games() -> dict[str, GameAdapter]:
+    from games.plugins.samurai_empires import SamuraiEmpiresGame
     from games.plugins.shitenno import ShitennoGame
     from games.plugins.teikoku import TeikokuGame
 
-    # one line per game, in the order pages list them
-    return {game.slug: game for game in (ShitennoGame(), TeikokuGame())}
+    games = (  # one line per game, in the order pages list them
+        ShitennoGame(),
+        TeikokuGame(),
+        SamuraiEmpiresGame(),
+    )
+    return {game.slug: game for game in games}
 
 
 GAMES: dict[str, GameAdapter] = _games()

@@ -1,0 +1,86 @@
+"""Small Samurai Empires' Django side: its set-up form (with the club's saved boards), the era score sheet and
+the solo moves as forms, the board, the result, statistics and a demo game.
+
+The rules are games.engines.samurai_empires'; the templates are under templates/games/samurai_empires/. The
+base game's printed numbers and map are not in the rulebook seed: the players enter them as the board set-up.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy
+
+from games.engines.base import InvalidMove
+from games.engines.samurai_empires import SamuraiEmpiresEngine
+from games.engines.samurai_empires.state import SEED_LIMIT
+from games.plugins import GameAdapter, TableRow
+
+from . import context, forms, stats
+
+
+class SamuraiEmpiresGame(GameAdapter):
+    slug = SamuraiEmpiresEngine.slug
+    score_unit = gettext_lazy("victory points")
+    table_heading = gettext_lazy("Small Samurai Empires table")
+
+    setup_form_class = forms.NewTableForm
+    setup_template = "games/samurai_empires/setup.html"
+    board_template = "games/samurai_empires/board.html"
+    panel_template = "games/samurai_empires/panel.html"
+    outcome_template = "games/samurai_empires/outcome.html"
+    view_params = ("era",)
+    move_labels = {
+        "era_score": gettext_lazy("enter the era's score sheet"),
+        "final_score": gettext_lazy("enter the final count"),
+        "ai_step": gettext_lazy("next AI step"),
+        "place": gettext_lazy("place your token"),
+        "pass": gettext_lazy("pass"),
+        "resolve": gettext_lazy("resolve your token"),
+        "report": gettext_lazy("report your armies"),
+    }
+    stats_template = "games/samurai_empires/stats.html"
+    player_stats_template = "games/samurai_empires/player_stats.html"
+
+    def deal(self, setup: dict, rng: random.Random) -> dict:
+        """A solo table's seed, drawn by the site (`secrets`) when the set-up names none; nothing else is dealt."""
+        if not isinstance(setup, dict):
+            raise InvalidMove(gettext_lazy("The set-up is a JSON object."))
+        if setup.get("mode") == "solo" and "seed" not in setup:
+            return {**setup, "seed": secrets.randbelow(SEED_LIMIT + 1)}
+        return setup
+
+    def table_opened(self, session, data: dict, user) -> None:
+        """Save the board for the club when the set-up form asked to (the engine has just accepted it; the form
+        checked the name is free)."""
+        from .models_access import board_save
+
+        name = (data.get("save_board_as") or "").strip()
+        if name and session.club is not None:
+            board_save(session=session, name=name, user=user)
+
+    def move_from_post(self, state: dict, data: QueryDict) -> dict:
+        return forms.move_from_post(state, data.get("type", ""), data)
+
+    def table_context(self, session, seats: list, query: QueryDict) -> dict:
+        return context.table_context(session.state, seats, query)
+
+    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
+        return context.outcome_context(outcome, names, state)
+
+    def stats(self, rows: Iterable[TableRow]) -> dict:
+        return stats.game_stats(rows)
+
+    def stats_context(self, found: dict) -> dict:
+        for group in (found["solo"]["by_era"], found["multiplayer"]["by_seat"]):
+            for row in group:
+                row["percent"] = round(100 * row["win_rate"])
+        found["solo"]["percent"] = round(100 * found["solo"]["win_rate"])
+        return {"stats": found}
+
+    def player_stats(self, seats: QuerySet) -> dict:
+        return stats.player_stats(seats.values_list("position", "session__outcome"))

@@ -1,0 +1,195 @@
+"""Small Samurai Empires' page forms: the new-table set-up and the moves a thumb enters (the era score sheet,
+the final count, the solo moves), turned into the engine's set-up and moves.
+
+Presentation only: nothing here judges a move. A form field that is not a whole number is refused here with
+a sentence (a 400); everything else goes to the engine, which gives the precise reason.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.base import InvalidMove, MoveError
+from games.engines.samurai_empires.board import AIS, RESOURCES, TRAINING_GROUNDS
+from games.forms import TableSetupForm
+
+MAX_SEATS = 5
+MODE_CHOICES = [("multiplayer", _("Multiplayer")), ("solo", _("Solo against the two AIs"))]
+GROUND_CHOICES = [("", _("no Training Ground"))] + [(str(n), _("Training Ground %(n)d") % {"n": n})
+                                                      for n in TRAINING_GROUNDS]
+TRAINED_FIELDS = ("samurai", "archers", "elites", "general")
+
+
+class NewTableForm(TableSetupForm):
+    """The mode, 1 to 5 seats (solo: one), each with an optional Training Ground, and the club's board."""
+
+    mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, initial="multiplayer")
+    board_setup = forms.ChoiceField(label=_("The club's saved board"), required=False)
+    board = forms.CharField(
+        label=_("Board set-up (JSON)"), required=False, widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_("Entered by the players from their own board, not known to the site: the regions north to "
+                    "south, each with its values by place, its influence-points table and its provinces north to "
+                    "south; for solo also the order-token spaces, the AIs' order tokens, the destiny deck and the "
+                    "seed tokens. See docs/api.md."))
+    save_board_as = forms.CharField(label=_("Save this board for the club as"), max_length=80, required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        from games.plugins.samurai_empires.models_access import board_choices
+
+        self.saved_boards = board_choices(self.fields["club"].queryset)
+        self.fields["board_setup"].choices = [("", _("— enter the board below —"))] + [
+            (str(pk), label) for pk, (label, _board) in self.saved_boards.items()]
+        for i in range(MAX_SEATS):
+            n = i + 1
+            self.fields[f"seat{i}_player"] = forms.ChoiceField(
+                label=_("Seat %(n)d: player") % {"n": n}, choices=self.player_choices, required=False)
+            self.fields[f"seat{i}_guest"] = forms.CharField(
+                label=_("…or a new guest's name"), max_length=80, required=False)
+            self.fields[f"seat{i}_ground"] = forms.ChoiceField(
+                label=_("Training Ground"), choices=GROUND_CHOICES, required=False)
+
+    def seat_rows(self) -> list[list[forms.BoundField]]:
+        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "ground")] for i in range(MAX_SEATS)]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        seats, players = [], []
+        for i in range(MAX_SEATS):
+            player = self.players.get(data.get(f"seat{i}_player") or "")
+            guest = (data.get(f"seat{i}_guest") or "").strip()
+            if player is None and not guest:
+                continue
+            seats.append({"player": player, "guest_name": guest, "colour": ""})
+            entry: dict = {"name": player.name if player else guest}
+            if data.get(f"seat{i}_ground"):
+                entry["training_ground"] = int(data[f"seat{i}_ground"])
+            players.append(entry)
+        mode = data.get("mode") or "multiplayer"
+        if not seats:
+            raise forms.ValidationError(_("Seat at least one player: pick a player or name a guest."))
+        if mode == "solo" and len(seats) != 1:
+            raise forms.ValidationError(_("The solo mode seats one player against the two AIs."))
+        board = self._board(data)
+        name = (data.get("save_board_as") or "").strip()
+        if name:
+            from games.models import BoardSetup
+
+            if data.get("club") is None:
+                raise forms.ValidationError(_("Pick the club to save the board for."))
+            if BoardSetup.objects.filter(club=data["club"], game="samurai_empires", name=name).exists():
+                raise forms.ValidationError(_("Your club already has a board of that name."))
+        data["seats"] = seats
+        data["setup"] = {"mode": mode, "players": players, "board": board}
+        data["deal"] = mode == "solo"  # the site draws the solo table's seed
+        return data
+
+    def _board(self, data: dict) -> object:
+        saved = data.get("board_setup")
+        if saved:
+            if saved not in self.saved_boards:
+                raise forms.ValidationError(_("Pick one of your clubs' saved boards."))
+            return self.saved_boards[saved][1]
+        text = (data.get("board") or "").strip()
+        if not text:
+            raise forms.ValidationError(_("Enter the board set-up, or pick a board your club saved."))
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):  # RecursionError: a board nested thousands of levels deep
+            raise forms.ValidationError(_("The board set-up is not valid JSON.")) from None
+
+
+# --- moves --------------------------------------------------------------------------------------------
+
+
+def _int(data: QueryDict, key: str, default: int | None = 0) -> int | None:
+    raw = (data.get(key) or "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidMove(gettext("“%(value)s” is not a whole number.") % {"value": raw[:20]}) from None
+
+
+def _int_value(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidMove(gettext("“%(value)s” is not a whole number.") % {"value": raw[:20]}) from None
+
+
+def era_entry(state: dict, party: int, data: QueryDict) -> dict:
+    """One party's era row: the place scored in each region (blank: none), shrines, sieges, trained armies and
+    any other points with a note."""
+    p = f"p{party}_"
+    entry: dict = {"regions": {}, "shrines": _int(data, p + "shrines")}
+    for i, region in enumerate(state["board"]["regions"]):
+        place = _int(data, f"{p}place{i}", None)
+        if place is not None:
+            entry["regions"][region["name"]] = place
+    if state["parties"][party]["training_ground"] is not None:
+        entry["sieges"] = _int(data, p + "sieges")
+        entry["trained"] = {k: _int(data, p + k) for k in TRAINED_FIELDS}
+    other = _int(data, p + "other")
+    if other:
+        entry["other"] = [{"points": other, "note": (data.get(p + "note") or "").strip() or gettext("other points")}]
+    return entry
+
+
+def final_entry(state: dict, party: int, data: QueryDict) -> dict:
+    p = f"p{party}_"
+    entry: dict = {
+        "influence": {r["name"]: _int(data, f"{p}inf{i}") for i, r in enumerate(state["board"]["regions"])},
+        "resource_points": _int(data, p + "resource_points"),
+    }
+    if state["parties"][party]["ai"] is None:
+        entry["resources"] = {k: _int(data, p + k) for k in RESOURCES}
+    return entry
+
+
+def provinces(state: dict) -> list[str]:
+    return [p["name"] for r in state["board"]["regions"] for p in r["provinces"]]
+
+
+def _province(state: dict, index: int) -> str:
+    names = provinces(state)
+    if not 0 <= index < len(names):
+        raise InvalidMove(gettext("Pick a province of the board."))
+    return names[index]
+
+
+def move_from_post(state: dict, kind: str, data: QueryDict) -> dict:
+    parties = range(len(state["parties"]))
+    if kind == "era_score":
+        return {"type": kind, "era": state["era"], "scores": [era_entry(state, p, data) for p in parties]}
+    if kind == "final_score":
+        return {"type": kind, "scores": [final_entry(state, p, data) for p in parties]}
+    if kind in ("ai_step", "pass"):
+        return {"type": kind}
+    if kind == "place":
+        region, _sep, space = (data.get("spot") or "").partition(":")
+        regions = state["board"]["regions"]
+        if not (region.isdigit() and space.isdigit() and int(region) < len(regions)):
+            raise InvalidMove(gettext("Pick a space to place your token on."))
+        name, number = regions[int(region)]["name"], int(space)
+        return {"type": kind, "region": name, "space": number}
+    if kind == "resolve":
+        destroyed: dict = {}
+        for ai in AIS:
+            for i, name in enumerate(provinces(state)):
+                n = _int(data, f"d_{ai}_{i}")
+                if n:
+                    destroyed.setdefault(ai, {})[name] = n
+        return {"type": kind, "destroyed": destroyed}
+    if kind == "report":
+        names = provinces(state)
+        armies = {name: _int(data, f"a_{i}") for i, name in enumerate(names) if _int(data, f"a_{i}")}
+        castles = [_province(state, _int_value(v)) for v in data.getlist("castle")]
+        return {"type": kind, "armies": armies, "castles": castles}
+    raise MoveError(gettext("Unknown move type %(type)s.") % {"type": kind[:40]})
