@@ -34,6 +34,7 @@ from leagues.models import Player
 from leagues.selectors import clubs_of_user
 from leagues.services import player_for_user
 from shitenno_site.errors import Conflict
+from shitenno_site.validation import idempotency_key
 
 from . import selectors, services
 from .forms import COLOURS, FinalCountForm, NewTableForm, move_from_post
@@ -318,7 +319,7 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
         seat = selectors.session_hint(session)["to_move"]
         move = move_from_post(kind, seat if seat is not None else 0, request.POST)
         services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
-                             idempotency_key=request.POST.get("key") or None)
+                             idempotency_key=idempotency_key(request.POST.get("key")))
 
     return _write(request, session, write)
 
@@ -327,7 +328,8 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
 def table_undo(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     return _write(request, session, lambda: services.move_undo(
-        session=session, seq=_seq(request), user=request.user, idempotency_key=request.POST.get("key") or None))
+        session=session, seq=_seq(request), user=request.user,
+        idempotency_key=idempotency_key(request.POST.get("key"))))
 
 
 def table_history(request: HttpRequest, code: str) -> HttpResponse:

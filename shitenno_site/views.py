@@ -1,4 +1,4 @@
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from games.selectors import sessions_for_home
@@ -6,3 +6,16 @@ from games.selectors import sessions_for_home
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"sessions": sessions_for_home(viewer=request.user)})
+
+
+def bad_request_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
+    """A page saying what was wrong with the request (the API answers JSON instead)."""
+    return render(request, "400.html", {"message": message}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: the sentence of an InputError (or any BadRequest) rather than a bare "Bad Request"."""
+    message = getattr(exception, "message", None) or (str(exception) if exception else "") or "Bad request."
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=400)
+    return bad_request_page(request, message)
