@@ -192,8 +192,8 @@ def setup_with_dealt_titles(*, game: str, setup: dict, rng) -> dict:
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise InvalidMove(_('The set-up needs "players": a list such as [{"general": "honda"}, ...].'))
     generals = [p.get("general") for p in players]
-    if not all(isinstance(g, str) for g in generals) or len(set(generals)) != len(generals):
-        raise InvalidMove(_('Each player of the set-up plays one general, named once, e.g. {"general": "honda"}.'))
+    if not all(isinstance(g, str) for g in generals):  # dealt titles are keyed by general: names only
+        raise InvalidMove(_('Each player of the set-up names a general, e.g. {"general": "honda"}.'))
     return {**setup, "titles": shitenno.deal_titles(generals, rng)}
 
 
