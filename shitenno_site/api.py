@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, parsers, serializers
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -169,3 +170,29 @@ ERROR_BODIES = {
 def with_errors(responses: dict, *codes: int) -> dict:
     """An operation's documented answers: its own, plus the error answers it really gives."""
     return {**responses, **{code: ERROR_BODIES[code] for code in codes}}
+
+
+def document_edge_answers(result: dict, generator, request, public) -> dict:
+    """drf-spectacular post-processing hook: every operation may answer 400 (a NUL or an unreadable value in
+    the address, refused by InputEdgeMiddleware and the query helpers), and every write 413 (a body too large)."""
+    error = {"application/json": {"schema": {"type": "object", "properties": {"detail": {"type": "string"}}}}}
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("400", {"description": "The address or the body cannot be read.", "content": error})
+            if method in ("post", "put", "patch"):
+                responses.setdefault("413", {"description": "The body is too large.", "content": error})
+    return result
+
+
+class StrictLimitOffsetPagination(LimitOffsetPagination):
+    """limit and offset through the one query helper: an unreadable value is a 400, not silently the default."""
+
+    max_limit = 500
+
+    def get_limit(self, request) -> int:
+        return validation.query_int(request.query_params, self.limit_query_param, default=self.default_limit,
+                                    min_value=1, max_value=self.max_limit)
+
+    def get_offset(self, request) -> int:
+        return validation.query_int(request.query_params, self.offset_query_param, default=0)
