@@ -24,6 +24,7 @@ from leagues.models import Player
 from leagues.selectors import clubs_of_user
 from leagues.services import player_for_user
 from shitenno_site.errors import Conflict, KeyReused
+from shitenno_site.validation import idempotency_key
 
 from . import selectors, services
 from .models import MoveEvent, TableSession
@@ -197,7 +198,7 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
             raise MoveError(_("This game is over; no more moves can be entered."))
         move = get_game(session.game).move_from_post(session.state, request.POST)
         services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
-                             idempotency_key=request.POST.get("key") or None, same_move_on_replay=False)
+                             idempotency_key=idempotency_key(request.POST.get("key")), same_move_on_replay=False)
 
     return _write(request, session, write)
 
@@ -206,7 +207,8 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
 def table_undo(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     return _write(request, session, lambda: services.move_undo(
-        session=session, seq=_seq(request), user=request.user, idempotency_key=request.POST.get("key") or None))
+        session=session, seq=_seq(request), user=request.user,
+        idempotency_key=idempotency_key(request.POST.get("key"))))
 
 
 def table_history(request: HttpRequest, code: str) -> HttpResponse:

@@ -4,6 +4,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from shitenno_site.validation import MAX_MIN_GAMES, validate_date, validate_name, validate_points, whole_number
+
 from .models import Club, Membership, Player, Season
 from .standings import TIE_BREAKERS
 
@@ -21,9 +23,13 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "description", "members_public")
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].validators.append(validate_name)
+
 
 class GuestForm(forms.Form):
-    name = forms.CharField(label=_("Guest's name"), max_length=80)
+    name = forms.CharField(label=_("Guest's name"), max_length=80, validators=[validate_name])
     club = forms.ModelChoiceField(
         label=_("Add to club"), queryset=Club.objects.none(), required=False,
         help_text=_("Clubs you run: the guest joins it, and its owners and admins may invite the guest later too."),
@@ -65,7 +71,7 @@ def apply_service_errors(form: forms.Form, exc: ValidationError) -> None:
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
     engines = forms.MultipleChoiceField(
         label=_("Games scored on this site"), required=False, widget=forms.CheckboxSelectMultiple,
     )
@@ -100,23 +106,28 @@ def parse_custom_points(text: str) -> dict[str, list[float]]:
             numbers = [float(p) for p in points.replace(",", " ").split()]
         except ValueError:
             numbers = []
-        if not sep or not count.strip().isdigit() or not numbers:
+        if not sep or whole_number(count.strip()) is None or not numbers:
             raise ValidationError(_("Write one line per player count, e.g. “4: 4, 2, 1, 0”."))
+        for number in numbers:
+            validate_points(number)
         table[count.strip()] = [int(n) if n.is_integer() else n for n in numbers]
     return table
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
-    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
+    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}),
+                                validators=[validate_date])
+    ends_on = forms.DateField(label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}),
+                              validators=[validate_date])
     points_scheme = forms.ChoiceField(label=_("Points"), choices=Season.Scheme.choices,
                                       initial=Season.Scheme.SCORE_3210)
     custom_points = forms.CharField(
         label=_("Custom points"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Only for custom points: one line per player count, e.g. “4: 4, 2, 1, 0”."),
     )
-    min_games = forms.IntegerField(label=_("Minimum games to be ranked"), min_value=0, initial=0)
+    min_games = forms.IntegerField(label=_("Minimum games to be ranked"), min_value=0, max_value=MAX_MIN_GAMES,
+                                   initial=0)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -142,7 +153,8 @@ class ResultForm(forms.Form):
     """A game played without move entry: the game, the date and up to six players with rank and score."""
 
     game = forms.ChoiceField(label=_("Game"))
-    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}))
+    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+                                validators=[validate_date])
 
     def __init__(self, *args, games: list[str], players: list[Player], **kwargs) -> None:
         from games.engines import REGISTRY
@@ -155,8 +167,10 @@ class ResultForm(forms.Form):
             self.fields[f"player_{i}"] = forms.ChoiceField(
                 label=_("Player %(n)d") % {"n": i}, choices=player_choices, required=False)
             self.fields[f"rank_{i}"] = forms.IntegerField(
-                label=_("Place"), min_value=1, required=False, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-            self.fields[f"score_{i}"] = forms.FloatField(label=_("Score"), required=False)
+                label=_("Place"), min_value=1, max_value=1000, required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+            self.fields[f"score_{i}"] = forms.FloatField(label=_("Score"), required=False, min_value=-1e9,
+                                                         max_value=1e9)
 
     def rows(self) -> list[tuple]:
         """(player, place, score) bound fields, one triple per row, for the template."""

@@ -38,6 +38,7 @@ positions are worked out when the table is read.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -47,6 +48,7 @@ from typing import NamedTuple
 SCHEMES = ("3-2-1-0", "7-5-3-1", "percent", "custom")
 TIE_BREAKERS = ("points", "wins", "countback", "opponents_points", "head_to_head", "margin")
 DEFAULT_TIE_BREAKERS = list(TIE_BREAKERS)
+MAX_POINTS = 1_000_000.0  # custom points per place; beyond it a sum of tied places could reach infinity
 _SPAN = {"3-2-1-0": (3.0, 0.0), "7-5-3-1": (7.0, 1.0), "percent": (100.0, 0.0)}
 
 HeadToHead = Callable[[Hashable, Hashable], int]
@@ -138,9 +140,12 @@ def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str])
         else:
             for count, table in custom.items():
                 numbers = isinstance(table, list) and all(
-                    isinstance(p, int | float) and not isinstance(p, bool) for p in table
+                    isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p)
+                    and abs(p) <= MAX_POINTS for p in table
                 )
-                if not str(count).isdigit() or not numbers or len(table) != int(count) or int(count) < 1:
+                # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+                if not re.fullmatch(r"[0-9]{1,3}", str(count)) or not numbers or len(table) != int(count) \
+                        or int(count) < 1:
                     errors["custom_points"] = f"Player count {count} needs a list of {count} numbers."
                     break
     unknown = [name for name in tie_breakers if name not in TIE_BREAKERS]

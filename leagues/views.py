@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from leagues import league_services
 from leagues.models import League, Result
 from shitenno_site.errors import Conflict
+from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
 from . import selectors, services
 from .access import club_manager_user_ids, guest_claim_link_allowed, result_players_signed_by
@@ -48,7 +49,7 @@ def _next_page(request: HttpRequest) -> str:
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
-    search = request.GET.get("q", "").strip()
+    search = query_text(request.GET, "q")
     page = Paginator(selectors.players_list(search=search), 50).get_page(request.GET.get("page"))
     template = "leagues/partials/player_rows.html" if request.htmx else "leagues/player_list.html"
     return render(request, template, {"page": page, "q": search})
@@ -298,8 +299,7 @@ def rankings(request: HttpRequest) -> HttpResponse:
     kind, _sep, key = scope.partition(":")
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
         kind, key = scopes[0][0], scopes[0][1]
-    min_games = request.GET.get("min_games", "0")
-    min_games = int(min_games) if min_games.isdigit() else 0
+    min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)
     context = {
         "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
         "min_games": min_games, "ratings": selectors.ratings_list(kind=kind, key=key, min_games=min_games),

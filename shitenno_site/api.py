@@ -1,19 +1,145 @@
-"""One place that turns service errors into API answers (HackSoft styleguide's exception handler)."""
+"""The API's shared pieces: strict input fields and serializers, the JSON parser, and the one place that
+turns service errors into API answers (HackSoft styleguide's exception handler).
 
+Input serializers are StrictSerializers built from the strict fields below, so a body is typed in one
+place: no unknown field, no bool read as a number or a number as text, no fraction truncated, no number
+beyond its column, no NUL in stored JSON (issue 14).
+"""
+
+import math
+
+from django.core.exceptions import BadRequest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import exceptions, parsers, serializers
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import MoveError
+from shitenno_site import validation
 from shitenno_site.errors import Conflict, KeyReused
+
+MAX_JSON_DEPTH = 32
+
+
+class StrictJSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing JSON nested deeper than MAX_JSON_DEPTH (5,000 levels overflowed the stack)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.") from None
+        depth_problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
+        if depth_problem and "deep" in depth_problem:
+            raise exceptions.ParseError(f"JSON parse error - {depth_problem}")
+        return data
+
+
+class StrictSerializer(serializers.Serializer):
+    """Input serializers refuse unknown fields, so a typo is a 400, not a silently ignored value."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = set(data) - set(self.fields)
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in sorted(unknown)})
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON number that is whole: no bool, no string, no fraction; bounded by the database's integers."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("min_value", -validation.MAX_INT - 1)
+        kwargs.setdefault("max_value", validation.MAX_INT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise serializers.ValidationError("A whole number is required (not text, true/false or a fraction).")
+        return super().to_internal_value(data)
+
+
+class StrictFloatField(serializers.FloatField):
+    """A finite JSON number within bounds (default ±1,000,000); no bool, no string."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("min_value", -validation.MAX_POINTS)
+        kwargs.setdefault("max_value", validation.MAX_POINTS)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | float) or not math.isfinite(data):
+            raise serializers.ValidationError("A finite number is required.")
+        if isinstance(data, int) and abs(data) > validation.MAX_POINTS:
+            self.fail("max_value" if data > 0 else "min_value")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, not 1, "yes" or "on"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("true or false is required.")
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    """JSON text only (a number is not silently turned into text); NUL is refused by DRF's CharField."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise serializers.ValidationError("Text is required.")
+        return super().to_internal_value(data)
+
+
+class NameField(StrictCharField):
+    """A name others will read: something visible, no direction-control characters."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.validators.append(validation.validate_name)
+
+
+class StrictDateField(serializers.DateField):
+    """An ISO date between 1900 and 2999."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise serializers.ValidationError("A date is required, as text: YYYY-MM-DD.")
+        value = super().to_internal_value(data)
+        validation.validate_date(value)
+        return value
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class StrictJSONField(serializers.JSONField):
+    """A JSON object (or any JSON value with `objects_only=False`) that PostgreSQL can store."""
+
+    def __init__(self, *, objects_only: bool = True, **kwargs) -> None:
+        self.objects_only = objects_only
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if self.objects_only and not isinstance(data, dict):
+            raise serializers.ValidationError("A JSON object is required.")
+        problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return super().to_internal_value(data)
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, validation.InputError):
+        return Response({exc.field: [exc.message]}, status=400)
+    if isinstance(exc, BadRequest):
+        return Response({"detail": str(exc) or "Bad request."}, status=400)
     if isinstance(exc, MoveError):
         return Response({"detail": exc.message, "code": type(exc).__name__}, status=400)
     if isinstance(exc, Conflict):
@@ -41,6 +167,7 @@ ERROR_BODIES = {
     403: OpenApiResponse(ErrorOutput, description="Not logged in, or not allowed to do this."),
     404: OpenApiResponse(ErrorOutput, description="No such object, or it is private."),
     409: OpenApiResponse(OpenApiTypes.OBJECT, description="The data moved on: detail, and what it is now."),
+    413: OpenApiResponse(ErrorOutput, description="The body is too large."),
     415: OpenApiResponse(ErrorOutput, description="Send application/json."),
     422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
 }
@@ -49,3 +176,29 @@ ERROR_BODIES = {
 def with_errors(responses: dict, *codes: int) -> dict:
     """An operation's documented answers: its own, plus the error answers it really gives."""
     return {**responses, **{code: ERROR_BODIES[code] for code in codes}}
+
+
+def document_edge_answers(result: dict, generator, request, public) -> dict:
+    """drf-spectacular post-processing hook: every operation may answer 400 (a NUL or an unreadable value in
+    the address, refused by InputEdgeMiddleware and the query helpers), and every write 413 (a body too large)."""
+    error = {"application/json": {"schema": {"type": "object", "properties": {"detail": {"type": "string"}}}}}
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("400", {"description": "The address or the body cannot be read.", "content": error})
+            if method in ("post", "put", "patch"):
+                responses.setdefault("413", {"description": "The body is too large.", "content": error})
+    return result
+
+
+class StrictLimitOffsetPagination(LimitOffsetPagination):
+    """limit and offset through the one query helper: an unreadable value is a 400, not silently the default."""
+
+    max_limit = 500
+
+    def get_limit(self, request) -> int:
+        return validation.query_int(request.query_params, self.limit_query_param, default=self.default_limit,
+                                    min_value=1, max_value=self.max_limit)
+
+    def get_offset(self, request) -> int:
+        return validation.query_int(request.query_params, self.offset_query_param, default=0)

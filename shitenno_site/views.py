@@ -1,4 +1,4 @@
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 
@@ -12,3 +12,16 @@ def home(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """/favicon.ico, which browsers and crawlers ask for whatever the page links: the static icon."""
     return HttpResponsePermanentRedirect(static("favicon.ico"))
+
+
+def bad_request_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
+    """A page saying what was wrong with the request (the API answers JSON instead)."""
+    return render(request, "400.html", {"message": message}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: the sentence of an InputError (or any BadRequest) rather than a bare "Bad Request"."""
+    message = getattr(exception, "message", None) or (str(exception) if exception else "") or "Bad request."
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=400)
+    return bad_request_page(request, message)

@@ -18,9 +18,16 @@ from games import selectors, services
 from games.engines import get_engine
 from games.models import TableSession
 from games.plugins import default_final_count_game, default_game
-from leagues.api.views import StrictSerializer
 from leagues.models import Club
-from shitenno_site.api import with_errors
+from shitenno_site.api import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictJSONField,
+    StrictSerializer,
+    with_errors,
+)
+from shitenno_site.validation import idempotency_key
 
 from .examples import FINAL_COUNT_EXAMPLE, MOVE_EXAMPLES, SETUP_EXAMPLE
 
@@ -84,14 +91,16 @@ class TableList(ListAPIView):
     serializer_class = TableOutput
 
     class TableCreateInput(StrictSerializer):
-        game = serializers.CharField(default=lambda: default_game().slug, help_text="A game's slug (GET /api/games/).")
-        players = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=8,
+        game = StrictCharField(default=lambda: default_game().slug, max_length=40,
+                               help_text="A game's slug (GET /api/games/).")
+        players = serializers.ListField(child=StrictIntegerField(), min_length=1, max_length=8,
                                         help_text="Player ids, in seat order.")
-        setup = serializers.JSONField(help_text="The engine's set-up; see docs/api.md.")
-        deal_titles = serializers.BooleanField(default=False, help_text="Let the site deal the starting titles.")
-        colours = serializers.ListField(child=serializers.CharField(max_length=20), required=False, default=list)
+        setup = StrictJSONField(help_text="The engine's set-up; see docs/api.md.")
+        deal_titles = StrictBooleanField(default=False, help_text="Let the site deal the starting titles.")
+        colours = serializers.ListField(child=StrictCharField(max_length=20), required=False, default=list,
+                                        max_length=8)
         club = serializers.SlugField(required=False, allow_null=True, default=None)
-        is_public = serializers.BooleanField(default=True)
+        is_public = StrictBooleanField(default=True)
 
     def get_queryset(self):
         return selectors.sessions_visible(self.request.user).order_by("-created_at")
@@ -157,8 +166,8 @@ def _recorded(recorded: services.Recorded) -> Response:
 
 class MoveList(APIView):
     class MoveCreateInput(StrictSerializer):
-        seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
-        move = serializers.JSONField(help_text="The move; see the examples and docs/api.md.")
+        seq = StrictIntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
+        move = StrictJSONField(help_text="The move; see the examples and docs/api.md.")
 
     @extend_schema(responses=with_errors({200: EventOutput(many=True)}, 404),
                    summary="The move log, undo entries included")
@@ -179,7 +188,7 @@ class MoveList(APIView):
         data.is_valid(raise_exception=True)
         recorded = services.move_record(
             session=session, seq=data.validated_data["seq"], move=data.validated_data["move"], user=request.user,
-            idempotency_key=request.headers.get("Idempotency-Key"),
+            idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
         )
         return _recorded(recorded)
 
@@ -188,7 +197,7 @@ class Undo(APIView):
     permission_classes = [IsAuthenticated]
 
     class UndoInput(StrictSerializer):
-        seq = serializers.IntegerField(min_value=0, help_text="The head_seq you saw.")
+        seq = StrictIntegerField(min_value=0, help_text="The head_seq you saw.")
 
     @extend_schema(request=UndoInput, parameters=[IDEMPOTENCY_HEADER],
                    responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415,
@@ -199,7 +208,7 @@ class Undo(APIView):
         data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
-                                      idempotency_key=request.headers.get("Idempotency-Key"))
+                                      idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")))
         return _recorded(recorded)
 
 
@@ -207,11 +216,11 @@ class FinalCount(APIView):
     permission_classes = [AllowAny]  # anyone may count; saving the result needs a login (checked below)
 
     class FinalCountInput(StrictSerializer):
-        game = serializers.CharField(default=lambda: default_final_count_game().slug,
-                                     help_text="A game with a final-count calculator (Shitennō).")
-        end = serializers.JSONField(help_text="The end state of the table; see docs/api.md.")
+        game = StrictCharField(default=lambda: default_final_count_game().slug, max_length=40,
+                               help_text="A game with a final-count calculator (Shitennō).")
+        end = StrictJSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
-            child=serializers.IntegerField(), required=False, allow_null=True, default=None,
+            child=StrictIntegerField(), required=False, allow_null=True, default=None, max_length=8,
             help_text="Player ids in seat order: save the result as a finished table.",
         )
         club = serializers.SlugField(required=False, allow_null=True, default=None)

@@ -12,9 +12,19 @@ from leagues import league_services, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
-from shitenno_site.api import with_errors
+from shitenno_site.api import (
+    NameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateField,
+    StrictFloatField,
+    StrictIntegerField,
+    StrictSerializer,
+    with_errors,
+)
+from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
-from .views import PlayerOutput, StrictSerializer
+from .views import PlayerOutput
 
 
 class LeagueOutput(serializers.ModelSerializer):
@@ -103,9 +113,9 @@ class PlayerStatsOutput(serializers.Serializer):
 
 
 class EntryInput(StrictSerializer):
-    player = serializers.IntegerField()
-    rank = serializers.IntegerField(min_value=1)
-    score = serializers.FloatField(required=False, allow_null=True, default=None)
+    player = StrictIntegerField()
+    rank = StrictIntegerField(min_value=1, max_value=1000)
+    score = StrictFloatField(required=False, allow_null=True, default=None, min_value=-1e9, max_value=1e9)
 
 
 def _entries(rows: list[dict]) -> list[dict]:
@@ -118,8 +128,8 @@ def _entries(rows: list[dict]) -> list[dict]:
 
 class ClubLeagues(APIView):
     class LeagueInput(StrictSerializer):
-        name = serializers.CharField(max_length=100)
-        games = serializers.ListField(child=serializers.CharField(max_length=80), min_length=1, max_length=20)
+        name = NameField(max_length=100)
+        games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20)
 
     @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 404), summary="A club's leagues")
     def get(self, request, slug: str):
@@ -152,14 +162,14 @@ class LeagueDetail(APIView):
 
 class LeagueSeasons(APIView):
     class SeasonInput(StrictSerializer):
-        name = serializers.CharField(max_length=100)
-        starts_on = serializers.DateField()
-        ends_on = serializers.DateField()
+        name = NameField(max_length=100)
+        starts_on = StrictDateField()
+        ends_on = StrictDateField()
         points_scheme = serializers.ChoiceField(choices=SCHEMES, default="3-2-1-0")
         custom_points = serializers.DictField(
-            child=serializers.ListField(child=serializers.FloatField()), required=False, default=dict
+            child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False, default=dict
         )
-        min_games = serializers.IntegerField(min_value=0, default=0)
+        min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
 
     @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 404), summary="A league's seasons")
@@ -193,14 +203,13 @@ SCOPE_PARAMETERS = [
 
 def _scope(request) -> tuple[str, str]:
     """The rating scope asked for; a league's ratings are its club's business when the club is private (404)."""
-    game, league = request.query_params.get("game", "").strip(), request.query_params.get("league", "").strip()
+    game = query_text(request.query_params, "game", max_length=80)
+    league = query_int(request.query_params, "league", default=0, min_value=1)
     if bool(game) == bool(league):
         raise serializers.ValidationError({"game": ["Give either game or league."]})
-    if league and not (league.isascii() and league.isdigit()):
-        raise serializers.ValidationError({"league": ["A league id is a number."]})
     if league:
-        selectors.league_for_viewer(pk=int(league), viewer=request.user)
-    return ("game", game) if game else ("league", league)
+        selectors.league_for_viewer(pk=league, viewer=request.user)
+    return ("game", game) if game else ("league", str(league))
 
 
 class RatingList(APIView):
@@ -211,10 +220,8 @@ class RatingList(APIView):
     )
     def get(self, request):
         kind, key = _scope(request)
-        min_games = request.query_params.get("min_games", "0")
-        if not min_games.isdigit():
-            raise serializers.ValidationError({"min_games": ["A whole number."]})
-        return Response(RatingOutput(selectors.ratings_list(kind=kind, key=key, min_games=int(min_games)),
+        min_games = query_int(request.query_params, "min_games", default=0, max_value=MAX_MIN_GAMES)
+        return Response(RatingOutput(selectors.ratings_list(kind=kind, key=key, min_games=min_games),
                                      many=True).data)
 
 
@@ -239,9 +246,9 @@ class ResultList(APIView):
     permission_classes = [IsAuthenticated]
 
     class ResultInput(StrictSerializer):
-        game = serializers.CharField(max_length=80)
-        played_on = serializers.DateField()
-        season = serializers.IntegerField(required=False, allow_null=True, default=None)
+        game = NameField(max_length=80)
+        played_on = StrictDateField()
+        season = StrictIntegerField(required=False, allow_null=True, default=None)
         entries = EntryInput(many=True)
 
     @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
@@ -264,12 +271,12 @@ class ResultList(APIView):
 
 class ResultDetail(APIView):
     class ResultEditInput(StrictSerializer):
-        version = serializers.IntegerField()
-        played_on = serializers.DateField(required=False)
+        version = StrictIntegerField()
+        played_on = StrictDateField(required=False)
         entries = EntryInput(many=True, required=False)
 
     class ResultDeleteInput(StrictSerializer):
-        version = serializers.IntegerField()
+        version = StrictIntegerField()
 
     @extend_schema(responses=with_errors({200: ResultOutput}, 404))
     def get(self, request, pk: int):
@@ -294,9 +301,17 @@ class ResultDetail(APIView):
     def delete(self, request, pk: int):
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
-        data = self.ResultDeleteInput(data=request.data or request.query_params.dict())
-        data.is_valid(raise_exception=True)
-        league_services.result_delete(result=result, user=request.user, version=data.validated_data["version"])
+        if request.data:
+            data = self.ResultDeleteInput(data=request.data)
+            data.is_valid(raise_exception=True)
+            version = data.validated_data["version"]
+        else:
+            if set(request.query_params) - {"version"}:
+                raise serializers.ValidationError({"detail": ["Send only the version you saw."]})
+            version = query_int(request.query_params, "version", default=-1)
+            if version < 0:
+                raise serializers.ValidationError({"version": ["This field is required."]})
+        league_services.result_delete(result=result, user=request.user, version=version)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -304,8 +319,8 @@ class ResultSignOff(APIView):
     permission_classes = [IsAuthenticated]
 
     class SignOffInput(StrictSerializer):
-        agreed = serializers.BooleanField(default=True)
-        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+        agreed = StrictBooleanField(default=True)
+        note = StrictCharField(max_length=300, required=False, allow_blank=True, default="")
 
     @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
                    summary="Agree to or dispute a result you played")

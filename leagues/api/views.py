@@ -10,18 +10,15 @@ from rest_framework.views import APIView
 
 from leagues import selectors, services
 from leagues.models import Club, ClubInvite, Membership, Player
-from shitenno_site.api import with_errors
-
-
-class StrictSerializer(serializers.Serializer):
-    """Input serializers refuse unknown fields, so a typo is a 400, not a silently ignored value."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = set(data) - set(self.fields)
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in sorted(unknown)})
-        return super().to_internal_value(data)
+from shitenno_site.api import (
+    NameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+    with_errors,
+)
+from shitenno_site.validation import query_text
 
 
 class PlayerOutput(serializers.ModelSerializer):
@@ -55,12 +52,12 @@ class PlayerList(ListAPIView):
     serializer_class = PlayerOutput
 
     class GuestInput(StrictSerializer):
-        name = serializers.CharField(max_length=80)
+        name = NameField(max_length=80)
         club = serializers.SlugField(max_length=100, required=False, allow_null=True, default=None,
                                      help_text="A club you own or run: the guest joins it at once.")
 
     def get_queryset(self):
-        return selectors.players_list(search=self.request.query_params.get("search", ""))
+        return selectors.players_list(search=query_text(self.request.query_params, "search"))
 
     @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 415),
                    summary="Add a guest player")
@@ -97,7 +94,7 @@ class PlayerInvite(APIView):
 
 
 class TokenInput(StrictSerializer):
-    token = serializers.CharField(max_length=64)
+    token = StrictCharField(max_length=64)
 
 
 class PlayerClaim(APIView):
@@ -130,9 +127,9 @@ class ClubList(ListAPIView):
     queryset = Club.objects.order_by("name")
 
     class Input(StrictSerializer):
-        name = serializers.CharField(max_length=100)
-        description = serializers.CharField(required=False, allow_blank=True, default="")
-        members_public = serializers.BooleanField(required=False, default=False)
+        name = NameField(max_length=100)
+        description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000)
+        members_public = StrictBooleanField(required=False, default=False)
 
     @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),
                    summary="Start a club (you become its owner)")
@@ -164,7 +161,7 @@ class InviteAsked(serializers.ModelSerializer):
 
 class ClubMembers(APIView):
     class AddInput(StrictSerializer):
-        player = serializers.IntegerField()
+        player = StrictIntegerField()
 
     @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 403, 404),
                    summary="Members (hidden from outsiders of private clubs)")

@@ -7,6 +7,7 @@ deep; the rest aim at random ids. Every answer must be no 5xx, a documented stat
 matches the documented schema.
 """
 
+import datetime
 import json
 
 import pytest
@@ -15,22 +16,26 @@ from django.core import signals
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import run_state_machine_as_test
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
+from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
 
+from leagues.services import player_for_user
 from shitenno_site.wsgi import application
+from tests.games.tables import two_player_setup
 
 WORLD: dict = {}  # the current test's real objects, for the path-parameter hook
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @pytest.fixture
-def world(alices_club, alice, carol, club):
+def world(alices_club, alice, bob, carol, club):
     """alice's club with a league and season, a pending result, a private table and a guest."""
     league, season, result = alices_club.league, alices_club.season, alices_club.result
     table, guest = alices_club.private, alices_club.guest
@@ -39,6 +44,8 @@ def world(alices_club, alice, carol, club):
     WORLD.update({
         "code": table.code, "slug": club.slug, "league": league.pk, "season": season.pk, "result": result.pk,
         "player": guest.pk, "membership": membership.pk, "token": Token.objects.create(user=alice).key,
+        "alice_player": player_for_user(alice).pk,
+        "bob_player": player_for_user(bob).pk,
     })
     return dict(WORLD)
 
@@ -117,3 +124,99 @@ def test_it_refuses_malformed_bodies(client, world, method, template):
     response = send(url, json.dumps({"no_such_field": 1}), content_type="application/json", **auth)
     assert response.status_code == 400, (url, response.content)
     assert "no_such_field" in response.json(), (url, response.json())
+
+
+# --- Negative mode: data that breaks each operation's schema must be refused with a 4xx, never a 5xx ---------
+
+negative_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+negative_schema.config.generation.update(modes=[GenerationMode.NEGATIVE])
+negative_schema.hook(flatmap_path_parameters)
+
+
+@negative_schema.parametrize()
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+          phases=[Phase.generate])
+def test_it_refuses_invalid_data_on_every_operation(case, world, in_process_connection):
+    case.call_and_validate(headers={"Authorization": f"Token {world['token']}"}, checks=[not_a_server_error])
+
+
+# --- Stateful mode: links from a new table to its moves and undo, and from a league to its season, a result
+# and its sign-off; alice (seated at the tables she opens, manager of the club) follows them with real ids ---
+
+LINKS = {  # (source path, method, status) -> {link name: (target path, method, parameters, request body)}
+    ("/api/tables/", "post", "201"): {
+        "GetTable": ("/api/tables/{code}/", "get", {"code": "$response.body#/code"}, None),
+        "PostMove": ("/api/tables/{code}/moves/", "post", {"code": "$response.body#/code"},
+                     {"seq": "$response.body#/head_seq"}),
+        "GetMoves": ("/api/tables/{code}/moves/", "get", {"code": "$response.body#/code"}, None),
+    },
+    ("/api/tables/{code}/moves/", "post", "201"): {
+        "Undo": ("/api/tables/{code}/undo/", "post", {"code": "$request.path.code"}, None),
+        "GetScore": ("/api/tables/{code}/score/", "get", {"code": "$request.path.code"}, None),
+    },
+    ("/api/clubs/{slug}/leagues/", "post", "201"): {
+        "PostSeason": ("/api/leagues/{id}/seasons/", "post", {"id": "$response.body#/id"}, None),
+        "GetLeague": ("/api/leagues/{id}/", "get", {"id": "$response.body#/id"}, None),
+    },
+    ("/api/leagues/{id}/seasons/", "post", "201"): {
+        "GetStandings": ("/api/seasons/{id}/standings/", "get", {"id": "$response.body#/id"}, None),
+    },
+    ("/api/results/", "post", "201"): {
+        "SignOff": ("/api/results/{id}/sign-off/", "post", {"id": "$response.body#/id"}, None),
+        "GetResult": ("/api/results/{id}/", "get", {"id": "$response.body#/id"}, None),
+        "PatchResult": ("/api/results/{id}/", "patch", {"id": "$response.body#/id"},
+                        {"version": "$response.body#/version"}),
+    },
+}
+
+stateful_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+stateful_schema.config.generation.update(modes=[GenerationMode.POSITIVE])
+for (_path, _method, _status), _links in LINKS.items():
+    _responses = stateful_schema.raw_schema["paths"][_path][_method]["responses"]
+    _responses[_status]["links"] = {
+        name: {"operationId": stateful_schema.raw_schema["paths"][target][method]["operationId"],
+               "parameters": parameters, **({"requestBody": body} if body else {})}
+        for name, (target, method, parameters, body) in _links.items()
+    }
+
+
+stateful_schema.hook(flatmap_path_parameters)
+
+
+@stateful_schema.hook
+def flatmap_body(context, body):
+    """Half the bodies of a new table, a move, a league or a result are sound ones with real ids, so the
+    workflow reaches its success paths (a random set-up is nearly never a legal one)."""
+    sound = _sound_body(context.operation.path, context.operation.method.lower(), WORLD)
+    return st.just(body) if sound is None else st.sampled_from([body, sound])
+
+
+def _sound_body(path: str, method: str, world: dict) -> dict | None:
+    if not world or method != "post":
+        return None
+    if path == "/api/tables/":
+        return {"players": [world["alice_player"], world["bob_player"]], "setup": two_player_setup()}
+    if path == "/api/tables/{code}/moves/":
+        return {"seq": 0, "move": {"type": "draw", "seat": 0, "troops": ["samurai", "samurai", "bushi", "bushi"],
+                                   "kokus": [1, 1]}}
+    if path == "/api/clubs/{slug}/leagues/":
+        return {"name": "Spring league", "games": ["shitenno"]}
+    if path == "/api/results/":
+        return {"game": "Go", "played_on": datetime.date.today().isoformat(), "entries": [
+            {"player": world["alice_player"], "rank": 1}, {"player": world["bob_player"], "rank": 2}]}
+    return None
+
+
+def test_it_follows_links_through_tables_and_leagues_without_a_server_error(world, in_process_connection):
+    workflow = stateful_schema.as_state_machine()
+
+    class Workflow(workflow):
+        def get_call_kwargs(self, case):
+            return {"headers": {"Authorization": f"Token {world['token']}"}}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=[not_a_server_error, status_code_conformance])
+
+    run_state_machine_as_test(Workflow, settings=settings(
+        max_examples=15, stateful_step_count=6, deadline=None, derandomize=True,
+        suppress_health_check=list(HealthCheck)))

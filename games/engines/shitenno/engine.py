@@ -25,6 +25,18 @@ HANDLERS = {
     "take_card": provinces.take_card,
     "end_turn": provinces.end_turn,
 }
+# The fields each move type may carry; any other is a typo or junk, refused rather than silently stored.
+FIELDS = {
+    "draw": {"troops", "kokus"},
+    "offer": {"troops", "kokus", "hierarchy"},
+    "accept": set(),
+    "refuse": set(),
+    "split": {"lots"},
+    "choose": {"lot"},
+    "place": {"province", "payment", "bonus", "next_troop"},
+    "take_card": {"card"},
+    "end_turn": {"golden"},
+}
 
 
 def to_move(state: dict) -> int | None:
@@ -53,6 +65,12 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["generals"]):
         raise InvalidMove(
             f'"seat" is the seat index of the player moving, 0 to {len(state["generals"]) - 1}.'
+        )
+    unknown = set(move) - {"type", "seat"} - FIELDS[kind]
+    if unknown:
+        allowed = ", ".join(sorted(FIELDS[kind])) or "no other field"
+        raise InvalidMove(
+            f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {allowed}."
         )
     if state["phase"] == "over":
         raise IllegalMove("The game is over.")

@@ -223,7 +223,7 @@ def end_turn(state: dict, move: dict) -> None:
     seat = move["seat"]
     golden = move.get("golden")
     if golden is not None:
-        if not isinstance(golden, dict):
+        if not isinstance(golden, dict) or set(golden) - {"province", "position"}:
             raise InvalidMove('"golden" is {"province": ..., "position": 1-4} or null.')
         province = check_province(golden.get("province"))
         position = golden.get("position")

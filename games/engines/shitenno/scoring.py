@@ -22,11 +22,14 @@ from games.engines.base import InvalidMove, Outcome, Placing
 from games.engines.shitenno.board import (
     BONUSES,
     GENERALS,
+    KOKU_DECK,
     MAJORITY_FAVOUR,
     POSITIONS,
     PROVINCES,
+    TILES_PER_KIND,
     TITLE_NAMES,
     TITLES,
+    TROOPS,
     check_koku,
     check_troop_card,
     ordinal,
@@ -36,11 +39,47 @@ from games.engines.shitenno.board import (
 FACE_WEIGHT = {"simple": 1, "golden": 2}
 
 
+END_FIELDS = {"generals", "titles", "favour", "provinces", "kokus", "troops", "tiles", "termination"}
+TERMINATIONS = ("final_count", "kamon_stock_empty", "koku_deck_exhausted")
+# No table comes near these; they keep a typo or a hostile number (10**400, -994) out of the stored result.
+MAX_FAVOUR = 999
+MAX_TILES = TILES_PER_KIND * len(TROOPS)  # the tiles of one bonus face in the game
+
+
 def _per_seat(end: dict, key: str, n: int) -> list:
     values = end.get(key)
     if not isinstance(values, list) or len(values) != n:
         raise InvalidMove(f'The final count needs "{key}": one entry per seat ({n}).')
     return values
+
+
+def _count(value: object, what: str, most: int) -> int:
+    """A whole number from 0 to `most`; a bool, a fraction or a string is refused, never rounded."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        raise InvalidMove(f"{what} is a whole number from 0 to {most}, not {value!r}.")
+    return value
+
+
+def _favour_parts(so_far: object) -> dict[str, int]:
+    if isinstance(so_far, dict):
+        unknown = set(so_far) - {"positions", "title_bonus"}
+        if unknown:
+            raise InvalidMove(
+                f'Each "favour" entry has "positions" and "title_bonus", not {", ".join(sorted(unknown))}.'
+            )
+        return {
+            "positions": _count(so_far.get("positions", 0), 'A "positions" favour', MAX_FAVOUR),
+            "title_bonus": _count(so_far.get("title_bonus", 0), 'A "title_bonus" favour', MAX_FAVOUR),
+        }
+    if isinstance(so_far, int) and not isinstance(so_far, bool):
+        return {"favour_before_count": _count(so_far, "Favour", MAX_FAVOUR)}
+    raise InvalidMove('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.')
+
+
+def _tiles_held(tiles: object) -> dict[str, int]:
+    if not isinstance(tiles, dict) or set(tiles) - set(BONUSES):
+        raise InvalidMove(f'"tiles" counts each seat\'s bonus tiles by face: {", ".join(BONUSES)}.')
+    return {b: _count(tiles.get(b, 0), f"A count of {b} tiles", MAX_TILES) for b in BONUSES}
 
 
 def _troop_count(cards: object) -> int:
@@ -49,6 +88,18 @@ def _troop_count(cards: object) -> int:
             '"troops" lists each seat\'s troop cards, e.g. ["samurai", "bushi+sohei", "hidden"].'
         )
     return sum(1 if card == "hidden" else len(troops_on(check_troop_card(card))) for card in cards)
+
+
+def _check_kamon(kamon: object, n: int) -> bool:
+    return (
+        isinstance(kamon, dict)
+        and set(kamon) == {"seat", "face"}
+        and isinstance(kamon["seat"], int)
+        and not isinstance(kamon["seat"], bool)
+        and 0 <= kamon["seat"] < n
+        and isinstance(kamon["face"], str)
+        and kamon["face"] in FACE_WEIGHT
+    )
 
 
 def majority(kamons: list[dict], n: int) -> dict:
@@ -75,17 +126,31 @@ def majority(kamons: list[dict], n: int) -> dict:
 def final_count(end: dict) -> Outcome:
     if not isinstance(end, dict):
         raise InvalidMove("The final count needs an object describing the end of the game.")
+    unknown = set(end) - END_FIELDS
+    if unknown:
+        raise InvalidMove(f"Unknown final-count field(s): {', '.join(sorted(map(str, unknown)))}.")
     generals = end.get("generals")
-    if not isinstance(generals, list) or not 2 <= len(generals) <= 4 or not set(generals) <= set(GENERALS):
+    if (
+        not isinstance(generals, list)
+        or not 2 <= len(generals) <= 4
+        or not all(isinstance(g, str) and g in GENERALS for g in generals)
+    ):
         raise InvalidMove(f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.')
+    if len(set(generals)) != len(generals):
+        raise InvalidMove("Each general is played by one seat only.")
     n = len(generals)
     titles = end.get("titles")
     if (
         not isinstance(titles, dict)
         or set(titles) != set(generals)
-        or not set(titles.values()) <= set(TITLES)
+        or not all(isinstance(t, str) and t in TITLES for t in titles.values())
     ):
         raise InvalidMove('The final count needs "titles": the title each general held in the last year.')
+    if len(set(titles.values())) != len(titles):
+        raise InvalidMove("Each title is held by one general only.")
+    termination = end.get("termination", "final_count")
+    if termination not in TERMINATIONS:
+        raise InvalidMove(f'"termination" is one of {", ".join(TERMINATIONS)}.')
     favour, kokus = _per_seat(end, "favour", n), _per_seat(end, "kokus", n)
     troops, tiles = _per_seat(end, "troops", n), _per_seat(end, "tiles", n)
     provinces = end.get("provinces", {})
@@ -94,19 +159,12 @@ def final_count(end: dict) -> Outcome:
 
     breakdown = []
     for seat in range(n):
-        so_far = favour[seat]
-        if isinstance(so_far, dict):
-            parts = {
-                "positions": int(so_far.get("positions", 0)),
-                "title_bonus": int(so_far.get("title_bonus", 0)),
-            }
-        elif isinstance(so_far, int):
-            parts = {"favour_before_count": so_far}
-        else:
-            raise InvalidMove('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.')
-        if not isinstance(kokus[seat], list) or not isinstance(tiles[seat], dict):
-            raise InvalidMove('"kokus" lists koku values per seat; "tiles" counts bonus tiles per seat.')
-        held = {b: int(tiles[seat].get(b, 0)) for b in BONUSES}
+        parts = _favour_parts(favour[seat])
+        if not isinstance(kokus[seat], list) or len(kokus[seat]) > sum(KOKU_DECK.values()):
+            raise InvalidMove(
+                f'"kokus" lists the koku cards in each seat\'s hand by value (at most {sum(KOKU_DECK.values())}).'
+            )
+        held = _tiles_held(tiles[seat])
         koku = sum(check_koku(v) for v in kokus[seat])
         # Ruling 12: an Exchange tile scores 1 only if it has a troop to turn into a koku.
         exchange = min(held["exchange"], _troop_count(troops[seat]))
@@ -129,10 +187,7 @@ def final_count(end: dict) -> Outcome:
         if (
             not isinstance(kamons, list)
             or len(kamons) > POSITIONS
-            or not all(
-                isinstance(k, dict) and k.get("seat") in range(n) and k.get("face") in FACE_WEIGHT
-                for k in kamons
-            )
+            or not all(_check_kamon(k, n) for k in kamons)
         ):
             raise InvalidMove(
                 f'{PROVINCES[slug].name}: kamons are [{{"seat": 0-{n - 1}, "face": "simple" | "golden"}}].'
@@ -168,7 +223,7 @@ def final_count(end: dict) -> Outcome:
             tiebreak = f"tied on {total} favour; last year's titles decide ({names})"
         placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
     return Outcome(
-        termination=str(end.get("termination", "final_count")),
+        termination=termination,
         placings=tuple(placings),
         details={"breakdown": breakdown, "majorities": majorities},
     )

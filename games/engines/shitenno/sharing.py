@@ -189,6 +189,9 @@ def split(state: dict, move: dict) -> None:
     lots = move.get("lots")
     if not isinstance(lots, list) or len(lots) != 2:
         raise InvalidMove('A split is {"lots": [lot, lot]}: two lots, each with a hierarchy tile.')
+    for lot in lots:
+        if isinstance(lot, dict) and set(lot) - {"troops", "kokus", "hierarchy"}:
+            raise InvalidMove('Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.')
     first = _lot(state, lots[0], "Lot A")
     second = _lot(state, lots[1], "Lot B")
     if first["hierarchy"] == second["hierarchy"]:
@@ -206,7 +209,7 @@ def split(state: dict, move: dict) -> None:
 
 def choose(state: dict, move: dict) -> None:
     choice = move.get("lot")
-    if choice not in (0, 1) or isinstance(choice, bool):
+    if not isinstance(choice, int) or isinstance(choice, bool) or choice not in (0, 1):
         raise InvalidMove('Choose a lot with "lot": 0 (lot A) or 1 (lot B).')
     sharing = state["sharing"]
     tairo, chooser = without_lot(state)

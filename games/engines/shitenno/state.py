@@ -103,15 +103,19 @@ def deal_titles(generals: list[str], rng: random.Random) -> dict[str, str]:
 def initial_state(setup: dict) -> dict:
     if not isinstance(setup, dict):
         raise InvalidMove("The set-up must be an object with players, titles and gates.")
+    unknown = set(setup) - {"players", "titles", "gates"}
+    if unknown:
+        raise InvalidMove(f"Unknown set-up field(s): {', '.join(sorted(map(str, unknown)))}; "
+                          "a set-up has players, titles and gates.")
     players = setup.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+    if not isinstance(players, list) or not all(isinstance(p, dict) and set(p) <= {"general"} for p in players):
         raise InvalidMove('The set-up needs "players": a list such as [{"general": "honda"}, ...].')
     if not 2 <= len(players) <= 4:
         raise IllegalMove(f"Shitennō is played by 2 to 4 players, not {len(players)}.")
     generals = []
     for player in players:
         general = player.get("general")
-        if general not in GENERALS:
+        if not isinstance(general, str) or general not in GENERALS:
             raise InvalidMove(f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.")
         if general in generals:
             raise IllegalMove(f"{GENERALS[general]} is played by one player only.")

@@ -175,7 +175,8 @@ def move_from_post(state: dict, kind: str, data: QueryDict) -> dict:
     if kind == "place":
         region, _sep, space = (data.get("spot") or "").partition(":")
         regions = state["board"]["regions"]
-        if not (region.isdigit() and space.isdigit() and int(region) < len(regions)):
+        if not (region.isascii() and region.isdigit() and space.isascii() and space.isdigit()
+                and int(region) < len(regions)):
             raise InvalidMove(gettext("Pick a space to place your token on."))
         name, number = regions[int(region)]["name"], int(space)
         return {"type": kind, "region": name, "space": number}

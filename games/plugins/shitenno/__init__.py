@@ -65,6 +65,8 @@ class ShitennoGame(GameAdapter):
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
             raise InvalidMove(_('The set-up needs "players": a list such as [{"general": "honda"}, ...].'))
         generals = [p.get("general") for p in players]
+        if not all(isinstance(g, str) for g in generals):  # dealt titles are keyed by general: names only
+            raise InvalidMove(_('Each player of the set-up names a general, e.g. {"general": "honda"}.'))
         return {**setup, "titles": deal_titles(generals, rng)}
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:

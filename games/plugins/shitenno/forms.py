@@ -27,6 +27,7 @@ from games.engines.shitenno.board import (
 )
 from games.engines.shitenno.engine import HANDLERS
 from games.forms import TableSetupForm
+from shitenno_site.validation import validate_name, whole_number
 
 MAX_SEATS = 4
 COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
@@ -58,7 +59,7 @@ class NewTableForm(TableSetupForm):
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
                 label=_("Seat %(n)d: player") % {"n": n}, choices=player_choices, required=False)
             self.fields[f"seat{i}_guest"] = forms.CharField(
-                label=_("…or a new guest's name"), max_length=80, required=False)
+                label=_("…or a new guest's name"), max_length=80, required=False, validators=[validate_name])
             self.fields[f"seat{i}_general"] = forms.ChoiceField(
                 label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i])
             self.fields[f"seat{i}_colour"] = forms.ChoiceField(
@@ -119,20 +120,21 @@ def _cards(values: list[str]) -> tuple[list[str], list[int]]:
         kind, name = _item(value)
         if kind == "t":
             troops.append(name)
-        elif kind == "k" and name.isdigit():
-            kokus.append(int(name))
+        elif kind == "k" and whole_number(name) is not None:
+            kokus.append(whole_number(name))
     return troops, kokus
 
 
 def _count(data: QueryDict, name: str) -> int:
-    try:
-        return max(0, min(int(data.get(name) or 0), 40))
-    except ValueError:
-        raise InvalidMove(_("Counts are whole numbers.")) from None
+    value = whole_number((data.get(name) or "0").strip())
+    if value is None:
+        raise InvalidMove(_("Counts are whole numbers."))
+    return min(value, 40)
 
 
 def _koku_or_troop(value: str) -> int | str:
-    return int(value) if value.isdigit() else value
+    number = whole_number(value)
+    return value if number is None else number
 
 
 MOVE_TYPES = tuple(HANDLERS)  # the engine's move types
@@ -180,7 +182,8 @@ def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
         move["card"] = data.get("card") or None
     elif kind == "end_turn" and data.get("golden"):
         province, _sep, position = data["golden"].partition(":")
-        move["golden"] = {"province": province, "position": int(position) if position.isdigit() else position}
+        number = whole_number(position)
+        move["golden"] = {"province": province, "position": position if number is None else number}
     return move
 
 

@@ -29,6 +29,7 @@ from games.engines.teikoku.rules import (
     STARTING_TREASURE,
 )
 from games.forms import TableSetupForm
+from shitenno_site.validation import whole_number
 
 MAX_SEATS = 4
 # The rulebook prints no clan colours: each seat picks one, these are only the form's defaults.
@@ -150,7 +151,8 @@ def _required(data: QueryDict, name: str, label: str) -> int:
 
 def _holder(value: str) -> int | str:
     """A treasury as posted: a seat number, "port" or "supply" (anything else goes to the engine to refuse)."""
-    return int(value) if value.isdigit() else value
+    number = whole_number(value)
+    return value if number is None else number
 
 
 def site_dice(count: int = 2) -> list[int]:
@@ -170,8 +172,9 @@ def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
     by the seat the form names (the player on turn when it names none)."""
     if kind not in MOVES:
         raise MoveError(gettext("Unknown move."), code="form.unknown_type")
-    if kind in ("card_effect", "correction", "cards_leave", "fortify", "roll") and data.get("seat", "").isdigit():
-        seat = int(data["seat"])
+    if kind in ("card_effect", "correction", "cards_leave", "fortify", "roll") and whole_number(
+            data.get("seat", "")) is not None:
+        seat = whole_number(data["seat"])
     move: dict = {"type": kind, "seat": seat}
     if kind in ("bounty", "port_attack"):
         move["blood"] = _required(data, "blood", gettext("the blood value"))

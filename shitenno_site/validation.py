@@ -1,0 +1,123 @@
+"""Typed values from untrusted input, shared by the API's serializers and the pages' forms (issue 14).
+
+Every surface parses its input in one place: serializers with the strict fields of shitenno_site.api for
+bodies, forms for pages, and `query_int` / `query_text` here for query strings. What cannot be parsed is
+an `InputError`: a 400 with a sentence saying what is wrong (the API's exception handler and the pages'
+handler400 both read it), never a 500 from a value that reached the database or an engine un-typed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+import unicodedata
+from collections.abc import Mapping
+
+from django.core.exceptions import BadRequest, ValidationError
+from django.utils.translation import gettext as _
+
+# Bounds that no real table, league or query comes near; they keep numbers inside the database's columns.
+MAX_INT = 2**31 - 1
+MAX_MIN_GAMES = 10_000
+MAX_POINTS = 1_000_000.0
+EARLIEST_DATE = datetime.date(1900, 1, 1)
+LATEST_DATE = datetime.date(2999, 12, 31)
+IDEMPOTENCY_KEY_LENGTH = 80  # MoveEvent.idempotency_key's column
+ASCII_DIGITS = re.compile(r"[0-9]+")  # str.isdigit() also accepts "²", which int() refuses
+# Characters that reorder or hide text: a name starting with U+202E reads backwards on every page.
+DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class InputError(BadRequest):
+    """A value the request gave that cannot be read; `field` names it, `message` says what is wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def whole_number(text: str) -> int | None:
+    """The number `text` spells in ASCII digits, else None."""
+    return int(text) if ASCII_DIGITS.fullmatch(text) else None
+
+
+def query_int(params: Mapping, name: str, *, default: int, min_value: int = 0, max_value: int = MAX_INT) -> int:
+    """A whole-number query parameter (blank = `default`), else InputError."""
+    raw = params.get(name, "")
+    if not raw.strip():
+        return default
+    value = whole_number(raw.strip())
+    if value is None or not min_value <= value <= max_value:
+        raise InputError(name, _("%(name)s is a whole number from %(min)d to %(max)d.") % {
+            "name": name, "min": min_value, "max": max_value})
+    return value
+
+
+def query_text(params: Mapping, name: str, *, default: str = "", max_length: int = 200) -> str:
+    """A text query parameter, stripped; NUL and over-long values are refused."""
+    value = params.get(name, default).strip()
+    if "\x00" in value:
+        raise InputError(name, _("%(name)s cannot hold a NUL character.") % {"name": name})
+    if len(value) > max_length:
+        raise InputError(name, _("%(name)s is at most %(n)d characters.") % {"name": name, "n": max_length})
+    return value
+
+
+def idempotency_key(raw: str | None) -> str | None:
+    """An Idempotency-Key as stored (blank = none), or InputError when it cannot be stored as sent."""
+    if not raw:
+        return None
+    if len(raw) > IDEMPOTENCY_KEY_LENGTH or not raw.isprintable():
+        raise InputError("Idempotency-Key", _("An idempotency key is at most %(n)d printable characters.") % {
+            "n": IDEMPOTENCY_KEY_LENGTH})
+    return raw
+
+
+def name_problem(value: str) -> str | None:
+    """Why `value` cannot be a name shown to others (a player, club, league or season), else None."""
+    if any(ch in DIRECTION_CONTROLS for ch in value):
+        return _("A name cannot hold characters that change the direction of the text.")
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        return _("A name cannot hold control characters.")
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in value):
+        return _("A name needs at least one visible letter, digit or sign.")
+    return None
+
+
+def validate_name(value: str) -> None:
+    """Django validator for name fields of forms and serializers."""
+    problem = name_problem(value)
+    if problem:
+        raise ValidationError(problem, code="invalid_name")
+
+
+def validate_date(value: datetime.date) -> None:
+    if not EARLIEST_DATE <= value <= LATEST_DATE:
+        raise ValidationError(_("Give a date from %(first)s to %(last)s.") % {
+            "first": EARLIEST_DATE.isoformat(), "last": LATEST_DATE.isoformat()}, code="date_range")
+
+
+def validate_points(value: float) -> None:
+    if not math.isfinite(value) or not -MAX_POINTS <= value <= MAX_POINTS:
+        raise ValidationError(_("Points are numbers from %(min)d to %(max)d.") % {
+            "min": -MAX_POINTS, "max": MAX_POINTS}, code="points_range")
+
+
+def json_problem(value: object, *, max_depth: int = 32) -> str | None:
+    """Why a JSON value cannot be stored (PostgreSQL refuses NUL in jsonb text), else None."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return _("The JSON is nested more than %(n)d levels deep.") % {"n": max_depth}
+        if isinstance(item, str) and "\x00" in item:
+            return _("Text in the JSON cannot hold a NUL character (\\u0000).")
+        if isinstance(item, float) and not math.isfinite(item):
+            return _("Numbers in the JSON are finite.")
+        if isinstance(item, dict):
+            stack += [(key, depth) for key in item] + [(child, depth + 1) for child in item.values()]
+        elif isinstance(item, list):
+            stack += [(child, depth + 1) for child in item]
+    return None
