@@ -8,6 +8,15 @@ from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Club, Player
 
+# Seat colours every game's set-up form offers (the rulebooks print none the site must follow).
+COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
+    "red": (_("red"), "#c62828"),
+    "blue": (_("blue"), "#1e5bd8"),
+    "yellow": (_("yellow"), "#e0a800"),
+    "green": (_("green"), "#1b7f3b"),
+    "purple": (_("purple"), "#7b2cbf"),
+}
+
 
 class TableSetupForm(forms.Form):
     """A game's set-up form (GameAdapter.setup_form_class) subclasses this and, once valid, leaves in

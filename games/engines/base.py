@@ -86,6 +86,16 @@ class Engine(Protocol):
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str: ...
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (much faster than copy.deepcopy on small dicts and lists): engines copy the
+    state they are given before changing it, so a caller's state is never mutated."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
 def replay(engine: Engine, setup: dict, moves: Iterable[dict]) -> dict:
     """The state reached by applying `moves` in order to the game `setup` describes."""
     state = engine.initial_state(setup)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove, Outcome
+from games.engines.base import IllegalMove, InvalidMove, Outcome, copy_json
 from games.engines.samurai_empires import solo, solo_era
 from games.engines.samurai_empires.board import AIS, ARMY_TYPES, ERAS, TOKENS_PER_ROUND, TRAINING_GROUNDS
-from games.engines.samurai_empires.checks import check_int, check_list, check_object, copy_json
+from games.engines.samurai_empires.checks import check_int, check_list, check_object
 from games.engines.samurai_empires.sheet import (
     check_era_entry,
     check_final_entry,

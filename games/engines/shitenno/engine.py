@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove, Outcome
+from games.engines.base import IllegalMove, InvalidMove, Outcome, copy_json
 from games.engines.shitenno import provinces, sharing
 from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES
 from games.engines.shitenno.scoring import final_count
 from games.engines.shitenno.state import (
     RULES_VERSION,
-    copy_json,
     general_name,
     initial_state,
     unknown_troops,

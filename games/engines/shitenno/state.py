@@ -28,7 +28,6 @@ The state is one JSON dict (str keys, lists, ints, bools, None):
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from games.engines.base import IllegalMove, InvalidMove
 from games.engines.shitenno.board import (
@@ -54,13 +53,6 @@ RULES_VERSION = "ludonaute-2011-en+rulings-1"
 FIRST_YEAR = 2
 
 
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value; much faster than copy.deepcopy on small dicts and lists."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
 
 
 # --- counts: {name: n} with no zero entries -------------------------------------------------------

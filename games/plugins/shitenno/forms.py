@@ -26,17 +26,10 @@ from games.engines.shitenno.board import (
     card_name,
 )
 from games.engines.shitenno.engine import HANDLERS
-from games.forms import TableSetupForm
+from games.forms import COLOURS, TableSetupForm
 from shitenno_site.validation import validate_name, whole_number
 
 MAX_SEATS = 4
-COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
-    "red": (_("red"), "#c62828"),
-    "blue": (_("blue"), "#1e5bd8"),
-    "yellow": (_("yellow"), "#e0a800"),
-    "green": (_("green"), "#1b7f3b"),
-    "purple": (_("purple"), "#7b2cbf"),
-}
 DEFAULT_GENERALS = ("honda", "ii", "sakakibara", "sakai")
 DEFAULT_COLOURS = ("red", "blue", "yellow", "green")
 

@@ -28,18 +28,11 @@ from games.engines.teikoku.rules import (
     SPECIAL_DECKS,
     STARTING_TREASURE,
 )
-from games.forms import TableSetupForm
+from games.forms import COLOURS, TableSetupForm
 from shitenno_site.validation import whole_number
 
 MAX_SEATS = 4
-# The rulebook prints no clan colours: each seat picks one, these are only the form's defaults.
-COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
-    "red": (_("red"), "#c62828"),
-    "blue": (_("blue"), "#1e5bd8"),
-    "yellow": (_("yellow"), "#e0a800"),
-    "green": (_("green"), "#1b7f3b"),
-    "purple": (_("purple"), "#7b2cbf"),
-}
+# The rulebook prints no clan colours: each seat picks one (games.forms.COLOURS); these are only the defaults.
 DEFAULT_COLOURS = ("red", "blue", "green", "purple")
 SPECIAL_CHOICES = [(deck, DECK_NAMES[deck]) for deck in SPECIAL_DECKS]
 DICE = random.SystemRandom()  # the site's dice roller: unpredictable, never seeded
