@@ -75,8 +75,8 @@ class StrictFloatField(serializers.FloatField):
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int | float) or not math.isfinite(data):
             raise serializers.ValidationError("A finite number is required.")
-        if isinstance(data, int) and abs(data) > validation.MAX_POINTS:
-            self.fail("max_value" if data > 0 else "min_value")
+        if isinstance(data, int) and not self.min_value <= data <= self.max_value:  # float(10**400) overflows
+            raise serializers.ValidationError(f"A number from {self.min_value:g} to {self.max_value:g} is required.")
         return super().to_internal_value(data)
 
 
