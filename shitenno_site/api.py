@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
-from rest_framework import exceptions, parsers, serializers
+from rest_framework import exceptions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -22,22 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.engines.base import MoveError
 from shitenno_site import validation
 from shitenno_site.errors import Conflict, KeyReused
-
-MAX_JSON_DEPTH = 32
-
-
-class StrictJSONParser(parsers.JSONParser):
-    """DRF's JSON parser, refusing JSON nested deeper than MAX_JSON_DEPTH (5,000 levels overflowed the stack)."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise exceptions.ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.") from None
-        depth_problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
-        if depth_problem and "deep" in depth_problem:
-            raise exceptions.ParseError(f"JSON parse error - {depth_problem}")
-        return data
+from shitenno_site.parsers import MAX_JSON_DEPTH, StrictJSONParser  # noqa: F401  (the parser's old home)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -74,10 +59,11 @@ class StrictFloatField(serializers.FloatField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int | float) or not math.isfinite(data):
+        finite = isinstance(data, int) or math.isfinite(data) if isinstance(data, int | float) else False
+        if isinstance(data, bool) or not finite:
             raise serializers.ValidationError("A finite number is required.")
-        if isinstance(data, int) and abs(data) > validation.MAX_POINTS:
-            self.fail("max_value" if data > 0 else "min_value")
+        if isinstance(data, int) and not self.min_value <= data <= self.max_value:  # float(10**400) overflows
+            raise serializers.ValidationError(f"A number from {self.min_value:g} to {self.max_value:g} is required.")
         return super().to_internal_value(data)
 
 

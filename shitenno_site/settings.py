@@ -220,7 +220,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PARSER_CLASSES": ["shitenno_site.api.StrictJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["shitenno_site.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "shitenno_site.api.StrictLimitOffsetPagination",
     "PAGE_SIZE": 50,

@@ -17,10 +17,10 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
-from games.simulation import random_legal_game  # noqa: E402
 
 from games import services  # noqa: E402
 from games.engines.shitenno import ShitennoEngine  # noqa: E402
+from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from leagues import services as league_services  # noqa: E402
 from leagues.services import player_for_user  # noqa: E402
 

@@ -327,9 +327,8 @@ def test_it_refuses_a_move_with_fields_it_does_not_take(api, alice, table, move,
 
 def test_it_refuses_a_misspelt_golden_rather_than_passing(api, alice, bob):
     """"gloden" on end_turn once became a plain pass: now the move is refused, naming the field."""
-    from games.simulation import random_legal_game
-
     from games.engines.shitenno import ShitennoEngine
+    from games.engines.shitenno.simulation import random_legal_game
 
     setup, moves = random_legal_game(3, 2)
     engine = ShitennoEngine()

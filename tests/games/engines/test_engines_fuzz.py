@@ -11,20 +11,25 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from collections.abc import Callable
 
 import pytest
-from games.simulation import random_legal_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import REGISTRY
 from games.engines.base import IllegalMove, InvalidMove
+from games.engines.shitenno.simulation import random_legal_game
+from games.engines.teikoku.random_game import random_legal_game as random_teikoku_game
+from tests.games.engines.samurai_empires.tables import random_legal_game as random_samurai_empires_game
 
 # A source of legal games per engine slug: seed -> (set-up, moves). Mutating real set-ups and moves reaches
 # deep into the rules, where arbitrary JSON alone would stop at the first check.
 LEGAL_GAMES: dict[str, Callable[[int], tuple[dict, list[dict]]]] = {
     "shitenno": lambda seed: random_legal_game(seed, 2 + seed % 3),
+    "teikoku": lambda seed: random_teikoku_game(random.Random(seed)),
+    "samurai_empires": lambda seed: random_samurai_empires_game(seed, "solo" if seed % 2 else "multiplayer"),
 }
 
 ENGINES = sorted(REGISTRY)

@@ -1,0 +1,22 @@
+"""The API's JSON parser, in a module of its own: DRF imports it while it builds APIView, so it must not import
+rest_framework.views (shitenno_site.api does)."""
+
+from rest_framework import exceptions, parsers
+
+from shitenno_site import validation
+
+MAX_JSON_DEPTH = 32
+
+
+class StrictJSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing JSON nested deeper than MAX_JSON_DEPTH (5,000 levels overflowed the stack)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.") from None
+        depth_problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
+        if depth_problem and "deep" in depth_problem:
+            raise exceptions.ParseError(f"JSON parse error - {depth_problem}")
+        return data
