@@ -31,7 +31,8 @@ def _move(api, code, seq, move):
 
 def _worked_game() -> tuple[dict, list[tuple[str, str, dict]], dict]:
     text = API_MD.read_text()
-    worked = text[text.index("### A worked Small Samurai Empires game"):text.index("## A complete worked game")]
+    start = text.index("### A worked Small Samurai Empires game")
+    worked = text[start:text.index("\n## ", start)]  # up to the next section
     blocks = re.findall(r"```json\n(.*?)\n```", worked, re.S)
     rows = re.findall(r"^\| (\d+) \| (.*?) \| `(.*)` \|$", worked, re.M)
     return json.loads(blocks[0]), [(seq, words, json.loads(move)) for seq, words, move in rows], json.loads(blocks[1])

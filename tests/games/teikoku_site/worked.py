@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 API_MD = Path(__file__).resolve().parents[3] / "docs" / "api.md"
-START, END = "## Teikoku at the table", "## A complete worked game"
+START = "## Teikoku at the table"
 
 
 def worked_game() -> tuple[dict, list[tuple[int, str, dict]], dict]:
     """(set-up, [(seq, description, move)], outcome) as docs/api.md's Teikoku section gives them."""
     text = API_MD.read_text()
-    section = text[text.index(START):text.index(END)]
+    start = text.index(START)
+    section = text[start:text.index("\n## ", start)]  # up to the next section
     blocks = re.findall(r"```json\n(.*?)\n```", section, re.S)
     rows = re.findall(r"^\| (\d+) \| (.*?) \| `(.*)` \|$", section, re.M)
     return json.loads(blocks[0]), [(int(seq), words, json.loads(move)) for seq, words, move in rows], json.loads(
