@@ -49,7 +49,9 @@ def test_the_rankings_page_filters_by_scope_and_min_games(client, club, alice, b
     assert "±" in page and "alice" in page
     fragment = client.get("/rankings/?scope=game:shitenno&min_games=2", HTTP_HX_REQUEST="true").content.decode()
     assert "No ratings yet." in fragment
-    assert client.get("/rankings/?scope=nonsense&min_games=x").status_code == 200
+    assert client.get("/rankings/?scope=nonsense").status_code == 200  # an unknown scope shows the first one
+    refused = client.get("/rankings/?min_games=x")  # issue 14: a number that is not one is said, not ignored
+    assert refused.status_code == 400 and b"min_games" in refused.content
 
 
 def test_the_player_page_shows_stats_and_charts(client, club, alice, bob, carol):
