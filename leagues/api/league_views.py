@@ -131,7 +131,7 @@ class ClubLeagues(APIView):
         name = NameField(max_length=100)
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20)
 
-    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 404), summary="A club's leagues")
+    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 403, 404), summary="A club's leagues")
     def get(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
@@ -215,7 +215,7 @@ def _scope(request) -> tuple[str, str]:
 class RatingList(APIView):
     @extend_schema(
         parameters=[*SCOPE_PARAMETERS, OpenApiParameter("min_games", OpenApiTypes.INT)],
-        responses=with_errors({200: RatingOutput(many=True)}, 400),
+        responses=with_errors({200: RatingOutput(many=True)}, 400, 404),
         summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
     def get(self, request):
