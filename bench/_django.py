@@ -38,7 +38,7 @@ def club_season(players: int, season_name: str, days: int):
 
     from leagues.models import Club, League, Membership, Player, Season
 
-    club = Club.objects.create(name="Bench Club", slug="bench-club")
+    club = Club.objects.create(name="Bench Club", slug="bench-club", members_public=True)  # rated site-wide too
     Player.objects.bulk_create(Player(name=f"player {i:04d}") for i in range(players))
     ids = list(Player.objects.order_by("id").values_list("id", flat=True))
     Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)

@@ -196,7 +196,7 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="A player disputed this result after it counted: it keeps counting until a manager acts.",
     )
-    flag_note = models.CharField(max_length=300, blank=True)
+    flag_note = models.CharField(max_length=300, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

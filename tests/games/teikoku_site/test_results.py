@@ -68,6 +68,8 @@ def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vou
 @pytest.mark.django_db(transaction=True)
 def test_a_signed_off_teikoku_result_counts_in_the_season_and_the_ratings(celery_worker_process, club, alice, bob,
                                                                           carol):
+    club.members_public = True  # a public club's games count site-wide too (a private club's only in its league)
+    club.save()
     club_join(token=club.invite_token, user=bob)
     league = league_services.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
     season = league_services.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=9),
