@@ -1,5 +1,5 @@
 """Small Samurai Empires with the Rise of Tokugawa expansion, 1 to 5 players (5 with the New Region),
-following ../shared/seeds/003_*.txt, ../shared/rules/samurai-empires.md and docs/rules/samurai-empires.md.
+following the rulebook as quoted in docs/rules/samurai-empires.md.
 
 The base game's printed numbers and map are not in the seed: they come from the board set-up.
 

@@ -1,4 +1,4 @@
-"""What the Rise of Tokugawa rulebook prints (../shared/seeds/003_*.txt), and the club's board set-up.
+"""What the Rise of Tokugawa rulebook prints (quoted in docs/rules/samurai-empires.md), and the club's board set-up.
 
 The base game's printed numbers and map are not in the seed, so they are never guessed here: the
 regions (north to south), each region's points by place, its final influence-points table, its

@@ -1,5 +1,5 @@
 """Teikoku for 2-4 players (3-4, and 2 as the rulebook's variant), following the English rulebook (seed 004),
-the site-model notes ../shared/rules/teikoku.md and the rulings in docs/rules/teikoku.md.
+the rulings in docs/rules/teikoku.md (each with the rulebook's words).
 
 The site is a shared treasure ledger for a real table: the engine tracks each clan's treasure and the
 Port's, the five deck counters, the calendar (year, season, phase, first player, whose turn) with each
