@@ -44,13 +44,13 @@ def prepare(args) -> dict:
 
     from games import services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues import services as league_services
+    from leagues.players import player_for_user, user_sign_up
 
     redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run
     games = [random_legal_game(seed, 4) for seed in range(8)]
-    users = [league_services.user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
+    users = [user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
                                           password="bench passphrase 42") for i in range(4)]
-    players = [league_services.player_for_user(u) for u in users]
+    players = [player_for_user(u) for u in users]
     token = Token.objects.create(user=users[0]).key
     store = SessionStore()
     store.update({SESSION_KEY: str(users[1].pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",

@@ -35,7 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
-from leagues import league_services, ratings, tasks  # noqa: E402
+from leagues import rating_store, ratings, standings_store, tasks  # noqa: E402
 from leagues.models import Rating, Result, ResultEntry, Season  # noqa: E402
 
 
@@ -117,12 +117,12 @@ def edit_in_the_middle(season: Season) -> None:
     # job recompute) before the timer starts, and the timed re-rate would find nothing to change.
     with mock.patch.object(tasks.ratings_recompute, "delay_on_commit"), \
             mock.patch.object(tasks.standings_compute, "delay_on_commit"):
-        league_services.result_update(result=middle, version=middle.version, user=owner, entries=entries)
+        results.result_update(result=middle, version=middle.version, user=owner, entries=entries)
     later = Result.objects.filter(season=season, played_on__gte=middle.played_on).count()
 
     def rerate() -> None:
         for kind, key in (("game", "shitenno"), ("league", str(season.league_id))):
-            timed(f"  the {kind} scope", lambda: league_services.ratings_recompute(kind=kind, key=key,  # noqa: B023
+            timed(f"  the {kind} scope", lambda: rating_store.ratings_recompute(kind=kind, key=key,  # noqa: B023
                                                                                    since=middle.played_on))
 
     seconds = timed(f"edit in the middle: re-rate both scopes from {middle.played_on} ({later:,} results on)", rerate)
@@ -134,7 +134,7 @@ def edit_in_the_middle(season: Season) -> None:
     middle.refresh_from_db()
     with mock.patch.object(tasks.ratings_recompute, "delay_on_commit"), \
             mock.patch.object(tasks.standings_compute, "delay_on_commit"):
-        league_services.result_update(result=middle, version=middle.version, user=owner, entries=[
+        results.result_update(result=middle, version=middle.version, user=owner, entries=[
             {**e, "rank": 3 - e["rank"] if e["rank"] <= 2 else e["rank"]} for e in entries])
     since = middle.played_on.isoformat()
     children = [subprocess.Popen([sys.executable, __file__, "--recompute-child", kind, key, since],
@@ -162,7 +162,7 @@ def recompute_child(kind: str, key: str, since: str | None = None) -> None:
     and this process's peak memory as JSON."""
     before = high_water_mib()
     begun, start = time.time(), time.perf_counter()
-    league_services.ratings_recompute(kind=kind, key=key,
+    rating_store.ratings_recompute(kind=kind, key=key,
                                       since=datetime.date.fromisoformat(since) if since else None)
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "peak_mib": high_water_mib(), "before_mib": before, "start": begun,
@@ -177,9 +177,9 @@ def recompute_in_child(kind: str, key: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def columns_and_results() -> tuple[league_services._Placings, list[ratings.RatedResult]]:
+def columns_and_results() -> tuple[rating_store._Placings, list[ratings.RatedResult]]:
     """The game's results as the services read them (columns) and as RatedResult objects for openskill."""
-    placings = league_services._Placings(league_services._counted_in_scope("game", "shitenno"))
+    placings = rating_store._Placings(rating_store._counted_in_scope("game", "shitenno"))
     bounds, ids, players, ranks = placings.bounds, placings.result_ids, placings.players, placings.ranks
     rated = [ratings.RatedResult(ids[bounds[n]], tuple(zip(players[bounds[n]:bounds[n + 1]],
                                                            ranks[bounds[n]:bounds[n + 1]], strict=True)))
@@ -228,13 +228,13 @@ def main() -> None:
           f"comparison): {peak_mib():.0f} MiB")
     if args.game_scope_only:
         return
-    league = timed("full recompute of the league's ratings", lambda: league_services.ratings_recompute(
+    league = timed("full recompute of the league's ratings", lambda: rating_store.ratings_recompute(
         kind="league", key=str(season.league_id)))
-    standings = timed("standings of the season", lambda: league_services.standings_compute(season=season))
+    standings = timed("standings of the season", lambda: standings_store.standings_compute(season=season))
     total = full + league + standings
     print(f"  all of it: {total:.2f} s = {total / pure:.2f} x the pure computation of one scope")
     timed("the same full recompute again (nothing changes)",
-          lambda: league_services.ratings_recompute(kind="game", key="shitenno"))
+          lambda: rating_store.ratings_recompute(kind="game", key="shitenno"))
     edit_in_the_middle(season)
 
     client = Client()

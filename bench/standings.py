@@ -23,8 +23,8 @@ _django.setup("shitenno_bench_standings")
 
 from django.db import connection  # noqa: E402
 
-from leagues import league_services, selectors  # noqa: E402
-from leagues import standings as standings_maths  # noqa: E402
+from leagues import selectors, standings_store  # noqa: E402
+from leagues import standings as standings_maths  # noqa: E402  # noqa: E402
 from leagues.models import Result, Season, Standing  # noqa: E402
 
 
@@ -128,18 +128,18 @@ def main() -> None:
     print(f"baseline — a plain SELECT of the season's {entries:,} result entries: {ms(baseline)} "
           f"(median of {args.runs})")
 
-    first = timed(lambda: league_services.standings_compute(season=season))
+    first = timed(lambda: standings_store.standings_compute(season=season))
     print(f"first full recompute (empty table, all {args.results:,} results flagged as folded in): {ms(first)}")
 
     def from_empty() -> float:
         Standing.objects.filter(season=season).delete()
-        return timed(lambda: league_services.standings_compute(season=season))
+        return timed(lambda: standings_store.standings_compute(season=season))
 
     empty = statistics.median(from_empty() for _ in range(args.runs))
     print(f"full recompute into an empty table (all {args.players:,} rows written): {ms(empty)} "
           f"(median of {args.runs}); ratio to the baseline {empty / baseline:.1f}; "
           f"target <= 200 ms: {'met' if empty <= 0.2 else 'missed'}")
-    same = statistics.median(timed(lambda: league_services.standings_compute(season=season))
+    same = statistics.median(timed(lambda: standings_store.standings_compute(season=season))
                              for _ in range(args.runs))
     print(f"full recompute, nothing changed (no row written): {ms(same)} (median of {args.runs})")
 
@@ -154,7 +154,7 @@ def main() -> None:
     old_way = []
     for result_id in pending[args.incremental:]:
         count(result_id)
-        old_way.append(timed(lambda: league_services.standings_compute(season=season)))
+        old_way.append(timed(lambda: standings_store.standings_compute(season=season)))
     old = statistics.median(old_way)
     print(f"old way — one more result by a full recompute: {ms(old)} (median of {len(old_way)}, "
           f"max {ms(max(old_way))})")
@@ -164,7 +164,7 @@ def main() -> None:
         count(result_id)
         result = Result.objects.get(pk=result_id)
         before = stored_rows(season)
-        seconds = timed(lambda r=result: league_services.standings_apply_result(result=r))
+        seconds = timed(lambda r=result: standings_store.standings_apply_result(result=r))
         folded.append(seconds)
         rewritten.append(len(stored_rows(season) - before))
         assert Result.objects.get(pk=result_id).in_standings
@@ -176,12 +176,12 @@ def main() -> None:
           f"{incremental / baseline:.2f}")
     print(f"  stored rows rewritten per new result (their tallies, so their keys, changed): median "
           f"{statistics.median(rewritten):.0f}, max {max(rewritten)} of {args.players:,}")
-    again = timed(lambda: league_services.standings_apply_result(result=Result.objects.get(pk=pending[0])))
+    again = timed(lambda: standings_store.standings_apply_result(result=Result.objects.get(pk=pending[0])))
     print(f"  the same job again (already folded in: a no-op): {ms(again)}")
 
     after_incremental = stored(season)
     Standing.objects.filter(season=season).delete()
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     equal, worst = compare(after_incremental, stored(season))
     print(f"table after {len(folded)} incremental updates vs a full recompute: "
           f"{'same order, positions and separations' if equal else 'DIFFERENT'}; largest difference in "

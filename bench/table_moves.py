@@ -20,7 +20,7 @@ from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from games.engines.teikoku.random_game import random_legal_game as random_teikoku_game  # noqa: E402
-from leagues import services as league_services  # noqa: E402
+from leagues.players import player_for_user, user_sign_up  # noqa: E402
 
 RUNS = 30
 
@@ -35,9 +35,9 @@ def replay_ms(setup: dict, moves: list[dict], game: str = "shitenno") -> float:
 
 def post_times(setup: dict, moves: list[dict], game: str = "shitenno") -> dict[int, float]:
     """ms per log entry, keyed by its sequence number, for one table played through the API."""
-    users = [league_services.user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org",
+    users = [user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org",
                                           password="bench passphrase 42") for i in range(4)]
-    players = [league_services.player_for_user(u).pk for u in users]
+    players = [player_for_user(u).pk for u in users]
     client = Client()
     client.force_login(users[0])
     body = {"game": game, "players": players, "setup": setup}

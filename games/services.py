@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from games.engines import get_engine
 from games.engines.base import InvalidMove, Outcome, replay
 from games.plugins import GameAdapter, get_game
-from leagues import league_services
-from leagues import services as league_player_services
+from leagues import results
 from leagues.audit import audit_record
 from leagues.models import Club, Membership, Player
 from shitenno_site.errors import Conflict, KeyReused
@@ -132,7 +131,7 @@ def _advance(session: TableSession, state: dict) -> None:
     session.head_seq += 1
     session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
     if outcome:
-        league_services.result_from_session(session=session)
+        results.result_from_session(session=session)
 
 
 @transaction.atomic
@@ -174,7 +173,7 @@ def move_undo(
     if earlier is not None:
         return _earlier(session, earlier)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
-        league_services.result_withdraw_for_session(session=session)  # 409 once the result counts
+        results.result_withdraw_for_session(session=session)  # 409 once the result counts
         session.status = TableSession.Status.PLAYING  # undoing the last move of a game reopens it
     _check_writable(session, user, seq)
     events = list(session.events.order_by("seq"))
@@ -253,7 +252,7 @@ def final_count_record(
         outcome=outcome.to_json(), status=TableSession.Status.FINISHED, finished_at=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
-    league_services.result_from_session(session=session)
+    results.result_from_session(session=session)
     return session
 
 
@@ -282,7 +281,7 @@ def table_open(
     for seat in seats:
         player = seat.get("player")
         if player is None:
-            player = league_player_services.player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+            player = players.player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         players.append(player)
     return session_create(
         game=adapter.slug, created_by=created_by, players=players, setup=setup,

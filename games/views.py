@@ -21,8 +21,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.engines.base import MoveError
 from games.plugins import GameAdapter, all_games, default_game, get_game
 from leagues.models import Player
+from leagues.players import player_for_user
 from leagues.selectors import clubs_of_user
-from leagues.services import player_for_user
 from shitenno_site.errors import Conflict, KeyReused
 from shitenno_site.validation import idempotency_key
 

@@ -5,10 +5,88 @@ docs/security.md has the whole table of roles and rights; tests/site/test_access
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
+from dataclasses import dataclass
 
-from .models import Club, Membership, Player, Result
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from .models import Club, League, Membership, Player, Result
+
+
+def membership_of(club: Club, user: AbstractBaseUser) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, player__user=user).first()
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    """What one user may do in one club, worked out once (after healthchecks' `_get_check_for_user`): every
+    page, API view and service asks this instead of reading memberships itself.
+
+    A superuser sees inside and manages every club, as an owner would (the admin site lets them anyway)."""
+
+    club: Club
+    membership: Membership | None
+    sees_inside: bool
+    manages: bool
+    owns: bool
+
+
+def club_access(club: Club, user: AbstractBaseUser) -> ClubAccess:
+    membership = membership_of(club, user)
+    superuser = bool(user.is_superuser)
+    return ClubAccess(
+        club=club, membership=membership,
+        sees_inside=superuser or club.members_public or membership is not None,
+        manages=superuser or bool(membership and membership.manages),
+        owns=superuser or bool(membership and membership.role == Membership.Role.OWNER),
+    )
+
+
+def require_club_manager(club: Club | None, user: AbstractBaseUser) -> ClubAccess:
+    """The one rule for managing a club (its members, leagues, seasons and results): an owner or admin of it."""
+    access = club_access(club, user) if club is not None else None
+    if access is None or not access.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this."))
+    return access
+
+
+def club_for_member(club: Club, user: AbstractBaseUser, *, manage: bool = False) -> ClubAccess:
+    """A club's inner pages and actions (its audit trail, its forms, managing members): 404 to whoever is not a
+    member (they are not theirs to know of), and with `manage` a 403 to a member who is no owner or admin."""
+    access = club_access(club, user)
+    if access.membership is None and not user.is_superuser:
+        raise Http404
+    if manage and not access.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this."))
+    return access
+
+
+def club_for_user(slug: str, user: AbstractBaseUser) -> ClubAccess:
+    """The club by slug and what the user may do in it; a private club is a 404 to whoever may not see inside, so
+    its name is no more a secret than it already was (the club list shows only the clubs a viewer may see)."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    access = club_access(club, user)
+    if not access.sees_inside:
+        raise Http404
+    return access
+
+
+def league_for_user(pk: int, user: AbstractBaseUser) -> tuple[League, ClubAccess]:
+    """The league and what the user may do in its club; 404 when the club is private to them."""
+    league = League.objects.select_related("club").filter(pk=pk).first()
+    if league is None:
+        raise Http404
+    access = club_access(league.club, user)
+    if not access.sees_inside:
+        raise Http404
+    return league, access
 
 
 def managed_club_ids(user: AbstractBaseUser) -> set[int]:

@@ -27,7 +27,7 @@ class ClubAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and "members_public" in form.changed_data:
-            from .league_services import club_privacy_changed
+            from .clubs import club_privacy_changed
 
             club_privacy_changed(club=obj)
 

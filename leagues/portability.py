@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from games.models import MoveEvent, Seat, TableSession
 
-from . import league_services
+from . import rating_store, standings_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
 
 FORMAT = "shitenno-club-export"
@@ -325,8 +325,8 @@ def _import(data: dict[str, Any]) -> Club:
     )
     _restore_times(audit, ({"created_at": _parse_dt(a["created_at"])} for a in audit_rows))
 
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
     for season in season_of.values():
-        league_services.standings_compute(season=season)
+        standings_store.standings_compute(season=season)
     return club

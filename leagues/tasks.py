@@ -5,7 +5,7 @@ import datetime
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import league_services as services
+from . import rating_store, standings_store
 from .models import Result, Season
 
 TRANSIENT = (OperationalError, InterfaceError)
@@ -21,7 +21,7 @@ def ratings_apply_result(result_id: int) -> bool:
     result = Result.objects.filter(pk=result_id).first()
     if result is None:
         return False
-    services.ratings_apply_result(result=result)
+    rating_store.ratings_apply_result(result=result)
     return True
 
 
@@ -29,15 +29,16 @@ def ratings_apply_result(result_id: int) -> bool:
 def ratings_recompute(kind: str, key: str, since: str | None = None) -> int:
     """Re-rate one scope from a date (ISO), or entirely."""
     day = datetime.date.fromisoformat(since) if since else None
-    return services.ratings_recompute(kind=kind, key=key, since=day)
+    return rating_store.ratings_recompute(kind=kind, key=key, since=day)
 
 
 @shared_task(**RETRY)
 def ratings_recompute_all() -> int:
     """The nightly job: every scope from scratch, then every season's table."""
-    rated = sum(services.ratings_recompute(kind=kind, key=key) for kind, key in sorted(services.rating_scopes()))
+    scopes = sorted(rating_store.rating_scopes())
+    rated = sum(rating_store.ratings_recompute(kind=kind, key=key) for kind, key in scopes)
     for season in Season.objects.all():
-        services.standings_compute(season=season)
+        standings_store.standings_compute(season=season)
     return rated
 
 
@@ -45,10 +46,10 @@ def ratings_recompute_all() -> int:
 def standings_apply_result(result_id: int) -> bool:
     """Fold a newly counted result into its season's table (a no-op once it is in, or if it no longer counts)."""
     result = Result.objects.filter(pk=result_id).first()
-    return services.standings_apply_result(result=result) if result else False
+    return standings_store.standings_apply_result(result=result) if result else False
 
 
 @shared_task(**RETRY)
 def standings_compute(season_id: int) -> int:
     season = Season.objects.filter(pk=season_id).first()
-    return services.standings_compute(season=season) if season else 0
+    return standings_store.standings_compute(season=season) if season else 0

@@ -14,13 +14,18 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from leagues import league_services
 from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
-from . import selectors, services
-from .access import club_manager_user_ids, guest_claim_link_allowed, result_players_signed_by
+from . import clubs, players, results, seasons, selectors
+from .access import (
+    club_access,
+    club_for_member,
+    club_manager_user_ids,
+    guest_claim_link_allowed,
+    result_players_signed_by,
+)
 from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
 from .models import Club, Membership, Player
 
@@ -28,7 +33,7 @@ from .models import Club, Membership, Player
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_sign_up(
+        user = players.user_sign_up(
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
@@ -81,7 +86,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
 def guest_create(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        player = services.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
+        player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
                                               club=form.cleaned_data.get("club"))
         return redirect(player)
     return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
@@ -92,7 +97,7 @@ def guest_create(request: HttpRequest) -> HttpResponse:
 def player_invite(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     try:
-        services.player_claim_link_create(player=player, user=request.user)
+        players.player_claim_link_create(player=player, user=request.user)
     except Conflict as exc:
         messages.error(request, exc.message)
     return redirect(player)
@@ -103,7 +108,7 @@ def player_claim(request: HttpRequest, token: str) -> HttpResponse:
     guest = Player.objects.filter(claim_token=token).first()
     if request.method == "POST":
         try:
-            player = services.player_claim(token=token, user=request.user)
+            player = players.player_claim(token=token, user=request.user)
         except Conflict as exc:
             return render(request, "leagues/claim.html", {"guest": guest, "error": exc.message}, status=409)
         messages.success(request, _("Welcome to your games, %(name)s.") % {"name": player.name})
@@ -117,7 +122,7 @@ def player_claim(request: HttpRequest, token: str) -> HttpResponse:
 def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/club_list.html", {
         "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
-        "invites": services.club_invites_for(request.user),
+        "invites": clubs.club_invites_for(request.user),
     })
 
 
@@ -125,11 +130,11 @@ def club_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
     """The invited player (or the guest's creator) accepts or declines; anyone else is told it is not theirs."""
-    invite = get_object_or_404(services.club_invites_for(request.user), pk=pk)
+    invite = get_object_or_404(clubs.club_invites_for(request.user), pk=pk)
     answer = request.POST.get("answer")
     if answer not in ("accept", "decline"):
         return HttpResponse(_("Answer accept or decline."), status=400, content_type="text/plain; charset=utf-8")
-    services.club_invite_answer(invite=invite, user=request.user, accept=answer == "accept")
+    clubs.club_invite_answer(invite=invite, user=request.user, accept=answer == "accept")
     if answer == "accept":
         messages.success(request, _("%(player)s joined %(club)s.") % {"player": invite.player.name,
                                                                       "club": invite.club.name})
@@ -141,20 +146,21 @@ def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
 def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = services.club_create(owner=request.user, **form.cleaned_data)
+        club = clubs.club_create(owner=request.user, **form.cleaned_data)
         return redirect(club)
     return render(request, "leagues/club_form.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    membership = services.membership_of(club, request.user)
+    access = club_access(club, request.user)
+    membership = access.membership
     context = {
         "club": club,
         "membership": membership,
         "members": selectors.club_members(club) if selectors.club_members_visible(club, request.user) else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
-        if membership and membership.manages else None,
+        if access.manages else None,
         "role_form": RoleForm(),
     }
     context.update(_club_extras(request, club))
@@ -178,7 +184,7 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         return render(request, "leagues/club_join.html", {"club": club, "next": request.get_full_path()})
     if request.method == "POST":
-        services.club_join(token=token, user=request.user)
+        clubs.club_join(token=token, user=request.user)
         messages.success(request, _("You joined %(club)s.") % {"club": club.name})
         return redirect(club)
     return render(request, "leagues/club_join.html", {"club": club})
@@ -186,8 +192,7 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
 
 def _membership_for_manager(request: HttpRequest, slug: str, pk: int) -> Membership:
     membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
-    if services.membership_of(membership.club, request.user) is None:
-        raise Http404
+    club_for_member(membership.club, request.user)  # a stranger learns nothing; the service decides the rest
     return membership
 
 
@@ -200,7 +205,7 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, _("Choose a role: owner, admin or member."))
         return redirect(membership.club)
     try:
-        services.membership_set_role(membership=membership, role=form.cleaned_data["role"], user=request.user)
+        clubs.membership_set_role(membership=membership, role=form.cleaned_data["role"], user=request.user)
     except (PermissionDenied, Conflict, ValidationError) as exc:
         return _club_error(request, membership.club, exc)
     return redirect(membership.club)
@@ -211,7 +216,7 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     membership = _membership_for_manager(request, slug, pk)
     try:
-        services.membership_remove(membership=membership, user=request.user)
+        clubs.membership_remove(membership=membership, user=request.user)
     except (PermissionDenied, Conflict) as exc:
         return _club_error(request, membership.club, exc)
     return redirect(membership.club)
@@ -221,10 +226,9 @@ def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def club_invite_rotate(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    if services.membership_of(club, request.user) is None:
-        raise Http404
+    club_for_member(club, request.user)
     try:
-        services.club_invite_rotate(club=club, user=request.user)
+        clubs.club_invite_rotate(club=club, user=request.user)
     except PermissionDenied as exc:
         return _club_error(request, club, exc)
     return redirect(club)
@@ -267,8 +271,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "awaiting": awaiting,
     }
     if not request.htmx:
-        membership = services.membership_of(league.club, request.user)
-        context["can_manage"] = request.user.is_superuser or bool(membership and membership.manages)
+        context["can_manage"] = club_access(league.club, request.user).manages
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
                                       .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])
@@ -283,7 +286,7 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     result = get_object_or_404(selectors.results_visible(request.user).select_related("season__league"), pk=pk)
     agreed = request.POST.get("agreed", "yes") != "no"
     try:  # someone not at the table gets the service's PermissionDenied as a 403: the page offers them no form
-        league_services.result_sign_off(result=result, user=request.user, agreed=agreed,
+        results.result_sign_off(result=result, user=request.user, agreed=agreed,
                                         note=request.POST.get("note", ""))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
@@ -355,29 +358,13 @@ def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
     from leagues.models import AuditEntry
 
     club = get_object_or_404(Club, slug=slug)
-    membership = services.membership_of(club, request.user)
-    if not request.user.is_superuser:
-        if membership is None:
-            raise Http404
-        if not membership.manages:
-            raise PermissionDenied(_("Only the club's owners and admins may read its audit trail."))
+    club_for_member(club, request.user, manage=True)
     entries = AuditEntry.objects.filter(club=club).select_related("user")
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     return render(request, "leagues/club_audit.html", {"club": club, "page": page})
 
 
 # --- Leagues, seasons and results entered on the site (issue 5) ---
-
-
-def _require_club_manager(request: HttpRequest, club: Club) -> None:
-    """Owners and admins pass; members get 403, anyone else 404 (the club's inner pages are not theirs)."""
-    if request.user.is_superuser:
-        return
-    membership = services.membership_of(club, request.user)
-    if membership is None:
-        raise Http404
-    if not membership.manages:
-        raise PermissionDenied(_("Only the club's owners and admins may do this."))
 
 
 def _form_page(request: HttpRequest, template: str, context: dict) -> HttpResponse:
@@ -391,11 +378,11 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     from .forms import LeagueForm, apply_service_errors
 
     club = get_object_or_404(Club, slug=slug)
-    _require_club_manager(request, club)
+    club_for_member(club, request.user, manage=True)
     form = LeagueForm(request.POST or None, initial={"engines": [default_game().slug]})
     if request.method == "POST" and form.is_valid():
         try:
-            league = league_services.league_create(
+            league = seasons.league_create(
                 club=club, name=form.cleaned_data["name"], games=form.cleaned_data["game_list"], user=request.user)
         except ValidationError as exc:
             apply_service_errors(form, exc)
@@ -410,12 +397,12 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
     from .forms import SeasonForm, apply_service_errors
 
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
-    _require_club_manager(request, league.club)
+    club_for_member(league.club, request.user, manage=True)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            season = league_services.season_create(
+            season = seasons.season_create(
                 league=league, name=data["name"], starts_on=data["starts_on"], ends_on=data["ends_on"],
                 points_scheme=data["points_scheme"], min_games=data["min_games"], tie_breakers=data["tie_breakers"],
                 custom_points=data["custom_points"] if data["points_scheme"] == "custom" else {}, user=request.user,
@@ -436,7 +423,7 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
     from .forms import ResultForm, apply_service_errors
 
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
-    _require_club_manager(request, league.club)
+    club_for_member(league.club, request.user, manage=True)
     members = [m.player for m in selectors.club_members(league.club).order_by("player__name")]
     form = ResultForm(request.POST or None, games=league.games, players=members,
                       initial={"played_on": timezone.localdate()})
@@ -447,7 +434,7 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("played_on", _("No season of this league runs on this date."))
         else:
             try:
-                league_services.result_enter(game=data["game"], played_on=data["played_on"], entries=data["entries"],
+                results.result_enter(game=data["game"], played_on=data["played_on"], entries=data["entries"],
                                              user=request.user, season=season)
             except ValidationError as exc:
                 apply_service_errors(form, exc)

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from leagues import services as league_services
+from leagues import clubs, players
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a long test passphrase 42"
 
 
 def _user(name: str):
-    return league_services.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+    return players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
 
 
 @pytest.fixture
@@ -46,8 +46,8 @@ def dave(db):
 
 @pytest.fixture
 def club(alice, carol):
-    club = league_services.club_create(name="Edo Gamers", owner=alice)
-    league_services.club_join(token=club.invite_token, user=carol)
+    club = clubs.club_create(name="Edo Gamers", owner=alice)
+    clubs.club_join(token=club.invite_token, user=carol)
     return club
 
 

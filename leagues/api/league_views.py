@@ -8,7 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import league_services, selectors
+from leagues import results, seasons, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
@@ -144,7 +144,7 @@ class ClubLeagues(APIView):
         club = get_object_or_404(Club, slug=slug)
         data = self.LeagueInput(data=request.data)
         data.is_valid(raise_exception=True)
-        league = league_services.league_create(club=club, user=request.user, **data.validated_data)
+        league = seasons.league_create(club=club, user=request.user, **data.validated_data)
         return Response(LeagueOutput(league).data, status=status.HTTP_201_CREATED)
 
 
@@ -183,7 +183,7 @@ class LeagueSeasons(APIView):
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonInput(data=request.data)
         data.is_valid(raise_exception=True)
-        season = league_services.season_create(league=league, user=request.user, **data.validated_data)
+        season = seasons.season_create(league=league, user=request.user, **data.validated_data)
         return Response(SeasonOutput(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -262,7 +262,7 @@ class ResultList(APIView):
             season = Season.objects.select_related("league__club").filter(pk=season).first()
             if season is None:
                 raise serializers.ValidationError({"season": ["Unknown season."]})
-        result = league_services.result_enter(
+        result = results.result_enter(
             user=request.user, season=season, game=values["game"], played_on=values["played_on"],
             entries=_entries(values["entries"]),
         )
@@ -291,7 +291,7 @@ class ResultDetail(APIView):
         values = dict(data.validated_data)
         if "entries" in values:
             values["entries"] = _entries(values["entries"])
-        result = league_services.result_update(result=result, user=request.user, **values)
+        result = results.result_update(result=result, user=request.user, **values)
         return Response(ResultOutput(result).data)
 
     @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True,
@@ -311,7 +311,7 @@ class ResultDetail(APIView):
             version = query_int(request.query_params, "version", default=-1)
             if version < 0:
                 raise serializers.ValidationError({"version": ["This field is required."]})
-        league_services.result_delete(result=result, user=request.user, version=version)
+        results.result_delete(result=result, user=request.user, version=version)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -328,5 +328,5 @@ class ResultSignOff(APIView):
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.SignOffInput(data=request.data)
         data.is_valid(raise_exception=True)
-        result = league_services.result_sign_off(result=result, user=request.user, **data.validated_data)
+        result = results.result_sign_off(result=result, user=request.user, **data.validated_data)
         return Response(ResultOutput(result).data)

@@ -8,7 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import selectors, services
+from leagues import clubs, players, selectors
 from leagues.models import Club, ClubInvite, Membership, Player
 from shitenno_site.api import (
     NameField,
@@ -44,7 +44,7 @@ class MeView(APIView):
         user = request.user
         return Response(MeOutput({
             "id": user.pk, "username": user.get_username(), "email": user.email,
-            "player": services.player_for_user(user),
+            "player": players.player_for_user(user),
         }).data)
 
 
@@ -66,7 +66,7 @@ class PlayerList(ListAPIView):
         data.is_valid(raise_exception=True)
         club = data.validated_data["club"]
         club = get_object_or_404(Club, slug=club) if club else None
-        player = services.player_guest_create(name=data.validated_data["name"], created_by=request.user, club=club)
+        player = players.player_guest_create(name=data.validated_data["name"], created_by=request.user, club=club)
         return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -88,7 +88,7 @@ class PlayerInvite(APIView):
                    summary="A one-time link to claim a guest")
     def post(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
-        token = services.player_claim_link_create(player=player, user=request.user)
+        token = players.player_claim_link_create(player=player, user=request.user)
         url = request.build_absolute_uri(f"/players/claim/{token}/")
         return Response({"token": token, "url": url}, status=status.HTTP_201_CREATED)
 
@@ -105,7 +105,7 @@ class PlayerClaim(APIView):
     def post(self, request):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(PlayerOutput(services.player_claim(token=data.validated_data["token"], user=request.user)).data)
+        return Response(PlayerOutput(players.player_claim(token=data.validated_data["token"], user=request.user)).data)
 
 
 class ClubOutput(serializers.ModelSerializer):
@@ -136,7 +136,7 @@ class ClubList(ListAPIView):
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        club = services.club_create(owner=request.user, **data.validated_data)
+        club = clubs.club_create(owner=request.user, **data.validated_data)
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
 
 
@@ -180,7 +180,7 @@ class ClubMembers(APIView):
         data = self.AddInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = get_object_or_404(Player, pk=data.validated_data["player"])
-        added = services.club_member_add(club=club, player=player, user=request.user)
+        added = clubs.club_member_add(club=club, player=player, user=request.user)
         if isinstance(added, Membership):
             return Response(MembershipOutput(added).data, status=status.HTTP_201_CREATED)
         return Response(InviteAsked(added).data, status=status.HTTP_202_ACCEPTED)
@@ -198,7 +198,7 @@ class MembershipDetail(APIView):
         membership = get_object_or_404(Membership.objects.select_related("club"), pk=pk, club__slug=slug)
         data = self.RoleInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = services.membership_set_role(
+        membership = clubs.membership_set_role(
             membership=membership, role=data.validated_data["role"], user=request.user
         )
         return Response(MembershipOutput(membership).data)
@@ -206,7 +206,7 @@ class MembershipDetail(APIView):
     @extend_schema(responses=with_errors({204: None}, 403, 404, 409), summary="Remove a member, or leave the club")
     def delete(self, request, slug: str, pk: int):
         membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
-        services.membership_remove(membership=membership, user=request.user)
+        clubs.membership_remove(membership=membership, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -218,7 +218,7 @@ class ClubJoin(APIView):
     def post(self, request):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(ClubOutput(services.club_join(token=data.validated_data["token"], user=request.user)).data)
+        return Response(ClubOutput(clubs.club_join(token=data.validated_data["token"], user=request.user)).data)
 
 
 class InviteList(APIView):
@@ -227,7 +227,7 @@ class InviteList(APIView):
     @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 401),
                    summary="Club invites waiting for your answer (for you, and for the guests you added)")
     def get(self, request):
-        return Response(InviteAsked(services.club_invites_for(request.user), many=True).data)
+        return Response(InviteAsked(clubs.club_invites_for(request.user), many=True).data)
 
 
 class InviteAnswer(APIView):
@@ -239,10 +239,10 @@ class InviteAnswer(APIView):
     @extend_schema(request=AnswerInput, responses=with_errors({200: MembershipOutput, 204: None}, 400, 401, 404, 415),
                    summary="Accept (200, the membership) or decline (204) a club invite")
     def post(self, request, pk: int):
-        invite = get_object_or_404(services.club_invites_for(request.user), pk=pk)
+        invite = get_object_or_404(clubs.club_invites_for(request.user), pk=pk)
         data = self.AnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = services.club_invite_answer(invite=invite, user=request.user,
+        membership = clubs.club_invite_answer(invite=invite, user=request.user,
                                                  accept=data.validated_data["accept"])
         if membership is None:
             return Response(status=status.HTTP_204_NO_CONTENT)

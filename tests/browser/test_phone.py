@@ -11,9 +11,9 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
-from leagues import league_services
+from leagues import standings_store
 from leagues.models import League, Season
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, SETUP
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,7 +79,7 @@ SCROLLED_BOXES = """() => [...document.querySelectorAll('main div, main section,
 def demo(db):
     call_command("demo_data", games=2, stdout=io.StringIO())
     for season in Season.objects.all():  # the standings job, run here rather than on the test worker
-        league_services.standings_compute(season=season)
+        standings_store.standings_compute(season=season)
     return League.objects.get()
 
 

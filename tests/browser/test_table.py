@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from leagues import services as league_services
-from leagues.services import player_for_user
+from leagues import clubs
+from leagues.players import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,7 +79,7 @@ def play_sharing_move(page, move: dict, state: dict) -> None:
 
 
 def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, club):
-    league_services.club_join(token=club.invite_token, user=bob)
+    clubs.club_join(token=club.invite_token, user=bob)
     alice_phone, bob_phone = phone(alice), phone(bob, dark=True)
 
     # alice opens the table: the rulebook's four generals, bob from her club and two guests.

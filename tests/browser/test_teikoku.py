@@ -19,9 +19,9 @@ def end_turn(page) -> None:
 
 
 def test_two_phones_play_teikoku_to_a_victory_by_aggression(phone, shoot, live_server, alice, bob, club):
-    from leagues import services as league_services
+    from leagues import clubs
 
-    league_services.club_join(token=club.invite_token, user=bob)
+    clubs.club_join(token=club.invite_token, user=bob)
     alice_phone, bob_phone = phone(alice), phone(bob, dark=True)
 
     alice_phone.goto(reverse("table_new") + "?game=teikoku")

@@ -8,8 +8,8 @@ from games.engines.shitenno.simulation import random_legal_game
 from games.models import Seat, TableSession
 from games.plugins.shitenno.stats import TableRow, game_stats, player_shitenno_stats
 from leagues.models import Player
+from leagues.players import player_for_user
 from leagues.selectors import player_stats
-from leagues.services import player_for_user
 from tests.games.tables import GATES
 
 NO_TILES = {"exchange": 0, "plus_one": 0, "card_taking": 0}

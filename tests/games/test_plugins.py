@@ -14,8 +14,8 @@ from games.engines.base import IllegalMove, InvalidMove, Outcome, Placing
 from games.forms import TableSetupForm
 from games.models import TableSession
 from leagues.models import Result
+from leagues.players import player_for_user
 from leagues.selectors import rating_scope_choices
-from leagues.services import player_for_user
 
 pytestmark = pytest.mark.django_db
 

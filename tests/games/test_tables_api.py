@@ -7,7 +7,7 @@ import pytest
 
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
 
 
 def test_a_finished_table_waits_for_sign_off_and_undo_withdraws_it(table, api, alice, bob, game):
-    from leagues import league_services
+    from leagues import results
     from leagues.models import Result
 
     _setup, moves = game
@@ -185,8 +185,8 @@ def test_a_finished_table_waits_for_sign_off_and_undo_withdraws_it(table, api, a
     assert post_move(api, table, len(moves) + 1, moves[-1]).status_code == 201
     result = Result.objects.get(session__code=table)
 
-    league_services.result_sign_off(result=result, user=alice)
-    league_services.result_sign_off(result=result, user=bob)
+    results.result_sign_off(result=result, user=alice)
+    results.result_sign_off(result=result, user=bob)
     result.refresh_from_db()
     assert result.status == "counted"
     response = api.post(f"/api/tables/{table}/undo/", {"seq": len(moves) + 2})

@@ -2,17 +2,18 @@
 
 import datetime
 
-from leagues import league_services
+from leagues import results, seasons
+from leagues.clubs import club_join
 from leagues.models import Rating, RatingEvent, Standing
-from leagues.services import club_join, player_for_user
+from leagues.players import player_for_user
 
 TODAY = datetime.date.today()
 START = TODAY - datetime.timedelta(days=60)
 
 
 def league_with_season(club, owner, **rules):
-    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=owner)
-    season = league_services.season_create(
+    league = seasons.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=owner)
+    season = seasons.season_create(
         league=league, name="2026", starts_on=START, ends_on=TODAY + datetime.timedelta(days=30), user=owner, **rules
     )
     return league, season
@@ -31,14 +32,14 @@ def enter(season, recorder, placings, *, days_ago=1, game="shitenno"):
         {"player": who if isinstance(who, Player) else player_for_user(who), "rank": rank, "score": score}
         for who, rank, score in placings
     ]
-    return league_services.result_enter(
+    return results.result_enter(
         game=game, played_on=TODAY - datetime.timedelta(days=days_ago), entries=entries, user=recorder, season=season
     )
 
 
 def sign_all(result, *users):
     for user in users:
-        league_services.result_sign_off(result=result, user=user)
+        results.result_sign_off(result=result, user=user)
     result.refresh_from_db()
     return result
 

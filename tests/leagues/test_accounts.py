@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from leagues import services
+from leagues import clubs, players, rating_store
 from leagues.models import Player
 from tests.conftest import PASSWORD
 
@@ -67,9 +67,9 @@ def test_it_mails_a_reset_link_that_sets_a_new_password(client, alice):
 def test_it_lets_a_user_claim_a_guest_and_keeps_every_game(client, alice, bob):
     from games.models import Seat
 
-    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    guest = players.player_guest_create(name="Grandpa", created_by=alice)
     table = _table_with(alice, guest)
-    token = services.player_claim_link_create(player=guest, user=alice)
+    token = players.player_claim_link_create(player=guest, user=alice)
 
     client.force_login(bob)
     assert client.get(f"/players/claim/{token}/").status_code == 200
@@ -83,9 +83,9 @@ def test_it_lets_a_user_claim_a_guest_and_keeps_every_game(client, alice, bob):
 
 
 def test_it_refuses_a_used_claim_link(client, alice, bob, carol):
-    guest = services.player_guest_create(name="Grandpa", created_by=alice)
-    token = services.player_claim_link_create(player=guest, user=alice)
-    services.player_claim(token=token, user=bob)
+    guest = players.player_guest_create(name="Grandpa", created_by=alice)
+    token = players.player_claim_link_create(player=guest, user=alice)
+    players.player_claim(token=token, user=bob)
     client.force_login(carol)
     response = client.post(f"/players/claim/{token}/")
     assert response.status_code == 409
@@ -96,9 +96,9 @@ def test_it_refuses_a_used_claim_link(client, alice, bob, carol):
 def test_it_lets_only_the_guests_creator_make_an_invite(alice, dave):
     from django.core.exceptions import PermissionDenied
 
-    guest = services.player_guest_create(name="Grandpa", created_by=alice)
+    guest = players.player_guest_create(name="Grandpa", created_by=alice)
     with pytest.raises(PermissionDenied):
-        services.player_claim_link_create(player=guest, user=dave)
+        players.player_claim_link_create(player=guest, user=dave)
     guest.refresh_from_db()
     assert guest.claim_token is None
 
@@ -108,7 +108,7 @@ def _table_with(host, guest):
     from tests.games.tables import two_player_setup
 
     return game_services.session_create(
-        game="shitenno", created_by=host, players=[services.player_for_user(host), guest], setup=two_player_setup(),
+        game="shitenno", created_by=host, players=[players.player_for_user(host), guest], setup=two_player_setup(),
     )
 
 
@@ -130,29 +130,29 @@ def test_it_rotates_the_session_key_at_log_in(client, alice):
 
 
 def test_a_claim_merges_a_guest_who_already_has_ratings(alice, bob, carol, django_capture_on_commit_callbacks):
-    from leagues import league_services
+    from leagues import players
     from leagues.models import Rating
     from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
-    club = services.club_create(name="Edo Gamers", owner=alice, members_public=True)  # public: rated site-wide too
+    club = clubs.club_create(name="Edo Gamers", owner=alice, members_public=True)  # public: rated site-wide too
     for user in (bob, carol):
-        services.club_join(token=club.invite_token, user=user)
-    guest = services.player_guest_create(name="Grandpa", created_by=alice)
-    services.club_member_add(club=club, player=guest, user=alice)
+        clubs.club_join(token=club.invite_token, user=user)
+    guest = players.player_guest_create(name="Grandpa", created_by=alice)
+    clubs.club_member_add(club=club, player=guest, user=alice)
     _league, season = league_with_season(club, alice)
     sign_all(enter(season, alice, [(guest, 1, 30), (carol, 2, 20)], days_ago=3), carol)
     sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
     assert Rating.objects.filter(player=guest).exists() and Rating.objects.filter(player__user=bob).exists()
 
-    token = services.player_claim_link_create(player=guest, user=alice)
+    token = players.player_claim_link_create(player=guest, user=alice)
     with django_capture_on_commit_callbacks() as jobs:
-        services.player_claim(token=token, user=bob)
+        players.player_claim(token=token, user=bob)
     assert not Rating.objects.filter(player=guest).exists()
     assert len(jobs) >= 2  # the scopes are rated again, now with bob in the guest's place
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
     assert Rating.objects.get(player__user=bob, kind="league").games == 2
 
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
-from leagues import league_services, services
+from leagues import clubs, results
 from leagues.models import AuditEntry, Membership
-from leagues.services import player_for_user, player_guest_create
+from leagues.players import player_for_user, player_guest_create
 
 from .league_helpers import enter, join, league_with_season, sign_all
 
@@ -34,14 +34,14 @@ def test_it_records_joining_and_being_added(club, alice, carol, bob):
     assert (entry.user, entry.club, entry.details["player"]) == (carol, club, "carol")
     assert entry.created_at is not None and entry.object_type == "leagues.membership"
     guest = player_guest_create(name="Uncle Ken", created_by=alice)
-    services.club_member_add(club=club, player=guest, user=alice)
+    clubs.club_member_add(club=club, player=guest, user=alice)
     assert (last("membership.add").user, last("membership.add").details["player"]) == (alice, "Uncle Ken")
     join(club, carol)  # already a member: nothing changed, nothing recorded
     assert AuditEntry.objects.filter(action="membership.join").count() == 1
 
 
 def test_it_records_a_role_change_with_who_and_when(club, alice, carol):
-    services.membership_set_role(membership=membership(club, carol), role="admin", user=alice)
+    clubs.membership_set_role(membership=membership(club, carol), role="admin", user=alice)
     entry = last("membership.role")
     assert entry.user == alice and entry.club == club
     assert entry.details == {"player": "carol", "from": "member", "to": "admin"}
@@ -51,7 +51,7 @@ def test_it_records_a_role_change_with_who_and_when(club, alice, carol):
 def test_a_refused_change_leaves_no_line(club, alice, carol):
     before = AuditEntry.objects.count()
     with pytest.raises(PermissionDenied):
-        services.membership_set_role(membership=membership(club, alice), role="member", user=carol)
+        clubs.membership_set_role(membership=membership(club, alice), role="member", user=carol)
     assert AuditEntry.objects.count() == before
 
 
@@ -59,10 +59,10 @@ def test_it_records_removals_and_leaving(club, alice, bob, carol):
     join(club, bob)
     carol_membership = membership(club, carol)
     removed_pk = carol_membership.pk
-    services.membership_remove(membership=carol_membership, user=alice)
+    clubs.membership_remove(membership=carol_membership, user=alice)
     entry = last("membership.remove")
     assert (entry.user, entry.details, entry.object_id) == (alice, {"player": "carol", "role": "member"}, removed_pk)
-    services.membership_remove(membership=membership(club, bob), user=bob)
+    clubs.membership_remove(membership=membership(club, bob), user=bob)
     assert last("membership.leave").user == bob
 
 
@@ -70,13 +70,13 @@ def test_it_records_sign_offs_disputes_edits_and_deletions_of_results(club, alic
     join(club, bob)
     _league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20)])
-    league_services.result_sign_off(result=result, user=bob, agreed=False, note="I won that one")
+    results.result_sign_off(result=result, user=bob, agreed=False, note="I won that one")
     dispute = last("result.dispute")
     assert (dispute.user, dispute.club, dispute.object_id) == (bob, club, result.pk)
     assert dispute.details == {"players": ["bob"], "note": "I won that one", "status": "disputed"}
 
     result.refresh_from_db()
-    league_services.result_update(result=result, version=result.version, user=alice, entries=[
+    results.result_update(result=result, version=result.version, user=alice, entries=[
         {"player": player_for_user(bob), "rank": 1, "score": 31}, {"player": player_for_user(alice), "rank": 2}])
     edit = last("result.edit")
     assert edit.user == alice
@@ -86,7 +86,7 @@ def test_it_records_sign_offs_disputes_edits_and_deletions_of_results(club, alic
 
     other = sign_all(enter(season, carol, [(carol, 1, None), (alice, 2, None)]), alice)
     assert last("result.sign_off").details["players"] == ["alice"]
-    league_services.result_delete(result=other, version=other.version, user=alice)
+    results.result_delete(result=other, version=other.version, user=alice)
     deleted = last("result.delete")
     assert (deleted.user, deleted.object_id, deleted.details["before"]["entries"]) == (
         alice, other.pk, [["carol", 1, None], ["alice", 2, None]])
@@ -116,7 +116,7 @@ def test_it_records_an_undo_and_the_history_strikes_the_undone_move(client, club
 
 
 def test_the_club_audit_page_is_for_owners_and_admins(client, club, alice, bob, carol, dave):
-    services.membership_set_role(membership=membership(club, carol), role="admin", user=alice)
+    clubs.membership_set_role(membership=membership(club, carol), role="admin", user=alice)
     url = reverse("club_audit", args=[club.slug])
     assert client.get(url).status_code == 404  # anonymous
     client.force_login(dave)

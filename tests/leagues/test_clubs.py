@@ -2,14 +2,14 @@
 
 import pytest
 
-from leagues import services
+from leagues import clubs
 from leagues.models import Membership
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_makes_the_creator_owner(alice):
-    club = services.club_create(name="Edo Gamers", owner=alice)
+    club = clubs.club_create(name="Edo Gamers", owner=alice)
     assert club.slug == "edo-gamers"
     assert Membership.objects.get(club=club).role == "owner"
 
@@ -57,7 +57,7 @@ def test_it_refuses_a_member_managing_membership(client, club, alice, carol):
 
 
 def test_it_refuses_an_admin_promoting_to_owner(club, carol, bob):
-    services.club_join(token=club.invite_token, user=bob)
+    clubs.club_join(token=club.invite_token, user=bob)
     carols = Membership.objects.get(club=club, player__user=carol)
     carols.role = "admin"
     carols.save()
@@ -65,8 +65,8 @@ def test_it_refuses_an_admin_promoting_to_owner(club, carol, bob):
     from django.core.exceptions import PermissionDenied
 
     with pytest.raises(PermissionDenied):
-        services.membership_set_role(membership=bobs, role="owner", user=carol)
-    services.membership_remove(membership=bobs, user=carol)  # admins may remove plain members
+        clubs.membership_set_role(membership=bobs, role="owner", user=carol)
+    clubs.membership_remove(membership=bobs, user=carol)  # admins may remove plain members
     assert not Membership.objects.filter(pk=bobs.pk).exists()
 
 

@@ -5,10 +5,10 @@ import time
 import pytest
 from django.db.models import F
 
-from leagues import league_services, tasks
+from leagues import results, tasks
 from leagues.models import Rating, RatingEvent, Standing
+from leagues.players import player_for_user
 from leagues.ratings import RatedResult, rate_results
-from leagues.services import player_for_user
 
 from .league_helpers import enter, ids_snapshot, join, league_with_season, sign_all, snapshot
 
@@ -58,7 +58,7 @@ def test_the_worker_rerates_after_an_edit_like_the_nightly_job(celery_worker_pro
     sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
     wait_for(lambda: Standing.objects.filter(season=season).count() == 3 and Rating.objects.count() == 6)
 
-    league_services.result_update(
+    results.result_update(
         result=old, version=old.version, user=alice,
         entries=[{"player": player_for_user(bob), "rank": 1, "score": 40},
                  {"player": player_for_user(alice), "rank": 2, "score": 10}],

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from leagues import league_services
+from leagues import rating_store, standings_store
 from leagues.models import League, Result, Season
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 
 from .league_helpers import START, TODAY, enter, join, league_with_season, sign_all
 
@@ -56,8 +56,8 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     response = api.post(f"/api/results/{result['id']}/sign-off/", {"agreed": True})
     assert response.json()["status"] == "counted"
     # the jobs run in the worker; here we run their services in-process
-    league_services.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
-    league_services.standings_compute(season=season)
+    rating_store.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
+    standings_store.standings_compute(season=season)
     standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
     assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", 3.0), ("bob", 0.0)]
     ratings = api.get("/api/ratings/?game=shitenno").json()

@@ -5,8 +5,9 @@ import datetime
 
 import pytest
 
+from leagues.clubs import club_join
 from leagues.models import League, Result, Season
-from leagues.services import club_join, player_for_user
+from leagues.players import player_for_user
 
 from .league_helpers import START, TODAY, league_with_season
 
@@ -46,7 +47,7 @@ def test_an_owner_creates_a_league_from_the_club_page(client, club, alice):
 
 
 def test_an_admin_may_create_a_league_too(client, club, alice, bob):
-    from leagues.services import membership_set_role
+    from leagues.clubs import membership_set_role
 
     club_join(token=club.invite_token, user=bob)
     membership_set_role(membership=club.memberships.get(player__user=bob), role="admin", user=alice)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from leagues import league_services
+from leagues import rating_store, standings_store
 from leagues.models import Result
 
 from .league_helpers import enter, join, league_with_season, sign_all
@@ -17,8 +17,8 @@ def rated_season(club, alice, bob, carol):
     league, season = league_with_season(club, alice)
     counted = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=3), bob, carol)
     pending = enter(season, alice, [(alice, 2, 10), (bob, 1, 20)], days_ago=1)
-    league_services.ratings_apply_result(result=counted)
-    league_services.standings_compute(season=season)
+    rating_store.ratings_apply_result(result=counted)
+    standings_store.standings_compute(season=season)
     return league, season, pending
 
 

@@ -18,7 +18,8 @@ from django.core.management import CommandError, call_command
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
-from leagues import league_services, selectors
+from leagues import rating_store, results, selectors, standings_store
+from leagues.clubs import club_member_add
 from leagues.models import (
     AuditEntry,
     Club,
@@ -33,8 +34,8 @@ from leagues.models import (
     SignOff,
     Standing,
 )
+from leagues.players import player_for_user, player_guest_create
 from leagues.portability import FORMAT, VERSION, club_export, club_import
-from leagues.services import club_member_add, player_for_user, player_guest_create
 
 from .league_helpers import enter, join, league_with_season, sign_all
 
@@ -64,7 +65,7 @@ def play_table(club, alice, bob, *, seed: int, upto: int | None = None):
 
 
 def build_club_history(alice, bob, carol):
-    club = league_services_club(alice)
+    club = club_of(alice)
     join(club, carol, bob)
     guest = player_guest_create(name="Uncle Ken", created_by=alice)
     club_member_add(club=club, player=guest, user=alice)
@@ -74,9 +75,9 @@ def build_club_history(alice, bob, carol):
     sign_all(enter(season, bob, [(carol, 1, 25.5), (guest, 2, 20), (bob, 3, 7)], days_ago=3), carol)
     sign_all(enter(season, carol, [(alice, 1, None), (carol, 1, None)], days_ago=3), alice)  # same day, a tie
     disputed = enter(season, alice, [(alice, 1, 9), (bob, 2, 8)], days_ago=2)
-    league_services.result_sign_off(result=disputed, user=bob, agreed=False, note="I won that one")
+    results.result_sign_off(result=disputed, user=bob, agreed=False, note="I won that one")
     sign_all(enter(season, alice, [(bob, 1, None), (alice, 2, None)], days_ago=4, game="Go"), bob)
-    league_services.result_update(
+    results.result_update(
         result=first, version=first.version, user=alice,
         entries=[{"player": player_for_user(carol), "rank": 1, "score": 31},
                  {"player": player_for_user(alice), "rank": 2, "score": 30},
@@ -95,14 +96,14 @@ def build_club_history(alice, bob, carol):
     running, _moves = play_table(club, alice, bob, seed=2, upto=14)
     game_services.move_undo(session=running, seq=running.head_seq, user=bob)
 
-    for kind, key in league_services.rating_scopes():
-        league_services.ratings_recompute(kind=kind, key=key)
-    league_services.standings_compute(season=season)
+    for kind, key in rating_store.rating_scopes():
+        rating_store.ratings_recompute(kind=kind, key=key)
+    standings_store.standings_compute(season=season)
     return club
 
 
-def league_services_club(owner):
-    from leagues.services import club_create
+def club_of(owner):
+    from leagues.clubs import club_create
 
     return club_create(name="Edo Gamers", owner=owner, description="Thursdays at the café.", members_public=True)
 
@@ -228,7 +229,7 @@ def test_it_refuses_usernames_already_taken(alice, bob, carol):
 
 
 def test_it_refuses_an_unknown_version_or_format(alice, tmp_path):
-    data = club_export(league_services_club(alice))
+    data = club_export(club_of(alice))
     wipe()
     with pytest.raises(ValidationError, match="version 2"):
         club_import({**data, "version": 2})

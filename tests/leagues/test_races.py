@@ -11,9 +11,9 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 
-from leagues import league_services, tasks
+from leagues import rating_store, results, standings_store, tasks
 from leagues.models import Membership, Rating
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 
 from .league_helpers import enter, join, league_with_season, sign_all, snapshot
 
@@ -70,9 +70,9 @@ def test_two_admins_editing_one_result_one_wins_the_other_gets_409(celery_worker
     assert result.version == 2
     wait_for_jobs()
     after_edit = snapshot()  # what the jobs enqueued by the winning edit left
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
-    league_services.standings_compute(season=season)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
+    standings_store.standings_compute(season=season)
     assert snapshot() == after_edit
     assert Rating.objects.exists()
 
@@ -85,11 +85,11 @@ def test_a_rolled_back_transaction_enqueues_nothing(club, alice, bob):
     with mock.patch.object(tasks.ratings_apply_result, "apply_async") as rate, \
             mock.patch.object(tasks.standings_apply_result, "apply_async") as rank:
         with pytest.raises(RuntimeError), transaction.atomic():
-            league_services.result_sign_off(result=result, user=bob)  # the last sign-off: the result counts
+            results.result_sign_off(result=result, user=bob)  # the last sign-off: the result counts
             raise RuntimeError("the request failed after the sign-off")
         assert not rate.called and not rank.called
         result.refresh_from_db()
         assert result.status == "pending"
 
-        league_services.result_sign_off(result=result, user=bob)  # committed this time
+        results.result_sign_off(result=result, user=bob)  # committed this time
         assert rate.call_count == 1 and rank.call_count == 1

@@ -9,7 +9,7 @@ from array import array
 import pytest
 from django.db import connection
 
-from leagues import bulk, league_services
+from leagues import bulk, rating_store
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry
 from leagues.ratings import PlayerRating, RatedResult, fold_columns, rate_results
 
@@ -81,17 +81,17 @@ def test_fold_columns_is_fold_bit_for_bit_with_ties_and_unsorted_ranks():
 def test_an_empty_scope_is_copied_straight_in_and_a_full_one_replaced_keeping_unchanged_ids(monkeypatch):
     rated, _rows = make_results(40)
     straight, replaced = [], []
-    monkeypatch.setattr(league_services, "copy_in_binary",
+    monkeypatch.setattr(rating_store, "copy_in_binary",
                         lambda *a, **k: straight.append(a[0]) or bulk.copy_in_binary(*a, **k))
-    monkeypatch.setattr(league_services, "replace_binary",
+    monkeypatch.setattr(rating_store, "replace_binary",
                         lambda *a, **k: replaced.append(a[0]) or bulk.replace_binary(*a, **k))
-    assert league_services.ratings_recompute(kind="game", key="shitenno") == 40
+    assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
     assert_equals_fold(rated)
     if connection.vendor == "postgresql":
         assert (straight, replaced) == (["leagues_ratingevent"], [])
     ids = sorted(RatingEvent.objects.values_list("pk", flat=True))
     once = snapshot()
-    assert league_services.ratings_recompute(kind="game", key="shitenno") == 40
+    assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
     assert (snapshot(), sorted(RatingEvent.objects.values_list("pk", flat=True))) == (once, ids)
     if connection.vendor == "postgresql":
         assert replaced == ["leagues_ratingevent"]
@@ -99,32 +99,32 @@ def test_an_empty_scope_is_copied_straight_in_and_a_full_one_replaced_keeping_un
 
 def test_the_start_state_of_a_rerate_takes_the_last_result_of_the_day_by_id():
     rated, rows = make_results(24, per_day=6)
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     since = rows[12].played_on  # the third day: two full days before it, six results each
     assert rows[11].played_on < since
     before, _ = rate_results(rated[:12])
-    start = league_services._start_state(RatingEvent.objects.filter(kind="game", key="shitenno",
+    start = rating_store._start_state(RatingEvent.objects.filter(kind="game", key="shitenno",
                                                                     played_on__lt=since))
     assert start == {p: [r.mu, r.sigma, r.games] for p, r in before.items()}
 
 
 def test_a_rerate_from_a_date_after_an_edit_equals_a_full_recompute():
     rated, rows = make_results(36, per_day=5)
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     middle = rows[17]  # not the first of its day: results of the same day come before and after it
     assert rows[15].played_on == middle.played_on == rows[19].played_on
     entries = list(middle.entries.order_by("id"))
     entries[0].rank, entries[1].rank = entries[1].rank + 1, entries[0].rank
     ResultEntry.objects.bulk_update(entries, ["rank"])
     untouched = set(RatingEvent.objects.filter(played_on__lt=middle.played_on).values_list("pk", flat=True))
-    assert league_services.ratings_recompute(kind="game", key="shitenno", since=middle.played_on) == 36 - 15
+    assert rating_store.ratings_recompute(kind="game", key="shitenno", since=middle.played_on) == 36 - 15
     after_edit = snapshot()
     assert untouched <= set(RatingEvent.objects.values_list("pk", flat=True))
     rated[17] = RatedResult(middle.pk, tuple((e.player_id, e.rank) for e in entries))
     assert_equals_fold(rated)
     RatingEvent.objects.all().delete()
     Rating.objects.all().delete()
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     assert snapshot() == after_edit
 
 
@@ -133,7 +133,7 @@ def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_
     middle = rows[16]
     once, newcomer = Player.objects.create(name="once"), Player.objects.create(name="newcomer")
     ResultEntry.objects.filter(result=middle, player=middle.entries.order_by("id")[0].player).update(player=once)
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     before = {(r, p): pk for r, p, pk in RatingEvent.objects.values_list("result_id", "player_id", "pk")}
     assert Rating.objects.filter(player=once).exists()
     earlier = snapshot()
@@ -141,7 +141,7 @@ def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_
     entries = list(middle.entries.order_by("id"))
     entries[0].rank, entries[1].rank = entries[1].rank + 1, entries[0].rank  # later numbers change too
     ResultEntry.objects.bulk_update(entries, ["rank"])
-    league_services.ratings_recompute(kind="game", key="shitenno", since=middle.played_on)
+    rating_store.ratings_recompute(kind="game", key="shitenno", since=middle.played_on)
     after = snapshot()
     assert len(set(after[1]) - set(earlier[1])) > 10  # later rows changed: updated in place below
     kept = {(r, p): pk for r, p, pk in RatingEvent.objects.values_list("result_id", "player_id", "pk")}
@@ -151,21 +151,21 @@ def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_
     assert not Rating.objects.filter(player=once).exists() and Rating.objects.filter(player=newcomer).exists()
     RatingEvent.objects.all().delete()
     Rating.objects.all().delete()
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     assert snapshot() == after
 
 def test_a_result_with_one_entry_is_counted_but_changes_nothing():
     rated, rows = make_results(10)
     lone = Result.objects.create(game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED)
     ResultEntry.objects.create(result=lone, player=Player.objects.create(name="solo"), rank=1)
-    assert league_services.ratings_recompute(kind="game", key="shitenno") == 11
+    assert rating_store.ratings_recompute(kind="game", key="shitenno") == 11
     assert_equals_fold(rated)
     assert not RatingEvent.objects.filter(result=lone).exists()
 
 
 def test_deleting_a_result_or_a_player_still_deletes_their_history():
     _rated, rows = make_results(6, players=4)
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     gone = rows[2]
     assert RatingEvent.objects.filter(result=gone).exists()
     gone.delete()
@@ -196,17 +196,17 @@ def test_binary_copy_round_trip():
 
 def test_a_rerate_from_a_date_after_a_result_moved_later_replaces_its_old_rows():
     _rated, rows = make_results(12, per_day=2)
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     moved = rows[1]
     Result.objects.filter(pk=moved.pk).update(played_on=rows[-1].played_on)
     later = rows[-1].played_on
-    league_services.ratings_recompute(kind="game", key="shitenno", since=later)  # its old rows are on day 1
+    rating_store.ratings_recompute(kind="game", key="shitenno", since=later)  # its old rows are on day 1
     assert set(RatingEvent.objects.filter(result=moved).values_list("played_on", flat=True)) == {later}
-    league_services.ratings_recompute(kind="game", key="shitenno", since=DAY)  # what the edit's job does
+    rating_store.ratings_recompute(kind="game", key="shitenno", since=DAY)  # what the edit's job does
     after = snapshot()
     RatingEvent.objects.all().delete()
     Rating.objects.all().delete()
-    league_services.ratings_recompute(kind="game", key="shitenno")
+    rating_store.ratings_recompute(kind="game", key="shitenno")
     assert snapshot() == after
 
 

@@ -7,10 +7,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games.models import Seat, TableSession
-from leagues import league_services, selectors
+from leagues import rating_store, results, seasons, selectors, standings_store
 from leagues.models import Rating, RatingEvent, Result, Standing
+from leagues.players import player_for_user
 from leagues.ratings import RatedResult, rate_results
-from leagues.services import player_for_user
 from shitenno_site.errors import Conflict
 
 from .league_helpers import TODAY, enter, join, league_with_season, sign_all, snapshot
@@ -19,14 +19,14 @@ pytestmark = pytest.mark.django_db
 
 
 def rate_everything(season):
-    for kind, key in league_services.rating_scopes():
-        league_services.ratings_recompute(kind=kind, key=key)
-    league_services.standings_compute(season=season)
+    for kind, key in rating_store.rating_scopes():
+        rating_store.ratings_recompute(kind=kind, key=key)
+    standings_store.standings_compute(season=season)
 
 
 def test_it_lets_only_managers_create_leagues_and_seasons(club, alice, carol):
     with pytest.raises(PermissionDenied):
-        league_services.league_create(club=club, name="Carol's", games=["shitenno"], user=carol)
+        seasons.league_create(club=club, name="Carol's", games=["shitenno"], user=carol)
     league, season = league_with_season(club, alice)
     assert league.slug == "winter-league" and season.tie_breakers[0] == "points"
 
@@ -34,11 +34,11 @@ def test_it_lets_only_managers_create_leagues_and_seasons(club, alice, carol):
 def test_it_refuses_bad_season_rules_and_overlaps(club, alice):
     league, season = league_with_season(club, alice)
     with pytest.raises(ValidationError) as error:
-        league_services.season_create(league=league, name="x", starts_on=TODAY, ends_on=TODAY, user=alice,
+        seasons.season_create(league=league, name="x", starts_on=TODAY, ends_on=TODAY, user=alice,
                                       points_scheme="custom", custom_points={"3": [1]}, tie_breakers=["luck"])
     assert {"custom_points", "tie_breakers"} <= set(error.value.message_dict)
     with pytest.raises(ValidationError) as error:
-        league_services.season_create(league=league, name="again", starts_on=TODAY, ends_on=TODAY, user=alice)
+        seasons.season_create(league=league, name="again", starts_on=TODAY, ends_on=TODAY, user=alice)
     assert "starts_on" in error.value.message_dict
     assert league.seasons.count() == 1
 
@@ -57,7 +57,8 @@ def test_it_counts_a_result_once_every_player_signs_off(club, alice, bob, carol,
 
 
 def test_it_lets_the_recorder_sign_for_guests(club, alice, bob):
-    from leagues.services import club_member_add, player_guest_create
+    from leagues.clubs import club_member_add
+    from leagues.players import player_guest_create
 
     _league, season = league_with_season(club, alice)
     guest = player_guest_create(name="Uncle Ken", created_by=alice)
@@ -71,12 +72,12 @@ def test_it_flags_a_disputed_result(club, alice, bob, carol):
     _league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20)])
     with pytest.raises(ValidationError):
-        league_services.result_sign_off(result=result, user=bob, agreed=False)
-    league_services.result_sign_off(result=result, user=bob, agreed=False, note="I won that game")
+        results.result_sign_off(result=result, user=bob, agreed=False)
+    results.result_sign_off(result=result, user=bob, agreed=False, note="I won that game")
     result.refresh_from_db()
     assert result.status == "disputed"
     with pytest.raises(PermissionDenied):
-        league_services.result_sign_off(result=result, user=carol)
+        results.result_sign_off(result=result, user=carol)
 
 
 def test_it_refuses_direct_entry_of_outsiders_into_a_season(club, alice, dave):
@@ -104,10 +105,10 @@ def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol)
     )
     Seat.objects.create(session=session, position=0, player=player_for_user(alice))
     Seat.objects.create(session=session, position=1, player=player_for_user(bob))
-    result = league_services.result_from_session(session=session)
+    result = results.result_from_session(session=session)
     assert result.season == season and result.status == "pending"
     assert [(e.player.name, e.rank, e.score) for e in result.entries.all()] == [("bob", 1, 40), ("alice", 2, 31)]
-    assert league_services.result_from_session(session=session) == result
+    assert results.result_from_session(session=session) == result
     sign_all(result, alice, bob)
     assert result.status == "counted"
 
@@ -120,7 +121,7 @@ def test_it_rates_like_openskill_per_game_and_league(club, alice, bob, carol):
     r1 = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=5), bob, carol)
     r2 = sign_all(enter(season, alice, [(bob, 1, 30), (alice, 1, 30), (carol, 3, 0)], days_ago=3), bob, carol)
     for result in (r1, r2):
-        league_services.ratings_apply_result(result=result)
+        rating_store.ratings_apply_result(result=result)
     ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol)}
     expected, _ = rate_results([
         RatedResult(r1.pk, ((ids["alice"], 1), (ids["bob"], 2), (ids["carol"], 3))),
@@ -137,7 +138,7 @@ def test_it_rates_like_openskill_per_game_and_league(club, alice, bob, carol):
 def test_it_rerates_from_an_edited_date_like_a_fresh_recompute(club, alice, bob, carol):
     join(club, bob)
     _league, season = league_with_season(club, alice)
-    results = [
+    played = [
         sign_all(enter(season, alice, placings, days_ago=days), bob, carol)
         for days, placings in [
             (9, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)]),
@@ -145,22 +146,22 @@ def test_it_rerates_from_an_edited_date_like_a_fresh_recompute(club, alice, bob,
             (3, [(bob, 1, 30), (carol, 2, 20)]),
         ]
     ]
-    for result in results:
-        league_services.ratings_apply_result(result=result)
-    league_services.standings_compute(season=season)
+    for result in played:
+        rating_store.ratings_apply_result(result=result)
+    standings_store.standings_compute(season=season)
     before = snapshot()
 
-    edited = league_services.result_update(
-        result=results[1], version=results[1].version, user=alice,
+    edited = results.result_update(
+        result=played[1], version=played[1].version, user=alice,
         played_on=TODAY - datetime.timedelta(days=8),
         entries=[{"player": player_for_user(alice), "rank": 1, "score": 50},
                  {"player": player_for_user(carol), "rank": 2, "score": 10},
                  {"player": player_for_user(bob), "rank": 3, "score": 5}],
     )
     assert edited.version == 2
-    for kind, key in league_services.rating_scopes():
-        league_services.ratings_recompute(kind=kind, key=key, since=TODAY - datetime.timedelta(days=8))
-    league_services.standings_compute(season=season)
+    for kind, key in rating_store.rating_scopes():
+        rating_store.ratings_recompute(kind=kind, key=key, since=TODAY - datetime.timedelta(days=8))
+    standings_store.standings_compute(season=season)
     after_edit = snapshot()
     assert after_edit != before
 
@@ -175,11 +176,11 @@ def test_it_refuses_a_stale_edit_and_writes_nothing(club, alice, bob, carol):
     join(club, bob)
     _league, season = league_with_season(club, alice)
     result = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
-    league_services.result_update(result=result, version=1, user=alice, played_on=TODAY)
+    results.result_update(result=result, version=1, user=alice, played_on=TODAY)
     with pytest.raises(Conflict):
-        league_services.result_update(result=result, version=1, user=alice, played_on=TODAY - datetime.timedelta(2))
+        results.result_update(result=result, version=1, user=alice, played_on=TODAY - datetime.timedelta(2))
     with pytest.raises(PermissionDenied):
-        league_services.result_delete(result=result, version=2, user=carol)
+        results.result_delete(result=result, version=2, user=carol)
     result.refresh_from_db()
     assert (result.version, result.played_on) == (2, TODAY)
 
@@ -190,7 +191,7 @@ def test_it_deletes_a_result_and_rerates(club, alice, bob, carol):
     first = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)], days_ago=4), bob)
     second = sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
     rate_everything(season)
-    league_services.result_delete(result=first, version=first.version, user=alice)
+    results.result_delete(result=first, version=first.version, user=alice)
     rate_everything(season)
     assert not Rating.objects.filter(player=player_for_user(alice)).exists()
     assert set(RatingEvent.objects.values_list("result_id", flat=True)) == {second.pk}
@@ -201,12 +202,12 @@ def test_a_job_run_twice_changes_nothing(club, alice, bob, carol):
     join(club, bob)
     _league, season = league_with_season(club, alice)
     result = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)]), bob, carol)
-    league_services.ratings_apply_result(result=result)
-    league_services.standings_compute(season=season)
+    rating_store.ratings_apply_result(result=result)
+    standings_store.standings_compute(season=season)
     once = snapshot()
     ids = sorted(RatingEvent.objects.values_list("pk", flat=True))
-    league_services.ratings_apply_result(result=result)
-    league_services.standings_compute(season=season)
+    rating_store.ratings_apply_result(result=result)
+    standings_store.standings_compute(season=season)
     rate_everything(season)
     assert snapshot() == once
     assert sorted(RatingEvent.objects.values_list("pk", flat=True)) == ids
@@ -216,6 +217,6 @@ def test_it_stores_standings_with_the_separating_tie_breaker(club, alice, bob, c
     join(club, bob)
     _league, season = league_with_season(club, alice, min_games=1)
     sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)]), bob, carol)
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     rows = [(row.player.name, row.position, row.points, row.separated_by) for row in selectors.standings_of(season)]
     assert rows == [("alice", 1, 3.0, ""), ("bob", 2, 1.5, "points"), ("carol", 3, 0.0, "points")]

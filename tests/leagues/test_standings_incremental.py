@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues import league_services, selectors
+from leagues import selectors, standings_store
 from leagues import standings as standings_maths
 from leagues.models import Club, League, Player, Result, ResultEntry, Season, Standing
 
@@ -94,36 +94,36 @@ def assert_same_table(incremental: list[tuple], full: list[tuple]) -> None:
 def test_folding_results_in_one_by_one_ends_at_the_full_recompute(case):
     players, games, counted, fold_order, repeats, season_rules = case
     season, people = make_season(players, season_rules)
-    league_services.standings_compute(season=season)  # an empty table, known to match: updates go incremental
+    standings_store.standings_compute(season=season)  # an empty table, known to match: updates go incremental
     results = [add_result(season, people, game, "counted" if c else "pending") for game, c in zip(
         games, counted, strict=True)]
     for index in fold_order:
-        folded = league_services.standings_apply_result(result=results[index])
+        folded = standings_store.standings_apply_result(result=results[index])
         assert folded is counted[index]
     for index in repeats:  # a retried job finds its result folded in already
-        assert league_services.standings_apply_result(result=results[index]) is False
+        assert standings_store.standings_apply_result(result=results[index]) is False
     season.refresh_from_db()
     assert season.standings_results == sum(counted)
     incremental = stored(season)
 
     Standing.objects.filter(season=season).delete()
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     assert_same_table(incremental, stored(season))
 
 
 @pytest.mark.django_db
 def test_a_repeated_job_does_not_count_a_result_twice():
     season, people = make_season(3, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": []})
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     first = add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")
-    assert league_services.standings_apply_result(result=first) is True
+    assert standings_store.standings_apply_result(result=first) is True
     once = stored(season)
     assert [row[5] for row in once] == [1, 1]  # one game each
-    assert league_services.standings_apply_result(result=first) is False
+    assert standings_store.standings_apply_result(result=first) is False
     assert stored(season) == once
     second = add_result(season, people, [(1, 1, 9), (2, 2, 3)], "counted")
-    assert league_services.standings_apply_result(result=second) is True
-    assert league_services.standings_apply_result(result=first) is False
+    assert standings_store.standings_apply_result(result=second) is True
+    assert standings_store.standings_apply_result(result=first) is False
     assert {row[0]: row[5] for row in stored(season)} == {people[0].pk: 1, people[1].pk: 2, people[2].pk: 1}
     season.refresh_from_db()
     assert season.standings_results == 2
@@ -135,13 +135,13 @@ def test_it_recomputes_in_full_when_the_table_is_not_known_to_match():
     first = add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")
     second = add_result(season, people, [(1, 1, 9), (2, 2, 3)], "counted")
     assert season.standings_results is None  # a new season, or one from before incremental updates
-    assert league_services.standings_apply_result(result=second) is True  # a full recompute: both results
+    assert standings_store.standings_apply_result(result=second) is True  # a full recompute: both results
     assert {row[0]: row[5] for row in stored(season)} == {people[0].pk: 1, people[1].pk: 2, people[2].pk: 1}
-    assert league_services.standings_apply_result(result=first) is False  # folded in by the recompute
+    assert standings_store.standings_apply_result(result=first) is False  # folded in by the recompute
     pending = add_result(season, people, [(0, 1, 1), (2, 2, 0)], "pending")
-    assert league_services.standings_apply_result(result=pending) is False
+    assert standings_store.standings_apply_result(result=pending) is False
     Result.objects.filter(pk=second.pk).update(status="disputed")
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     assert not Result.objects.get(pk=second.pk).in_standings
     assert {row[0]: row[5] for row in stored(season)} == {people[0].pk: 1, people[1].pk: 1}
 
@@ -201,7 +201,7 @@ def test_new_rules_in_the_admin_recompute_the_table(django_capture_on_commit_cal
 
     season, people = make_season(2, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": []})
     add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")
-    league_services.standings_compute(season=season)
+    standings_store.standings_compute(season=season)
     season_admin = admin.site._registry[Season]
     season.points_scheme = "7-5-3-1"
     with mock.patch.object(tasks.standings_compute, "apply_async") as recompute, \

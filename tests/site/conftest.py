@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from games import services as game_services
-from leagues import league_services
-from leagues.services import player_for_user, player_guest_create
+from leagues import results, seasons
+from leagues.players import player_for_user, player_guest_create
 from tests.games.tables import two_player_setup
 
 TODAY = datetime.date.today()
@@ -16,12 +16,12 @@ TODAY = datetime.date.today()
 
 @pytest.fixture
 def alices_club(db, alice, bob, carol, dave, club) -> SimpleNamespace:
-    league = league_services.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=alice)
-    season = league_services.season_create(
+    league = seasons.league_create(club=club, name="Winter league", games=["shitenno", "Go"], user=alice)
+    season = seasons.season_create(
         league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
         ends_on=TODAY + datetime.timedelta(days=30), user=alice,
     )
-    result = league_services.result_enter(
+    result = results.result_enter(
         game="Go", played_on=TODAY, user=alice, season=season,
         entries=[{"player": player_for_user(alice), "rank": 1, "score": 10},
                  {"player": player_for_user(carol), "rank": 2, "score": 5}],

@@ -21,13 +21,12 @@ from django.test import Client  # noqa: E402
 from games import services  # noqa: E402
 from games.engines.shitenno import ShitennoEngine  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
-from leagues import services as league_services  # noqa: E402
-from leagues.services import player_for_user  # noqa: E402
+from leagues.players import player_for_user, user_sign_up  # noqa: E402
 
 assert settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"), settings.DATABASES
 call_command("migrate", verbosity=0)
-alice = league_services.user_sign_up(username="alice", email="alice@example.org", password="a long passphrase 42")
-bob = league_services.user_sign_up(username="bob", email="bob@example.org", password="a long passphrase 42")
+alice = user_sign_up(username="alice", email="alice@example.org", password="a long passphrase 42")
+bob = user_sign_up(username="bob", email="bob@example.org", password="a long passphrase 42")
 setup, moves = random_legal_game(1, 2)
 session = services.session_create(game="shitenno", created_by=alice, setup=setup,
                                   players=[player_for_user(alice), player_for_user(bob)])

@@ -25,7 +25,7 @@ from leagues.models import (
     Season,
     SignOff,
 )
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -214,13 +214,13 @@ ROLE_MATRIX = [
 
 @pytest.fixture
 def role_world(world, alice, club, django_user_model):
-    from leagues import services as club_services
+    from leagues import clubs, players
 
-    erin = club_services.user_sign_up(username="erin", email="erin@example.org", password="a long test passphrase 42")
-    club_services.club_create(name="Kyoto", owner=erin)
-    gwen = club_services.user_sign_up(username="gwen", email="gwen@example.org", password="a long test passphrase 42")
-    goro = club_services.player_guest_create(name="Goro", created_by=gwen)
-    invite = club_services.club_member_add(club=club, player=goro, user=alice)
+    erin = players.user_sign_up(username="erin", email="erin@example.org", password="a long test passphrase 42")
+    clubs.club_create(name="Kyoto", owner=erin)
+    gwen = players.user_sign_up(username="gwen", email="gwen@example.org", password="a long test passphrase 42")
+    goro = players.player_guest_create(name="Goro", created_by=gwen)
+    invite = clubs.club_member_add(club=club, player=goro, user=alice)
     users = {user.username: user for user in django_user_model.objects.all()}
     return {**world, "goro": goro.pk, "goro_invite": invite.pk, "users": users}
 

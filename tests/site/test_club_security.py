@@ -11,9 +11,10 @@ import pytest
 
 from games import services as game_services
 from games.models import MoveEvent
-from leagues import league_services, services
+from leagues import clubs, players, rating_store, results, seasons
 from leagues.models import AuditEntry, ClubInvite, Membership, Rating, Result
-from leagues.services import player_for_user
+from leagues.players import player_for_user
+from shitenno_site.errors import Conflict
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -23,17 +24,17 @@ TODAY = datetime.date.today()
 @pytest.fixture
 def bravo(carol, bob):
     """carol's private club: bob is a member; Goro is carol's guest, added for Bravo; a counted league result."""
-    club = services.club_create(name="Bravo", owner=carol)
-    services.club_join(token=club.invite_token, user=bob)
-    goro = services.player_guest_create(name="Goro", created_by=carol, club=club)
-    league = league_services.league_create(club=club, name="Bravo league", games=["shitenno", "Go"], user=carol)
-    season = league_services.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
+    club = clubs.club_create(name="Bravo", owner=carol)
+    clubs.club_join(token=club.invite_token, user=bob)
+    goro = players.player_guest_create(name="Goro", created_by=carol, club=club)
+    league = seasons.league_create(club=club, name="Bravo league", games=["shitenno", "Go"], user=carol)
+    season = seasons.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
                                            ends_on=TODAY + datetime.timedelta(days=30), user=carol)
     table = game_services.session_create(game="shitenno", created_by=carol, players=[player_for_user(carol), goro],
                                          setup=two_player_setup(), club=club, is_public=False)
-    counted = league_services.result_enter(game="Go", played_on=TODAY, season=season, user=carol, entries=[
+    counted = results.result_enter(game="Go", played_on=TODAY, season=season, user=carol, entries=[
         {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
-    counted = league_services.result_sign_off(result=counted, user=bob)
+    counted = results.result_sign_off(result=counted, user=bob)
     assert counted.status == Result.Status.COUNTED
     return {"club": club, "goro": goro, "league": league, "season": season, "table": table, "result": counted}
 
@@ -78,8 +79,8 @@ def test_it_puts_the_guest_in_a_club_only_when_its_creator_accepts(api, carol, d
 
 
 def test_a_declined_invite_changes_nothing_but_the_trail(client, carol, dave, bravo):
-    dave_club = services.club_create(name="Dave's club", owner=dave)
-    invite = services.club_member_add(club=dave_club, player=bravo["goro"], user=dave)
+    dave_club = clubs.club_create(name="Dave's club", owner=dave)
+    invite = clubs.club_member_add(club=dave_club, player=bravo["goro"], user=dave)
     client.force_login(carol)
     assert client.post(f"/clubs/invites/{invite.pk}/answer/", {"answer": "decline"}).status_code == 302
     assert not Membership.objects.filter(club=dave_club, player=bravo["goro"]).exists()
@@ -88,7 +89,7 @@ def test_a_declined_invite_changes_nothing_but_the_trail(client, carol, dave, br
 
 
 def test_an_account_joins_only_by_accepting(api, alice, dave):
-    dave_club = services.club_create(name="Dave's club", owner=dave)
+    dave_club = clubs.club_create(name="Dave's club", owner=dave)
     api.login(dave)
     assert api.post(f"/api/clubs/{dave_club.slug}/members/", {"player": player_for_user(alice).pk}).status_code == 202
     assert not Membership.objects.filter(club=dave_club, player__user=alice).exists()
@@ -99,7 +100,7 @@ def test_an_account_joins_only_by_accepting(api, alice, dave):
 
 
 def test_a_club_manager_adds_their_own_guest_at_once(api, dave):
-    dave_club = services.club_create(name="Dave's club", owner=dave)
+    dave_club = clubs.club_create(name="Dave's club", owner=dave)
     api.login(dave)
     guest = api.post("/api/players/", {"name": "Hanzo", "club": dave_club.slug})
     assert guest.status_code == 201
@@ -113,26 +114,26 @@ def test_only_a_manager_adds_a_guest_for_a_club(api, bob, bravo):
 
 
 def test_a_manager_of_the_guests_club_may_make_its_claim_link(bob, carol, bravo):
-    services.membership_set_role(membership=Membership.objects.get(club=bravo["club"], player__user=bob),
+    clubs.membership_set_role(membership=Membership.objects.get(club=bravo["club"], player__user=bob),
                                  role=Membership.Role.ADMIN, user=carol)
-    assert services.player_claim_link_create(player=bravo["goro"], user=bob)
+    assert players.player_claim_link_create(player=bravo["goro"], user=bob)
 
 
 def test_a_claim_is_audited_in_every_club_of_the_guest(alice, carol, dave, bravo):
-    other = services.club_create(name="Other", owner=dave)
-    services.club_invite_answer(invite=services.club_member_add(club=other, player=bravo["goro"], user=dave),
+    other = clubs.club_create(name="Other", owner=dave)
+    clubs.club_invite_answer(invite=clubs.club_member_add(club=other, player=bravo["goro"], user=dave),
                                 user=carol, accept=True)
-    token = services.player_claim_link_create(player=bravo["goro"], user=carol)
-    services.player_claim(token=token, user=alice)
+    token = players.player_claim_link_create(player=bravo["goro"], user=carol)
+    players.player_claim(token=token, user=alice)
     claims = AuditEntry.objects.filter(action="player.claim")
     assert sorted(claims.values_list("club__name", flat=True)) == ["Bravo", "Other"]
     assert {entry.details["account"] for entry in claims} == {"alice"}
 
 
 def test_the_creator_cannot_claim_their_own_guest(carol, bravo):
-    token = services.player_claim_link_create(player=bravo["goro"], user=carol)
-    with pytest.raises(services.Conflict):
-        services.player_claim(token=token, user=carol)
+    token = players.player_claim_link_create(player=bravo["goro"], user=carol)
+    with pytest.raises(Conflict):
+        players.player_claim(token=token, user=carol)
 
 
 # --- forged results ---
@@ -146,13 +147,13 @@ def test_a_result_with_someone_elses_guest_waits_for_the_guests_creator(api, car
     assert not Rating.objects.filter(player__user=dave).exists()
 
     result = Result.objects.get(pk=entered.json()["id"])
-    league_services.result_sign_off(result=result, user=carol)  # carol vouches for her guest
+    results.result_sign_off(result=result, user=carol)  # carol vouches for her guest
     result.refresh_from_db()
     assert result.status == Result.Status.COUNTED
 
 
 def test_a_result_among_other_peoples_guests_never_counts_on_the_recorders_word(api, alice, dave):
-    guests = [services.player_guest_create(name=f"Guest {i}", created_by=alice) for i in range(3)]
+    guests = [players.player_guest_create(name=f"Guest {i}", created_by=alice) for i in range(3)]
     api.login(dave)
     entered = api.post("/api/results/", {"game": "shitenno", "played_on": TODAY.isoformat(), "entries": [
         {"player": guest.pk, "rank": rank} for rank, guest in enumerate(guests, 1)]})
@@ -161,10 +162,10 @@ def test_a_result_among_other_peoples_guests_never_counts_on_the_recorders_word(
 
 
 def test_a_league_manager_vouches_for_the_guests_of_the_league(carol, bob, bravo):
-    result = league_services.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=bob, entries=[
+    result = results.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=bob, entries=[
         {"player": player_for_user(bob), "rank": 1}, {"player": bravo["goro"], "rank": 2}])
     assert result.status == Result.Status.PENDING  # bob is a member, not a manager
-    result = league_services.result_sign_off(result=result, user=carol)
+    result = results.result_sign_off(result=result, user=carol)
     assert result.status == Result.Status.COUNTED
 
 
@@ -189,9 +190,9 @@ def test_a_dispute_after_counting_flags_the_result_and_it_keeps_counting(api, bo
 
 
 def test_a_dispute_before_counting_still_holds_the_result_back(bob, carol, bravo):
-    pending = league_services.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=carol, entries=[
+    pending = results.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=carol, entries=[
         {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
-    pending = league_services.result_sign_off(result=pending, user=bob, agreed=False, note="wrong order")
+    pending = results.result_sign_off(result=pending, user=bob, agreed=False, note="wrong order")
     assert pending.status == Result.Status.DISPUTED
 
 
@@ -222,8 +223,8 @@ def test_its_members_see_the_private_league(api, bob, bravo):
 
 
 def test_a_private_clubs_games_count_in_its_league_not_site_wide(bob, carol, bravo, django_capture_on_commit_callbacks):
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
     assert Rating.objects.filter(kind="league", player__user=bob).exists()
     assert not Rating.objects.filter(kind="game", key="Go").exists()
 
@@ -231,9 +232,9 @@ def test_a_private_clubs_games_count_in_its_league_not_site_wide(bob, carol, bra
     club.members_public = True
     club.save()
     with django_capture_on_commit_callbacks() as jobs:
-        league_services.club_privacy_changed(club=club)
+        clubs.club_privacy_changed(club=club)
     assert [job.args for job in jobs] == [("game", "Go")]
-    league_services.ratings_recompute(kind="game", key="Go")  # what the job does
+    rating_store.ratings_recompute(kind="game", key="Go")  # what the job does
     assert Rating.objects.filter(kind="game", key="Go", player__user=bob).exists()
 
 

@@ -15,9 +15,9 @@ from games.engines import get_engine
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
 from games.plugins import all_games
-from leagues import league_services
+from leagues import seasons
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, SignOff, Standing
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the session's query, if it is not cached
@@ -86,8 +86,8 @@ def _league(club, alice, bob, carol, rows: int):
     pages read by the crowd are."""
     club.members_public = True
     club.save()
-    league = league_services.league_create(club=club, name="Winter league", games=["shitenno"], user=alice)
-    season = league_services.season_create(
+    league = seasons.league_create(club=club, name="Winter league", games=["shitenno"], user=alice)
+    season = seasons.season_create(
         league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=60),
         ends_on=TODAY + datetime.timedelta(days=30), user=alice,
     )

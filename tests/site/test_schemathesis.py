@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 from shitenno_site.wsgi import application
 from tests.games.tables import two_player_setup
 

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.plugins import all_games
-from leagues import league_services
-from leagues import services as league_services_players
+from leagues import clubs, results, seasons
 from leagues.models import Club, Result
+from leagues.players import player_for_user, user_sign_up
 
 USERNAMES = ["hana", "kenji", "yuki", "taro", "emi", "sora", "ren", "aiko"]
 PASSWORD = "shitenno-demo-2026"
@@ -33,20 +33,20 @@ class Command(BaseCommand):
         User = get_user_model()
         users = [
             User.objects.filter(username=name).first()
-            or league_services_players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+            or user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
             for name in USERNAMES
         ]
-        club = league_services_players.club_create(
+        club = clubs.club_create(
             name=CLUB, owner=users[0], description="A Tuesday-night club that plays Shitennō.", members_public=True
         )
         for user in users[1:]:
-            league_services_players.club_join(token=club.invite_token, user=user)
-        players = [league_services_players.player_for_user(user) for user in users]
+            clubs.club_join(token=club.invite_token, user=user)
+        players = [player_for_user(user) for user in users]
         demo_games = [game for game in all_games() if game.demo_players]
-        league = league_services.league_create(
+        league = seasons.league_create(
             club=club, name="Tuesday League", games=[game.slug for game in demo_games], user=users[0])
         today = timezone.localdate()
-        league_services.season_create(
+        seasons.season_create(
             league=league, name=str(today.year), starts_on=today - datetime.timedelta(days=90),
             ends_on=today + datetime.timedelta(days=90), user=users[0],
         )
@@ -65,7 +65,7 @@ class Command(BaseCommand):
                 game_services.move_record(session=session, seq=seq, move=move, user=host)
             result = Result.objects.filter(session=session).first()
             for player in table_players if result else []:  # everyone at the table signs the result off
-                league_services.result_sign_off(result=result, user=player.user)
+                results.result_sign_off(result=result, user=player.user)
         self.stdout.write(self.style.SUCCESS(
             f"Loaded {len(users)} players in {CLUB}, its Tuesday League, {games} finished tables and one in play. "
             f"Log in as any of {', '.join(USERNAMES)} with the password {PASSWORD}."

@@ -10,9 +10,10 @@ import time
 import pytest
 
 from games import services
-from leagues import league_services
+from leagues import results, seasons
+from leagues.clubs import club_join
 from leagues.models import Rating, Result, Standing
-from leagues.services import club_join, player_for_user, player_guest_create
+from leagues.players import player_for_user, player_guest_create
 
 TODAY = datetime.date.today()
 # Three clans; the Units deck is already empty, so emptying the Yakuza deck ends the game by attrition.
@@ -56,10 +57,10 @@ def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vou
     assert result.game == "teikoku" and result.status == "pending"
     assert sorted(result.entries.values_list("player__name", "rank", "score")) == [
         ("Carl", 3, 24), ("alice", 1, 25), ("bob", 1, 25)]
-    league_services.result_sign_off(result=result, user=alice)  # alice signs for herself and her guest
+    results.result_sign_off(result=result, user=alice)  # alice signs for herself and her guest
     result.refresh_from_db()
     assert result.status == "pending"  # bob has not signed yet
-    league_services.result_sign_off(result=result, user=bob)
+    results.result_sign_off(result=result, user=bob)
     result.refresh_from_db()
     assert result.status == "counted"
 
@@ -71,8 +72,8 @@ def test_a_signed_off_teikoku_result_counts_in_the_season_and_the_ratings(celery
     club.members_public = True  # a public club's games count site-wide too (a private club's only in its league)
     club.save()
     club_join(token=club.invite_token, user=bob)
-    league = league_services.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    season = league_services.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=9),
+    league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
+    season = seasons.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=9),
                                            ends_on=TODAY + datetime.timedelta(days=30), user=alice)
     session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION, club=club,
                                       players=[player_for_user(u) for u in (alice, bob, carol)])
@@ -80,7 +81,7 @@ def test_a_signed_off_teikoku_result_counts_in_the_season_and_the_ratings(celery
     result = Result.objects.get(session=session)
     assert result.season == season and result.status == "pending"
     for user in (alice, bob, carol):
-        league_services.result_sign_off(result=result, user=user)
+        results.result_sign_off(result=result, user=user)
     result.refresh_from_db()
     assert result.status == "counted"
 

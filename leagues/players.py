@@ -1,0 +1,138 @@
+"""Writes for accounts and players: signing up, guests, and claiming a guest. Each function is one transaction;
+callers check nothing themselves."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from shitenno_site.errors import Conflict
+
+from . import tasks
+from .access import guest_claim_link_allowed, require_club_manager
+from .audit import audit_record
+from .models import Club, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
+
+User = get_user_model()
+
+
+@transaction.atomic
+def user_sign_up(*, username: str, email: str, password: str) -> AbstractBaseUser:
+    """Every account comes with its own Player, so it can sit at tables at once."""
+    user = User.objects.create_user(username=username, email=email, password=password)
+    Player.objects.create(name=username, user=user, created_by=user)
+    return user
+
+
+def player_for_user(user: AbstractBaseUser) -> Player:
+    """The user's own player, created on first need for accounts made outside sign-up (admin, shell)."""
+    player, _created = Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})
+    return player
+
+
+@transaction.atomic
+def player_guest_create(*, name: str, created_by: AbstractBaseUser, club: Club | None = None) -> Player:
+    """A guest is answered for by whoever adds it. Added for a club (by its owners and admins), it joins that club
+    at once and the club's managers may later make its claim link too."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("A guest needs a name.")})
+    if club is not None:
+        require_club_manager(club, created_by)
+    player = Player.objects.create(name=name[:80], created_by=created_by, created_in=club)
+    if club is not None:
+        membership = Membership.objects.create(club=club, player=player)
+        audit_record(action="membership.add", obj=membership, user=created_by, club=club,
+                     details={"player": player.name, "role": membership.role, "guest": True})
+    return player
+
+
+@transaction.atomic
+def player_claim_link_create(*, player: Player, user: AbstractBaseUser) -> str:
+    """A fresh one-time token for a guest; only who answers for the guest may ask (see `guest_claim_link_allowed`)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.is_guest:
+        raise Conflict(_("%(name)s already belongs to an account.") % {"name": player.name})
+    if not guest_claim_link_allowed(player, user):
+        raise PermissionDenied(_("Only whoever added this guest, or an admin of the club it was added for, may "
+                                 "invite them."))
+    player.claim_token = new_token()
+    player.save(update_fields=["claim_token"])
+    return player.claim_token
+
+
+def _drop_derived_rows(player: Player) -> None:
+    """Ratings, their history and standings are computed from results: drop the guest's and have the jobs
+    compute them again once its results are the claimer's (two ratings in one scope cannot be merged)."""
+    scopes = set(Rating.objects.filter(player=player).values_list("kind", "key"))
+    seasons = set(Standing.objects.filter(player=player).values_list("season_id", flat=True))
+    for model in (RatingEvent, Rating, Standing):
+        model.objects.filter(player=player).delete()
+    Season.objects.filter(pk__in=seasons).update(standings_results=None)  # no incremental update until recomputed
+    for kind, key in sorted(scopes):
+        tasks.ratings_recompute.delay_on_commit(kind, key)
+    for season_id in sorted(seasons):
+        tasks.standings_compute.delay_on_commit(season_id)
+
+
+def _move_related_rows(*, source: Player, target: Player) -> None:
+    """Point every row that names `source` at `target`, whatever app owns it, so nothing is left behind."""
+    _drop_derived_rows(source)
+    for relation in Player._meta.related_objects:
+        if relation.one_to_many is False or relation.related_model in (Player, Rating, RatingEvent, Standing):
+            continue
+        field = relation.field
+        rows = relation.related_model._default_manager.filter(**{field.name: source})
+        if relation.related_model is Membership:
+            # The claimer may already be in the guest's club: keep the stronger role, drop the copy.
+            for membership in rows:
+                existing = Membership.objects.filter(club=membership.club_id, player=target).first()
+                if existing is None:
+                    membership.player = target
+                    membership.save(update_fields=["player"])
+                    continue
+                order = [Membership.Role.OWNER, Membership.Role.ADMIN, Membership.Role.MEMBER]
+                if order.index(membership.role) < order.index(existing.role):
+                    existing.role = membership.role
+                    existing.save(update_fields=["role"])
+                membership.delete()
+            continue
+        rows.update(**{field.name: target})
+
+
+@transaction.atomic
+def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
+    """The guest's games, seats and memberships become the user's; the guest row stays as a record."""
+    guest = Player.objects.select_for_update().filter(claim_token=token).first()
+    if guest is None:
+        raise Conflict(_("This invite link is not valid any more: it was used or replaced."))
+    if guest.created_by_id == user.pk:
+        raise Conflict(_("You added %(name)s yourself: send the link to the person it stands for.")
+                       % {"name": guest.name})
+    _audit_claim(guest, user)
+    target = Player.objects.select_for_update().filter(user=user).first()
+    if target is None:
+        guest.user = user
+        guest.claim_token = None
+        guest.save(update_fields=["user", "claim_token"])
+        return guest
+    try:
+        with transaction.atomic():
+            _move_related_rows(source=guest, target=target)
+    except IntegrityError as exc:  # e.g. both sat at the same table: a claim must not merge two seats
+        raise Conflict(_("You and %(name)s sat at the same table; this guest cannot be you.")
+                       % {"name": guest.name}) from exc
+    guest.claim_token = None
+    guest.merged_into = target
+    guest.save(update_fields=["claim_token", "merged_into"])
+    return target
+
+
+def _audit_claim(guest: Player, user: AbstractBaseUser) -> None:
+    """A claim hands the guest's seats and memberships to an account: every club the guest is in is told."""
+    for membership in Membership.objects.filter(player=guest).select_related("club"):
+        audit_record(action="player.claim", obj=guest, user=user, club=membership.club_id,
+                     details={"guest": guest.name, "account": user.get_username(), "role": membership.role})
+
+

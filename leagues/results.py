@@ -1,0 +1,267 @@
+"""Writes for results and their sign-offs (issue 5): entering, signing off, correcting and deleting a result.
+
+Each public function is one transaction. Once a result counts, or a counted one changes, the rating and
+standings jobs are asked for in the same transaction (`_enqueue_*`); the jobs live in `rating_store` and
+`standings_store` and are idempotent, so running one twice, or out of order, ends where a full recompute does.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from shitenno_site.errors import Conflict
+
+from . import tasks
+from .access import membership_of, require_club_manager, result_players_signed_by, result_signers
+from .audit import audit_record
+from .models import Club, Player, Result, ResultEntry, Season, SignOff
+from .rating_store import result_scopes
+from .seasons import season_for, season_refusals
+
+# --- results and sign-offs ---
+
+def _enqueue_counted(result: Result, *, edited: bool = False) -> None:
+    """A result now counts: rate it, and fold it into its season's table (recompute the table if it was edited)."""
+    tasks.ratings_apply_result.delay_on_commit(result.pk)
+    if result.season_id and edited:
+        tasks.standings_compute.delay_on_commit(result.season_id)
+    elif result.season_id:
+        tasks.standings_apply_result.delay_on_commit(result.pk)
+
+
+def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
+    for kind, key in sorted(scopes):
+        tasks.ratings_recompute.delay_on_commit(kind, key, since.isoformat())
+    for season_id in sorted(seasons):
+        tasks.standings_compute.delay_on_commit(season_id)
+
+
+def _settle(result: Result) -> None:
+    """Count a pending result once every player is answered for (`result_signers`: each account by itself, each
+    guest by its creator or a manager of the league's club); flag it disputed when anyone disagreed first.
+
+    A result that already counts stays counted here: a later dispute flags it for the managers instead
+    (`result_sign_off`), so one player cannot pull a signed-off game out of the standings on their own.
+    """
+    if result.status == Result.Status.COUNTED:
+        return
+    sign_offs = {s.player_id: s for s in result.sign_offs.all()}
+    signers = result_signers(result)
+    valid = {player: s for player, s in sign_offs.items() if s.by_id in signers.get(player, ())}
+    if any(not s.agreed for s in valid.values()):
+        status = Result.Status.DISPUTED
+    elif all(player in valid for player in signers):
+        status = Result.Status.COUNTED
+    else:
+        status = Result.Status.PENDING
+    if status == result.status:
+        return
+    result.status = status
+    result.save(update_fields=["status", "updated_at"])
+    if status == Result.Status.COUNTED:
+        _enqueue_counted(result)
+
+
+def _clean_entries(entries: Sequence[dict]) -> list[dict]:
+    errors = []
+    if len(entries) < 2:
+        raise ValidationError({"entries": _("A game needs at least two players.")})
+    players = [e["player"] for e in entries]
+    if len({p.pk for p in players}) != len(players):
+        raise ValidationError({"entries": _("A player can appear only once.")})
+    for e in entries:
+        if not 1 <= int(e["rank"]) <= len(entries):
+            errors.append(_("Ranks go from 1 to the number of players."))
+    if errors:
+        raise ValidationError({"entries": errors[0]})
+    return [{"player": e["player"], "rank": int(e["rank"]), "score": e.get("score")} for e in entries]
+
+
+@transaction.atomic
+def result_from_session(*, session) -> Result | None:
+    """The games app calls this when a table finishes: a pending result, in a season when one fits.
+
+    Safe to call twice: a session has at most one result.
+    """
+    from games.models import TableSession
+
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.status != TableSession.Status.FINISHED or not session.outcome:
+        return None
+    existing = Result.objects.filter(session=session).first()
+    if existing is not None:
+        return existing
+    seats = {seat.position: seat.player for seat in session.seats.select_related("player")}
+    placings = session.outcome.get("placings", [])
+    if len(placings) < 2 or any(p["seat"] not in seats for p in placings):
+        return None
+    played_on = timezone.localdate(session.finished_at) if session.finished_at else timezone.localdate()
+    players = [seats[p["seat"]] for p in placings]
+    result = Result.objects.create(
+        game=session.game, played_on=played_on, club=session.club, session=session,
+        season=season_for(club=session.club, game=session.game, played_on=played_on, players=players),
+        created_by=session.created_by,
+    )
+    ResultEntry.objects.bulk_create(
+        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("score")) for p in placings
+    )
+    return result
+
+
+@transaction.atomic
+def result_enter(
+    *, game: str, played_on: datetime.date, entries: Sequence[dict], user: AbstractBaseUser,
+    season: Season | None = None, club: Club | None = None,
+) -> Result:
+    """A game played without move entry, any game: entries are {player, rank, score}.
+
+    Into a season, the recorder must be a member of its club and every player a member too. The recorder
+    signs off at once for themself and for any guests they list.
+    """
+    game = game.strip()
+    if not game:
+        raise ValidationError({"game": _("Name the game.")})
+    entries = _clean_entries(entries)
+    players = [e["player"] for e in entries]
+    if season is not None:
+        club = season.league.club
+        refusals = season_refusals(season, game=game, played_on=played_on, players=players)
+        if refusals:  # one reason at a time, the first field first, as before
+            field = next(iter(refusals))
+            raise ValidationError({field: refusals[field]})
+    if club is not None and not user.is_superuser and membership_of(club, user) is None:
+        raise PermissionDenied(_("Only members may record games for this club."))
+    if played_on > timezone.localdate():
+        raise ValidationError({"played_on": _("The game cannot be in the future.")})
+    result = Result.objects.create(game=game[:80], played_on=played_on, season=season, club=club, created_by=user)
+    ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
+    for player_id in result_players_signed_by(result, user):
+        SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
+    _settle(result)
+    return result
+
+
+@transaction.atomic
+def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = True, note: str = "") -> Result:
+    """A player (or who answers for a guest) agrees or disputes. Before the result counts, the last agreement
+    counts it and a dispute holds it back. Once it counts, a dispute flags it for the club's managers (or, outside
+    any club, its recorder) and it keeps counting until one of them corrects or deletes it."""
+    result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
+    mine = result_players_signed_by(result, user)
+    if not mine:
+        raise PermissionDenied(_("Only the players of this game sign it off."))
+    if not agreed and not note.strip():
+        raise ValidationError({"note": _("Say what is wrong with the result.")})
+    names = sorted(Player.objects.filter(pk__in=mine).values_list("name", flat=True))
+    if result.status == Result.Status.COUNTED:
+        if agreed:
+            return result  # it counts already: nothing to add
+        result.flagged_by = user
+        result.flag_note = note.strip()[:300]
+        result.save(update_fields=["flagged_by", "flag_note", "updated_at"])
+        _audit_result("result.flag", result, user, {"players": names, "note": note[:300], "status": result.status})
+        return result
+    for player_id in mine:
+        SignOff.objects.update_or_create(
+            result=result, player_id=player_id, defaults={"by": user, "agreed": agreed, "note": note[:300]}
+        )
+    _settle(result)
+    _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
+                  {"players": names, "note": note[:300], "status": result.status})
+    return result
+
+
+def _result_summary(result: Result) -> dict:
+    """What an audit line keeps of a result: enough to see what a correction changed."""
+    return {"game": result.game, "played_on": result.played_on.isoformat(), "status": result.status,
+            "entries": [[e.player.name, e.rank, e.score] for e in result.entries.select_related("player")]}
+
+
+def _audit_result(action: str, result: Result, user: AbstractBaseUser, details: dict) -> None:
+    club_id = result.season.league.club_id if result.season_id else result.club_id
+    audit_record(action=action, obj=result, user=user, club=club_id, details=details)
+
+
+def _result_for_edit(result: Result, version: int, user: AbstractBaseUser) -> Result:
+    result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
+    club = result.season.league.club if result.season_id else result.club
+    if club is None and not user.is_superuser:
+        if result.created_by_id != user.pk:
+            raise PermissionDenied(_("Only whoever recorded this game may change it."))
+    else:
+        require_club_manager(club, user)
+    if result.version != version:
+        raise Conflict(_("Someone changed this result meanwhile: reload it and try again."),
+                       payload={"version": result.version})
+    return result
+
+
+@transaction.atomic
+def result_update(
+    *, result: Result, version: int, user: AbstractBaseUser, played_on: datetime.date | None = None,
+    entries: Sequence[dict] | None = None,
+) -> Result:
+    """An admin corrects a result (this also settles a dispute: it counts). Re-rates from the earlier date."""
+    result = _result_for_edit(result, version, user)
+    old_date, old_status = result.played_on, result.status
+    before = _result_summary(result)
+    if played_on is not None:
+        if played_on > timezone.localdate():
+            raise ValidationError({"played_on": _("The game cannot be in the future.")})
+        result.played_on = played_on
+    if entries is not None:
+        entries = _clean_entries(entries)
+    if result.season_id:  # the corrected result must still belong to its season
+        players = [e["player"] for e in entries] if entries is not None else None
+        refusals = season_refusals(result.season, game=result.game, played_on=result.played_on, players=players)
+        if refusals:
+            field = next(iter(refusals))
+            raise ValidationError({field: refusals[field]})
+    if entries is not None:
+        result.entries.all().delete()
+        ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
+        result.sign_offs.exclude(player__in=[e["player"] for e in entries]).delete()
+    result.version += 1
+    result.status = Result.Status.COUNTED
+    result.flagged_by, result.flag_note = None, ""  # a manager acted on the flag
+    result.save()
+    _audit_result("result.edit", result, user, {"before": before, "after": _result_summary(result),
+                                               "version": result.version})
+    if old_status == Result.Status.COUNTED:
+        _enqueue_recompute(set(result_scopes(result)), min(old_date, result.played_on),
+                           {result.season_id} if result.season_id else set())
+    else:
+        _enqueue_counted(result, edited=True)
+    return result
+
+
+@transaction.atomic
+def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> None:
+    """An admin removes a result; everything after it is re-rated."""
+    result = _result_for_edit(result, version, user)
+    counted = result.status == Result.Status.COUNTED
+    scopes, since, season = set(result_scopes(result)), result.played_on, result.season_id
+    _audit_result("result.delete", result, user, {"before": _result_summary(result)})
+    result.delete()
+    if counted:
+        _enqueue_recompute(scopes, since, {season} if season else set())
+
+
+
+@transaction.atomic
+def result_withdraw_for_session(*, session) -> None:
+    """An undo reopened a finished table: its result goes, unless it already counts for ratings."""
+    result = Result.objects.select_for_update().filter(session=session).first()
+    if result is None:
+        return
+    if result.status == Result.Status.COUNTED:
+        raise Conflict(_("This game's result is signed off and counts in the ratings; ask a club admin to edit it."))
+    result.delete()
+

@@ -1,0 +1,97 @@
+"""Writes for leagues and seasons, and the one rule for which season a result belongs to.
+
+Each public function is one transaction; permission is checked here (`access.require_club_manager`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from . import standings as standings_maths
+from .access import require_club_manager
+from .models import Club, League, Membership, Player, Season
+
+
+@transaction.atomic
+def league_create(*, club: Club, name: str, games: Sequence[str], user: AbstractBaseUser) -> League:
+    """Club managers only. `games` are engine slugs or free-text names of games with no engine."""
+    require_club_manager(club, user)
+    name = name.strip()
+    games = [g.strip() for g in games if g.strip()]
+    errors = {}
+    if not name:
+        errors["name"] = _("A league needs a name.")
+    if not games:
+        errors["games"] = _("Name at least one game.")
+    if errors:
+        raise ValidationError(errors)
+    base = slugify(name)[:90] or "league"
+    slug, n = base, 2
+    while League.objects.filter(club=club, slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return League.objects.create(club=club, name=name[:100], slug=slug, games=list(dict.fromkeys(games)))
+
+
+@transaction.atomic
+def season_create(
+    *, league: League, name: str, starts_on: datetime.date, ends_on: datetime.date, user: AbstractBaseUser,
+    points_scheme: str = Season.Scheme.SCORE_3210, custom_points: dict | None = None, min_games: int = 0,
+    tie_breakers: Sequence[str] | None = None,
+) -> Season:
+    """Club managers only. Seasons of one league may not overlap, so a date names one season."""
+    require_club_manager(league.club, user)
+    tie_breakers = list(tie_breakers if tie_breakers is not None else standings_maths.DEFAULT_TIE_BREAKERS)
+    custom_points = custom_points or {}
+    errors = standings_maths.validate_rules(scheme=points_scheme, custom=custom_points, tie_breakers=tie_breakers)
+    if not name.strip():
+        errors["name"] = _("A season needs a name.")
+    if ends_on < starts_on:
+        errors["ends_on"] = _("A season cannot end before it starts.")
+    if min_games < 0:
+        errors["min_games"] = _("Cannot be negative.")
+    if errors:
+        raise ValidationError(errors)
+    League.objects.select_for_update().get(pk=league.pk)
+    if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
+        raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
+    return Season.objects.create(
+        league=league, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on, points_scheme=points_scheme,
+        custom_points=custom_points, min_games=min_games, tie_breakers=tie_breakers,
+    )
+
+
+def season_refusals(season: Season, *, game: str, played_on: datetime.date,
+                    players: Sequence[Player] | None) -> dict:
+    """The one rule for which results a season holds: a game its league counts, played within its dates, by members
+    of its club only. Returns the reasons it refuses (field -> message); empty when the season takes the result.
+    Entering, correcting and a finished table's result all ask this; a correction that keeps the players passes
+    None for them (a player who has left the club since keeps their game)."""
+    errors = {}
+    if game not in season.league.games:
+        errors["game"] = _("This league does not count %(game)s.") % {"game": game}
+    if not season.starts_on <= played_on <= season.ends_on:
+        errors["played_on"] = _("The date is outside the season.")
+    if players is None:
+        return errors
+    members = set(Membership.objects.filter(club_id=season.league.club_id).values_list("player_id", flat=True))
+    if any(p.pk not in members for p in players):
+        errors["entries"] = _("Every player must be a member of the league's club.")
+    return errors
+
+
+def season_for(*, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player]) -> Season | None:
+    """The season a finished table's result goes into: the first league of the table's club (by id) with a season
+    that takes it (`season_refusals`); none outside a club."""
+    if club is None:
+        return None
+    seasons = Season.objects.filter(
+        league__club=club, starts_on__lte=played_on, ends_on__gte=played_on
+    ).select_related("league").order_by("league_id")
+    return next((s for s in seasons if not season_refusals(s, game=game, played_on=played_on, players=players)), None)
