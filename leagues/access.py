@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from .models import Club, League, Membership, Player, Result
+from .models import Club, Membership, Player, Result
 
 
 def membership_of(club: Club, user: AbstractBaseUser) -> Membership | None:
@@ -64,29 +64,6 @@ def club_for_member(club: Club, user: AbstractBaseUser, *, manage: bool = False)
     if manage and not access.manages:
         raise PermissionDenied(_("Only the club's owners and admins may do this."))
     return access
-
-
-def club_for_user(slug: str, user: AbstractBaseUser) -> ClubAccess:
-    """The club by slug and what the user may do in it; a private club is a 404 to whoever may not see inside, so
-    its name is no more a secret than it already was (the club list shows only the clubs a viewer may see)."""
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404
-    access = club_access(club, user)
-    if not access.sees_inside:
-        raise Http404
-    return access
-
-
-def league_for_user(pk: int, user: AbstractBaseUser) -> tuple[League, ClubAccess]:
-    """The league and what the user may do in its club; 404 when the club is private to them."""
-    league = League.objects.select_related("club").filter(pk=pk).first()
-    if league is None:
-        raise Http404
-    access = club_access(league.club, user)
-    if not access.sees_inside:
-        raise Http404
-    return league, access
 
 
 def managed_club_ids(user: AbstractBaseUser) -> set[int]:
