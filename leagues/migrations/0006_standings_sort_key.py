@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 def key_the_stored_tables(apps, schema_editor):
     """Give each stored row its key: each season's table is written again from the results it holds."""
-    from leagues import standings as standings_maths
+    from leagues.migrations import _standings_0006 as standings_maths  # frozen: see that file
 
     Season = apps.get_model("leagues", "Season")
     Standing = apps.get_model("leagues", "Standing")

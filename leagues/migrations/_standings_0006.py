@@ -1,0 +1,423 @@
+"""leagues/standings.py as it was when migration 0006 was written (commit 007e269), frozen for that migration.
+
+A migration must compute what it computed the day it was written, whatever later changes the live module; the
+underscore keeps Django from taking this file for a migration."""
+
+
+from __future__ import annotations
+
+import math
+import struct
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+SCHEMES = ("3-2-1-0", "7-5-3-1", "percent", "custom")
+TIE_BREAKERS = ("points", "wins", "countback", "opponents_points", "head_to_head", "margin")
+DEFAULT_TIE_BREAKERS = list(TIE_BREAKERS)
+_SPAN = {"3-2-1-0": (3.0, 0.0), "7-5-3-1": (7.0, 1.0), "percent": (100.0, 0.0)}
+
+HeadToHead = Callable[[Hashable, Hashable], int]
+
+
+class Entry(NamedTuple):
+    player: Hashable
+    rank: int
+    score: float | None = None
+
+
+class Game(NamedTuple):
+    entries: tuple[Entry, ...]
+
+
+@dataclass(slots=True)
+class Row:
+    player: Hashable
+    points: float = 0.0
+    games: int = 0
+    wins: int = 0
+    seconds: int = 0
+    opponents_points: float = 0.0
+    margin: float | None = None
+    ranked: bool = True
+    position: int | None = None
+    separated_by: str = ""
+    margin_sum: float = 0.0  # the margins of the games with scores, summed, and how many: margin is their mean
+    margin_games: int = 0
+    sort_key: bytes = b""  # the row's place in the table: see rank_rows
+
+
+def _even(top: float, bottom: float, count: int) -> list[float]:
+    if count == 1:
+        return [top]
+    step = (top - bottom) / (count - 1)
+    return [top - step * i for i in range(count)]
+
+
+def place_points(scheme: str, count: int, custom: Mapping[str, Sequence[float]] | None = None) -> list[float]:
+    """Points for places 1..count at a table of `count` players."""
+    if scheme in _SPAN:
+        return _even(*_SPAN[scheme], count)
+    if scheme != "custom":
+        raise ValueError(f"Unknown points scheme {scheme!r}.")
+    custom = custom or {}
+    if str(count) in custom:
+        return [float(p) for p in custom[str(count)]]
+    if not custom:
+        return [0.0] * count
+    longest = max(custom.values(), key=len)
+    return _even(float(longest[0]), float(longest[-1]), count)
+
+
+def _shares(ranks: tuple[int, ...], scheme: str, custom: Mapping | None) -> tuple[float, ...]:
+    """Each entry's points, in the entries' order, from their ranks: tied entries average their places."""
+    table = place_points(scheme, len(ranks), custom)
+    ordered = sorted(ranks)
+    shares = []
+    for rank in ranks:
+        i, j = bisect_left(ordered, rank), bisect_right(ordered, rank)
+        shares.append(sum(table[i:j]) / (j - i))
+    return tuple(shares)
+
+
+def _margins(scores: Sequence[float | None]) -> list[float | None]:
+    """Each entry's margin in one game: own score minus the other scores' average (None without scores)."""
+    scored = [s for s in scores if s is not None]
+    if len(scored) < 2:
+        return [None] * len(scores)
+    total, others = sum(scored), len(scored) - 1
+    return [None if s is None else s - (total - s) / others for s in scores]
+
+
+def game_points(game: Game, scheme: str, custom: Mapping[str, Sequence[float]] | None = None) -> dict:
+    """Each player's points for one game; tied players average the places they cover."""
+    shares = _shares(tuple(e.rank for e in game.entries), scheme, custom)
+    return {entry.player: share for entry, share in zip(game.entries, shares, strict=True)}
+
+
+def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str]) -> dict[str, str]:
+    """Field errors for a season's rules (empty when they are sound)."""
+    errors: dict[str, str] = {}
+    if scheme not in SCHEMES:
+        errors["points_scheme"] = f"Choose one of {', '.join(SCHEMES)}."
+    if scheme == "custom":
+        if not isinstance(custom, Mapping) or not custom:
+            errors["custom_points"] = 'Give points by place for each player count, e.g. {"4": [4, 2, 1, 0]}.'
+        else:
+            for count, table in custom.items():
+                numbers = isinstance(table, list) and all(
+                    isinstance(p, int | float) and not isinstance(p, bool) for p in table
+                )
+                if not str(count).isdigit() or not numbers or len(table) != int(count) or int(count) < 1:
+                    errors["custom_points"] = f"Player count {count} needs a list of {count} numbers."
+                    break
+    unknown = [name for name in tie_breakers if name not in TIE_BREAKERS]
+    if unknown or len(set(tie_breakers)) != len(tie_breakers):
+        errors["tie_breakers"] = f"Use each of {', '.join(TIE_BREAKERS)} at most once."
+    return errors
+
+
+def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None) -> dict[Hashable, Row]:
+    """Rows from games given as sequences of (player, rank, score); margins as `_margins` gives them."""
+    rows: dict[Hashable, Row] = {}
+    shares_by_ranks: dict[tuple, tuple[float, ...]] = {}
+    games = games if isinstance(games, list) else list(games)
+    for game in games:
+        ranks = tuple([e[1] for e in game])
+        shares = shares_by_ranks.get(ranks)
+        if shares is None:
+            shares = shares_by_ranks[ranks] = _shares(ranks, scheme, custom)
+        scores = [e[2] for e in game]
+        if None in scores:
+            scored = [s for s in scores if s is not None]
+            total, others = sum(scored), len(scored) - 1
+        else:
+            total, others = sum(scores), len(scores) - 1
+        for (player, rank, score), share in zip(game, shares):  # noqa: B905 (same length by construction)
+            row = rows.get(player)
+            if row is None:
+                row = rows[player] = Row(player)
+            row.games += 1
+            row.points += share
+            if rank == 1:
+                row.wins += 1
+            elif rank == 2:
+                row.seconds += 1
+            if score is not None and others > 0:
+                row.margin_sum += score - (total - score) / others
+                row.margin_games += 1
+    for game in games:
+        players = [rows[e[0]] for e in game]
+        total = sum([row.points for row in players])
+        for row in players:
+            row.opponents_points += total - row.points
+    for row in rows.values():
+        row.margin = row.margin_sum / row.margin_games if row.margin_games else None
+    return rows
+
+
+def _head_to_head_in(games: Sequence[Sequence[tuple]]) -> HeadToHead:
+    """head_to_head(a, b) over these games: positive when a finished ahead of b more often than the reverse."""
+    by_player: dict[Hashable, list[int]] = {}
+
+    def head_to_head(a: Hashable, b: Hashable) -> int:
+        if not by_player:
+            for index, game in enumerate(games):
+                for player, _rank, _score in game:
+                    games_of = by_player.get(player)
+                    if games_of is None:
+                        by_player[player] = [index]
+                    else:
+                        games_of.append(index)
+        balance = 0
+        for index in by_player.get(a, ()):
+            ranks = {e[0]: e[1] for e in games[index]}
+            if b in ranks:
+                balance += (ranks[a] < ranks[b]) - (ranks[b] < ranks[a])
+        return balance
+
+    return head_to_head
+
+
+_INF = math.inf
+_UNSIGNED = struct.Struct(">Q")
+_DOUBLE = struct.Struct(">d")
+
+
+def _sortable(x: float) -> bytes:
+    """Eight bytes that sort as the numbers do: IEEE 754 with the sign bit set, negatives inverted."""
+    (bits,) = _UNSIGNED.unpack(_DOUBLE.pack(x + 0.0))  # + 0.0: -0.0 and 0.0 are level
+    return _UNSIGNED.pack(bits ^ 0xFFFF_FFFF_FFFF_FFFF if bits >> 63 else bits | 0x8000_0000_0000_0000)
+
+
+_PARTS: dict[str, Callable[[Row], tuple[float, ...]]] = {  # ascending: the better sorts first
+    "points": lambda r: (-round(r.points, 9),),
+    "wins": lambda r: (-r.wins,),
+    "countback": lambda r: (-r.wins, -r.seconds),
+    "opponents_points": lambda r: (-round(r.opponents_points, 9),),
+    "margin": lambda r: (_INF if r.margin is None else -round(r.margin, 9),),
+}
+_WIDTH = {"points": 8, "wins": 8, "countback": 16, "opponents_points": 8, "margin": 8, "head_to_head": 1}
+_RANKED, _UNRANKED = b"\x00", b"\x01"
+_AHEAD, _BEHIND = b"\x00", b"\x01"  # head_to_head's byte: only the one behind in a decided pair has _BEHIND
+
+
+def _parts(row: Row, names: Sequence[str]) -> bytes:
+    return b"".join([_sortable(x) for name in names for x in _PARTS[name](row)])
+
+
+class _Rules(NamedTuple):
+    """Where a season's tie-breakers put their parts in a ranked row's key."""
+
+    before: list[str]
+    after: list[str]
+    level: int  # key[:level] is the row's level: ranked, and its parts before head_to_head
+    by_head: bool
+    ends: list[tuple[str, int]]  # each tie-breaker with the end of its part in the key
+
+
+def _rules_of(tie_breakers: Sequence[str]) -> _Rules:
+    names = list(tie_breakers)
+    for name in names:
+        if name not in _WIDTH:
+            raise ValueError(name)
+    by_head = "head_to_head" in names
+    cut = names.index("head_to_head") if by_head else len(names)
+    ends, end = [], 1
+    for name in names:
+        end += _WIDTH[name]
+        ends.append((name, end))
+    return _Rules(names[:cut], names[cut + 1:], 1 + sum(_WIDTH[name] for name in names[:cut]), by_head, ends)
+
+
+def _set_key(row: Row, rules: _Rules, min_games: int) -> None:
+    """The row's key with head_to_head's byte at _AHEAD (`_settle` decides pairs), and whether it is ranked."""
+    row.ranked = row.games >= min_games
+    if row.ranked:
+        head = _AHEAD if rules.by_head else b""
+        row.sort_key = _RANKED + _parts(row, rules.before) + head + _parts(row, rules.after)
+    else:  # unranked rows follow, by games then points
+        row.sort_key = _UNRANKED + _sortable(-row.games) + _sortable(-round(row.points, 9))
+
+
+def _in_order(rows: Iterable) -> list:
+    return sorted(rows, key=lambda row: (row.sort_key, str(row.player)))
+
+
+def _settle(group: list[Row], rules: _Rules, head_to_head: HeadToHead) -> list[Row]:
+    """Set head_to_head's byte in a level group; returns the rows whose key changed. Only a group of exactly
+    two is separated by head_to_head (`head_to_head(a, b)` positive: a finished ahead of b more often)."""
+    behind = None
+    if len(group) == 2:
+        first, second = group
+        balance = head_to_head(first.player, second.player)
+        behind = second if balance > 0 else first if balance < 0 else None
+    changed = []
+    at = rules.level
+    for row in group:
+        mark = _BEHIND if row is behind else _AHEAD
+        if row.sort_key[at:at + 1] != mark:
+            row.sort_key = row.sort_key[:at] + mark + row.sort_key[at + 1:]
+            changed.append(row)
+    return changed
+
+
+def place(table: Sequence, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS) -> Sequence:
+    """Set `position` and `separated_by` on rows already in table order (by key, then player), from their
+    keys alone: rows with equal keys share a position; `separated_by` names the tie-breaker whose part of the
+    key first differs from the row above. Works on any objects with `sort_key` (bytes)."""
+    ends = _rules_of(tie_breakers).ends
+    previous = None
+    for index, row in enumerate(table):
+        key = row.sort_key
+        row.separated_by = ""
+        if key[:1] != _RANKED:
+            row.position = None
+            continue
+        if previous is None:
+            row.position = 1
+        elif key == previous:
+            row.position = table[index - 1].position
+        else:
+            row.position = index + 1
+            start = 1
+            for name, end in ends:
+                if key[start:end] != previous[start:end]:
+                    row.separated_by = name
+                    break
+                start = end
+        previous = key
+    return table
+
+
+def rank_rows(
+    rows: Iterable[Row], *, min_games: int = 0, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+    head_to_head: HeadToHead,
+) -> list[Row]:
+    """Order tallied rows into the table, setting `sort_key`, `ranked`, `position` and `separated_by`.
+
+    A ranked row's key holds its tie-breakers' values in the season's order, so rows sort by key (then by
+    player, for rows level on everything). The tie-breakers before head_to_head sort the rows into level
+    groups; head_to_head separates a group of exactly two; other groups go on to the tie-breakers after it.
+    """
+    rules = _rules_of(tie_breakers)
+    rows = list(rows)
+    for row in rows:
+        _set_key(row, rules, min_games)
+    settle(rows, None, tie_breakers=tie_breakers, head_to_head=head_to_head)
+    return table_in_order(rows, tie_breakers)
+
+
+def settle(rows: Iterable[Row], levels: set[bytes] | None, *, tie_breakers: Sequence[str],
+           head_to_head: HeadToHead) -> list[Row]:
+    """Decide head_to_head afresh in the level groups of `levels` (None: all); `rows` must hold every ranked
+    row at those levels. Returns the rows whose key changed."""
+    rules = _rules_of(tie_breakers)
+    if not rules.by_head:
+        return []
+    return [row for group in _groups(rows, rules, levels).values() for row in _settle(group, rules, head_to_head)]
+
+
+def _groups(rows: Iterable[Row], rules: _Rules, levels: set[bytes] | None) -> dict[bytes, list[Row]]:
+    """The ranked rows by level (only those of `levels`, unless it is None)."""
+    groups: dict[bytes, list[Row]] = {}
+    at = rules.level
+    for row in rows:
+        key = row.sort_key
+        if key[:1] == _RANKED:
+            level = key[:at]
+            if levels is None or level in levels:
+                groups.setdefault(level, []).append(row)
+    return groups
+
+
+def standings(
+    games: Sequence[Game],
+    *,
+    scheme: str = "3-2-1-0",
+    custom: Mapping[str, Sequence[float]] | None = None,
+    min_games: int = 0,
+    tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+) -> list[Row]:
+    """The season's table: ranked rows in order with shared positions, then unranked rows by games."""
+    return table_of([game.entries for game in games], scheme=scheme, custom=custom, min_games=min_games,
+                    tie_breakers=tie_breakers)
+
+
+def table_of(
+    games: Sequence[Sequence[tuple]], *, scheme: str = "3-2-1-0", custom: Mapping | None = None,
+    min_games: int = 0, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+) -> list[Row]:
+    """`standings` for games given as plain sequences of (player, rank, score) tuples (cheaper to build)."""
+    rows = _tally(games, scheme, custom)
+    return rank_rows(rows.values(), min_games=min_games, tie_breakers=tie_breakers,
+                     head_to_head=_head_to_head_in(games))
+
+
+def apply_game(
+    rows: dict[Hashable, Row],
+    game: Sequence[tuple],
+    co_play: Mapping[Hashable, Mapping[Hashable, int]],
+    *,
+    scheme: str = "3-2-1-0",
+    custom: Mapping | None = None,
+    min_games: int = 0,
+    tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+) -> tuple[list[Row], set[bytes]]:
+    """Fold one more game into a table of some games G. `rows` (player -> Row with its key) must hold the
+    rows of the game's players who are in G and of everyone who shared a game of G with them; they are
+    updated in place and new players added. Returns the rows whose tallies changed, with their new keys, and
+    the levels whose head_to_head must be decided afresh (`settle`, which may change more keys). Every other
+    row of the table keeps its key, so a stored table needs only those rows rewritten, and `place` orders it
+    when it is read.
+
+    `game` is a sequence of (player, rank, score); `co_play[o][x]` is how many games of G the game's player
+    o shared with x (x != o; absent means none).
+    """
+    rules = _rules_of(tie_breakers)
+    ranks = tuple(e[1] for e in game)
+    shares = _shares(ranks, scheme, custom)
+    gained = {e[0]: share for e, share in zip(game, shares, strict=True)}
+    touched: dict[Hashable, Row] = {}
+    # opponents' points before the game's own players change: sum over o in the game of n(x, o) * gained(o)
+    for player, share in gained.items():
+        if share:
+            for other, shared in co_play.get(player, {}).items():
+                row = rows.get(other)
+                if row is None:
+                    raise ValueError(f"co_play names {other!r}, who has no row")
+                row.opponents_points += shared * share
+                touched[other] = row
+    margins = _margins([e[2] for e in game])
+    players = []
+    for (player, rank, _score), share, margin in zip(game, shares, margins, strict=True):
+        row = rows.get(player)
+        if row is None:
+            row = rows[player] = Row(player)
+        row.games += 1
+        row.points += share
+        row.wins += rank == 1
+        row.seconds += rank == 2
+        if margin is not None:
+            row.margin_sum += margin
+            row.margin_games += 1
+            row.margin = row.margin_sum / row.margin_games
+        players.append(row)
+        touched[player] = row
+    # and each of the game's players gains the others' season points (as they stand now) once more
+    total = sum(row.points for row in players)
+    for row in players:
+        row.opponents_points += total - row.points
+    levels = set()
+    for row in touched.values():
+        levels.add(row.sort_key[:rules.level])  # the level it leaves (b"" for a new player)
+        _set_key(row, rules, min_games)
+        levels.add(row.sort_key[:rules.level])  # and the one it joins
+    levels = {level for level in levels if level[:1] == _RANKED} if rules.by_head else set()
+    return list(touched.values()), levels
+
+
+def table_in_order(rows: Iterable[Row], tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS) -> list[Row]:
+    """Rows with their keys, in table order, with positions and separations (see `place`)."""
+    return list(place(_in_order(rows), tie_breakers))
