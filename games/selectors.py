@@ -165,6 +165,13 @@ def sessions_for_home(*, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(pk__in=ids).order_by("-updated_at")[:10]
 
 
+def session_playing_now() -> TableSession | None:
+    """The public table in play most recently moved on: the logged-out home page shows it, so a newcomer sees a
+    real game being scored before signing up."""
+    return (TableSession.objects.filter(is_public=True, status=TableSession.Status.PLAYING)
+            .select_related("club").prefetch_related(_SEATS).order_by("-updated_at").first())
+
+
 def session_hint(session: TableSession) -> dict | None:
     """What can be played now; None for a table that entered only its final count."""
     if session.entry == TableSession.Entry.FINAL_COUNT:

@@ -2,11 +2,17 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 
-from games.selectors import sessions_for_home
+from games.plugins import get_game
+from games.selectors import session_playing_now, sessions_for_home
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"sessions": sessions_for_home(viewer=request.user)})
+    context = {"sessions": sessions_for_home(viewer=request.user)}
+    if not request.user.is_authenticated:
+        playing_now = session_playing_now()
+        if playing_now is not None:
+            context.update(playing_now=playing_now, playing_now_game=get_game(playing_now.game).name)
+    return render(request, "home.html", context)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -24,3 +24,21 @@ def test_it_loads_the_demo_once(django_capture_on_commit_callbacks):
     assert TableSession.objects.filter(status="playing").count() == 1
     assert Result.objects.filter(status="counted").count() == 2
     assert Rating.objects.filter(kind="league").exists() and Standing.objects.exists()
+    in_play = TableSession.objects.get(status="playing")
+    assert "hana" in {seat.player.name for seat in in_play.seats.select_related("player")}  # the README's first login
+
+
+@pytest.mark.django_db
+def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_rankings_are(client):
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        call_command("demo_data", games=2)
+    finally:
+        app.conf.task_always_eager = eager
+    in_play = TableSession.objects.get(status="playing")
+    page = client.get("/").content.decode()
+    assert f'href="{in_play.get_absolute_url()}"' in page and "Watch a Shitennō table in play" in page
+    assert 'href="/rankings/"' in page and 'href="/games/shitenno/"' in page and 'href="/games/teikoku/"' in page
+    client.force_login(in_play.seats.first().player.user)
+    assert "Watch a" not in client.get("/").content.decode()  # a player sees their own tables instead

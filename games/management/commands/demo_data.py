@@ -53,7 +53,9 @@ class Command(BaseCommand):
         for n in range(games + 1):
             game = demo_games[n % len(demo_games)]  # the games take turns
             seats = game.demo_players[n % len(game.demo_players)]
-            table_players = [players[(n * 3 + i) % len(players)] for i in range(seats)]
+            # the table still in play seats the first accounts, so the README's first login sits at it
+            first = 0 if n == games else n * 3
+            table_players = [players[(first + i) % len(players)] for i in range(seats)]
             setup, moves = game.demo_game(100 + n, seats)
             session = game_services.session_create(
                 game=game.slug, created_by=users[players.index(table_players[0])], players=table_players,
