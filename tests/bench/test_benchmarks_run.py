@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
     ("standings.py", ["--results", "400", "--players", "40", "--incremental", "5", "--old-way", "2", "--runs", "1"],
      "same order, positions and separations"),
     ("table_moves.py", [], "ratio 150th / 1st"),
+    ("stores.py", ["--season-results", "200", "--game-results", "600", "--players", "40", "--runs", "1"],
+     "every way left the rows the other (or a full recompute) leaves: yes"),
 ])
 def test_the_benchmark_runs(script, args, says):
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
