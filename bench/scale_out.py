@@ -54,6 +54,9 @@ SEQ_IN_PAGE = re.compile(rb"live/\?seq=(\d+)")
 FAILURES: list[str] = []
 
 
+STARTED = time.monotonic()
+
+
 def check(ok: bool, what: str) -> bool:
     print(f"  [{'ok' if ok else 'FAILED'}] {what}", flush=True)
     if not ok:
@@ -208,15 +211,22 @@ http {{
         self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
                              "--schedule", str(self.tmp / "beat-schedule")], self.site_env())
 
+    def collect_static(self) -> subprocess.Popen:
+        """DEBUG=0 serves the collected, hashed static files (as in production); collected while the database
+        is made."""
+        return subprocess.Popen([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
+                                env=self.site_env())
+
     def start(self) -> None:
+        """Start everything; the caller makes the data while the processes boot, then calls ready()."""
         if not self.args.direct:
             self.start_pgbouncer()
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
-                       env=self.site_env(), check=True)
         for index in (0, 1):
             self.start_web(index)
         self.start_nginx()
         self.start_workers()
+
+    def ready(self) -> None:
         for port in (*self.web_ports, self.nginx_port):
             wait_for(lambda port=port: call(port, "GET", "/healthz", timeout=3).status == 200, 60,
                      f"the site on port {port} to answer /healthz")
@@ -300,7 +310,6 @@ def prepare(tables: int) -> dict:
     """Four accounts with API tokens, a public club with a league and a season, and tables with legal games."""
     import datetime
 
-    import redis
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
 
@@ -309,8 +318,6 @@ def prepare(tables: int) -> dict:
     from leagues import league_services
     from leagues import services as player_services
 
-    for url in (BROKER, CACHE):
-        redis.Redis.from_url(url).flushdb()
     users = [player_services.user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
                                           password="scale passphrase 42") for i in range(4)]
     players = [player_services.player_for_user(u) for u in users]
@@ -387,6 +394,20 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int) -> None
               f" max {delays[-1]:.2f} s (polls every {POLL_EVERY} s)")
     check(bool(delays) and delays[-1] <= 2.0, "every move reached the other phone within 2 s")
     check(crossed > 0, f"{crossed} of {len(seen)} moves were written through one instance and seen through the other")
+    cache_memory(len(tables))
+
+
+def cache_memory(tables: int) -> None:
+    """What the shared cache holds for the tables in play: the rendered table bodies (per version, language and
+    writer-or-reader, kept 10 minutes), measured with Redis's MEMORY USAGE."""
+    import redis
+
+    cache = redis.Redis.from_url(CACHE)
+    keys = list(cache.scan_iter(match="*table-body:*", count=1000))
+    sizes = [cache.memory_usage(key) or 0 for key in keys]
+    if sizes:
+        print(f"  the shared cache holds {len(keys)} table bodies for {tables} tables,"
+              f" {sum(sizes) / len(sizes) / 1024:.1f} KiB each (MEMORY USAGE), {sum(sizes) / 1024:.0f} KiB in all")
 
 
 # --- 2. a lost answer is given again by the other instance -----------------------------------------------------
@@ -570,6 +591,36 @@ def capacity(stack: Stack, plan: dict, seconds: float, phones: int) -> dict:
     return figures
 
 
+# --- PgBouncer: what transaction pooling forbids -----------------------------------------------------------------
+
+CHUNKED_READ = """
+import django, psycopg
+django.setup()
+from django.contrib.auth.models import Permission
+rows = Permission.objects.order_by("pk").iterator(chunk_size=5)
+next(rows)  # in autocommit: Django's server-side cursor would be DECLAREd WITH HOLD on one server connection
+other = psycopg.connect(%r)
+other.execute("SELECT 1")  # another client's open transaction now holds that server connection
+print(1 + sum(1 for _ in rows), Permission.objects.count())
+"""
+
+
+def pooler(stack: Stack) -> None:
+    """The site's chunked reads (.iterator(), e.g. a game's statistics page) while another client holds the server
+    connection they began on; and the statistics page through nginx."""
+    if stack.args.direct:
+        return
+    print("\nPgBouncer (transaction mode): a chunked read goes on while another client holds its first connection")
+    env = dict(stack.site_env())
+    read = subprocess.run([sys.executable, "-c", CHUNKED_READ % stack.database_url()], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    counts = read.stdout.split()
+    check(read.returncode == 0 and len(counts) == 2 and counts[0] == counts[1],
+          f"with DATABASE_TRANSACTION_POOLING=1 the read gets every row: {read.stdout.strip() or read.stderr[-300:]}")
+    page = call(stack.nginx_port, "GET", "/games/shitenno/")
+    check(page.status == 200, f"the statistics page (a chunked read) answers {page.status} through nginx")
+
+
 # --- 5. one instance dies under load ----------------------------------------------------------------------------
 
 
@@ -651,27 +702,39 @@ def main() -> None:
     quick = args.quick
     print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}; "
           f"{'direct to PostgreSQL' if args.direct else 'PostgreSQL through PgBouncer (transaction mode)'}")
-    _django.setup(DATABASE)
-    visible, killed = (4, 8) if quick else (12, 24)
-    plan = prepare(visible + 1 + killed)
     tmp = Path(tempfile.mkdtemp(prefix="scale_out_"))
     tmp.chmod(0o755)
     stack = Stack(args, tmp)
+    collecting = stack.collect_static()
+    os.environ.pop("CACHE_URL", None)  # this process checks through the database; the site's cache is CACHE
+    _django.setup(DATABASE)
+    import redis
+
+    for url in (BROKER, CACHE):  # before any worker binds its queue
+        redis.Redis.from_url(url).flushdb()
+    if collecting.wait() != 0:
+        raise SystemExit("collectstatic failed")
+    visible, killed = (4, 8) if quick else (12, 24)
     try:
         stack.start()
+        plan = prepare(visible + 1 + killed)
+        stack.ready()
         print(f"running: nginx :{stack.nginx_port} -> gunicorn :{stack.web_ports[0]} and :{stack.web_ports[1]}"
               f" ({args.web_workers} workers each), 2 Celery workers, 1 beat"
               + ("" if args.direct else f", PgBouncer :{stack.pgbouncer_port}") + f"; logs in {tmp}")
         tables = plan["tables"]
-        visibility(stack, plan, tables[:visible], 6 if quick else 16)
+        print(f"(started in {time.monotonic() - STARTED:.0f} s)")
+        visibility(stack, plan, tables[:visible], 4 if quick else 16)
         lost_answer(stack, plan, tables[visible])
         league(stack, plan, 2 if quick else 6)
         if not quick:
             capacity(stack, plan, args.seconds, args.phones)
-        kill_under_load(stack, plan, tables[visible + 1:], 9 if quick else 30)
+        pooler(stack)
+        kill_under_load(stack, plan, tables[visible + 1:], 6 if quick else 30)
     finally:
         stack.stop()
-    print(f"\nload average after: {Path('/proc/loadavg').read_text().split()[:3]}")
+    print(f"\nload average after: {Path('/proc/loadavg').read_text().split()[:3]};"
+          f" {time.monotonic() - STARTED:.0f} s in all")
     if FAILURES:
         print(f"FAILED: {len(FAILURES)} check(s)")
         sys.exit(1)
