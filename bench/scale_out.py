@@ -40,6 +40,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 import _django
 
@@ -591,6 +592,42 @@ def capacity(stack: Stack, plan: dict, seconds: float, phones: int) -> dict:
     return figures
 
 
+# --- the log-in lock-out counts failures from every instance ----------------------------------------------------
+
+
+def lockout(stack: Stack) -> None:
+    """django-axes keeps failed log-ins in the database: 10 failures spread over the two instances lock the account
+    (for that address) on both."""
+    from axes.models import AccessAttempt
+    from django.conf import settings
+
+    print(f"\nLog-in lock-out: {settings.AXES_FAILURE_LIMIT} wrong passwords through nginx (both instances), then"
+          " the right one")
+    cookie = re.compile(r"csrftoken=([^;]+)")
+    field = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+    served, answer = set(), None
+    for attempt in range(settings.AXES_FAILURE_LIMIT + 1):
+        conn = http.client.HTTPConnection("127.0.0.1", stack.nginx_port, timeout=30)
+        conn.request("GET", "/accounts/login/")
+        page = conn.getresponse()
+        body, token = page.read(), cookie.search(page.getheader("Set-Cookie", "")).group(1)
+        served.add(page.getheader("X-Upstream", ""))
+        password = "scale passphrase 42" if attempt == settings.AXES_FAILURE_LIMIT else f"wrong {attempt}"
+        form = urlencode({"username": "phone3", "password": password,
+                          "csrfmiddlewaretoken": field.search(body).group(1).decode()})
+        conn = http.client.HTTPConnection("127.0.0.1", stack.nginx_port, timeout=30)
+        conn.request("POST", "/accounts/login/", body=form, headers={
+            "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={token}"})
+        answer = conn.getresponse()
+        answer.read()
+        served.add(answer.getheader("X-Upstream", ""))
+    failures = sum(AccessAttempt.objects.filter(username="phone3").values_list("failures_since_start", flat=True))
+    check(len(served) == 2, f"the attempts were answered by both instances: {sorted(served)}")
+    check(failures == settings.AXES_FAILURE_LIMIT + 1,
+          f"failures recorded for the account in one place: {failures} (the ten, and the refused attempt)")
+    check(answer.status == 429, f"the right password after them is refused: {answer.status} (locked out)")
+
+
 # --- PgBouncer: what transaction pooling forbids -----------------------------------------------------------------
 
 CHUNKED_READ = """
@@ -729,6 +766,7 @@ def main() -> None:
         league(stack, plan, 2 if quick else 6)
         if not quick:
             capacity(stack, plan, args.seconds, args.phones)
+        lockout(stack)
         pooler(stack)
         kill_under_load(stack, plan, tables[visible + 1:], 6 if quick else 30)
     finally:

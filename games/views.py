@@ -113,7 +113,10 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
 
 
 _KEY_SLOT, _CSRF_SLOT = "idempotency-key-slot-5e2b", "csrf-token-slot-5e2b"
-TABLE_BODY_SECONDS = 600
+# A body is read only while its version is the table's newest (a poll always renders the head), so it needs to live
+# just long enough for the other phones' next polls; kept longer it only fills the shared cache: a table moving
+# every 30 s left 20 dead versions of ~12 KiB each at 600 s (docs/operations.md, Scale-out).
+TABLE_BODY_SECONDS = 60
 
 
 def _shared_table_body(request: HttpRequest, session: TableSession) -> str:
