@@ -8,8 +8,9 @@ shitenno_bench_scale (dropped and made afresh), Redis dbs 6 (broker) and 7 (cach
 generated configurations and logs; it stops everything it started. What it checks, in order:
 
   1. visibility: at each table two phones (two accounts) take turns, each through nginx, each polling the live
-     address every 1.5 s as the page does; every move must reach the other phone within 2 s, and some of them must
-     have been written through one instance and seen through the other;
+     address every 1.5 s as the page does; no poll begun after a move was answered may show an older version,
+     every move must reach the other phone within 2 s (not judged with --quick), and some of them must have been
+     written through one instance and seen through the other;
   2. a lost answer: a move posted to one instance whose answer is thrown away, posted again with the same
      Idempotency-Key to the other instance, gets the first answer (200, the same entry) and writes nothing;
   3. a league: results entered through one instance, signed off through the other, the last sign-off sent through
@@ -345,9 +346,12 @@ def prepare(tables: int) -> dict:
 # --- 1. phones at the same table see each other's moves --------------------------------------------------------
 
 
-def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int) -> None:
+def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int, *, judge_time: bool) -> None:
+    """`judge_time`: fail when a move took over 2 s to reach the other phone (not in the quick run the test suite
+    makes: its machine may be loaded past that; the stale-answer check is what proves the instances agree)."""
     print(f"\n1. Visibility: {len(tables)} tables, two phones each taking turns through nginx, {moves} moves a table")
     seen: list[tuple[float, str, str]] = []  # (seconds from the 201 to the other phone's poll seeing it, wrote, saw)
+    stale: list[str] = []  # polls begun after a move was answered 201 that did not show it
     errors: list[str] = []
     lock = threading.Lock()
 
@@ -357,6 +361,8 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int) -> None
             due = last_poll + POLL_EVERY
             time.sleep(max(0.0, due - time.monotonic()))
             last_poll = time.monotonic()
+            with lock:
+                acknowledged = max((s for s, (at, _, _) in posted.items() if at < last_poll), default=0)
             answer = call(stack.nginx_port, "GET", f"/tables/{table['code']}/live/?seq={seq}",
                           headers={"HX-Request": "true"})
             if answer.status == 200 and (found := SEQ_IN_PAGE.search(answer.body)):
@@ -366,6 +372,8 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int) -> None
                         seen.append((time.monotonic() - posted[seq][0], posted[seq][2], answer.upstream))
             elif answer.status not in (200, 204):
                 errors.append(f"poll answered {answer.status}")
+            if answer.status in (200, 204) and seq < acknowledged:
+                stale.append(f"{table['code']}: saw {seq} after {acknowledged} was answered, from {answer.upstream}")
             if seq >= moves:
                 return
             if seq >= 0 and seq % 2 == me:  # my turn: enter the next move at once, as a player would
@@ -393,14 +401,19 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int) -> None
     if delays:
         print(f"  from a move's 201 to the other phone seeing it: median {delays[len(delays) // 2]:.2f} s,"
               f" max {delays[-1]:.2f} s (polls every {POLL_EVERY} s)")
-    check(bool(delays) and delays[-1] <= 2.0, "every move reached the other phone within 2 s")
+    check(not stale, f"no poll begun after a move's 201 answered an older version ({len(stale)}: {stale[:2]})")
+    within = bool(delays) and delays[-1] <= 2.0
+    if judge_time:
+        check(within, "every move reached the other phone within 2 s")
+    else:
+        print(f"  every move reached the other phone within 2 s: {within} (timing not judged in the quick run)")
     check(crossed > 0, f"{crossed} of {len(seen)} moves were written through one instance and seen through the other")
     cache_memory(len(tables))
 
 
 def cache_memory(tables: int) -> None:
     """What the shared cache holds for the tables in play: the rendered table bodies (per version, language and
-    writer-or-reader, kept 10 minutes), measured with Redis's MEMORY USAGE."""
+    writer-or-reader, kept a minute), measured with Redis's MEMORY USAGE."""
     import redis
 
     cache = redis.Redis.from_url(CACHE)
@@ -761,7 +774,7 @@ def main() -> None:
               + ("" if args.direct else f", PgBouncer :{stack.pgbouncer_port}") + f"; logs in {tmp}")
         tables = plan["tables"]
         print(f"(started in {time.monotonic() - STARTED:.0f} s)")
-        visibility(stack, plan, tables[:visible], 4 if quick else 16)
+        visibility(stack, plan, tables[:visible], 4 if quick else 16, judge_time=not quick)
         lost_answer(stack, plan, tables[visible])
         league(stack, plan, 2 if quick else 6)
         if not quick:
