@@ -3,7 +3,7 @@ in transaction mode, two Celery workers and one beat). It checks behaviour, not 
 other's moves across the instances, a lost answer is given again by the other instance, a league result signed off
 through both instances is rated once, and killing an instance under load loses no accepted move.
 
-55-72 s on this busy 2-core machine (load average 8-10; half of it starting the processes), so it is marked slow
+55-86 s on this busy 2-core machine (load average 8-12; half of it starting the processes), so it is marked slow
 and left out of the default run: `make test PYTEST_ARGS="-m slow tests/bench/test_scale_out.py"`."""
 
 import os
