@@ -7,10 +7,10 @@ shitenno_bench_scale (dropped and made afresh), Redis dbs 6 (broker) and 7 (cach
 (SCALE_BROKER_URL, SCALE_CACHE_URL name others), ports 18180-18183 (--port-base), and a temporary directory for the
 generated configurations and logs; it stops everything it started. What it checks, in order:
 
-  1. visibility: at each table two phones (two accounts) take turns, each through nginx, each polling the live
-     address every 1.5 s as the page does; no poll begun after a move was answered may show an older version,
-     every move must reach the other phone within 2 s (not judged with --quick), and some of them must have been
-     written through one instance and seen through the other;
+  1. visibility: at each (private) table two phones (two accounts) take turns, each through nginx, each polling
+     the live address with its token every 1.5 s as the page does; no poll begun after a move was answered may
+     show an older version, every move must reach the other phone within 2 s (not judged with --quick), and some
+     of them must have been written through one instance and seen through the other;
   2. a lost answer: a move posted to one instance whose answer is thrown away, posted again with the same
      Idempotency-Key to the other instance, gets the first answer (200, the same entry) and writes nothing;
   3. a league: results entered through one instance, signed off through the other, the last sign-off sent through
@@ -334,7 +334,8 @@ def prepare(tables: int) -> dict:
 
     def table(i: int) -> dict:
         setup, moves = games[i % len(games)]
-        session = services.session_create(game="shitenno", created_by=users[0], players=players, setup=setup)
+        session = services.session_create(game="shitenno", created_by=users[0], players=players, setup=setup,
+                                          is_public=False)  # the phones follow them with their tokens
         return {"code": session.code, "moves": moves}
 
     return {
@@ -363,7 +364,7 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int, *, judg
             last_poll = time.monotonic()
             with lock:
                 acknowledged = max((s for s, (at, _, _) in posted.items() if at < last_poll), default=0)
-            answer = call(stack.nginx_port, "GET", f"/tables/{table['code']}/live/?seq={seq}",
+            answer = call(stack.nginx_port, "GET", f"/tables/{table['code']}/live/?seq={seq}", token=token,
                           headers={"HX-Request": "true"})
             if answer.status == 200 and (found := SEQ_IN_PAGE.search(answer.body)):
                 seq = int(found.group(1))
