@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -113,7 +114,10 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
 
 
 _KEY_SLOT, _CSRF_SLOT = "idempotency-key-slot-5e2b", "csrf-token-slot-5e2b"
-TABLE_BODY_SECONDS = 600
+# A body is read only while its version is the table's newest (a poll always renders the head), so it needs to live
+# just long enough for the other phones' next polls; kept longer it only fills the shared cache: a table moving
+# every 30 s left 20 dead versions of 12-15 KiB each at 600 s (docs/operations.md, Scale-out).
+TABLE_BODY_SECONDS = 60
 
 
 def _shared_table_body(request: HttpRequest, session: TableSession) -> str:
@@ -149,8 +153,32 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     return _render_table(request, session)
 
 
+def _with_api_token(request: HttpRequest) -> None:
+    """A phone using the API follows its table through the live poll too, signed in by its `Authorization: Token`
+    header instead of a session. Read only when the poll needs to know who asks (a private table, or a body to
+    render), so the poll of an unchanged public table stays one query; a wrong token counts as no token."""
+    if not request.META.get("HTTP_AUTHORIZATION", "").startswith("Token "):
+        return
+    from rest_framework.authentication import TokenAuthentication
+    from rest_framework.exceptions import AuthenticationFailed
+
+    page_user = request.user
+
+    def user():
+        if page_user.is_authenticated:
+            return page_user
+        try:
+            found = TokenAuthentication().authenticate(request)
+        except AuthenticationFailed:
+            found = None
+        return found[0] if found else page_user
+
+    request.user = SimpleLazyObject(user)
+
+
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
     """The poll: 204 (one cheap query) while the table has not moved, else the fresh table body."""
+    _with_api_token(request)
     head = selectors.session_head(code=code, viewer=request.user)
     if head is None:
         return HttpResponse(status=404)

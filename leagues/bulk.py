@@ -13,13 +13,16 @@ table from a second thread, and `replace_binary` is `replace_rows` for such rows
 A few hundred rows are written in one statement with each column as one array parameter; `array_literal`
 spells such an array as PostgreSQL's text literal, several times cheaper to build than psycopg's own
 element-by-element adaptation.
+
+A temporary table is made and dropped inside one transaction (the caller's, or one begun here): behind a pooler
+in transaction mode (PgBouncer) the next transaction may run on another server connection, which never saw it.
 """
 
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 
 _TEMP = "bulk_rows"
 _ANALYZE_FROM = 1000  # rows; below that the plans are cheap whatever the statistics say
@@ -54,7 +57,7 @@ def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Se
     keys = columns[: len(unique)]
     cols = ", ".join(columns)
     scope_sql, scope_params = scope.values("pk").query.sql_with_params()
-    with connection.cursor() as cursor:
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:  # the temporary table's life
         cursor.execute(f"CREATE TEMPORARY TABLE {_TEMP} AS SELECT {cols} FROM {table} WITH NO DATA")
         try:
             copied = 0
@@ -192,7 +195,7 @@ def replace_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes], 
     keys = [quote(column) for column in unique]
     values = [c for c in cols if c not in keys]
     same_key = " AND ".join(f"n.{c} = t.{c}" for c in keys)
-    with connection.cursor() as cursor:
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:  # the temporary table's life
         cursor.execute(f"CREATE TEMPORARY TABLE {_TEMP} AS SELECT {listed} FROM {quote(table)} WITH NO DATA")
         try:
             copy_in_binary(_TEMP, columns, chunks)

@@ -120,6 +120,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         **DATABASES["default"].get("OPTIONS", {}),
     }
+# Behind a pooler in transaction mode (PgBouncer's pool_mode = transaction), each transaction may run on another
+# server connection, so nothing may outlive one: Django's server-side cursors for .iterator() (a WITH HOLD cursor
+# outside a transaction) are turned off. The site's other PostgreSQL state is per transaction already: advisory
+# locks are pg_advisory_xact_lock, settings SET LOCAL, temporary tables dropped before commit, and Django sends no
+# prepared statements (psycopg's prepare_threshold is None). See docs/operations.md (Scale-out).
+if env_bool("DATABASE_TRANSACTION_POOLING", False):
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Rendered table bodies are shared by the phones at a table: with several web workers the cache must be shared
@@ -200,7 +207,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"  # collectstatic writes here
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -191,6 +191,25 @@ def test_the_live_poll_is_204_until_the_table_moves(client, alice, bob, django_a
     assert "<html" not in response.content.decode()  # the fragment, not the page
 
 
+def test_a_phone_using_the_api_follows_a_private_table_through_the_live_poll_with_its_token(client, alice, bob,
+                                                                                           dave):
+    from rest_framework.authtoken.models import Token
+
+    session = _table(alice, bob)
+    TableSession.objects.filter(pk=session.pk).update(is_public=False)
+    url = reverse("table_live", args=[session.code])
+    seated, outsider = Token.objects.create(user=bob).key, Token.objects.create(user=dave).key
+    assert client.get(url, {"seq": 0}).status_code == 404  # no token: a guest may not see it
+    assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {outsider}").status_code == 404
+    assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION="Token not-a-token").status_code == 404
+    assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {seated}").status_code == 204
+    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
+                                                       "kokus": [1, 1]}, user=alice)
+    response = client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {seated}", **HTMX)
+    assert response.status_code == 200 and "live/?seq=1" in response.content.decode()
+    assert 'name="key"' in response.content.decode()  # bob is seated: the body has the move forms
+
+
 def test_phones_at_one_table_share_one_render_of_each_version(alice, bob, django_assert_num_queries):
     """The second phone's poll reuses the first one's render, with its own CSRF token and idempotency key."""
     session = _table(alice, bob)
