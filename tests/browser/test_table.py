@@ -137,7 +137,6 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
     place.locator('label.chip:has(input[value="chugoku"])').click()
     place.locator('select[name="reveal_0"]').select_option("samurai")
     place.locator('select[name="reveal_1"]').select_option("bushi")
-    place.locator("details.gate summary").click()
     place.locator('select[name="bonus"]').select_option("plus_one")
     place.locator('select[name="next_troop"]').select_option("sohei")
     place.get_by_role("button", name="Place the kamon").click()
