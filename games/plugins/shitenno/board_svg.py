@@ -27,9 +27,10 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
     """The board as SVG, built here rather than in a template: it is redrawn on every poll that finds the
     table moved, and its ~50 positions cost the template engine about ten times what this costs.
 
-    Each province is a link (to the move panel with that province chosen) whose accessible name starts with
-    its visible words; the kamons' circles and values are told in that name too, and hidden from screen
-    readers where they are drawn. The SVG is a group, not an image: an image may not hold links."""
+    Each province is a link (to the move panel with that province chosen) holding only its words, which begin
+    its accessible name; its kamons are drawn over it, outside the link, and told in that name rather than to
+    screen readers where they are drawn (taps go through them to the link). The SVG is a group, not an image:
+    an image may not hold links."""
     rows = (len(boxes) + 1) // 2
     parts = [
         f'<figure class="board">\n<svg viewBox="0 0 362 {rows * PITCH}" role="group" aria-labelledby="board-title"'
@@ -51,21 +52,20 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
             f'    <rect x="{x}" y="{y}" width="{WIDTH}" height="{HEIGHT}" rx="8" class="prov-box"/>\n'
             f'    <text x="{x + 8}" y="{y + 19}" class="prov-name">{escape(name)}</text>\n'
             f'    <text x="{x + 8}" y="{y + 36}" class="prov-troop">{escape(words["own"])}</text>\n'
-            f'    <text x="{x + 8}" y="{y + 52}" class="prov-gate">{escape(words["gate"])}</text>'
-            f'<text x="{x + WIDTH - 8}" y="{y + 52}" class="prov-tiles" text-anchor="end">'
+            f'    <text x="{x + 8}" y="{y + 52}" class="prov-gate">{escape(words["gate"])}</text>\n'
+            f'    <text x="{x + WIDTH - 8}" y="{y + 52}" class="prov-tiles" text-anchor="end">'
             f'{escape(words["tiles"])}</text>\n'
-            '    <g aria-hidden="true">\n'
+            '  </a>\n  <g class="kamons" aria-hidden="true">\n'
         )
-        for p, said in zip(box["positions"], positions, strict=True):
+        for p in box["positions"]:
             seat, cx, cy = p["seat"], p["cx"], p["cy"]
             fill = f' style="fill:{escape(seat["fill"])}"' if seat else ""
             star = (f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" class="star">★</text>' if p["golden"] else "")
             parts.append(
-                f'    <g><title>{escape(name)} {p["number"]}: {escape(said)}</title>'
-                f'<circle cx="{cx}" cy="{cy}" r="15" class="pos{" golden" if p["golden"] else ""}"{fill}/>{star}'
-                f'<text x="{cx}" y="{cy + 30}" text-anchor="middle" class="pos-value">{p["value"]}</text></g>\n'
+                f'    <circle cx="{cx}" cy="{cy}" r="15" class="pos{" golden" if p["golden"] else ""}"{fill}/>{star}'
+                f'<text x="{cx}" y="{cy + 30}" text-anchor="middle" class="pos-value">{p["value"]}</text>\n'
             )
-        parts.append("    </g>\n  </a>\n")
+        parts.append("  </g>\n")
     parts.append('</svg>\n<figcaption>\n  <ul class="legend">')
     for seat in seats:
         parts.append(f'<li><span class="swatch" style="background:{escape(seat["fill"])}"></span>'
