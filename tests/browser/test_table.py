@@ -126,6 +126,8 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
     place = bob_phone.locator('form[data-move="place"]')
     place.locator('label.chip:has(input[value="kanto"])').click()
     place.locator('label.chip:has(input[value="t:samurai:0"])').click()
+    place.locator('select[name="bonus"]').select_option("exchange")
+    place.locator('select[name="next_troop"]').select_option("sohei")
     place.get_by_role("button", name="Place the kamon").click()
     expect(place.locator(".move-error")).to_have_text("Kantō needs 3 Samurai and 1 Bushi; you paid 1 Samurai.")
     expect(bob_phone.locator('input[value="t:samurai:0"]')).to_be_checked()
