@@ -12,6 +12,8 @@ from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from leagues.services import player_for_user
 from tests.browser.conftest import PHONE
+from tests.games.engines.samurai_empires.tables import SOLO_BOARD
+from tests.games.teikoku_site.test_pages import SHORT
 from tests.games.test_pages import _form_of_any
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -191,3 +193,21 @@ def test_a_stale_phone_is_told_once(phone, alice, bob, carol):
     assert bob_phone.locator("main").inner_text().count("Someone else moved") == 1
     assert notice.inner_text().count("Here is the table now.") == 1
     expect(notice).to_be_in_viewport()
+
+
+@pytest.mark.parametrize("game", ["teikoku", "samurai_empires"])
+def test_the_other_games_put_their_move_panel_on_the_first_screen_too(phone, alice, bob, game):
+    if game == "teikoku":
+        session = services.session_create(game="teikoku", created_by=alice, setup=SHORT,
+                                          players=[player_for_user(alice), player_for_user(bob)])
+    else:
+        session = services.session_create(
+            game="samurai_empires", created_by=alice, players=[player_for_user(alice)],
+            setup={"mode": "solo", "players": [{"name": "alice", "training_ground": 1}], "board": SOLO_BOARD,
+                   "seed": 7})
+    page = phone(alice)
+    page.goto(session.get_absolute_url())
+    assert top_of(page, "#move") < SCREEN
+    expect(page.locator("#move h2")).to_be_in_viewport()
+    page.locator(".jump").get_by_role("link", name="The board").click()
+    expect(page.locator("#board")).to_be_in_viewport()
