@@ -48,6 +48,11 @@ def on_screen(page, selector: str) -> bool:
         "el => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; }")
 
 
+def settled(page) -> None:
+    """Wait until htmx has settled the swapped table body (site.js sets the scroll position as it settles)."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
 def enter(form, data: dict) -> None:
     """Tap and choose in the placement form what a phone posts for this move."""
     form.locator(f'label.chip:has(input[name="province"][value="{data["province"]}"])').click()
@@ -97,6 +102,7 @@ def test_a_refused_placement_leaves_the_phone_where_it_was(phone, alice, bob, ca
     assert before > 0
     button.click()
     expect(page.locator('form[data-move="place"] .move-error')).to_be_visible()
+    settled(page)
     expect(page.locator('form[data-move="place"] .move-error')).to_be_in_viewport()
     assert abs(page.evaluate("window.scrollY") - before) <= 2
     assert page.locator("#table-body").get_attribute("data-seq") == str(PLACING)
@@ -113,8 +119,8 @@ def test_a_placed_kamon_keeps_the_move_panel_on_screen(phone, alice, bob, carol)
     before = page.evaluate("window.scrollY")
     button.click()
     expect(page.locator("#table-body")).to_have_attribute("data-seq", str(PLACING + 1), timeout=LIVE)
-    page.wait_for_timeout(100)  # let htmx settle the swap (the scroll is restored on settle)
-    assert page.evaluate("window.scrollY") > 0 or before == 0  # not thrown back to the top
+    settled(page)
+    assert before > 0 and page.evaluate("window.scrollY") > 0  # not thrown back to the top
     assert on_screen(page, "#move")  # the panel for what comes next is still where the thumb is
 
 
@@ -190,6 +196,7 @@ def test_a_stale_phone_is_told_once(phone, alice, bob, carol):
     bob_phone.locator('form[data-move="end_turn"] button').click()
     notice = bob_phone.locator(".notice.stale")
     expect(notice).to_contain_text("Someone else moved")
+    settled(bob_phone)
     assert bob_phone.locator("main").inner_text().count("Someone else moved") == 1
     assert notice.inner_text().count("Here is the table now.") == 1
     expect(notice).to_be_in_viewport()
