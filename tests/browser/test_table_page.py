@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LIVE = 2500  # ms, as in test_table.py
 SCREEN = PHONE["height"]
 
-# random_legal_game(1, 3) before its move 36: the first odd year, Ii (seat 1) to place. Kantō is empty (a tile
+# random_legal_game(1, 3) before its move 36: year 7, Sakakibara (seat 1, bob) to place. Kantō is empty (a tile
 # taken, one uncovered), Tōhoku holds one kamon (the same), Hokkaidō two (the last tile taken, none beneath),
 # Kyūshū three (its last position takes no tile).
 SEED, PLAYERS, PLACING = 1, 3, 36

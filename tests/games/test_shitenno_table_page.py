@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ENGINE = ShitennoEngine()
 # random_legal_game(1, 3) before its move 36: Kantō empty, its gate Shinobi; Hokkaidō holds two kamons (one tile
-# left, Samurai); Kyūshū three (no tile left: its gate shows its own Bushi); Ii's seat 1 to place.
+# left, Samurai); Kyūshū three (no tile left: its gate shows its own Bushi); Sakakibara (seat 1, bob) to place.
 SEED, PLAYERS, PLACING = 1, 3, 36
 
 
