@@ -203,7 +203,7 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
         write()
     except MoveError as exc:
         return _render_table(request, session, status=400, error=exc.message, entered=entered,
-                             error_form=request.POST.get("type", ""))
+                             error_form=request.POST.get("type", ""), error_field=getattr(exc, "field", ""))
     except Conflict as exc:
         selectors.session_reload(session)
         return _render_table(request, session, status=409, notice=exc.message + " " + _("Here is the table now."))

@@ -31,6 +31,7 @@
 
   function setUp(root) {
     root.querySelectorAll("[data-share]").forEach(setUpShare);
+    root.querySelectorAll('form[data-move="place"]').forEach(showGateFields);
     // A read-only link field selects itself when tapped, ready to copy by hand.
     root.querySelectorAll("input.copy[readonly]").forEach((input) => {
       input.addEventListener("focus", () => input.select());
@@ -60,9 +61,58 @@
       .replace("{paid}", paid).replace("{cost}", cost).replace("{lost}", paid - cost);
   }
 
+  // The placement form shows the gate's fields the chosen province needs: the bonus face of the tile taken at
+  // positions 1-3 (data-gate-needs="1": one tile or more on the gate), the troop face it uncovers at 1-2 ("2").
+  // The others are hidden and disabled, so nothing left in them is sent. Without this script all are shown and
+  // the server says next to the field what is missing.
+  function showGateFields(form) {
+    const province = form.querySelector('input[name="province"]:checked');
+    const tiles = province ? Number(province.dataset.tiles) : -1;
+    form.querySelectorAll("[data-gate-needs]").forEach((field) => {
+      const needed = tiles >= Number(field.dataset.gateNeeds);
+      field.hidden = !needed;
+      field.querySelectorAll("select").forEach((select) => {
+        select.disabled = !needed;
+        if (needed) select.setAttribute("aria-required", "true"); else select.removeAttribute("aria-required");
+      });
+    });
+    const fieldset = form.querySelector("[data-gate]");
+    if (fieldset) fieldset.hidden = !(tiles > 0);
+  }
+
   document.addEventListener("change", (event) => {
     const form = event.target.closest && event.target.closest('form[data-move="place"]');
-    if (form) showSurplus(form);
+    if (form) {
+      showSurplus(form);
+      showGateFields(form);
+    }
+  });
+
+  // After a move is sent, htmx swaps the whole table body: the phone stays where it was, unless a refusal's
+  // reason is off the screen (it is brought into view) or the move panel, or the result, has left the screen
+  // above (the page got shorter): then the panel's top is shown. Polls leave the scroll alone.
+  let scrolledTo = null;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt && event.detail.elt.tagName === "FORM") scrolledTo = window.scrollY;
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (scrolledTo === null || !document.getElementById("table-body")) return;
+    const y = scrolledTo;
+    scrolledTo = null;
+    if (Math.abs(window.scrollY - y) > 1) window.scrollTo(0, y);
+    const refusal = document.querySelector("#table-body .field-error, #table-body .move-error, #table-body .notice.stale");
+    const now = document.getElementById("now");
+    if (refusal) {
+      const box = refusal.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) refusal.scrollIntoView({ block: "center" });
+    } else if (now && now.getBoundingClientRect().bottom < window.innerHeight / 4) {
+      now.scrollIntoView({ block: "start" });
+    }
+  });
+
+  // Content htmx swaps in (the table body after each move or poll) is set up like the page.
+  document.addEventListener("htmx:load", (event) => {
+    if (event.target.querySelectorAll) event.target.querySelectorAll('form[data-move="place"]').forEach(showGateFields);
   });
 
   if (document.readyState === "loading") {

@@ -146,7 +146,6 @@ def test_it_warns_of_kokus_paid_over_the_cost_and_lets_them_be_paid(phone, alice
     place.locator('label.chip:has(input[value="k:3:1"])').click()
     expect(place.locator(".surplus")).to_have_text(
         "You pay 6 kokus for a cost of 5: 1 will be lost. The rules allow it.")
-    place.locator("details.gate summary").click()  # the tile taken at Kantō's gate, and the one it uncovers
     place.locator('select[name="bonus"]').select_option("exchange")
     place.locator('select[name="next_troop"]').select_option("sohei")
     place.get_by_role("button", name="Place the kamon").click()

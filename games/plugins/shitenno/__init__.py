@@ -71,7 +71,10 @@ class ShitennoGame(GameAdapter):
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
-        return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
+        move = forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
+        if move["type"] == "place":
+            forms.check_place_fields(state, move)
+        return move
 
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)

@@ -24,7 +24,7 @@ from games.engines.shitenno.board import (
     ordinal,
 )
 
-from .board_svg import board_svg
+from .board_svg import PITCH, board_svg
 from .forms import COLOURS
 
 ENGINE = ShitennoEngine()
@@ -68,21 +68,22 @@ def _requirement_words(hint: dict) -> str:
 
 
 def _board_boxes(state: dict, seats: list[dict]) -> list[dict]:
-    """Each province as a box of the SVG board: its positions with their kamons."""
+    """Each province as a box of the SVG board: its own troop, its gate, its positions with their kamons."""
     boxes = []
     for n, (slug, province) in enumerate(PROVINCES.items()):
         kamons = state["board"][slug]
-        x, y = (n % 2) * 180 + 2, (n // 2) * 92 + 2
+        x, y = (n % 2) * 180 + 2, (n // 2) * PITCH + 2
         positions = []
         for i, value in enumerate(province.positions):
             kamon = kamons[i] if i < len(kamons) else None
             positions.append({
-                "cx": x + 24 + i * 42, "cy": y + 52, "value": value, "number": i + 1,
+                "cx": x + 24 + i * 42, "cy": y + 74, "value": value, "number": i + 1,
                 "seat": seats[kamon[0]] if kamon else None, "golden": bool(kamon and kamon[1] == "golden"),
             })
         gate = state["gates"][slug]
         boxes.append({
-            "slug": slug, "name": province.name, "troop": TROOP_NAMES[province.troop], "x": x, "y": y,
+            "slug": slug, "name": province.name, "troop": TROOP_NAMES[province.troop], "size": province.size,
+            "x": x, "y": y,
             "positions": positions, "gate": TROOP_NAMES[gate["top"]] if gate["tiles"] else "",
             "tiles_left": gate["tiles"],
         })

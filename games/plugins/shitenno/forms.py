@@ -180,6 +180,50 @@ def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
     return move
 
 
+class FieldMissing(InvalidMove):
+    """A field of the move form that the chosen move needs, or must leave empty, said in the form's words.
+
+    `field` names the form field, so the page shows the reason next to it rather than under the form.
+    """
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message, code=f"shitenno.form.{field}", params={"field": field})
+        self.field = field
+
+
+def check_place_fields(state: dict, move: dict) -> None:
+    """The placement form's fields that the chosen province's gate needs, asked before the engine sees the
+    move: its own refusals name the API's fields ("bonus" is one of ...), not the form's.
+
+    Rulebook: "He takes immediately the top Bonus Tile on the stack of Bonus Tiles of the Province, except if
+    he has placed his Kamon on the last position." So positions 1-3 take a tile (its bonus face is entered),
+    and positions 1-2 uncover the next one (its troop face is entered). A full province is the engine's to refuse.
+    """
+    slug = move.get("province")
+    if slug not in PROVINCES:
+        raise FieldMissing(gettext("Tap the province to place the kamon on."), field="province")
+    if len(state["board"][slug]) >= POSITIONS:
+        return
+    tiles = state["gates"][slug]["tiles"]
+    words = {"province": PROVINCES[slug].name, "position": len(state["board"][slug]) + 1}
+    if tiles and not move.get("bonus"):
+        raise FieldMissing(gettext(
+            "A kamon on %(province)s's position %(position)d takes the top tile of its gate: choose the bonus "
+            "face taken.") % words, field="bonus")
+    if not tiles and move.get("bonus"):
+        raise FieldMissing(gettext(
+            "%(province)s's last position takes no tile from the gate: leave the bonus face empty.") % words,
+            field="bonus")
+    if tiles > 1 and not move.get("next_troop"):
+        raise FieldMissing(gettext(
+            "Taking the tile from %(province)s's gate uncovers the next one: choose the troop face revealed "
+            "beneath.") % words, field="next_troop")
+    if tiles <= 1 and move.get("next_troop"):
+        raise FieldMissing(gettext(
+            "No tile is left beneath on %(province)s's gate: leave the troop face revealed beneath empty.") % words,
+            field="next_troop")
+
+
 # --- the final-count calculator ---------------------------------------------------------------------------
 
 
