@@ -18,6 +18,7 @@ from games.engines.shitenno.board import (
     GENERALS,
     POSITIONS,
     PROVINCES,
+    TILES_PER_TROOP,
     TITLE_NAMES,
     TITLES,
     TROOP_DECK,
@@ -25,8 +26,8 @@ from games.engines.shitenno.board import (
     TROOPS,
     card_name,
 )
-from games.engines.shitenno.engine import HANDLERS
-from games.forms import COLOURS, TableSetupForm
+from games.engines.shitenno.engine import HANDLERS, ShitennoEngine
+from games.forms import COLOURS, PlayerCountField, TableSetupForm
 from shitenno_site.validation import validate_name, whole_number
 
 MAX_SEATS = 4
@@ -38,15 +39,22 @@ CARD_CHOICES = [(c, card_name(c)) for c in TROOP_DECK]
 
 
 class NewTableForm(TableSetupForm):
-    """Seats with their generals, colours and starting titles, and the troop on each province's gate."""
+    """The player count first, then one seat per player (its player or guest, general and colour), the starting
+    titles and the troop on each province's gate; the site deals the titles and the gates unless the players
+    enter what they dealt themselves. Every default opens a table as it stands."""
 
+    players_count = PlayerCountField(ShitennoEngine.min_players, ShitennoEngine.max_players, initial=3,
+                                     required=False)
     deal_titles = forms.BooleanField(label=_("Let the site deal the starting titles"), required=False,
                                      initial=True)
+    deal_gates = forms.BooleanField(label=_("Let the site deal the gates"), required=False, initial=True,
+                                    help_text=_("The site piles the 24 bonus tiles at random, 3 on each gate, "
+                                                "and shows which troop tops each pile: lay them so."))
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         player_choices = self.player_choices
-        title_choices = [("", _("dealt by the site"))] + [(t, TITLE_NAMES[t]) for t in TITLES]
+        title_choices = [("", _("— pick the title —"))] + [(t, TITLE_NAMES[t]) for t in TITLES]
         for i in range(MAX_SEATS):
             n = i + 1
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
@@ -58,44 +66,67 @@ class NewTableForm(TableSetupForm):
             self.fields[f"seat{i}_colour"] = forms.ChoiceField(
                 label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i])
             self.fields[f"seat{i}_title"] = forms.ChoiceField(
-                label=_("Starting title"), choices=title_choices, required=False)
+                label=_("Seat %(n)d: starting title") % {"n": n}, choices=title_choices, required=False)
+        gate_choices = [("", _("— pick the troop —"))] + TROOP_CHOICES
         for slug, province in PROVINCES.items():
-            self.fields[f"gate_{slug}"] = forms.ChoiceField(
-                label=province.name, choices=TROOP_CHOICES,
-                help_text=_("Troop on the top bonus tile"))
+            self.fields[f"gate_{slug}"] = forms.ChoiceField(label=province.name, choices=gate_choices,
+                                                            required=False)
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
-        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour", "title")]
+        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour")]
                 for i in range(MAX_SEATS)]
+
+    def title_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat{i}_title"] for i in range(MAX_SEATS)]
 
     def gate_fields(self) -> list[forms.BoundField]:
         return [self[f"gate_{slug}"] for slug in PROVINCES]
 
     def clean(self) -> dict:
         data = super().clean()
-        seats = []
-        for i in range(MAX_SEATS):
-            player = self.players.get(data.get(f"seat{i}_player") or "")
-            guest = (data.get(f"seat{i}_guest") or "").strip()
-            if player is None and not guest:
-                continue
-            seats.append({
-                "player": player, "guest_name": guest, "general": data.get(f"seat{i}_general"),
-                "colour": data.get(f"seat{i}_colour"), "title": data.get(f"seat{i}_title") or None,
-            })
-        if not 2 <= len(seats) <= MAX_SEATS:
+        count = data.get("players_count") or self.seats_named(MAX_SEATS)
+        if not 2 <= count <= MAX_SEATS:
             raise forms.ValidationError(_("Seat 2 to 4 players: pick a player or name a guest for each seat."))
-        if not data.get("deal_titles") and any(not s["title"] for s in seats):
-            raise forms.ValidationError(_("Enter every starting title, or let the site deal them."))
-        data["seats"] = seats
-        data["gates"] = {slug: data.get(f"gate_{slug}") for slug in PROVINCES}
-        data["setup"] = {
-            "players": [{"general": seat["general"]} for seat in seats],
-            "titles": {seat["general"]: seat["title"] for seat in seats},
-            "gates": dict(data["gates"]),
-        }
-        data["deal"] = bool(data.get("deal_titles"))
+        seats = []
+        for i in range(count):
+            seat = self.seat_player(i, label=_("seat %(n)d") % {"n": i + 1})
+            if seat is not None:
+                seats.append({**seat, "general": data.get(f"seat{i}_general"), "colour": data.get(f"seat{i}_colour"),
+                              "title": data.get(f"seat{i}_title") or None})
+        self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
+        self.refuse_repeats([f"seat{i}_general" for i in range(count)], _("%(value)s is played by one player only."))
+        setup: dict = {"players": [{"general": data.get(f"seat{i}_general")} for i in range(count)]}
+        if not data.get("deal_titles"):
+            for i in range(count):
+                if not data.get(f"seat{i}_title"):
+                    self.add_error(f"seat{i}_title", _("Enter this seat's title, or let the site deal them."))
+            self.refuse_repeats([f"seat{i}_title" for i in range(count)],
+                                _("%(value)s is dealt to one player only."))
+            setup["titles"] = {data.get(f"seat{i}_general"): data.get(f"seat{i}_title") for i in range(count)}
+        if not data.get("deal_gates"):
+            self._check_gates(data)
+            setup["gates"] = {slug: data.get(f"gate_{slug}") for slug in PROVINCES}
+        if self.errors:
+            return data
+        data["seats"], data["setup"] = seats, setup
+        data["deal"] = bool(data.get("deal_titles") or data.get("deal_gates"))
         return data
+
+    def _check_gates(self, data: dict) -> None:
+        """Each gate shows a troop, and no troop more often than its bonus tiles do (6 of each troop among the 24)."""
+        shown: dict[str, list[str]] = {}
+        for slug in PROVINCES:
+            troop = data.get(f"gate_{slug}")
+            if not troop:
+                self.add_error(f"gate_{slug}", _("Pick the troop on this gate, or let the site deal the gates."))
+            else:
+                shown.setdefault(troop, []).append(slug)
+        for troop, slugs in shown.items():
+            if len(slugs) > TILES_PER_TROOP:
+                message = _("Only %(n)d bonus tiles show a %(troop)s; the gates show %(shown)d.") % {
+                    "n": TILES_PER_TROOP, "troop": TROOP_NAMES[troop], "shown": len(slugs)}
+                for slug in slugs[TILES_PER_TROOP:]:
+                    self.add_error(f"gate_{slug}", message)
 
 
 # --- moves --------------------------------------------------------------------------------------------
