@@ -248,7 +248,7 @@ class FinalCountForm(forms.Form):
             self.fields[f"s{i}_general"] = forms.ChoiceField(
                 label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i], required=False)
             self.fields[f"s{i}_title"] = forms.ChoiceField(
-                label=_("Title in the last year"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i],
+                label=_("Title"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i],
                 required=False)
             self.fields[f"s{i}_favour"] = forms.IntegerField(
                 label=_("Favour"), min_value=0, max_value=999, required=False,
@@ -267,8 +267,7 @@ class FinalCountForm(forms.Form):
         for slug, province in PROVINCES.items():
             self.fields[slug] = forms.CharField(
                 label=province.name, max_length=40, required=False,
-                widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "off", "placeholder": "1 2* 3",
-                                              "spellcheck": "false"}))
+                widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "off", "spellcheck": "false"}))
 
     def seat_blocks(self) -> list[dict]:
         counts = ("favour", "koku1", "koku2", "koku3", "troops", "exchange", "plus_one")
