@@ -236,3 +236,26 @@ def test_a_golden_kamon_is_typed_with_a_star_and_weighs_two(client):
     golden = client.post(reverse("final_count"), data | {"kanto": "1 2*"}).content.decode()
     assert "Honda (Seat 1) wins with 6 favour" in simple  # a tie of weight 1: the kamon furthest left
     assert "Ii (Seat 2) wins with 6 favour" in golden
+
+
+# --- in Dutch ----------------------------------------------------------------------------------------------------
+
+DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
+
+
+def test_the_forms_and_their_refusals_speak_dutch(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("table_new"), **DUTCH).content.decode()
+    for words in ("Aantal spelers", "3 spelers", "Laat de site de poorten uitdelen", "Starttitels",
+                  "De site stapelt de 24 bonustegels willekeurig"):
+        assert words in page, words
+    data = form_as_left(page, "new-table") | {"seat1_guest": "Kenji"}
+    page = client.post(reverse("table_new"), data, **DUTCH).content.decode()
+    assert "De tafel is nog niet open" in page
+    assert error_beside(page, "id_seat2_player") == "Kies een speler of geef een gast een naam voor plaats 3."
+
+    data = page_form(client, reverse("final_count"), "calc")
+    page = client.post(reverse("final_count"), data, **DUTCH).content.decode()
+    assert "Kamons op het bord" in page and "Nog niets geteld" in page
+    assert error_beside(page, "id_kanto") == (
+        "Het bord is leeg: vul eerst de kamons van elke provincie in, van links naar rechts.")
