@@ -191,6 +191,10 @@ def test_small_samurai_empires_asks_the_player_count_first_and_refuses_beside_ea
     response = client.post(url, data | {"mode": "solo", "board": json.dumps(BOARD)})
     assert response.status_code == 400
     assert "The solo mode seats one player against the two AIs." in response.content.decode()
+    response = client.post(url, data | {"board": json.dumps(BOARD), "seat0_ground": "1", "seat1_ground": "1"})
+    assert response.status_code == 400
+    assert error_beside(response.content.decode(), "id_seat1_ground") == (
+        "Each house has its own Training Ground: Training Ground 1 is taken.")
     assert nothing_opened()
 
     assert client.post(url, data | {"board": json.dumps(BOARD)}).status_code == 302
@@ -259,3 +263,37 @@ def test_the_forms_and_their_refusals_speak_dutch(client, alice):
     assert "Kamons op het bord" in page and "Nog niets geteld" in page
     assert error_beside(page, "id_kanto") == (
         "Het bord is leeg: vul eerst de kamons van elke provincie in, van links naar rechts.")
+
+
+@pytest.mark.parametrize("url", ["/tables/new/", "/tables/new/?game=teikoku", "/tables/new/?game=samurai_empires",
+                                 "/tables/final-count/"])
+def test_every_field_description_a_form_points_at_is_on_the_page(client, alice, url):
+    client.force_login(alice)
+    untouched = client.get(url).content.decode()
+    left = form_as_left(untouched, "calc" if "final-count" in url else "new-table")
+    refused = client.post(url, left).content.decode()  # the calculator's empty board; the seats nobody named
+    for page in (untouched, refused):
+        ids = set(re.findall(r'\bid="([^"]+)"', page))
+        described = {i for value in re.findall(r'aria-describedby="([^"]+)"', page) for i in value.split()}
+        assert described <= ids, described - ids
+        assert described or page is untouched  # a refused form points at its errors
+
+
+def test_a_table_just_opened_shows_its_join_link_and_qr_code_before_the_board(client, alice, bob):
+    from games import services
+    from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE
+    from tests.games.tables import four_player_setup
+
+    players = [player_for_user(alice), player_for_user(bob)] + [
+        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
+    session = services.session_create(game="shitenno", created_by=alice, players=players, setup=four_player_setup())
+    client.force_login(alice)
+    page = client.get(session.get_absolute_url()).content.decode()
+    first = page.index('class="card invite invite-first"')
+    assert first < page.index("<svg") < page.index('id="join-link"') < page.index('id="table-body"')
+    assert page.count('id="join-link"') == 1 and "<details class=\"card invite\">" not in page
+
+    services.move_record(session=session, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)  # the game has begun
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert "invite-first" not in page and page.count('id="join-link"') == 1
+    assert page.index('id="table-body"') < page.index('<details class="card invite">') < page.index('id="join-link"')

@@ -77,6 +77,8 @@ class NewTableForm(TableSetupForm):
                 entry["training_ground"] = int(data[f"seat{i}_ground"])
             players.append(entry)
         self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
+        self.refuse_repeats([f"seat{i}_ground" for i in range(count)],
+                            _("Each house has its own Training Ground: %(value)s is taken."))
         board = self._board(data)
         name = (data.get("save_board_as") or "").strip()
         if name:
