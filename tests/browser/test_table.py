@@ -194,9 +194,10 @@ def test_the_last_move_shows_the_final_count_on_both_phones(phone, shoot, alice,
 def test_the_final_count_calculator_fits_a_phone(phone, shoot, alice):
     page = phone(alice)
     page.goto(reverse("final_count"))
+    page.locator("label.chip", has_text="2 players").tap()
     page.locator("#id_s0_favour").fill("30")
     page.locator("#id_s1_favour").fill("28")
-    page.locator("#id_kanto_0").select_option("1:golden")
+    page.locator("#id_kanto").fill("2*")  # Seat 2's golden kamon on Kantō's first position
     page.get_by_role("button", name="Count").click()
     expect(page.locator(".final-count .winner")).to_contain_text("wins with")
     no_horizontal_scroll(page)
