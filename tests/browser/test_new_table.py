@@ -62,6 +62,9 @@ def test_a_three_player_shitenno_table_opens_in_eight_taps_and_shows_its_join_li
         expect(page.locator(selector)).to_be_visible()
         assert in_first_screen(page, selector), selector
     assert page.locator("#join-link").input_value().endswith(session.get_absolute_url())
+    whole_qr = "(() => { const svg = document.querySelector('.invite-first .qr svg');"\
+               " return svg.getBoundingClientRect().width - svg.width.baseVal.value; })()"
+    assert page.evaluate(whole_qr) >= 0  # the code is drawn whole, not clipped to a narrower box
     no_horizontal_scroll(page)
     shoot(page, "new-table-first-screen")
 
@@ -145,8 +148,7 @@ def test_the_calculator_refuses_an_empty_board_and_stays_short(phone, shoot, ali
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_set_up_forms_and_the_calculator_fit_360_px_with_their_refusals(phone, shoot, live_server, alice,
-                                                                             language):
+def test_the_set_up_forms_and_the_calculator_fit_360_px_with_their_refusals(phone, live_server, alice, language):
     page = phone(alice)
     page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
                                "url": live_server.url}])
@@ -159,4 +161,3 @@ def test_the_set_up_forms_and_the_calculator_fit_360_px_with_their_refusals(phon
         expect(page.locator(".field.invalid").first).to_be_visible()
         expect(page.locator(".invalid input, .invalid select, .invalid textarea").first).to_be_focused()
         fits_the_phone(page)
-        shoot(page, f"refused-{language}-{url.strip('/').replace('/', '-').replace('?game=', '-')}")
