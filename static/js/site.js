@@ -29,7 +29,17 @@
     });
   }
 
+  // <form data-focus-error>: a form sent back with errors shows each beside its field; the page opens on the
+  // first of them, focused, rather than on a message far above the field to change.
+  function focusFirstError(form) {
+    const field = form.querySelector(".invalid input:not([type=hidden]), .invalid select, .invalid textarea");
+    if (!field) return;
+    field.scrollIntoView({ block: "center" });
+    field.focus({ preventScroll: true });
+  }
+
   function setUp(root) {
+    root.querySelectorAll("form[data-focus-error]").forEach(focusFirstError);
     root.querySelectorAll("[data-share]").forEach(setUpShare);
     root.querySelectorAll('form[data-move="place"]').forEach(showGateFields);
     // A read-only link field selects itself when tapped, ready to copy by hand.

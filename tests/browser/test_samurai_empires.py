@@ -77,6 +77,7 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, alice, 
     page = phone(alice)
     page.goto(reverse("table_new") + "?game=samurai_empires")
     no_horizontal_scroll(page)
+    page.locator("label.chip", has_text="3 players").tap()
     page.locator("#id_seat1_player").select_option(str(player_for_user(carol).pk))
     page.locator("#id_seat2_guest").fill("Sora")
     page.locator("#id_seat0_ground").select_option("1")

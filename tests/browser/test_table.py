@@ -88,6 +88,9 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
     no_horizontal_scroll(alice_phone)
     seats = [("alice", "", "honda", "daimyo"), ("bob", "", "sakakibara", "shomyo"),
              ("", "Carl", "sakai", "sensei"), ("", "Dora", "ii", "hatamoto")]
+    alice_phone.locator("label.chip", has_text="4 players").tap()
+    alice_phone.get_by_label("Let the site deal the starting titles").uncheck()
+    alice_phone.get_by_label("Let the site deal the gates").uncheck()
     for i, (player, guest, general, title) in enumerate(seats):
         if player:
             alice_phone.locator(f"#id_seat{i}_player").select_option(label=player)
@@ -95,7 +98,6 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
             alice_phone.locator(f"#id_seat{i}_guest").fill(guest)
         alice_phone.locator(f"#id_seat{i}_general").select_option(general)
         alice_phone.locator(f"#id_seat{i}_title").select_option(title)
-    alice_phone.get_by_label("Let the site deal the starting titles").uncheck()
     for province, troop in GATES.items():
         alice_phone.locator(f"#id_gate_{province}").select_option(troop)
     alice_phone.get_by_role("button", name="Open the table").click()
@@ -103,8 +105,7 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
     session = TableSession.objects.get()
     assert [s.player.name for s in session.seats.all()] == ["alice", "bob", "Carl", "Dora"]
 
-    # bob joins by the link shown (and encoded in the QR code) on alice's phone.
-    alice_phone.get_by_text("Invite the other phones").click()
+    # bob joins by the link shown (and encoded in the QR code) on the first screen of alice's phone.
     expect(alice_phone.locator(".qr svg")).to_be_visible()
     shoot(alice_phone, "2-table-invite")
     join_url = alice_phone.locator("#join-link").input_value()
@@ -194,9 +195,10 @@ def test_the_last_move_shows_the_final_count_on_both_phones(phone, shoot, alice,
 def test_the_final_count_calculator_fits_a_phone(phone, shoot, alice):
     page = phone(alice)
     page.goto(reverse("final_count"))
+    page.locator("label.chip", has_text="2 players").tap()
     page.locator("#id_s0_favour").fill("30")
     page.locator("#id_s1_favour").fill("28")
-    page.locator("#id_kanto_0").select_option("1:golden")
+    page.locator("#id_kanto").fill("2*")  # Seat 2's golden kamon on Kantō's first position
     page.get_by_role("button", name="Count").click()
     expect(page.locator(".final-count .winner")).to_contain_text("wins with")
     no_horizontal_scroll(page)

@@ -26,7 +26,7 @@ def test_two_phones_play_teikoku_to_a_victory_by_aggression(phone, shoot, live_s
 
     alice_phone.goto(reverse("table_new") + "?game=teikoku")
     no_horizontal_scroll(alice_phone)
-    alice_phone.locator("#id_players_count").select_option("2")
+    alice_phone.locator("label.chip", has_text="2 players").tap()
     alice_phone.locator("#id_seat1_player").select_option(label="bob")
     alice_phone.locator("#id_seat1_special").select_option("market")
     alice_phone.locator("#id_units_deck").fill("20")

@@ -265,15 +265,14 @@ def test_a_finished_game_shows_the_final_count(client, alice, bob):
 
 def test_the_final_count_calculator_counts_a_phone_form(client):
     assert client.get(reverse("final_count")).status_code == 200
-    data = {"s0_general": "honda", "s0_title": "daimyo", "s0_favour": 20, "s0_koku2": 1,
-            "s1_general": "ii", "s1_title": "shomyo", "s1_favour": 20, "s1_koku2": 1,
-            "s2_general": "", "s3_general": "", "kanto_0": "0:simple", "kanto_1": "1:simple"}
+    data = {"players_count": 2, "s0_general": "honda", "s0_title": "daimyo", "s0_favour": 20, "s0_koku2": 1,
+            "s1_general": "ii", "s1_title": "shomyo", "s1_favour": 20, "s1_koku2": 1, "kanto": "1 2"}
     html = client.post(reverse("final_count"), data).content.decode()
     assert "Honda (Seat 1) wins with 28 favour" in html
     assert "tied on weight 1; the kamon furthest left" in html
-    data["kanto_1"] = "3:golden"
+    data["kanto"] = "1 4*"
     response = client.post(reverse("final_count"), data)
-    assert response.status_code == 400 and "seat 4 has no general" in response.content.decode()
+    assert response.status_code == 400 and "Seat 4 is not at this table of 2 players." in response.content.decode()
 
 
 def test_a_private_table_is_hidden_from_outsiders(client, alice, bob, dave):

@@ -72,8 +72,8 @@ def test_a_dutch_browser_gets_the_table_in_the_rulebooks_terms(client, alice, bo
 
 def test_a_dutch_browser_gets_the_final_count_calculator_in_dutch(client):
     html = _html(client.get(reverse("final_count"), **DUTCH))
-    assert "Slottelling berekenen" in html and "Aanzien op het aanzienspoor" in html
-    assert ">Plaats 2 ★</option>" in html and "Seat" not in html
+    assert "Slottelling berekenen" in html and "Kamons op het bord" in html and "4 spelers" in html
+    assert "<legend>Plaats 2</legend>" in html and "Seat" not in html
 
 
 def test_a_dutch_browser_gets_the_club_page_in_dutch(client, alice, club):

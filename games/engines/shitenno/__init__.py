@@ -12,8 +12,9 @@ Set-up
 
 Seats are numbered 0..n-1 in the order of "players". "titles" gives the title tile dealt to each
 general (with 2 or 3 players, only that many; `deal_titles(generals, rng)` deals them). "gates"
-gives the troop face of the top bonus tile on each province's gate. Each player holds 2 hidden troop
-cards, a stock of 12/10/8 kamons, and the game starts in year 2, an even year (odd years are 3, 5, ...).
+gives the troop face of the top bonus tile on each province's gate (`deal_gates(rng)` piles them at random).
+Each player holds 2 hidden troop cards, a stock of 12/10/8 kamons, and the game starts in year 2, an even year
+(odd years are 3, 5, ...).
 
 Moves
 -----
@@ -68,6 +69,6 @@ outcome() then gives the final count (scoring.final_count, which tables may also
 
 from games.engines.shitenno.engine import ShitennoEngine
 from games.engines.shitenno.scoring import final_count
-from games.engines.shitenno.state import deal_titles
+from games.engines.shitenno.state import deal_gates, deal_titles
 
-__all__ = ["ShitennoEngine", "deal_titles", "final_count"]
+__all__ = ["ShitennoEngine", "deal_gates", "deal_titles", "final_count"]

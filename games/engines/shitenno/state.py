@@ -92,6 +92,14 @@ def deal_titles(generals: list[str], rng: random.Random) -> dict[str, str]:
     return dict(zip(generals, dealt, strict=True))
 
 
+def deal_gates(rng: random.Random) -> dict[str, str]:
+    """The troop face on top of each gate's pile, as the rulebook's set-up piles them: "Pile randomly 3 Bonus
+    tiles, 'Troop' face up, on the Gate of each Province" (all 24 tiles, 6 showing each troop)."""
+    tiles = [troop for troop in TROOPS for _ in range(TILES_PER_TROOP)]
+    rng.shuffle(tiles)
+    return {province: tiles[i * TILES_PER_GATE] for i, province in enumerate(PROVINCES)}
+
+
 def initial_state(setup: dict) -> dict:
     if not isinstance(setup, dict):
         raise InvalidMove("The set-up must be an object with players, titles and gates.")

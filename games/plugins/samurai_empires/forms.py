@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.base import InvalidMove, MoveError
 from games.engines.samurai_empires.board import AIS, RESOURCES, TRAINING_GROUNDS
-from games.forms import TableSetupForm
+from games.forms import PlayerCountField, TableSetupForm
 
 MAX_SEATS = 5
 MODE_CHOICES = [("multiplayer", _("Multiplayer")), ("solo", _("Solo against the two AIs"))]
@@ -26,8 +26,11 @@ TRAINED_FIELDS = ("samurai", "archers", "elites", "general")
 
 
 class NewTableForm(TableSetupForm):
-    """The mode, 1 to 5 seats (solo: one), each with an optional Training Ground, and the club's board."""
+    """The player count first, the mode, 1 to 5 seats (solo: one), each with an optional Training Ground, and the
+    club's board."""
 
+    players_count = PlayerCountField(1, MAX_SEATS, initial=2, required=False,
+                                     help_text=_("1 player: solo against the two AIs, or a lone score sheet."))
     mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, initial="multiplayer")
     board_setup = forms.ChoiceField(label=_("The club's saved board"), required=False)
     board = forms.CharField(
@@ -59,31 +62,34 @@ class NewTableForm(TableSetupForm):
 
     def clean(self) -> dict:
         data = super().clean()
+        count = data.get("players_count") or max(self.seats_named(MAX_SEATS), 1)
+        mode = data.get("mode") or "multiplayer"
+        if mode == "solo" and count != 1:
+            self.add_error("players_count", _("The solo mode seats one player against the two AIs."))
         seats, players = [], []
-        for i in range(MAX_SEATS):
-            player = self.players.get(data.get(f"seat{i}_player") or "")
-            guest = (data.get(f"seat{i}_guest") or "").strip()
-            if player is None and not guest:
+        for i in range(count):
+            seat = self.seat_player(i, label=_("seat %(n)d") % {"n": i + 1})
+            if seat is None:
                 continue
-            seats.append({"player": player, "guest_name": guest, "colour": ""})
-            entry: dict = {"name": player.name if player else guest}
+            seats.append({**seat, "colour": ""})
+            entry: dict = {"name": seat["player"].name if seat["player"] else seat["guest_name"]}
             if data.get(f"seat{i}_ground"):
                 entry["training_ground"] = int(data[f"seat{i}_ground"])
             players.append(entry)
-        mode = data.get("mode") or "multiplayer"
-        if not seats:
-            raise forms.ValidationError(_("Seat at least one player: pick a player or name a guest."))
-        if mode == "solo" and len(seats) != 1:
-            raise forms.ValidationError(_("The solo mode seats one player against the two AIs."))
+        self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
+        self.refuse_repeats([f"seat{i}_ground" for i in range(count)],
+                            _("Each house has its own Training Ground: %(value)s is taken."))
         board = self._board(data)
         name = (data.get("save_board_as") or "").strip()
         if name:
             from games.models import BoardSetup
 
             if data.get("club") is None:
-                raise forms.ValidationError(_("Pick the club to save the board for."))
-            if BoardSetup.objects.filter(club=data["club"], game="samurai_empires", name=name).exists():
-                raise forms.ValidationError(_("Your club already has a board of that name."))
+                self.add_error("club", _("Pick the club to save the board for."))
+            elif BoardSetup.objects.filter(club=data["club"], game="samurai_empires", name=name).exists():
+                self.add_error("save_board_as", _("Your club already has a board of that name."))
+        if self.errors:
+            return data
         data["seats"] = seats
         data["setup"] = {"mode": mode, "players": players, "board": board}
         data["deal"] = mode == "solo"  # the site draws the solo table's seed
@@ -93,15 +99,18 @@ class NewTableForm(TableSetupForm):
         saved = data.get("board_setup")
         if saved:
             if saved not in self.saved_boards:
-                raise forms.ValidationError(_("Pick one of your clubs' saved boards."))
+                self.add_error("board_setup", _("Pick one of your clubs' saved boards."))
+                return None
             return self.saved_boards[saved][1]
         text = (data.get("board") or "").strip()
         if not text:
-            raise forms.ValidationError(_("Enter the board set-up, or pick a board your club saved."))
+            self.add_error("board", _("Enter the board set-up, or pick a board your club saved."))
+            return None
         try:
             return json.loads(text)
         except (ValueError, RecursionError):  # RecursionError: a board nested thousands of levels deep
-            raise forms.ValidationError(_("The board set-up is not valid JSON.")) from None
+            self.add_error("board", _("The board set-up is not valid JSON."))
+            return None
 
 
 # --- moves --------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engines.base import InvalidMove, Outcome
-from games.engines.shitenno import ShitennoEngine, deal_titles, simulation
+from games.engines.shitenno import ShitennoEngine, deal_gates, deal_titles, simulation
 from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
 from games.plugins import GameAdapter, TableRow
@@ -60,14 +60,21 @@ class ShitennoGame(GameAdapter):
     demo_players = (2, 3, 4)
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
-        """The starting titles dealt at random to the set-up's generals."""
+        """The starting titles dealt at random to the set-up's generals, and the gates piled at random when the
+        set-up gives none (the new-table page leaves out what the players let the site deal). Titles the set-up
+        names are kept, so "deal the gates, we dealt the titles" works too."""
         players = setup.get("players") if isinstance(setup, dict) else None
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
             raise InvalidMove(_('The set-up needs "players": a list such as [{"general": "honda"}, ...].'))
         generals = [p.get("general") for p in players]
         if not all(isinstance(g, str) for g in generals):  # dealt titles are keyed by general: names only
             raise InvalidMove(_('Each player of the set-up names a general, e.g. {"general": "honda"}.'))
-        return {**setup, "titles": deal_titles(generals, rng)}
+        dealt = dict(setup)
+        if not setup.get("titles"):
+            dealt["titles"] = deal_titles(generals, rng)
+        if not setup.get("gates"):
+            dealt["gates"] = deal_gates(rng)
+        return dealt
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]

@@ -6,6 +6,8 @@ precise reason when it is illegal.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext
@@ -18,6 +20,7 @@ from games.engines.shitenno.board import (
     GENERALS,
     POSITIONS,
     PROVINCES,
+    TILES_PER_TROOP,
     TITLE_NAMES,
     TITLES,
     TROOP_DECK,
@@ -25,8 +28,8 @@ from games.engines.shitenno.board import (
     TROOPS,
     card_name,
 )
-from games.engines.shitenno.engine import HANDLERS
-from games.forms import COLOURS, TableSetupForm
+from games.engines.shitenno.engine import HANDLERS, ShitennoEngine
+from games.forms import COLOURS, PlayerCountField, TableSetupForm
 from shitenno_site.validation import validate_name, whole_number
 
 MAX_SEATS = 4
@@ -38,15 +41,22 @@ CARD_CHOICES = [(c, card_name(c)) for c in TROOP_DECK]
 
 
 class NewTableForm(TableSetupForm):
-    """Seats with their generals, colours and starting titles, and the troop on each province's gate."""
+    """The player count first, then one seat per player (its player or guest, general and colour), the starting
+    titles and the troop on each province's gate; the site deals the titles and the gates unless the players
+    enter what they dealt themselves. Every default opens a table as it stands."""
 
+    players_count = PlayerCountField(ShitennoEngine.min_players, ShitennoEngine.max_players, initial=3,
+                                     required=False)
     deal_titles = forms.BooleanField(label=_("Let the site deal the starting titles"), required=False,
                                      initial=True)
+    deal_gates = forms.BooleanField(label=_("Let the site deal the gates"), required=False, initial=True,
+                                    help_text=_("The site piles the 24 bonus tiles at random, 3 on each gate, "
+                                                "and shows which troop tops each pile: lay them so."))
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         player_choices = self.player_choices
-        title_choices = [("", _("dealt by the site"))] + [(t, TITLE_NAMES[t]) for t in TITLES]
+        title_choices = [("", _("— pick the title —"))] + [(t, TITLE_NAMES[t]) for t in TITLES]
         for i in range(MAX_SEATS):
             n = i + 1
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
@@ -58,44 +68,67 @@ class NewTableForm(TableSetupForm):
             self.fields[f"seat{i}_colour"] = forms.ChoiceField(
                 label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i])
             self.fields[f"seat{i}_title"] = forms.ChoiceField(
-                label=_("Starting title"), choices=title_choices, required=False)
+                label=_("Seat %(n)d: starting title") % {"n": n}, choices=title_choices, required=False)
+        gate_choices = [("", _("— pick the troop —"))] + TROOP_CHOICES
         for slug, province in PROVINCES.items():
-            self.fields[f"gate_{slug}"] = forms.ChoiceField(
-                label=province.name, choices=TROOP_CHOICES,
-                help_text=_("Troop on the top bonus tile"))
+            self.fields[f"gate_{slug}"] = forms.ChoiceField(label=province.name, choices=gate_choices,
+                                                            required=False)
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
-        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour", "title")]
+        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour")]
                 for i in range(MAX_SEATS)]
+
+    def title_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat{i}_title"] for i in range(MAX_SEATS)]
 
     def gate_fields(self) -> list[forms.BoundField]:
         return [self[f"gate_{slug}"] for slug in PROVINCES]
 
     def clean(self) -> dict:
         data = super().clean()
-        seats = []
-        for i in range(MAX_SEATS):
-            player = self.players.get(data.get(f"seat{i}_player") or "")
-            guest = (data.get(f"seat{i}_guest") or "").strip()
-            if player is None and not guest:
-                continue
-            seats.append({
-                "player": player, "guest_name": guest, "general": data.get(f"seat{i}_general"),
-                "colour": data.get(f"seat{i}_colour"), "title": data.get(f"seat{i}_title") or None,
-            })
-        if not 2 <= len(seats) <= MAX_SEATS:
+        count = data.get("players_count") or self.seats_named(MAX_SEATS)
+        if not 2 <= count <= MAX_SEATS:
             raise forms.ValidationError(_("Seat 2 to 4 players: pick a player or name a guest for each seat."))
-        if not data.get("deal_titles") and any(not s["title"] for s in seats):
-            raise forms.ValidationError(_("Enter every starting title, or let the site deal them."))
-        data["seats"] = seats
-        data["gates"] = {slug: data.get(f"gate_{slug}") for slug in PROVINCES}
-        data["setup"] = {
-            "players": [{"general": seat["general"]} for seat in seats],
-            "titles": {seat["general"]: seat["title"] for seat in seats},
-            "gates": dict(data["gates"]),
-        }
-        data["deal"] = bool(data.get("deal_titles"))
+        seats = []
+        for i in range(count):
+            seat = self.seat_player(i, label=_("seat %(n)d") % {"n": i + 1})
+            if seat is not None:
+                seats.append({**seat, "general": data.get(f"seat{i}_general"), "colour": data.get(f"seat{i}_colour"),
+                              "title": data.get(f"seat{i}_title") or None})
+        self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
+        self.refuse_repeats([f"seat{i}_general" for i in range(count)], _("%(value)s is played by one player only."))
+        setup: dict = {"players": [{"general": data.get(f"seat{i}_general")} for i in range(count)]}
+        if not data.get("deal_titles"):
+            for i in range(count):
+                if not data.get(f"seat{i}_title"):
+                    self.add_error(f"seat{i}_title", _("Enter this seat's title, or let the site deal them."))
+            self.refuse_repeats([f"seat{i}_title" for i in range(count)],
+                                _("%(value)s is dealt to one player only."))
+            setup["titles"] = {data.get(f"seat{i}_general"): data.get(f"seat{i}_title") for i in range(count)}
+        if not data.get("deal_gates"):
+            self._check_gates(data)
+            setup["gates"] = {slug: data.get(f"gate_{slug}") for slug in PROVINCES}
+        if self.errors:
+            return data
+        data["seats"], data["setup"] = seats, setup
+        data["deal"] = bool(data.get("deal_titles") or data.get("deal_gates"))
         return data
+
+    def _check_gates(self, data: dict) -> None:
+        """Each gate shows a troop, and no troop more often than its bonus tiles do (6 of each troop among the 24)."""
+        shown: dict[str, list[str]] = {}
+        for slug in PROVINCES:
+            troop = data.get(f"gate_{slug}")
+            if not troop:
+                self.add_error(f"gate_{slug}", _("Pick the troop on this gate, or let the site deal the gates."))
+            else:
+                shown.setdefault(troop, []).append(slug)
+        for troop, slugs in shown.items():
+            if len(slugs) > TILES_PER_TROOP:
+                message = _("Only %(n)d bonus tiles show a %(troop)s; the gates show %(shown)d.") % {
+                    "n": TILES_PER_TROOP, "troop": TROOP_NAMES[troop], "shown": len(slugs)}
+                for slug in slugs[TILES_PER_TROOP:]:
+                    self.add_error(f"gate_{slug}", message)
 
 
 # --- moves --------------------------------------------------------------------------------------------
@@ -227,73 +260,114 @@ def check_place_fields(state: dict, move: dict) -> None:
 # --- the final-count calculator ---------------------------------------------------------------------------
 
 
+KAMON = re.compile(r"([1-4])\s*([*★gG])?")
+KAMON_SEPARATORS = re.compile(r"[\s,;.\-/]+")
+
+
+def kamons_entered(text: str) -> list[tuple[int, str]] | None:
+    """A province's kamons as typed, left to right: seat numbers, a star after a golden kamon ("1 2* 3", "12*3");
+    spaces, commas and dashes between them are ignored. None when anything else was typed."""
+    text = KAMON_SEPARATORS.sub("", text or "")
+    kamons, at = [], 0
+    while at < len(text):
+        found = KAMON.match(text, at)
+        if not found:
+            return None
+        kamons.append((int(found.group(1)) - 1, "golden" if found.group(2) else "simple"))
+        at = found.end()
+    return kamons
+
+
 class FinalCountForm(forms.Form):
-    """One block per seat and one select per province position, for a phone."""
+    """The end of a game on one phone screen or two: how many players, one compact block per seat (general,
+    last year's title, favour, cards and tiles in hand), and one short line per province: the seats of its kamons
+    from left to right. An empty board is refused: a game always ends with kamons on it."""
+
+    players_count = PlayerCountField(ShitennoEngine.min_players, ShitennoEngine.max_players, initial=4)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        number = {"inputmode": "numeric", "class": "num"}
         for i in range(MAX_SEATS):
             self.fields[f"s{i}_general"] = forms.ChoiceField(
-                label=_("General"), choices=[("", _("— empty seat —"))] + list(GENERALS.items()),
-                required=False, initial=DEFAULT_GENERALS[i] if i < 2 else "")
+                label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i], required=False)
             self.fields[f"s{i}_title"] = forms.ChoiceField(
-                label=_("Title in the last year"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i],
+                label=_("Title"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i],
                 required=False)
             self.fields[f"s{i}_favour"] = forms.IntegerField(
-                label=_("Favour on the track"), min_value=0, initial=0, required=False,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+                label=_("Favour"), min_value=0, max_value=999, required=False,
+                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
             for v in (1, 2, 3):
                 self.fields[f"s{i}_koku{v}"] = forms.IntegerField(
-                    label=_("Koku %(v)d cards") % {"v": v}, min_value=0, max_value=12, initial=0, required=False,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+                    label=_("Koku %(v)d") % {"v": v}, min_value=0, max_value=12, required=False,
+                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
             self.fields[f"s{i}_troops"] = forms.IntegerField(
-                label=_("Troops in hand"), min_value=0, max_value=40, initial=0, required=False,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+                label=_("Troops"), min_value=0, max_value=40, required=False,
+                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
             for bonus in ("exchange", "plus_one"):
                 self.fields[f"s{i}_{bonus}"] = forms.IntegerField(
-                    label=_("%(tile)s tiles") % {"tile": BONUS_NAMES[bonus]}, min_value=0, max_value=4,
-                    initial=0, required=False,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-        kamon_choices = [("", "—")] + [
-            (f"{i}:{face}", _("Seat %(n)d") % {"n": i + 1} + (" ★" if face == "golden" else ""))
-            for i in range(MAX_SEATS) for face in ("simple", "golden")
-        ]
+                    label=BONUS_NAMES[bonus], min_value=0, max_value=4, required=False,
+                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
         for slug, province in PROVINCES.items():
-            for p in range(POSITIONS):
-                self.fields[f"{slug}_{p}"] = forms.ChoiceField(
-                    label=f"{province.name} {p + 1}", choices=kamon_choices, required=False)
+            self.fields[slug] = forms.CharField(
+                label=province.name, max_length=40, required=False,
+                widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "off", "spellcheck": "false"}))
 
-    def seat_blocks(self) -> list[list[forms.BoundField]]:
-        parts = ("general", "title", "favour", "koku1", "koku2", "koku3", "troops", "exchange", "plus_one")
-        return [[self[f"s{i}_{part}"] for part in parts] for i in range(MAX_SEATS)]
+    def seat_blocks(self) -> list[dict]:
+        counts = ("favour", "koku1", "koku2", "koku3", "troops", "exchange", "plus_one")
+        return [{"names": [self[f"s{i}_general"], self[f"s{i}_title"]],
+                 "counts": [self[f"s{i}_{part}"] for part in counts]} for i in range(MAX_SEATS)]
 
-    def province_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
-        return [(p.name, [self[f"{slug}_{i}"] for i in range(POSITIONS)]) for slug, p in PROVINCES.items()]
+    def province_fields(self) -> list[forms.BoundField]:
+        return [self[slug] for slug in PROVINCES]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        count = data.get("players_count")
+        if not count:
+            return data
+        kamons: dict[str, list[dict]] = {}
+        for slug, province in PROVINCES.items():
+            entered = kamons_entered(data.get(slug) or "")
+            if entered is None:
+                self.add_error(slug, _("Write the seats of the kamons from left to right, a * after a golden one: "
+                                       "1 2* 3."))
+                continue
+            if len(entered) > POSITIONS:
+                self.add_error(slug, _("%(province)s has %(n)d positions.") % {"province": province.name,
+                                                                               "n": POSITIONS})
+                continue
+            far = next((seat for seat, _face in entered if seat >= count), None)
+            if far is not None:
+                self.add_error(slug, _("Seat %(n)d is not at this table of %(count)d players.") % {
+                    "n": far + 1, "count": count})
+                continue
+            kamons[slug] = [{"seat": seat, "face": face} for seat, face in entered]
+        if not self.errors and not any(kamons.values()):
+            self.add_error(next(iter(PROVINCES)), _("The board is empty: enter each province's kamons, left to "
+                                                    "right, before the count."))
+        for name, label in (("s%d_general", _("%(value)s is played by one seat only.")),
+                            ("s%d_title", _("%(value)s is held by one general only."))):
+            seen: set = set()
+            for i in range(count):
+                value = data.get(name % i)
+                if not value:
+                    self.add_error(name % i, _("Pick one for each seat at the table."))
+                elif value in seen:
+                    self.add_error(name % i, label % {"value": dict(self.fields[name % i].choices)[value]})
+                seen.add(value)
+        data["kamons"] = kamons
+        return data
 
     def end(self) -> dict:
-        """The final count's input (scoring.final_count) for the seats with a general."""
+        """The final count's input (scoring.final_count) for the seats at the table."""
         data = self.cleaned_data
-        seats = [i for i in range(MAX_SEATS) if data.get(f"s{i}_general")]
-        index = {seat: n for n, seat in enumerate(seats)}
-        provinces = {}
-        for slug in PROVINCES:
-            kamons = []
-            for p in range(POSITIONS):
-                value = data.get(f"{slug}_{p}")
-                if not value:
-                    break
-                seat, _sep, face = value.partition(":")
-                if int(seat) not in index:
-                    raise InvalidMove(_("%(province)s: seat %(n)s has no general.") % {
-                        "province": PROVINCES[slug].name, "n": int(seat) + 1})
-                kamons.append({"seat": index[int(seat)], "face": face})
-            provinces[slug] = kamons
-        generals = [data[f"s{i}_general"] for i in seats]
+        seats = range(data["players_count"])
         return {
-            "generals": generals,
+            "generals": [data[f"s{i}_general"] for i in seats],
             "titles": {data[f"s{i}_general"]: data[f"s{i}_title"] for i in seats},
             "favour": [data[f"s{i}_favour"] or 0 for i in seats],
-            "provinces": provinces,
+            "provinces": {slug: data["kamons"].get(slug, []) for slug in PROVINCES},
             "kokus": [[v for v in (1, 2, 3) for _ in range(data[f"s{i}_koku{v}"] or 0)] for i in seats],
             "troops": [["hidden"] * (data[f"s{i}_troops"] or 0) for i in seats],
             "tiles": [{"exchange": data[f"s{i}_exchange"] or 0, "plus_one": data[f"s{i}_plus_one"] or 0,

@@ -28,7 +28,7 @@ from games.engines.teikoku.rules import (
     SPECIAL_DECKS,
     STARTING_TREASURE,
 )
-from games.forms import COLOURS, TableSetupForm
+from games.forms import COLOURS, PlayerCountField, TableSetupForm
 from shitenno_site.validation import whole_number
 
 MAX_SEATS = 4
@@ -42,9 +42,8 @@ class NewTableForm(TableSetupForm):
     """Player count first, then one seat per clan in the rulebook's order (Fujiwara, Minamoto, Tokugawa, Taira:
     the playing order), the Units deck as counted, and the variants the players agreed on."""
 
-    players_count = forms.TypedChoiceField(
-        label=_("Number of players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=3,
-        help_text=_("2 players: Fujiwara and Minamoto; 3 add Tokugawa; 4 add Taira."))
+    players_count = PlayerCountField(2, MAX_SEATS, initial=3,
+                                     help_text=_("2 players: Fujiwara and Minamoto; 3 add Tokugawa; 4 add Taira."))
     units_deck = forms.IntegerField(
         label=_("Cards in the Units deck"), min_value=0, max_value=MAX_UNITS_DECK,
         help_text=_("Count them once the 3 Port cards are face up (the rulebook does not print this number)."))
@@ -90,13 +89,11 @@ class NewTableForm(TableSetupForm):
             return data
         seats = []
         for i in range(count):
-            player = self.players.get(data.get(f"seat{i}_player") or "")
-            guest = (data.get(f"seat{i}_guest") or "").strip()
-            if player is None and not guest:
-                raise forms.ValidationError(
-                    _("Pick a player or name a guest for %(clan)s.") % {"clan": CLAN_NAMES[CLANS[i]]})
-            seats.append({"player": player, "guest_name": guest, "colour": data.get(f"seat{i}_colour") or ""})
-        if data.get("units_deck") is None:
+            seat = self.seat_player(i, label=CLAN_NAMES[CLANS[i]])
+            if seat is not None:
+                seats.append({**seat, "colour": data.get(f"seat{i}_colour") or ""})
+        self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
+        if self.errors:
             return data
         setup: dict = {
             "clans": list(CLANS[:count]),
