@@ -109,6 +109,7 @@ def season_create(
         errors["min_games"] = _("Cannot be negative.")
     if errors:
         raise ValidationError(errors)
+    tie_breakers = standings_maths.season_tie_breakers(tie_breakers)  # what is stored is what applies
     League.objects.select_for_update().get(pk=league.pk)
     if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
         raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
@@ -201,7 +202,10 @@ def _clean_entries(entries: Sequence[dict]) -> list[dict]:
             errors.append(_("Ranks go from 1 to the number of players."))
     if errors:
         raise ValidationError({"entries": errors[0]})
-    return [{"player": e["player"], "rank": int(e["rank"]), "score": e.get("score")} for e in entries]
+    # one meaning of a rank everywhere: standard competition ranks (a dense 1, 1, 2 is stored as 1, 1, 3)
+    ranks = standings_maths.competition_ranks([int(e["rank"]) for e in entries])
+    return [{"player": e["player"], "rank": rank, "score": e.get("score")} for e, rank in zip(entries, ranks,
+                                                                                              strict=True)]
 
 
 @transaction.atomic
@@ -229,8 +233,10 @@ def result_from_session(*, session) -> Result | None:
         season=_season_for(club=session.club, game=session.game, played_on=played_on, players=players),
         created_by=session.created_by,
     )
+    ranks = standings_maths.competition_ranks([p["rank"] for p in placings])
     ResultEntry.objects.bulk_create(
-        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("score")) for p in placings
+        ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"))
+        for p, rank in zip(placings, ranks, strict=True)
     )
     return result
 
@@ -703,7 +709,7 @@ def _in(column: str, values, pg_type: str, *, hashed: bool = False) -> tuple[str
 
 def _rules(season: Season) -> dict:
     return {"scheme": season.points_scheme, "custom": season.custom_points, "min_games": season.min_games,
-            "tie_breakers": season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS}
+            "tie_breakers": season.tie_breakers}
 
 
 @transaction.atomic

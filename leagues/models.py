@@ -3,9 +3,12 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from .standings import DEFAULT_TIE_BREAKERS, season_tie_breakers, validate_rules
 
 
 def new_token() -> str:
@@ -139,6 +142,11 @@ class League(models.Model):
         return reverse("league_detail", args=[self.pk])
 
 
+def default_tie_breakers() -> list[str]:
+    """A new season's tie-breakers: all six, points first (see leagues.standings)."""
+    return list(DEFAULT_TIE_BREAKERS)
+
+
 class Season(models.Model):
     class Scheme(models.TextChoices):
         SCORE_3210 = "3-2-1-0", _("3-2-1-0 (3-1.5-0 at three players)")
@@ -155,7 +163,11 @@ class Season(models.Model):
         default=dict, blank=True, help_text='Points by place for each player count, e.g. {"4": [4, 2, 1, 0]}.'
     )
     min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
-    tie_breakers = models.JSONField(default=list, help_text="Ordered tie-breaker names; see leagues.standings.")
+    tie_breakers = models.JSONField(
+        default=default_tie_breakers,
+        help_text="Ordered tie-breaker names, exactly as the table applies them (points first unless placed); "
+                  "see leagues.standings.",
+    )
     standings_results = models.PositiveIntegerField(
         null=True, blank=True,
         help_text="Results folded into the stored table; empty until a full recompute (no incremental update).",
@@ -167,6 +179,17 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league.name}: {self.name}"
+
+    def clean(self) -> None:
+        """The admin's edits keep the rules the services keep: known names, once each, points first unless
+        placed, so that the stored order is the one the table applies."""
+        names = self.tie_breakers if isinstance(self.tie_breakers, list) else [self.tie_breakers]
+        if not all(isinstance(name, str) for name in names):
+            raise ValidationError({"tie_breakers": "A list of tie-breaker names."})
+        errors = validate_rules(scheme=self.points_scheme, custom=self.custom_points, tie_breakers=names)
+        if errors:
+            raise ValidationError(errors)
+        self.tie_breakers = season_tie_breakers(names)
 
 
 class Result(models.Model):

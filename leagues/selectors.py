@@ -82,7 +82,7 @@ def standings_of(season: Season) -> list[Standing]:
     for row in rows:
         row.sort_key = bytes(row.sort_key)  # PostgreSQL gives a memoryview
     rows.sort(key=lambda row: (row.sort_key, str(row.player_id)))
-    return list(standings_maths.place(rows, season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS))
+    return list(standings_maths.place(rows, season.tie_breakers))
 
 
 def results_recent(

@@ -7,12 +7,17 @@ Points schemes (points by finishing place, for the number of players at the tabl
 - "percent": the percentage of opponents beaten (100 for a win, 0 for last).
 - "custom": points by place for each player count, e.g. {"4": [4, 2, 1, 0], "3": [4, 2, 0]}; a count
   with no list is spaced evenly between the first and last values of the longest list.
+Ranks are standard competition ranks: a player's rank is one more than the number of players who finished
+ahead, so two tied winners of a four-player game are 1, 1 and the next is 3 (`competition_ranks` turns any
+finishing order, such as the dense 1, 1, 2, into these at entry).
 Tied players share the places they cover: each scores the average of those places' points (so a tie
 counts as half an opponent beaten).
 
-Tie-breakers, applied in the season's order to players still level:
+Tie-breakers, applied in the season's order to players still level (the order is what the season stores:
+`season_tie_breakers` puts "points" first in a list that does not name it):
 - "points": placement points; "wins": first places (shared firsts count);
-- "countback": more first places, then more second places;
+- "countback": more first places, then more second places (second: exactly one player finished ahead, so
+  at 1,1,3 nobody is second and at 1,2,2 both are);
 - "opponents_points": the sum, over every game played, of each opponent's season points;
 - "head_to_head": only when exactly two players are level: who finished ahead of the other more often
   in the games they both played;
@@ -114,6 +119,15 @@ def _shares(ranks: tuple[int, ...], scheme: str, custom: Mapping | None) -> tupl
     return tuple(shares)
 
 
+def competition_ranks(ranks: Sequence[int]) -> list[int]:
+    """Standard competition ranks for the same finishing order: 1 + how many finished strictly ahead.
+
+    [1, 1, 2] (dense) becomes [1, 1, 3]; [1, 3, 3] becomes [1, 2, 2]; competition ranks are left as they are.
+    """
+    ordered = sorted(ranks)
+    return [bisect_left(ordered, rank) + 1 for rank in ranks]
+
+
 def _margins(scores: Sequence[float | None]) -> list[float | None]:
     """Each entry's margin in one game: own score minus the other scores' average (None without scores)."""
     scored = [s for s in scores if s is not None]
@@ -154,6 +168,14 @@ def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str])
     return errors
 
 
+def season_tie_breakers(names: Sequence[str]) -> list[str]:
+    """The tie-breaker order a season stores, which is exactly the order its table applies: as given, with
+    "points" put first when the list does not place it (so [] is ["points"]: players level on points share
+    a position). Placing "points" anywhere in the list is how a season ranks by something else first."""
+    names = list(names)
+    return names if "points" in names else ["points", *names]
+
+
 def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None) -> dict[Hashable, Row]:
     """Rows from games given as sequences of (player, rank, score); margins as `_margins` gives them."""
     rows: dict[Hashable, Row] = {}
@@ -161,24 +183,25 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
     games = games if isinstance(games, list) else list(games)
     for game in games:
         ranks = tuple([e[1] for e in game])
-        shares = shares_by_ranks.get(ranks)
-        if shares is None:
-            shares = shares_by_ranks[ranks] = _shares(ranks, scheme, custom)
+        known = shares_by_ranks.get(ranks)
+        if known is None:
+            known = shares_by_ranks[ranks] = (_shares(ranks, scheme, custom), competition_ranks(ranks))
+        shares, places = known
         scores = [e[2] for e in game]
         if None in scores:
             scored = [s for s in scores if s is not None]
             total, others = sum(scored), len(scored) - 1
         else:
             total, others = sum(scores), len(scores) - 1
-        for (player, rank, score), share in zip(game, shares):  # noqa: B905 (same length by construction)
+        for (player, _rank, score), share, place in zip(game, shares, places):  # noqa: B905 (same lengths)
             row = rows.get(player)
             if row is None:
                 row = rows[player] = Row(player)
             row.games += 1
             row.points += share
-            if rank == 1:
+            if place == 1:
                 row.wins += 1
-            elif rank == 2:
+            elif place == 2:
                 row.seconds += 1
             if score is not None and others > 0:
                 row.margin_sum += score - (total - score) / others
@@ -427,14 +450,15 @@ def apply_game(
                 touched[other] = row
     margins = _margins([e[2] for e in game])
     players = []
-    for (player, rank, _score), share, margin in zip(game, shares, margins, strict=True):
+    for (player, _rank, _score), share, margin, place in zip(game, shares, margins, competition_ranks(ranks),
+                                                             strict=True):
         row = rows.get(player)
         if row is None:
             row = rows[player] = Row(player)
         row.games += 1
         row.points += share
-        row.wins += rank == 1
-        row.seconds += rank == 2
+        row.wins += place == 1
+        row.seconds += place == 2
         if margin is not None:
             row.margin_sum += margin
             row.margin_games += 1
