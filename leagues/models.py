@@ -1,6 +1,7 @@
 """People and clubs: a Player sits at tables, with or without an account; a Club gathers players."""
 
 import secrets
+from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -8,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .standings import DEFAULT_TIE_BREAKERS, season_tie_breakers, validate_rules
+from .standings import DEFAULT_TIE_BREAKERS, points_text, season_tie_breakers, validate_rules
 
 
 def new_token() -> str:
@@ -145,6 +146,31 @@ class League(models.Model):
 def default_tie_breakers() -> list[str]:
     """A new season's tie-breakers: all six, points first (see leagues.standings)."""
     return list(DEFAULT_TIE_BREAKERS)
+
+
+class FractionField(models.CharField):
+    """An exact rational number (a Fraction in Python), stored as its text: "1725", "-7/2", "200/3". Season
+    points are sums of shares such as the percent scheme's 200/3, which no float or decimal column holds
+    exactly; the table is ordered by the rows' sort keys, never by this column."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("max_length", 100)
+        super().__init__(*args, **kwargs)
+
+    def from_db_value(self, value, expression, connection) -> Fraction | None:
+        return None if value is None else Fraction(value)
+
+    def to_python(self, value) -> Fraction | None:
+        if value is None or isinstance(value, Fraction):
+            return value
+        try:
+            return Fraction(value)
+        except (TypeError, ValueError, ZeroDivisionError) as error:
+            raise ValidationError("Give an exact number such as 12, 2.5 or 200/3.") from error
+
+    def get_prep_value(self, value) -> str | None:
+        value = self.to_python(value)
+        return None if value is None else str(value)
 
 
 class Season(models.Model):
@@ -331,11 +357,11 @@ class Standing(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     sort_key = models.BinaryField(default=b"", help_text="The row's tie-breaker values, in the season's order.")
     ranked = models.BooleanField(default=True)
-    points = models.FloatField(default=0)
+    points = FractionField(default="0", help_text="Exact: see leagues.standings.place_points.")
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     seconds = models.PositiveIntegerField(default=0)
-    opponents_points = models.FloatField(default=0)
+    opponents_points = FractionField(default="0")
     margin = models.FloatField(null=True, blank=True)
     margin_sum = models.FloatField(default=0, help_text="Sum of the margins of the games with scores.")
     margin_games = models.PositiveIntegerField(default=0, help_text="Games with scores: margin = margin_sum / this.")
@@ -346,6 +372,15 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.player}"
+
+    @property
+    def points_text(self) -> str:
+        """The exact points as the page and the API both show them ("1725", "12.5", "66 2/3")."""
+        return points_text(self.points)
+
+    @property
+    def opponents_points_text(self) -> str:
+        return points_text(self.opponents_points)
 
 
 # --- Audit trail (issue 7) ---

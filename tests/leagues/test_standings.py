@@ -1,5 +1,7 @@
 """Standings: placement points and the tie-breakers, on constructed seasons."""
 
+from fractions import Fraction
+
 import pytest
 
 from leagues.standings import (
@@ -8,6 +10,7 @@ from leagues.standings import (
     competition_ranks,
     game_points,
     place_points,
+    points_text,
     season_tie_breakers,
     standings,
     validate_rules,
@@ -154,3 +157,20 @@ def test_points_come_first_unless_placed():
     games = [game(("a", 1), ("b", 2), ("c", 3)), game(("b", 1), ("c", 2), ("a", 3)),
              game(("c", 1), ("b", 2), ("a", 3))]
     assert [row.player for row in standings(games, tie_breakers=season_tie_breakers(["wins"]))][0] == "b"
+
+
+@pytest.mark.parametrize(("points", "text"), [
+    (Fraction(1725), "1725"), (Fraction(25, 2), "12.5"), (Fraction(-3, 4), "-0.75"), (Fraction(500, 3), "166 2/3"),
+    (Fraction(-4, 3), "-1 1/3"), (Fraction(2, 3), "2/3"), (Fraction(0), "0"), (Fraction(1, 80), "0.0125"),
+])
+def test_points_are_shown_exactly(points, text):
+    assert points_text(points) == text
+
+
+def test_percent_points_sum_exactly():
+    # 66 2/3 three times is 200, not 200.00000000000003; the table's sums are Fractions
+    games = [game(("a", 2), ("b", 1), ("c", 3), ("d", 4)) for _ in range(3)]
+    rows = {row.player: row.points for row in standings(games, scheme="percent")}
+    assert rows == {"a": 200, "b": 300, "c": 100, "d": 0}
+    assert rows["a"] == Fraction(200) and isinstance(rows["a"], Fraction)
+    assert place_points("custom", 2, {"2": [0.1, 0.2]}) == [Fraction(1, 10), Fraction(1, 5)]
