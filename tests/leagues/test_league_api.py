@@ -145,3 +145,21 @@ def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, c
     assert rows == {"bob": "300", "alice": "166 2/3", "carol": "133 1/3", "dave": "0"}
     page = client.get(league.get_absolute_url()).content.decode()
     assert "<td>166 2/3</td>" in page and "<td>300</td>" in page
+
+
+def test_dense_ranks_are_answered_and_stored_as_competition_ranks(api, club, alice, bob, carol):
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol)}
+    api.login(alice)
+    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
+        {"player": ids["alice"], "rank": 1}, {"player": ids["bob"], "rank": 1}, {"player": ids["carol"], "rank": 2}]}
+    response = api.post("/api/results/", body)
+    assert response.status_code == 201, response.content
+    answered = {e["player"]["name"]: e["rank"] for e in response.json()["entries"]}
+    stored = dict(Result.objects.get(pk=response.json()["id"]).entries.values_list("player__name", "rank"))
+    assert answered == stored == {"alice": 1, "bob": 1, "carol": 3}
+    body["entries"][2]["rank"] = 4  # beyond the number of players: refused, nothing written
+    response = api.post("/api/results/", body)
+    assert response.status_code == 400 and "entries" in response.json()
+    assert Result.objects.count() == 1
