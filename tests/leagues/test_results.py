@@ -251,3 +251,18 @@ def test_it_stores_standings_with_the_separating_tie_breaker(club, alice, bob, c
     league_services.standings_compute(season=season)
     rows = [(row.player.name, row.position, row.points, row.separated_by) for row in selectors.standings_of(season)]
     assert rows == [("alice", 1, 3.0, ""), ("bob", 2, 1.5, "points"), ("carol", 3, 0.0, "points")]
+
+
+def test_the_admins_season_edits_keep_the_same_rules(club, alice):
+    """The admin's form runs Season.clean: the same names, once each, points first unless placed."""
+    _league, season = league_with_season(club, alice)
+    season.tie_breakers = ["margin"]
+    season.full_clean()
+    assert season.tie_breakers == ["points", "margin"]
+    for bad in (["luck"], ["wins", "wins"], [{"name": "wins"}]):
+        season.tie_breakers = bad
+        with pytest.raises(ValidationError) as error:
+            season.full_clean()
+        assert "tie_breakers" in error.value.message_dict
+    season.refresh_from_db()  # nothing was saved: the stored rules are the season's own
+    assert season.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head", "margin"]
