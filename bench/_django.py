@@ -3,9 +3,24 @@
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+
+
+def server_of(url: str) -> str:
+    """The server part of a database URL (scheme, credentials, host and port), without the database name."""
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("postgres"):
+        raise SystemExit(f"The benchmarks need PostgreSQL, not {parts.scheme or url!r}.")
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+
+
+# The configured server: BENCH_POSTGRES, else the one DATABASE_URL names, else the local default. The benchmark
+# drops and creates its own database there, never on a server nobody configured.
+_CONFIGURED = os.environ.get("DATABASE_URL", "")
+SERVER = server_of(os.environ.get("BENCH_POSTGRES") or (_CONFIGURED if _CONFIGURED.startswith("postgres") else "")
+                   or "postgres://postgres@127.0.0.1:5432")
 
 
 def setup(name: str = "shitenno_bench", *, fresh: bool = True) -> None:

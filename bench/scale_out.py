@@ -70,18 +70,18 @@ def prepare(tables: int) -> dict:
 
     from games import services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues import league_services
-    from leagues import services as player_services
+    from leagues import clubs, seasons
+    from leagues.players import player_for_user, user_sign_up
 
-    users = [player_services.user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
-                                          password="scale passphrase 42") for i in range(4)]
-    players = [player_services.player_for_user(u) for u in users]
-    club = player_services.club_create(name="Scale Club", owner=users[0], members_public=True)
+    users = [user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org", password="scale passphrase 42")
+             for i in range(4)]
+    players = [player_for_user(u) for u in users]
+    club = clubs.club_create(name="Scale Club", owner=users[0], members_public=True)
     for user in users[1:]:
-        player_services.club_join(token=club.invite_token, user=user)
-    league = league_services.league_create(club=club, name="Scale League", games=["shitenno"], user=users[0])
+        clubs.club_join(token=club.invite_token, user=user)
+    league = seasons.league_create(club=club, name="Scale League", games=["shitenno"], user=users[0])
     today = timezone.localdate()
-    season = league_services.season_create(league=league, name="Now", starts_on=today - datetime.timedelta(days=30),
+    season = seasons.season_create(league=league, name="Now", starts_on=today - datetime.timedelta(days=30),
                                            ends_on=today + datetime.timedelta(days=30), user=users[0])
     games = [random_legal_game(seed, 4) for seed in range(6)]
 
@@ -192,7 +192,7 @@ def lost_answer(stack: Stack, plan: dict, table: dict) -> None:
 def league(stack: Stack, plan: dict, results: int) -> None:
     from django.utils import timezone
 
-    from leagues import league_services
+    from leagues import rating_store
     from leagues.models import Rating, RatingEvent, Result, Standing
 
     print(f"\n3. League: {results} results entered through one instance, signed off through the other, the last"
@@ -231,8 +231,8 @@ def league(stack: Stack, plan: dict, results: int) -> None:
     played = sorted(Standing.objects.filter(season_id=plan["season"]).values_list("games", flat=True))
     check(played == [results] * 4, f"the season's table counts each result once: games {played}")
     stored = sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games"))
-    for kind, key in sorted(league_services.rating_scopes()):
-        league_services.ratings_recompute(kind=kind, key=key)
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
     recomputed = sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games"))
     check(stored == recomputed, "the stored ratings equal a full recompute from the results")
 

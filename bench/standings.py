@@ -105,7 +105,7 @@ def compare(a: list[tuple], b: list[tuple]) -> tuple[bool, float]:
         same = same and x[:4] == y[:4] and x[5:8] == y[5:8] and (x[9] is None) == (y[9] is None)
         for i in (4, 8, 9):
             if x[i] is not None and y[i] is not None:
-                worst = max(worst, abs(x[i] - y[i]))
+                worst = max(worst, float(abs(x[i] - y[i])))  # points are Fractions: their gap must be 0
     return same, worst
 
 

@@ -225,11 +225,14 @@ def replace_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes], 
 
 
 def array_literal(values: Iterable, pg_type: str) -> str:
-    """PostgreSQL's text literal of an array of `pg_type` (bigint, int, float8, bool or bytea), for a
+    """PostgreSQL's text literal of an array of `pg_type` (bigint, int, float8, bool, bytea or text), for a
     parameter cast to that array type. Floats go as their shortest exact repr, which PostgreSQL reads back
     to the same double; None is NULL."""
     if pg_type == "bytea":
         return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
+    if pg_type == "text":  # quoted, so that any text is one element
+        return "{" + ",".join("NULL" if v is None else '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+                              for v in values) + "}"
     if pg_type == "bool":
         return "{" + ",".join("NULL" if v is None else "t" if v else "f" for v in values) + "}"
     if pg_type not in ("bigint", "int", "float8"):

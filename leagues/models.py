@@ -1,11 +1,15 @@
 """People and clubs: a Player sits at tables, with or without an account; a Club gathers players."""
 
 import secrets
+from fractions import Fraction
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from .standings import DEFAULT_TIE_BREAKERS, points_text, season_tie_breakers, validate_rules
 
 
 def new_token() -> str:
@@ -139,6 +143,36 @@ class League(models.Model):
         return reverse("league_detail", args=[self.pk])
 
 
+def default_tie_breakers() -> list[str]:
+    """A new season's tie-breakers: all six, points first (see leagues.standings)."""
+    return list(DEFAULT_TIE_BREAKERS)
+
+
+class FractionField(models.CharField):
+    """An exact rational number (a Fraction in Python), stored as its text: "1725", "-7/2", "200/3". Season
+    points are sums of shares such as the percent scheme's 200/3, which no float or decimal column holds
+    exactly; the table is ordered by the rows' sort keys, never by this column."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("max_length", 100)
+        super().__init__(*args, **kwargs)
+
+    def from_db_value(self, value, expression, connection) -> Fraction | None:
+        return None if value is None else Fraction(value)
+
+    def to_python(self, value) -> Fraction | None:
+        if value is None or isinstance(value, Fraction):
+            return value
+        try:
+            return Fraction(value)
+        except (TypeError, ValueError, ZeroDivisionError) as error:
+            raise ValidationError("Give an exact number such as 12, 2.5 or 200/3.") from error
+
+    def get_prep_value(self, value) -> str | None:
+        value = self.to_python(value)
+        return None if value is None else str(value)
+
+
 class Season(models.Model):
     class Scheme(models.TextChoices):
         SCORE_3210 = "3-2-1-0", _("3-2-1-0 (3-1.5-0 at three players)")
@@ -155,7 +189,11 @@ class Season(models.Model):
         default=dict, blank=True, help_text='Points by place for each player count, e.g. {"4": [4, 2, 1, 0]}.'
     )
     min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
-    tie_breakers = models.JSONField(default=list, help_text="Ordered tie-breaker names; see leagues.standings.")
+    tie_breakers = models.JSONField(
+        default=default_tie_breakers,
+        help_text="Ordered tie-breaker names, exactly as the table applies them (points first unless placed); "
+                  "see leagues.standings.",
+    )
     standings_results = models.PositiveIntegerField(
         null=True, blank=True,
         help_text="Results folded into the stored table; empty until a full recompute (no incremental update).",
@@ -167,6 +205,17 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league.name}: {self.name}"
+
+    def clean(self) -> None:
+        """The admin's edits keep the rules the services keep: known names, once each, points first unless
+        placed, so that the stored order is the one the table applies."""
+        names = self.tie_breakers if isinstance(self.tie_breakers, list) else [self.tie_breakers]
+        if not all(isinstance(name, str) for name in names):
+            raise ValidationError({"tie_breakers": "A list of tie-breaker names."})
+        errors = validate_rules(scheme=self.points_scheme, custom=self.custom_points, tie_breakers=names)
+        if errors:
+            raise ValidationError(errors)
+        self.tie_breakers = season_tie_breakers(names)
 
 
 class Result(models.Model):
@@ -308,11 +357,11 @@ class Standing(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     sort_key = models.BinaryField(default=b"", help_text="The row's tie-breaker values, in the season's order.")
     ranked = models.BooleanField(default=True)
-    points = models.FloatField(default=0)
+    points = FractionField(default="0", help_text="Exact: see leagues.standings.place_points.")
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     seconds = models.PositiveIntegerField(default=0)
-    opponents_points = models.FloatField(default=0)
+    opponents_points = FractionField(default="0")
     margin = models.FloatField(null=True, blank=True)
     margin_sum = models.FloatField(default=0, help_text="Sum of the margins of the games with scores.")
     margin_games = models.PositiveIntegerField(default=0, help_text="Games with scores: margin = margin_sum / this.")
@@ -323,6 +372,15 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.player}"
+
+    @property
+    def points_text(self) -> str:
+        """The exact points as the page and the API both show them ("1725", "12.5", "66 2/3")."""
+        return points_text(self.points)
+
+    @property
+    def opponents_points_text(self) -> str:
+        return points_text(self.opponents_points)
 
 
 # --- Audit trail (issue 7) ---

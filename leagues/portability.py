@@ -26,6 +26,7 @@ from games.models import MoveEvent, Seat, TableSession
 
 from . import rating_store, standings_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
+from .standings import DEFAULT_TIE_BREAKERS, competition_ranks, season_tie_breakers
 
 FORMAT = "shitenno-club-export"
 VERSION = 1
@@ -244,7 +245,9 @@ def _import(data: dict[str, Any]) -> Club:
             season = Season.objects.create(
                 league=league, name=s["name"], starts_on=_parse_date(s["starts_on"]),
                 ends_on=_parse_date(s["ends_on"]), points_scheme=s["points_scheme"], custom_points=s["custom_points"],
-                min_games=s["min_games"], tie_breakers=s["tie_breakers"],
+                min_games=s["min_games"],
+                # files written before the stored order was the applied one said [] for the six defaults
+                tie_breakers=season_tie_breakers(s["tie_breakers"] or DEFAULT_TIE_BREAKERS),
             )
             _restore_times([season], [{"created_at": _parse_dt(s["created_at"])}])
             season_of[s["id"]] = season
@@ -295,9 +298,10 @@ def _import(data: dict[str, Any]) -> Club:
     result_of = {row["id"]: result for row, result in zip(result_rows, results, strict=True)}
     _restore_times(results, ({"created_at": _parse_dt(r["created_at"]), "updated_at": _parse_dt(r["updated_at"])}
                              for r in result_rows))
+    ranks_of = {r["id"]: competition_ranks([e["rank"] for e in r["entries"]]) for r in result_rows}
     ResultEntry.objects.bulk_create(
-        (ResultEntry(result=result_of[r["id"]], player=player_of[e["player"]], rank=e["rank"], score=e["score"])
-         for r in result_rows for e in r["entries"]),
+        (ResultEntry(result=result_of[r["id"]], player=player_of[e["player"]], rank=rank, score=e["score"])
+         for r in result_rows for e, rank in zip(r["entries"], ranks_of[r["id"]], strict=True)),
         batch_size=1000,
     )
     sign_off_rows = [(r["id"], o) for r in result_rows for o in r["sign_offs"]]

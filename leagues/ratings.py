@@ -55,9 +55,14 @@ def plackett_luce(before: list[tuple[float, float]], ranks: list[int], model: Pl
 
     The same operations in the same order as openskill 6.2 (tau added to sigma, teams sorted stably by
     rank, the sums over q, the gamma of sqrt(sigma^2)/c, the kappa floor), without building its rating
-    objects or deep-copying them, which is where most of its time goes. Its tie averaging changes
-    nothing for one-player teams (each tied player's own change is averaged with itself), so it is left
-    out. tests/leagues/test_ratings.py holds this to openskill's own rate() within 1e-9.
+    objects or deep-copying them, which is where most of its time goes. Its tie averaging is left out
+    because in openskill 6.2 it does nothing, for teams of any size: `_compute` writes each player's new mu
+    into the very objects it kept as `original_teams` (`modified_player = original_teams[i][j]`), then
+    averages `result[i][0].mu - original_teams[i][0].mu` over the tied teams, which is zero since both name
+    the same object. So tied players keep their own, different changes (a strong and a weak player tied for
+    first gain different amounts), and that is what openskill's rate() returns and what the site stores.
+    tests/leagues/test_ratings.py holds this to openskill's own rate() within 1e-9, and pins the no-op over
+    tied games, so an openskill release that makes the averaging work fails there loudly.
     """
     k = len(before)
     order = sorted(range(k), key=ranks.__getitem__)

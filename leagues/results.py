@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
+from . import standings as standings_maths
 from . import tasks
 from .access import membership_of, require_club_manager, result_players_signed_by, result_signers
 from .audit import audit_record
@@ -81,7 +82,10 @@ def _clean_entries(entries: Sequence[dict]) -> list[dict]:
             errors.append(_("Ranks go from 1 to the number of players."))
     if errors:
         raise ValidationError({"entries": errors[0]})
-    return [{"player": e["player"], "rank": int(e["rank"]), "score": e.get("score")} for e in entries]
+    # one meaning of a rank everywhere: standard competition ranks (a dense 1, 1, 2 is stored as 1, 1, 3)
+    ranks = standings_maths.competition_ranks([int(e["rank"]) for e in entries])
+    return [{"player": e["player"], "rank": rank, "score": e.get("score")} for e, rank in zip(entries, ranks,
+                                                                                              strict=True)]
 
 
 @transaction.atomic
@@ -109,8 +113,10 @@ def result_from_session(*, session) -> Result | None:
         season=season_for(club=session.club, game=session.game, played_on=played_on, players=players),
         created_by=session.created_by,
     )
+    ranks = standings_maths.competition_ranks([p["rank"] for p in placings])
     ResultEntry.objects.bulk_create(
-        ResultEntry(result=result, player=seats[p["seat"]], rank=p["rank"], score=p.get("score")) for p in placings
+        ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"))
+        for p, rank in zip(placings, ranks, strict=True)
     )
     return result
 

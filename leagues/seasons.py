@@ -58,6 +58,7 @@ def season_create(
         errors["min_games"] = _("Cannot be negative.")
     if errors:
         raise ValidationError(errors)
+    tie_breakers = standings_maths.season_tie_breakers(tie_breakers)  # what is stored is what applies
     League.objects.select_for_update().get(pk=league.pk)
     if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
         raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})

@@ -81,8 +81,9 @@ def standings_of(season: Season) -> list[Standing]:
     rows = list(season.standings.select_related("player").order_by())
     for row in rows:
         row.sort_key = bytes(row.sort_key)  # PostgreSQL gives a memoryview
-    rows.sort(key=lambda row: (row.sort_key, str(row.player_id)))
-    return list(standings_maths.place(rows, season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS))
+    # rows level on everything share a position; they are listed by name (docs: the organisers' page)
+    rows.sort(key=lambda row: (row.sort_key, row.player.name.casefold(), row.player_id))
+    return list(standings_maths.place(rows, season.tie_breakers))
 
 
 def results_recent(

@@ -7,12 +7,17 @@ Points schemes (points by finishing place, for the number of players at the tabl
 - "percent": the percentage of opponents beaten (100 for a win, 0 for last).
 - "custom": points by place for each player count, e.g. {"4": [4, 2, 1, 0], "3": [4, 2, 0]}; a count
   with no list is spaced evenly between the first and last values of the longest list.
+Ranks are standard competition ranks: a player's rank is one more than the number of players who finished
+ahead, so two tied winners of a four-player game are 1, 1 and the next is 3 (`competition_ranks` turns any
+finishing order, such as the dense 1, 1, 2, into these at entry).
 Tied players share the places they cover: each scores the average of those places' points (so a tie
 counts as half an opponent beaten).
 
-Tie-breakers, applied in the season's order to players still level:
+Tie-breakers, applied in the season's order to players still level (the order is what the season stores:
+`season_tie_breakers` puts "points" first in a list that does not name it):
 - "points": placement points; "wins": first places (shared firsts count);
-- "countback": more first places, then more second places;
+- "countback": more first places, then more second places (second: exactly one player finished ahead, so
+  at 1,1,3 nobody is second and at 1,2,2 both are);
 - "opponents_points": the sum, over every game played, of each opponent's season points;
 - "head_to_head": only when exactly two players are level: who finished ahead of the other more often
   in the games they both played;
@@ -26,7 +31,8 @@ Two ways to the same table: `standings(games)` from all the season's games, and 
 co_play)` then `settle` that fold one more game into a stored table without the other games: only the new game's
 players' tallies change, and the opponents' points of everyone who ever shared a game with them, since
 opponents_points(p) = sum over o of n(p, o) * points(o), n(p, o) being the games p and o shared.
-Floating-point sums differ between the two by rounding only (far below the 1e-9 the tie-breakers compare to).
+Points and opponents' points are exact (Fractions), so the two ways give the very same numbers; margins are
+floats and differ by rounding only (far below the 1e-9 the tie-breakers compare them to).
 
 Each row carries a sort key: bytes holding its tie-breakers' values in the season's order, so that the table
 is the rows sorted by key (then by player), rows with equal keys share a position, and the tie-breaker that
@@ -43,6 +49,8 @@ import struct
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import NamedTuple
 
 SCHEMES = ("3-2-1-0", "7-5-3-1", "percent", "custom")
@@ -67,11 +75,11 @@ class Game(NamedTuple):
 @dataclass(slots=True)
 class Row:
     player: Hashable
-    points: float = 0.0
+    points: Fraction = Fraction(0)  # exact: see place_points
     games: int = 0
     wins: int = 0
     seconds: int = 0
-    opponents_points: float = 0.0
+    opponents_points: Fraction = Fraction(0)
     margin: float | None = None
     ranked: bool = True
     position: int | None = None
@@ -81,29 +89,58 @@ class Row:
     sort_key: bytes = b""  # the row's place in the table: see rank_rows
 
 
-def _even(top: float, bottom: float, count: int) -> list[float]:
+def exact(number: float | int | str | Fraction) -> Fraction:
+    """A points value as the exact number it was written as: 2.5 is 5/2 and 0.1 is 1/10 (its shortest
+    repr), not the binary double nearest to it."""
+    if isinstance(number, Fraction | int):
+        return Fraction(number)
+    return Fraction(repr(number) if isinstance(number, float) else number)
+
+
+def _even(top: Fraction, bottom: Fraction, count: int) -> list[Fraction]:
     if count == 1:
         return [top]
     step = (top - bottom) / (count - 1)
     return [top - step * i for i in range(count)]
 
 
-def place_points(scheme: str, count: int, custom: Mapping[str, Sequence[float]] | None = None) -> list[float]:
-    """Points for places 1..count at a table of `count` players."""
+def place_points(scheme: str, count: int, custom: Mapping[str, Sequence[float]] | None = None) -> list[Fraction]:
+    """Points for places 1..count at a table of `count` players, exactly (the percent scheme's 66 2/3 is
+    200/3, so a season's sum is exact and the page and the API show the same number)."""
     if scheme in _SPAN:
-        return _even(*_SPAN[scheme], count)
+        top, bottom = _SPAN[scheme]
+        return _even(Fraction(top), Fraction(bottom), count)
     if scheme != "custom":
         raise ValueError(f"Unknown points scheme {scheme!r}.")
     custom = custom or {}
     if str(count) in custom:
-        return [float(p) for p in custom[str(count)]]
+        return [exact(p) for p in custom[str(count)]]
     if not custom:
-        return [0.0] * count
+        return [Fraction(0)] * count
     longest = max(custom.values(), key=len)
-    return _even(float(longest[0]), float(longest[-1]), count)
+    return _even(exact(longest[0]), exact(longest[-1]), count)
 
 
-def _shares(ranks: tuple[int, ...], scheme: str, custom: Mapping | None) -> tuple[float, ...]:
+def points_text(points: Fraction | int) -> str:
+    """Points as the page and the API both show them, exactly: an integer ("1725"), a decimal when it ends
+    ("12.5", "-0.75"), else a whole part and a proper fraction ("66 2/3", "-1 1/3", "2/3")."""
+    points = Fraction(points)
+    if points.denominator == 1:
+        return str(points.numerator)
+    denominator = points.denominator
+    while denominator % 2 == 0:
+        denominator //= 2
+    while denominator % 5 == 0:
+        denominator //= 5
+    if denominator == 1:  # a finite decimal: as many places as it needs
+        text = f"{Decimal(points.numerator) / Decimal(points.denominator):f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    sign, size = ("-" if points < 0 else ""), abs(points)
+    whole, part = divmod(size.numerator, size.denominator)
+    return f"{sign}{whole} {part}/{size.denominator}" if whole else f"{sign}{part}/{size.denominator}"
+
+
+def _shares(ranks: tuple[int, ...], scheme: str, custom: Mapping | None) -> tuple[Fraction, ...]:
     """Each entry's points, in the entries' order, from their ranks: tied entries average their places."""
     table = place_points(scheme, len(ranks), custom)
     ordered = sorted(ranks)
@@ -112,6 +149,15 @@ def _shares(ranks: tuple[int, ...], scheme: str, custom: Mapping | None) -> tupl
         i, j = bisect_left(ordered, rank), bisect_right(ordered, rank)
         shares.append(sum(table[i:j]) / (j - i))
     return tuple(shares)
+
+
+def competition_ranks(ranks: Sequence[int]) -> list[int]:
+    """Standard competition ranks for the same finishing order: 1 + how many finished strictly ahead.
+
+    [1, 1, 2] (dense) becomes [1, 1, 3]; [1, 3, 3] becomes [1, 2, 2]; competition ranks are left as they are.
+    """
+    ordered = sorted(ranks)
+    return [bisect_left(ordered, rank) + 1 for rank in ranks]
 
 
 def _margins(scores: Sequence[float | None]) -> list[float | None]:
@@ -154,31 +200,41 @@ def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str])
     return errors
 
 
+def season_tie_breakers(names: Sequence[str]) -> list[str]:
+    """The tie-breaker order a season stores, which is exactly the order its table applies: as given, with
+    "points" put first when the list does not place it (so [] is ["points"]: players level on points share
+    a position). Placing "points" anywhere in the list is how a season ranks by something else first."""
+    names = list(names)
+    return names if "points" in names else ["points", *names]
+
+
 def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None) -> dict[Hashable, Row]:
     """Rows from games given as sequences of (player, rank, score); margins as `_margins` gives them."""
     rows: dict[Hashable, Row] = {}
-    shares_by_ranks: dict[tuple, tuple[float, ...]] = {}
     games = games if isinstance(games, list) else list(games)
+    # Points are summed exactly, as integers in units of 1/unit (the common denominator of every share the
+    # season's finishing orders give), which is as fast as floats; rows get their Fractions at the end.
+    exact_shares = {ranks: _shares(ranks, scheme, custom) for ranks in {tuple([e[1] for e in g]) for g in games}}
+    unit = math.lcm(*(share.denominator for shares in exact_shares.values() for share in shares))
+    shares_by_ranks = {ranks: (tuple([int(share * unit) for share in shares]), competition_ranks(ranks))
+                       for ranks, shares in exact_shares.items()}
     for game in games:
-        ranks = tuple([e[1] for e in game])
-        shares = shares_by_ranks.get(ranks)
-        if shares is None:
-            shares = shares_by_ranks[ranks] = _shares(ranks, scheme, custom)
+        shares, places = shares_by_ranks[tuple([e[1] for e in game])]
         scores = [e[2] for e in game]
         if None in scores:
             scored = [s for s in scores if s is not None]
             total, others = sum(scored), len(scored) - 1
         else:
             total, others = sum(scores), len(scores) - 1
-        for (player, rank, score), share in zip(game, shares):  # noqa: B905 (same length by construction)
+        for (player, _rank, score), share, place in zip(game, shares, places):  # noqa: B905 (same lengths)
             row = rows.get(player)
             if row is None:
-                row = rows[player] = Row(player)
+                row = rows[player] = Row(player, 0, opponents_points=0)
             row.games += 1
             row.points += share
-            if rank == 1:
+            if place == 1:
                 row.wins += 1
-            elif rank == 2:
+            elif place == 2:
                 row.seconds += 1
             if score is not None and others > 0:
                 row.margin_sum += score - (total - score) / others
@@ -190,6 +246,8 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
             row.opponents_points += total - row.points
     for row in rows.values():
         row.margin = row.margin_sum / row.margin_games if row.margin_games else None
+        row.points = Fraction(row.points, unit)
+        row.opponents_points = Fraction(row.opponents_points, unit)
     return rows
 
 
@@ -221,17 +279,19 @@ _UNSIGNED = struct.Struct(">Q")
 _DOUBLE = struct.Struct(">d")
 
 
-def _sortable(x: float) -> bytes:
-    """Eight bytes that sort as the numbers do: IEEE 754 with the sign bit set, negatives inverted."""
-    (bits,) = _UNSIGNED.unpack(_DOUBLE.pack(x + 0.0))  # + 0.0: -0.0 and 0.0 are level
+def _sortable(x: float | Fraction) -> bytes:
+    """Eight bytes that sort as the numbers do: IEEE 754 with the sign bit set, negatives inverted. A Fraction
+    goes as its nearest double: equal points give equal bytes; two different sums would need to lie within
+    one double's precision of each other (a step of 1e-7 at a billion points) to share one."""
+    (bits,) = _UNSIGNED.unpack(_DOUBLE.pack(float(x) + 0.0))  # + 0.0: -0.0 and 0.0 are level
     return _UNSIGNED.pack(bits ^ 0xFFFF_FFFF_FFFF_FFFF if bits >> 63 else bits | 0x8000_0000_0000_0000)
 
 
 _PARTS: dict[str, Callable[[Row], tuple[float, ...]]] = {  # ascending: the better sorts first
-    "points": lambda r: (-round(r.points, 9),),
+    "points": lambda r: (-r.points,),
     "wins": lambda r: (-r.wins,),
     "countback": lambda r: (-r.wins, -r.seconds),
-    "opponents_points": lambda r: (-round(r.opponents_points, 9),),
+    "opponents_points": lambda r: (-r.opponents_points,),
     "margin": lambda r: (_INF if r.margin is None else -round(r.margin, 9),),
 }
 _WIDTH = {"points": 8, "wins": 8, "countback": 16, "opponents_points": 8, "margin": 8, "head_to_head": 1}
@@ -274,7 +334,7 @@ def _set_key(row: Row, rules: _Rules, min_games: int) -> None:
         head = _AHEAD if rules.by_head else b""
         row.sort_key = _RANKED + _parts(row, rules.before) + head + _parts(row, rules.after)
     else:  # unranked rows follow, by games then points
-        row.sort_key = _UNRANKED + _sortable(-row.games) + _sortable(-round(row.points, 9))
+        row.sort_key = _UNRANKED + _sortable(-row.games) + _sortable(-row.points)
 
 
 def _in_order(rows: Iterable) -> list:
@@ -427,14 +487,15 @@ def apply_game(
                 touched[other] = row
     margins = _margins([e[2] for e in game])
     players = []
-    for (player, rank, _score), share, margin in zip(game, shares, margins, strict=True):
+    for (player, _rank, _score), share, margin, place in zip(game, shares, margins, competition_ranks(ranks),
+                                                             strict=True):
         row = rows.get(player)
         if row is None:
             row = rows[player] = Row(player)
         row.games += 1
         row.points += share
-        row.wins += rank == 1
-        row.seconds += rank == 2
+        row.wins += place == 1
+        row.seconds += place == 2
         if margin is not None:
             row.margin_sum += margin
             row.margin_games += 1

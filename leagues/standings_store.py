@@ -7,6 +7,7 @@ run. The table maths is in `standings`; how rows are read and written (SQL, COPY
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from django.db import connection, transaction
 
@@ -22,8 +23,8 @@ from .models import Result, Season, Standing
 
 _STANDING_COLUMNS = ("sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
                      "margin_sum", "margin_games")
-_PG_TYPES = {"player_id": "bigint", "sort_key": "bytea", "ranked": "bool", "points": "float8", "games": "int",
-             "wins": "int", "seconds": "int", "opponents_points": "float8", "margin": "float8", "margin_sum": "float8",
+_PG_TYPES = {"player_id": "bigint", "sort_key": "bytea", "ranked": "bool", "points": "text", "games": "int",
+             "wins": "int", "seconds": "int", "opponents_points": "text", "margin": "float8", "margin_sum": "float8",
              "margin_games": "int"}
 _ANALYZE_FROM = 1000  # results whose in_standings flag a recompute changed
 
@@ -47,8 +48,9 @@ def _stored_standings(cursor, season_id: int, where: str = "", params: Sequence 
 
 
 def _values(row: standings_maths.Row) -> tuple:
-    return (row.sort_key, row.ranked, row.points, row.games, row.wins, row.seconds, row.opponents_points, row.margin,
-            row.margin_sum, row.margin_games)
+    """The stored values of a row; points and opponents' points are exact, stored as text ("200/3")."""
+    return (row.sort_key, row.ranked, str(row.points), row.games, row.wins, row.seconds, str(row.opponents_points),
+            row.margin, row.margin_sum, row.margin_games)
 
 
 def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row], stored: dict[int, tuple], *,
@@ -96,8 +98,8 @@ def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row]
 def _rows_of(stored: dict[int, tuple]) -> dict[int, standings_maths.Row]:
     Row = standings_maths.Row
     return {  # positional arguments: cheaper than by keyword
-        player: Row(player, points, games, wins, seconds, opponents, margin, ranked, None, "", margin_sum,
-                    margin_games, key)
+        player: Row(player, Fraction(points), games, wins, seconds, Fraction(opponents), margin, ranked, None, "",
+                    margin_sum, margin_games, key)
         for player, (key, ranked, points, games, wins, seconds, opponents, margin, margin_sum, margin_games)
         in stored.items()
     }
@@ -117,7 +119,7 @@ def _in(column: str, values, pg_type: str, *, hashed: bool = False) -> tuple[str
 
 def _rules(season: Season) -> dict:
     return {"scheme": season.points_scheme, "custom": season.custom_points, "min_games": season.min_games,
-            "tie_breakers": season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS}
+            "tie_breakers": season.tie_breakers}
 
 
 @transaction.atomic

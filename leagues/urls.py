@@ -20,6 +20,7 @@ urlpatterns = [
 
 urlpatterns += [
     path("leagues/", views.league_index, name="league_index"),
+    path("leagues/rules/", views.league_rules, name="league_rules"),
     path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
     path("rankings/", views.rankings, name="rankings"),
     path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),

@@ -249,6 +249,11 @@ def league_index(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list(viewer=request.user)})
 
 
+def league_rules(request: HttpRequest) -> HttpResponse:
+    """For club organisers: the points schemes and tie-breakers, exactly as leagues.standings applies them."""
+    return render(request, "leagues/league_rules.html")
+
+
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
 

@@ -46,6 +46,12 @@ class StandingOutput(serializers.ModelSerializer):
     player = PlayerOutput()
     position = serializers.IntegerField(allow_null=True, help_text="Shared by tied players; empty if unranked.")
     separated_by = serializers.CharField(help_text="Tie-breaker that put this row below the last; empty if tied.")
+    points = serializers.CharField(
+        source="points_text",
+        help_text='Exact season points, as the page shows them: "1725", "12.5", or a whole part and a fraction '
+                  'such as "66 2/3" (the percent scheme gives thirds).')
+    opponents_points = serializers.CharField(source="opponents_points_text",
+                                             help_text="Exact, written like points.")
 
     class Meta:
         model = Standing

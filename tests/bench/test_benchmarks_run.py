@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bench._django import server_of
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -21,10 +23,20 @@ ROOT = Path(__file__).resolve().parent.parent.parent
      "every way left the rows the other (or a full recompute) leaves: yes"),
 ])
 def test_the_benchmark_runs(script, args, says):
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    database = os.environ.get("DATABASE_URL", "")
+    if not database.startswith("postgres"):
         pytest.skip("the benchmarks need PostgreSQL")
-    env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke")
+    # the benchmark drops and creates its database on the server the tests use, whatever BENCH_POSTGRES says
+    env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke",
+               BENCH_POSTGRES=server_of(database))
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert says in done.stdout, done.stdout[-3000:]
+
+
+def test_a_benchmark_uses_the_configured_server():
+    assert server_of("postgres://bench:pw@db.example.org:6543/shitenno") == "postgres://bench:pw@db.example.org:6543"
+    assert server_of("postgresql://postgres@127.0.0.1/x") == "postgresql://postgres@127.0.0.1"
+    with pytest.raises(SystemExit):
+        server_of("sqlite:///db.sqlite3")

@@ -14,7 +14,11 @@ from leagues.players import player_for_user
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-LIVE = 2500  # ms: a move reaches the other phones within 2 s (a 1.5 s poll); a little margin for a busy CI
+# ms: how long a test waits for a condition the page's poll (every 1.5 s) brings about. The tests wait on the
+# condition (the table body's seq, a text), never for a fixed time, so this only bounds a page that has hung:
+# a busy machine that delays a poll or two still passes. How fast a move reaches the other phones is a speed
+# target, measured with a same-run baseline in bench/load.py, not asserted here.
+LIVE = 30_000
 
 
 SMALL_TARGETS = """() => [...document.querySelectorAll(

@@ -18,7 +18,7 @@ from games.engines.shitenno.board import PROVINCES, TILES_PER_TROOP, TROOPS
 from games.models import TableSession
 from games.plugins import get_game
 from leagues.models import Player
-from leagues.services import player_for_user
+from leagues.players import player_for_user
 from tests.games.engines.samurai_empires.tables import BOARD
 from tests.games.page_form import form_as_left
 

@@ -75,11 +75,16 @@ def test_it_keeps_an_owner(api, club, alice):
     response = api.login(alice).delete(f"/api/clubs/{club.slug}/members/{owner.pk}/")
     assert response.status_code == 409
     assert "needs an owner" in response.json()["detail"]
+    owner.refresh_from_db()
+    assert owner.role == "owner"
 
 
 def test_it_lets_a_member_leave(api, club, carol):
     mine = Membership.objects.get(club=club, player__user=carol)
+    others = set(Membership.objects.filter(club=club).exclude(pk=mine.pk).values_list("pk", "role"))
     assert api.login(carol).delete(f"/api/clubs/{club.slug}/members/{mine.pk}/").status_code == 204
+    assert not Membership.objects.filter(club=club, player__user=carol).exists()
+    assert set(Membership.objects.filter(club=club).values_list("pk", "role")) == others  # nobody else left
 
 
 def test_it_gives_outsiders_no_membership_writes(api, club, dave, carol):

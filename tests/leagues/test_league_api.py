@@ -59,7 +59,7 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     rating_store.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
     standings_store.standings_compute(season=season)
     standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
-    assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", 3.0), ("bob", 0.0)]
+    assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", "3"), ("bob", "0")]
     ratings = api.get("/api/ratings/?game=shitenno").json()
     assert [r["player"]["name"] for r in ratings] == ["alice", "bob"]
     assert len(api.get(f"/api/ratings/?league={league.pk}&min_games=1").json()) == 2
@@ -122,3 +122,44 @@ def test_the_schema_lists_the_league_endpoints(api):
                  "/api/players/{id}/ratings/history/", "/api/players/{id}/stats/", "/api/results/",
                  "/api/results/{id}/sign-off/"]:
         assert path in schema["paths"], path
+
+
+def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, client, club, alice, bob, carol,
+                                                                          dave):
+    """Second, third and second of four: 200/3 + 100/3 + 200/3 = 500/3 exactly, never 166.66666666666669."""
+    from fractions import Fraction
+
+    from leagues.models import Standing
+
+    club.members_public = True
+    club.save()
+    join(club, bob, dave)
+    league, season = league_with_season(club, alice, points_scheme="percent")
+    for days_ago, alice_rank in ((3, 2), (2, 3), (1, 2)):
+        others = [r for r in (1, 2, 3, 4) if r != alice_rank]
+        sign_all(enter(season, alice, [(alice, alice_rank, None), (bob, others[0], None), (carol, others[1], None),
+                                       (dave, others[2], None)], days_ago=days_ago), bob, carol, dave)
+    standings_store.standings_compute(season=season)
+    assert Standing.objects.get(season=season, player__user=alice).points == Fraction(500, 3)
+    rows = {row["player"]["name"]: row["points"] for row in api.get(f"/api/seasons/{season.pk}/standings/").json()}
+    assert rows == {"bob": "300", "alice": "166 2/3", "carol": "133 1/3", "dave": "0"}
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "<td>166 2/3</td>" in page and "<td>300</td>" in page
+
+
+def test_dense_ranks_are_answered_and_stored_as_competition_ranks(api, club, alice, bob, carol):
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol)}
+    api.login(alice)
+    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
+        {"player": ids["alice"], "rank": 1}, {"player": ids["bob"], "rank": 1}, {"player": ids["carol"], "rank": 2}]}
+    response = api.post("/api/results/", body)
+    assert response.status_code == 201, response.content
+    answered = {e["player"]["name"]: e["rank"] for e in response.json()["entries"]}
+    stored = dict(Result.objects.get(pk=response.json()["id"]).entries.values_list("player__name", "rank"))
+    assert answered == stored == {"alice": 1, "bob": 1, "carol": 3}
+    body["entries"][2]["rank"] = 4  # beyond the number of players: refused, nothing written
+    response = api.post("/api/results/", body)
+    assert response.status_code == 400 and "entries" in response.json()
+    assert Result.objects.count() == 1

@@ -91,7 +91,7 @@ def test_an_owner_creates_a_season_with_its_rules_from_the_league_page(client, c
     assert response.status_code == 302 and f"?season={season.pk}" in response.url
     assert (season.starts_on, season.ends_on) == (datetime.date(2030, 3, 1), datetime.date(2030, 5, 31))
     assert season.points_scheme == "7-5-3-1" and season.min_games == 3 and season.custom_points == {}
-    assert season.tie_breakers == ["wins", "head_to_head"]
+    assert season.tie_breakers == ["points", "wins", "head_to_head"]  # points first: the form did not place them
 
 
 def test_a_season_with_custom_points(client, club, alice):

@@ -1,8 +1,10 @@
 """League, rankings and player pages: standings with tie-breakers, sign-offs, ratings with uncertainty."""
 
+import datetime
+
 import pytest
 
-from leagues import rating_store, standings_store
+from leagues import rating_store, seasons, standings_store
 from leagues.models import Result
 
 from .league_helpers import enter, join, league_with_season, sign_all
@@ -65,3 +67,33 @@ def test_the_nav_and_club_page_link_leagues(client, club, alice, bob, carol):
     assert 'href="/leagues/"' in client.get("/").content.decode()
     assert league.get_absolute_url() in client.get(f"/clubs/{club.slug}/").content.decode()
     assert "Winter league" in client.get("/leagues/").content.decode()
+
+
+def test_every_league_page_links_the_organisers_page_and_shows_its_seasons_tie_breaker_order(
+        client, club, alice, bob, carol):
+    league, season, _pending = rated_season(club, alice, bob, carol)
+    later = season.ends_on + datetime.timedelta(days=1)
+    seasons.season_create(league=league, name="Short rules", starts_on=later, ends_on=later, user=alice,
+                                  tie_breakers=["head_to_head", "wins"])
+    page = client.get(f"/leagues/{league.pk}/?season={season.pk}").content.decode()
+    assert 'href="/leagues/rules/"' in page
+    assert ("Order: points, wins, count-back of 1st and 2nd places, opponents' points, head-to-head, "
+            "average score margin.") in page
+    other = league.seasons.get(name="Short rules")
+    fragment = client.get(f"/leagues/{league.pk}/?season={other.pk}", HTTP_HX_REQUEST="true").content.decode()
+    assert "Order: points, head-to-head, wins." in fragment  # points first: the season did not place them
+    dutch = client.get(f"/leagues/{league.pk}/?season={other.pk}", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Hoe de stand wordt berekend" in dutch and "Volgorde:" in dutch
+
+
+def test_the_organisers_page_explains_each_rule_in_english_and_dutch(client):
+    page = client.get("/leagues/rules/").content.decode()
+    for words in ("3, 1.5, 0 with three", "at places 1, 1, 3 nobody is second", "exactly two players are level",
+                  "A player with no scored game comes after every player who has one",
+                  "listed alphabetically by name", "stored as 1, 1, 3", "166 2/3"):
+        assert words in page, words
+    dutch = client.get("/leagues/rules/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    for words in ("Hoe een competitiestand wordt berekend", "bij plaatsen 1, 1, 3 is niemand tweede",
+                  "precies twee spelers", "Hun rijen staan alfabetisch op naam"):
+        assert words in dutch, words
+    assert "For club organisers" not in dutch

@@ -50,3 +50,45 @@ def test_stored_tables_get_their_keys_and_read_in_the_same_order():
         assert all(row.sort_key for row in table)
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_RULES = [("leagues", "0008_consent_flags")]
+WITH_RULES = [("leagues", "0009_season_rules_stored_as_applied")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_rules_become_the_applied_ones_and_dense_ranks_competition_ranks():
+    apps = migrate(BEFORE_RULES)
+    Club, League, Season_, Player = (apps.get_model("leagues", name) for name in ("Club", "League", "Season", "Player"))
+    Result, ResultEntry = (apps.get_model("leagues", name) for name in ("Result", "ResultEntry"))
+    club = Club.objects.create(name="Rules club", slug="rules-club")
+    league = League.objects.create(club=club, name="Rules league", slug="rules", games=["shitenno"])
+    day = datetime.date(2026, 1, 5)
+    empty = Season_.objects.create(league=league, name="empty", starts_on=day, ends_on=day, tie_breakers=[],
+                                   standings_results=0)
+    Season_.objects.create(league=league, name="no points", starts_on=day + datetime.timedelta(1),
+                           ends_on=day + datetime.timedelta(1), tie_breakers=["wins", "margin"], standings_results=0)
+    Season_.objects.create(league=league, name="placed", starts_on=day + datetime.timedelta(2),
+                           ends_on=day + datetime.timedelta(2), tie_breakers=["wins", "points"], standings_results=0)
+    ann, ben, cat, dan = (Player.objects.create(name=name) for name in ("ann", "ben", "cat", "dan"))
+    dense = Result.objects.create(game="shitenno", played_on=day, club=club, season=empty, status="counted")
+    for player, rank in ((ann, 1), (ben, 1), (cat, 2), (dan, 3)):
+        ResultEntry.objects.create(result=dense, player=player, rank=rank)
+    proper = Result.objects.create(game="shitenno", played_on=day, club=club, status="counted")
+    for player, rank in ((ann, 1), (ben, 2), (cat, 2), (dan, 4)):
+        ResultEntry.objects.create(result=proper, player=player, rank=rank)
+    migrate(WITH_RULES)
+    try:
+        apps = migrate(WITH_RULES)
+        Season_, ResultEntry = apps.get_model("leagues", "Season"), apps.get_model("leagues", "ResultEntry")
+        rules = {s.name: (s.tie_breakers, s.standings_results) for s in Season_.objects.all()}
+        assert rules == {
+            "empty": (["points", "wins", "countback", "opponents_points", "head_to_head", "margin"], None),
+            "no points": (["points", "wins", "margin"], None),
+            "placed": (["wins", "points"], 0),
+        }
+        ranks = {(e.result_id, e.player.name): e.rank for e in ResultEntry.objects.select_related("player")}
+        assert ranks == {(dense.pk, "ann"): 1, (dense.pk, "ben"): 1, (dense.pk, "cat"): 3, (dense.pk, "dan"): 4,
+                         (proper.pk, "ann"): 1, (proper.pk, "ben"): 2, (proper.pk, "cat"): 2, (proper.pk, "dan"): 4}
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

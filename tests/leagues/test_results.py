@@ -90,7 +90,39 @@ def test_it_refuses_direct_entry_of_outsiders_into_a_season(club, alice, dave):
 def test_it_accepts_a_game_without_an_engine(club, alice, carol):
     _league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 1, None), (carol, 1, None)], game="Go")
-    assert result.entries.count() == 2
+    result = Result.objects.get(pk=result.pk)
+    assert (result.game, result.season, result.club, result.status) == ("Go", season, club, "pending")
+    assert sorted((e.player.name, e.rank, e.score) for e in result.entries.all()) == [
+        ("alice", 1, None), ("carol", 1, None)]
+    assert list(result.sign_offs.values_list("player__name", "agreed")) == [("alice", True)]
+
+
+def test_it_stores_dense_ranks_as_competition_ranks(club, alice, bob, carol):
+    """Two tied winners then one more: the third finished behind two players, so their rank is 3, not 2."""
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    result = enter(season, alice, [(alice, 1, None), (bob, 1, None), (carol, 2, None)])
+    assert sorted((e.player.name, e.rank) for e in result.entries.all()) == [("alice", 1), ("bob", 1), ("carol", 3)]
+    sign_all(result, bob, carol)
+    standings_store.standings_compute(season=season)
+    rows = {row.player.name: (row.wins, row.seconds) for row in selectors.standings_of(season)}
+    assert rows == {"alice": (1, 0), "bob": (1, 0), "carol": (0, 0)}  # nobody is second at 1, 1, 3
+
+
+def test_it_stores_the_tie_breakers_it_applies(club, alice):
+    league, season = league_with_season(club, alice, tie_breakers=[])
+    assert season.tie_breakers == ["points"]
+    later = TODAY + datetime.timedelta(days=31)
+    wins_only = seasons.season_create(league=league, name="wins", starts_on=later, ends_on=later, user=alice,
+                                              tie_breakers=["wins", "margin"])
+    assert wins_only.tie_breakers == ["points", "wins", "margin"]
+    later += datetime.timedelta(days=1)
+    wins_first = seasons.season_create(league=league, name="wins first", starts_on=later, ends_on=later,
+                                               user=alice, tie_breakers=["wins", "points"])
+    assert wins_first.tie_breakers == ["wins", "points"]
+    default = seasons.season_create(league=league, name="default", starts_on=later + datetime.timedelta(1),
+                                            ends_on=later + datetime.timedelta(1), user=alice)
+    assert default.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head", "margin"]
 
 
 def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol):
@@ -220,3 +252,18 @@ def test_it_stores_standings_with_the_separating_tie_breaker(club, alice, bob, c
     standings_store.standings_compute(season=season)
     rows = [(row.player.name, row.position, row.points, row.separated_by) for row in selectors.standings_of(season)]
     assert rows == [("alice", 1, 3.0, ""), ("bob", 2, 1.5, "points"), ("carol", 3, 0.0, "points")]
+
+
+def test_the_admins_season_edits_keep_the_same_rules(club, alice):
+    """The admin's form runs Season.clean: the same names, once each, points first unless placed."""
+    _league, season = league_with_season(club, alice)
+    season.tie_breakers = ["margin"]
+    season.full_clean()
+    assert season.tie_breakers == ["points", "margin"]
+    for bad in (["luck"], ["wins", "wins"], [{"name": "wins"}]):
+        season.tie_breakers = bad
+        with pytest.raises(ValidationError) as error:
+            season.full_clean()
+        assert "tie_breakers" in error.value.message_dict
+    season.refresh_from_db()  # nothing was saved: the stored rules are the season's own
+    assert season.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head", "margin"]

@@ -1,8 +1,20 @@
 """Standings: placement points and the tie-breakers, on constructed seasons."""
 
+from fractions import Fraction
+
 import pytest
 
-from leagues.standings import Entry, Game, game_points, place_points, standings, validate_rules
+from leagues.standings import (
+    Entry,
+    Game,
+    competition_ranks,
+    game_points,
+    place_points,
+    points_text,
+    season_tie_breakers,
+    standings,
+    validate_rules,
+)
 
 
 def game(*ranks, scores=None):
@@ -119,3 +131,46 @@ def test_it_validates_rules():
     assert "points_scheme" in validate_rules(scheme="9-9", custom={}, tie_breakers=[])
     assert "custom_points" in validate_rules(scheme="custom", custom={"3": [1, 2]}, tie_breakers=[])
     assert "tie_breakers" in validate_rules(scheme="percent", custom={}, tie_breakers=["luck"])
+
+
+def test_ranks_are_competition_ranks():
+    assert competition_ranks([1, 1, 2]) == [1, 1, 3]
+    assert competition_ranks([1, 3, 3, 2]) == [1, 3, 3, 2]
+    assert competition_ranks([2, 1, 2]) == [2, 1, 2]
+    assert competition_ranks([1, 1, 1, 4]) == [1, 1, 1, 4]
+    assert competition_ranks([5, 5]) == [1, 1]
+
+
+def test_second_place_means_exactly_one_player_ahead():
+    # dense ranks given to the maths directly mean the same order as 1, 1, 3: c is third, not second
+    rows = {row.player: (row.wins, row.seconds) for row in standings([game(("a", 1), ("b", 1), ("c", 2))])}
+    assert rows == {"a": (1, 0), "b": (1, 0), "c": (0, 0)}
+    rows = {row.player: (row.wins, row.seconds) for row in standings([game(("a", 1), ("b", 2), ("c", 2))])}
+    assert rows == {"a": (1, 0), "b": (0, 1), "c": (0, 1)}
+
+
+def test_points_come_first_unless_placed():
+    assert season_tie_breakers([]) == ["points"]
+    assert season_tie_breakers(["wins"]) == ["points", "wins"]
+    assert season_tie_breakers(["wins", "points"]) == ["wins", "points"]
+    # b has more points (3 + 1.5) than a (3 + 0) but a has as many wins: with points first, b leads
+    games = [game(("a", 1), ("b", 2), ("c", 3)), game(("b", 1), ("c", 2), ("a", 3)),
+             game(("c", 1), ("b", 2), ("a", 3))]
+    assert [row.player for row in standings(games, tie_breakers=season_tie_breakers(["wins"]))][0] == "b"
+
+
+@pytest.mark.parametrize(("points", "text"), [
+    (Fraction(1725), "1725"), (Fraction(25, 2), "12.5"), (Fraction(-3, 4), "-0.75"), (Fraction(500, 3), "166 2/3"),
+    (Fraction(-4, 3), "-1 1/3"), (Fraction(2, 3), "2/3"), (Fraction(0), "0"), (Fraction(1, 80), "0.0125"),
+])
+def test_points_are_shown_exactly(points, text):
+    assert points_text(points) == text
+
+
+def test_percent_points_sum_exactly():
+    # 66 2/3 three times is 200, not 200.00000000000003; the table's sums are Fractions
+    games = [game(("a", 2), ("b", 1), ("c", 3), ("d", 4)) for _ in range(3)]
+    rows = {row.player: row.points for row in standings(games, scheme="percent")}
+    assert rows == {"a": 200, "b": 300, "c": 100, "d": 0}
+    assert rows["a"] == Fraction(200) and isinstance(rows["a"], Fraction)
+    assert place_points("custom", 2, {"2": [0.1, 0.2]}) == [Fraction(1, 10), Fraction(1, 5)]

@@ -118,8 +118,13 @@ def test_it_refuses_weak_passwords(password):
         validate_password(password, User(username="alice-example", email="alice-example@example.org"))
 
 
-def test_it_accepts_a_twelve_character_passphrase():
-    validate_password("tea at the castle")
+def test_it_accepts_a_twelve_character_passphrase_and_refuses_eleven():
+    """The boundary itself: twelve characters pass, eleven do not (only the length differs)."""
+    assert len("tea at dawn!") == 12
+    assert validate_password("tea at dawn!") is None  # Django's validators return None or raise
+    with pytest.raises(ValidationError) as refused:
+        validate_password("tea at dawn")
+    assert [e.code for e in refused.value.error_list] == ["password_too_short"]
 
 
 # --- production settings -----------------------------------------------------------------------------------
