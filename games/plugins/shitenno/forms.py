@@ -60,9 +60,9 @@ class NewTableForm(TableSetupForm):
             self.fields[f"seat{i}_title"] = forms.ChoiceField(
                 label=_("Starting title"), choices=title_choices, required=False)
         for slug, province in PROVINCES.items():
-            self.fields[f"gate_{slug}"] = forms.ChoiceField(
-                label=province.name, choices=TROOP_CHOICES,
-                help_text=_("Troop on the top bonus tile"))
+            # No help text: the fieldset's legend says what each gate is (a help text per province was never shown,
+            # and Django's aria-describedby then named an id no element had).
+            self.fields[f"gate_{slug}"] = forms.ChoiceField(label=province.name, choices=TROOP_CHOICES)
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
         return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour", "title")]
