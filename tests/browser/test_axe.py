@@ -130,9 +130,10 @@ def axe_source() -> str:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_every_page_passes_axe_and_fits_360_px(phone, live_server, site, axe_source, language, dark):
+def test_every_page_passes_axe_and_fits_360_px(phone, shoot, live_server, site, axe_source, language, dark):
     found = {}
     pages = {}
+    kenjis_page = league_players.player_for_user(get_user_model().objects.get(username="kenji")).get_absolute_url()
     for user, url in site:
         page = pages.get(user)
         if page is None:
@@ -146,6 +147,8 @@ def test_every_page_passes_axe_and_fits_360_px(phone, live_server, site, axe_sou
         if api_docs:
             expect(page.locator(".swagger-ui .info")).to_be_visible()
         page.evaluate(axe_source + "\n;0")  # defines window.axe
+        if url == kenjis_page:  # the player page's charts, for docs/screenshots/
+            shoot(page, f"player-{language}-{'dark' if dark else 'light'}")
         problems = page.evaluate(RUN_AXE)
         width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
         if width[0] > width[1]:
