@@ -1,7 +1,8 @@
 """The player page's two charts, drawn on the server as SVG geometry (no script, no style attribute): a rating line
 with its axes, and the finishing places of recent games as labelled bars. Pure functions of the numbers; the
 templates (templates/leagues/partials/*_chart.html) draw what these return, and site.css colours it for both
-schemes."""
+schemes. Coordinates are plain numbers (the templates write them with localisation off: "73,5" is no SVG
+length); the values shown to the reader stay numbers, for the templates to write in the reader's language."""
 
 from __future__ import annotations
 
@@ -50,19 +51,19 @@ def rating_line(values: list[float]) -> dict | None:
 
     points = [(LEFT + i * dx, y(v)) for i, v in enumerate(values)]
     digits = 0 if step >= 1 else 1
-    value_ticks = [{"y": round(y(low + i * step), 1), "label": f"{low + i * step:.{digits}f}"}
+    value_ticks = [{"y": round(y(low + i * step), 1), "value": low + i * step}
                    for i in range(round((high - low) / step) + 1)]
     last_x, last_y = points[-1]
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": TOP + plot_h,
         "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
-        "dots": [{"x": round(px, 1), "y": round(py, 1), "value": f"{v:.1f}", "game": i}
+        "dots": [{"x": round(px, 1), "y": round(py, 1), "value": v, "game": i}
                  for i, ((px, py), v) in enumerate(zip(points, values, strict=True))] if len(values) <= 40 else [],
         "value_ticks": value_ticks,
         "game_ticks": [{"x": round(LEFT + i * dx, 1), "label": i} for i in _game_ticks(len(values))],
         "last": {"x": round(min(last_x, WIDTH - RIGHT), 1),
-                 "y": round(last_y - 6 if last_y > TOP + 14 else last_y + 14, 1), "label": f"{values[-1]:.1f}"},
-        "first_value": f"{values[0]:.1f}", "last_value": f"{values[-1]:.1f}", "games": len(values) - 1,
+                 "y": round(last_y - 6 if last_y > TOP + 14 else last_y + 14, 1), "value": values[-1]},
+        "first_value": values[0], "last_value": values[-1], "games": len(values) - 1, "digits": digits,
     }
 
 

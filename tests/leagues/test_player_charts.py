@@ -2,6 +2,8 @@
 axis and the last value written; recent results are bars labelled with their places; and a player with no
 counted game is told why."""
 
+import re
+
 import pytest
 
 from leagues import charts
@@ -12,12 +14,12 @@ from .test_league_pages import rated_season
 
 def test_the_rating_line_has_round_ticks_framing_every_value():
     line = charts.rating_line([25.0, 27.31, 26.2, 29.05])
-    labels = [float(t["label"]) for t in line["value_ticks"]]
+    labels = [t["value"] for t in line["value_ticks"]]
     assert labels[0] <= 25.0 and labels[-1] >= 29.05 and len(labels) >= 3
     steps = {round(b - a, 6) for a, b in zip(labels, labels[1:], strict=False)}
     assert len(steps) == 1 and steps.pop() in (1, 2, 5)
     assert [t["label"] for t in line["game_ticks"]] == [0, 1, 2, 3]
-    assert line["last"]["label"] == "29.1" and line["first_value"] == "25.0" and line["games"] == 3
+    assert line["last"]["value"] == 29.05 and line["first_value"] == 25.0 and line["games"] == 3
     ys = [float(p.split(",")[1]) for p in line["points"].split()]
     assert all(line["top"] <= y <= line["bottom"] for y in ys)
     assert ys[3] < ys[0]  # a higher rating is drawn higher
@@ -59,3 +61,14 @@ def test_the_player_page_draws_both_charts_with_axes_and_labels(client, club, al
 def test_a_player_without_counted_games_is_told_what_counts(client, dave):
     page = client.get(player_for_user(dave).get_absolute_url()).content.decode()
     assert "No counted games yet." in page and "tables outside a club are kept but not counted" in page
+
+
+@pytest.mark.django_db
+def test_in_dutch_the_charts_write_values_with_a_comma_and_coordinates_with_a_point(client, club, alice, bob, carol):
+    rated_season(club, alice, bob, carol)
+    client.cookies["django_language"] = "nl"
+    page = client.get(bob.player.get_absolute_url()).content.decode()
+    charts_html = page[page.index('<figure class="chart">'):]
+    assert "Rating door de tijd" in page and "Plaats 2 van 3" in page
+    assert not re.search(r'(?:x|y|x1|x2|y1|y2|cx|cy|width|height)="-?\d+,\d', charts_html)
+    assert re.search(r'class="value-label"[^>]*>\d+,\d<', charts_html)  # the last rating, as Dutch writes it
