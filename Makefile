@@ -15,6 +15,12 @@ export CACHE_URL_TEST ?= redis://127.0.0.1:6379/11
 
 .PHONY: run test install install-run services lint
 
+# axe-core (injected into the pages by tests/browser/test_axe.py) comes from npm, pinned by package-lock.json,
+# into node_modules/ (git-ignored). Without npm the accessibility tests say how to get it and are skipped.
+node_modules/.installed: package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: apt-get install npm (the axe tests are skipped without it)" >&2; exit 0; }
+	npm ci --no-audit --no-fund --silent && touch $@
+
 $(VENV)/bin/python:
 	@$(PYTHON) --version >/dev/null 2>&1 || { echo "Python 3.11 is required: see README.md (Set-up)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +36,7 @@ $(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
 
 install-run: $(RUN_STAMP)
 
-install: $(TEST_STAMP)
+install: $(TEST_STAMP) node_modules/.installed
 
 run: install-run
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py migrate --noinput

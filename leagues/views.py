@@ -316,18 +316,6 @@ def rankings(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-def rating_chart_points(values: list[float], *, width: int = 320, height: int = 120) -> str:
-    """SVG polyline points for a series, scaled into the box (drawn on the server, no script)."""
-    if not values:
-        return ""
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    step = width / max(len(values) - 1, 1)
-    return " ".join(
-        f"{i * step:.1f},{height - 8 - (v - low) / span * (height - 16):.1f}" for i, v in enumerate(values)
-    )
-
-
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
     from leagues.models import RatingScope
 
@@ -338,17 +326,13 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
         main = game_ratings[0]
         history = list(selectors.rating_history(player=player, kind=main.kind, key=main.key))
         values = [history[0].mu_before] + [e.mu_after for e in history] if history else []
-        chart = {"game": main.key, "points": rating_chart_points(values), "low": min(values, default=0),
-                 "high": max(values, default=0)}
+        chart = {"game": main.key, "values": values}
     counted = selectors.results_recent(viewer=viewer, player=player).filter(status=Result.Status.COUNTED)
     results = list(counted[:30])
-    ranks = [next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1) for r in reversed(results)]
-    bars = []
-    for i, rank in enumerate(ranks):
-        height = max(4, 40 - (rank - 1) * 10)
-        bars.append({"x": i * 12, "y": 44 - height, "height": height, "rank": rank})
-    return {"stats": stats, "game_ratings": game_ratings, "chart": chart, "result_bars": bars,
-            "result_chart_width": max(len(bars) * 12, 12)}
+    # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
+    places = [(next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1), len(r.entries.all()))
+              for r in reversed(results)]
+    return {"stats": stats, "game_ratings": game_ratings, "chart": chart, "result_places": places}
 
 
 def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:

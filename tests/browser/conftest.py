@@ -33,18 +33,20 @@ def chromium():
 
 @pytest.fixture
 def phone(chromium, live_server):
-    """phone(user, dark=False): a new 360x740 browser context, logged in as `user`. Any Content-Security-Policy
-    violation the browser reports on the way fails the test (the site runs no inline script)."""
+    """phone(user, dark=False): a new 360x740 browser context, logged in as `user` (None: a visitor). Any
+    Content-Security-Policy violation the browser reports on the way fails the test (the site runs no inline
+    script)."""
     contexts = []
     violations = []
 
     def open_phone(user, *, dark: bool = False):
-        client = Client()
-        client.force_login(user)
         context = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                        color_scheme="dark" if dark else "light", base_url=live_server.url)
-        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
-                              "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                                  "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
         contexts.append(context)
         context.on("console", lambda message: violations.append(message.text)
                    if "Content Security Policy" in message.text else None)

@@ -90,10 +90,11 @@ def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(phon
     page = phone(get_user_model().objects.get(username="kenji"), dark=dark)
     language_cookie = {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
     page.context.add_cookies([language_cookie])
-    for url in (reverse("league_detail", args=[demo.pk]), reverse("game_stats", args=["shitenno"])):
+    for name, url in (("league", reverse("league_detail", args=[demo.pk])),
+                      ("statistics", reverse("game_stats", args=["shitenno"]))):
         page.goto(url)
         expect(page.locator("html")).to_have_attribute("lang", language)
-        shoot(page, f"league-{language}-{'dark' if dark else 'light'}-{url.strip('/').replace('/', '-')}")
+        shoot(page, f"{name}-{language}-{'dark' if dark else 'light'}")  # no database id in the file's name
         fits_the_phone(page)
 
 

@@ -98,7 +98,8 @@ def test_the_table_page_shows_treasure_the_port_the_season_and_the_decks(client,
     assert "Winter, year 1 of 3" in page and "Players cannot attack any other players." in page
     assert "First player: Fujiwara (alice)" in page
     assert page.count('class="treasure-figure"') == 3  # two clans and the Port
-    assert ">25</span>" in page and ">50</span>" in page and "color:#c62828" in page
+    # The clan colour marks its row (the figure itself is in the text colour: red on dark brown failed contrast).
+    assert ">25</span>" in page and ">50</span>" in page and "solid #c62828" in page
     for deck in ("Yakuza", "Ninja", "Elements", "Market", "Units"):
         assert deck in page
     assert 'data-move="turn"' in page and "End the Troop Movement turn" in page

@@ -1,0 +1,163 @@
+"""Every page of the site, as axe-core (Deque's accessibility engine, from npm) reads it on a 360 x 740 phone, in
+English and Dutch, light and dark: no violation of any rule at any impact. The same visit checks that no page
+scrolls sideways and that no word is broken across lines inside a table cell.
+
+axe-core comes from package.json (`make test` runs `npm ci`); it is evaluated into each page through Playwright,
+which the site's Content-Security-Policy does not stop (no inline script is added to the page)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from games import services as game_services
+from games.models import TableSession
+from games.plugins import all_games
+from leagues import clubs, players, standings_store
+from leagues.models import Club, League, Season
+from tests.games.engines.samurai_empires.tables import random_legal_game as sse_random_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(django_settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
+
+# Words broken across two lines inside a table cell ("Pla|yer", "kenj|i").
+BROKEN_IN_CELLS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('td, th')) {
+    if (!cell.offsetParent) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+# aria-describedby and aria-labelledby naming an id no element has (axe only asks a person to review those).
+DANGLING_REFERENCES = """() => [...document.querySelectorAll('[aria-describedby], [aria-labelledby]')]
+  .flatMap(el => ['aria-describedby', 'aria-labelledby'].flatMap(a => (el.getAttribute(a) || '').split(/\\s+/)))
+  .filter(id => id && !document.getElementById(id))"""
+
+RUN_AXE = """async () => {
+  const found = await axe.run(document, {resultTypes: ['violations']});
+  return found.violations.map(v => ({
+    id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+}"""
+
+
+def _play_in_play_and_finished_tables(users: list) -> None:
+    """Each registered game gets one table still being played and one finished, beside the demo data's (the demo
+    plays only the games with a demo game)."""
+    players = [players.player_for_user(user) for user in users]
+    club = Club.objects.get()
+    for game in all_games():
+        have = set(TableSession.objects.filter(game=game.slug).values_list("status", flat=True))
+        if game.slug == "samurai_empires":
+            games = {"playing": (1, *sse_random_game(3, "solo")),
+                     "finished": (3, *sse_random_game(4, "multiplayer", 3))}
+        else:
+            seats = game.demo_players[0]
+            games = {"playing": (seats, *game.demo_game(7, seats)), "finished": (seats, *game.demo_game(8, seats))}
+        for status, (seats, setup, moves) in games.items():
+            if status in have:
+                continue
+            seated = players[:seats]
+            session = game_services.session_create(game=game.slug, created_by=users[0], players=seated,
+                                                   setup=setup, club=club)
+            played = moves if status == "finished" else moves[: len(moves) // 3]
+            for seq, move in enumerate(played):
+                game_services.move_record(session=session, seq=seq, move=move, user=users[0])
+
+
+@pytest.fixture
+def site(db):
+    """The demo data, an outsider invited to its club, a guest with a claim link: every page has something to
+    show. Returns the pages as (user or None, url) pairs."""
+    call_command("demo_data", games=2, stdout=io.StringIO())
+    for season in Season.objects.all():
+        standings_store.standings_compute(season=season)
+    User = get_user_model()
+    hana, kenji = User.objects.get(username="hana"), User.objects.get(username="kenji")
+    _play_in_play_and_finished_tables([kenji, hana, User.objects.get(username="yuki")])
+    club, league = Club.objects.get(), League.objects.get()
+    dora = players.user_sign_up(username="dora", email="dora@example.org", password="a long passphrase 42")
+    clubs.club_member_add(club=club, player=players.player_for_user(dora), user=hana)
+    guest = players.player_guest_create(name="Sora", created_by=kenji)
+    claim = players.player_claim_link_create(player=guest, user=kenji)
+
+    pages = [(None, reverse("home")), (None, reverse("sign_up")), (None, reverse("login")),
+             (None, reverse("club_join", args=[club.invite_token])),
+             (kenji, reverse("home")), (dora, reverse("club_list")),
+             (dora, reverse("club_join", args=[club.invite_token])),
+             (dora, reverse("player_claim", args=[claim])),
+             (kenji, reverse("club_detail", args=[club.slug])), (kenji, reverse("league_detail", args=[league.pk])),
+             (kenji, reverse("league_index")), (kenji, reverse("rankings")), (kenji, reverse("player_list")),
+             (kenji, players.player_for_user(kenji).get_absolute_url()), (kenji, guest.get_absolute_url()),
+             (kenji, reverse("final_count")), (kenji, reverse("guest_create")), (kenji, reverse("club_create")),
+             (hana, reverse("league_create", args=[club.slug])), (hana, reverse("season_create", args=[league.pk])),
+             (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
+             (kenji, reverse("password_change")), (None, reverse("api-docs"))]
+    for game in all_games():
+        pages.append((kenji, reverse("table_new") + f"?game={game.slug}"))
+        pages.append((kenji, reverse("game_stats", args=[game.slug])))
+        for session in TableSession.objects.filter(game=game.slug).order_by("status", "-pk").distinct("status"):
+            pages.append((kenji, session.get_absolute_url()))
+            pages.append((kenji, reverse("table_history", args=[session.code])))
+    return pages
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci` (make test does)")
+    return AXE.read_text()
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_every_page_passes_axe_and_fits_360_px(phone, shoot, live_server, site, axe_source, language, dark):
+    found = {}
+    pages = {}
+    kenjis_page = players.player_for_user(get_user_model().objects.get(username="kenji")).get_absolute_url()
+    for user, url in site:
+        page = pages.get(user)
+        if page is None:
+            page = pages[user] = phone(user, dark=dark)
+            page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
+                                       "url": live_server.url}])
+        response = page.goto(url)
+        assert response.status == 200, (url, response.status)
+        api_docs = url == reverse("api-docs")  # Swagger UI speaks English only
+        expect(page.locator("html")).to_have_attribute("lang", "en" if api_docs else language)
+        if api_docs:
+            expect(page.locator(".swagger-ui .info")).to_be_visible()
+        page.evaluate(axe_source + "\n;0")  # defines window.axe
+        if url == kenjis_page:  # the player page's charts, for docs/screenshots/
+            shoot(page, f"player-{language}-{'dark' if dark else 'light'}")
+        problems = page.evaluate(RUN_AXE)
+        width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        if width[0] > width[1]:
+            problems.append({"id": "scrolls-sideways", "nodes": [f"{width[0]} px wide in {width[1]}"]})
+        dangling = page.evaluate(DANGLING_REFERENCES)
+        if dangling:
+            problems.append({"id": "aria-reference-to-no-element", "nodes": dangling[:5]})
+        broken = page.evaluate(BROKEN_IN_CELLS)
+        if broken:
+            problems.append({"id": "word-broken-in-a-table-cell", "nodes": broken[:5]})
+        if problems:
+            found[f"{url} ({user or 'guest'})"] = problems
+    assert found == {}, "\n".join(f"{url}: {p}" for url, ps in found.items() for p in ps)
