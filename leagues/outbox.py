@@ -24,7 +24,7 @@ from .models import LeagueJob
 logger = logging.getLogger(__name__)
 Job = LeagueJob.Job
 
-PUBLISH_CONNECT_TIMEOUT = 2  # seconds: a broker that does not answer by then is as good as down
+PUBLISH_CONNECT_TIMEOUT = 1  # seconds: a broker that does not answer by then is as good as down
 
 
 def _ask(job: str, target: str, since: datetime.date | None = None) -> None:
@@ -73,8 +73,8 @@ def publish(row_id: int) -> None:
                 "socket_timeout": PUBLISH_CONNECT_TIMEOUT}) as connection:
             connection.ensure_connection(max_retries=0)
             tasks.outbox_run.apply_async((row_id,), connection=connection, retry=False, ignore_result=True)
-    except Exception:  # the row stays; the sweep runs it
-        logger.warning("League job %s not published; the sweep will run it.", row_id, exc_info=True)
+    except Exception as exc:  # the row stays; the sweep runs it
+        logger.warning("League job %s not published (%s); the sweep will run it.", row_id, exc)
 
 
 def _run_row(row: LeagueJob) -> object:
