@@ -35,7 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
-from leagues import outbox, rating_store, ratings, standings_store  # noqa: E402
+from leagues import outbox, rating_store, ratings, results, standings_store  # noqa: E402
 from leagues.models import Rating, Result, ResultEntry, Season  # noqa: E402
 
 
@@ -108,8 +108,8 @@ def page_cost(client: Client, url: str) -> tuple[float, int]:
 
 def edit_in_the_middle(season: Season) -> None:
     """An admin swaps the first two places of the middle result: both scopes re-rate from its date."""
-    results = Result.objects.filter(season=season).order_by("played_on", "id")
-    middle = results[results.count() // 2]
+    in_order = Result.objects.filter(season=season).order_by("played_on", "id")
+    middle = in_order[in_order.count() // 2]
     owner = get_user_model().objects.create_superuser("bench-admin", "a@example.org", "bench passphrase 42")
     entries = [{"player": e.player, "rank": 3 - e.rank if e.rank <= 2 else e.rank, "score": e.score}
                for e in middle.entries.select_related("player")]
