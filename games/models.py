@@ -41,6 +41,8 @@ class TableSession(models.Model):
     is_public = models.BooleanField(_("anyone may watch"), default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     head_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last log entry.")
+    rebuilds = models.PositiveIntegerField(
+        default=0, help_text="Times the state was rebuilt from the log: with head_seq, the version phones poll for.")
     state = models.JSONField(help_text="Projection of the log at head_seq; rebuildable.")
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

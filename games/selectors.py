@@ -58,16 +58,17 @@ def session_reload(session: TableSession) -> None:
     prefetch_related_objects([session], _SEATS)
 
 
-def session_head(*, code: str, viewer: AbstractBaseUser) -> int | None:
-    """A table's head_seq, or None when the viewer may not see it (as for no table at all). A public table is
-    answered without reading the viewer, so the poll of an unchanged public table costs one indexed query."""
-    row = TableSession.objects.filter(code=code).values_list("head_seq", "is_public").first()
+def session_head(*, code: str, viewer: AbstractBaseUser) -> tuple[int, int] | None:
+    """A table's version (head_seq, rebuilds), or None when the viewer may not see it (as for no table at all). A
+    public table is answered without reading the viewer, so the poll of an unchanged public table costs one
+    indexed query."""
+    row = TableSession.objects.filter(code=code).values_list("head_seq", "rebuilds", "is_public").first()
     if row is None:
         return None
-    head, public = row
+    head, rebuilds, public = row
     if public:
-        return head
-    return sessions_visible(viewer).filter(code=code).values_list("head_seq", flat=True).first()
+        return head, rebuilds
+    return sessions_visible(viewer).filter(code=code).values_list("head_seq", "rebuilds").first()
 
 
 def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:

@@ -19,6 +19,7 @@ from games.plugins import GameAdapter, get_game
 from leagues import results
 from leagues.audit import audit_record
 from leagues.models import Club, Membership, Player
+from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
 from . import selectors
@@ -194,12 +195,14 @@ def move_undo(
 
 @transaction.atomic
 def session_rebuild(*, session: TableSession) -> TableSession:
-    """Throw the cached projection away and rebuild it from the log."""
+    """Throw the cached projection away and rebuild it from the log. The log's head does not move, so the
+    rebuild counts itself: a new table version, so no phone keeps a body cached from the old state."""
     session = _lock(session)
     session.state = selectors.session_state_replayed(session)
     outcome = get_engine(session.game).outcome(session.state)
     session.outcome = outcome.to_json() if outcome else None
-    session.save(update_fields=["state", "outcome", "updated_at"])
+    session.rebuilds += 1
+    session.save(update_fields=["state", "outcome", "rebuilds", "updated_at"])
     return session
 
 
@@ -277,13 +280,13 @@ def table_open(
     adapter = _game_or_400(game)
     if deal:
         setup = adapter.deal(setup, rng or random.SystemRandom())
-    players: list[Player] = []
+    seated: list[Player] = []
     for seat in seats:
         player = seat.get("player")
         if player is None:
-            player = players.player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
-        players.append(player)
+            player = player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+        seated.append(player)
     return session_create(
-        game=adapter.slug, created_by=created_by, players=players, setup=setup,
+        game=adapter.slug, created_by=created_by, players=seated, setup=setup,
         colours=[seat.get("colour", "") for seat in seats], club=club, is_public=is_public,
     )

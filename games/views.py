@@ -125,7 +125,7 @@ def _shared_table_body(request: HttpRequest, session: TableSession) -> str:
     every phone at the table (the mover's own answer usually renders it, the others' polls reuse it); each
     answer gets its own CSRF token and idempotency key."""
     can_write = selectors.session_can_write(session, request.user)
-    name = f"table-body:{session.code}:{session.head_seq}:{int(can_write)}:{get_language()}"
+    name = f"table-body:{session.code}:{session.head_seq}.{session.rebuilds}:{int(can_write)}:{get_language()}"
     body = cache.get(name)
     if body is None:
         context = _table_context(request, session, key=_KEY_SLOT, csrf_token=_CSRF_SLOT)
@@ -177,12 +177,13 @@ def _with_api_token(request: HttpRequest) -> None:
 
 
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
-    """The poll: 204 (one cheap query) while the table has not moved, else the fresh table body."""
+    """The poll: 204 (one cheap query) while the table has not moved nor been rebuilt, else the fresh table body."""
     _with_api_token(request)
-    head = selectors.session_head(code=code, viewer=request.user)
-    if head is None:
+    version = selectors.session_head(code=code, viewer=request.user)
+    if version is None:
         return HttpResponse(status=404)
-    if str(head) == request.GET.get("seq"):
+    head, rebuilds = version
+    if str(head) == request.GET.get("seq") and str(rebuilds) == request.GET.get("v", "0"):
         return HttpResponse(status=204)
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     return _render_table(request, session)

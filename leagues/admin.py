@@ -48,10 +48,10 @@ STANDINGS_RULES = {"points_scheme", "custom_points", "min_games", "tie_breakers"
 def _recompute_if_rules_changed(season: models.Season, form) -> None:
     """Incremental updates fold results in under the rules the table was made with: new rules, new table."""
     if season.pk and STANDINGS_RULES & set(form.changed_data):
-        from . import tasks
+        from . import outbox
 
         models.Season.objects.filter(pk=season.pk).update(standings_results=None)
-        tasks.standings_compute.delay_on_commit(season.pk)
+        outbox.ask_compute_standings(season.pk)
 
 
 class SeasonInline(admin.TabularInline):

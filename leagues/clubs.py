@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
-from . import tasks
+from . import outbox
 from .access import player_consent_givers, require_club_manager
 from .audit import audit_record
 from .models import Club, ClubInvite, Membership, Player, RatingScope, Result, new_token
@@ -156,4 +156,4 @@ def club_privacy_changed(*, club: Club) -> None:
     """A club turned private (or public): its results leave (or join) the site-wide ratings of their games."""
     games = Result.objects.filter(club=club, status=Result.Status.COUNTED).values_list("game", flat=True).distinct()
     for game in sorted(set(games)):
-        tasks.ratings_recompute.delay_on_commit(RatingScope.GAME, game)
+        outbox.ask_rate_scope(RatingScope.GAME, game)

@@ -408,3 +408,28 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type}#{self.object_id} by {self.user_id} at {self.created_at}"
+
+
+class LeagueJob(models.Model):
+    """A rating or standings job still to run, written in the same transaction as the change that asks for it
+    (the outbox): the broker only carries a hint to run it now, and the sweep (beat, worker start) runs what the
+    broker lost. One row per (job, target): asking again coalesces, a re-rate keeping the earliest `since`."""
+
+    class Job(models.TextChoices):
+        RATE_RESULT = "rate_result", "rate a counted result"
+        RATE_SCOPE = "rate_scope", "re-rate a scope"
+        FOLD_RESULT = "fold_result", "fold a counted result into its season's table"
+        COMPUTE_STANDINGS = "compute_standings", "recompute a season's table"
+
+    job = models.CharField(max_length=20, choices=Job.choices)
+    target = models.CharField(max_length=100, help_text='A result id, a season id or a scope ("league:7").')
+    since = models.DateField(null=True, blank=True, help_text="rate_scope: re-rate from this date; empty: all.")
+    generation = models.PositiveIntegerField(
+        default=1, help_text="Bumped by each new ask: a run deletes the row only if nobody asked again meanwhile.")
+    marked_at = models.DateTimeField(help_text="The last ask; the sweep leaves rows this recent to their message.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "target"], name="league_job_once_per_target")]
+
+    def __str__(self) -> str:
+        return f"{self.job} {self.target}" + (f" since {self.since}" if self.since else "")

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
-from . import tasks
+from . import outbox
 from .access import guest_claim_link_allowed, require_club_manager
 from .audit import audit_record
 from .models import Club, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
@@ -71,9 +71,9 @@ def _drop_derived_rows(player: Player) -> None:
         model.objects.filter(player=player).delete()
     Season.objects.filter(pk__in=seasons).update(standings_results=None)  # no incremental update until recomputed
     for kind, key in sorted(scopes):
-        tasks.ratings_recompute.delay_on_commit(kind, key)
+        outbox.ask_rate_scope(kind, key)
     for season_id in sorted(seasons):
-        tasks.standings_compute.delay_on_commit(season_id)
+        outbox.ask_compute_standings(season_id)
 
 
 def _move_related_rows(*, source: Player, target: Player) -> None:

@@ -1,8 +1,9 @@
 """Writes for results and their sign-offs (issue 5): entering, signing off, correcting and deleting a result.
 
 Each public function is one transaction. Once a result counts, or a counted one changes, the rating and
-standings jobs are asked for in the same transaction (`_enqueue_*`); the jobs live in `rating_store` and
-`standings_store` and are idempotent, so running one twice, or out of order, ends where a full recompute does.
+standings jobs are written to the outbox in the same transaction (`_enqueue_*`, see `outbox`), so a broker outage
+delays them but cannot lose them; the jobs live in `rating_store` and `standings_store` and are idempotent, so
+running one twice, or out of order, ends where a full recompute does.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict
 
+from . import outbox
 from . import standings as standings_maths
-from . import tasks
 from .access import membership_of, require_club_manager, result_players_signed_by, result_signers
 from .audit import audit_record
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
@@ -30,18 +31,18 @@ from .seasons import season_for, season_refusals
 
 def _enqueue_counted(result: Result, *, edited: bool = False) -> None:
     """A result now counts: rate it, and fold it into its season's table (recompute the table if it was edited)."""
-    tasks.ratings_apply_result.delay_on_commit(result.pk)
+    outbox.ask_rate_result(result.pk)
     if result.season_id and edited:
-        tasks.standings_compute.delay_on_commit(result.season_id)
+        outbox.ask_compute_standings(result.season_id)
     elif result.season_id:
-        tasks.standings_apply_result.delay_on_commit(result.pk)
+        outbox.ask_fold_result(result.pk)
 
 
 def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
     for kind, key in sorted(scopes):
-        tasks.ratings_recompute.delay_on_commit(kind, key, since.isoformat())
+        outbox.ask_rate_scope(kind, key, since)
     for season_id in sorted(seasons):
-        tasks.standings_compute.delay_on_commit(season_id)
+        outbox.ask_compute_standings(season_id)
 
 
 def _settle(result: Result) -> None:

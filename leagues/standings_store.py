@@ -19,7 +19,8 @@ from .models import Result, Season, Standing
 # The stored table of a season is the table of its results flagged `in_standings`, and
 # `Season.standings_results` counts them (empty: unknown, so the next update recomputes in full). Both
 # change only under the season's row lock, with the table: a full recompute flags exactly the counted
-# results; `standings_apply_result` flags one more and folds it in, so running it twice folds it once.
+# results it read (by id, not by status: a result counted meanwhile is not in the table);
+# `standings_apply_result` flags one more and folds it in, so running it twice folds it once.
 
 _STANDING_COLUMNS = ("sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
                      "margin_sum", "margin_games")
@@ -135,18 +136,23 @@ def standings_compute(*, season: Season) -> int:
             "ORDER BY e.result_id, e.id", [season.pk, counted],
         )
         games: list[list[tuple]] = []
+        game_ids: list[int] = []
         last = None
         for result_id, player, rank, score in entries:
             if result_id != last:
                 last = result_id
                 game: list[tuple] = []
                 games.append(game)
+                game_ids.append(result_id)
             game.append((player, rank, score))
         table = standings_maths.table_of(games, **_rules(season))
         _write_standings(cursor, season.pk, table, _stored_standings(cursor, season.pk), complete=True)
+        # Flag exactly the results read above, by id: a result counted since (READ COMMITTED: this statement
+        # would see it) is not in the table, so it must stay unflagged for its own fold-in job to add it.
+        read, params = _in("id", game_ids, "bigint", hashed=True)
         cursor.execute(
-            "UPDATE leagues_result SET in_standings = (status = %s) "
-            "WHERE season_id = %s AND in_standings <> (status = %s)", [counted, season.pk, counted],
+            f"UPDATE leagues_result SET in_standings = ({read}) "
+            f"WHERE season_id = %s AND in_standings <> ({read})", [*params, season.pk, *params],
         )
         if cursor.rowcount > _ANALYZE_FROM and connection.vendor == "postgresql":
             cursor.execute("ANALYZE leagues_result")  # the first recompute of a big season: plans need to know

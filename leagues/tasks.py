@@ -1,17 +1,20 @@
 """Celery wrappers for ratings and standings: they take ids, call one service, and are safe to run twice."""
 
 import datetime
+import logging
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError
 
-from . import rating_store, standings_store
+from . import outbox, rating_store, repair, standings_store
 from .models import Result, Season
 
+logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError)
 RETRY = {
     "acks_late": True, "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 300, "max_retries": 5,
+    "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 120, "max_retries": 5,
 }
 
 
@@ -32,14 +35,11 @@ def ratings_recompute(kind: str, key: str, since: str | None = None) -> int:
     return rating_store.ratings_recompute(kind=kind, key=key, since=day)
 
 
-@shared_task(**RETRY)
-def ratings_recompute_all() -> int:
-    """The nightly job: every scope from scratch, then every season's table."""
-    scopes = sorted(rating_store.rating_scopes())
-    rated = sum(rating_store.ratings_recompute(kind=kind, key=key) for kind, key in scopes)
-    for season in Season.objects.all():
-        standings_store.standings_compute(season=season)
-    return rated
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def ratings_recompute_all() -> dict:
+    """The nightly repair (`repair.repair_all`): every scope from scratch, then every season's table; returns
+    what it changed, and fails at the end if any scope failed (the others are repaired all the same)."""
+    return repair.repair_all()
 
 
 @shared_task(**RETRY)
@@ -53,3 +53,26 @@ def standings_apply_result(result_id: int) -> bool:
 def standings_compute(season_id: int) -> int:
     season = Season.objects.filter(pk=season_id).first()
     return standings_store.standings_compute(season=season) if season else 0
+
+
+# --- the outbox (see leagues.outbox) ---
+
+@shared_task(ignore_result=True, **RETRY)
+def outbox_run(row_id: int) -> None:
+    """The hint published after a change commits: run that outbox row now."""
+    outbox.run(row_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def outbox_sweep(older_than: float = 30) -> dict:
+    """Every minute (beat) and at each worker's start: run the outbox rows whose hint the broker may have lost."""
+    return outbox.sweep(older_than=older_than)
+
+
+@worker_ready.connect
+def _sweep_at_start(sender=None, **_kwargs) -> None:
+    """A worker coming up (after an outage, a deploy) runs what was asked for while none ran."""
+    try:
+        outbox_sweep.apply_async((0,))
+    except Exception:  # the beat sweeps anyway
+        logger.warning("Could not queue the start-up outbox sweep.", exc_info=True)

@@ -263,15 +263,22 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A task whose worker died is delivered again once its visibility timeout passes; retries back off for
-# at most 5 minutes, well below it.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+# A task whose worker died is delivered again once its visibility timeout passes: the league jobs take seconds,
+# so 5 minutes, not Redis's default hour (docs/operations.md). A task waiting for its retry's countdown is held
+# unacknowledged too, so retries back off for at most 2 minutes, well below it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    # kombu looks for messages past their timeout every 10 of these intervals: once a minute, not every 100 s
+    "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "6")),
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
+    # Run the league jobs whose broker message was lost (broker down at commit): see leagues/outbox.py.
+    "leagues-outbox-sweep": {"task": "leagues.tasks.outbox_sweep", "schedule": 60.0},
     # Recompute every rating and standing from scratch; it must agree with the incremental updates.
     "leagues-nightly-recompute": {
         "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),

@@ -4,8 +4,6 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import TableSession
-
 BEFORE_SCORE = [("games", "0001_initial")]
 WITH_SCORE = [("games", "0002_outcome_placings_score")]
 
@@ -28,7 +26,7 @@ def test_stored_placings_say_score_where_they_said_favour_and_back():
     playing = Session.objects.create(code="OLD2", game="shitenno", rules_version="1", setup={}, state={},
                                      created_by=alice, outcome=None)
     try:
-        migrate(WITH_SCORE)
+        TableSession = migrate(WITH_SCORE).get_model("games", "TableSession")  # the model of that schema
         outcome = TableSession.objects.get(pk=finished.pk).outcome
         assert [(p["seat"], p["rank"], p["score"]) for p in outcome["placings"]] == [(1, 1, 40), (0, 2, 31)]
         assert all("favour" not in p for p in outcome["placings"])

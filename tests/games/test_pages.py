@@ -120,7 +120,7 @@ def test_it_shows_the_board_favour_turn_and_join_code(client, alice, bob):
     assert "<svg" in html and "Kantō" in html and "Favour track" in html
     assert "enter the draw" in html and 'data-move="draw"' in html
     assert session.get_absolute_url() in html  # the join link, also encoded in the QR code
-    assert f'hx-get="/tables/{session.code}/live/?seq=0"' in html
+    assert f'hx-get="/tables/{session.code}/live/?seq=0&amp;v=0"' in html
 
 
 def test_a_watcher_sees_the_table_but_no_move_panel(client, alice, bob, dave):
@@ -208,6 +208,30 @@ def test_a_phone_using_the_api_follows_a_private_table_through_the_live_poll_wit
     response = client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {seated}", **HTMX)
     assert response.status_code == 200 and "live/?seq=1" in response.content.decode()
     assert 'name="key"' in response.content.decode()  # bob is seated: the body has the move forms
+
+
+def test_a_rebuilt_table_is_a_new_version_for_the_phones(client, alice, bob):
+    """A rebuild from the log (after a rules fix) does not move head_seq, but the phones must not keep the body
+    rendered from the old state: the rebuild is a new version for the poll and the shared render."""
+    session = _table(alice, bob)
+    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
+                                                       "kokus": [1, 1]}, user=alice)
+    session.refresh_from_db()
+    year = session.state["year"]
+    TableSession.objects.filter(pk=session.pk).update(state={**session.state, "year": 7})  # a projection gone wrong
+    client.force_login(bob)
+    url = reverse("table_live", args=[session.code])
+    assert "Year 7" in client.get(url, {"seq": 0}, **HTMX).content.decode()  # rendered, and shared from the cache
+    assert client.get(url, {"seq": 1, "v": 0}, **HTMX).status_code == 204
+
+    services.session_rebuild(session=session)
+
+    response = client.get(url, {"seq": 1, "v": 0}, **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200 and f"Year {year}" in body and "Year 7" not in body
+    assert "seq=1&amp;v=1" in body  # the next poll asks for the rebuilt version
+    assert client.get(url, {"seq": 1, "v": 1}, **HTMX).status_code == 204
+    assert TableSession.objects.get(pk=session.pk).head_seq == 1  # the log did not move
 
 
 def test_phones_at_one_table_share_one_render_of_each_version(alice, bob, django_assert_num_queries):

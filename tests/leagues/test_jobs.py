@@ -44,8 +44,10 @@ def test_the_worker_rates_and_ranks_a_counted_result(celery_worker_process, club
     assert tasks.ratings_apply_result.delay(result.pk).get(timeout=60) is True
     assert tasks.standings_apply_result.delay(result.pk).get(timeout=60) is False  # already in: not counted twice
     assert tasks.standings_compute.delay(season.pk).get(timeout=60) == 3
-    assert tasks.ratings_recompute_all.delay().get(timeout=60) == 2  # one result, two scopes
-    assert tasks.ratings_recompute_all.delay().get(timeout=60) == 2
+    repaired = tasks.ratings_recompute_all.delay().get(timeout=60)
+    assert repaired["results_rated"] == 2  # one result, two scopes
+    assert (repaired["scopes_changed"], repaired["seasons_changed"], repaired["failed"]) == ([], [], [])
+    assert tasks.ratings_recompute_all.delay().get(timeout=60) == repaired  # nothing to repair, twice
     assert (snapshot(), ids_snapshot()) == (once, once_ids)
 
 

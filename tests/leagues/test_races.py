@@ -8,11 +8,11 @@ import time
 from unittest import mock
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 
-from leagues import rating_store, results, standings_store, tasks
-from leagues.models import Membership, Rating
+from leagues import outbox, rating_store, results, standings_store
+from leagues.models import LeagueJob, Membership, Rating, Standing
 from leagues.players import player_for_user
 
 from .league_helpers import enter, join, league_with_season, sign_all, snapshot
@@ -77,19 +77,62 @@ def test_two_admins_editing_one_result_one_wins_the_other_gets_409(celery_worker
     assert Rating.objects.exists()
 
 
+def _blocked_on_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND wait_event_type = 'Lock'")
+        return cursor.fetchone()[0] > 0
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_transaction_enqueues_nothing(club, alice, bob):
+def test_a_result_counted_during_a_full_recompute_is_folded_in_afterwards(club, alice, bob):
+    """The recompute reads the counted games, is held up writing the table (another transaction holds a row of
+    it), and meanwhile bob signs off a second game: that game is not in the table the recompute writes, so it
+    must not be flagged as folded in, and its own fold-in job must add it."""
+    import psycopg
+
     join(club, bob)
     _league, season = league_with_season(club, alice)
-    result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20)])
-    with mock.patch.object(tasks.ratings_apply_result, "apply_async") as rate, \
-            mock.patch.object(tasks.standings_apply_result, "apply_async") as rank:
-        with pytest.raises(RuntimeError), transaction.atomic():
-            results.result_sign_off(result=result, user=bob)  # the last sign-off: the result counts
-            raise RuntimeError("the request failed after the sign-off")
-        assert not rate.called and not rank.called
-        result.refresh_from_db()
-        assert result.status == "pending"
+    with mock.patch.object(outbox, "publish"):  # the jobs are run by hand below
+        first = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)], days_ago=3), bob)
+        standings_store.standings_compute(season=season)
+        second = enter(season, alice, [(bob, 1, 30), (alice, 2, 20)], days_ago=1)
+        Standing.objects.filter(season=season, player__user=alice).update(points=99)  # the recompute rewrites it
 
-        results.result_sign_off(result=result, user=bob)  # committed this time
-        assert rate.call_count == 1 and rank.call_count == 1
+        db = connection.settings_dict
+        holder = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
+        holder.execute("SELECT 1 FROM leagues_standing WHERE season_id = %s AND player_id = %s FOR UPDATE",
+                       [season.pk, player_for_user(alice).pk])
+        done = []
+
+        def recompute() -> None:
+            try:
+                done.append(standings_store.standings_compute(season=season))
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=recompute)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not _blocked_on_a_lock() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _blocked_on_a_lock(), "the recompute never reached the held row"
+        results.result_sign_off(result=second, user=bob)  # counted while the recompute waits
+        holder.commit()
+        holder.close()
+        thread.join(30)
+        assert done == [2]
+
+        first.refresh_from_db()
+        second.refresh_from_db()
+        assert second.status == "counted"
+        assert (first.in_standings, second.in_standings) == (True, False)  # only what the recompute read
+        assert sorted(Standing.objects.filter(season=season).values_list("player__name", "games", "points")) == [
+            ("alice", 1, 3.0), ("bob", 1, 0.0)]
+
+        fold = LeagueJob.objects.get(job="fold_result", target=str(second.pk))
+        assert outbox.run(fold.pk) is True  # the second game's own job folds it in
+    folded = sorted(Standing.objects.filter(season=season).values_list("player__name", "games", "points"))
+    standings_store.standings_compute(season=season)
+    assert folded == sorted(Standing.objects.filter(season=season).values_list("player__name", "games", "points"))
+    assert folded == [("alice", 2, 3.0), ("bob", 2, 3.0)]

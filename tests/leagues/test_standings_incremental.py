@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from leagues import selectors, standings_store
 from leagues import standings as standings_maths
-from leagues.models import Club, League, Player, Result, ResultEntry, Season, Standing
+from leagues.models import Club, League, LeagueJob, Player, Result, ResultEntry, Season, Standing
 
 from . import standings_reference as reference
 
@@ -197,18 +197,18 @@ def test_new_rules_in_the_admin_recompute_the_table(django_capture_on_commit_cal
 
     from django.contrib import admin
 
-    from leagues import tasks
+    from leagues import outbox
 
     season, people = make_season(2, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": []})
     add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")
     standings_store.standings_compute(season=season)
     season_admin = admin.site._registry[Season]
     season.points_scheme = "7-5-3-1"
-    with mock.patch.object(tasks.standings_compute, "apply_async") as recompute, \
-            django_capture_on_commit_callbacks(execute=True):
+    with mock.patch.object(outbox, "publish") as publish, django_capture_on_commit_callbacks(execute=True):
         season_admin.save_model(None, season, SimpleNamespace(changed_data=["name"]), True)
-        assert not recompute.called
+        assert not publish.called and not LeagueJob.objects.exists()
         season_admin.save_model(None, season, SimpleNamespace(changed_data=["points_scheme"]), True)
-    assert recompute.call_count == 1
+    assert publish.call_count == 1
+    assert list(LeagueJob.objects.values_list("job", "target")) == [("compute_standings", str(season.pk))]
     season.refresh_from_db()
     assert season.standings_results is None  # incremental updates wait for the recompute

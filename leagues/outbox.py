@@ -1,0 +1,143 @@
+"""The league jobs' outbox: a change that needs ratings or standings redone writes what to redo in its own
+transaction (`ask_*`), so a broker that is down, slow or loses a message can delay a job but never lose it.
+
+After commit the row's id is published as a hint (`outbox_run`), best-effort: one try, a short connect timeout,
+and a failure is only logged, so the request neither fails nor waits. The beat's `outbox_sweep` (every minute)
+and the worker's start run every row whose hint may have been lost. A run deletes its row only if nobody asked
+again meanwhile (`generation`), so a change made while its job runs is never dropped; the jobs are idempotent,
+so a row run twice (hint and sweep) costs a little time, nothing else. In eager mode (no broker, `make run`)
+the hint runs the job at once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+from functools import partial
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import LeagueJob
+
+logger = logging.getLogger(__name__)
+Job = LeagueJob.Job
+
+PUBLISH_CONNECT_TIMEOUT = 1  # seconds: a broker that does not answer by then is as good as down
+
+
+def _ask(job: str, target: str, since: datetime.date | None = None) -> None:
+    """Write (or coalesce into) the row for (job, target) in the caller's transaction; publish it after commit."""
+    with transaction.atomic():
+        row, created = LeagueJob.objects.select_for_update().get_or_create(
+            job=job, target=target, defaults={"since": since, "marked_at": timezone.now()})
+        if not created:
+            row.since = None if row.since is None or since is None else min(row.since, since)
+            row.generation = F("generation") + 1
+            row.marked_at = timezone.now()
+            row.save(update_fields=["since", "generation", "marked_at"])
+    transaction.on_commit(partial(publish, row.pk))
+
+
+def ask_rate_result(result_id: int) -> None:
+    _ask(Job.RATE_RESULT, str(result_id))
+
+
+def ask_fold_result(result_id: int) -> None:
+    _ask(Job.FOLD_RESULT, str(result_id))
+
+
+def ask_rate_scope(kind: str, key: str, since: datetime.date | None = None) -> None:
+    _ask(Job.RATE_SCOPE, f"{kind}:{key}", since)
+
+
+def ask_compute_standings(season_id: int) -> None:
+    _ask(Job.COMPUTE_STANDINGS, str(season_id))
+
+
+_hint_connections: dict[tuple, object] = {}  # (broker URL, process id) -> kombu connection pool
+
+
+def _hint_pool(app):
+    """Connections kept for the hints (a new one per hint cost ~10 ms, a kept one ~1 ms), per process and
+    broker URL; their own, because the shared producer pool retries connecting (kombu's ensure_connection)
+    whatever `retry=False` says, which made a request wait 19 s on a dead broker."""
+    key = (app.conf.broker_write_url, os.getpid())
+    pool = _hint_connections.get(key)
+    if pool is None:
+        pool = _hint_connections[key] = app.connection_for_write(
+            connect_timeout=PUBLISH_CONNECT_TIMEOUT, transport_options={
+                "max_retries": 0, "socket_connect_timeout": PUBLISH_CONNECT_TIMEOUT,
+                "socket_timeout": PUBLISH_CONNECT_TIMEOUT}).Pool(limit=8)
+    return pool
+
+
+def publish(row_id: int) -> None:
+    """Hint the worker to run the row now. Never raises and never waits on a dead broker: the sweep runs it."""
+    from shitenno_site.celery import app
+
+    from . import tasks
+
+    try:
+        if app.conf.task_always_eager:
+            tasks.outbox_run.apply_async((row_id,))
+            return
+        with _hint_pool(app).acquire(block=True, timeout=PUBLISH_CONNECT_TIMEOUT) as connection:
+            try:
+                connection.ensure_connection(max_retries=0)
+                tasks.outbox_run.apply_async((row_id,), connection=connection, retry=False, ignore_result=True)
+            except Exception:
+                connection.collect()  # drop the broken socket: the next hint connects afresh
+                raise
+    except Exception as exc:  # the row stays; the sweep runs it
+        logger.warning("League job %s not published (%s); the sweep will run it.", row_id, exc)
+
+
+def _run_row(row: LeagueJob) -> object:
+    from . import rating_store, standings_store
+    from .models import Result, Season
+
+    if row.job == Job.RATE_SCOPE:
+        kind, key = row.target.split(":", 1)
+        return rating_store.ratings_recompute(kind=kind, key=key, since=row.since)
+    if row.job == Job.COMPUTE_STANDINGS:
+        season = Season.objects.filter(pk=int(row.target)).first()
+        return standings_store.standings_compute(season=season) if season else 0
+    result = Result.objects.filter(pk=int(row.target)).first()
+    if result is None:  # deleted meanwhile: its deletion asked for the re-rate it needs
+        return False
+    if row.job == Job.RATE_RESULT:
+        rating_store.ratings_apply_result(result=result)
+        return True
+    return standings_store.standings_apply_result(result=result)
+
+
+def run(row_id: int) -> object:
+    """Run one row's job (in its own transaction) and delete the row unless it was asked for again meanwhile.
+    A row already gone (run by the sweep, or by an earlier hint) is a no-op."""
+    row = LeagueJob.objects.filter(pk=row_id).first()
+    if row is None:
+        return None
+    done = _run_row(row)
+    LeagueJob.objects.filter(pk=row.pk, generation=row.generation).delete()
+    return done
+
+
+def sweep(*, older_than: float = 30) -> dict:
+    """Run every row asked for at least `older_than` seconds ago (younger ones have their hint in flight), oldest
+    first; a failing row is logged and left for the next sweep, and the others still run."""
+    cutoff = timezone.now() - datetime.timedelta(seconds=older_than)
+    ran, failed = 0, []
+    for row_id in LeagueJob.objects.filter(marked_at__lte=cutoff).order_by("marked_at", "pk").values_list(
+            "pk", flat=True):
+        try:
+            run(row_id)
+            ran += 1
+        except Exception:
+            logger.exception("League job %s failed; the next sweep tries again.", row_id)
+            failed.append(row_id)
+    if ran or failed:
+        logger.info("Outbox sweep: %s jobs run, %s failed.", ran, len(failed))
+    return {"ran": ran, "failed": failed}
