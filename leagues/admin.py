@@ -46,11 +46,11 @@ STANDINGS_RULES = {"points_scheme", "custom_points", "min_games", "tie_breakers"
 
 
 def _recompute_if_rules_changed(season: models.Season, form) -> None:
-    """Incremental updates fold results in under the rules the table was made with: new rules, new table."""
+    """New rules, new table: asked for at once, so the page shows it without waiting for the next result (the
+    store would recompute anyway: it keeps the rules each table was made with)."""
     if season.pk and STANDINGS_RULES & set(form.changed_data):
         from . import outbox
 
-        models.Season.objects.filter(pk=season.pk).update(standings_results=None)
         outbox.ask_compute_standings(season.pk)
 
 

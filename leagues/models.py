@@ -198,6 +198,10 @@ class Season(models.Model):
         null=True, blank=True,
         help_text="Results folded into the stored table; empty until a full recompute (no incremental update).",
     )
+    standings_rules = models.JSONField(
+        null=True, blank=True, editable=False,
+        help_text="The rules the stored table was made with; other rules now, and the next update recomputes it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -156,7 +156,7 @@ def standings_compute(*, season: Season) -> int:
         )
         if cursor.rowcount > _ANALYZE_FROM and connection.vendor == "postgresql":
             cursor.execute("ANALYZE leagues_result")  # the first recompute of a big season: plans need to know
-    Season.objects.filter(pk=season.pk).update(standings_results=len(games))
+    Season.objects.filter(pk=season.pk).update(standings_results=len(games), standings_rules=_rules(season))
     return len(table)
 
 
@@ -180,14 +180,18 @@ def standings_apply_result(*, result: Result) -> bool:
     only its players' rows and the opponents' points of those who shared a game with them change (then the
     order). Returns whether it was folded in now; a result already folded in, not counted or of no season
     is left alone, so a retried job cannot count it twice. A season whose table is not known to match its
-    folded-in results (`standings_results` empty) is recomputed in full instead."""
+    folded-in results (`standings_results` empty), or was made under other rules than the season's now
+    (`standings_rules`), is recomputed in full instead."""
     season = Season.objects.select_for_update(of=("self",)).only(
-        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results").filter(
+        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results", "standings_rules").filter(
         results__pk=result.pk).first()
     if season is None:
         return False
     season_id = season.pk
-    if season.standings_results is None:
+    # A table made under other rules (changed through the admin, the shell or any other path) cannot take one
+    # more game by folding: its rows' keys order by the old tie-breakers. Recompute it instead; the table itself
+    # knows, so no editing path has to remember to say so.
+    if season.standings_results is None or season.standings_rules != _rules(season):
         if not Result.objects.filter(pk=result.pk, status=Result.Status.COUNTED, in_standings=False).exists():
             return False
         standings_compute(season=season)

@@ -146,6 +146,26 @@ def test_it_recomputes_in_full_when_the_table_is_not_known_to_match():
     assert {row[0]: row[5] for row in stored(season)} == {people[0].pk: 1, people[1].pk: 1}
 
 
+@pytest.mark.django_db
+def test_rules_changed_by_any_path_make_the_next_update_a_full_recompute_under_the_new_rules():
+    """The table remembers the rules it was made with, so a change that tells nobody (a plain UPDATE here, as a
+    shell or a future form would do) still gives the table the new rules bring, not a fold under the old ones."""
+    season, people = make_season(3, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0,
+                                     "tie_breakers": ["points", "wins"]})
+    add_result(season, people, [(0, 1, 10), (1, 2, 5), (2, 3, 1)], "counted")
+    standings_store.standings_compute(season=season)
+    Season.objects.filter(pk=season.pk).update(points_scheme="percent", min_games=2)
+    later = add_result(season, people, [(2, 1, 8), (1, 2, 4)], "counted")
+    assert standings_store.standings_apply_result(result=later) is True
+    after_update = stored(season)
+    season.refresh_from_db()
+    assert season.standings_rules["scheme"] == "percent" and season.standings_rules["min_games"] == 2
+    Standing.objects.filter(season=season).delete()
+    standings_store.standings_compute(season=season)
+    assert_same_table(after_update, stored(season))
+    assert {row[0]: row[8] for row in after_update}[people[0].pk] == 100  # percent: beat both in the one game
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(2, 9).flatmap(lambda n: st.lists(a_game(n), max_size=20)), rules)
 def test_folding_games_in_one_by_one_keys_the_rows_as_the_whole_table_does(games, season_rules):
