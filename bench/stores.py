@@ -31,7 +31,7 @@ _django.setup("shitenno_bench_stores")
 from django.db import connection  # noqa: E402
 
 from leagues import bulk, rating_store, standings_store  # noqa: E402
-from leagues.models import Rating, RatingEvent, Result, Season, Standing  # noqa: E402
+from leagues.models import Rating, RatingEvent, Result, ResultEntry, Season, Standing  # noqa: E402
 
 
 class _Plain:
@@ -130,6 +130,33 @@ def pair(label: str, runs: int, prepare, job, rows) -> tuple[float, float, bool]
     return tricks, simple, same
 
 
+def fillfactor(runs: int, season: Season) -> None:
+    """The rating history keeps half its pages free (migration 0007) so that a re-rate updates rows in place:
+    the same re-rate from the middle of the game scope with the pages full (PostgreSQL's default, 100) and
+    half free (50), and what each costs on disk."""
+    middle = season.starts_on + datetime.timedelta(days=183)
+    print("| rating history fillfactor | re-rate of the game scope from its middle | history table + indexes |")
+    print("|---|---|---|")
+    for setting in (100, 50):  # 50 last: the schema's own setting stays
+        with connection.cursor() as cursor:
+            cursor.execute(f"ALTER TABLE leagues_ratingevent SET (fillfactor = {setting})")
+            cursor.execute("VACUUM FULL ANALYZE leagues_ratingevent")
+            cursor.execute("SELECT pg_total_relation_size('leagues_ratingevent')")
+            size = cursor.fetchone()[0]
+        # an edit in the middle (the finishing order of one game reversed) changes every later rating of its
+        # players and, through their opponents, most later rows: the re-rate rewrites them
+        edited = Result.objects.filter(status="counted", played_on__gte=middle).order_by("played_on", "id").first()
+        times = []
+        for _ in range(runs):
+            entries = list(ResultEntry.objects.filter(result=edited).order_by("id"))
+            for entry, rank in zip(entries, reversed([e.rank for e in entries]), strict=True):
+                ResultEntry.objects.filter(pk=entry.pk).update(rank=rank)
+            since = edited.played_on
+            times.append(timed(lambda since=since: rating_store.ratings_recompute(kind="game", key="shitenno",
+                                                                                    since=since)))
+        print(f"| {setting} | {ms(statistics.median(times))} (median of {runs}) | {size / 2**20:.0f} MiB |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=2_000)
@@ -192,6 +219,7 @@ def main() -> None:
     standings_store.standings_compute(season=season)
     everything_same &= folded == standings_rows(season)
     print(f"every way left the rows the other (or a full recompute) leaves: {'yes' if everything_same else 'NO'}")
+    fillfactor(args.runs, season)
     print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
 
 
