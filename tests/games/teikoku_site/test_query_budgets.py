@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games import services as game_services
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user
+from leagues.players import player_for_user, player_guest_create
 
 pytestmark = pytest.mark.django_db
 SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the session's query, if it is not cached
@@ -21,7 +21,7 @@ FIRST = {"type": "end_turn", "seat": 0}  # always legal at the start
 
 
 def _table(alice, bob, moves: int) -> TableSession:
-    carl = game_services.league_player_services.player_guest_create(name="Carl", created_by=alice)
+    carl = player_guest_create(name="Carl", created_by=alice)
     session = game_services.session_create(
         game="teikoku", created_by=alice, players=[player_for_user(alice), player_for_user(bob), carl], setup=SETUP,
         colours=["red", "blue", "green"],
