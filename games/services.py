@@ -155,9 +155,10 @@ def move_record(
         raise InvalidMove(_("A move is a JSON object with a 'type'."))
     engine = get_engine(session.game)
     new_state = engine.apply(session.state, move)
+    phrase = engine.describe_phrase(session.state, move, checked=True)
     event = MoveEvent.objects.create(
         session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.MOVE, payload=move,
-        description=engine.describe(session.state, move, checked=True)[:300], entered_by=user,
+        description=phrase.text[:300], phrase=phrase.to_json(), entered_by=user,
         idempotency_key=idempotency_key,
     )
     _advance(session, new_state)
@@ -185,6 +186,7 @@ def move_undo(
     event = MoveEvent.objects.create(
         session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
         description=_("Undo: %(move)s") % {"move": undone.description}, entered_by=user,
+        phrase={"code": "site.undo", "params": {"move": undone.phrase or undone.description}},
         idempotency_key=idempotency_key,
     )
     _advance(session, replay(get_engine(session.game), session.setup, [e.payload for e in standing]))

@@ -24,7 +24,50 @@ class MoveError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
-        self.params = dict(params or {})
+        self.params = phrase_json(dict(params or {}))
+
+
+class Phrase:
+    """Words the site shows, as a `code` with `params`, and the same words in English (`text`).
+
+    Engines speak English (the API and the logs read `text`); the site says a phrase in the reader's language
+    from its game's catalogue (games/plugins/<slug>/phrases.py), which maps each code to a sentence with the
+    same named parameters. A parameter may itself be a Phrase (or a list of them): a move's description is a
+    year, a player and a payment, each translated on its own. `to_json()` is what the move log stores.
+    """
+
+    __slots__ = ("code", "params", "text")
+
+    def __init__(self, text: str, code: str, **params: Any) -> None:
+        self.text = text
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.code!r}, {self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.code, self.params) == (other.code, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": phrase_json(self.params)}
+
+
+def phrase_json(value: Any) -> Any:
+    """A value with its Phrases turned into {"code", "params"} dicts, so it can be stored as JSON."""
+    if isinstance(value, Phrase):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {k: phrase_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [phrase_json(v) for v in value]
+    return value
 
 
 class InvalidMove(MoveError):
@@ -43,9 +86,14 @@ class Placing:
     rank: int
     score: int
     tiebreak: str | None = None  # words naming the victory or tie-break rule that decided this rank, else None
+    # The same as a Phrase, for the site to say in the reader's language (left out of equality).
+    tiebreak_phrase: Phrase | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": self.tiebreak}
+        data: dict[str, Any] = {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": self.tiebreak}
+        if self.tiebreak_phrase is not None:
+            data["tiebreak_phrase"] = self.tiebreak_phrase.to_json()
+        return data
 
 
 @dataclass(frozen=True)
@@ -84,6 +132,10 @@ class Engine(Protocol):
         ...
 
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str: ...
+
+    def describe_phrase(self, state: dict, move: dict, *, checked: bool = False) -> Phrase:
+        """The move in words as a Phrase (its code and params for the site, its English for `describe`)."""
+        ...
 
 
 def copy_json(value: Any) -> Any:
