@@ -19,10 +19,16 @@ from games.engines.base import MoveError
 
 logger = logging.getLogger(__name__)
 
-# Said the same way for every game: the log's undo entries.
+# Said the same way for every game: the log's undo entries; "site.sentences" and "site.list" join their
+# "parts" (Phrases) one after the other, or as a list ("a, b and c").
 SHARED: dict[str, Any] = {
     "site.undo": gettext_lazy("Undo: %(move)s"),
+    "site.sentences": "%(parts)s",
+    "site.list": "%(parts)s",
 }
+
+# List parameters said "a, b and c" (as the engines' English does); other lists are said "a, b, c".
+AND_LISTS = {"troops", "items", "clans", "decks"}
 
 Word = Callable[[Any, dict | None], str]  # (value, state or None) -> the value in the reader's words
 
@@ -55,9 +61,12 @@ def word_list(items: list[str]) -> str:
 class Catalogue:
     """One game's sentences by code, and how to say its parameters."""
 
-    def __init__(self, sentences: Mapping[str, Any], words: Mapping[str, Word] | None = None) -> None:
+    def __init__(self, sentences: Mapping[str, Any], words: Mapping[str, Word] | None = None,
+                 names: frozenset[str] = frozenset()) -> None:
         self.sentences = {**SHARED, **sentences}
         self.words = dict(words or {})
+        # Codes whose words are names or numbers, said alike in every language (a card, "Koku 2", a list).
+        self.names = names | {code for code in SHARED if code != "site.undo"}
 
     def __contains__(self, code: str) -> bool:
         return code in self.sentences
@@ -66,6 +75,9 @@ class Catalogue:
         """A stored phrase ({"code", "params"}) in the reader's language, or None when a code is unknown."""
         if not isinstance(phrase, dict) or phrase.get("code") not in self.sentences:
             return None
+        if phrase["code"] == "site.sentences":
+            parts = [self._param("parts", part, state) for part in (phrase.get("params") or {}).get("parts", [])]
+            return None if None in parts else " ".join(parts)
         params = {name: self._param(name, value, state) for name, value in (phrase.get("params") or {}).items()}
         if any(value is None for value in params.values()):
             return None
@@ -81,7 +93,9 @@ class Catalogue:
             return self.say(value, state)
         if isinstance(value, list):
             said = [self._param(name, item, state) for item in value]
-            return None if None in said else word_list(said)
+            if None in said:
+                return None
+            return word_list(said) if name in AND_LISTS else ", ".join(said)
         if name in self.words:
             return self.words[name](value, state)
         return str(value)

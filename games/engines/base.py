@@ -27,33 +27,30 @@ class MoveError(Exception):
         self.params = phrase_json(dict(params or {}))
 
 
-class Phrase:
-    """Words the site shows, as a `code` with `params`, and the same words in English (`text`).
+class Phrase(str):
+    """Words the site shows: the English text (the Phrase is that str) with a `code` and `params`.
 
-    Engines speak English (the API and the logs read `text`); the site says a phrase in the reader's language
+    Engines speak English (the API and the logs read the text); the site says a phrase in the reader's language
     from its game's catalogue (games/plugins/<slug>/phrases.py), which maps each code to a sentence with the
     same named parameters. A parameter may itself be a Phrase (or a list of them): a move's description is a
     year, a player and a payment, each translated on its own. `to_json()` is what the move log stores.
     """
 
-    __slots__ = ("code", "params", "text")
+    code: str
+    params: dict[str, Any]
 
-    def __init__(self, text: str, code: str, **params: Any) -> None:
-        self.text = text
-        self.code = code
-        self.params = params
+    def __new__(cls, text: str, code: str, **params: Any) -> Phrase:
+        phrase = super().__new__(cls, text)
+        phrase.code = code
+        phrase.params = params
+        return phrase
 
-    def __str__(self) -> str:
-        return self.text
+    @property
+    def text(self) -> str:
+        return str.__str__(self)
 
     def __repr__(self) -> str:
         return f"Phrase({self.code!r}, {self.params!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Phrase) and (self.code, self.params) == (other.code, other.params)
-
-    def __hash__(self) -> int:
-        return hash(self.code)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "params": phrase_json(self.params)}

@@ -266,7 +266,7 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
         if why.code == "shitenno.costs":
             raise illegal(f"{p.name}'s {ordinal(position)} position {why}.", "kokus_short", province=province,
                           position=position, **why.params)
-        raise illegal(why.text, why.code.removeprefix("shitenno."), **why.params)
+        raise illegal(why.text, why.code.removeprefix("shitenno."), **why.params)  # the code of a Phrase built above
     by_kokus = pays_with(payment, pool, needed, cost) == "kokus"
     for item in payment.items():
         if by_kokus and item[0] == "kokus":
@@ -292,6 +292,7 @@ def _without(payment: Payment, item: tuple[str, int]) -> tuple[Payment, list[Phr
         idle = next(i for i in range(len(smaller.bonuses)) if pool_of(
             Payment(smaller.troops, smaller.kokus, smaller.hatamoto, smaller.bonuses[: i + 1])).error)
         tile = smaller.item_phrase(("bonuses", idle))
+        # the code of a Phrase built above: only the first word's case changes
         names.append(Phrase(tile.text.replace("The ", "the ", 1), tile.code, **tile.params))
         smaller = smaller.without(("bonuses", idle))
     return smaller, names
