@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy
 
 from games.engines.shitenno import ShitennoEngine
 from games.engines.shitenno.board import (
-    BONUS_NAMES,
     GENERALS,
     PROVINCES,
     TITLE_NAMES,
@@ -21,11 +20,12 @@ from games.engines.shitenno.board import (
     TROOP_NAMES,
     TROOPS,
     card_name,
-    ordinal,
 )
+from games.phrases import ordinal
 
 from .board_svg import board_svg
 from .forms import COLOURS
+from .phrases import BONUS_WORDS, CATALOGUE
 
 ENGINE = ShitennoEngine()
 
@@ -105,7 +105,7 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
             "title": TITLE_NAMES[state["titles"][i]], "stock": state["stock"][i], "favour": favour[i],
             "hand": hand, "troops": troops, "kokus": kokus,
             "reveal_slots": [f"reveal_{n}" for n in range(hand["hidden"])],
-            "tiles": [(BONUS_NAMES[b], n) for b, n in hand["tiles"].items() if n],
+            "tiles": [(BONUS_WORDS[b], n) for b, n in hand["tiles"].items() if n],
         })
     context: dict = {"province_choice": query.get("province", "")}
     context.update(seats=seats, hint=hint, state=state, board_svg=board_svg(_board_boxes(state, seats), seats),
@@ -139,7 +139,7 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
         context["turn_order"] = [seats[s] for s in state["turn"]["order"]]
     context["troop_choices"] = [(t, TROOP_NAMES[t]) for t in TROOPS]
     context["card_choices"] = [(c, card_name(c)) for c in TROOP_DECK]
-    context["bonus_choices"] = list(BONUS_NAMES.items())
+    context["bonus_choices"] = list(BONUS_WORDS.items())
     return context
 
 
@@ -152,6 +152,7 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
         row = breakdown[placing["seat"]]
         rows.append({
             **placing, "name": names[placing["seat"]], "general": GENERALS[generals[placing["seat"]]],
+            "tiebreak": CATALOGUE.say(placing.get("tiebreak_phrase")) or placing["tiebreak"],
             "row": row, "majority_names": [PROVINCES[p].name for p in row["majorities"]],
         })
     majorities = []
@@ -160,7 +161,8 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
         majorities.append({
             "name": PROVINCES[slug].name,
             "winner": None if winner is None else f"{names[winner]} ({GENERALS[generals[winner]]})",
-            "weights": result["weights"], "tiebreak": result["tiebreak"],
+            "weights": result["weights"],
+            "tiebreak": CATALOGUE.say(result.get("tiebreak_phrase")) or result["tiebreak"],
         })
     return {"rows": rows, "majorities": majorities, "winner": rows[0],
             "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"])}

@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.base import InvalidMove, MoveError
 from games.engines.shitenno.board import (
-    BONUS_NAMES,
     BONUSES,
     GENERALS,
     POSITIONS,
@@ -28,6 +27,8 @@ from games.engines.shitenno.board import (
 from games.engines.shitenno.engine import HANDLERS
 from games.forms import COLOURS, TableSetupForm
 from shitenno_site.validation import validate_name, whole_number
+
+from .phrases import BONUS_WORDS
 
 MAX_SEATS = 4
 DEFAULT_GENERALS = ("honda", "ii", "sakakibara", "sakai")
@@ -207,7 +208,7 @@ class FinalCountForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
             for bonus in ("exchange", "plus_one"):
                 self.fields[f"s{i}_{bonus}"] = forms.IntegerField(
-                    label=_("%(tile)s tiles") % {"tile": BONUS_NAMES[bonus]}, min_value=0, max_value=4,
+                    label=_("%(tile)s tiles") % {"tile": BONUS_WORDS[bonus]}, min_value=0, max_value=4,
                     initial=0, required=False,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
         kamon_choices = [("", "—")] + [
