@@ -76,7 +76,8 @@ class Catalogue:
         if not isinstance(phrase, dict) or phrase.get("code") not in self.sentences:
             return None
         if phrase["code"] == "site.sentences":
-            parts = [self._param("parts", part, state) for part in (phrase.get("params") or {}).get("parts", [])]
+            parts = (phrase.get("params") or {}).get("parts", [])
+            parts = [self._param("parts", part, state) for part in (parts if isinstance(parts, list) else [parts])]
             return None if None in parts else " ".join(parts)
         params = {name: self._param(name, value, state) for name, value in (phrase.get("params") or {}).items()}
         if any(value is None for value in params.values()):

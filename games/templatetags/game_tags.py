@@ -13,3 +13,9 @@ def game_name(slug: str) -> str:
     it was entered."""
     game = GAMES.get(slug)
     return game.name if game else slug
+
+
+@register.filter
+def game_names(slugs: list[str]) -> str:
+    """A league's games, by name: "Shitennō, Go"."""
+    return ", ".join(game_name(slug) for slug in slugs or [])

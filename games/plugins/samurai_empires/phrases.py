@@ -32,7 +32,7 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.party_points": "%(party)s %(points)s",  # a name, said alike
     "samurai_empires.armies_in": _("%(n)s Armies in %(province)s"),
     "samurai_empires.armies_of_in": _("%(n)s of %(party)s's Armies in %(province)s"),
-    "samurai_empires.n_in": _("%(n)s in %(province)s"),
+    "samurai_empires.n_in": "%(n)s in %(province)s",  # a name, said alike
     "samurai_empires.ai.attacks": _("it attacks and destroys %(destroyed)s"),
     "samurai_empires.ai.builds_castle": _("it builds a Castle in %(province)s"),
     "samurai_empires.ai.cannot_attack": _("it has no Army where the card points, so it cannot attack"),
@@ -157,6 +157,7 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.wrong_era": _("The sheet is at era %(era)s."),
 }
 NAMES = frozenset({
+    "samurai_empires.n_in",
     "samurai_empires.location_card",
     "samurai_empires.party_points",
     "samurai_empires.gain.resource",
