@@ -13,9 +13,9 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import gettext, gettext_lazy
 
-from games.engines.base import MoveError
+from games.engines.base import MoveError, Phrase
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +45,8 @@ def ordinal(value: Any, state: dict | None = None) -> str:
     if not isinstance(value, int):
         return str(value)
     if value in (1, 2, 3):
-        return (pgettext("ordinal", "1st"), pgettext("ordinal", "2nd"), pgettext("ordinal", "3rd"))[value - 1]
-    return pgettext("ordinal", "%(n)sth") % {"n": value}
+        return (gettext("1st"), gettext("2nd"), gettext("3rd"))[value - 1]
+    return gettext("%(n)sth") % {"n": value}
 
 
 def word_list(items: list[str]) -> str:
@@ -88,6 +88,12 @@ class Catalogue:
         except (KeyError, TypeError, ValueError):
             logger.warning("The sentence of %s does not fit its parameters %s", phrase["code"], sorted(params))
             return None
+
+    def say_phrase(self, phrase: Any, state: dict | None = None) -> str | None:
+        """An engine's Phrase (or plain English words) in the reader's language, or None if it cannot be said."""
+        if not isinstance(phrase, Phrase):
+            return None
+        return self.say(phrase.to_json(), state)
 
     def _param(self, name: str, value: Any, state: dict | None) -> str | None:
         if isinstance(value, dict) and "code" in value:

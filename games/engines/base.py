@@ -24,7 +24,13 @@ class MoveError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
-        self.params = phrase_json(dict(params or {}))
+        self._params = params or {}
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The rule's values as JSON (Phrases among them as {"code", "params"}); made only when asked for, since
+        engines and simulations raise and catch many refusals nobody reads."""
+        return phrase_json(dict(self._params))
 
 
 class Phrase(str):
@@ -82,15 +88,13 @@ class Placing:
     seat: int
     rank: int
     score: int
-    tiebreak: str | None = None  # words naming the victory or tie-break rule that decided this rank, else None
-    # The same as a Phrase, for the site to say in the reader's language (left out of equality).
-    tiebreak_phrase: Phrase | None = field(default=None, compare=False)
+    # Words naming the victory or tie-break rule that decided this rank, else None: a Phrase (English, with a
+    # code the site says in the reader's language) when the engine made it; stored outcomes keep the English.
+    tiebreak: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": self.tiebreak}
-        if self.tiebreak_phrase is not None:
-            data["tiebreak_phrase"] = self.tiebreak_phrase.to_json()
-        return data
+        tiebreak = None if self.tiebreak is None else str(self.tiebreak)
+        return {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": tiebreak}
 
 
 @dataclass(frozen=True)
@@ -128,10 +132,9 @@ class Engine(Protocol):
         """Each seat's score so far, in seat order, in the game's own unit."""
         ...
 
-    def describe(self, state: dict, move: dict, *, checked: bool = False) -> str: ...
-
-    def describe_phrase(self, state: dict, move: dict, *, checked: bool = False) -> Phrase:
-        """The move in words as a Phrase (its code and params for the site, its English for `describe`)."""
+    def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
+        """The move in words, in English. An engine may also offer `describe_phrase(state, move, checked=...)`,
+        the same words as a Phrase, so the site logs a code it can say in the reader's language."""
         ...
 
 

@@ -181,8 +181,7 @@ def multiplayer_outcome(state: dict) -> Outcome:
             tiebreak = Phrase("tie shared: same points and same resources", "samurai_empires.tiebreak.shared")
         else:
             tiebreak = Phrase("fewest resources", "samurai_empires.tiebreak.fewest_resources")
-        placings.append(Placing(seat=party, rank=rank, score=scores[party], tiebreak=tiebreak and tiebreak.text,
-                                tiebreak_phrase=tiebreak))
+        placings.append(Placing(seat=party, rank=rank, score=scores[party], tiebreak=tiebreak))
     return Outcome("final_count", tuple(placings), {"breakdown": breakdown(state), "explanation": explain(placings)})
 
 
@@ -193,7 +192,7 @@ def solo_outcome(state: dict) -> Outcome:
     tiebreak = Phrase("solo victory: more points than the two AIs combined", "samurai_empires.tiebreak.solo_victory") \
         if won else Phrase("solo defeat: not more points than the two AIs combined",
                            "samurai_empires.tiebreak.solo_defeat")
-    placing = Placing(seat=0, rank=1 if won else 2, score=player, tiebreak=tiebreak.text, tiebreak_phrase=tiebreak)
+    placing = Placing(seat=0, rank=1 if won else 2, score=player, tiebreak=tiebreak)
     return Outcome("solo_victory" if won else "solo_defeat", (placing,),
                    {"breakdown": breakdown(state), "player": player, "ais": yellow + blue, "won": won})
 

@@ -232,6 +232,11 @@ def troops_phrase(troops: dict[str, int]) -> Phrase:
     return Phrase(troops_in_words(troops), "shitenno.troops", troops=counts)
 
 
+def _falls_short(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> bool:
+    """Whether the pool fails to pay the placement (cheap: no words, for the "not needed" search)."""
+    return bool(pool.error) or pays_with(payment, pool, needed, cost) is None
+
+
 def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> Phrase | None:
     """Why the pool does not pay the placement (the words without the province), or None if it does."""
     if pool.error:
@@ -242,13 +247,14 @@ def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) 
         return Phrase(
             "A payment is all troops or all kokus (ruling 2); this one comes to "
             f"{pool.troops_in_words()} and {pool.koku_total} koku(s).",
-            "shitenno.mixed_payment", troops=troops_phrase(pool.troops), kokus=pool.koku_total,
+            "shitenno.mixed_payment", troops=dict(pool.troops), kokus=pool.koku_total,
         )
     if pool.kokus:
         return Phrase(f"costs {cost} kokus; you paid {pool.koku_total}", "shitenno.costs", cost=cost,
                       paid=pool.koku_total)
+    # Troops by type ({"bushi": 2}) as parameters: a simulation meets this refusal tens of thousands of times.
     return Phrase(f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}", "shitenno.needs",
-                  needed=troops_phrase(needed), paid=troops_phrase(pool.troops))
+                  needed=dict(needed), paid=dict(pool.troops))
 
 
 def check_payment(payment: Payment, province: str, position: int, top: str | None) -> Pool:
@@ -272,7 +278,7 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
         if by_kokus and item[0] == "kokus":
             continue  # more kokus than the cost: the surplus is lost (ruling 2)
         smaller, names = _without(payment, item)
-        if _shortfall(smaller, pool_of(smaller), needed, cost) is None:
+        if not _falls_short(smaller, pool_of(smaller), needed, cost):
             them = "them" if len(names) > 1 else "it"
             raise illegal(
                 f"{_and([n.text for n in names])} {'are' if len(names) > 1 else 'is'} not needed: "
@@ -350,7 +356,7 @@ def payment_phrase(payment: Payment, pool: Pool, cost: int | None = None) -> Phr
         used.append(Phrase(f"Hatamoto as {TROOP_NAMES[payment.hatamoto]}", "shitenno.used.hatamoto",
                            troop=payment.hatamoto))
     for tile, a, b in payment.bonuses:
-        target = "koku" if b == "koku" else TROOP_NAMES[str(b)]
+        target = "koku" if b == "koku" else TROOP_NAMES.get(str(b), "")
         if tile == "exchange" and isinstance(a, int):
             used.append(Phrase(f"Exchange Koku {a} → {target}", "shitenno.used.exchange_koku", value=a, to=b))
         elif tile == "exchange":

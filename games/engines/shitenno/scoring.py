@@ -122,7 +122,7 @@ def majority(kamons: list[dict], n: int) -> dict:
         phrase = Phrase(f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
                         f"{ordinal(leftmost[winner])}) wins the tie", "shitenno.tiebreak.leftmost", weight=best,
                         position=leftmost[winner])
-        return {"weights": weights, "winner": winner, "tiebreak": phrase.text, "tiebreak_phrase": phrase.to_json()}
+        return {"weights": weights, "winner": winner, "tiebreak": phrase}  # a Phrase: stored as its English
     return {"weights": weights, "winner": winner, "tiebreak": None}
 
 
@@ -232,8 +232,7 @@ def final_count(end: dict) -> Outcome:
             tiebreak = Phrase(f"tied on {total} favour; last year's titles decide ({names})",
                               "shitenno.tiebreak.titles", favour=total,
                               titles=" > ".join(titles[generals[s]] for s in tied))
-        placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak and tiebreak.text,
-                                tiebreak_phrase=tiebreak))
+        placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
     return Outcome(
         termination=termination,
         placings=tuple(placings),

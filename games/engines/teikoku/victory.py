@@ -55,8 +55,7 @@ def outcome(state: dict) -> Outcome | None:
     words = Phrase(f"{'shared ' if shared else ''}victory by {termination}",
                    "teikoku.tiebreak.shared_victory" if shared else "teikoku.tiebreak.victory", termination=termination)
     others = [seat for seat in range(len(treasure)) if seat not in winners]
-    placings = [Placing(seat=seat, rank=1, score=treasure[seat], tiebreak=words.text, tiebreak_phrase=words)
-                for seat in winners]
+    placings = [Placing(seat=seat, rank=1, score=treasure[seat], tiebreak=words) for seat in winners]
     for seat in others:
         ahead = sum(1 for other in others if treasure[other] > treasure[seat])
         placings.append(Placing(seat=seat, rank=1 + len(winners) + ahead, score=treasure[seat]))

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.phrases import Catalogue, in_words
 
-AI_COLOURS = {"yellow": pgettext_lazy("AI colour", "Yellow"), "blue": pgettext_lazy("AI colour", "Blue")}
+AI_COLOURS = {"yellow": _("Yellow AI"), "blue": _("Blue AI")}
 LOCATIONS = {"capital": _("Capital"), "bushido": "Bushido", "food": _("Food"), "shrine": _("Shrine")}
 ACTIONS = {"attack": _("Attack"), "harvest": _("Harvest"), "recruit": _("Recruit Armies"),
            "castle": _("Build a Castle"), "move": _("Move"), "none": _("nothing")}
@@ -27,7 +26,7 @@ def _resource(value: Any, state: dict | None) -> str:
 
 
 SENTENCES: dict[str, Any] = {
-    "samurai_empires.ai": _("%(ai)s AI"),
+    "samurai_empires.ai": "%(ai)s",  # a name, said alike
     "samurai_empires.location_card": "%(region)s %(location)s",  # a name, said alike
     "samurai_empires.party_points": "%(party)s %(points)s",  # a name, said alike
     "samurai_empires.armies_in": _("%(n)s Armies in %(province)s"),
@@ -87,9 +86,9 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.era.destiny_card": _("Destiny card: %(region)s (its %(drawn)s)."),
     "samurai_empires.era.destiny_empty": _("The destiny deck is empty."),
     "samurai_empires.era.location_card_added": _(
-        "%(ai)s AI adds the %(region)s %(location)s location card to its deck."
+        "%(ai)s adds the %(region)s %(location)s location card to its deck."
     ),
-    "samurai_empires.era.no_location_card": _("%(ai)s AI has no %(region)s location card left to add."),
+    "samurai_empires.era.no_location_card": _("%(ai)s has no %(region)s location card left to add."),
     "samurai_empires.tiebreak.fewest_resources": _("fewest resources"),
     "samurai_empires.tiebreak.shared": _("tie shared: same points and same resources"),
     "samurai_empires.tiebreak.solo_defeat": _("solo defeat: not more points than the two AIs combined"),
@@ -157,6 +156,7 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.wrong_era": _("The sheet is at era %(era)s."),
 }
 NAMES = frozenset({
+    "samurai_empires.ai",
     "samurai_empires.n_in",
     "samurai_empires.location_card",
     "samurai_empires.party_points",

@@ -11,7 +11,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.engines.base import MoveError
 from games.engines.shitenno import ShitennoEngine
+from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import (
     GENERALS,
     PROVINCES,
@@ -143,16 +145,32 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
     return context
 
 
+def _tiebreaks(state: dict) -> tuple[dict, dict]:
+    """The tie-breaks of the end `state` as Phrases, said in the reader's language: {seat: words} and {province:
+    words}, counted again from the state (the stored outcome keeps the English only); empty if it cannot be."""
+    try:
+        fresh = ENGINE.outcome(state) if "generals" in state else shitenno_final_count(state["final_count"])
+    except (MoveError, KeyError, TypeError):
+        return {}, {}
+    if fresh is None:
+        return {}, {}
+    seats = {p.seat: CATALOGUE.say_phrase(p.tiebreak) for p in fresh.placings if p.tiebreak}
+    provinces = {slug: CATALOGUE.say_phrase(m["tiebreak"]) for slug, m in fresh.details["majorities"].items()
+                 if m["tiebreak"]}
+    return seats, provinces
+
+
 def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
     """The final count: each seat's rank, favour and breakdown, and who won each province's majority."""
     generals = state["generals"] if "generals" in state else state["final_count"]["generals"]
+    seat_tiebreaks, province_tiebreaks = _tiebreaks(state)
     breakdown = outcome["details"]["breakdown"]
     rows = []
     for placing in outcome["placings"]:
         row = breakdown[placing["seat"]]
         rows.append({
             **placing, "name": names[placing["seat"]], "general": GENERALS[generals[placing["seat"]]],
-            "tiebreak": CATALOGUE.say(placing.get("tiebreak_phrase")) or placing["tiebreak"],
+            "tiebreak": seat_tiebreaks.get(placing["seat"]) or placing["tiebreak"],
             "row": row, "majority_names": [PROVINCES[p].name for p in row["majorities"]],
         })
     majorities = []
@@ -162,7 +180,7 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
             "name": PROVINCES[slug].name,
             "winner": None if winner is None else f"{names[winner]} ({GENERALS[generals[winner]]})",
             "weights": result["weights"],
-            "tiebreak": CATALOGUE.say(result.get("tiebreak_phrase")) or result["tiebreak"],
+            "tiebreak": province_tiebreaks.get(slug) or result["tiebreak"],
         })
     return {"rows": rows, "majorities": majorities, "winner": rows[0],
             "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"])}

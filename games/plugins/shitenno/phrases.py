@@ -11,13 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES, TROOP_NAMES, card_name
-from games.phrases import Catalogue, in_words, ordinal
+from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES, TROOP_NAMES, TROOPS, card_name
+from games.phrases import Catalogue, in_words, ordinal, word_list
 
-BONUS_WORDS = {"exchange": pgettext_lazy("bonus tile", "Exchange"), "plus_one": "+1",
-               "card_taking": pgettext_lazy("bonus tile", "Card Taking")}
+BONUS_WORDS = {"exchange": _("Exchange"), "plus_one": "+1", "card_taking": _("Card Taking")}
 LOT_WORDS = {"draw": _("The draw"), "lot": _("A lot"), "lot_a": _("Lot A"), "lot_b": _("Lot B"),
              # the final count's counts
              'A "positions" favour': _('A "positions" favour'), 'A "title_bonus" favour': _('A "title_bonus" favour'),
@@ -38,6 +36,14 @@ def _card(card: Any, state: dict | None) -> str:
         return card_name(card)
     except (KeyError, AttributeError):
         return str(card)
+
+
+def _troop_counts(value: Any, state: dict | None) -> str:
+    """Troops by type ({"bushi": 2, "sohei": 1}) -> "2 Bushi and 1 Sōhei"; a number or a word as it is."""
+    if not isinstance(value, dict):
+        return str(value)
+    counts = [f"{value[t]} {TROOP_NAMES[t]}" for t in TROOPS if value.get(t)]
+    return word_list(counts) if counts else str(_("no troops"))
 
 
 def _titles(value: Any, state: dict | None) -> str:
@@ -240,6 +246,9 @@ WORDS = {
     "position": ordinal,
     "card": _card,
     "what": in_words(LOT_WORDS),
+    "needed": _troop_counts,
+    "paid": _troop_counts,
+    "troops": _troop_counts,
     "move": _move,
     "open": _move,
     "type": _move,
