@@ -111,7 +111,7 @@ SENTENCES: dict[str, Any] = {
         "%(party)s plays without a Training Ground, so has no trained armies to record."
     ),
     "samurai_empires.not_a_list": _("%(field)s must be a list."),
-    "samurai_empires.not_an_int": _("%(field)s must be a whole number."),
+    "samurai_empires.not_an_int": _("\"%(field)s\" must be a whole number."),
     "samurai_empires.not_an_object": _("This must be a JSON object."),
     "samurai_empires.not_now": _("This move is not open now; open moves: %(open)s."),
     "samurai_empires.not_text": _("%(field)s must be text."),
