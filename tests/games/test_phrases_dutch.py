@@ -13,13 +13,14 @@ from django.utils import dateformat, translation
 
 from games import services
 from games.engines.base import IllegalMove
+from games.plugins import GAMES as GAME_REGISTRY
 from games.plugins import get_game
 from leagues.services import player_for_user
 from tests.games.phrase_codes import engine_codes
 from tests.games.tables import two_player_setup
 from tests.leagues.league_helpers import enter, join, league_with_season
 
-GAMES = ("shitenno", "teikoku", "samurai_empires")
+GAMES = tuple(GAME_REGISTRY)  # every registered game: a new one is checked as soon as it is listed
 DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 
 # English words that are no Dutch words: one of them in a Dutch sentence means a piece left untranslated.
@@ -70,7 +71,7 @@ def _sample(slug: str, code: str) -> dict:
     with translation.override("en"):
         english = str(catalogue.sentences[code])
     names = re.findall(r"%\((\w+)\)s", english)
-    samples = {"parts": ["Aiko 12", "Ren 9"], **SAMPLES[slug]}  # the parts of a list or of sentences: a list
+    samples = {"parts": ["Aiko 12", "Ren 9"], **SAMPLES.get(slug, {})}  # the parts of a list or of sentences: a list
     return {"code": code, "params": {name: samples.get(name, 3) for name in names}}
 
 
