@@ -87,6 +87,8 @@ class MoveEvent(models.Model):
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
     payload = models.JSONField(help_text="The move as the engine reads it; for an undo, {'undoes': seq}.")
     description = models.CharField(max_length=300, blank=True)
+    phrase = models.JSONField(default=dict, blank=True,
+                              help_text="The description as a code with parameters, said in the reader's language.")
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001 (unique when set)
     created_at = models.DateTimeField(auto_now_add=True)

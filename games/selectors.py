@@ -120,7 +120,7 @@ def session_recent(session: TableSession, *, count: int = 3) -> tuple[list[MoveE
     last: MoveEvent | None = None
     undos = 0
     window = max(count, 16)
-    log = session.events.only("session", "seq", "kind", "description")  # what the page shows of them
+    log = session.events.only("session", "seq", "kind", "description", "phrase")  # what the page shows of them
     batch = list(log.order_by("-seq")[:window])
     while batch:
         for event in batch:

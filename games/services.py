@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.engines.base import InvalidMove, Outcome, replay
+from games.engines.base import InvalidMove, Outcome, Phrase, replay
 from games.plugins import GameAdapter, get_game
 from leagues import results
 from leagues.audit import audit_record
@@ -155,9 +155,13 @@ def move_record(
         raise InvalidMove(_("A move is a JSON object with a 'type'."))
     engine = get_engine(session.game)
     new_state = engine.apply(session.state, move)
+    described = getattr(engine, "describe_phrase", None)  # a game without one is logged in its English only
+    phrase = described(session.state, move, checked=True) if described else engine.describe(
+        session.state, move, checked=True)
     event = MoveEvent.objects.create(
         session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.MOVE, payload=move,
-        description=engine.describe(session.state, move, checked=True)[:300], entered_by=user,
+        description=str(phrase)[:300], phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
+        entered_by=user,
         idempotency_key=idempotency_key,
     )
     _advance(session, new_state)
@@ -185,6 +189,7 @@ def move_undo(
     event = MoveEvent.objects.create(
         session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
         description=_("Undo: %(move)s") % {"move": undone.description}, entered_by=user,
+        phrase={"code": "site.undo", "params": {"move": undone.phrase or undone.description}},
         idempotency_key=idempotency_key,
     )
     _advance(session, replay(get_engine(session.game), session.setup, [e.payload for e in standing]))

@@ -76,7 +76,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     deal=data["deal"], club=data["club"], is_public=data["is_public"],
                 )
             except MoveError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, game.say_error(exc))
             except ValidationError as exc:
                 form.add_error(None, exc.messages)
             else:
@@ -203,7 +203,8 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
     try:
         write()
     except MoveError as exc:
-        return _render_table(request, session, status=400, error=exc.message, entered=entered,
+        error = get_game(session.game).say_error(exc, session.state)
+        return _render_table(request, session, status=400, error=error, entered=entered,
                              error_form=request.POST.get("type", ""), error_field=getattr(exc, "field", ""))
     except Conflict as exc:
         selectors.session_reload(session)
@@ -246,7 +247,7 @@ def table_history(request: HttpRequest, code: str) -> HttpResponse:
     undone = selectors.undone_seqs(events)
     rows = [{"event": e, "undone": e.seq in undone, "is_undo": e.kind == MoveEvent.Kind.UNDO} for e in events]
     template = "games/partials/history.html" if request.htmx else "games/history.html"
-    return render(request, template, {"session": session, "rows": rows})
+    return render(request, template, {"session": session, "rows": rows, "game": get_game(session.game)})
 
 
 # --- the final-count calculator -------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def final_count(request: HttpRequest, game: str = "") -> HttpResponse:
                 end = form.end()
                 result = services.final_count(game=adapter.slug, end=end).to_json()
             except MoveError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, adapter.say_error(exc))
             else:
                 names = [_("Seat %(n)d") % {"n": i + 1} for i in range(len(result["placings"]))]
                 outcome, status = adapter.outcome_context(result, names, {"final_count": end}), 200

@@ -127,7 +127,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, BadRequest):
         return Response({"detail": str(exc) or "Bad request."}, status=400)
     if isinstance(exc, MoveError):
-        return Response({"detail": exc.message, "code": type(exc).__name__}, status=400)
+        body = {"detail": exc.message, "code": type(exc).__name__}
+        if exc.code:  # the rule broken and its values, for a client that says it in its own language
+            body.update(rule=exc.code, params=exc.params)
+        return Response(body, status=400)
     if isinstance(exc, Conflict):
         return Response({"detail": exc.message, **exc.payload}, status=409)
     if isinstance(exc, KeyReused):
@@ -145,6 +148,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 class ErrorOutput(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField(required=False, help_text="For a refused move: IllegalMove or InvalidMove.")
+    rule = serializers.CharField(required=False, help_text="For a refused move: the rule broken, e.g. "
+                                 "teikoku.overdraw (the site's own sentences for it are in its Dutch catalogue).")
+    params = serializers.DictField(required=False, help_text="For a refused move: the values the rule names.")
 
 
 ERROR_BODIES = {

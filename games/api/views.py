@@ -78,6 +78,8 @@ class EventOutput(serializers.Serializer):
     kind = serializers.CharField()
     payload = serializers.JSONField()
     description = serializers.CharField()
+    phrase = serializers.JSONField(help_text="The description as a code with parameters ({} for an entry logged "
+                                   "before the site kept them), for a client that says it in its own language.")
     entered_by = serializers.CharField(source="entered_by.username", default=None)
     created_at = serializers.DateTimeField()
 

@@ -24,7 +24,53 @@ class MoveError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
-        self.params = dict(params or {})
+        self._params = params or {}
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The rule's values as JSON (Phrases among them as {"code", "params"}); made only when asked for, since
+        engines and simulations raise and catch many refusals nobody reads."""
+        return phrase_json(dict(self._params))
+
+
+class Phrase(str):
+    """Words the site shows: the English text (the Phrase is that str) with a `code` and `params`.
+
+    Engines speak English (the API and the logs read the text); the site says a phrase in the reader's language
+    from its game's catalogue (games/plugins/<slug>/phrases.py), which maps each code to a sentence with the
+    same named parameters. A parameter may itself be a Phrase (or a list of them): a move's description is a
+    year, a player and a payment, each translated on its own. `to_json()` is what the move log stores.
+    """
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, code: str, **params: Any) -> Phrase:
+        phrase = super().__new__(cls, text)
+        phrase.code = code
+        phrase.params = params
+        return phrase
+
+    @property
+    def text(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.code!r}, {self.params!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": phrase_json(self.params)}
+
+
+def phrase_json(value: Any) -> Any:
+    """A value with its Phrases turned into {"code", "params"} dicts, so it can be stored as JSON."""
+    if isinstance(value, Phrase):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {k: phrase_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [phrase_json(v) for v in value]
+    return value
 
 
 class InvalidMove(MoveError):
@@ -42,10 +88,13 @@ class Placing:
     seat: int
     rank: int
     score: int
-    tiebreak: str | None = None  # words naming the victory or tie-break rule that decided this rank, else None
+    # Words naming the victory or tie-break rule that decided this rank, else None: a Phrase (English, with a
+    # code the site says in the reader's language) when the engine made it; stored outcomes keep the English.
+    tiebreak: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": self.tiebreak}
+        tiebreak = None if self.tiebreak is None else str(self.tiebreak)
+        return {"seat": self.seat, "rank": self.rank, "score": self.score, "tiebreak": tiebreak}
 
 
 @dataclass(frozen=True)
@@ -83,7 +132,10 @@ class Engine(Protocol):
         """Each seat's score so far, in seat order, in the game's own unit."""
         ...
 
-    def describe(self, state: dict, move: dict, *, checked: bool = False) -> str: ...
+    def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
+        """The move in words, in English. An engine may also offer `describe_phrase(state, move, checked=...)`,
+        the same words as a Phrase, so the site logs a code it can say in the reader's language."""
+        ...
 
 
 def copy_json(value: Any) -> Any:

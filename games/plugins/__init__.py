@@ -23,7 +23,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from games.engines import UnknownGame, get_engine
-from games.engines.base import Engine, Outcome
+from games.engines.base import Engine, MoveError, Outcome
+from games.phrases import EMPTY, Catalogue, say_error, say_phrase
 
 if TYPE_CHECKING:
     from django import forms
@@ -64,6 +65,9 @@ class GameAdapter:
     view_params: tuple[str, ...] = ()
     # Each move type in the reader's words (gettext_lazy), for the "to play" line and the log.
     move_labels: Mapping[str, str] = {}
+    # What the engine says (move descriptions, refusals, tie-breaks) as a code with parameters, in the reader's
+    # language: every code the engine can produce maps to a gettext sentence (games/plugins/<slug>/phrases.py).
+    phrases: Catalogue = EMPTY
 
     # The final-count calculator (an end state entered by hand); None when the game has none.
     final_count_form_class: type[forms.Form] | None = None
@@ -105,6 +109,14 @@ class GameAdapter:
 
     def move_label(self, kind: str) -> str:
         return self.move_labels.get(kind, kind.replace("_", " "))
+
+    def say(self, phrase: dict | None, english: str, state: dict | None = None) -> str:
+        """A stored phrase ({"code", "params"}) in the reader's language; `english` when it cannot be said."""
+        return say_phrase(self.phrases, phrase, english, state)
+
+    def say_error(self, error: MoveError, state: dict | None = None) -> str:
+        """A refused move's reason in the reader's language (`state`: the table's, for its players' names)."""
+        return say_error(self.phrases, error, state)
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         """The engine move a move form posted (its "type" field names the move); the engine judges it.

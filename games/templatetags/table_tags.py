@@ -21,3 +21,9 @@ def got1(entered: dict, key: str) -> str:
 @register.filter
 def percent(value: int, total: int) -> int:
     return round(100 * value / total) if total else 0
+
+
+@register.filter
+def in_words(event, game) -> str:
+    """A log entry (a MoveEvent) in the reader's language, through its game's catalogue (games/phrases.py)."""
+    return game.say(getattr(event, "phrase", None), event.description) if game else event.description

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove, Outcome, copy_json
+from games.engines.base import IllegalMove, InvalidMove, Outcome, Phrase, copy_json
 from games.engines.samurai_empires import solo, solo_era
 from games.engines.samurai_empires.board import AIS, ARMY_TYPES, ERAS, TOKENS_PER_ROUND, TRAINING_GROUNDS
 from games.engines.samurai_empires.checks import check_int, check_list, check_object
@@ -13,8 +13,10 @@ from games.engines.samurai_empires.sheet import (
     multiplayer_outcome,
     next_turn_order,
     party_name,
+    party_phrase,
     solo_outcome,
     totals,
+    words,
 )
 from games.engines.samurai_empires.state import RULES_VERSION, initial_state
 
@@ -65,23 +67,36 @@ def _era_score(state: dict, move: dict) -> str:
     state["sheet"]["eras"].append(rows)
     state["orders"].append(list(state["turn_order"]))
     state["turn_order"] = next_turn_order(state)  # 6. 'Setup new turn Order'
-    words = [f"Era {era} scored: " + ", ".join(
-        f"{party_name(state, p)} {era_row_total(row)}" for p, row in enumerate(rows)) + "."]
+    scored = _scores(state, [era_row_total(row) for row in rows])
+    said = [Phrase(f"Era {era} scored: {scored}.", "samurai_empires.describe.era_scored", era=era, scores=scored)]
     if state["mode"] == "solo":
         player, yellow, blue = totals(state)
-        words.append(f"{party_name(state, solo.PLAYER)} {player} against the AIs' {yellow + blue} together.")
-        words += solo_era.end_era(state)
+        who = party_name(state, solo.PLAYER)
+        said.append(Phrase(f"{who} {player} against the AIs' {yellow + blue} together.",
+                           "samurai_empires.describe.solo_standing", party=who, points=player, ais=yellow + blue))
+        said += solo_era.end_era(state)
     if era == ERAS:
         state["phase"] = "final_score"
     else:
         state["era"] += 1
         state["phase"] = "planning" if state["mode"] == "solo" else "era_score"
     order = ", ".join(party_name(state, p) for p in state["turn_order"])
-    words.append(f"Turn order{' for era ' + str(state['era']) if era < ERAS else ''}: {order}.")
-    return " ".join(words)
+    names = words([party_phrase(state, p) for p in state["turn_order"]], "site.list", ", ")
+    if era < ERAS:
+        said.append(Phrase(f"Turn order for era {state['era']}: {order}.", "samurai_empires.describe.turn_order_era",
+                           era=state["era"], order=names))
+    else:
+        said.append(Phrase(f"Turn order: {order}.", "samurai_empires.describe.turn_order", order=names))
+    return words(said, "site.sentences")
 
 
-def _final_score(state: dict, move: dict) -> str:
+def _scores(state: dict, points: list[int]) -> Phrase:
+    """"Aiko 12, Ren 9": each party's points."""
+    return words([Phrase(f"{party_name(state, p)} {n}", "samurai_empires.party_points", party=party_phrase(state, p),
+                         points=n) for p, n in enumerate(points)], "site.list", ", ")
+
+
+def _final_score(state: dict, move: dict) -> Phrase:
     m = check_object(move, "The move", required=("type", "scores"))
     entries = check_list(m["scores"], "scores", shortest=len(state["parties"]), longest=len(state["parties"]))
     rows = []
@@ -91,30 +106,33 @@ def _final_score(state: dict, move: dict) -> str:
         rows.append(check_final_entry(state, party, entry, resources=held))
     state["sheet"]["final"] = rows
     state["phase"] = "over"
-    return "Final count: " + ", ".join(f"{party_name(state, p)} {t}" for p, t in enumerate(totals(state))) + "."
+    scored = _scores(state, totals(state))
+    return Phrase(f"Final count: {scored}.", "samurai_empires.describe.final_count", scores=scored)
 
 
-def _solo_move(state: dict, kind: str, move: dict) -> str:
+def _solo_move(state: dict, kind: str, move: dict) -> Phrase:
     """The solo moves; a planning move that completes the round starts the resolution."""
     if kind == "report":
         return solo.report(state, move)
     if kind == "resolve":
         return solo_era.player_resolve(state, move)
     if kind == "place":
-        words = solo.player_place(state, move)
+        said = solo.player_place(state, move)
     else:
         check_object(move, "The move", required=("type",))
         party = to_move(state)
         if kind == "ai_step" and state["phase"] == "resolution":
             return solo_era.ai_resolve(state, party)
         if kind == "ai_step":
-            words = solo.ai_plan(state, party)
+            said = solo.ai_plan(state, party)
         else:
             state["solo"]["placed"][solo.PLAYER] += 1
-            words = f"{party_name(state, solo.PLAYER)} has no space to place a token on and passes."
+            who = party_name(state, solo.PLAYER)
+            said = Phrase(f"{who} has no space to place a token on and passes.", "samurai_empires.describe.pass",
+                          party=who)
     if solo.planning_to_move(state) is None:
         solo_era.start_resolution(state)
-    return words
+    return said
 
 
 class SamuraiEmpiresEngine:
@@ -131,6 +149,10 @@ class SamuraiEmpiresEngine:
         return state
 
     def apply(self, state: dict, move: dict) -> dict:
+        return self._applied(state, move)[0]
+
+    def _applied(self, state: dict, move: dict) -> tuple[dict, Phrase]:
+        """The new state and what happened, in words (what the AI drew and did)."""
         if not isinstance(move, dict):
             raise InvalidMove('A move is an object with a "type".', code="samurai_empires.not_an_object")
         kind = move.get("type")
@@ -145,13 +167,13 @@ class SamuraiEmpiresEngine:
                               f"{', '.join(allowed)}.", code="samurai_empires.not_now", params={"open": allowed})
         new = copy_json(state)
         if kind == "era_score":
-            words = _era_score(new, move)
+            said = _era_score(new, move)
         elif kind == "final_score":
-            words = _final_score(new, move)
+            said = _final_score(new, move)
         else:
-            words = _solo_move(new, kind, move)
-        new["last"] = words
-        return new
+            said = _solo_move(new, kind, move)
+        new["last"] = said.text
+        return new, said
 
     def hint(self, state: dict) -> dict:
         hint: dict = {
@@ -182,7 +204,11 @@ class SamuraiEmpiresEngine:
 
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
         """The move in words (applying it tells what the AI drew and did); `checked` changes nothing here."""
-        return f"Era {state['era']} — {self.apply(state, move)['last']}"
+        return self.describe_phrase(state, move, checked=checked).text
+
+    def describe_phrase(self, state: dict, move: dict, *, checked: bool = False) -> Phrase:
+        said = self._applied(state, move)[1]
+        return Phrase(f"Era {state['era']} — {said}", "samurai_empires.describe.era", era=state["era"], move=said)
 
 
 def solo_hint(state: dict) -> dict:

@@ -10,7 +10,7 @@ resources) are entered as points. Rows are per party: the seats, or in solo the 
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, Outcome, Placing
+from games.engines.base import IllegalMove, Outcome, Phrase, Placing
 from games.engines.samurai_empires.board import (
     ARCHERS_PER_PLAYER,
     ARMIES_PER_HOUSE,
@@ -28,6 +28,19 @@ TRAINED = {"samurai": ARMIES_PER_HOUSE, "archers": ARCHERS_PER_PLAYER, "elites":
 
 def party_name(state: dict, party: int) -> str:
     return state["parties"][party]["name"]
+
+
+def party_phrase(state: dict, party: int) -> str | Phrase:
+    """A party's name for a Phrase: a player's own name, or the AI by its colour (said in the reader's words)."""
+    ai = state["parties"][party]["ai"]
+    if ai:
+        return Phrase(party_name(state, party), "samurai_empires.ai", ai=ai)
+    return party_name(state, party)
+
+
+def words(parts: list, code: str = "site.sentences", joiner: str = " ") -> Phrase:
+    """Several Phrases said one after the other ("site.sentences") or as a list ("site.list")."""
+    return Phrase(joiner.join(str(p) for p in parts), code, parts=list(parts))
 
 
 def _illegal(message: str, code: str, **params: object) -> IllegalMove:
@@ -165,9 +178,9 @@ def multiplayer_outcome(state: dict) -> Outcome:
         if not same_points:
             tiebreak = None
         elif any(keys[p] == keys[party] for p in same_points):
-            tiebreak = "tie shared: same points and same resources"
+            tiebreak = Phrase("tie shared: same points and same resources", "samurai_empires.tiebreak.shared")
         else:
-            tiebreak = "fewest resources"
+            tiebreak = Phrase("fewest resources", "samurai_empires.tiebreak.fewest_resources")
         placings.append(Placing(seat=party, rank=rank, score=scores[party], tiebreak=tiebreak))
     return Outcome("final_count", tuple(placings), {"breakdown": breakdown(state), "explanation": explain(placings)})
 
@@ -176,8 +189,9 @@ def solo_outcome(state: dict) -> Outcome:
     """'Have more points than the two houses combined at the end of the game' (a tie is not more: a loss)."""
     player, yellow, blue = totals(state)
     won = player > yellow + blue
-    tiebreak = "solo victory: more points than the two AIs combined" if won else \
-        "solo defeat: not more points than the two AIs combined"
+    tiebreak = Phrase("solo victory: more points than the two AIs combined", "samurai_empires.tiebreak.solo_victory") \
+        if won else Phrase("solo defeat: not more points than the two AIs combined",
+                           "samurai_empires.tiebreak.solo_defeat")
     placing = Placing(seat=0, rank=1 if won else 2, score=player, tiebreak=tiebreak)
     return Outcome("solo_victory" if won else "solo_defeat", (placing,),
                    {"breakdown": breakdown(state), "player": player, "ais": yellow + blue, "won": won})

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove
+from games.engines.base import IllegalMove, Phrase
 from games.engines.samurai_empires import rng
 from games.engines.samurai_empires.board import (
     AIS,
@@ -29,7 +29,7 @@ from games.engines.samurai_empires.board import (
     TOKENS_PER_ROUND,
 )
 from games.engines.samurai_empires.checks import check_choice, check_int, check_list, check_object
-from games.engines.samurai_empires.sheet import party_name
+from games.engines.samurai_empires.sheet import party_name, party_phrase, words
 
 PLAYER = 0
 PLAYER_START_ARMIES = 2  # "Set 2 Armies in each of the Capitals"
@@ -200,7 +200,12 @@ def put_token(state: dict, party: int, region: str, space: int, card: list | Non
     solo["placed"][party] += 1
 
 
-def ai_plan(state: dict, party: int) -> str:
+def card_phrase(card: list) -> Phrase:
+    """A location card: its region (as the club named it) and its location (Capital, Bushido, Food, Shrine)."""
+    return Phrase(card_name(card), "samurai_empires.location_card", region=card[0], location=card[1])
+
+
+def ai_plan(state: dict, party: int) -> Phrase:
     """One AI planning step: draw until a card's region has a space, place, then recruit or do the neutral action."""
     from games.engines.samurai_empires.solo_actions import neutral_action, recruit_on_empty
 
@@ -218,24 +223,32 @@ def ai_plan(state: dict, party: int) -> str:
     ai["deck"] += set_aside  # "The card/s that are unused are placed on the bottom of the deck."
     if chosen is None:
         state["solo"]["placed"][party] += 1
-        return f"{name} has no card whose region has room for a token, and places none."
+        return Phrase(f"{name} has no card whose region has room for a token, and places none.",
+                      "samurai_empires.describe.ai_no_card", party=party_phrase(state, party))
     ai["board"].append(chosen)
     put_token(state, party, chosen[0], space, chosen)
-    words = [f"{name} draws {card_name(chosen)}"]
+    text = [f"{name} draws {card_name(chosen)}"]
     if set_aside:
-        words.append(f" (after {', '.join(card_name(c) for c in set_aside)}, whose regions are full: to the bottom)")
-    words.append(f" and places a face-down token on space {space + 1} of {chosen[0]}")
+        text.append(f" (after {', '.join(card_name(c) for c in set_aside)}, whose regions are full: to the bottom)")
+    text.append(f" and places a face-down token on space {space + 1} of {chosen[0]}")
     provinces = matching(state, chosen)
     if provinces and all(ai["armies"].get(p, 0) for p in provinces):
         action = next(r for r in state["board"]["regions"] if r["name"] == chosen[0])["spaces"][space]
-        words.append(f"; it has Armies in every matching province, so does the neutral action: "
-                     f"{neutral_action(state, party, chosen, action)}")
+        what = neutral_action(state, party, chosen, action)
+        done = Phrase(f"it has Armies in every matching province, so does the neutral action: {what}",
+                      "samurai_empires.ai.neutral_action", what=what)
     else:
-        words.append(f"; {recruit_on_empty(state, party, provinces)}")
-    return "".join(words) + "."
+        done = recruit_on_empty(state, party, provinces)
+    text.append(f"; {done}")
+    params = {"party": party_phrase(state, party), "card": card_phrase(chosen), "space": space + 1,
+              "region": chosen[0], "done": done}
+    if set_aside:
+        params["set_aside"] = words([card_phrase(c) for c in set_aside], "site.list", ", ")
+        return Phrase("".join(text) + ".", "samurai_empires.describe.ai_plan_set_aside", **params)
+    return Phrase("".join(text) + ".", "samurai_empires.describe.ai_plan", **params)
 
 
-def player_place(state: dict, move: dict) -> str:
+def player_place(state: dict, move: dict) -> Phrase:
     m = check_object(move, "The move", required=("type", "region", "space"))
     region = check_choice(m["region"], "region", [r["name"] for r in state["board"]["regions"]])
     spaces = state["solo"]["spaces"][region]
@@ -250,11 +263,17 @@ def player_place(state: dict, move: dict) -> str:
             state["solo"]["player_covers"] += 1
             cost = state["solo"]["player_covers"]  # 1 Bushido for the first enemy token, 2 for the second
     put_token(state, PLAYER, region, space, None)
-    paid = f", paying {cost} Bushido to cover {party_name(state, stack[0]['party'])}'s token" if cost else ""
-    return f"{party_name(state, PLAYER)} places a token on space {space + 1} of {region}{paid}."
+    who = party_name(state, PLAYER)
+    if cost:
+        covered = stack[0]["party"]
+        return Phrase(f"{who} places a token on space {space + 1} of {region}, paying {cost} Bushido to cover "
+                      f"{party_name(state, covered)}'s token.", "samurai_empires.describe.place_covering", party=who,
+                      space=space + 1, region=region, cost=cost, covered=party_phrase(state, covered))
+    return Phrase(f"{who} places a token on space {space + 1} of {region}.", "samurai_empires.describe.place",
+                  party=who, space=space + 1, region=region)
 
 
-def report(state: dict, move: dict) -> str:
+def report(state: dict, move: dict) -> Phrase:
     """The player's own Armies and Castles, which the site cannot see: entered whenever they change."""
     m = check_object(move, "The move", required=("type", "armies"), optional=("castles",))
     provinces = all_provinces(state)
@@ -273,4 +292,10 @@ def report(state: dict, move: dict) -> str:
             raise _illegal("A province holds one Castle.", "castle_taken")
     player.update(armies=out, castles=castles)
     shown = ", ".join(f"{n} in {p}" for p, n in out.items()) or "none"
-    return f"{party_name(state, PLAYER)} reports their Armies: {shown}."
+    who = party_name(state, PLAYER)
+    if not out:
+        return Phrase(f"{who} reports their Armies: none.", "samurai_empires.describe.report_none", party=who)
+    armies = words([Phrase(f"{n} in {p}", "samurai_empires.n_in", n=n, province=p) for p, n in out.items()],
+                   "site.list", ", ")
+    return Phrase(f"{who} reports their Armies: {shown}.", "samurai_empires.describe.report", party=who,
+                  armies=armies)

@@ -6,8 +6,9 @@ naming the matching provinces. Each function mutates the state and returns what 
 
 from __future__ import annotations
 
+from games.engines.base import Phrase
 from games.engines.samurai_empires.board import AI_PROVINCE_LIMIT, CASTLES_PER_HOUSE, RESOURCES
-from games.engines.samurai_empires.sheet import party_name
+from games.engines.samurai_empires.sheet import party_name, party_phrase, words
 from games.engines.samurai_empires.solo import PLAYER, ai_of, matching, province_kind, provinces_of
 
 
@@ -24,7 +25,7 @@ def remove_army(state: dict, party: int, province: str) -> None:
         ai_of(state, party)["supply"] += 1
 
 
-def recruit(state: dict, party: int, provinces: list[str], each: int) -> str:
+def recruit(state: dict, party: int, provinces: list[str], each: int) -> Phrase:
     """`each` Armies in every province, at most 3 an AI to a province; a short supply fills the south first
     ('it should put the last Army on the southern-most location corresponding with the card'). 'You cannot
     recruit Armies in Besieged Castles': not where its Castle stands with an enemy Army beside it."""
@@ -38,12 +39,15 @@ def recruit(state: dict, party: int, provinces: list[str], each: int) -> str:
                 ai["supply"] -= 1
                 placed.append(province)
     if not placed:
-        return "it recruits no Army (3 in the province already, or none left in its supply)"
-    return "it recruits " + ", ".join(f"{placed.count(p)} Army in {p}" if placed.count(p) == 1
-                                      else f"{placed.count(p)} Armies in {p}" for p in dict.fromkeys(placed))
+        return Phrase("it recruits no Army (3 in the province already, or none left in its supply)",
+                      "samurai_empires.ai.recruits_none")
+    armies = words([Phrase(f"{placed.count(p)} Army in {p}" if placed.count(p) == 1
+                           else f"{placed.count(p)} Armies in {p}", "samurai_empires.armies_in", n=placed.count(p),
+                           province=p) for p in dict.fromkeys(placed)], "site.list", ", ")
+    return Phrase(f"it recruits {armies}", "samurai_empires.ai.recruits", armies=armies)
 
 
-def recruit_on_empty(state: dict, party: int, provinces: list[str]) -> str:
+def recruit_on_empty(state: dict, party: int, provinces: list[str]) -> Phrase:
     """Planning: 'recruit one Army for each of the province/s matching the Location card' — where it has none
     ('If the AI has an Army only on one of the matching provinces, it still recruits an Army on the empty ones')."""
     empty = [p for p in provinces if not ai_of(state, party)["armies"].get(p)]
@@ -59,12 +63,12 @@ def _target(state: dict, party: int, province: str) -> int | None:
     return max(enemies, key=lambda p: (_armies(state, p)[province], p == PLAYER))
 
 
-def attack(state: dict, party: int, card: list, *, token: bool) -> str:
+def attack(state: dict, party: int, card: list, *, token: bool) -> Phrase:
     """Destroy 1 Army in each matching province where the AI has an Army; a token's attack in a single
     province destroys 2 ('If the attack is happening in one province (ex. Capital), destroy two Armies')."""
     provinces = [p for p in matching(state, card) if ai_of(state, party)["armies"].get(p)]
     if not provinces:
-        return "it has no Army where the card points, so it cannot attack"
+        return Phrase("it has no Army where the card points, so it cannot attack", "samurai_empires.ai.cannot_attack")
     kills = 2 if token and len(provinces) == 1 and len(matching(state, card)) == 1 else 1
     done = []
     for province in provinces:
@@ -73,13 +77,16 @@ def attack(state: dict, party: int, card: list, *, token: bool) -> str:
             if victim is None:
                 break
             remove_army(state, victim, province)
-            done.append(f"1 of {party_name(state, victim)}'s Armies in {province}")
+            done.append(Phrase(f"1 of {party_name(state, victim)}'s Armies in {province}",
+                               "samurai_empires.armies_of_in", n=1, party=party_phrase(state, victim),
+                               province=province))
     if not done:
-        return "no enemy Army stands where it attacks"
-    return "it attacks and destroys " + ", ".join(done)
+        return Phrase("no enemy Army stands where it attacks", "samurai_empires.ai.no_enemy")
+    destroyed = words(done, "site.list", ", ")
+    return Phrase(f"it attacks and destroys {destroyed}", "samurai_empires.ai.attacks", destroyed=destroyed)
 
 
-def harvest(state: dict, party: int, card: list) -> str:
+def harvest(state: dict, party: int, card: list) -> Phrase:
     """Bushido or Food for each matching resource province it holds, 1 VP a Shrine, 1 influence for a Capital."""
     ai = ai_of(state, party)
     gains = []
@@ -89,14 +96,17 @@ def harvest(state: dict, party: int, card: list) -> str:
         kind = province_kind(state, province)
         if kind in RESOURCES:
             ai["resources"][kind] += 1
-            gains.append(f"1 {kind.capitalize()}")
+            gains.append(Phrase(f"1 {kind.capitalize()}", "samurai_empires.gain.resource", resource=kind))
         elif kind == "shrine":
             ai["points"] += 1
-            gains.append("1 VP")
+            gains.append(Phrase("1 VP", "samurai_empires.gain.point"))
         else:
             ai["influence"][card[0]] += 1
-            gains.append(f"1 influence in {card[0]}")
-    return "it harvests " + ", ".join(gains) if gains else "it has no Army to harvest with"
+            gains.append(Phrase(f"1 influence in {card[0]}", "samurai_empires.gain.influence", region=card[0]))
+    if not gains:
+        return Phrase("it has no Army to harvest with", "samurai_empires.ai.no_harvest")
+    gained = words(gains, "site.list", ", ")
+    return Phrase(f"it harvests {gained}", "samurai_empires.ai.harvests", gains=gained)
 
 
 def castle_site(state: dict, party: int, card: list) -> str | None:
@@ -115,21 +125,21 @@ def castle_site(state: dict, party: int, card: list) -> str | None:
     return sites[-1] if sites else None
 
 
-def build_castle(state: dict, party: int, card: list) -> str:
+def build_castle(state: dict, party: int, card: list) -> Phrase:
     site = castle_site(state, party, card)
     if site is None:
-        return "it has nowhere to build a Castle"
+        return Phrase("it has nowhere to build a Castle", "samurai_empires.ai.no_castle_site")
     remove_army(state, party, site)  # 'Upgrade 1 Army into a Castle'
     ai_of(state, party)["castles"].append(site)
-    return f"it builds a Castle in {site}"
+    return Phrase(f"it builds a Castle in {site}", "samurai_empires.ai.builds_castle", province=site)
 
 
-def move(state: dict, party: int) -> str:
+def move(state: dict, party: int) -> Phrase:
     ai_of(state, party)["points"] += 1
-    return "it gains 1 VP (Move)"
+    return Phrase("it gains 1 VP (Move)", "samurai_empires.ai.move")
 
 
-def token_action(state: dict, party: int, card: list, action: str) -> str:
+def token_action(state: dict, party: int, card: list, action: str) -> Phrase:
     if action == "attack":
         return attack(state, party, card, token=True)
     if action == "harvest":
@@ -140,7 +150,7 @@ def token_action(state: dict, party: int, card: list, action: str) -> str:
     return build_castle(state, party, card)
 
 
-def neutral_action(state: dict, party: int, card: list, action: str) -> str:
+def neutral_action(state: dict, party: int, card: list, action: str) -> Phrase:
     if action == "attack":
         return attack(state, party, card, token=False)
     if action == "move":

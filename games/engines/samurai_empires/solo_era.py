@@ -8,10 +8,11 @@ resolves: the AI's is then drawn from its face-down tokens (the same odds as dra
 
 from __future__ import annotations
 
+from games.engines.base import Phrase
 from games.engines.samurai_empires import rng
 from games.engines.samurai_empires.board import ACTION_NAMES, AIS, DESTINY_SCHEDULE, ERAS, EVEN_DESTINY, RESOURCES
 from games.engines.samurai_empires.checks import check_int, check_object
-from games.engines.samurai_empires.sheet import party_name
+from games.engines.samurai_empires.sheet import party_name, party_phrase, words
 from games.engines.samurai_empires.solo import PLAYER, ai_of, province_kind, start_era, start_round
 from games.engines.samurai_empires.solo_actions import remove_army, token_action
 
@@ -35,23 +36,26 @@ def resolution_to_move(state: dict) -> int | None:
     return state["solo"]["spaces"][region][space][-1]["party"]
 
 
-def ai_resolve(state: dict, party: int) -> str:
+def ai_resolve(state: dict, party: int) -> Phrase:
     region, space = state["solo"]["queue"].pop(0)
     token = state["solo"]["spaces"][region][space][-1]
     ai = ai_of(state, party)
     action = rng.pick_counted(state, ai["tokens"])
     token["action"] = action
-    what = token_action(state, party, token["card"], action) if action else "it has no face-down token left"
+    what = token_action(state, party, token["card"], action) if action else Phrase(
+        "it has no face-down token left", "samurai_empires.ai.no_token")
     _next(state)
     shown = ACTION_NAMES.get(action, "nothing")
-    return f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}."
+    return Phrase(f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}.",
+                  "samurai_empires.describe.ai_reveals", party=party_phrase(state, party), action=action or "none",
+                  space=space + 1, region=region, what=what)
 
 
-def player_resolve(state: dict, move: dict) -> str:
+def player_resolve(state: dict, move: dict) -> Phrase:
     """The player's own token: they say what it was, and which AI Armies their action destroyed, if any."""
     m = check_object(move, "The move", required=("type",), optional=("destroyed",))
     lost = check_object(m.get("destroyed", {}), "destroyed", optional=AIS)
-    words = []
+    destroyed = []
     for ai_name, provinces in lost.items():
         party = 1 + AIS.index(ai_name)
         armies = ai_of(state, party)["armies"]
@@ -61,11 +65,19 @@ def player_resolve(state: dict, move: dict) -> str:
             for _ in range(n):
                 remove_army(state, party, province)
             if n:
-                words.append(f"{n} of {party_name(state, party)}'s Armies in {province}")
+                destroyed.append(Phrase(f"{n} of {party_name(state, party)}'s Armies in {province}",
+                                        "samurai_empires.armies_of_in", n=n, party=party_phrase(state, party),
+                                        province=province))
     region, space = state["solo"]["queue"].pop(0)
     _next(state)
-    done = f", destroying {', '.join(words)}" if words else ""
-    return f"{party_name(state, PLAYER)} resolves the token on space {space + 1} of {region}{done}."
+    who = party_name(state, PLAYER)
+    if destroyed:
+        done = words(destroyed, "site.list", ", ")
+        return Phrase(f"{who} resolves the token on space {space + 1} of {region}, destroying {done}.",
+                      "samurai_empires.describe.resolve_destroying", party=who, space=space + 1, region=region,
+                      destroyed=done)
+    return Phrase(f"{who} resolves the token on space {space + 1} of {region}.", "samurai_empires.describe.resolve",
+                  party=who, space=space + 1, region=region)
 
 
 def _next(state: dict) -> None:
@@ -84,7 +96,7 @@ def _next(state: dict) -> None:
     state["phase"] = "era_score"
 
 
-def end_era(state: dict) -> list[str]:
+def end_era(state: dict) -> list[Phrase]:
     """Steps 4 to 8, once the table has entered influence and points (steps 2 and 3) on the sheet."""
     solo = state["solo"]
     notes = []
@@ -101,11 +113,12 @@ def end_era(state: dict) -> list[str]:
     for _ in range(DESTINY_SCHEDULE[era]):  # 7. 'Draw new Destiny cards': 2, 2, then 1 after era 3.
         region = rng.pick_counted(state, solo["destiny"]["deck"])
         if region is None:
-            notes.append("The destiny deck is empty.")
+            notes.append(Phrase("The destiny deck is empty.", "samurai_empires.era.destiny_empty"))
             break
         solo["destiny"]["drawn"][region] += 1
         solo["destiny"]["history"].append({"era": era, "region": region})
-        notes.append(f"Destiny card: {region} (its {solo['destiny']['drawn'][region]}).")
+        notes.append(Phrase(f"Destiny card: {region} (its {solo['destiny']['drawn'][region]}).",
+                            "samurai_empires.era.destiny_card", region=region, drawn=solo["destiny"]["drawn"][region]))
         if solo["destiny"]["drawn"][region] in EVEN_DESTINY:  # 8. 'Add Location cards'
             notes += add_location_cards(state, region)
     for ai in AIS:
@@ -115,17 +128,19 @@ def end_era(state: dict) -> list[str]:
     return notes
 
 
-def add_location_cards(state: dict, region: str) -> list[str]:
+def add_location_cards(state: dict, region: str) -> list[Phrase]:
     """'add 1 location card of the corresponding region' to both AI decks, from the cards not yet in them."""
     notes = []
     for ai in AIS:
         own = state["solo"]["ais"][ai]
         choices = [c for c in own["unused"] if c[0] == region]
         if not choices:
-            notes.append(f"{ai.capitalize()} AI has no {region} location card left to add.")
+            notes.append(Phrase(f"{ai.capitalize()} AI has no {region} location card left to add.",
+                                "samurai_empires.era.no_location_card", ai=ai, region=region))
             continue
         card = choices[rng.below(state, len(choices))]
         own["unused"].remove(card)
         own["deck"].append(card)
-        notes.append(f"{ai.capitalize()} AI adds the {region} {card[1].capitalize()} location card to its deck.")
+        notes.append(Phrase(f"{ai.capitalize()} AI adds the {region} {card[1].capitalize()} location card to its deck.",
+                            "samurai_empires.era.location_card_added", ai=ai, region=region, location=card[1]))
     return notes

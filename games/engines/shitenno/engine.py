@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove, Outcome, copy_json
+from games.engines.base import Outcome, Phrase, copy_json
 from games.engines.shitenno import provinces, sharing
-from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES
+from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES, illegal, invalid
 from games.engines.shitenno.scoring import final_count
 from games.engines.shitenno.state import (
     RULES_VERSION,
@@ -57,30 +57,36 @@ def open_moves(state: dict) -> list[str]:
 def check_move(state: dict, move: object) -> tuple[str, int]:
     """The move's type and seat, once its shape is sound and it is that seat's turn to make it."""
     if not isinstance(move, dict):
-        raise InvalidMove('A move is an object with "type" and "seat".')
+        raise invalid('A move is an object with "type" and "seat".', "not_an_object")
     kind, seat = move.get("type"), move.get("seat")
     if not isinstance(kind, str) or kind not in HANDLERS:
-        raise InvalidMove(f"Unknown move type {kind!r}; move types are {', '.join(HANDLERS)}.")
+        raise invalid(f"Unknown move type {kind!r}; move types are {', '.join(HANDLERS)}.", "unknown_type",
+                      value=repr(kind)[:40], types=", ".join(HANDLERS))
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["generals"]):
-        raise InvalidMove(
-            f'"seat" is the seat index of the player moving, 0 to {len(state["generals"]) - 1}.'
+        raise invalid(
+            f'"seat" is the seat index of the player moving, 0 to {len(state["generals"]) - 1}.', "bad_seat",
+            last=len(state["generals"]) - 1,
         )
     unknown = set(move) - {"type", "seat"} - FIELDS[kind]
     if unknown:
         allowed = ", ".join(sorted(FIELDS[kind])) or "no other field"
-        raise InvalidMove(
-            f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {allowed}."
+        raise invalid(
+            f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {allowed}.",
+            "unknown_fields", type=kind, fields=", ".join(sorted(map(str, unknown)))[:80],
+            allowed=", ".join(sorted(FIELDS[kind])) or "-",
         )
     if state["phase"] == "over":
-        raise IllegalMove("The game is over.")
+        raise illegal("The game is over.", "game_over")
     mover = to_move(state)
     if seat != mover:
-        raise IllegalMove(f"It is {general_name(state, mover)}'s turn, not {general_name(state, seat)}'s.")
+        raise illegal(f"It is {general_name(state, mover)}'s turn, not {general_name(state, seat)}'s.", "not_your_turn",
+                      mover=general_name(state, mover), general=general_name(state, seat))
     allowed = open_moves(state)
     if kind not in allowed:
-        raise IllegalMove(
+        raise illegal(
             f"{general_name(state, seat)} cannot {kind.replace('_', ' ')} now; "
-            f"open moves: {', '.join(allowed)}."
+            f"open moves: {', '.join(allowed)}.",
+            "not_now", general=general_name(state, seat), move=kind, open=list(allowed),
         )
     return kind, seat
 
@@ -198,10 +204,13 @@ class ShitennoEngine:
 
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
         """The move in words; `checked=True` when the caller has just applied it, so it is known to be legal."""
+        return self.describe_phrase(state, move, checked=checked).text
+
+    def describe_phrase(self, state: dict, move: dict, *, checked: bool = False) -> Phrase:
+        """The move in words, as a Phrase: "Year 3 — " and the move's own phrase."""
         if not checked:
             self.apply(state, move)  # a move is described only once it is known to be legal
         kind = move["type"]
-        year = f"Year {state['year']} — "
-        if kind in ("place", "take_card", "end_turn"):
-            return year + provinces.describe(state, move)
-        return year + sharing.describe(state, move)
+        said = (provinces.describe(state, move) if kind in ("place", "take_card", "end_turn")
+                else sharing.describe(state, move))
+        return Phrase(f"Year {state['year']} — {said}", "shitenno.year", year=state["year"], move=said)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engines.base import IllegalMove, InvalidMove
+from games.engines.base import Phrase
 from games.engines.shitenno.board import (
     PROVINCES,
     TROOP_NAMES,
@@ -32,6 +32,8 @@ from games.engines.shitenno.board import (
     check_koku,
     check_troop,
     check_troop_card,
+    illegal,
+    invalid,
     ordinal,
     troops_on,
 )
@@ -63,14 +65,19 @@ class Payment:
         return items + [("bonuses", i) for i in range(len(self.bonuses))]
 
     def item_name(self, item: tuple[str, int]) -> str:
+        return self.item_phrase(item).text
+
+    def item_phrase(self, item: tuple[str, int]) -> Phrase:
         kind, i = item
         if kind == "troops":
-            return f"The {card_name(self.troops[i])} card"
+            return Phrase(f"The {card_name(self.troops[i])} card", "shitenno.item.card", card=self.troops[i])
         if kind == "kokus":
-            return f"The Koku {self.kokus[i]} card"
+            return Phrase(f"The Koku {self.kokus[i]} card", "shitenno.item.koku", value=self.kokus[i])
         if kind == "hatamoto":
-            return "The Hatamoto"
-        return "The +1 tile" if self.bonuses[i][0] == "plus_one" else "The Exchange tile"
+            return Phrase("The Hatamoto", "shitenno.item.hatamoto")
+        if self.bonuses[i][0] == "plus_one":
+            return Phrase("The +1 tile", "shitenno.item.plus_one")
+        return Phrase("The Exchange tile", "shitenno.item.exchange")
 
     def tiles_used(self, tile: str) -> int:
         return sum(1 for bonus in self.bonuses if bonus[0] == tile)
@@ -78,20 +85,21 @@ class Payment:
 
 def parse_payment(raw: object) -> Payment:
     if not isinstance(raw, dict):
-        raise InvalidMove('A placement needs a "payment": {"troops": [...], "kokus": [...], ...}.')
+        raise invalid('A placement needs a "payment": {"troops": [...], "kokus": [...], ...}.', "payment_missing")
     unknown = set(raw) - {"troops", "kokus", "hatamoto", "bonuses"}
     if unknown:
-        raise InvalidMove(f"Unknown payment field(s): {', '.join(sorted(unknown))}.")
+        raise invalid(f"Unknown payment field(s): {', '.join(sorted(unknown))}.", "payment_fields",
+                      fields=", ".join(sorted(map(str, unknown)))[:80])
     troops, kokus, bonuses = raw.get("troops", []), raw.get("kokus", []), raw.get("bonuses", [])
     if not isinstance(troops, list) or not isinstance(kokus, list) or not isinstance(bonuses, list):
-        raise InvalidMove('The payment\'s "troops", "kokus" and "bonuses" must be lists.')
+        raise invalid('The payment\'s "troops", "kokus" and "bonuses" must be lists.', "payment_lists")
     hatamoto = raw.get("hatamoto")
     parsed = []
     for bonus in bonuses:
         if not isinstance(bonus, dict) or bonus.get("tile") not in ("exchange", "plus_one"):
-            raise InvalidMove(
+            raise invalid(
                 'Each bonus is {"tile": "exchange", "from": ..., "to": ...} '
-                'or {"tile": "plus_one", "on": ...}.'
+                'or {"tile": "plus_one", "on": ...}.', "bonus_shape",
             )
         if bonus["tile"] == "exchange":
             source, target = bonus.get("from"), bonus.get("to")
@@ -121,7 +129,7 @@ class Pool:
     troops: dict[str, int] = field(default_factory=dict)
     kokus: list[int] = field(default_factory=list)  # face values of the koku cards (or exchanged kokus)
     koku_bonus: int = 0
-    error: str | None = None  # a bonus tile with nothing to act on
+    error: Phrase | None = None  # a bonus tile with nothing to act on
 
     @property
     def koku_total(self) -> int:
@@ -150,29 +158,33 @@ def pool_of(payment: Payment) -> Pool:
         if tile == "exchange":
             if isinstance(a, int):
                 if a not in pool.kokus:
-                    pool.error = f"The Exchange tile has no Koku {a} card to change in this payment."
+                    pool.error = Phrase(f"The Exchange tile has no Koku {a} card to change in this payment.",
+                                        "shitenno.exchange_no_koku", value=a)
                     return pool
                 pool.kokus.remove(a)
             else:
                 if not pool.troops.get(a):
-                    pool.error = f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment."
+                    pool.error = Phrase(f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment.",
+                                        "shitenno.exchange_no_troop", troop=a)
                     return pool
                 pool.troops[a] -= 1
             if b == "koku":
                 if isinstance(a, int):
-                    pool.error = "The Exchange tile changes a koku into a troop, not into a koku."
+                    pool.error = Phrase("The Exchange tile changes a koku into a troop, not into a koku.",
+                                        "shitenno.exchange_koku_to_koku")
                     return pool
                 pool.kokus.append(1)
             else:
                 pool.troops[b] = pool.troops.get(b, 0) + 1
         elif a == "koku":
             if not pool.kokus:
-                pool.error = "The +1 tile needs a koku being played."
+                pool.error = Phrase("The +1 tile needs a koku being played.", "shitenno.plus_one_no_koku")
                 return pool
             pool.koku_bonus += 1
         else:
             if not pool.troops.get(a):
-                pool.error = f"The +1 tile needs a {TROOP_NAMES[a]} being played."
+                pool.error = Phrase(f"The +1 tile needs a {TROOP_NAMES[a]} being played.",
+                                    "shitenno.plus_one_no_troop", troop=a)
                 return pool
             pool.troops[a] += 1
     pool.troops = {t: n for t, n in pool.troops.items() if n}
@@ -211,20 +223,38 @@ def pays_with(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -
     return None
 
 
-def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> str | None:
-    """Why the pool does not pay the placement, or None if it does."""
+def troops_phrase(troops: dict[str, int]) -> Phrase:
+    """Troops counted by type, as a Phrase (troops_in_words() in the site's words)."""
+    if not any(troops.get(t) for t in TROOPS):
+        return Phrase("no troops", "shitenno.no_troops")
+    counts = [Phrase(f"{troops[t]} {TROOP_NAMES[t]}", "shitenno.troop_count", n=troops[t], troop=t)
+              for t in TROOPS if troops.get(t)]
+    return Phrase(troops_in_words(troops), "shitenno.troops", troops=counts)
+
+
+def _falls_short(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> bool:
+    """Whether the pool fails to pay the placement (cheap: no words, for the "not needed" search)."""
+    return bool(pool.error) or pays_with(payment, pool, needed, cost) is None
+
+
+def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> Phrase | None:
+    """Why the pool does not pay the placement (the words without the province), or None if it does."""
     if pool.error:
         return pool.error
     if pays_with(payment, pool, needed, cost):
         return None
     if pool.troops and pool.kokus:
-        return (
+        return Phrase(
             "A payment is all troops or all kokus (ruling 2); this one comes to "
-            f"{pool.troops_in_words()} and {pool.koku_total} koku(s)."
+            f"{pool.troops_in_words()} and {pool.koku_total} koku(s).",
+            "shitenno.mixed_payment", troops=dict(pool.troops), kokus=pool.koku_total,
         )
     if pool.kokus:
-        return f"costs {cost} kokus; you paid {pool.koku_total}"
-    return f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}"
+        return Phrase(f"costs {cost} kokus; you paid {pool.koku_total}", "shitenno.costs", cost=cost,
+                      paid=pool.koku_total)
+    # Troops by type ({"bushi": 2}) as parameters: a simulation meets this refusal tens of thousands of times.
+    return Phrase(f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}", "shitenno.needs",
+                  needed=dict(needed), paid=dict(pool.troops))
 
 
 def check_payment(payment: Payment, province: str, position: int, top: str | None) -> Pool:
@@ -232,38 +262,44 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
     p = PROVINCES[province]
     needed, cost = requirement(province, top), p.positions[position - 1]
     if not payment.items():
-        raise IllegalMove(f"{p.name} is paid with troop cards or koku cards; the payment is empty.")
+        raise illegal(f"{p.name} is paid with troop cards or koku cards; the payment is empty.", "empty_payment",
+                      province=province)
     pool = pool_of(payment)
     why = _shortfall(payment, pool, needed, cost)
     if why:
-        if why.startswith("needs"):
-            raise IllegalMove(f"{p.name} {why}.")
-        if why.startswith("costs"):
-            raise IllegalMove(f"{p.name}'s {ordinal(position)} position {why}.")
-        raise IllegalMove(why)
+        if why.code == "shitenno.needs":
+            raise illegal(f"{p.name} {why}.", "troops_short", province=province, **why.params)
+        if why.code == "shitenno.costs":
+            raise illegal(f"{p.name}'s {ordinal(position)} position {why}.", "kokus_short", province=province,
+                          position=position, **why.params)
+        raise illegal(why.text, why.code.removeprefix("shitenno."), **why.params)  # the code of a Phrase built above
     by_kokus = pays_with(payment, pool, needed, cost) == "kokus"
     for item in payment.items():
         if by_kokus and item[0] == "kokus":
             continue  # more kokus than the cost: the surplus is lost (ruling 2)
         smaller, names = _without(payment, item)
-        if _shortfall(smaller, pool_of(smaller), needed, cost) is None:
+        if not _falls_short(smaller, pool_of(smaller), needed, cost):
             them = "them" if len(names) > 1 else "it"
-            raise IllegalMove(
-                f"{_and(names)} {'are' if len(names) > 1 else 'is'} not needed: {p.name}'s {ordinal(position)} "
-                f"position is paid without {them}. Take {them} out of the payment."
+            raise illegal(
+                f"{_and([n.text for n in names])} {'are' if len(names) > 1 else 'is'} not needed: "
+                f"{p.name}'s {ordinal(position)} position is paid without {them}. Take {them} out of the payment.",
+                "not_needed_many" if len(names) > 1 else "not_needed", items=names, province=province,
+                position=position,
             )
     return pool
 
 
-def _without(payment: Payment, item: tuple[str, int]) -> tuple[Payment, list[str]]:
+def _without(payment: Payment, item: tuple[str, int]) -> tuple[Payment, list[Phrase]]:
     """The payment without `item`, and without the bonus tiles left with nothing to act on once it is gone (an
     Exchange of that very card): a card is not needed when the payment pays without it and its tiles."""
-    names = [payment.item_name(item)]
+    names = [payment.item_phrase(item)]
     smaller = payment.without(item)
     while pool_of(smaller).error:  # only a bonus tile errs: the first one with nothing to act on goes too
         idle = next(i for i in range(len(smaller.bonuses)) if pool_of(
             Payment(smaller.troops, smaller.kokus, smaller.hatamoto, smaller.bonuses[: i + 1])).error)
-        names.append(smaller.item_name(("bonuses", idle)).replace("The ", "the ", 1))
+        tile = smaller.item_phrase(("bonuses", idle))
+        # the code of a Phrase built above: only the first word's case changes
+        names.append(Phrase(tile.text.replace("The ", "the ", 1), tile.code, **tile.params))
         smaller = smaller.without(("bonuses", idle))
     return smaller, names
 
@@ -302,3 +338,31 @@ def payment_in_words(payment: Payment, pool: Pool, cost: int | None = None) -> s
         else:
             used.append(f"+1 on {'koku' if a == 'koku' else TROOP_NAMES[str(a)]}")
     return f"{paid} ({', '.join(used)})"
+
+
+def payment_phrase(payment: Payment, pool: Pool, cost: int | None = None) -> Phrase:
+    """payment_in_words() as a Phrase: what was paid, then each card and tile used."""
+    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost
+                       and _lost_halves(payment, pool)):
+        paid = Phrase(f"{pool.koku_total} kokus", "shitenno.paid_kokus", kokus=pool.koku_total)
+        if cost is not None and pool.koku_total > cost:
+            paid = Phrase(f"{pool.koku_total} kokus, {pool.koku_total - cost} lost", "shitenno.paid_kokus_lost",
+                          kokus=pool.koku_total, lost=pool.koku_total - cost)
+    else:
+        paid = troops_phrase(pool.troops)
+    used = [Phrase(card_name(c), "shitenno.card", card=c) for c in payment.troops]
+    used += [Phrase(f"Koku {v}", "shitenno.koku", value=v) for v in payment.kokus]
+    if payment.hatamoto:
+        used.append(Phrase(f"Hatamoto as {TROOP_NAMES[payment.hatamoto]}", "shitenno.used.hatamoto",
+                           troop=payment.hatamoto))
+    for tile, a, b in payment.bonuses:
+        target = "koku" if b == "koku" else TROOP_NAMES.get(str(b), "")
+        if tile == "exchange" and isinstance(a, int):
+            used.append(Phrase(f"Exchange Koku {a} → {target}", "shitenno.used.exchange_koku", value=a, to=b))
+        elif tile == "exchange":
+            used.append(Phrase(f"Exchange {TROOP_NAMES[str(a)]} → {target}", "shitenno.used.exchange_troop",
+                               troop=a, to=b))
+        else:
+            on = "koku" if a == "koku" else TROOP_NAMES[str(a)]
+            used.append(Phrase(f"+1 on {on}", "shitenno.used.plus_one", on=a))
+    return Phrase(payment_in_words(payment, pool, cost), "shitenno.paid", paid=paid, used=used)

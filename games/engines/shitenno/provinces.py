@@ -11,7 +11,7 @@ The turn's state, under state["turn"]:
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove
+from games.engines.base import Phrase
 from games.engines.shitenno.board import (
     BONUS_NAMES,
     BONUSES,
@@ -27,9 +27,17 @@ from games.engines.shitenno.board import (
     check_province,
     check_troop,
     check_troop_card,
+    illegal,
+    invalid,
     ordinal,
 )
-from games.engines.shitenno.payment import check_payment, parse_payment, payment_in_words, requirement
+from games.engines.shitenno.payment import (
+    check_payment,
+    parse_payment,
+    payment_in_words,
+    payment_phrase,
+    requirement,
+)
 from games.engines.shitenno.state import (
     add_count,
     check_plausible,
@@ -107,10 +115,12 @@ def golden_candidates(state: dict, seat: int) -> list[dict]:
 
 def _check_tile_taken(state: dict, troop: str, bonus: object) -> str:
     if bonus not in BONUSES:
-        raise InvalidMove(f'Name the bonus face of the tile taken: "bonus" is one of {", ".join(BONUSES)}.')
+        raise invalid(f'Name the bonus face of the tile taken: "bonus" is one of {", ".join(BONUSES)}.',
+                      "bonus_missing", bonuses=list(BONUSES))
     if state["tiles_taken"][troop][bonus] >= TILES_PER_KIND:
-        raise IllegalMove(
-            f"Both {TROOP_NAMES[troop]} tiles with the {BONUS_NAMES[bonus]} bonus have already been taken."
+        raise illegal(
+            f"Both {TROOP_NAMES[troop]} tiles with the {BONUS_NAMES[bonus]} bonus have already been taken.",
+            "bonus_gone", troop=troop, bonus=bonus,
         )
     return str(bonus)
 
@@ -121,7 +131,8 @@ def _check_tile_revealed(state: dict, troop: object) -> str:
         1 for gate in state["gates"].values() if gate["top"] == troop
     )
     if shown >= TILES_PER_TROOP:
-        raise IllegalMove(f"All {TILES_PER_TROOP} {TROOP_NAMES[troop]} tiles are already taken or on show.")
+        raise illegal(f"All {TILES_PER_TROOP} {TROOP_NAMES[troop]} tiles are already taken or on show.",
+                      "troop_tiles_gone", tiles=TILES_PER_TROOP, troop=troop)
     return troop
 
 
@@ -136,29 +147,33 @@ def place(state: dict, move: dict) -> None:
     province = check_province(move.get("province"))
     payment = parse_payment(move.get("payment"))
     if state["stock"][seat] == 0:
-        raise IllegalMove(f"{who} has no control kamon left.")
+        raise illegal(f"{who} has no control kamon left.", "no_kamon_left", general=who)
     if turn["placed"] >= KAMONS_PER_YEAR:
-        raise IllegalMove(
-            f"{who} has already placed {KAMONS_PER_YEAR} kamons this year, the most a year allows."
+        raise illegal(
+            f"{who} has already placed {KAMONS_PER_YEAR} kamons this year, the most a year allows.",
+            "kamons_per_year", general=who, most=KAMONS_PER_YEAR,
         )
     position = next_position(state, province.slug)
     if position is None:
-        raise IllegalMove(f"{province.name} is full: all {POSITIONS} positions are taken.")
+        raise illegal(f"{province.name} is full: all {POSITIONS} positions are taken.", "province_full",
+                      province=province.slug, positions=POSITIONS)
     gate = state["gates"][province.slug]
 
     if payment.hatamoto:
         if holder(state, "hatamoto") != seat:
-            raise IllegalMove(
-                f"Only the Hatamoto may use the Hatamoto tile; {who} is {TITLE_NAMES[state['titles'][seat]]}."
+            raise illegal(
+                f"Only the Hatamoto may use the Hatamoto tile; {who} is {TITLE_NAMES[state['titles'][seat]]}.",
+                "not_hatamoto", general=who, title=state["titles"][seat],
             )
         if turn["hatamoto_used"]:
-            raise IllegalMove("The Hatamoto tile may be used only once per turn.")
+            raise illegal("The Hatamoto tile may be used only once per turn.", "hatamoto_used")
     tiles = state["hands"][seat]["tiles"]
     for tile in ("exchange", "plus_one"):
         if payment.tiles_used(tile) > tiles[tile]:
-            raise IllegalMove(
+            raise illegal(
                 f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} tile(s); "
-                f"the payment uses {payment.tiles_used(tile)}."
+                f"the payment uses {payment.tiles_used(tile)}.",
+                "tiles_short", general=who, held=tiles[tile], bonus=tile, used=payment.tiles_used(tile),
             )
     take_from_hand(state, seat, list(payment.troops))
     take_kokus_from_hand(state, seat, list(payment.kokus))
@@ -171,15 +186,18 @@ def place(state: dict, move: dict) -> None:
     if gate["tiles"]:
         bonus = _check_tile_taken(state, taken_troop, bonus)
     elif bonus is not None:
-        raise InvalidMove(f'{province.name}\'s last position takes no bonus tile; leave "bonus" out.')
+        raise invalid(f'{province.name}\'s last position takes no bonus tile; leave "bonus" out.', "no_bonus_here",
+                      province=province.slug)
     if gate["tiles"] > 1:
         if next_troop is None:
-            raise InvalidMove(
-                f'Name the troop face of the tile revealed on {province.name}\'s gate ("next_troop").'
+            raise invalid(
+                f'Name the troop face of the tile revealed on {province.name}\'s gate ("next_troop").',
+                "next_troop_missing", province=province.slug,
             )
         next_troop = _check_tile_revealed(state, next_troop)
     elif next_troop is not None:
-        raise InvalidMove(f'No tile is left beneath on {province.name}\'s gate; leave "next_troop" out.')
+        raise invalid(f'No tile is left beneath on {province.name}\'s gate; leave "next_troop" out.',
+                      "no_next_troop", province=province.slug)
 
     for tile in ("exchange", "plus_one"):
         tiles[tile] -= payment.tiles_used(tile)
@@ -206,14 +224,15 @@ def take_card(state: dict, move: dict) -> None:
     if card is not None:
         card = check_troop_card(card)
     if not hand["tiles"]["card_taking"]:
-        raise IllegalMove(f"{general_name(state, seat)} has no Card Taking tile.")
+        raise illegal(f"{general_name(state, seat)} has no Card Taking tile.", "no_card_taking",
+                      general=general_name(state, seat))
     if not troop_cards_available(state):
-        raise IllegalMove("The troop deck and the discards are empty: there is no card to take.")
+        raise illegal("The troop deck and the discards are empty: there is no card to take.", "no_card_to_take")
     draw_troop_cards(state, 1)
     if card is None:
         hand["hidden"] += 1
     else:
-        check_plausible(state, [card], "drawn")
+        check_plausible(state, [card])
         add_count(hand["troops"], card)
     hand["tiles"]["card_taking"] -= 1
 
@@ -224,23 +243,27 @@ def end_turn(state: dict, move: dict) -> None:
     golden = move.get("golden")
     if golden is not None:
         if not isinstance(golden, dict) or set(golden) - {"province", "position"}:
-            raise InvalidMove('"golden" is {"province": ..., "position": 1-4} or null.')
+            raise invalid('"golden" is {"province": ..., "position": 1-4} or null.', "golden_shape")
         province = check_province(golden.get("province"))
         position = golden.get("position")
         if not isinstance(position, int) or isinstance(position, bool) or not 1 <= position <= POSITIONS:
-            raise InvalidMove(f'"position" is 1 to {POSITIONS}, counted from the left.')
+            raise invalid(f'"position" is 1 to {POSITIONS}, counted from the left.', "golden_position",
+                          positions=POSITIONS)
         if holder(state, "sensei") != seat:
-            raise IllegalMove(
-                f"Only the Sensei may turn a kamon golden; {general_name(state, seat)} is not the Sensei."
+            raise illegal(
+                f"Only the Sensei may turn a kamon golden; {general_name(state, seat)} is not the Sensei.",
+                "not_sensei", general=general_name(state, seat),
             )
         kamons = state["board"][province.slug]
         if position > len(kamons) or kamons[position - 1][0] != seat:
-            raise IllegalMove(
-                f"{general_name(state, seat)} has no kamon on {province.name}'s {ordinal(position)} position."
+            raise illegal(
+                f"{general_name(state, seat)} has no kamon on {province.name}'s {ordinal(position)} position.",
+                "golden_not_yours", general=general_name(state, seat), province=province.slug, position=position,
             )
         if kamons[position - 1][1] == "golden":
-            raise IllegalMove(
-                f"The kamon on {province.name}'s {ordinal(position)} position is already golden."
+            raise illegal(
+                f"The kamon on {province.name}'s {ordinal(position)} position is already golden.",
+                "already_golden", province=province.slug, position=position,
             )
         kamons[position - 1][1] = "golden"
     turn = state["turn"]
@@ -251,7 +274,7 @@ def year_done(state: dict) -> bool:
     return state["turn"]["index"] >= len(state["turn"]["order"])
 
 
-def describe(state: dict, move: dict) -> str:
+def describe(state: dict, move: dict) -> Phrase:
     seat, kind = move["seat"], move["type"]
     who = general_name(state, seat)
     if kind == "place":
@@ -261,23 +284,35 @@ def describe(state: dict, move: dict) -> str:
         pool = check_payment(payment, province.slug, position, state["gates"][province.slug]["top"])
         score = province.positions[position - 1] + TITLE_BONUS.get(state["titles"][seat], 0)
         paid = payment_in_words(payment, pool, province.positions[position - 1])
+        paid_phrase = payment_phrase(payment, pool, province.positions[position - 1])
         text = f"{who} takes {province.name} {ordinal(position)} position for {paid}: +{score}"
+        said = Phrase(text, "shitenno.describe.place", general=who, province=province.slug, position=position,
+                      paid=paid_phrase, score=score)
         if move.get("bonus"):
             tile = BONUS_NAMES[move["bonus"]]
             text += f"; takes {'an' if tile[0] in 'AEIOU' else 'a'} {tile} tile"
+            said = Phrase(text, "shitenno.describe.place_bonus", placed=said, bonus=move["bonus"])
         if move.get("next_troop"):
             text += f", revealing a {TROOP_NAMES[move['next_troop']]}"
-        return text
+            said = Phrase(text, "shitenno.describe.place_reveal", placed=said, troop=move["next_troop"])
+        return said
     if kind == "take_card":
         card = move.get("card")
-        shown = f"a {card_name(card)} card, shown" if card else "a hidden card"
-        return f"{who} uses Card Taking and draws {shown}"
+        if card:
+            return Phrase(f"{who} uses Card Taking and draws a {card_name(card)} card, shown",
+                          "shitenno.describe.take_card_shown", general=who, card=card)
+        return Phrase(f"{who} uses Card Taking and draws a hidden card", "shitenno.describe.take_card",
+                      general=who)
     if kind == "end_turn":
-        verb = "ends the turn" if state["turn"]["placed"] else "passes"
+        placed = bool(state["turn"]["placed"])
+        verb = "ends the turn" if placed else "passes"
         golden = move.get("golden")
         if golden:
             province = PROVINCES[golden["province"]]
             where = f"{province.name}'s {ordinal(golden['position'])} position"
-            return f"{who} {verb} and turns the kamon on {where} golden"
-        return f"{who} {verb}"
-    raise InvalidMove(f"Unknown move type {kind!r}.")
+            return Phrase(f"{who} {verb} and turns the kamon on {where} golden",
+                          "shitenno.describe.end_turn_golden" if placed else "shitenno.describe.pass_golden",
+                          general=who, province=province.slug, position=golden["position"])
+        return Phrase(f"{who} {verb}", "shitenno.describe.end_turn" if placed else "shitenno.describe.pass",
+                      general=who)
+    raise invalid(f"Unknown move type {kind!r}.", "unknown_type", value=repr(kind)[:40], types="")

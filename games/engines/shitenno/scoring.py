@@ -18,7 +18,7 @@ own outcome calls it with the end state (there is no other scoring code). Its in
 
 from __future__ import annotations
 
-from games.engines.base import InvalidMove, Outcome, Placing
+from games.engines.base import Outcome, Phrase, Placing
 from games.engines.shitenno.board import (
     BONUSES,
     GENERALS,
@@ -32,6 +32,7 @@ from games.engines.shitenno.board import (
     TROOPS,
     check_koku,
     check_troop_card,
+    invalid,
     ordinal,
     troops_on,
 )
@@ -49,14 +50,15 @@ MAX_TILES = TILES_PER_KIND * len(TROOPS)  # the tiles of one bonus face in the g
 def _per_seat(end: dict, key: str, n: int) -> list:
     values = end.get(key)
     if not isinstance(values, list) or len(values) != n:
-        raise InvalidMove(f'The final count needs "{key}": one entry per seat ({n}).')
+        raise invalid(f'The final count needs "{key}": one entry per seat ({n}).', "count.per_seat", field=key, seats=n)
     return values
 
 
 def _count(value: object, what: str, most: int) -> int:
     """A whole number from 0 to `most`; a bool, a fraction or a string is refused, never rounded."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise InvalidMove(f"{what} is a whole number from 0 to {most}, not {value!r}.")
+        raise invalid(f"{what} is a whole number from 0 to {most}, not {value!r}.", "count.not_a_count", what=what,
+                      most=most, value=repr(value)[:40])
     return value
 
 
@@ -64,8 +66,9 @@ def _favour_parts(so_far: object) -> dict[str, int]:
     if isinstance(so_far, dict):
         unknown = set(so_far) - {"positions", "title_bonus"}
         if unknown:
-            raise InvalidMove(
-                f'Each "favour" entry has "positions" and "title_bonus", not {", ".join(sorted(unknown))}.'
+            raise invalid(
+                f'Each "favour" entry has "positions" and "title_bonus", not {", ".join(sorted(unknown))}.',
+                "count.favour_fields", fields=", ".join(sorted(map(str, unknown)))[:80],
             )
         return {
             "positions": _count(so_far.get("positions", 0), 'A "positions" favour', MAX_FAVOUR),
@@ -73,19 +76,20 @@ def _favour_parts(so_far: object) -> dict[str, int]:
         }
     if isinstance(so_far, int) and not isinstance(so_far, bool):
         return {"favour_before_count": _count(so_far, "Favour", MAX_FAVOUR)}
-    raise InvalidMove('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.')
+    raise invalid('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.', "count.favour_shape")
 
 
 def _tiles_held(tiles: object) -> dict[str, int]:
     if not isinstance(tiles, dict) or set(tiles) - set(BONUSES):
-        raise InvalidMove(f'"tiles" counts each seat\'s bonus tiles by face: {", ".join(BONUSES)}.')
+        raise invalid(f'"tiles" counts each seat\'s bonus tiles by face: {", ".join(BONUSES)}.', "count.tiles_shape",
+                      bonuses=", ".join(BONUSES))
     return {b: _count(tiles.get(b, 0), f"A count of {b} tiles", MAX_TILES) for b in BONUSES}
 
 
 def _troop_count(cards: object) -> int:
     if not isinstance(cards, list):
-        raise InvalidMove(
-            '"troops" lists each seat\'s troop cards, e.g. ["samurai", "bushi+sohei", "hidden"].'
+        raise invalid(
+            '"troops" lists each seat\'s troop cards, e.g. ["samurai", "bushi+sohei", "hidden"].', "count.troops_shape"
         )
     return sum(1 if card == "hidden" else len(troops_on(check_troop_card(card))) for card in cards)
 
@@ -114,30 +118,31 @@ def majority(kamons: list[dict], n: int) -> dict:
         return {"weights": weights, "winner": None, "tiebreak": None}
     tied = [seat for seat in range(n) if weights[seat] == best]
     winner = min(tied, key=lambda seat: leftmost[seat])
-    tiebreak = None
     if len(tied) > 1:
-        tiebreak = (
-            f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
-            f"{ordinal(leftmost[winner])}) wins the tie"
-        )
-    return {"weights": weights, "winner": winner, "tiebreak": tiebreak}
+        phrase = Phrase(f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
+                        f"{ordinal(leftmost[winner])}) wins the tie", "shitenno.tiebreak.leftmost", weight=best,
+                        position=leftmost[winner])
+        return {"weights": weights, "winner": winner, "tiebreak": phrase}  # a Phrase: stored as its English
+    return {"weights": weights, "winner": winner, "tiebreak": None}
 
 
 def final_count(end: dict) -> Outcome:
     if not isinstance(end, dict):
-        raise InvalidMove("The final count needs an object describing the end of the game.")
+        raise invalid("The final count needs an object describing the end of the game.", "count.not_an_object")
     unknown = set(end) - END_FIELDS
     if unknown:
-        raise InvalidMove(f"Unknown final-count field(s): {', '.join(sorted(map(str, unknown)))}.")
+        raise invalid(f"Unknown final-count field(s): {', '.join(sorted(map(str, unknown)))}.", "count.unknown_fields",
+                      fields=", ".join(sorted(map(str, unknown)))[:80])
     generals = end.get("generals")
     if (
         not isinstance(generals, list)
         or not 2 <= len(generals) <= 4
         or not all(isinstance(g, str) and g in GENERALS for g in generals)
     ):
-        raise InvalidMove(f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.')
+        raise invalid(f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.',
+                      "count.generals", generals=", ".join(GENERALS))
     if len(set(generals)) != len(generals):
-        raise InvalidMove("Each general is played by one seat only.")
+        raise invalid("Each general is played by one seat only.", "count.general_twice")
     n = len(generals)
     titles = end.get("titles")
     if (
@@ -145,24 +150,27 @@ def final_count(end: dict) -> Outcome:
         or set(titles) != set(generals)
         or not all(isinstance(t, str) and t in TITLES for t in titles.values())
     ):
-        raise InvalidMove('The final count needs "titles": the title each general held in the last year.')
+        raise invalid('The final count needs "titles": the title each general held in the last year.', "count.titles")
     if len(set(titles.values())) != len(titles):
-        raise InvalidMove("Each title is held by one general only.")
+        raise invalid("Each title is held by one general only.", "count.title_twice")
     termination = end.get("termination", "final_count")
     if termination not in TERMINATIONS:
-        raise InvalidMove(f'"termination" is one of {", ".join(TERMINATIONS)}.')
+        raise invalid(f'"termination" is one of {", ".join(TERMINATIONS)}.', "count.termination",
+                      terminations=", ".join(TERMINATIONS))
     favour, kokus = _per_seat(end, "favour", n), _per_seat(end, "kokus", n)
     troops, tiles = _per_seat(end, "troops", n), _per_seat(end, "tiles", n)
     provinces = end.get("provinces", {})
     if not isinstance(provinces, dict) or not set(provinces) <= set(PROVINCES):
-        raise InvalidMove(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.')
+        raise invalid(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.',
+                      "count.provinces", provinces=", ".join(PROVINCES))
 
     breakdown = []
     for seat in range(n):
         parts = _favour_parts(favour[seat])
         if not isinstance(kokus[seat], list) or len(kokus[seat]) > sum(KOKU_DECK.values()):
-            raise InvalidMove(
-                f'"kokus" lists the koku cards in each seat\'s hand by value (at most {sum(KOKU_DECK.values())}).'
+            raise invalid(
+                f'"kokus" lists the koku cards in each seat\'s hand by value (at most {sum(KOKU_DECK.values())}).',
+                "count.kokus", most=sum(KOKU_DECK.values()),
             )
         held = _tiles_held(tiles[seat])
         koku = sum(check_koku(v) for v in kokus[seat])
@@ -189,8 +197,9 @@ def final_count(end: dict) -> Outcome:
             or len(kamons) > POSITIONS
             or not all(_check_kamon(k, n) for k in kamons)
         ):
-            raise InvalidMove(
-                f'{PROVINCES[slug].name}: kamons are [{{"seat": 0-{n - 1}, "face": "simple" | "golden"}}].'
+            raise invalid(
+                f'{PROVINCES[slug].name}: kamons are [{{"seat": 0-{n - 1}, "face": "simple" | "golden"}}].',
+                "count.kamons", province=slug, last=n - 1,
             )
         result = majority(kamons, n)
         majorities[slug] = result
@@ -220,7 +229,9 @@ def final_count(end: dict) -> Outcome:
         tiebreak = None
         if len(tied) > 1:
             names = " > ".join(TITLE_NAMES[titles[generals[s]]] for s in tied)
-            tiebreak = f"tied on {total} favour; last year's titles decide ({names})"
+            tiebreak = Phrase(f"tied on {total} favour; last year's titles decide ({names})",
+                              "shitenno.tiebreak.titles", favour=total,
+                              titles=" > ".join(titles[generals[s]] for s in tied))
         placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
     return Outcome(
         termination=termination,

@@ -12,18 +12,21 @@ The sharing's state, under state["sharing"]:
 
 from __future__ import annotations
 
-from games.engines.base import IllegalMove, InvalidMove
+from games.engines.base import Phrase
 from games.engines.shitenno.board import (
     DRAW_BY_PLAYERS,
     TITLE_NAMES,
     TITLES,
     check_koku,
     check_troop_card,
+    illegal,
     in_card_order,
+    invalid,
 )
 from games.engines.shitenno.state import (
     add_count,
     cards_in_words,
+    cards_phrase,
     check_plausible,
     count_of,
     draw_troop_cards,
@@ -82,24 +85,30 @@ def open_moves(state: dict) -> list[str]:
 # --- reading lots -------------------------------------------------------------------------------------
 
 
+LOT_NAMES = {"The draw": "draw", "A lot": "lot", "Lot A": "lot_a", "Lot B": "lot_b"}  # for the site's words
+
+
 def _cards(move: dict, key: str = "The draw") -> tuple[list[str], list[int]]:
     troops, kokus = move.get("troops", []), move.get("kokus", [])
     if not isinstance(troops, list) or not isinstance(kokus, list):
-        raise InvalidMove(
-            f'{key}: "troops" and "kokus" must be lists, e.g. {{"troops": ["bushi+sohei"], "kokus": [1, 2]}}.'
+        raise invalid(
+            f'{key}: "troops" and "kokus" must be lists, e.g. {{"troops": ["bushi+sohei"], "kokus": [1, 2]}}.',
+            "cards_not_lists", what=LOT_NAMES[key],
         )
     return [check_troop_card(c) for c in troops], [check_koku(v) for v in kokus]
 
 
 def _lot(state: dict, move: dict, what: str) -> dict:
     if not isinstance(move, dict):
-        raise InvalidMove(f"{what} must be an object with troops, kokus and hierarchy.")
+        raise invalid(f"{what} must be an object with troops, kokus and hierarchy.", "lot_not_an_object",
+                      what=LOT_NAMES[what])
     troops, kokus = _cards(move, what)
     tile = move.get("hierarchy")
     if tile not in TITLES:
-        raise InvalidMove(f'{what} needs a "hierarchy" tile: one of {", ".join(TITLES)}.')
+        raise invalid(f'{what} needs a "hierarchy" tile: one of {", ".join(TITLES)}.', "lot_hierarchy",
+                      what=LOT_NAMES[what], titles=", ".join(TITLES))
     if tile not in state["sharing"]["hierarchy"]:
-        raise IllegalMove(f"The {TITLE_NAMES[tile]} hierarchy tile is already in a lot.")
+        raise illegal(f"The {TITLE_NAMES[tile]} hierarchy tile is already in a lot.", "hierarchy_taken", title=tile)
     return {"troops": in_card_order(troops), "kokus": sorted(kokus), "hierarchy": tile}
 
 
@@ -108,11 +117,12 @@ def _take_from_table(state: dict, lot: dict) -> None:
     troops, kokus = count_of(table["troops"]), count_of([str(v) for v in table["kokus"]])
     for card in lot["troops"]:
         if troops.get(card, 0) == 0:
-            raise IllegalMove(f"The cards to share hold no more {cards_in_words([card], [])} card.")
+            raise illegal(f"The cards to share hold no more {cards_in_words([card], [])} card.", "no_more_card",
+                          card=card)
         add_count(troops, card, -1)
     for value in lot["kokus"]:
         if kokus.get(str(value), 0) == 0:
-            raise IllegalMove(f"The cards to share hold no more Koku {value} card.")
+            raise illegal(f"The cards to share hold no more Koku {value} card.", "no_more_koku", value=value)
         add_count(kokus, str(value), -1)
     table["troops"] = in_card_order([c for c, n in troops.items() for _ in range(n)])
     table["kokus"] = sorted(int(v) for v, n in kokus.items() for _ in range(n))
@@ -122,6 +132,11 @@ def _take_from_table(state: dict, lot: dict) -> None:
 def lot_in_words(lot: dict) -> str:
     cards = cards_in_words(lot["troops"], lot["kokus"])
     return f"{cards} and the {TITLE_NAMES[lot['hierarchy']]} tile"
+
+
+def lot_phrase(lot: dict) -> Phrase:
+    return Phrase(lot_in_words(lot), "shitenno.lot", cards=cards_phrase(lot["troops"], lot["kokus"]),
+                  title=lot["hierarchy"])
 
 
 def _give_lot(state: dict, seat: int, lot: dict) -> None:
@@ -140,15 +155,17 @@ def draw(state: dict, move: dict) -> None:
     troops, kokus = _cards(move)
     want_troops, want_kokus = draw_size(state)
     if len(troops) != want_troops or len(kokus) != want_kokus:
-        raise IllegalMove(
+        raise illegal(
             f"The Tairō draws {want_troops} troop card(s) and {want_kokus} koku card(s); "
-            f"the move has {len(troops)} and {len(kokus)}."
+            f"the move has {len(troops)} and {len(kokus)}.",
+            "draw_size", troops=want_troops, kokus=want_kokus, got_troops=len(troops), got_kokus=len(kokus),
         )
     for value, n in count_of([str(v) for v in kokus]).items():
         if n > state["koku_deck"][value]:
-            raise IllegalMove(f"The koku deck holds only {state['koku_deck'][value]} card(s) worth {value}.")
+            raise illegal(f"The koku deck holds only {state['koku_deck'][value]} card(s) worth {value}.",
+                          "koku_deck_short", left=state["koku_deck"][value], value=int(value))
     draw_troop_cards(state, len(troops))
-    check_plausible(state, troops, "drawn")
+    check_plausible(state, troops)
     for value in kokus:
         state["koku_deck"][str(value)] -= 1
     if sum(state["koku_deck"].values()) == 0:
@@ -188,21 +205,22 @@ def refuse(state: dict, move: dict) -> None:
 def split(state: dict, move: dict) -> None:
     lots = move.get("lots")
     if not isinstance(lots, list) or len(lots) != 2:
-        raise InvalidMove('A split is {"lots": [lot, lot]}: two lots, each with a hierarchy tile.')
+        raise invalid('A split is {"lots": [lot, lot]}: two lots, each with a hierarchy tile.', "split_shape")
     for lot in lots:
         if isinstance(lot, dict) and set(lot) - {"troops", "kokus", "hierarchy"}:
-            raise InvalidMove('Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.')
+            raise invalid('Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.',
+                          "split_lot_shape")
     first = _lot(state, lots[0], "Lot A")
     second = _lot(state, lots[1], "Lot B")
     if first["hierarchy"] == second["hierarchy"]:
-        raise IllegalMove("Each of the two lots needs its own hierarchy tile.")
+        raise illegal("Each of the two lots needs its own hierarchy tile.", "split_same_tile")
     _take_from_table(state, first)
     _take_from_table(state, second)
     table = state["sharing"]["table"]
     if table["troops"] or table["kokus"]:
-        raise IllegalMove(
+        raise illegal(
             f"The two lots share out every remaining card; {cards_in_words(table['troops'], table['kokus'])} "
-            "would be left over."
+            "would be left over.", "split_leftover", cards=cards_phrase(table["troops"], table["kokus"]),
         )
     state["sharing"]["split"] = [first, second]
 
@@ -210,7 +228,7 @@ def split(state: dict, move: dict) -> None:
 def choose(state: dict, move: dict) -> None:
     choice = move.get("lot")
     if not isinstance(choice, int) or isinstance(choice, bool) or choice not in (0, 1):
-        raise InvalidMove('Choose a lot with "lot": 0 (lot A) or 1 (lot B).')
+        raise invalid('Choose a lot with "lot": 0 (lot A) or 1 (lot B).', "choose_shape")
     sharing = state["sharing"]
     tairo, chooser = without_lot(state)
     _give_lot(state, chooser, sharing["split"][choice])
@@ -222,33 +240,38 @@ def sharing_done(state: dict) -> bool:
     return all(tile is not None for tile in state["sharing"]["lots"])
 
 
-def describe(state: dict, move: dict) -> str:
+def describe(state: dict, move: dict) -> Phrase:
     sharing = state["sharing"]
     kind = move["type"]
     who = general_name(state, move["seat"])
     if kind == "draw":
         troops, kokus = _cards(move)
-        return f"{who}, Tairō, draws {cards_in_words(in_card_order(troops), sorted(kokus))}"
+        cards = cards_phrase(in_card_order(troops), sorted(kokus))
+        return Phrase(f"{who}, Tairō, draws {cards}", "shitenno.describe.draw", general=who, cards=cards)
     if kind == "offer":
         to = general_name(state, without_lot(state)[1])
-        return f"{who} offers {to} a lot: {lot_in_words(_lot(state, move, 'A lot'))}"
+        lot = lot_phrase(_lot(state, move, "A lot"))
+        return Phrase(f"{who} offers {to} a lot: {lot}", "shitenno.describe.offer", general=who, to=to, lot=lot)
     if kind == "accept":
-        return f"{who} accepts the lot: {lot_in_words(sharing['offer'])}"
+        lot = lot_phrase(sharing["offer"])
+        return Phrase(f"{who} accepts the lot: {lot}", "shitenno.describe.accept", general=who, lot=lot)
     if kind == "refuse":
         lot = sharing["offer"]
         refusers = lot["refused_by"] + [lot["to"]]
         if all(seat in refusers for seat in without_lot(state)[1:]):
-            return f"{who} refuses the lot; refused by all, {general_name(state, sharing['tairo'])} keeps it"
-        return f"{who} refuses the lot"
+            tairo = general_name(state, sharing["tairo"])
+            return Phrase(f"{who} refuses the lot; refused by all, {tairo} keeps it",
+                          "shitenno.describe.refuse_last", general=who, tairo=tairo)
+        return Phrase(f"{who} refuses the lot", "shitenno.describe.refuse", general=who)
     if kind == "split":
-        a, b = (_lot(state, lot, "A lot") for lot in move["lots"])
-        return f"{who} splits the rest: lot A {lot_in_words(a)}; lot B {lot_in_words(b)}"
+        a, b = (lot_phrase(_lot(state, lot, "A lot")) for lot in move["lots"])
+        return Phrase(f"{who} splits the rest: lot A {a}; lot B {b}", "shitenno.describe.split",
+                      general=who, a=a, b=b)
     if kind == "choose":
         lots = sharing["split"]
-        mine, theirs = lots[move["lot"]], lots[1 - move["lot"]]
+        mine, theirs = lot_phrase(lots[move["lot"]]), lot_phrase(lots[1 - move["lot"]])
         letter = "AB"[move["lot"]]
-        return (
-            f"{who} chooses lot {letter} ({lot_in_words(mine)}); "
-            f"{general_name(state, sharing['tairo'])} takes {lot_in_words(theirs)}"
-        )
-    raise InvalidMove(f"Unknown move type {kind!r}.")
+        tairo = general_name(state, sharing["tairo"])
+        return Phrase(f"{who} chooses lot {letter} ({mine}); {tairo} takes {theirs}", "shitenno.describe.choose",
+                      general=who, letter=letter, mine=mine, tairo=tairo, theirs=theirs)
+    raise invalid(f"Unknown move type {kind!r}.", "unknown_type", value=repr(kind)[:40], types="")

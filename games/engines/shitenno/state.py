@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from games.engines.base import IllegalMove, InvalidMove
+from games.engines.base import Phrase
 from games.engines.shitenno.board import (
     BONUSES,
     GENERALS,
@@ -47,6 +47,8 @@ from games.engines.shitenno.board import (
     card_name,
     check_title,
     check_troop,
+    illegal,
+    invalid,
 )
 
 RULES_VERSION = "ludonaute-2011-en+rulings-1"
@@ -83,6 +85,15 @@ def cards_in_words(troops: list[str], kokus: list[int]) -> str:
     return ", ".join(parts) if parts else "no cards"
 
 
+def cards_phrase(troops: list[str], kokus: list[int]) -> Phrase:
+    """Cards in words, as a Phrase: each card said on its own (the site joins them in the reader's language)."""
+    if not troops and not kokus:
+        return Phrase("no cards", "shitenno.no_cards")
+    parts = ([Phrase(card_name(c), "shitenno.card", card=c) for c in troops]
+             + [Phrase(f"Koku {v}", "shitenno.koku", value=v) for v in kokus])
+    return Phrase(cards_in_words(troops, kokus), "shitenno.cards", cards=parts)
+
+
 # --- set-up -----------------------------------------------------------------------------------------
 
 
@@ -102,41 +113,47 @@ def deal_gates(rng: random.Random) -> dict[str, str]:
 
 def initial_state(setup: dict) -> dict:
     if not isinstance(setup, dict):
-        raise InvalidMove("The set-up must be an object with players, titles and gates.")
+        raise invalid("The set-up must be an object with players, titles and gates.", "setup.not_an_object")
     unknown = set(setup) - {"players", "titles", "gates"}
     if unknown:
-        raise InvalidMove(f"Unknown set-up field(s): {', '.join(sorted(map(str, unknown)))}; "
-                          "a set-up has players, titles and gates.")
+        raise invalid(f"Unknown set-up field(s): {', '.join(sorted(map(str, unknown)))}; "
+                      "a set-up has players, titles and gates.", "setup.unknown_fields",
+                      fields=", ".join(sorted(map(str, unknown)))[:80])
     players = setup.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) and set(p) <= {"general"} for p in players):
-        raise InvalidMove('The set-up needs "players": a list such as [{"general": "honda"}, ...].')
+        raise invalid('The set-up needs "players": a list such as [{"general": "honda"}, ...].', "setup.players")
     if not 2 <= len(players) <= 4:
-        raise IllegalMove(f"Shitennō is played by 2 to 4 players, not {len(players)}.")
+        raise illegal(f"Shitennō is played by 2 to 4 players, not {len(players)}.", "setup.player_count",
+                      players=len(players))
     generals = []
     for player in players:
         general = player.get("general")
         if not isinstance(general, str) or general not in GENERALS:
-            raise InvalidMove(f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.")
+            raise invalid(f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.", "setup.unknown_general",
+                          value=repr(general)[:40], generals=", ".join(GENERALS))
         if general in generals:
-            raise IllegalMove(f"{GENERALS[general]} is played by one player only.")
+            raise illegal(f"{GENERALS[general]} is played by one player only.", "setup.general_twice",
+                          general=GENERALS[general])
         generals.append(general)
 
     titles_in = setup.get("titles")
     if not isinstance(titles_in, dict) or set(titles_in) != set(generals):
-        raise InvalidMove('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.')
+        raise invalid('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.',
+                      "setup.titles")
     titles = [check_title(titles_in[g]) for g in generals]
     if len(set(titles)) != len(titles):
-        raise IllegalMove("Each title tile is dealt to one player only.")
+        raise illegal("Each title tile is dealt to one player only.", "setup.title_twice")
 
     gates_in = setup.get("gates")
     if not isinstance(gates_in, dict) or set(gates_in) != set(PROVINCES):
-        raise InvalidMove('The set-up needs "gates": the troop face of each province\'s top bonus tile.')
+        raise invalid('The set-up needs "gates": the troop face of each province\'s top bonus tile.', "setup.gates")
     gates = {p: {"tiles": TILES_PER_GATE, "top": check_troop(gates_in[p], "troop face")} for p in PROVINCES}
     for troop in TROOPS:
         shown = sum(1 for gate in gates.values() if gate["top"] == troop)
         if shown > TILES_PER_TROOP:
-            raise IllegalMove(
-                f"Only {TILES_PER_TROOP} bonus tiles show a {TROOP_NAMES[troop]}; the gates show {shown}."
+            raise illegal(
+                f"Only {TILES_PER_TROOP} bonus tiles show a {TROOP_NAMES[troop]}; the gates show {shown}.",
+                "setup.gate_troops", tiles=TILES_PER_TROOP, troop=troop, shown=shown,
             )
 
     n = len(generals)
@@ -202,15 +219,19 @@ def unknown_troops(state: dict) -> dict[str, int]:
     return unknown
 
 
-def check_plausible(state: dict, cards: list[str], how: str) -> None:
-    """IllegalMove unless `cards` can all be among the troop cards whose place is unknown."""
+def check_plausible(state: dict, cards: list[str], holder: str | None = None) -> None:
+    """IllegalMove unless `cards` can all be among the troop cards whose place is unknown: cards drawn, or
+    cards revealed from `holder`'s hidden cards."""
+    how = f"in {holder}'s hidden cards" if holder else "drawn"
     unknown = unknown_troops(state)
     for card, n in count_of(cards).items():
         if n > unknown.get(card, 0):
             left = unknown.get(card, 0)
-            raise IllegalMove(
+            raise illegal(
                 f"{card_name(card)} cannot be {how}: {TROOP_DECK[card]} such card(s) exist and "
-                f"{TROOP_DECK[card] - left} are known to be elsewhere."
+                f"{TROOP_DECK[card] - left} are known to be elsewhere.",
+                "implausible_hidden" if holder else "implausible_draw", card=card, exist=TROOP_DECK[card],
+                elsewhere=TROOP_DECK[card] - left, **({"general": holder} if holder else {}),
             )
 
 
@@ -236,11 +257,14 @@ def take_from_hand(state: dict, seat: int, cards: list[str]) -> None:
         revealed += [card] * max(0, n - known)
     if len(revealed) > hand["hidden"]:
         held = ", ".join(f"{n} {card_name(c)}" for c, n in sorted(hand["troops"].items())) or "no known cards"
-        raise IllegalMove(
+        raise illegal(
             f"{general_name(state, seat)} cannot pay {cards_in_words(cards, [])}: they hold {held} "
-            f"and {hand['hidden']} hidden card(s)."
+            f"and {hand['hidden']} hidden card(s).",
+            "cannot_pay_troops", general=general_name(state, seat), cards=cards_phrase(cards, []),
+            held=cards_phrase([c for c, n in sorted(hand["troops"].items()) for _ in range(n)], []),
+            hidden=hand["hidden"],
         )
-    check_plausible(state, revealed, f"in {general_name(state, seat)}'s hidden cards")
+    check_plausible(state, revealed, general_name(state, seat))
     for card, n in count_of(cards).items():
         from_known = min(n, hand["troops"].get(card, 0))
         if from_known:
@@ -255,8 +279,10 @@ def take_kokus_from_hand(state: dict, seat: int, kokus: list[int]) -> None:
     for value in kokus:
         if value not in left:
             held = ", ".join(str(v) for v in sorted(hand["kokus"])) or "none"
-            raise IllegalMove(
-                f"{general_name(state, seat)} cannot pay koku cards {sorted(kokus)}: they hold {held}."
+            raise illegal(
+                f"{general_name(state, seat)} cannot pay koku cards {sorted(kokus)}: they hold {held}.",
+                "cannot_pay_kokus", general=general_name(state, seat), kokus=", ".join(map(str, sorted(kokus))),
+                held=cards_phrase([], sorted(hand["kokus"])),
             )
         left.remove(value)
     hand["kokus"] = left

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engines.base import Outcome, copy_json
+from games.engines.base import Outcome, Phrase, copy_json
 from games.engines.teikoku import describe as sentences
 from games.engines.teikoku import hint as hints
 from games.engines.teikoku import moves, victory
@@ -44,5 +44,9 @@ class TeikokuEngine:
     def describe(self, state: dict, move: dict, *, checked: bool = False) -> str:
         """The move in words; it is applied again to know its effect, so an illegal move raises MoveError
         whatever `checked` says."""
+        return self.describe_phrase(state, move, checked=checked).text
+
+    def describe_phrase(self, state: dict, move: dict, *, checked: bool = False) -> Phrase:
+        """The move in words as a Phrase (code and params for the site's languages)."""
         after, read = self._applied(state, move)
-        return sentences.describe(state, after, read)
+        return sentences.describe_phrase(state, after, read)

@@ -12,7 +12,7 @@ so players tied on most treasure (or reaching their targets with the same entry)
 
 from __future__ import annotations
 
-from games.engines.base import Outcome, Placing
+from games.engines.base import Outcome, Phrase, Placing
 from games.engines.teikoku.rules import DECKS, DECKS_EMPTY_FOR_ATTRITION
 
 TERMINATIONS = ("aggression", "attrition", "longevity")
@@ -52,7 +52,8 @@ def outcome(state: dict) -> Outcome | None:
     termination, winners = state["end"]["termination"], state["end"]["winners"]
     treasure = state["treasure"]
     shared = len(winners) > 1
-    words = f"{'shared ' if shared else ''}victory by {termination}"
+    words = Phrase(f"{'shared ' if shared else ''}victory by {termination}",
+                   "teikoku.tiebreak.shared_victory" if shared else "teikoku.tiebreak.victory", termination=termination)
     others = [seat for seat in range(len(treasure)) if seat not in winners]
     placings = [Placing(seat=seat, rank=1, score=treasure[seat], tiebreak=words) for seat in winners]
     for seat in others:

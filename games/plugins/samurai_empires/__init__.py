@@ -20,11 +20,12 @@ from games.engines.samurai_empires import SamuraiEmpiresEngine
 from games.engines.samurai_empires.state import SEED_LIMIT
 from games.plugins import GameAdapter, TableRow
 
-from . import context, forms, stats
+from . import context, forms, phrases, stats
 
 
 class SamuraiEmpiresGame(GameAdapter):
     slug = SamuraiEmpiresEngine.slug
+    phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("victory points")
     table_heading = gettext_lazy("Small Samurai Empires table")
 

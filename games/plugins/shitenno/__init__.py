@@ -19,7 +19,7 @@ from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
 from games.plugins import GameAdapter, TableRow
 
-from . import context, forms, stats
+from . import context, forms, phrases, stats
 
 FAVOUR_SOURCE_NAMES = {
     "placements": gettext_lazy("Kamon placements"),
@@ -32,6 +32,7 @@ FAVOUR_SOURCE_NAMES = {
 
 class ShitennoGame(GameAdapter):
     slug = ShitennoEngine.slug
+    phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("favour")
     table_heading = gettext_lazy("Shitennō table")
 

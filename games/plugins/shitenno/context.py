@@ -11,9 +11,10 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.engines.base import MoveError
 from games.engines.shitenno import ShitennoEngine
+from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import (
-    BONUS_NAMES,
     GENERALS,
     PROVINCES,
     TITLE_NAMES,
@@ -21,11 +22,12 @@ from games.engines.shitenno.board import (
     TROOP_NAMES,
     TROOPS,
     card_name,
-    ordinal,
 )
+from games.phrases import ordinal
 
 from .board_svg import PITCH, board_svg
 from .forms import COLOURS
+from .phrases import BONUS_WORDS, CATALOGUE
 
 ENGINE = ShitennoEngine()
 
@@ -106,7 +108,7 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
             "title": TITLE_NAMES[state["titles"][i]], "stock": state["stock"][i], "favour": favour[i],
             "hand": hand, "troops": troops, "kokus": kokus,
             "reveal_slots": [f"reveal_{n}" for n in range(hand["hidden"])],
-            "tiles": [(BONUS_NAMES[b], n) for b, n in hand["tiles"].items() if n],
+            "tiles": [(BONUS_WORDS[b], n) for b, n in hand["tiles"].items() if n],
         })
     context: dict = {"province_choice": query.get("province", "")}
     context.update(seats=seats, hint=hint, state=state, board_svg=board_svg(_board_boxes(state, seats), seats),
@@ -140,19 +142,36 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
         context["turn_order"] = [seats[s] for s in state["turn"]["order"]]
     context["troop_choices"] = [(t, TROOP_NAMES[t]) for t in TROOPS]
     context["card_choices"] = [(c, card_name(c)) for c in TROOP_DECK]
-    context["bonus_choices"] = list(BONUS_NAMES.items())
+    context["bonus_choices"] = list(BONUS_WORDS.items())
     return context
+
+
+def _tiebreaks(state: dict) -> tuple[dict, dict]:
+    """The tie-breaks of the end `state` as Phrases, said in the reader's language: {seat: words} and {province:
+    words}, counted again from the state (the stored outcome keeps the English only); empty if it cannot be."""
+    try:
+        fresh = ENGINE.outcome(state) if "generals" in state else shitenno_final_count(state["final_count"])
+    except (MoveError, KeyError, TypeError):
+        return {}, {}
+    if fresh is None:
+        return {}, {}
+    seats = {p.seat: CATALOGUE.say_phrase(p.tiebreak) for p in fresh.placings if p.tiebreak}
+    provinces = {slug: CATALOGUE.say_phrase(m["tiebreak"]) for slug, m in fresh.details["majorities"].items()
+                 if m["tiebreak"]}
+    return seats, provinces
 
 
 def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
     """The final count: each seat's rank, favour and breakdown, and who won each province's majority."""
     generals = state["generals"] if "generals" in state else state["final_count"]["generals"]
+    seat_tiebreaks, province_tiebreaks = _tiebreaks(state)
     breakdown = outcome["details"]["breakdown"]
     rows = []
     for placing in outcome["placings"]:
         row = breakdown[placing["seat"]]
         rows.append({
             **placing, "name": names[placing["seat"]], "general": GENERALS[generals[placing["seat"]]],
+            "tiebreak": seat_tiebreaks.get(placing["seat"]) or placing["tiebreak"],
             "row": row, "majority_names": [PROVINCES[p].name for p in row["majorities"]],
         })
     majorities = []
@@ -161,7 +180,8 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
         majorities.append({
             "name": PROVINCES[slug].name,
             "winner": None if winner is None else f"{names[winner]} ({GENERALS[generals[winner]]})",
-            "weights": result["weights"], "tiebreak": result["tiebreak"],
+            "weights": result["weights"],
+            "tiebreak": province_tiebreaks.get(slug) or result["tiebreak"],
         })
     return {"rows": rows, "majorities": majorities, "winner": rows[0],
             "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"])}

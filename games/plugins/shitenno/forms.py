@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.base import InvalidMove, MoveError
 from games.engines.shitenno.board import (
-    BONUS_NAMES,
     BONUSES,
     GENERALS,
     POSITIONS,
@@ -31,6 +30,8 @@ from games.engines.shitenno.board import (
 from games.engines.shitenno.engine import HANDLERS, ShitennoEngine
 from games.forms import COLOURS, PlayerCountField, TableSetupForm
 from shitenno_site.validation import validate_name, whole_number
+
+from .phrases import BONUS_WORDS
 
 MAX_SEATS = 4
 DEFAULT_GENERALS = ("honda", "ii", "sakakibara", "sakai")
@@ -306,7 +307,7 @@ class FinalCountForm(forms.Form):
                 widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
             for bonus in ("exchange", "plus_one"):
                 self.fields[f"s{i}_{bonus}"] = forms.IntegerField(
-                    label=BONUS_NAMES[bonus], min_value=0, max_value=4, required=False,
+                    label=BONUS_WORDS[bonus], min_value=0, max_value=4, required=False,
                     widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
         for slug, province in PROVINCES.items():
             self.fields[slug] = forms.CharField(

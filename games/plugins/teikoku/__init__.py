@@ -18,11 +18,12 @@ from games.engines.teikoku.random_game import random_legal_game
 from games.engines.teikoku.rules import CLAN_NAMES
 from games.plugins import GameAdapter, TableRow
 
-from . import context, forms, stats
+from . import context, forms, phrases, stats
 
 
 class TeikokuGame(GameAdapter):
     slug = TeikokuEngine.slug
+    phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("treasure")
     table_heading = gettext_lazy("Teikoku table")
 

@@ -1,0 +1,21 @@
+"""Filters for pages that name games, e.g. the league pages' results: a registered game by its name."""
+
+from django import template
+
+from games.plugins import GAMES
+
+register = template.Library()
+
+
+@register.filter
+def game_name(slug: str) -> str:
+    """"samurai_empires" -> "Small Samurai Empires"; a game the site does not know (a league may count Go) as
+    it was entered."""
+    game = GAMES.get(slug)
+    return game.name if game else slug
+
+
+@register.filter
+def game_names(slugs: list[str]) -> str:
+    """A league's games, by name: "Shitennō, Go"."""
+    return ", ".join(game_name(slug) for slug in slugs or [])
