@@ -154,6 +154,17 @@ def undone_seqs(events: Iterable[MoveEvent]) -> set[int]:
     return undone
 
 
+def undone_among(session: TableSession, events: list[MoveEvent]) -> set[int]:
+    """undone_seqs for a page of the log: an undo entry names the move it took back, so the undos that take back
+    these entries are found by that name, without reading the whole log."""
+    if not events:
+        return set()
+    first, last = events[0].seq, events[-1].seq
+    undos = session.events.filter(kind=MoveEvent.Kind.UNDO, seq__gt=first, payload__undoes__gte=first,
+                                  payload__undoes__lte=last)
+    return {payload["undoes"] for payload in undos.values_list("payload", flat=True)}
+
+
 def session_recent(session: TableSession, *, count: int = 3) -> tuple[list[MoveEvent], MoveEvent | None]:
     """The last `count` log entries, newest first, and the last move still standing.
 
@@ -229,20 +240,37 @@ def session_score(session: TableSession) -> list[int]:
 # --- a game's statistics from the move logs (issue 5) ---
 
 
+GAME_STATS_SECONDS = 24 * 3600
+
+
+def _stamp(moment) -> float:
+    return moment.timestamp() if moment else 0.0
+
+
 def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
-    """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see, read
-    in one query."""
+    """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see.
+
+    The game's own count runs over every table's set-up and outcome in Python, so its answer is kept in the
+    cache under a mark of the tables the viewer may see (how many, the sum of their ids, the latest finish): a
+    table that finishes, is reopened by an undo, or comes into or out of the viewer's sight changes the mark.
+    A page view costs one SQL aggregate; only the first view after a change reads the tables (in one query)."""
+    from django.core.cache import cache
+    from django.db.models import Count, Max, Sum
+
     from games.plugins import TableRow, get_game
 
     visible = TableSession.objects.filter(_visible_q(viewer)).values("pk")
-    rows = (
-        TableSession.objects.filter(
-            pk__in=visible, game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
-        )
-        .order_by()
-        .values_list("setup", "outcome")
-    )
-    return get_game(game).stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))
+    tables = TableSession.objects.filter(
+        pk__in=visible, game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
+    ).order_by()
+    mark = tables.aggregate(n=Count("id"), ids=Sum("id"), last=Max("finished_at"))
+    name = f"game-stats:{game}:{mark['n']}:{mark['ids']}:{_stamp(mark['last'])}"
+    found = cache.get(name)
+    if found is None:
+        rows = tables.values_list("setup", "outcome")
+        found = get_game(game).stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))
+        cache.set(name, found, GAME_STATS_SECONDS)
+    return found
 
 
 def player_seats_finished(*, player: Player, game: str, viewer: AbstractBaseUser) -> QuerySet[Seat]:

@@ -9,6 +9,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -233,13 +234,21 @@ def table_undo(request: HttpRequest, code: str) -> HttpResponse:
         idempotency_key=idempotency_key(request.POST.get("key"))))
 
 
+HISTORY_PAGE = 100
+
+
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
-    events = list(session.events.select_related("entered_by").order_by("seq"))
-    undone = selectors.undone_seqs(events)
+    page = Paginator(session.events.select_related("entered_by").order_by("seq"), HISTORY_PAGE).get_page(
+        request.GET.get("page"))
+    events = list(page.object_list)
+    undone = selectors.undone_among(session, events)
     rows = [{"event": e, "undone": e.seq in undone, "is_undo": e.kind == MoveEvent.Kind.UNDO} for e in events]
-    template = "games/partials/history.html" if request.htmx else "games/history.html"
-    return render(request, template, {"session": session, "rows": rows})
+    if request.htmx and "page" in request.GET:  # "show more": the next entries only
+        template = "games/partials/history_rows.html"
+    else:
+        template = "games/partials/history.html" if request.htmx else "games/history.html"
+    return render(request, template, {"session": session, "rows": rows, "page": page})
 
 
 # --- the final-count calculator -------------------------------------------------------------------------
