@@ -251,8 +251,8 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see.
 
     The game's own count runs over every table's set-up and outcome in Python, so its answer is kept in the
-    cache under a mark of the tables the viewer may see (how many, the sum of their ids, the latest finish): a
-    table that finishes, is reopened by an undo, or comes into or out of the viewer's sight changes the mark.
+    cache under a mark of the tables the viewer may see (how many, the sum of their ids, the latest change of
+    any of them): a table that finishes, is reopened by an undo, or comes into or out of the viewer's sight changes the mark.
     A page view costs one SQL aggregate; only the first view after a change reads the tables (in one query)."""
     from django.core.cache import cache
     from django.db.models import Count, Max, Sum
@@ -263,7 +263,7 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     tables = TableSession.objects.filter(
         pk__in=visible, game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
     ).order_by()
-    mark = tables.aggregate(n=Count("id"), ids=Sum("id"), last=Max("finished_at"))
+    mark = tables.aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
     name = f"game-stats:{game}:{mark['n']}:{mark['ids']}:{_stamp(mark['last'])}"
     found = cache.get(name)
     if found is None:

@@ -250,8 +250,8 @@ def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
     move-by-move tables of that game: (adapter, its statistics) for every game that has such a part.
 
     The game's own count runs over the seats' set-ups in Python, so it is kept in the cache under a mark of the
-    seats the viewer may see (how many, the sum of their tables' ids, the latest finish): a finished table, one
-    reopened by an undo or one that comes into or out of the viewer's sight changes the mark. Each page view
+    seats the viewer may see (how many, the sum of their tables' ids, the latest change of any of those
+    tables): a finished table, one reopened by an undo or one that comes into or out of the viewer's sight changes the mark. Each page view
     costs one SQL aggregate per game; only the first view after a change counts the seats."""
     from games.plugins import all_games
     from games.selectors import player_seats_finished
@@ -261,7 +261,7 @@ def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
         if not game.player_stats_template:
             continue
         seats = player_seats_finished(player=player, game=game.slug, viewer=viewer)
-        mark = seats.aggregate(n=Count("id"), ids=Sum("session_id"), last=Max("session__finished_at"))
+        mark = seats.aggregate(n=Count("id"), ids=Sum("session_id"), last=Max("session__updated_at"))
         name = f"player-game-stats:{game.slug}:{player.pk}:{mark['n']}:{mark['ids']}:{_stamp(mark['last'])}"
         found = cache.get(name)
         if found is None:
