@@ -89,12 +89,12 @@ def prepare(args) -> dict:
 
 def start_gunicorn(workers: int) -> subprocess.Popen:
     env = dict(os.environ, DEBUG="0", SECRET_KEY="bench-only-secret-key-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
-               DATABASE_URL=f"{_django.SERVER}/{DATABASE}", CELERY_BROKER_URL=REDIS, CACHE_URL=CACHE,
+               DATABASE_URL=os.environ["DATABASE_URL"], CELERY_BROKER_URL=REDIS, CACHE_URL=CACHE,
                SECURE_SSL_REDIRECT="0",
                DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{ROOT / 'bench'}:{ROOT}")
     env["BENCH_STATIC_ROOT"] = str(Path(tempfile.gettempdir()) / "bench_load_static")
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    log = open(Path(tempfile.gettempdir()) / "bench_load_gunicorn.log", "w")
+    log = open(Path(tempfile.gettempdir()) / f"bench_load_gunicorn_{PORT}.log", "w")
     process = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", str(workers),
          "--bind", f"127.0.0.1:{PORT}", "--backlog", "2048", "--timeout", "30", "--log-level", "warning"],
