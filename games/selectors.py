@@ -251,9 +251,10 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see.
 
     The game's own count runs over every table's set-up and outcome in Python, so its answer is kept in the
-    cache under a mark of the tables the viewer may see (how many, the sum of their ids, the latest change of
-    any of them): a table that finishes, is reopened by an undo, or comes into or out of the viewer's sight changes the mark.
-    A page view costs one SQL aggregate; only the first view after a change reads the tables (in one query)."""
+    cache under a mark of the tables the viewer may see: how many, the sum of their ids and the latest change of
+    any of them. A table that finishes, is reopened by an undo, or comes into or out of the viewer's sight
+    changes the mark. A page view costs one SQL aggregate; only the first view after a change reads the
+    tables (in one query)."""
     from django.core.cache import cache
     from django.db.models import Count, Max, Sum
 

@@ -234,7 +234,7 @@ def table_undo(request: HttpRequest, code: str) -> HttpResponse:
         idempotency_key=idempotency_key(request.POST.get("key"))))
 
 
-HISTORY_PAGE = 100
+HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first did
 
 
 def table_history(request: HttpRequest, code: str) -> HttpResponse:

@@ -250,9 +250,10 @@ def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
     move-by-move tables of that game: (adapter, its statistics) for every game that has such a part.
 
     The game's own count runs over the seats' set-ups in Python, so it is kept in the cache under a mark of the
-    seats the viewer may see (how many, the sum of their tables' ids, the latest change of any of those
-    tables): a finished table, one reopened by an undo or one that comes into or out of the viewer's sight changes the mark. Each page view
-    costs one SQL aggregate per game; only the first view after a change counts the seats."""
+    seats the viewer may see: how many, the sum of their tables' ids and the latest change of any of those
+    tables. A finished table, one reopened by an undo or one that comes into or out of the viewer's sight
+    changes the mark. Each page view costs one SQL aggregate per game; only the first view after a change
+    counts the seats."""
     from games.plugins import all_games
     from games.selectors import player_seats_finished
 
