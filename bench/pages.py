@@ -156,6 +156,8 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
+    if not 4 <= args.small <= args.big:
+        parser.error("--small must be at least 4 (the tables seat three members beside the player) and <= --big")
     world = World()
     client = Client()
     figures: dict[str, dict[int, tuple[float, int]]] = {}

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
     ("standings.py", ["--results", "400", "--players", "40", "--incremental", "5", "--old-way", "2", "--runs", "1"],
      "same order, positions and separations"),
     ("table_moves.py", [], "ratio 150th / 1st"),
-    ("pages.py", ["--small", "2", "--big", "6", "--runs", "1"], "largest ratio"),
+    ("pages.py", ["--small", "4", "--big", "8", "--runs", "1"], "largest ratio"),
 ])
 def test_the_benchmark_runs(script, args, says):
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
