@@ -81,7 +81,11 @@ def session_create(
     return session
 
 
-def _lock(session: TableSession) -> TableSession:
+def _lock(session: TableSession, viewer: AbstractBaseUser | None = None) -> TableSession:
+    """The row locked. A table named only by its code (`TableSession(code=...)`, not read yet: the API's move
+    post) is found, locked and checked for whether the writer may see it in one query (404 if not)."""
+    if session.pk is None:
+        return selectors.session_locked_for_viewer(code=session.code, viewer=viewer)
     return TableSession.objects.select_for_update().get(pk=session.pk)
 
 
@@ -145,7 +149,7 @@ def move_record(
     A repeated idempotency key must come with the same move (the API's body), unless the caller builds the move
     from what the table shows now (the page's form: its seat is read from the table, which moved on after the
     first submission), when the writer and `seq` must match."""
-    session = _lock(session)
+    session = _lock(session, user)
     earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
                         payload=move if same_move_on_replay else None)
     if earlier is not None:
@@ -173,7 +177,7 @@ def move_undo(
     *, session: TableSession, seq: int, user: AbstractBaseUser, idempotency_key: str | None = None
 ) -> Recorded:
     """Take back the last standing move by appending an undo entry; the undone row stays in the log."""
-    session = _lock(session)
+    session = _lock(session, user)
     earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.UNDO, payload=None)
     if earlier is not None:
         return _earlier(session, earlier)

@@ -9,6 +9,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -120,22 +121,35 @@ _KEY_SLOT, _CSRF_SLOT = "idempotency-key-slot-5e2b", "csrf-token-slot-5e2b"
 TABLE_BODY_SECONDS = 60
 
 
+def _table_body_name(code: str, head_seq: int, rebuilds: int, can_write: bool) -> str:
+    return f"table-body:{code}:{head_seq}.{rebuilds}:{int(can_write)}:{get_language()}"
+
+
+def _personal_body(body: str, request: HttpRequest) -> str:
+    """A shared body with this answer's own CSRF token and idempotency key."""
+    return body.replace(_KEY_SLOT, uuid.uuid4().hex).replace(_CSRF_SLOT, get_token(request))
+
+
 def _shared_table_body(request: HttpRequest, session: TableSession) -> str:
     """The htmx table body, rendered once per table version, language and writer-or-reader, then shared by
     every phone at the table (the mover's own answer usually renders it, the others' polls reuse it); each
     answer gets its own CSRF token and idempotency key."""
     can_write = selectors.session_can_write(session, request.user)
-    name = f"table-body:{session.code}:{session.head_seq}.{session.rebuilds}:{int(can_write)}:{get_language()}"
+    name = _table_body_name(session.code, session.head_seq, session.rebuilds, can_write)
     body = cache.get(name)
     if body is None:
         context = _table_context(request, session, key=_KEY_SLOT, csrf_token=_CSRF_SLOT)
         body = render_to_string("games/partials/table_body.html", context, request)
         cache.set(name, body, TABLE_BODY_SECONDS)
-    return body.replace(_KEY_SLOT, uuid.uuid4().hex).replace(_CSRF_SLOT, get_token(request))
+    return _personal_body(body, request)
+
+
+def _personal_view(request: HttpRequest, game: str) -> bool:
+    return any(request.GET.get(name) for name in get_game(game).view_params)
 
 
 def _render_table(request: HttpRequest, session: TableSession, status: int = 200, **extra) -> HttpResponse:
-    personal = any(request.GET.get(name) for name in get_game(session.game).view_params)
+    personal = _personal_view(request, session.game)
     if request.htmx and status == 200 and not extra and not personal:
         return HttpResponse(_shared_table_body(request, session))
     context = _table_context(request, session, **extra)
@@ -177,14 +191,22 @@ def _with_api_token(request: HttpRequest) -> None:
 
 
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
-    """The poll: 204 (one cheap query) while the table has not moved nor been rebuilt, else the fresh table body."""
+    """The poll: 204 (one cheap query) while the table has not moved nor been rebuilt, else the fresh table body. A
+    changed table's body is usually rendered already (by the mover's answer or another phone's poll): it is found
+    from the head and one query for whether this viewer may write, without loading the table, its seats and state."""
     _with_api_token(request)
-    version = selectors.session_head(code=code, viewer=request.user)
-    if version is None:
+    head = selectors.session_head(code=code, viewer=request.user)
+    if head is None:
         return HttpResponse(status=404)
-    head, rebuilds = version
-    if str(head) == request.GET.get("seq") and str(rebuilds) == request.GET.get("v", "0"):
+    if str(head.head_seq) == request.GET.get("seq") and str(head.rebuilds) == request.GET.get("v", "0"):
         return HttpResponse(status=204)
+    if request.htmx and not _personal_view(request, head.game):
+        names = [_table_body_name(code, head.head_seq, head.rebuilds, can_write) for can_write in (False, True)]
+        bodies = cache.get_many(names)  # who may write is asked only when there is a body to choose from
+        if bodies:
+            body = bodies.get(names[selectors.head_can_write(head, request.user)])
+            if body is not None:
+                return HttpResponse(_personal_body(body, request))
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     return _render_table(request, session)
 
@@ -241,13 +263,21 @@ def table_undo(request: HttpRequest, code: str) -> HttpResponse:
         idempotency_key=idempotency_key(request.POST.get("key"))))
 
 
+HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first did
+
+
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
-    events = list(session.events.select_related("entered_by").order_by("seq"))
-    undone = selectors.undone_seqs(events)
+    page = Paginator(session.events.select_related("entered_by").order_by("seq"), HISTORY_PAGE).get_page(
+        request.GET.get("page"))
+    events = list(page.object_list)
+    undone = selectors.undone_among(session, events)
     rows = [{"event": e, "undone": e.seq in undone, "is_undo": e.kind == MoveEvent.Kind.UNDO} for e in events]
-    template = "games/partials/history.html" if request.htmx else "games/history.html"
-    return render(request, template, {"session": session, "rows": rows, "game": get_game(session.game)})
+    if request.htmx and "page" in request.GET:  # "show more": the next entries only
+        template = "games/partials/history_rows.html"
+    else:
+        template = "games/partials/history.html" if request.htmx else "games/history.html"
+    return render(request, template, {"session": session, "rows": rows, "page": page, "game": get_game(session.game)})
 
 
 # --- the final-count calculator -------------------------------------------------------------------------

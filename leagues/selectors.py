@@ -1,10 +1,13 @@
 """Reads for players and clubs, with the visibility rules in one place."""
 
-from collections import Counter, defaultdict
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.core.cache import cache
+from django.core.paginator import Page, Paginator
+from django.db import connection
+from django.db.models import CharField, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Cast, Collate
 from django.http import Http404
 
 from . import standings as standings_maths
@@ -86,6 +89,43 @@ def standings_of(season: Season) -> list[Standing]:
     return list(standings_maths.place(rows, season.tie_breakers))
 
 
+def _table_order(season: Season) -> QuerySet[Standing]:
+    """The season's rows in table order in SQL: by key (bytes compare alike in PostgreSQL and Python), then by
+    the player's id as text, as standings_of sorts them."""
+    player_text = Cast("player_id", output_field=CharField())
+    if connection.vendor == "postgresql":
+        player_text = Collate(player_text, "C")  # byte order, as Python compares str
+    return season.standings.select_related("player").order_by("sort_key", player_text)
+
+
+def standings_page(season: Season, *, page: str | int | None, per_page: int) -> Page:
+    """One page of the season's table, each row with `position` and `separated_by` as standings_of gives them:
+    worked out from the row above the page, whose own position is one more than the rows with a smaller key."""
+    found = Paginator(_table_order(season), per_page).get_page(page)
+    rows = list(found.object_list)
+    for row in rows:
+        row.sort_key = bytes(row.sort_key)
+    tie_breakers = season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS
+    above = None
+    if found.start_index() > 1:
+        above = _table_order(season)[found.start_index() - 2]
+        above.sort_key = bytes(above.sort_key)
+    if above is None:
+        standings_maths.place(rows, tie_breakers)
+    else:
+        standings_maths.place([above, *rows], tie_breakers)
+        if above.position is not None:  # the rows level with the row above share its true position
+            true = 1 + season.standings.filter(sort_key__lt=above.sort_key).count()
+            offset = found.start_index() - 2
+            for row in rows:
+                if row.position is not None:
+                    row.position = true if row.position == 1 else row.position + offset
+    for index, row in enumerate(rows):
+        row.first_in_table = above is None and index == 0
+    found.object_list = rows
+    return found
+
+
 def results_recent(
     *, viewer: AbstractBaseUser, league: League | None = None, player: Player | None = None
 ) -> QuerySet[Result]:
@@ -103,10 +143,10 @@ def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> Qu
     return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
 
 
-def ratings_list(*, kind: str, key: str, min_games: int = 0) -> list[Rating]:
-    """A scope's leaderboard, by the conservative estimate mu - 3 sigma."""
-    ratings = Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
-    return sorted(ratings, key=lambda r: (-r.ordinal, r.player.name))
+def ratings_list(*, kind: str, key: str, min_games: int = 0) -> QuerySet[Rating]:
+    """A scope's leaderboard, by the conservative estimate mu - 3 sigma, ordered in SQL (pages take a slice)."""
+    return (Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
+            .order_by((F("mu") - 3 * F("sigma")).desc(), "player__name", "player_id"))
 
 
 def rating_scope_choices(*, viewer: AbstractBaseUser) -> list[tuple[str, str, str]]:
@@ -127,67 +167,110 @@ def rating_scope_choices(*, viewer: AbstractBaseUser) -> list[tuple[str, str, st
     return choices
 
 
-def rating_history(*, player: Player, kind: str, key: str) -> QuerySet[RatingEvent]:
-    return RatingEvent.objects.filter(player=player, kind=kind, key=key).order_by("played_on", "result_id")
+def rating_history(*, player: Player, kind: str, key: str, last: int | None = None) -> list[RatingEvent]:
+    """The player's rating events in a scope, oldest first; only the `last` ones when asked (the page's chart)."""
+    events = RatingEvent.objects.filter(player=player, kind=kind, key=key)
+    if last is None:
+        return list(events.order_by("played_on", "result_id"))
+    return list(reversed(events.order_by("-played_on", "-result_id")[:last]))
 
 
-def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
-    """Counted games the viewer may see: totals, win rate by player count, scores, head-to-head records and
-    the nemesis."""
-    entries = list(
-        ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
+def _counted_entries(player: Player, viewer: AbstractBaseUser) -> QuerySet[ResultEntry]:
+    """The player's entries in the counted results the viewer may see."""
+    return ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
+                                      result__in=results_visible(viewer))
+
+
+def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser) -> QuerySet:
+    """Each opponent of the player in counted games the viewer may see, as values: `player` (id), `name`, `won`
+    (games the player finished ahead of him), `lost` (behind him); most games decided between them first. One
+    SQL aggregate: its cost does not grow in Python with the player's history."""
+    # The opponents' entries joined with the player's own entry of the same result (the filter's join, which the
+    # aggregates below reuse): no per-row subquery.
+    mine = F("result__entries__rank")
+    return (
+        ResultEntry.objects.filter(result__entries__player=player, result__status=Result.Status.COUNTED,
                                    result__in=results_visible(viewer))
-        .select_related("result").prefetch_related(  # players joined, not fetched by id (SQLite caps a query's size)
-            Prefetch("result__entries", queryset=ResultEntry.objects.select_related("player")))
+        .exclude(player=player).values("player")
+        .annotate(won=Count("id", filter=Q(rank__gt=mine)), lost=Count("id", filter=Q(rank__lt=mine)),
+                  name=Max("player__name"))
+        .annotate(decided=F("won") + F("lost"))
+        .order_by("-decided", "name", "player")
     )
-    by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    ahead: Counter = Counter()
-    behind: Counter = Counter()
-    names: dict[int, Player] = {}
-    scores = [e.score for e in entries if e.score is not None]
-    for entry in entries:
-        others = [o for o in entry.result.entries.all() if o.player_id != player.pk]
-        count = len(others) + 1
-        by_count[count][0] += 1
-        by_count[count][1] += entry.rank == 1
-        for other in others:
-            names[other.player_id] = other.player
-            if entry.rank < other.rank:
-                ahead[other.player_id] += 1
-            elif other.rank < entry.rank:
-                behind[other.player_id] += 1
-    head_to_head = sorted(
-        ({"player": names[pid], "won": ahead[pid], "lost": behind[pid]} for pid in names),
-        key=lambda row: (-(row["won"] + row["lost"]), row["player"].name),
+
+
+def head_to_head_of(rows) -> list[dict]:
+    """Rows of head_to_head_rows as the page and the API show them: {player, won, lost}."""
+    rows = list(rows)
+    players = Player.objects.in_bulk([row["player"] for row in rows])
+    return [{"player": players[row["player"]], "won": row["won"], "lost": row["lost"]} for row in rows]
+
+
+def player_stats(*, player: Player, viewer: AbstractBaseUser, head_to_head: bool = True) -> dict:
+    """Counted games the viewer may see: totals, win rate by player count, scores, head-to-head records and
+    the nemesis, all from SQL aggregates. `head_to_head=False` leaves the (unbounded) head-to-head list out, for
+    the page, which shows it a page at a time (head_to_head_rows)."""
+    size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
+                    .annotate(n=Count("id")).values("n"))
+    groups = list(
+        _counted_entries(player, viewer).annotate(size=size).values("size")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), scored=Count("score"),
+                  score_sum=Sum("score"), best=Max("score"))
+        .order_by("size")
     )
-    nemesis = max(head_to_head, key=lambda row: (row["lost"], -row["won"]), default=None)
+    games = sum(g["games"] for g in groups)
+    scored = sum(g["scored"] for g in groups)
+    bests = [g["best"] for g in groups if g["best"] is not None]
+    rows = head_to_head_rows(player=player, viewer=viewer)
+    nemesis = rows.filter(lost__gt=0).order_by("-lost", "won", "name", "player").first()
     sections = _player_game_stats(player, viewer)
     return {
         **{game.slug: found for game, found in sections},  # e.g. stats["shitenno"]["favourite_general"]
         "game_sections": [{"game": game, "template": game.player_stats_template, "stats": found}
                           for game, found in sections],
-        "games": len(entries),
-        "wins": sum(e.rank == 1 for e in entries),
-        "by_player_count": [
-            {"players": count, "games": g, "wins": w, "win_rate": w / g} for count, (g, w) in sorted(by_count.items())
-        ],
-        "average_score": sum(scores) / len(scores) if scores else None,
-        "best_score": max(scores) if scores else None,
-        "head_to_head": head_to_head,
-        "nemesis": nemesis if nemesis and nemesis["lost"] else None,
+        "games": games,
+        "wins": sum(g["wins"] for g in groups),
+        "by_player_count": [{"players": g["size"], "games": g["games"], "wins": g["wins"],
+                             "win_rate": g["wins"] / g["games"]} for g in groups],
+        "average_score": sum(g["score_sum"] or 0 for g in groups) / scored if scored else None,
+        "best_score": max(bests) if bests else None,
+        **({"head_to_head": head_to_head_of(rows)} if head_to_head else {}),
+        "nemesis": head_to_head_of([nemesis])[0] if nemesis else None,
     }
+
+
+PLAYER_GAME_STATS_SECONDS = 24 * 3600
+
+
+def _stamp(moment) -> float:
+    return moment.timestamp() if moment else 0.0
 
 
 def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
     """Each game's part of the player's page (e.g. Shitennō's favourite general), from the player's finished
-    move-by-move tables of that game: (adapter, its statistics) for every game that has such a part."""
+    move-by-move tables of that game: (adapter, its statistics) for every game that has such a part.
+
+    The game's own count runs over the seats' set-ups in Python, so it is kept in the cache under a mark of the
+    seats the viewer may see: how many, the sum of their tables' ids and the latest change of any of those
+    tables. A finished table, one reopened by an undo or one that comes into or out of the viewer's sight
+    changes the mark. Each page view costs one SQL aggregate per game; only the first view after a change
+    counts the seats."""
     from games.plugins import all_games
     from games.selectors import player_seats_finished
 
-    return [
-        (game, game.player_stats(player_seats_finished(player=player, game=game.slug, viewer=viewer)))
-        for game in all_games() if game.player_stats_template
-    ]
+    sections = []
+    for game in all_games():
+        if not game.player_stats_template:
+            continue
+        seats = player_seats_finished(player=player, game=game.slug, viewer=viewer)
+        mark = seats.aggregate(n=Count("id"), ids=Sum("session_id"), last=Max("session__updated_at"))
+        name = f"player-game-stats:{game.slug}:{player.pk}:{mark['n']}:{mark['ids']}:{_stamp(mark['last'])}"
+        found = cache.get(name)
+        if found is None:
+            found = game.player_stats(seats)
+            cache.set(name, found, PLAYER_GAME_STATS_SECONDS)
+        sections.append((game, found))
+    return sections
 
 
 def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:

@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -68,6 +68,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.user.is_authenticated and player.is_guest and player.claim_token:
         if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
+    if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
+        opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=request.user), HEAD_TO_HEAD_PAGE
+                              ).get_page(request.GET.get("opponents"))
+        return render(request, "leagues/partials/head_to_head_rows.html", {
+            "player": player, "opponents": opponents, "head_to_head": selectors.head_to_head_of(opponents.object_list)})
     context.update(_player_extras(request, player))
     return render(request, "leagues/player_detail.html", context)
 
@@ -78,7 +83,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
 
     return {
         "sessions": sessions_for_player(player=player, viewer=request.user)[:20],
-        **player_stats_context(player, viewer=request.user),
+        **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
     }
 
 
@@ -151,6 +156,9 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/club_form.html", {"form": form}, status=400 if form.errors else 200)
 
 
+CLUB_MEMBERS_PAGE = 50
+
+
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     access = club_access(club, request.user)
@@ -158,11 +166,14 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "club": club,
         "membership": membership,
-        "members": selectors.club_members(club) if selectors.club_members_visible(club, request.user) else None,
+        "members": Paginator(selectors.club_members(club), CLUB_MEMBERS_PAGE).get_page(request.GET.get("members"))
+        if selectors.club_members_visible(club, request.user) else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
         if access.manages else None,
         "role_form": RoleForm(),
     }
+    if request.htmx and "members" in request.GET and context["members"] is not None:  # "show more" members
+        return render(request, "leagues/partials/member_rows.html", context)
     context.update(_club_extras(request, club))
     return render(request, "leagues/club_detail.html", context)
 
@@ -254,6 +265,9 @@ def league_rules(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/league_rules.html")
 
 
+STANDINGS_PAGE = 50
+
+
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
 
@@ -270,7 +284,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
                                                                                  managers=managers))
     context = {
         "league": league, "seasons": seasons, "season": season,
-        "standings": selectors.standings_of(season) if season else [],
+        "standings": selectors.standings_page(season, page=request.GET.get("standings"), per_page=STANDINGS_PAGE)
+        if season else [],
+        "season_query": f"&season={season.pk}" if season else "",
         "recent": selectors.results_recent(viewer=request.user, league=league)
         .filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
@@ -280,8 +296,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
                                       .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])
-    if request.htmx:
-        return render(request, "leagues/partials/standings.html", context)
+    if request.htmx:  # another season's table, or "show more" rows of this one
+        part = "standing_rows" if "standings" in request.GET else "standings"
+        return render(request, f"leagues/partials/{part}.html", context)
     return render(request, "leagues/league_detail.html", context)
 
 
@@ -300,6 +317,9 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(result.season.league if result.season_id else "league_index")
 
 
+RANKINGS_PAGE = 50
+
+
 def rankings(request: HttpRequest) -> HttpResponse:
     """Ratings in one scope (a game or a league), best first, with the uncertainty and a min-games filter."""
     scopes = selectors.rating_scope_choices(viewer=request.user)
@@ -308,23 +328,35 @@ def rankings(request: HttpRequest) -> HttpResponse:
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
         kind, key = scopes[0][0], scopes[0][1]
     min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)
+    page = Paginator(selectors.ratings_list(kind=kind, key=key, min_games=min_games), RANKINGS_PAGE).get_page(
+        request.GET.get("page"))
     context = {
         "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
-        "min_games": min_games, "ratings": selectors.ratings_list(kind=kind, key=key, min_games=min_games),
+        "min_games": min_games, "ratings": page, "page": page,
+        "page_query": "&" + urlencode({"scope": f"{kind}:{key}", "min_games": min_games}),
     }
-    template = "leagues/partials/ranking_rows.html" if request.htmx else "leagues/rankings.html"
-    return render(request, template, context)
+    if request.htmx:  # the filter's answer is the whole table; "show more" gets the next rows only
+        part = "ranking_body" if "page" in request.GET else "ranking_rows"
+        return render(request, f"leagues/partials/{part}.html", context)
+    return render(request, "leagues/rankings.html", context)
 
 
-def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
+RATING_CHART_EVENTS = 200  # the chart draws the latest games' ratings: a line of 1,000 points says no more
+HEAD_TO_HEAD_PAGE = 20
+
+
+def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
     from leagues.models import RatingScope
 
-    stats = selectors.player_stats(player=player, viewer=viewer)
+    stats = selectors.player_stats(player=player, viewer=viewer, head_to_head=False)
+    opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=viewer), HEAD_TO_HEAD_PAGE).get_page(
+        opponents_page)
+    stats["head_to_head"] = selectors.head_to_head_of(opponents.object_list)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
     chart = None
     if game_ratings:
         main = game_ratings[0]
-        history = list(selectors.rating_history(player=player, kind=main.kind, key=main.key))
+        history = selectors.rating_history(player=player, kind=main.kind, key=main.key, last=RATING_CHART_EVENTS)
         values = [history[0].mu_before] + [e.mu_after for e in history] if history else []
         chart = {"game": main.key, "values": values}
     counted = selectors.results_recent(viewer=viewer, player=player).filter(status=Result.Status.COUNTED)
@@ -332,7 +364,8 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser) -> dict:
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
     places = [(next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1), len(r.entries.all()))
               for r in reversed(results)]
-    return {"stats": stats, "game_ratings": game_ratings, "chart": chart, "result_places": places}
+    return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
+            "result_places": places}
 
 
 def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:

@@ -185,11 +185,11 @@ class MoveList(APIView):
                   for name, move in MOVE_EXAMPLES],
     )
     def post(self, request, code: str):
-        session = _table(request, code, seats=False)
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        recorded = services.move_record(
-            session=session, seq=data.validated_data["seq"], move=data.validated_data["move"], user=request.user,
+        recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
+            session=TableSession(code=code), seq=data.validated_data["seq"], move=data.validated_data["move"],
+            user=request.user,
             idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
         )
         return _recorded(recorded)

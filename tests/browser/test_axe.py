@@ -22,6 +22,7 @@ from games.models import TableSession
 from games.plugins import all_games
 from leagues import clubs, players, standings_store
 from leagues.models import Club, League, Season
+from leagues.players import player_for_user
 from tests.games.engines.samurai_empires.tables import random_legal_game as sse_random_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,7 +63,7 @@ RUN_AXE = """async () => {
 def _play_in_play_and_finished_tables(users: list) -> None:
     """Each registered game gets one table still being played and one finished, beside the demo data's (the demo
     plays only the games with a demo game)."""
-    players = [players.player_for_user(user) for user in users]
+    players = [player_for_user(user) for user in users]
     club = Club.objects.get()
     for game in all_games():
         have = set(TableSession.objects.filter(game=game.slug).values_list("status", flat=True))

@@ -10,12 +10,12 @@ import re
 import pytest
 from django.urls import reverse
 from django.utils import dateformat, translation
-from leagues.services import player_for_user
 
 from games import services
 from games.engines.base import IllegalMove
 from games.plugins import GAMES as GAME_REGISTRY
 from games.plugins import get_game
+from leagues.players import player_for_user
 from tests.games.phrase_codes import engine_codes
 from tests.games.tables import two_player_setup
 from tests.leagues.league_helpers import enter, join, league_with_season

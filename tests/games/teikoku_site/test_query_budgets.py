@@ -65,7 +65,7 @@ def test_a_teikoku_move_post_costs_the_same_with_a_long_log(api, client, alice, 
                                                            django_assert_num_queries):
     session = _table(alice, bob, rows)
     api.login(bob)
-    with django_assert_num_queries(8 + SESSION):
+    with django_assert_num_queries(7 + SESSION):
         response = api.post(f"/api/tables/{session.code}/moves/", {"seq": rows, "move": FIRST})
     assert response.status_code == 201, response.content
     assert response.json()["event"]["seq"] == rows + 1
