@@ -12,7 +12,7 @@ import pytest
 from games import services as game_services
 from games.models import MoveEvent
 from leagues import clubs, players, rating_store, results, seasons
-from leagues.models import AuditEntry, ClubInvite, Membership, Rating, Result
+from leagues.models import AuditEntry, ClubInvite, LeagueJob, Membership, Rating, Result
 from leagues.players import player_for_user
 from shitenno_site.errors import Conflict
 from tests.games.tables import two_player_setup
@@ -231,9 +231,11 @@ def test_a_private_clubs_games_count_in_its_league_not_site_wide(bob, carol, bra
     club = bravo["club"]
     club.members_public = True
     club.save()
-    with django_capture_on_commit_callbacks() as jobs:
+    LeagueJob.objects.all().delete()
+    with django_capture_on_commit_callbacks():
         clubs.club_privacy_changed(club=club)
-    assert [job.args for job in jobs] == [("game", "Go")]
+    asked = list(LeagueJob.objects.values_list("job", "target", "since"))
+    assert asked == [(LeagueJob.Job.RATE_SCOPE, "game:Go", None)]  # the game's scope re-rated from the start
     rating_store.ratings_recompute(kind="game", key="Go")  # what the job does
     assert Rating.objects.filter(kind="game", key="Go", player__user=bob).exists()
 
