@@ -193,7 +193,8 @@ def test_the_move_form_refuses_superscript_digits_from_an_anonymous_phone(table,
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("form", "word"), [({"type": "place", "province": "kanto", "pay": "k:²:0"}, "cannot"),
+@pytest.mark.parametrize(("form", "word"), [({"type": "place", "province": "kanto", "pay": "k:²:0",
+                                              "bonus": "exchange", "next_troop": "bushi"}, "cannot"),
                                             ({"type": "end_turn", "golden": "kanto:²"}, "cannot"),
                                             ({"type": "draw", "n_samurai": "²"}, "whole numbers")])
 def test_the_move_form_tells_a_seated_player_why_a_superscript_move_is_refused(client, alice, table, form, word):
