@@ -38,9 +38,20 @@ def competition_ranks(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(f"SELECT DISTINCT result_id FROM {table} WHERE rank <> {ahead}")
         results = [row[0] for row in cursor.fetchall()]
-        if not results:
-            return
-        cursor.execute(f"UPDATE {table} SET rank = {ahead} WHERE rank <> {ahead}")
+    if not results:
+        return
+    # The new ranks are worked out here from the old ones, not by one UPDATE whose subquery reads the table it
+    # writes: SQLite's UPDATE sees the rows it has already changed (PostgreSQL's does not), which gave 1, 1, 4.
+    changed = []
+    for result_id in results:
+        entries = list(ResultEntry.objects.filter(result_id=result_id))
+        old = [entry.rank for entry in entries]
+        for entry in entries:
+            rank = 1 + sum(other < entry.rank for other in old)
+            if rank != entry.rank:
+                entry.rank = rank
+                changed.append(entry)
+    ResultEntry.objects.bulk_update(changed, ["rank"], batch_size=1000)
     Result = apps.get_model("leagues", "Result")
     seasons = Result.objects.filter(pk__in=results, season__isnull=False).values_list("season_id", flat=True)
     Season.objects.filter(pk__in=set(seasons)).update(standings_results=None)
