@@ -105,7 +105,7 @@ def standings_page(season: Season, *, page: str | int | None, per_page: int) -> 
     rows = list(found.object_list)
     for row in rows:
         row.sort_key = bytes(row.sort_key)
-    tie_breakers = season.tie_breakers or standings_maths.DEFAULT_TIE_BREAKERS
+    tie_breakers = season.tie_breakers  # what is stored is what applies (points first unless placed)
     above = None
     if found.start_index() > 1:
         above = _table_order(season)[found.start_index() - 2]
