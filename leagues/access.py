@@ -74,7 +74,9 @@ def managed_club_ids(user: AbstractBaseUser) -> set[int]:
 
 
 def club_sees_inside(club: Club, user: AbstractBaseUser) -> bool:
-    """A public club's members, leagues, standings and results are for everyone; a private club's for its members."""
+    """A public club's members, leagues, standings and results are for everyone; a private club's for its members.
+    `ClubAccess.sees_inside` by the same rule, for a caller that needs nothing else (no membership query for a
+    public club)."""
     if club.members_public or user.is_superuser:
         return True
     return user.is_authenticated and Membership.objects.filter(club=club, player__user=user).exists()

@@ -19,13 +19,6 @@ def club_members(club: Club) -> QuerySet[Membership]:
     return club.memberships.select_related("player", "player__user").order_by("role", "player__name")
 
 
-def club_members_visible(club: Club, user: AbstractBaseUser) -> bool:
-    """Nobody outside a club sees a private members list."""
-    if club.members_public or user.is_superuser:
-        return True
-    return user.is_authenticated and club.memberships.filter(player__user=user).exists()
-
-
 def clubs_list() -> QuerySet[Club]:
     return Club.objects.annotate(member_count=Count("memberships")).order_by("name")
 

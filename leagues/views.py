@@ -167,7 +167,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "membership": membership,
         "members": Paginator(selectors.club_members(club), CLUB_MEMBERS_PAGE).get_page(request.GET.get("members"))
-        if selectors.club_members_visible(club, request.user) else None,
+        if access.sees_inside else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
         if access.manages else None,
         "role_form": RoleForm(),

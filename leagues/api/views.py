@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leagues import clubs, players, selectors
+from leagues.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
 from shitenno_site.api import (
     NameField,
@@ -167,7 +168,7 @@ class ClubMembers(APIView):
                    summary="Members (hidden from outsiders of private clubs)")
     def get(self, request, slug: str):
         club = get_object_or_404(Club, slug=slug)
-        if not selectors.club_members_visible(club, request.user):
+        if not club_sees_inside(club, request.user):
             return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
         return Response(MembershipOutput(selectors.club_members(club), many=True).data)
 
