@@ -2,6 +2,7 @@
 
 import os
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -73,3 +74,14 @@ def placings(rng, table: list[int]) -> list[tuple[int, int, int]]:
         rank = rank if place and score == scores[place - 1] else place + 1
         ranked.append((player, rank, score))
     return ranked
+
+
+def timed(work) -> float:
+    """Seconds one call of `work` took."""
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"

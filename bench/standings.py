@@ -60,16 +60,6 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
     return season, list(range(base + results + 1, base + total + 1))
 
 
-def timed(work) -> float:
-    start = time.perf_counter()
-    work()
-    return time.perf_counter() - start
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
-
-
 def select_entries(season: Season) -> int:
     """The baseline: read the season's counted result entries with one plain SELECT."""
     with connection.cursor() as cursor:
@@ -124,24 +114,24 @@ def main() -> None:
     print(f"generated {args.results:,} four-player results ({entries:,} entries, ties and scores) "
           f"for {args.players:,} players in {time.perf_counter() - start:.1f} s")
 
-    baseline = statistics.median(timed(lambda: select_entries(season)) for _ in range(args.runs))
-    print(f"baseline — a plain SELECT of the season's {entries:,} result entries: {ms(baseline)} "
+    baseline = statistics.median(_django.timed(lambda: select_entries(season)) for _ in range(args.runs))
+    print(f"baseline — a plain SELECT of the season's {entries:,} result entries: {_django.ms(baseline)} "
           f"(median of {args.runs})")
 
-    first = timed(lambda: standings_store.standings_compute(season=season))
-    print(f"first full recompute (empty table, all {args.results:,} results flagged as folded in): {ms(first)}")
+    first = _django.timed(lambda: standings_store.standings_compute(season=season))
+    print(f"first full recompute (empty table, all {args.results:,} results flagged as folded in): {_django.ms(first)}")
 
     def from_empty() -> float:
         Standing.objects.filter(season=season).delete()
-        return timed(lambda: standings_store.standings_compute(season=season))
+        return _django.timed(lambda: standings_store.standings_compute(season=season))
 
     empty = statistics.median(from_empty() for _ in range(args.runs))
-    print(f"full recompute into an empty table (all {args.players:,} rows written): {ms(empty)} "
+    print(f"full recompute into an empty table (all {args.players:,} rows written): {_django.ms(empty)} "
           f"(median of {args.runs}); ratio to the baseline {empty / baseline:.1f}; "
           f"target <= 200 ms: {'met' if empty <= 0.2 else 'missed'}")
-    same = statistics.median(timed(lambda: standings_store.standings_compute(season=season))
+    same = statistics.median(_django.timed(lambda: standings_store.standings_compute(season=season))
                              for _ in range(args.runs))
-    print(f"full recompute, nothing changed (no row written): {ms(same)} (median of {args.runs})")
+    print(f"full recompute, nothing changed (no row written): {_django.ms(same)} (median of {args.runs})")
 
     # The loops above deleted and rewrote the whole table eight times, which a season's table never is (a
     # recompute rewrites the rows that changed); autovacuum, which would have cleared the dead rows, is off on
@@ -154,30 +144,30 @@ def main() -> None:
     old_way = []
     for result_id in pending[args.incremental:]:
         count(result_id)
-        old_way.append(timed(lambda: standings_store.standings_compute(season=season)))
+        old_way.append(_django.timed(lambda: standings_store.standings_compute(season=season)))
     old = statistics.median(old_way)
-    print(f"old way — one more result by a full recompute: {ms(old)} (median of {len(old_way)}, "
-          f"max {ms(max(old_way))})")
+    print(f"old way — one more result by a full recompute: {_django.ms(old)} (median of {len(old_way)}, "
+          f"max {_django.ms(max(old_way))})")
 
     folded, rewritten = [], []
     for result_id in pending[: args.incremental]:
         count(result_id)
         result = Result.objects.get(pk=result_id)
         before = stored_rows(season)
-        seconds = timed(lambda r=result: standings_store.standings_apply_result(result=r))
+        seconds = _django.timed(lambda r=result: standings_store.standings_apply_result(result=r))
         folded.append(seconds)
         rewritten.append(len(stored_rows(season) - before))
         assert Result.objects.get(pk=result_id).in_standings
     incremental = statistics.median(folded)
-    print(f"one more result folded in incrementally: {ms(incremental)} (median of {len(folded)}; "
-          f"p90 {ms(statistics.quantiles(folded, n=10)[-1])}, max {ms(max(folded))}); "
+    print(f"one more result folded in incrementally: {_django.ms(incremental)} (median of {len(folded)}; "
+          f"p90 {_django.ms(statistics.quantiles(folded, n=10)[-1])}, max {_django.ms(max(folded))}); "
           f"target <= 10 ms: {'met' if incremental <= 0.01 else 'missed'}")
     print(f"  ratio incremental / old way: {incremental / old:.3f}; incremental / baseline SELECT: "
           f"{incremental / baseline:.2f}")
     print(f"  stored rows rewritten per new result (their tallies, so their keys, changed): median "
           f"{statistics.median(rewritten):.0f}, max {max(rewritten)} of {args.players:,}")
-    again = timed(lambda: standings_store.standings_apply_result(result=Result.objects.get(pk=pending[0])))
-    print(f"  the same job again (already folded in: a no-op): {ms(again)}")
+    again = _django.timed(lambda: standings_store.standings_apply_result(result=Result.objects.get(pk=pending[0])))
+    print(f"  the same job again (already folded in: a no-op): {_django.ms(again)}")
 
     after_incremental = stored(season)
     Standing.objects.filter(season=season).delete()

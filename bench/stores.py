@@ -88,16 +88,6 @@ def generate(players: int, season_results: int, game_results: int, extra: int, s
     return season, list(range(total - extra + 1, total + 1))
 
 
-def timed(work) -> float:
-    start = time.perf_counter()
-    work()
-    return time.perf_counter() - start
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
-
-
 def ratings_rows(kind: str, key: str) -> list[tuple]:
     rounded = lambda rows: [tuple(round(v, 9) if isinstance(v, float) else v for v in row) for row in rows]  # noqa: E731
     return rounded(Rating.objects.filter(kind=kind, key=key).order_by("player_id").values_list(
@@ -118,7 +108,7 @@ def pair(label: str, runs: int, prepare, job, rows) -> tuple[float, float, bool]
         for name in ("tricks", "simple"):
             prepare()
             with way(name):
-                times[name].append(timed(job))
+                times[name].append(_django.timed(job))
             if rows is not None:
                 left[name] = rows()
     tricks, simple = statistics.median(times["tricks"]), statistics.median(times["simple"])
@@ -126,7 +116,7 @@ def pair(label: str, runs: int, prepare, job, rows) -> tuple[float, float, bool]
     check = "same rows" if same else "DIFFERENT"
     if rows is None:
         check = "checked below"
-    print(f"| {label} | {ms(tricks)} | {ms(simple)} | {simple / tricks:.2f}x | {check} |")
+    print(f"| {label} | {_django.ms(tricks)} | {_django.ms(simple)} | {simple / tricks:.2f}x | {check} |")
     return tricks, simple, same
 
 
@@ -152,9 +142,9 @@ def fillfactor(runs: int, season: Season) -> None:
             for entry, rank in zip(entries, reversed([e.rank for e in entries]), strict=True):
                 ResultEntry.objects.filter(pk=entry.pk).update(rank=rank)
             since = edited.played_on
-            times.append(timed(lambda since=since: rating_store.ratings_recompute(kind="game", key="shitenno",
+            times.append(_django.timed(lambda since=since: rating_store.ratings_recompute(kind="game", key="shitenno",
                                                                                     since=since)))
-        print(f"| {setting} | {ms(statistics.median(times))} (median of {runs}) | {size / 2**20:.0f} MiB |")
+        print(f"| {setting} | {_django.ms(statistics.median(times))} (median of {runs}) | {size / 2**20:.0f} MiB |")
 
 
 def main() -> None:

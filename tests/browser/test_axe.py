@@ -23,30 +23,12 @@ from games.plugins import all_games
 from leagues import clubs, players, standings_store
 from leagues.models import Club, League, Season
 from leagues.players import player_for_user
+from tests.browser.layout import broken_words
 from tests.games.engines.samurai_empires.tables import random_legal_game as sse_random_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(django_settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
-
-# Words broken across two lines inside a table cell ("Pla|yer", "kenj|i").
-BROKEN_IN_CELLS = """() => {
-  const broken = [];
-  for (const cell of document.querySelectorAll('td, th')) {
-    if (!cell.offsetParent) continue;
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, word.index);
-        range.setEnd(node, word.index + word[0].length);
-        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
-        if (lines.size > 1) broken.push(word[0]);
-      }
-    }
-  }
-  return broken;
-}"""
 
 # aria-describedby and aria-labelledby naming an id no element has (axe only asks a person to review those).
 DANGLING_REFERENCES = """() => [...document.querySelectorAll('[aria-describedby], [aria-labelledby]')]
@@ -156,7 +138,7 @@ def test_every_page_passes_axe_and_fits_360_px(phone, shoot, live_server, site, 
         dangling = page.evaluate(DANGLING_REFERENCES)
         if dangling:
             problems.append({"id": "aria-reference-to-no-element", "nodes": dangling[:5]})
-        broken = page.evaluate(BROKEN_IN_CELLS)
+        broken = broken_words(page, "td, th")  # a table cell's word broken across lines
         if broken:
             problems.append({"id": "word-broken-in-a-table-cell", "nodes": broken[:5]})
         if problems:

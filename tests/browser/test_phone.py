@@ -14,6 +14,7 @@ from games import services
 from leagues import standings_store
 from leagues.models import League, Season
 from leagues.players import player_for_user
+from tests.browser.layout import broken_words
 from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, SETUP
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,29 +45,12 @@ def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, 
     expect(page.locator("#table-body")).to_have_attribute("data-seq", "1", timeout=LIVE)
 
 
-BROKEN_WORDS = """() => {
-  // Every word in the page's main part that the browser wrapped across two lines ("Pla|yer", "kenj|i").
-  const broken = [];
-  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.parentElement.offsetParent) continue;  // not shown
-    for (const word of node.data.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
-      if (lines.size > 1) broken.push(word[0]);
-    }
-  }
-  return broken;
-}"""
-
 
 def fits_the_phone(page) -> None:
     """No sideways scrolling, and no word broken across lines."""
     width = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert width[0] <= width[1], (page.url, width)
-    assert page.evaluate(BROKEN_WORDS) == [], page.url
+    assert broken_words(page) == [], page.url
     assert page.evaluate(SCROLLED_BOXES) == [], page.url
 
 
