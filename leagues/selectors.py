@@ -188,6 +188,29 @@ def rating_history(*, player: Player, kind: str, key: str, last: int | None = No
     return list(reversed(events.order_by("-played_on", "-result_id")[:last]))
 
 
+def rating_values(*, player: Player, kind: str, key: str, last: int) -> list[float]:
+    """The player's rating (mu) before his `last`-th latest game in a scope and after each game since: the page's
+    chart, read as two numbers a game."""
+    events = list(RatingEvent.objects.filter(player=player, kind=kind, key=key)
+                  .order_by("-played_on", "-result_id").values_list("mu_before", "mu_after")[:last])
+    if not events:
+        return []
+    events.reverse()
+    return [events[0][0], *(after for _before, after in events)]
+
+
+def recent_places(*, player: Player, viewer: AbstractBaseUser, last: int) -> list[tuple[int, int]]:
+    """(place, players at the table) in the player's latest counted games the viewer may see, oldest first: one
+    query of two numbers a game."""
+    size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
+                    .annotate(n=Count("id")).values("n"))
+    rows = list(ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
+                                           result__in=results_visible(viewer))
+                .order_by("-result__played_on", "-result_id").annotate(size=size).values_list("rank", "size")[:last])
+    rows.reverse()
+    return rows
+
+
 def _private_table_results(viewer: AbstractBaseUser) -> QuerySet[Result] | None:
     """Counted results of private tables the viewer may see: the part of a record the stored tallies leave out
     (who sees such a table depends on the viewer). None for a visitor, who sees none."""
