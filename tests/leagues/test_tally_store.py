@@ -191,3 +191,25 @@ def test_the_record_is_the_record_of_the_games_the_viewer_may_see(client, alice,
     assert seen(root) == (4, 2, 50, [("ann", 2, 2)], "ann")
     page = client.get(me.get_absolute_url()).content.decode()
     assert "1 wins in 2 counted games." in page
+
+
+@pytest.mark.django_db
+def test_a_claimed_guests_games_are_the_claimers_in_every_tally(alice, bob, carol):
+    """alice's guest played carol; bob played carol too. Once bob claims the guest, carol's head-to-head names bob
+    for both games and the guest for none, and bob's record holds both."""
+    guest = players.player_guest_create(name="Ken", created_by=alice)
+    for me in (guest, bob.player):
+        result = Result.objects.create(game="Go", played_on=DAY, status=Result.Status.COUNTED)
+        ResultEntry.objects.bulk_create([ResultEntry(result=result, player=me, rank=1, score=10),
+                                         ResultEntry(result=result, player=carol.player, rank=2, score=5)])
+    tally_store.tallies_recount(players=[guest.pk, bob.player.pk, carol.player.pk])
+    token = players.player_claim_link_create(player=guest, user=alice)
+    claimer = players.player_claim(token=token, user=bob)
+    assert claimer == bob.player and not RivalTally.objects.filter(opponent=guest).exists()
+    asked = set(LeagueJob.objects.filter(job=LeagueJob.Job.TALLY_PLAYER).values_list("target", flat=True))
+    assert asked == {str(bob.player.pk), str(carol.player.pk)}
+    run_tally_jobs()
+    assert list(RivalTally.objects.filter(player=carol.player).values_list("opponent", "won", "lost")) == [
+        (bob.player.pk, 0, 2)]
+    assert list(PlayerTally.objects.filter(player=bob.player).values_list("games", "wins")) == [(2, 2)]
+    assert tally_store._stored([bob.player.pk, carol.player.pk]) == reference({bob.player.pk, carol.player.pk})
