@@ -271,6 +271,35 @@ def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser):
     return sorted(rows, key=lambda row: (-row["decided"], row["name"], row["opponent"]))
 
 
+class LookaheadPage:
+    """A page of a list read without counting the list: one row more than the page holds says whether a next page
+    follows, which is all a "show more" link needs (partials/show_more.html). The opponents of a player with 1,000
+    games are ~1,000 groups of tally rows: counting them cost as much as reading the page. A page number that is
+    not one reads the first page; one past the end is empty."""
+
+    def __init__(self, rows, number, per_page: int) -> None:
+        try:
+            self.number = max(int(number), 1)
+        except (TypeError, ValueError):
+            self.number = 1
+        start = (self.number - 1) * per_page
+        found = list(rows[start:start + per_page + 1])
+        self._more = len(found) > per_page
+        self.object_list = found[:per_page]
+
+    def has_next(self) -> bool:
+        return self._more
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    def __iter__(self):
+        return iter(self.object_list)
+
+    def __len__(self) -> int:
+        return len(self.object_list)
+
+
 def head_to_head_of(rows) -> list[dict]:
     """Rows of head_to_head_rows as the page and the API show them: {player, won, lost}."""
     rows = list(rows)

@@ -69,8 +69,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
     if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
-        opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=request.user), HEAD_TO_HEAD_PAGE
-                              ).get_page(request.GET.get("opponents"))
+        opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=request.user),
+                                            request.GET.get("opponents"), HEAD_TO_HEAD_PAGE)
         return render(request, "leagues/partials/head_to_head_rows.html", {
             "player": player, "opponents": opponents, "head_to_head": selectors.head_to_head_of(opponents.object_list)})
     context.update(_player_extras(request, player))
@@ -358,8 +358,8 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
     from leagues.models import RatingScope
 
     stats = selectors.player_stats(player=player, viewer=viewer, head_to_head=False)
-    opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=viewer), HEAD_TO_HEAD_PAGE).get_page(
-        opponents_page)
+    opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=viewer), opponents_page,
+                                        HEAD_TO_HEAD_PAGE)
     stats["head_to_head"] = selectors.head_to_head_of(opponents.object_list)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
     chart = None

@@ -108,3 +108,13 @@ def standing_rows(page) -> str:
             f'\n      <td class="wide-only">{separation}</td>'
             "\n    </tr>")
     return mark_safe("".join(rows))  # noqa: S308 (names and texts escaped, the rest numbers)
+
+
+@register.simple_tag
+def member_rows(page) -> str:
+    """A page of a club's members as a visitor or a member sees them (partials/member_rows.html without the
+    managers' forms): the player and his role."""
+    head, tail = _player_url_parts(get_script_prefix())
+    return mark_safe("".join(  # noqa: S308 (names and roles escaped, the ids numbers)
+        f'\n    <li>\n      <a href="{head}{m.player_id}{tail}">{escape(m.player.name)}</a> '
+        f'<span class="tag">{escape(m.get_role_display())}</span>\n    </li>' for m in page))

@@ -213,3 +213,21 @@ def test_a_claimed_guests_games_are_the_claimers_in_every_tally(alice, bob, caro
         (bob.player.pk, 0, 2)]
     assert list(PlayerTally.objects.filter(player=bob.player).values_list("games", "wins")) == [(2, 2)]
     assert tally_store._stored([bob.player.pk, carol.player.pk]) == reference({bob.player.pk, carol.player.pk})
+
+
+@pytest.mark.django_db
+def test_the_opponents_come_twenty_at_a_time_with_a_show_more_link(client):
+    me = Player.objects.create(name="me")
+    rivals = Player.objects.bulk_create(Player(name=f"rival {i:02d}") for i in range(25))
+    for i, rival in enumerate(rivals):  # one game each; the first five twice: most games decided first
+        for _ in range(2 if i < 5 else 1):
+            result = Result.objects.create(game="Go", played_on=DAY, status=Result.Status.COUNTED)
+            ResultEntry.objects.bulk_create([ResultEntry(result=result, player=me, rank=1),
+                                             ResultEntry(result=result, player=rival, rank=2)])
+    tally_store.tallies_recount(players=[me.pk])
+    page = client.get(me.get_absolute_url()).content.decode()
+    listed = [r.name for r in rivals if f">{r.name}<" in page]
+    assert listed == [r.name for r in rivals[:20]] and "won 2, lost 0" in page and 'href="?opponents=2"' in page
+    more = client.get(f"{me.get_absolute_url()}?opponents=2", HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in more and [r.name for r in rivals if f">{r.name}<" in more] == [r.name for r in rivals[20:]]
+    assert "opponents=3" not in more

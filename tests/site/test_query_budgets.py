@@ -174,12 +174,12 @@ def test_a_player_page_costs_the_same_with_many_games(
     )
     tally_store.tallies_recount(players=[me.pk, *(p.pk for p in players)])  # the tally jobs' rows
     per_game = sum(1 for game in all_games() if game.player_stats_template)  # each game's section: one query
-    # the record by player count (stored tallies), the nemesis and his name, the opponents' count, a page of them
-    # and their names; the places in the latest games in one query; each game's section: the mark of the seats
-    # seen and, the first time, the seats
-    with django_assert_num_queries(12 + 2 * per_game):
+    # the record by player count (stored tallies), the nemesis and his name, a page of the opponents (one row more
+    # says whether more follow: no count) and their names; the places in the latest games in one query; each
+    # game's section: the mark of the seats seen and, the first time, the seats
+    with django_assert_num_queries(11 + 2 * per_game):
         client.get(me.get_absolute_url())
-    with django_assert_num_queries(12 + per_game):  # the same seats: each game's section kept under their mark
+    with django_assert_num_queries(11 + per_game):  # the same seats: each game's section kept under their mark
         response = client.get(me.get_absolute_url())
     page = response.content.decode()
     assert response.status_code == 200 and "Nemesis" in page and "polyline" in page
