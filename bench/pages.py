@@ -33,7 +33,7 @@ from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from games.models import MoveEvent, Seat, TableSession  # noqa: E402
-from leagues import rating_store, standings_store  # noqa: E402
+from leagues import rating_store, standings_store, tally_store  # noqa: E402
 from leagues.models import Membership, Player, Result, ResultEntry  # noqa: E402
 
 RNG = random.Random(18)
@@ -69,6 +69,7 @@ class World:
         rating_store.ratings_recompute(kind="game", key="shitenno")
         rating_store.ratings_recompute(kind="league", key=str(self.season.league_id))
         standings_store.standings_compute(season=self.season)
+        tally_store.tallies_recount(players=[self.hero.pk, *self.members])
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         cache.clear()

@@ -309,6 +309,10 @@ class Rating(models.Model):
     class Meta:
         ordering = ["kind", "key", "-mu"]
         constraints = [models.UniqueConstraint(fields=["kind", "key", "player"], name="one_rating_per_scope")]
+        indexes = [  # the rankings' order (leagues.selectors.ratings_list): a page of 50 read in order, not sorted
+            models.Index(models.F("kind"), models.F("key"), (models.F("mu") - 3 * models.F("sigma")).desc(),
+                         name="rating_leaderboard"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.kind}:{self.key} {self.mu:.2f}±{self.sigma:.2f}"
@@ -387,6 +391,43 @@ class Standing(models.Model):
         return points_text(self.opponents_points)
 
 
+# --- Stored tallies of each player's counted games (issue 18) ---
+
+
+class PlayerTally(models.Model):
+    """A player's counted games in one club (or none) at one table size, from tables anyone may watch (or none):
+    the player page's record and win rate by number of players are sums of a few of these rows, whatever the
+    player's history. Derived rows, rewritten per player by the tally job (leagues/tally_store.py) from the
+    results; the viewer's visible clubs are chosen when the page reads them, so a club going private needs no job.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    players = models.PositiveSmallIntegerField(help_text="Players at the table.")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0, help_text="Games the player finished first in (ties included).")
+    scored = models.PositiveIntegerField(default=0, help_text="Games with a score: the average is score_sum / this.")
+    score_sum = models.FloatField(default=0)
+    best = models.FloatField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in club {self.club_id} at {self.players}: {self.wins}/{self.games}"
+
+
+class RivalTally(models.Model):
+    """A player's counted games against one opponent in one club (or none), from tables anyone may watch: the
+    head-to-head list and the nemesis. Kept with PlayerTally, both ways round (each player's rows are his own)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rival_tallies")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    won = models.PositiveIntegerField(default=0, help_text="Games the player finished ahead of the opponent.")
+    lost = models.PositiveIntegerField(default=0, help_text="Games the opponent finished ahead of the player.")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} v {self.opponent_id} in club {self.club_id}: won {self.won}, lost {self.lost}"
+
+
 # --- Audit trail (issue 7) ---
 
 
@@ -424,9 +465,11 @@ class LeagueJob(models.Model):
         RATE_SCOPE = "rate_scope", "re-rate a scope"
         FOLD_RESULT = "fold_result", "fold a counted result into its season's table"
         COMPUTE_STANDINGS = "compute_standings", "recompute a season's table"
+        TALLY_PLAYER = "tally_player", "recount a player's tallies"
 
     job = models.CharField(max_length=20, choices=Job.choices)
-    target = models.CharField(max_length=100, help_text='A result id, a season id or a scope ("league:7").')
+    target = models.CharField(max_length=100,
+                              help_text='A result id, a season id, a player id or a scope ("league:7").')
     since = models.DateField(null=True, blank=True, help_text="rate_scope: re-rate from this date; empty: all.")
     generation = models.PositiveIntegerField(
         default=1, help_text="Bumped by each new ask: a run deletes the row only if nobody asked again meanwhile.")

@@ -57,6 +57,12 @@ def ask_compute_standings(season_id: int) -> None:
     _ask(Job.COMPUTE_STANDINGS, str(season_id))
 
 
+def ask_tally_players(player_ids) -> None:
+    """Recount these players' stored tallies (one row each: a player in many changed results is recounted once)."""
+    for player_id in sorted(set(player_ids)):
+        _ask(Job.TALLY_PLAYER, str(player_id))
+
+
 _hint_connections: dict[tuple, object] = {}  # (broker URL, process id) -> kombu connection pool
 
 
@@ -96,9 +102,11 @@ def publish(row_id: int) -> None:
 
 
 def _run_row(row: LeagueJob) -> object:
-    from . import rating_store, standings_store
+    from . import rating_store, standings_store, tally_store
     from .models import Result, Season
 
+    if row.job == Job.TALLY_PLAYER:
+        return tally_store.tallies_recount(players=[int(row.target)])
     if row.job == Job.RATE_SCOPE:
         kind, key = row.target.split(":", 1)
         return rating_store.ratings_recompute(kind=kind, key=key, since=row.since)

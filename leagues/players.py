@@ -12,7 +12,19 @@ from shitenno_site.errors import Conflict
 from . import outbox
 from .access import guest_claim_link_allowed, require_club_manager
 from .audit import audit_record
-from .models import Club, Membership, Player, Rating, RatingEvent, Season, Standing, new_token
+from .models import (
+    Club,
+    Membership,
+    Player,
+    PlayerTally,
+    Rating,
+    RatingEvent,
+    ResultEntry,
+    RivalTally,
+    Season,
+    Standing,
+    new_token,
+)
 
 User = get_user_model()
 
@@ -76,11 +88,23 @@ def _drop_derived_rows(player: Player) -> None:
         outbox.ask_compute_standings(season_id)
 
 
+def _drop_tallies(guest: Player, target: Player) -> None:
+    """The guest's tallies go; the claimer and everyone who shared a game with the guest (whose head-to-head names
+    the guest) are recounted once the games are the claimer's."""
+    opponents = set(ResultEntry.objects.filter(result__entries__player=guest).values_list("player_id", flat=True))
+    PlayerTally.objects.filter(player=guest).delete()
+    RivalTally.objects.filter(player=guest).delete()
+    RivalTally.objects.filter(opponent=guest).delete()
+    outbox.ask_tally_players((opponents - {guest.pk}) | {target.pk})
+
+
 def _move_related_rows(*, source: Player, target: Player) -> None:
     """Point every row that names `source` at `target`, whatever app owns it, so nothing is left behind."""
     _drop_derived_rows(source)
+    _drop_tallies(source, target)
+    derived = (Player, Rating, RatingEvent, Standing, PlayerTally, RivalTally)
     for relation in Player._meta.related_objects:
-        if relation.one_to_many is False or relation.related_model in (Player, Rating, RatingEvent, Standing):
+        if relation.one_to_many is False or relation.related_model in derived:
             continue
         field = relation.field
         rows = relation.related_model._default_manager.filter(**{field.name: source})

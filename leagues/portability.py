@@ -4,8 +4,8 @@ Version 1 holds the club, its members, the players who sat at its tables or appe
 accounts (username, e-mail and names only: never a password hash or a staff flag), its leagues and seasons,
 its tables with their seats and move logs exactly as entered, its results with entries and sign-offs, and
 its audit trail. Objects refer to each other by the ids they had in the exporting database; users by
-username. Ratings and standings are not in the file: they are a fold over the counted results, so the
-import recomputes them with the league services.
+username. Ratings, standings and the players' tallies are not in the file: they are a fold over the counted
+results, so the import recomputes them with the league services.
 
 Secrets are left out: the club's invite link and guests' claim links are new after an import, and the
 imported accounts have unusable passwords (people set one through "forgot password").
@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from games.models import MoveEvent, Seat, TableSession
 
-from . import rating_store, standings_store
+from . import rating_store, standings_store, tally_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
 from .standings import DEFAULT_TIE_BREAKERS, competition_ranks, season_tie_breakers
 
@@ -333,4 +333,5 @@ def _import(data: dict[str, Any]) -> Club:
         rating_store.ratings_recompute(kind=kind, key=key)
     for season in season_of.values():
         standings_store.standings_compute(season=season)
+    tally_store.tallies_recount(players=[player.pk for player in player_of.values()])
     return club

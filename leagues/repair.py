@@ -1,4 +1,5 @@
-"""The nightly repair: every rating scope and every season's table rebuilt from the counted results.
+"""The nightly repair: every rating scope, every season's table and every player's tallies rebuilt from the
+counted results.
 
 It must agree with the incremental jobs, so on a healthy site it changes nothing; what it did change is the
 measure of what went wrong, so it says so (logged, and returned to the task). One scope that fails does not
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from . import rating_store, standings_store
+from . import rating_store, standings_store, tally_store
 from .models import Rating, Season, Standing
 
 logger = logging.getLogger(__name__)
@@ -29,11 +30,13 @@ def _table_of(season_id: int) -> set[tuple]:
 
 
 def repair_all() -> dict:
-    """Re-rate every scope from scratch, then recompute every season's table; returns what changed:
-    results rated, scopes re-rated and those whose stored ratings changed (with how many rating rows), seasons
-    rebuilt and those whose table changed, and what failed."""
+    """Re-rate every scope from scratch, recompute every season's table, then recount every player's tallies;
+    returns what changed: results rated, scopes re-rated and those whose stored ratings changed (with how many
+    rating rows), seasons rebuilt and those whose table changed, players recounted and those whose tallies
+    changed (with how many rows), and what failed."""
     summary = {"results_rated": 0, "scopes": 0, "scopes_changed": [], "rating_rows_changed": 0,
-               "seasons": 0, "seasons_changed": [], "standing_rows_changed": 0, "failed": []}
+               "seasons": 0, "seasons_changed": [], "standing_rows_changed": 0,
+               "tallied_players": 0, "tallies_changed": [], "tally_rows_changed": 0, "failed": []}
     for kind, key in sorted(rating_store.rating_scopes()):
         try:
             before = _ratings_of(kind, key)
@@ -60,7 +63,16 @@ def repair_all() -> dict:
         if changed:
             summary["seasons_changed"].append(season.pk)
             summary["standing_rows_changed"] += changed
-    log = logger.warning if summary["scopes_changed"] or summary["seasons_changed"] else logger.info
+    try:
+        tallies = tally_store.tallies_repair()
+    except Exception:
+        logger.exception("Repair: recounting the players' tallies failed.")
+        summary["failed"].append("tallies")
+    else:
+        summary.update(tallied_players=tallies["players"], tallies_changed=tallies["players_changed"],
+                       tally_rows_changed=tallies["tally_rows_changed"])
+    changed = summary["scopes_changed"] or summary["seasons_changed"] or summary["tallies_changed"]
+    log = logger.warning if changed else logger.info
     log("Repair: %s", summary)
     if summary["failed"]:
         raise RepairIncomplete(f"Repair incomplete: {summary}")

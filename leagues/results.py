@@ -30,12 +30,18 @@ from .seasons import season_for, season_refusals
 # --- results and sign-offs ---
 
 def _enqueue_counted(result: Result, *, edited: bool = False) -> None:
-    """A result now counts: rate it, and fold it into its season's table (recompute the table if it was edited)."""
+    """A result now counts: rate it, fold it into its season's table (recompute the table if it was edited), and
+    recount its players' tallies."""
     outbox.ask_rate_result(result.pk)
+    outbox.ask_tally_players(_players_of(result))
     if result.season_id and edited:
         outbox.ask_compute_standings(result.season_id)
     elif result.season_id:
         outbox.ask_fold_result(result.pk)
+
+
+def _players_of(result: Result) -> set[int]:
+    return set(result.entries.values_list("player_id", flat=True))
 
 
 def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
@@ -218,6 +224,7 @@ def result_update(
     """An admin corrects a result (this also settles a dispute: it counts). Re-rates from the earlier date."""
     result = _result_for_edit(result, version, user)
     old_date, old_status = result.played_on, result.status
+    old_players = _players_of(result)
     before = _result_summary(result)
     if played_on is not None:
         if played_on > timezone.localdate():
@@ -244,6 +251,8 @@ def result_update(
     if old_status == Result.Status.COUNTED:
         _enqueue_recompute(set(result_scopes(result)), min(old_date, result.played_on),
                            {result.season_id} if result.season_id else set())
+        if entries is not None:  # who played and how they placed may have changed, for those gone too
+            outbox.ask_tally_players(old_players | _players_of(result))
     else:
         _enqueue_counted(result, edited=True)
     return result
@@ -255,10 +264,12 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
     result = _result_for_edit(result, version, user)
     counted = result.status == Result.Status.COUNTED
     scopes, since, season = set(result_scopes(result)), result.played_on, result.season_id
+    players = _players_of(result)
     _audit_result("result.delete", result, user, {"before": _result_summary(result)})
     result.delete()
     if counted:
         _enqueue_recompute(scopes, since, {season} if season else set())
+        outbox.ask_tally_players(players)
 
 
 

@@ -12,7 +12,20 @@ from django.http import Http404
 
 from . import standings as standings_maths
 from .access import club_sees_inside, clubs_inside_q
-from .models import Club, League, Membership, Player, Rating, RatingEvent, Result, ResultEntry, Season, Standing
+from .models import (
+    Club,
+    League,
+    Membership,
+    Player,
+    PlayerTally,
+    Rating,
+    RatingEvent,
+    Result,
+    ResultEntry,
+    RivalTally,
+    Season,
+    Standing,
+)
 
 
 def club_members(club: Club) -> QuerySet[Membership]:
@@ -168,54 +181,169 @@ def rating_history(*, player: Player, kind: str, key: str, last: int | None = No
     return list(reversed(events.order_by("-played_on", "-result_id")[:last]))
 
 
-def _counted_entries(player: Player, viewer: AbstractBaseUser) -> QuerySet[ResultEntry]:
-    """The player's entries in the counted results the viewer may see."""
-    return ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
-                                      result__in=results_visible(viewer))
+def rating_values(*, player: Player, kind: str, key: str, last: int) -> list[float]:
+    """The player's rating (mu) before his `last`-th latest game in a scope and after each game since: the page's
+    chart, read as two numbers a game."""
+    events = list(RatingEvent.objects.filter(player=player, kind=kind, key=key)
+                  .order_by("-played_on", "-result_id").values_list("mu_before", "mu_after")[:last])
+    if not events:
+        return []
+    events.reverse()
+    return [events[0][0], *(after for _before, after in events)]
 
 
-def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser) -> QuerySet:
-    """Each opponent of the player in counted games the viewer may see, as values: `player` (id), `name`, `won`
-    (games the player finished ahead of him), `lost` (behind him); most games decided between them first. One
-    SQL aggregate: its cost does not grow in Python with the player's history."""
-    # The opponents' entries joined with the player's own entry of the same result (the filter's join, which the
-    # aggregates below reuse): no per-row subquery.
+def recent_places(*, player: Player, viewer: AbstractBaseUser, last: int) -> list[tuple[int, int]]:
+    """(place, players at the table) in the player's latest counted games the viewer may see, oldest first: one
+    query of two numbers a game."""
+    size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
+                    .annotate(n=Count("id")).values("n"))
+    rows = list(ResultEntry.objects.filter(player=player, result__status=Result.Status.COUNTED,
+                                           result__in=results_visible(viewer))
+                .order_by("-result__played_on", "-result_id").annotate(size=size).values_list("rank", "size")[:last])
+    rows.reverse()
+    return rows
+
+
+def _private_table_results(viewer: AbstractBaseUser) -> QuerySet[Result] | None:
+    """Counted results of private tables the viewer may see: the part of a record the stored tallies leave out
+    (who sees such a table depends on the viewer). None for a visitor, who sees none."""
+    if not viewer.is_authenticated:
+        return None
+    return results_visible(viewer).filter(status=Result.Status.COUNTED, session__is_public=False)
+
+
+def _tallies_seen(model, player: Player, viewer: AbstractBaseUser) -> QuerySet:
+    """The player's stored tally rows (PlayerTally or RivalTally) of the clubs the viewer may look inside."""
+    return model.objects.filter(clubs_inside_q(viewer), player=player)
+
+
+_HEAD_TO_HEAD_ORDER = ("-decided", "name", "opponent")
+
+
+def _head_to_head_live(player: Player, results: QuerySet[Result]) -> QuerySet:
+    """Head-to-head rows of the player in some results, from the results themselves (one SQL aggregate): the
+    opponents' entries joined with the player's own entry of the same result (the filter's join, which the
+    aggregates reuse)."""
     mine = F("result__entries__rank")
     return (
-        ResultEntry.objects.filter(result__entries__player=player, result__status=Result.Status.COUNTED,
-                                   result__in=results_visible(viewer))
-        .exclude(player=player).values("player")
+        ResultEntry.objects.filter(result__entries__player=player, result__in=results).exclude(player=player)
+        .values(opponent=F("player"))
         .annotate(won=Count("id", filter=Q(rank__gt=mine)), lost=Count("id", filter=Q(rank__lt=mine)),
                   name=Max("player__name"))
         .annotate(decided=F("won") + F("lost"))
-        .order_by("-decided", "name", "player")
+        .order_by(*_HEAD_TO_HEAD_ORDER)
     )
+
+
+def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser):
+    """Each opponent of the player in counted games the viewer may see, as dicts: `opponent` (id), `name`, `won`
+    (games the player finished ahead of him), `lost` (behind him), `decided`; most games decided between them
+    first. From the stored tallies (RivalTally) of the clubs the viewer may see: one SQL aggregate over the
+    player's opponents, paged in SQL. Games at private tables the viewer may see are added from the results, and
+    then the list is merged in Python (only for a viewer who shares such tables with the player)."""
+    stored = (
+        _tallies_seen(RivalTally, player, viewer).values("opponent")
+        .annotate(won=Sum("won"), lost=Sum("lost"), name=Max("opponent__name"))
+        .annotate(decided=F("won") + F("lost"))
+        .order_by(*_HEAD_TO_HEAD_ORDER)
+    )
+    private = _private_table_results(viewer)
+    if private is None:
+        return stored
+    extra = list(_head_to_head_live(player, private))
+    if not extra:
+        return stored
+    merged = {row["opponent"]: dict(row) for row in stored}
+    for row in extra:
+        into = merged.setdefault(row["opponent"], {**row, "won": 0, "lost": 0})
+        into["won"] += row["won"]
+        into["lost"] += row["lost"]
+    rows = list(merged.values())
+    for row in rows:
+        row["decided"] = row["won"] + row["lost"]
+    return sorted(rows, key=lambda row: (-row["decided"], row["name"], row["opponent"]))
+
+
+class LookaheadPage:
+    """A page of a list read without counting the list: one row more than the page holds says whether a next page
+    follows, which is all a "show more" link needs (partials/show_more.html). The opponents of a player with 1,000
+    games are ~1,000 groups of tally rows: counting them cost as much as reading the page. A page number that is
+    not one reads the first page; one past the end is empty."""
+
+    def __init__(self, rows, number, per_page: int) -> None:
+        try:
+            self.number = max(int(number), 1)
+        except (TypeError, ValueError):
+            self.number = 1
+        start = (self.number - 1) * per_page
+        found = list(rows[start:start + per_page + 1])
+        self._more = len(found) > per_page
+        self.object_list = found[:per_page]
+
+    def has_next(self) -> bool:
+        return self._more
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    def __iter__(self):
+        return iter(self.object_list)
+
+    def __len__(self) -> int:
+        return len(self.object_list)
 
 
 def head_to_head_of(rows) -> list[dict]:
     """Rows of head_to_head_rows as the page and the API show them: {player, won, lost}."""
     rows = list(rows)
-    players = Player.objects.in_bulk([row["player"] for row in rows])
-    return [{"player": players[row["player"]], "won": row["won"], "lost": row["lost"]} for row in rows]
+    players = Player.objects.in_bulk([row["opponent"] for row in rows])
+    return [{"player": players[row["opponent"]], "won": row["won"], "lost": row["lost"]} for row in rows]
+
+
+def _nemesis(rows) -> dict | None:
+    """The opponent who finished ahead of the player most often (then the fewest games lost to him, then by name)."""
+    if isinstance(rows, QuerySet):
+        return rows.filter(lost__gt=0).order_by("-lost", "won", "name", "opponent").first()
+    beaten_by = [row for row in rows if row["lost"] > 0]
+    return min(beaten_by, key=lambda row: (-row["lost"], row["won"], row["name"], row["opponent"]), default=None)
+
+
+def _record_groups(player: Player, viewer: AbstractBaseUser) -> list[dict]:
+    """The player's record by number of players at the table: the stored tallies of the clubs the viewer may see
+    (a few rows whatever his history), plus his games at private tables the viewer may see, from the results."""
+    groups = {
+        row["size"]: row for row in _tallies_seen(PlayerTally, player, viewer).values(size=F("players"))
+        .annotate(games=Sum("games"), wins=Sum("wins"), scored=Sum("scored"), score_sum=Sum("score_sum"),
+                  best=Max("best")).order_by()
+    }
+    private = _private_table_results(viewer)
+    if private is not None:
+        size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
+                        .annotate(n=Count("id")).values("n"))
+        entries = ResultEntry.objects.filter(player=player, result__in=private)
+        for row in (entries.annotate(size=size).values("size")
+                    .annotate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), scored=Count("score"),
+                              score_sum=Sum("score"), best=Max("score")).order_by()):
+            into = groups.setdefault(row["size"], {"size": row["size"], "games": 0, "wins": 0, "scored": 0,
+                                                   "score_sum": 0, "best": None})
+            for name in ("games", "wins", "scored"):
+                into[name] += row[name]
+            into["score_sum"] = (into["score_sum"] or 0) + (row["score_sum"] or 0)
+            if row["best"] is not None:
+                into["best"] = row["best"] if into["best"] is None else max(into["best"], row["best"])
+    return [groups[n] for n in sorted(groups)]
 
 
 def player_stats(*, player: Player, viewer: AbstractBaseUser, head_to_head: bool = True) -> dict:
     """Counted games the viewer may see: totals, win rate by player count, scores, head-to-head records and
-    the nemesis, all from SQL aggregates. `head_to_head=False` leaves the (unbounded) head-to-head list out, for
-    the page, which shows it a page at a time (head_to_head_rows)."""
-    size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
-                    .annotate(n=Count("id")).values("n"))
-    groups = list(
-        _counted_entries(player, viewer).annotate(size=size).values("size")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), scored=Count("score"),
-                  score_sum=Sum("score"), best=Max("score"))
-        .order_by("size")
-    )
+    the nemesis, from the stored tallies (leagues/tally_store.py) and SQL aggregates. `head_to_head=False` leaves
+    the (unbounded) head-to-head list out, for the page, which shows it a page at a time (head_to_head_rows)."""
+    groups = _record_groups(player, viewer)
     games = sum(g["games"] for g in groups)
     scored = sum(g["scored"] for g in groups)
     bests = [g["best"] for g in groups if g["best"] is not None]
     rows = head_to_head_rows(player=player, viewer=viewer)
-    nemesis = rows.filter(lost__gt=0).order_by("-lost", "won", "name", "player").first()
+    nemesis = _nemesis(rows)
     sections = _player_game_stats(player, viewer)
     return {
         **{game.slug: found for game, found in sections},  # e.g. stats["shitenno"]["favourite_general"]

@@ -69,8 +69,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
     if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
-        opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=request.user), HEAD_TO_HEAD_PAGE
-                              ).get_page(request.GET.get("opponents"))
+        opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=request.user),
+                                            request.GET.get("opponents"), HEAD_TO_HEAD_PAGE)
         return render(request, "leagues/partials/head_to_head_rows.html", {
             "player": player, "opponents": opponents, "head_to_head": selectors.head_to_head_of(opponents.object_list)})
     context.update(_player_extras(request, player))
@@ -82,9 +82,15 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     from games.selectors import sessions_for_player
 
     return {
-        "sessions": sessions_for_player(player=player, viewer=request.user)[:20],
+        "sessions": _listed(sessions_for_player(player=player, viewer=request.user))[:20],
         **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
     }
+
+
+def _listed(sessions):
+    """Tables as the pages' lists show them (games/partials/session_list.html: the link, the seats, the status and
+    the day): their moves' state and set-up, the largest columns, are not read."""
+    return sessions.select_related(None).only("code", "status", "created_at")
 
 
 @login_required
@@ -181,7 +187,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
-    return {"sessions": sessions_for_club(club=club, viewer=request.user)[:20], **_club_leagues(club, request.user)}
+    return {"sessions": _listed(sessions_for_club(club=club, viewer=request.user))[:20],
+            **_club_leagues(club, request.user)}
 
 
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -328,8 +335,9 @@ def rankings(request: HttpRequest) -> HttpResponse:
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
         kind, key = scopes[0][0], scopes[0][1]
     min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)
-    page = Paginator(selectors.ratings_list(kind=kind, key=key, min_games=min_games), RANKINGS_PAGE).get_page(
-        request.GET.get("page"))
+    rows = selectors.ratings_list(kind=kind, key=key, min_games=min_games).values(  # what a row shows, no models
+        "player_id", "player__name", "mu", "sigma", "games")
+    page = Paginator(rows, RANKINGS_PAGE).get_page(request.GET.get("page"))
     context = {
         "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
         "min_games": min_games, "ratings": page, "page": page,
@@ -343,27 +351,24 @@ def rankings(request: HttpRequest) -> HttpResponse:
 
 RATING_CHART_EVENTS = 200  # the chart draws the latest games' ratings: a line of 1,000 points says no more
 HEAD_TO_HEAD_PAGE = 20
+RECENT_PLACES = 30  # the bars of the latest counted games
 
 
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
     from leagues.models import RatingScope
 
     stats = selectors.player_stats(player=player, viewer=viewer, head_to_head=False)
-    opponents = Paginator(selectors.head_to_head_rows(player=player, viewer=viewer), HEAD_TO_HEAD_PAGE).get_page(
-        opponents_page)
+    opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=viewer), opponents_page,
+                                        HEAD_TO_HEAD_PAGE)
     stats["head_to_head"] = selectors.head_to_head_of(opponents.object_list)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
     chart = None
     if game_ratings:
         main = game_ratings[0]
-        history = selectors.rating_history(player=player, kind=main.kind, key=main.key, last=RATING_CHART_EVENTS)
-        values = [history[0].mu_before] + [e.mu_after for e in history] if history else []
-        chart = {"game": main.key, "values": values}
-    counted = selectors.results_recent(viewer=viewer, player=player).filter(status=Result.Status.COUNTED)
-    results = list(counted[:30])
+        chart = {"game": main.key, "values": selectors.rating_values(player=player, kind=main.kind, key=main.key,
+                                                                     last=RATING_CHART_EVENTS)}
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
-    places = [(next((e.rank for e in r.entries.all() if e.player_id == player.pk), 1), len(r.entries.all()))
-              for r in reversed(results)]
+    places = selectors.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
     return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
             "result_places": places}
 

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.models import TableSession
 from games.plugins import all_games
-from leagues import clubs, players, standings_store
+from leagues import clubs, players, standings_store, tally_store
 from leagues.models import Club, League, Season
 from leagues.players import player_for_user
 from tests.browser.layout import broken_words
@@ -73,6 +73,7 @@ def site(db):
     call_command("demo_data", games=2, stdout=io.StringIO())
     for season in Season.objects.all():
         standings_store.standings_compute(season=season)
+    tally_store.tallies_repair()  # the players' records and head-to-head, as the tally jobs keep them
     User = get_user_model()
     hana, kenji = User.objects.get(username="hana"), User.objects.get(username="kenji")
     _play_in_play_and_finished_tables([kenji, hana, User.objects.get(username="yuki")])

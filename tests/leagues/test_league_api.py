@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from leagues import rating_store, standings_store
+from leagues import rating_store, standings_store, tally_store
 from leagues.models import League, Result, Season
 from leagues.players import player_for_user
 
@@ -58,6 +58,7 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     # the jobs run in the worker; here we run their services in-process
     rating_store.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
     standings_store.standings_compute(season=season)
+    tally_store.tallies_recount(players=[ids["alice"], ids["bob"]])
     standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
     assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", "3"), ("bob", "0")]
     ratings = api.get("/api/ratings/?game=shitenno").json()

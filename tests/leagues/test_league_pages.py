@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from leagues import rating_store, seasons, standings_store
+from leagues import rating_store, seasons, standings_store, tally_store
 from leagues.models import Result
 
 from .league_helpers import enter, join, league_with_season, sign_all
@@ -21,6 +21,7 @@ def rated_season(club, alice, bob, carol):
     pending = enter(season, alice, [(alice, 2, 10), (bob, 1, 20)], days_ago=1)
     rating_store.ratings_apply_result(result=counted)
     standings_store.standings_compute(season=season)
+    tally_store.tallies_recount(players=[alice.player.pk, bob.player.pk, carol.player.pk])
     return league, season, pending
 
 

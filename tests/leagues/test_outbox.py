@@ -12,7 +12,7 @@ import redis.connection
 from django.db import transaction
 
 from leagues import outbox, players, rating_store, results, standings_store, tasks
-from leagues.models import LeagueJob, Rating, Result, Standing
+from leagues.models import LeagueJob, PlayerTally, Rating, Result, Standing
 from leagues.players import player_for_user
 from leagues.ratings import RatedResult, rate_results
 from shitenno_site.celery import app
@@ -67,11 +67,14 @@ def count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
                                                        "score": 10}]})
     assert response.status_code == 201 and response.json()["status"] == "counted"
     # one try per hint, no retry loop: the request did not wait on the dead broker
-    assert dead.attempts == 4  # rate and fold, for each of the two results
+    assert dead.attempts == 8  # rate, fold and each player's tallies, for each of the two results
     monkeypatch.undo()
-    jobs = sorted(LeagueJob.objects.values_list("job", flat=True))
-    assert jobs == ["fold_result", "fold_result", "rate_result", "rate_result"]
+    jobs = sorted(LeagueJob.objects.values_list("job", "target"))
+    assert jobs == sorted([("fold_result", str(pending.pk)), ("fold_result", str(response.json()["id"])),
+                           ("rate_result", str(pending.pk)), ("rate_result", str(response.json()["id"])),
+                           *(("tally_player", str(p.pk)) for p in (alice.player, bob.player, kenshin))])
     assert not Rating.objects.exists() and not Standing.objects.exists()  # nothing ran yet
+    assert not PlayerTally.objects.exists()
     return season, [pending.pk, response.json()["id"]], kenshin
 
 
@@ -89,6 +92,8 @@ def assert_rated_and_ranked(season, result_ids, alice, bob, kenshin):
     table = list(Standing.objects.filter(season=season).values_list("player__name", "points", "games"))
     assert table == [("alice", 3.0, 2), ("Kenshin", 3.0, 1), ("bob", 0.0, 1)]
     assert Result.objects.filter(season=season, in_standings=True).count() == 2
+    record = {(r.player_id, r.games, r.wins) for r in PlayerTally.objects.all()}
+    assert record == {(ids["alice"], 2, 1), (ids["bob"], 1, 0), (ids["kenshin"], 1, 1)}
     assert not LeagueJob.objects.exists()
 
 
@@ -188,7 +193,7 @@ def test_a_failing_job_stays_in_the_outbox_and_the_others_run(club, alice, bob):
         result = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
     with mock.patch.object(rating_store, "ratings_apply_result", side_effect=RuntimeError("disk full")):
         summary = outbox.sweep(older_than=0)
-    assert summary["ran"] == 1 and len(summary["failed"]) == 1
+    assert summary["ran"] == 3 and len(summary["failed"]) == 1  # the fold-in and the two players' tallies
     assert list(LeagueJob.objects.values_list("job", "target")) == [("rate_result", str(result.pk))]
     assert Standing.objects.filter(season=season).count() == 2  # the fold-in ran all the same
     assert outbox.sweep(older_than=0) == {"ran": 1, "failed": []}

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.models import MoveEvent
-from leagues import seasons, selectors, standings_store
+from leagues import seasons, selectors, standings_store, tally_store
 from leagues.models import Player, Rating, Result, ResultEntry
 from leagues.players import player_for_user
 
@@ -106,6 +106,7 @@ def test_the_player_record_from_sql_is_the_record_of_his_games(club, alice, bob)
         result = Result.objects.create(game="shitenno", played_on=TODAY - datetime.timedelta(days=i),
                                        status=Result.Status.COUNTED)
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
+    tally_store.tallies_recount(players=[me.pk, a.pk, b.pk])  # what the tally jobs do once the results count
     stats = selectors.player_stats(player=me, viewer=alice)
     assert stats["games"] == 4 and stats["wins"] == 2
     assert stats["by_player_count"] == [{"players": 2, "games": 2, "wins": 2, "win_rate": 1.0},

@@ -15,7 +15,7 @@ from games.engines import get_engine
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
 from games.plugins import all_games
-from leagues import seasons, selectors
+from leagues import seasons, selectors, tally_store
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, SignOff, Standing
 from leagues.players import player_for_user
 
@@ -172,12 +172,14 @@ def test_a_player_page_costs_the_same_with_many_games(
         seat for i, s in enumerate(sessions)
         for seat in (Seat(session=s, position=0, player=me), Seat(session=s, position=1, player=players[i]))
     )
+    tally_store.tallies_recount(players=[me.pk, *(p.pk for p in players)])  # the tally jobs' rows
     per_game = sum(1 for game in all_games() if game.player_stats_template)  # each game's section: one query
-    # the record by player count, the nemesis and his name, the opponents' count, a page of them and their names;
-    # each game's section: the mark of the seats seen and, the first time, the seats
-    with django_assert_num_queries(14 + 2 * per_game):
+    # the record by player count (stored tallies), the nemesis and his name, a page of the opponents (one row more
+    # says whether more follow: no count) and their names; the places in the latest games in one query; each
+    # game's section: the mark of the seats seen and, the first time, the seats
+    with django_assert_num_queries(11 + 2 * per_game):
         client.get(me.get_absolute_url())
-    with django_assert_num_queries(14 + per_game):  # the same seats: each game's section kept under their mark
+    with django_assert_num_queries(11 + per_game):  # the same seats: each game's section kept under their mark
         response = client.get(me.get_absolute_url())
     page = response.content.decode()
     assert response.status_code == 200 and "Nemesis" in page and "polyline" in page
