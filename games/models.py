@@ -51,7 +51,13 @@ class TableSession(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # The statistics page reads the private finished tables a reader may see (the public ones are stored
+            # as a tally, games/stats_store.py): this keeps that read off the public tables.
+            models.Index(fields=["game"], name="session_private_finished",
+                         condition=models.Q(is_public=False, status="finished", entry="moves")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} table {self.code}"

@@ -48,6 +48,8 @@ def table_changed(session: TableSession) -> None:
         adapter = get_game(session.game)
     except UnknownGame:
         return
+    if adapter.stats_template is None:
+        return  # a game without a statistics page keeps no tally
     with transaction.atomic():
         store = _locked(adapter)
         if store.version != adapter.stats_version:
