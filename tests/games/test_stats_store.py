@@ -3,6 +3,7 @@ same figures as the full count over every table the reader sees, through finishi
 visibility changes and deletes; each game's count adds up; two tables finishing at once both count."""
 
 import functools
+import json
 import random
 import threading
 
@@ -269,3 +270,23 @@ def test_two_tables_finishing_at_once_both_count(alice, bob, carol, dave):
     assert not errors
     assert GameStatsTally.objects.get(game="shitenno").tally["tables"] == 2
     assert selectors.game_stats(game="shitenno", viewer=AnonymousUser()) == full_count("shitenno", AnonymousUser())
+
+
+@pytest.mark.django_db
+def test_a_club_import_brings_its_public_tables_into_the_statistics(alice, bob, carol):
+    """The import enters tables in bulk, around the services, and then hands them to the stored tally."""
+    from leagues.portability import club_export, club_import
+    from tests.leagues.test_portability import build_club_history, wipe
+
+    club = build_club_history(alice, bob, carol)
+    games = set(TableSession.objects.filter(status=TableSession.Status.FINISHED, is_public=True)
+                .values_list("game", flat=True))
+    assert games  # the history has public finished tables
+    before = {game: selectors.game_stats(game=game, viewer=AnonymousUser()) for game in games}
+    assert all(found["tables"] for found in before.values())
+    data = json.loads(json.dumps(club_export(club)))
+    wipe()  # the tables' parts leave the stored tallies as the rows are deleted
+    assert all(selectors.game_stats(game=game, viewer=AnonymousUser())["tables"] == 0 for game in games)
+    club_import(data)
+    assert {game: selectors.game_stats(game=game, viewer=AnonymousUser()) for game in games} == before
+    assert all(stats_store.tallies_rebuild()[game] for game in games)
