@@ -29,6 +29,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from games import stats_store  # noqa: E402
 from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
@@ -70,6 +71,7 @@ class World:
         rating_store.ratings_recompute(kind="league", key=str(self.season.league_id))
         standings_store.standings_compute(season=self.season)
         tally_store.tallies_recount(players=[self.hero.pk, *self.members])
+        stats_store.tallies_rebuild()  # the tables above were entered in bulk, around the services
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         cache.clear()

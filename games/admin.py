@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from shitenno_site.admin import AppendOnlyAdmin
 
-from . import models
+from . import models, stats_store
 
 
 class SeatInline(admin.TabularInline):
@@ -32,6 +32,11 @@ class TableSessionAdmin(admin.ModelAdmin):
     raw_id_fields = ["created_by", "club"]
     readonly_fields = ["code", "head_seq", "state", "outcome"]
     inlines = [SeatInline, MoveEventInline]
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Staff may change a table's status or visibility here: the game's stored statistics follow."""
+        super().save_model(request, obj, form, change)
+        stats_store.table_changed(obj)
 
 
 @admin.register(models.MoveEvent)

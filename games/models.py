@@ -51,7 +51,13 @@ class TableSession(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # The statistics page reads the private finished tables a reader may see (the public ones are stored
+            # as a tally, games/stats_store.py): this keeps that read off the public tables.
+            models.Index(fields=["game"], name="session_private_finished",
+                         condition=models.Q(is_public=False, status="finished", entry="moves")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} table {self.code}"
@@ -126,3 +132,30 @@ class BoardSetup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game}, {self.club})"
+
+
+class GameStatsTally(models.Model):
+    """The tally (games.plugins.tally) of a game's public finished move-by-move tables: everyone sees those, so
+    the statistics page adds only the reader's own private tables to it and costs the same at 10 and at 100,000
+    tables. Kept up to date in the transaction in which a table finishes or is reopened (games/stats_store.py)."""
+
+    game = models.CharField(max_length=40, primary_key=True)
+    version = models.PositiveIntegerField(
+        default=0, help_text="The game's stats_version the tally was built with; 0: not built yet.")
+    tally = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.game} statistics (v{self.version})"
+
+
+class GameStatsCounted(models.Model):
+    """A table's part in its game's stored tally, as it was added: taken out exactly when an undo reopens the
+    table, or it is deleted, even if its outcome has changed since."""
+
+    session = models.OneToOneField(TableSession, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=40, db_index=True)
+    tally = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"table {self.session_id}'s part of the {self.game} statistics"

@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 
 from games.engines import get_engine
@@ -248,38 +248,30 @@ def session_score(session: TableSession) -> list[int]:
 # --- a game's statistics from the move logs (issue 5) ---
 
 
-GAME_STATS_SECONDS = 24 * 3600
-
-
-def _stamp(moment) -> float:
-    return moment.timestamp() if moment else 0.0
-
-
 def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see.
 
-    The game's own count runs over every table's set-up and outcome in Python, so its answer is kept in the
-    cache under a mark of the tables the viewer may see: how many, the sum of their ids and the latest change of
-    any of them. A table that finishes, is reopened by an undo, or comes into or out of the viewer's sight
-    changes the mark. A page view costs one SQL aggregate; only the first view after a change reads the
-    tables (in one query)."""
-    from django.core.cache import cache
-    from django.db.models import Count, Max, Sum
-
+    The public tables' tally is stored and kept up to date as tables finish or are reopened (games/stats_store.py),
+    so it is one row however many tables there are; the private tables the viewer may see (their own, their
+    clubs') are counted live and added to it. One query for a visitor, two for a signed-in reader."""
+    from games import stats_store
     from games.plugins import TableRow, get_game
 
-    visible = TableSession.objects.filter(_visible_q(viewer)).values("pk")
-    tables = TableSession.objects.filter(
-        pk__in=visible, game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
-    ).order_by()
-    mark = tables.aggregate(n=Count("id"), ids=Sum("id"), last=Max("updated_at"))
-    name = f"game-stats:{game}:{mark['n']}:{mark['ids']}:{_stamp(mark['last'])}"
-    found = cache.get(name)
-    if found is None:
-        rows = tables.values_list("setup", "outcome")
-        found = get_game(game).stats(TableRow(setup, outcome) for setup, outcome in rows.iterator(chunk_size=2000))
-        cache.set(name, found, GAME_STATS_SECONDS)
-    return found
+    adapter = get_game(game)
+    tally = stats_store.public_tally(adapter)
+    if viewer.is_authenticated:
+        private = TableSession.objects.filter(
+            game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED, is_public=False,
+        ).order_by()  # the private finished tables' partial index: public tables, however many, are not read
+        if not viewer.is_superuser:  # the private part of _visible_q, asked of each private table by index
+            private = private.filter(
+                Q(created_by=viewer)
+                | Exists(Seat.objects.filter(session=OuterRef("pk"), player__user=viewer))
+                | Exists(Membership.objects.filter(club=OuterRef("club"), player__user=viewer)))
+        private = private.values_list("setup", "outcome")
+        tally = adapter.stats_merge(tally, adapter.stats_tally(
+            TableRow(setup, outcome) for setup, outcome in private.iterator(chunk_size=2000)))
+    return adapter.stats_present(tally)
 
 
 def player_seats_finished(*, player: Player, game: str, viewer: AbstractBaseUser) -> QuerySet[Seat]:

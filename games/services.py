@@ -22,7 +22,7 @@ from leagues.models import Club, Membership, Player
 from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
-from . import selectors
+from . import selectors, stats_store
 from .models import MoveEvent, Seat, TableSession
 
 
@@ -128,6 +128,7 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
 def _advance(session: TableSession, state: dict) -> None:
     """Store the new projection; a game that just ended hands its result to the leagues."""
     engine = get_engine(session.game)
+    had_outcome = session.outcome is not None
     session.state = state
     outcome = engine.outcome(state)
     session.outcome = outcome.to_json() if outcome else None
@@ -135,6 +136,8 @@ def _advance(session: TableSession, state: dict) -> None:
     session.finished_at = timezone.now() if outcome else None
     session.head_seq += 1
     session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
+    if outcome or had_outcome:  # finished, or reopened by an undo: the game's statistics follow
+        stats_store.table_changed(session)
     if outcome:
         results.result_from_session(session=session)
 
@@ -212,6 +215,7 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     session.outcome = outcome.to_json() if outcome else None
     session.rebuilds += 1
     session.save(update_fields=["state", "outcome", "rebuilds", "updated_at"])
+    stats_store.table_changed(session)  # a rules fix may change a finished table's outcome
     return session
 
 

@@ -11,3 +11,18 @@ def session_rebuild(session_id: int) -> int:
     """Rebuild a table's cached state from its move log (after a rules fix, or to check the projection)."""
     session = TableSession.objects.get(pk=session_id)
     return services.session_rebuild(session=session).head_seq
+
+
+@shared_task(acks_late=True)
+def stats_rebuild() -> dict[str, bool]:
+    """Nightly: every game's stored statistics counted again from its tables (games/stats_store.py); says, per
+    game, whether the stored tally was right (it always should be: a False is logged as a warning)."""
+    import logging
+
+    from . import stats_store
+
+    right = stats_store.tallies_rebuild()
+    for game, ok in right.items():
+        if not ok:
+            logging.getLogger(__name__).warning("stored statistics of %s were not the full count's: rebuilt", game)
+    return right

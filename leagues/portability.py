@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
 
+from games import stats_store
 from games.models import MoveEvent, Seat, TableSession
 
 from . import rating_store, standings_store, tally_store
@@ -273,6 +274,7 @@ def _import(data: dict[str, Any]) -> Club:
     session_of = {row["id"]: s for row, s in zip(table_rows, sessions, strict=True)}
     _restore_times(sessions, ({"created_at": _parse_dt(t["created_at"]), "updated_at": _parse_dt(t["updated_at"])}
                               for t in table_rows))
+    stats_store.tables_changed(sessions)  # the public finished tables join their game's statistics
     Seat.objects.bulk_create(
         Seat(session=session_of[t["id"]], position=seat["position"], player=player_of[seat["player"]],
              colour=seat["colour"])

@@ -283,6 +283,8 @@ CELERY_BEAT_SCHEDULE = {
     "leagues-nightly-recompute": {
         "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),
     },
+    # Count each game's statistics again from its tables; it must agree with the stored tally (games/stats_store.py).
+    "games-nightly-stats-rebuild": {"task": "games.tasks.stats_rebuild", "schedule": crontab(hour=3, minute=50)},
 }
 
 if not DEBUG:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from games.engines import UnknownGame, get_engine
 from games.engines.base import Engine, MoveError, Outcome
 from games.phrases import EMPTY, Catalogue, say_error, say_phrase
+from games.plugins import tally
 
 if TYPE_CHECKING:
     from django import forms
@@ -145,9 +146,32 @@ class GameAdapter:
 
     # --- statistics ---
 
+    # Bump when `stats_table` counts differently: the stored tallies of older versions are rebuilt on first read.
+    stats_version: int = 1
+
     def stats(self, rows: Iterable[TableRow]) -> dict:
         """Statistics (plain values) over the finished move-by-move tables the reader may see."""
+        return self.stats_present(self.stats_tally(rows))
+
+    def stats_table(self, row: TableRow) -> dict:
+        """One finished table's part of the statistics: a tally (games.plugins.tally) of whole-number counts and
+        sums that adds up over tables and can be taken out again, so the site keeps the public tables' tally
+        stored and up to date as tables finish or are reopened (games/stats_store.py) instead of counting every
+        table at each page view."""
         raise NotImplementedError
+
+    def stats_present(self, tally: dict) -> dict:
+        """The statistics `stats` gives, from the tally of the tables they are over."""
+        raise NotImplementedError
+
+    def stats_tally(self, rows: Iterable[TableRow]) -> dict:
+        return tally.add_up(self.stats_table(row) for row in rows)
+
+    def stats_merge(self, a: dict, b: dict) -> dict:
+        return tally.add(a, b)
+
+    def stats_subtract(self, a: dict, b: dict) -> dict:
+        return tally.add(a, b, sign=-1)
 
     def stats_context(self, found: dict) -> dict:
         """The context of `stats_template` for what `stats` found, in the reader's language."""

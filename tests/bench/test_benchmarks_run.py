@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
     ("stores.py", ["--season-results", "200", "--game-results", "600", "--players", "40", "--runs", "1"],
      "every way left the rows the other (or a full recompute) leaves: yes"),
     ("pages.py", ["--small", "4", "--big", "8", "--runs", "1"], "largest ratio"),
+    ("game_stats.py", ["--sizes", "4", "8", "--runs", "1"], "every table the reader sees: yes"),
 ])
 def test_the_benchmark_runs(script, args, says):
     database = os.environ.get("DATABASE_URL", "")

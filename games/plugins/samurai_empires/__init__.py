@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
 
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -73,8 +72,11 @@ class SamuraiEmpiresGame(GameAdapter):
     def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
         return context.outcome_context(outcome, names, state)
 
-    def stats(self, rows: Iterable[TableRow]) -> dict:
-        return stats.game_stats(rows)
+    def stats_table(self, row: TableRow) -> dict:
+        return stats.table_tally(row)
+
+    def stats_present(self, tally: dict) -> dict:
+        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for group in (found["solo"]["by_era"], found["multiplayer"]["by_seat"]):

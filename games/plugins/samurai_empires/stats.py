@@ -2,16 +2,18 @@
 
 Solo tables (the player against the two AIs): the win rate, the win rate by the era after which the player
 was first ahead of the AIs together (or never), and the average margin (the player's points less the AIs'
-together). Multiplayer tables: the win rate by seat. Pure functions over plain rows: no database.
+together). Multiplayer tables: the win rate by seat. Pure functions over plain rows: no database. The count is
+additive (games.plugins.tally): each table's part (`table_tally`) adds up to the game's tally, which `present`
+turns into the page's figures; the site keeps the public tables' tally stored (games/stats_store.py).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from games.engines.samurai_empires.board import ERAS
-from games.plugins import TableRow
+from games.plugins import TableRow, tally
+from games.plugins.tally import Tally
 
 NEVER = 0  # "first ahead after era 0": never ahead after an era
 
@@ -32,36 +34,45 @@ def first_ahead(breakdown: list[dict]) -> int:
     return NEVER
 
 
+def table_tally(row: TableRow) -> Tally:
+    """One finished table's part of the statistics (games.plugins.tally). A solo table: played, won, the
+    margin's sum, and plays and wins by the era the player was first ahead after; a multiplayer table: plays
+    and wins by seat."""
+    outcome = row.outcome or {}
+    placings = outcome.get("placings") or []
+    details = outcome.get("details") or {}
+    if not placings:
+        return {}
+    if outcome.get("termination") in ("solo_victory", "solo_defeat"):
+        won = bool(details.get("won"))
+        era = first_ahead(details.get("breakdown") or [])
+        found: Tally = {"solo_plays": 1, "solo_wins": int(won),
+                        "solo_margin": int(details.get("player", 0)) - int(details.get("ais", 0))}
+        tally.bump(found, "era_plays", era)
+        tally.bump(found, "era_wins", era, won)
+        return tally.add({}, found)  # drops the zero counts, as adding tallies does
+    found = {"tables": 1}
+    for placing in placings:
+        tally.bump(found, "seat_plays", placing["seat"])
+        tally.bump(found, "seat_wins", placing["seat"], placing["rank"] == 1)
+    return tally.add({}, found)
+
+
+def game_tally(rows: Iterable[TableRow]) -> Tally:
+    return tally.add_up(table_tally(row) for row in rows)
+
+
 def game_stats(rows: Iterable[TableRow]) -> dict:
-    solo_plays = solo_wins = 0
-    margins: list[int] = []
-    era_plays: Counter = Counter()
-    era_wins: Counter = Counter()
-    tables = 0
-    seat_plays: Counter = Counter()
-    seat_wins: Counter = Counter()
-    for row in rows:
-        outcome = row.outcome or {}
-        placings = outcome.get("placings") or []
-        details = outcome.get("details") or {}
-        if not placings:
-            continue
-        if outcome.get("termination") in ("solo_victory", "solo_defeat"):
-            won = bool(details.get("won"))
-            solo_plays += 1
-            solo_wins += won
-            margins.append(int(details.get("player", 0)) - int(details.get("ais", 0)))
-            era = first_ahead(details.get("breakdown") or [])
-            era_plays[era] += 1
-            era_wins[era] += won
-            continue
-        tables += 1
-        for placing in placings:
-            seat_plays[placing["seat"]] += 1
-            seat_wins[placing["seat"]] += placing["rank"] == 1
+    return present(game_tally(rows))
+
+
+def present(found: Tally) -> dict:
+    solo_plays, solo_wins, tables = found.get("solo_plays", 0), found.get("solo_wins", 0), found.get("tables", 0)
+    era_plays, era_wins = tally.counter(found, "era_plays"), tally.counter(found, "era_wins")
+    seat_plays, seat_wins = tally.counter(found, "seat_plays"), tally.counter(found, "seat_wins")
     return {
         "solo": {**_rate(solo_plays, solo_wins),
-                 "average_margin": sum(margins) / len(margins) if margins else None,
+                 "average_margin": found.get("solo_margin", 0) / solo_plays if solo_plays else None,
                  "by_era": [{"era": e, **_rate(era_plays[e], era_wins[e])} for e in (*range(1, ERAS + 1), NEVER)
                             if era_plays[e]]},
         "multiplayer": {"tables": tables,

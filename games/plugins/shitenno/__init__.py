@@ -6,7 +6,6 @@ The rules are games.engines.shitenno's; the templates are under templates/games/
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -93,9 +92,12 @@ class ShitennoGame(GameAdapter):
     def final_count(self, end: dict) -> Outcome:
         return shitenno_final_count(end)
 
-    def stats(self, rows: Iterable[TableRow]) -> dict:
+    def stats_table(self, row: TableRow) -> dict:
         """Win rates by general, starting title and seat, and where the favour comes from."""
-        return stats.game_stats(rows)
+        return stats.table_tally(row)
+
+    def stats_present(self, tally: dict) -> dict:
+        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for row in found["by_general"]:

@@ -2,7 +2,9 @@
 starting title and by seat, the average winning score, and where favour comes from (the final count's
 breakdown: kamon placements, title bonuses, majorities, koku and bonus tiles).
 
-Pure functions over plain rows, so they need no database; `games.selectors.game_stats` reads the rows.
+Pure functions over plain rows, so they need no database. The count is additive (games.plugins.tally): each
+table's part (`table_tally`) adds up to the game's tally, which `present` turns into the page's figures; the
+site keeps the public tables' tally stored (games/stats_store.py).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES, TITLES
-from games.plugins import TableRow
+from games.plugins import TableRow, tally
+from games.plugins.tally import Tally
 
 # The final count's parts (scoring.final_count's breakdown), grouped as a player thinks of them.
 FAVOUR_SOURCES: dict[str, tuple[str, ...]] = {
@@ -31,57 +34,73 @@ def _rate(plays: int, wins: int) -> dict:
     return {"plays": plays, "wins": wins, "win_rate": wins / plays if plays else 0.0}
 
 
-def _tally(keys: Iterable, plays: Counter, wins: Counter) -> list[dict]:
+def _rates(keys: Iterable, plays: Counter, wins: Counter) -> list[dict]:
     return [{"key": key, **_rate(plays[key], wins[key])} for key in keys if plays[key]]
 
 
+def table_tally(row: TableRow) -> Tally:
+    """One finished table's part of the statistics (games.plugins.tally): plays and wins by general, starting
+    title and seat, tables by number of players, winning scores by value, and favour by source over every seat
+    and over the winners' seats. A table without placings for each general counts nothing."""
+    placings = (row.outcome or {}).get("placings") or []
+    generals = _generals(row.setup)
+    if not placings or len(generals) != len(placings):
+        return {}
+    titles = row.setup.get("titles") or {}
+    breakdown = {b.get("seat"): b for b in (row.outcome.get("details") or {}).get("breakdown", [])}
+    found: Tally = {"tables": 1, "seats": 0, "seats_won": 0}
+    tally.bump(found, "by_players", len(generals))
+    for placing in placings:
+        seat = placing["seat"]
+        won = placing["rank"] == 1
+        for kind, key in (("general", generals[seat]), ("title", titles.get(generals[seat])), ("seat", seat)):
+            tally.bump(found, f"plays_{kind}", key)
+            tally.bump(found, f"wins_{kind}", key, won)
+        parts = breakdown.get(seat, {})
+        by_source = {name: sum(parts.get(k, 0) for k in fields) for name, fields in FAVOUR_SOURCES.items()}
+        found["seats"] += 1
+        for name, favour in by_source.items():
+            tally.bump(found, "sources_all", name, favour)
+        if won:
+            tally.bump(found, "winning_scores", placing.get("score") or 0)
+            found["seats_won"] += 1
+            for name, favour in by_source.items():
+                tally.bump(found, "sources_won", name, favour)
+    return tally.add({}, found)  # drops the zero counts, as adding tallies does
+
+
+def game_tally(rows: Iterable[TableRow]) -> Tally:
+    return tally.add_up(table_tally(row) for row in rows)
+
+
 def game_stats(rows: Iterable[TableRow]) -> dict:
+    return present(game_tally(rows))
+
+
+def present(found: Tally) -> dict:
     """Win rates by general, starting title and seat; the winners' average favour; favour by source.
 
     A seat wins when it is ranked first. Favour sources are averaged over every seat played and over
     the winners' seats; `share` is each source's part of all favour scored.
     """
-    tables = 0
-    plays = {"general": Counter(), "title": Counter(), "seat": Counter()}
-    wins = {"general": Counter(), "title": Counter(), "seat": Counter()}
-    by_players: Counter = Counter()
-    winning_scores: list[float] = []
-    sources_all: Counter = Counter()
-    sources_won: Counter = Counter()
-    seats_played = seats_won = 0
-    for row in rows:
-        placings = (row.outcome or {}).get("placings") or []
-        generals = _generals(row.setup)
-        if not placings or len(generals) != len(placings):
-            continue
-        tables += 1
-        titles = row.setup.get("titles") or {}
-        breakdown = {b.get("seat"): b for b in (row.outcome.get("details") or {}).get("breakdown", [])}
-        by_players[len(generals)] += 1
-        for placing in placings:
-            seat = placing["seat"]
-            won = placing["rank"] == 1
-            keys = {"general": generals[seat], "title": titles.get(generals[seat]), "seat": seat}
-            for kind, key in keys.items():
-                plays[kind][key] += 1
-                wins[kind][key] += won
-            parts = breakdown.get(seat, {})
-            by_source = Counter({name: sum(parts.get(k, 0) for k in fields) for name, fields in FAVOUR_SOURCES.items()})
-            seats_played += 1
-            sources_all.update(by_source)
-            if won:
-                winning_scores.append(placing.get("score") or 0)
-                seats_won += 1
-                sources_won.update(by_source)
+    plays = {kind: tally.counter(found, f"plays_{kind}") for kind in ("general", "title", "seat")}
+    wins = {kind: tally.counter(found, f"wins_{kind}") for kind in ("general", "title", "seat")}
+    by_players = tally.counter(found, "by_players")
+    winning_scores = tally.counter(found, "winning_scores")
+    sources_all = tally.counter(found, "sources_all")
+    sources_won = tally.counter(found, "sources_won")
+    seats_played, seats_won = found.get("seats", 0), found.get("seats_won", 0)
+    winners = sum(winning_scores.values())
     total_favour = sum(sources_all.values())
     return {
-        "tables": tables,
+        "tables": found.get("tables", 0),
         "seats": seats_played,
         "by_players": [{"players": n, "tables": by_players[n]} for n in sorted(by_players)],
-        "by_general": _tally(GENERALS, plays["general"], wins["general"]),
-        "by_title": _tally(TITLES, plays["title"], wins["title"]),
-        "by_seat": _tally(sorted(plays["seat"]), plays["seat"], wins["seat"]),
-        "average_winning_score": sum(winning_scores) / len(winning_scores) if winning_scores else None,
+        "by_general": _rates(GENERALS, plays["general"], wins["general"]),
+        "by_title": _rates(TITLES, plays["title"], wins["title"]),
+        "by_seat": _rates(sorted(plays["seat"]), plays["seat"], wins["seat"]),
+        "average_winning_score": (sum(score * n for score, n in winning_scores.items()) / winners
+                                  if winners else None),
         "best_winning_score": max(winning_scores, default=None),
         "favour_sources": [
             {

@@ -7,7 +7,6 @@ The rules are games.engines.teikoku's; the templates are under templates/games/t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
@@ -61,9 +60,12 @@ class TeikokuGame(GameAdapter):
     def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
         return context.outcome_context(outcome, names, state)
 
-    def stats(self, rows: Iterable[TableRow]) -> dict:
+    def stats_table(self, row: TableRow) -> dict:
         """Win rates by clan and by seat, victories by kind and the game's length in seasons."""
-        return stats.game_stats(rows)
+        return stats.table_tally(row)
+
+    def stats_present(self, tally: dict) -> dict:
+        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for row in found["by_clan"]:

@@ -1,8 +1,10 @@
 """Teikoku statistics from finished tables entered move by move: win rate by clan and by seat, victories by
 kind (aggression, attrition, longevity; shared ones counted apart) and the game's length in seasons.
 
-Pure functions over plain rows (set-up, outcome), so they need no database; `games.selectors.game_stats`
-reads the rows. A seat wins when it is ranked first, so every winner of a shared victory wins.
+Pure functions over plain rows (set-up, outcome), so they need no database. The count is additive
+(games.plugins.tally): each table's part (`table_tally`) adds up to the game's tally, which `present` turns into
+the page's figures; the site keeps the public tables' tally stored (games/stats_store.py). A seat wins when it
+is ranked first, so every winner of a shared victory wins.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Iterable
 
 from games.engines.teikoku.rules import CLANS, SEASONS
 from games.engines.teikoku.victory import TERMINATIONS
-from games.plugins import TableRow
+from games.plugins import TableRow, tally
+from games.plugins.tally import Tally
 
 
 def seasons_played(details: dict) -> int | None:
@@ -28,49 +31,60 @@ def _rates(keys: Iterable, plays: Counter, wins: Counter) -> list[dict]:
             for key in keys if plays[key]]
 
 
-def game_stats(rows: Iterable[TableRow]) -> dict:
-    tables = 0
-    plays = {"clan": Counter(), "seat": Counter()}
-    wins = {"clan": Counter(), "seat": Counter()}
-    victories: Counter = Counter()
-    shared: Counter = Counter()
-    lengths: list[int] = []
-    by_players: Counter = Counter()
-    for row in rows:
-        outcome = row.outcome or {}
-        placings = outcome.get("placings") or []
-        clans = (row.setup or {}).get("clans") or []
-        if not placings or len(clans) != len(placings):
+def table_tally(row: TableRow) -> Tally:
+    """One finished table's part of the statistics (games.plugins.tally): plays and wins by clan and seat,
+    victories by kind (and shared ones), the game's length by number of seasons, tables by number of players."""
+    outcome = row.outcome or {}
+    placings = outcome.get("placings") or []
+    clans = (row.setup or {}).get("clans") or []
+    if not placings or len(clans) != len(placings):
+        return {}
+    found: Tally = {"tables": 1}
+    tally.bump(found, "by_players", len(clans))
+    details = outcome.get("details") or {}
+    termination = outcome.get("termination")
+    tally.bump(found, "victories", termination)
+    if details.get("shared"):
+        tally.bump(found, "shared", termination)
+    length = seasons_played(details)
+    if length is not None:
+        tally.bump(found, "lengths", length)
+    for placing in placings:
+        seat = placing.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(clans):
             continue
-        tables += 1
-        by_players[len(clans)] += 1
-        details = outcome.get("details") or {}
-        termination = outcome.get("termination")
-        victories[termination] += 1
-        if details.get("shared"):
-            shared[termination] += 1
-        length = seasons_played(details)
-        if length is not None:
-            lengths.append(length)
-        for placing in placings:
-            seat = placing.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < len(clans):
-                continue
-            won = placing.get("rank") == 1
-            for group, key in (("clan", clans[seat]), ("seat", seat)):
-                plays[group][key] += 1
-                wins[group][key] += won
+        won = placing.get("rank") == 1
+        for group, key in (("clan", clans[seat]), ("seat", seat)):
+            tally.bump(found, f"plays_{group}", key)
+            tally.bump(found, f"wins_{group}", key, won)
+    return tally.add({}, found)  # drops the zero counts, as adding tallies does
+
+
+def game_tally(rows: Iterable[TableRow]) -> Tally:
+    return tally.add_up(table_tally(row) for row in rows)
+
+
+def game_stats(rows: Iterable[TableRow]) -> dict:
+    return present(game_tally(rows))
+
+
+def present(found: Tally) -> dict:
+    plays = {group: tally.counter(found, f"plays_{group}") for group in ("clan", "seat")}
+    wins = {group: tally.counter(found, f"wins_{group}") for group in ("clan", "seat")}
+    victories, shared = tally.counter(found, "victories"), tally.counter(found, "shared")
+    lengths, by_players = tally.counter(found, "lengths"), tally.counter(found, "by_players")
+    played = sum(lengths.values())
     return {
-        "tables": tables,
+        "tables": found.get("tables", 0),
         "by_clan": _rates(CLANS, plays["clan"], wins["clan"]),
         "by_seat": _rates(sorted(plays["seat"]), plays["seat"], wins["seat"]),
         "victories": [{"kind": kind, "tables": victories[kind], "shared": shared[kind]}
                       for kind in TERMINATIONS if victories[kind]],
         "length": {
-            "average": sum(lengths) / len(lengths) if lengths else None,
+            "average": sum(length * n for length, n in lengths.items()) / played if played else None,
             "shortest": min(lengths, default=None),
             "longest": max(lengths, default=None),
-            "histogram": sorted(Counter(lengths).items()),
+            "histogram": sorted(lengths.items()),
         },
         "by_players": [{"players": n, "tables": by_players[n]} for n in sorted(by_players)],
     }
