@@ -268,11 +268,13 @@ class LookaheadPage:
     """A page of a list read without counting the list: one row more than the page holds says whether a next page
     follows, which is all a "show more" link needs (partials/show_more.html). The opponents of a player with 1,000
     games are ~1,000 groups of tally rows: counting them cost as much as reading the page. A page number that is
-    not one reads the first page; one past the end is empty."""
+    not one reads the first page; one past the end (or past the last page any list could have) is empty."""
+
+    LAST = 100_000  # no list has more pages; a bigger number is read as this one (an OFFSET the database takes)
 
     def __init__(self, rows, number, per_page: int) -> None:
         try:
-            self.number = max(int(number), 1)
+            self.number = min(max(int(number), 1), self.LAST)
         except (TypeError, ValueError):
             self.number = 1
         start = (self.number - 1) * per_page

@@ -231,3 +231,5 @@ def test_the_opponents_come_twenty_at_a_time_with_a_show_more_link(client):
     more = client.get(f"{me.get_absolute_url()}?opponents=2", HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in more and [r.name for r in rivals if f">{r.name}<" in more] == [r.name for r in rivals[20:]]
     assert "opponents=3" not in more
+    for number in ("x", "-4", "0", "9" * 40):  # not a page, or past any page: the first page or none, never a 500
+        assert client.get(f"{me.get_absolute_url()}?opponents={number}", HTTP_HX_REQUEST="true").status_code == 200
