@@ -23,7 +23,7 @@ from leagues.models import Club, Membership, Player
 from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
-from . import selectors
+from . import heads, selectors
 from .models import MoveEvent, Seat, TableSession
 
 
@@ -79,6 +79,7 @@ def session_create(
         Seat(session=session, position=i, player=player, colour=colours[i] if i < len(colours) else "")
         for i, player in enumerate(players)
     )
+    heads.head_created(session)
     return session
 
 
@@ -168,6 +169,7 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
     if row is None:
         raise _KeyTaken
     session.head_seq, session.updated_at = seq, now
+    heads.head_store(session)  # under the row's lock, before the commit: never older than the table
     event = MoveEvent(id=row[0], session=session, seq=seq, kind=kind, payload=payload, description=description,
                       phrase=phrase, entered_by=user if user.pk else None, idempotency_key=idempotency_key,
                       created_at=now)
