@@ -4,9 +4,11 @@ moved is answered from one cache read: no database, no session, no user.
 Only ever too new, never too old: the version is written by the writer that makes it, while it holds the table's
 row lock and before it commits (games.services._append), so writes to it come in the table's own order, and one
 that is rolled back leaves a version no phone has seen (its polls then ask the database, which answers as before).
-Any other change of the row (a rebuild, a result, the admin making the table private, a deletion) drops the
-version, at once and again once committed (the signals below). A table that is not public never has one: its
-poll asks the database, which checks the viewer. A missing version costs the poll only what it cost before.
+Any other change of the row drops the version, at once and again once committed: a rebuild
+(games.services.session_rebuild), a whole-row save such as the admin's (making the table private) and a
+deletion (the signals below). Code that saves the version's fields by name keeps this cache itself. A table that
+is not public never has one: its poll asks the database, which checks the viewer. A missing version costs the
+poll only what it cost before.
 """
 
 from __future__ import annotations
@@ -61,9 +63,10 @@ def head_forget(code: str) -> None:
 
 @receiver(post_save, sender=TableSession, dispatch_uid="games.heads.saved")
 @receiver(post_delete, sender=TableSession, dispatch_uid="games.heads.deleted")
-def _row_changed(sender, instance: TableSession, created: bool = False, **kwargs) -> None:
-    """Every save or deletion of the row other than a writer's append (which is plain SQL and stores the new
-    version itself) drops the cached version: it may have changed the version or who may watch. A new row has
-    none to drop (head_created adds its first)."""
-    if instance.code and not created:
+def _row_changed(sender, instance: TableSession, created: bool = False, update_fields=None, **kwargs) -> None:
+    """A whole-row save (the admin's form, a script) or a deletion drops the cached version: it may have changed
+    the version or who may watch. A save of named fields is a service's, which keeps the version itself (a
+    writer's append stores it, a rebuild forgets it); the signal leaves those alone, so that they pay no cache
+    round trip and no read of a deferred code. A new row has none to drop (head_created adds its first)."""
+    if not created and update_fields is None and instance.code:
         head_forget(instance.code)

@@ -253,6 +253,7 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     session.outcome = outcome.to_json() if outcome else None
     session.rebuilds += 1
     session.save(update_fields=["state", "outcome", "rebuilds", "updated_at"])
+    heads.head_forget(session.code)  # a new version: the poll asks the database until the next move stores one
     return session
 
 
