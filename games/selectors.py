@@ -81,6 +81,11 @@ def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSe
     belongs to (or runs) its club, so neither who may see it nor who may write needs a query of its own. Plain
     SQL, like the poll's head: the ORM's building of this query cost about what PostgreSQL's answer did. The set-up
     is left out (a move does not need it; it loads if asked). 404 as session_for_viewer."""
+    if connection.vendor != "postgresql":  # SQLite (the demo): the ORM's lock (a write transaction), rights asked
+        session = TableSession.objects.select_for_update().filter(code=code).order_by().first()
+        if session is None or not _may_see(session, viewer):
+            raise Http404("No such table, or it is private.")
+        return session
     user = viewer.pk if viewer.is_authenticated else None
     with connection.cursor() as cursor:
         cursor.execute(_LOCKED_SQL, {"code": code, "user": user, "owner": Membership.Role.OWNER.value,

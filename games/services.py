@@ -157,6 +157,9 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
     session.status = TableSession.Status.FINISHED if outcome else TableSession.Status.PLAYING
     session.finished_at = now if outcome else None
     seq = session.head_seq + 1
+    if connection.vendor != "postgresql":  # SQLite (the demo) has no INSERT in a WITH: the ORM's two statements
+        return _append_orm(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
+                           idempotency_key=idempotency_key, seq=seq, now=now, outcome=outcome)
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_SQL, {
             "session": session.pk, "seq": seq, "kind": kind, "payload": json.dumps(payload),
@@ -174,6 +177,21 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
                       phrase=phrase, entered_by=user if user.pk else None, idempotency_key=idempotency_key,
                       created_at=now)
     event._state.adding, event._state.db = False, connection.alias
+    if outcome:
+        results.result_from_session(session=session)
+    return event
+
+
+def _append_orm(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq, now,
+                outcome) -> MoveEvent:
+    """_append for a database without INSERT in a WITH (SQLite): the key looked up first, then two statements."""
+    if idempotency_key and session.events.filter(idempotency_key=idempotency_key).exists():
+        raise _KeyTaken
+    event = MoveEvent.objects.create(session=session, seq=seq, kind=kind, payload=payload, description=description,
+                                     phrase=phrase, entered_by=user, idempotency_key=idempotency_key)
+    session.head_seq, session.updated_at = seq, now
+    session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
+    heads.head_store(session)
     if outcome:
         results.result_from_session(session=session)
     return event
