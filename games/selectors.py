@@ -59,50 +59,30 @@ _LOCKED_FIELDS = ("id", "code", "game", "rules_version", "entry", "created_by_id
                   "head_seq", "rebuilds", "state", "outcome", "created_at", "updated_at", "finished_at")  # not setup
 
 
-def _locked_sql() -> str:
-    seat, player, membership = Seat._meta.db_table, Player._meta.db_table, Membership._meta.db_table
-    by_user = f"JOIN {player} p ON p.id = {{alias}}.player_id AND p.user_id = %(user)s"
-    return (
-        f"SELECT {', '.join('t.' + name for name in _LOCKED_FIELDS)},"
-        f" EXISTS (SELECT 1 FROM {seat} s {by_user.format(alias='s')} WHERE s.session_id = t.id),"
-        f" EXISTS (SELECT 1 FROM {membership} m {by_user.format(alias='m')} WHERE m.club_id = t.club_id),"
-        f" EXISTS (SELECT 1 FROM {membership} m {by_user.format(alias='m')} WHERE m.club_id = t.club_id"
-        f" AND m.role IN (%(owner)s, %(admin)s))"
-        f" FROM {TableSession._meta.db_table} t WHERE t.code = %(code)s FOR UPDATE OF t"
-    )
-
-
-_LOCKED_SQL = _locked_sql()
+_LOCKED_SQL = (f"SELECT {', '.join(_LOCKED_FIELDS)} FROM {TableSession._meta.db_table} WHERE code = %s FOR UPDATE")
 
 
 def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
     """The table's row locked for a write (inside the writer's transaction), found by its code: the API's move
-    post finds, locks and checks it in one round trip, which also says whether the viewer sits at the table or
-    belongs to (or runs) its club, so neither who may see it nor who may write needs a query of its own. Plain
-    SQL, like the poll's head: the ORM's building of this query cost about what PostgreSQL's answer did. The set-up
-    is left out (a move does not need it; it loads if asked). 404 as session_for_viewer."""
-    if connection.vendor != "postgresql":  # SQLite (the demo): the ORM's lock (a write transaction), rights asked
+    post finds and locks it in one round trip. Plain SQL, like the poll's head: the ORM's building of this query
+    cost about what PostgreSQL's answer did. The set-up is left out (a move does not need it; it loads if asked).
+    Who may see and write is asked as elsewhere (no query for a public table and its creator): folding those
+    questions into this query as EXISTS columns saved a round trip but cost PostgreSQL 0.5 ms of planning on every
+    post (measured with EXPLAIN ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
+    if connection.vendor != "postgresql":  # SQLite (the demo): the ORM's lock (a write transaction)
         session = TableSession.objects.select_for_update().filter(code=code).order_by().first()
-        if session is None or not _may_see(session, viewer):
-            raise Http404("No such table, or it is private.")
-        return session
-    user = viewer.pk if viewer.is_authenticated else None
-    with connection.cursor() as cursor:
-        cursor.execute(_LOCKED_SQL, {"code": code, "user": user, "owner": Membership.Role.OWNER.value,
-                                     "admin": Membership.Role.ADMIN.value})
-        row = cursor.fetchone()
-    if row is None:
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCKED_SQL, [code])
+            row = cursor.fetchone()
+        session = None
+        if row is not None:
+            values = list(row)
+            values[11] = json.loads(values[11])  # state (jsonb arrives as text, as for the ORM's JSONField)
+            values[12] = None if values[12] is None else json.loads(values[12])  # outcome
+            session = TableSession.from_db(connection.alias, _LOCKED_FIELDS, values)
+    if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
-    *values, seated, member, club_admin = row
-    values[11] = json.loads(values[11])  # state (jsonb arrives as text, as for the ORM's JSONField)
-    values[12] = None if values[12] is None else json.loads(values[12])  # outcome
-    session = TableSession.from_db(connection.alias, _LOCKED_FIELDS, values)
-    creator = user is not None and session.created_by_id == user
-    if not (session.is_public or viewer.is_superuser or creator or seated or member):
-        raise Http404("No such table, or it is private.")
-    writer = user is not None and (viewer.is_superuser or creator or seated
-                                   or (session.club_id is not None and club_admin))
-    session._writer = (user, writer)  # read by session_can_write for this user only
     return session
 
 
@@ -165,9 +145,6 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
         return False
     if user.is_superuser or session.created_by_id == user.pk:
         return True
-    known = getattr(session, "_writer", None)  # worked out by the locking read, for one user
-    if known is not None and known[0] == user.pk:
-        return known[1]
     seated = getattr(session, "_prefetched_objects_cache", {}).get("seats")  # the pages have them loaded
     if seated is not None:
         if any(seat.player.user_id == user.pk for seat in seated):

@@ -65,8 +65,8 @@ def test_a_teikoku_move_post_costs_the_same_with_a_long_log(api, client, alice, 
                                                            django_assert_num_queries):
     session = _table(alice, bob, rows)
     api.login(bob)
-    # the user, BEGIN, the table locked with bob's rights (seated), the entry and the state in one statement, COMMIT
-    with django_assert_num_queries(5 + SESSION):
+    # the user, BEGIN, the table locked, is bob seated, the entry and the state in one statement, COMMIT
+    with django_assert_num_queries(6 + SESSION):
         response = api.post(f"/api/tables/{session.code}/moves/", {"seq": rows, "move": FIRST})
     assert response.status_code == 201, response.content
     assert response.json()["event"]["seq"] == rows + 1
