@@ -15,3 +15,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         pre_delete.connect(_table_deleted, sender="games.TableSession", dispatch_uid="games-stats-table-deleted")
+        from . import heads  # noqa: F401  (its signals drop a table's cached version when the row changes)

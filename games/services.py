@@ -4,17 +4,18 @@ Every write locks the session row (`select_for_update`) before reading `head_seq
 posting at once are serialised: one move lands, the other is told the table moved on (409).
 """
 
+import json
 import random
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.engines.base import InvalidMove, Outcome, Phrase, replay
+from games.engines.base import InvalidMove, MoveError, Outcome, Phrase, replay
 from games.plugins import GameAdapter, get_game
 from leagues import results
 from leagues.audit import audit_record
@@ -22,7 +23,7 @@ from leagues.models import Club, Membership, Player
 from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
-from . import selectors, stats_store
+from . import heads, selectors, stats_store
 from .models import MoveEvent, Seat, TableSession
 
 
@@ -78,6 +79,7 @@ def session_create(
         Seat(session=session, position=i, player=player, colour=colours[i] if i < len(colours) else "")
         for i, player in enumerate(players)
     )
+    heads.head_created(session)
     return session
 
 
@@ -125,21 +127,84 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
         raise InvalidMove(_("This game is over; no more moves can be entered."))
 
 
-def _advance(session: TableSession, state: dict) -> None:
-    """Store the new projection; a game that just ended hands its result to the leagues."""
-    engine = get_engine(session.game)
+class _KeyTaken(Exception):
+    """The entry's insert met the table's unique (session, idempotency key): an earlier submission used the key."""
+
+
+_APPEND_SQL = (
+    f"WITH entry AS (INSERT INTO {MoveEvent._meta.db_table}"
+    " (session_id, seq, kind, payload, description, phrase, entered_by_id, idempotency_key, created_at)"
+    " VALUES (%(session)s, %(seq)s, %(kind)s, %(payload)s::jsonb, %(description)s, %(phrase)s::jsonb, %(user)s,"
+    " %(key)s, %(now)s)"
+    " ON CONFLICT (session_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id)"
+    f" UPDATE {TableSession._meta.db_table} SET state = %(state)s::jsonb, outcome = %(outcome)s::jsonb,"
+    " status = %(status)s, finished_at = %(finished_at)s, head_seq = %(seq)s, updated_at = %(now)s"
+    " WHERE id = %(session)s AND EXISTS (SELECT 1 FROM entry) RETURNING (SELECT id FROM entry)"
+)
+
+
+def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload: dict, description: str,
+            phrase: dict, idempotency_key: str | None, state: dict) -> MoveEvent:
+    """Append one log entry and store the projection it leads to, in one statement (one round trip): the
+    entry's insert and the table's update, which happens only if the insert did. An insert that meets an earlier
+    entry with the same idempotency key writes nothing and raises _KeyTaken. Plain SQL: the ORM's building of an
+    insert and an update cost more than PostgreSQL's running them. The in-memory session is updated to
+    match; a game that just ended hands its result to the leagues."""
+    outcome = get_engine(session.game).outcome(state)
     had_outcome = session.outcome is not None
+    now = timezone.now()
     session.state = state
-    outcome = engine.outcome(state)
     session.outcome = outcome.to_json() if outcome else None
     session.status = TableSession.Status.FINISHED if outcome else TableSession.Status.PLAYING
-    session.finished_at = timezone.now() if outcome else None
-    session.head_seq += 1
-    session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
+    session.finished_at = now if outcome else None
+    seq = session.head_seq + 1
+    if connection.vendor != "postgresql":  # SQLite (the demo) has no INSERT in a WITH: the ORM's two statements
+        event = _append_orm(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
+                            idempotency_key=idempotency_key, seq=seq, now=now)
+    else:
+        event = _append_sql(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
+                            idempotency_key=idempotency_key, seq=seq, now=now, state=state)
     if outcome or had_outcome:  # finished, or reopened by an undo: the game's statistics follow
         stats_store.table_changed(session)
     if outcome:
         results.result_from_session(session=session)
+    return event
+
+
+def _append_sql(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq, now,
+                state) -> MoveEvent:
+    """_append's one statement on PostgreSQL."""
+    with connection.cursor() as cursor:
+        cursor.execute(_APPEND_SQL, {
+            "session": session.pk, "seq": seq, "kind": kind, "payload": json.dumps(payload),
+            "description": description, "phrase": json.dumps(phrase), "user": user.pk, "key": idempotency_key,
+            "now": now, "state": json.dumps(state),
+            "outcome": None if session.outcome is None else json.dumps(session.outcome),
+            "status": session.status, "finished_at": session.finished_at,
+        })
+        row = cursor.fetchone()
+    if row is None:
+        raise _KeyTaken
+    session.head_seq, session.updated_at = seq, now
+    heads.head_store(session)  # under the row's lock, before the commit: never older than the table
+    event = MoveEvent(id=row[0], session=session, seq=seq, kind=kind, payload=payload, description=description,
+                      phrase=phrase, entered_by=user if user.pk else None, idempotency_key=idempotency_key,
+                      created_at=now)
+    event._state.adding, event._state.db = False, connection.alias
+    return event
+
+
+def _append_orm(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq,
+                now) -> MoveEvent:
+    """_append for a database without INSERT in a WITH (SQLite): the key looked up first, then two statements."""
+    if idempotency_key and session.events.filter(idempotency_key=idempotency_key).exists():
+        raise _KeyTaken
+    event = MoveEvent.objects.create(session=session, seq=seq, kind=kind, payload=payload, description=description,
+                                     phrase=phrase, entered_by=user, idempotency_key=idempotency_key)
+    session.head_seq, session.updated_at = seq, now
+    session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
+    heads.head_store(session)
+    return event
 
 
 @transaction.atomic
@@ -151,27 +216,28 @@ def move_record(
 
     A repeated idempotency key must come with the same move (the API's body), unless the caller builds the move
     from what the table shows now (the page's form: its seat is read from the table, which moved on after the
-    first submission), when the writer and `seq` must match."""
+    first submission), when the writer and `seq` must match. The key's earlier entry is looked for only when
+    the post would not be written otherwise (a stale `seq`, a refusal, or the key's unique index meeting it on
+    insert), so a new key costs no query of its own, and a key seen before gets the answer it got before."""
     session = _lock(session, user)
-    earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
-                        payload=move if same_move_on_replay else None)
-    if earlier is not None:
+    try:
+        _check_writable(session, user, seq)
+        if not isinstance(move, dict):
+            raise InvalidMove(_("A move is a JSON object with a 'type'."))
+        engine = get_engine(session.game)
+        new_state = engine.apply(session.state, move)
+        described = getattr(engine, "describe_phrase", None)  # a game without one is logged in its English only
+        phrase = described(session.state, move, checked=True) if described else engine.describe(
+            session.state, move, checked=True)
+        event = _append(session, user=user, kind=MoveEvent.Kind.MOVE, payload=move,
+                        description=str(phrase)[:300], phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
+                        idempotency_key=idempotency_key, state=new_state)
+    except (PermissionDenied, Conflict, MoveError, _KeyTaken):
+        earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
+                            payload=move if same_move_on_replay else None)
+        if earlier is None:
+            raise
         return _earlier(session, earlier)
-    _check_writable(session, user, seq)
-    if not isinstance(move, dict):
-        raise InvalidMove(_("A move is a JSON object with a 'type'."))
-    engine = get_engine(session.game)
-    new_state = engine.apply(session.state, move)
-    described = getattr(engine, "describe_phrase", None)  # a game without one is logged in its English only
-    phrase = described(session.state, move, checked=True) if described else engine.describe(
-        session.state, move, checked=True)
-    event = MoveEvent.objects.create(
-        session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.MOVE, payload=move,
-        description=str(phrase)[:300], phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
-        entered_by=user,
-        idempotency_key=idempotency_key,
-    )
-    _advance(session, new_state)
     return Recorded(event, replayed=False, state=session.state)
 
 
@@ -193,13 +259,13 @@ def move_undo(
     if not standing:
         raise InvalidMove(_("There is no move to undo."))
     undone = standing.pop()
-    event = MoveEvent.objects.create(
-        session=session, seq=session.head_seq + 1, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
-        description=_("Undo: %(move)s") % {"move": undone.description}, entered_by=user,
+    event = _append(
+        session, user=user, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
+        description=_("Undo: %(move)s") % {"move": undone.description},
         phrase={"code": "site.undo", "params": {"move": undone.phrase or undone.description}},
         idempotency_key=idempotency_key,
+        state=replay(get_engine(session.game), session.setup, [e.payload for e in standing]),
     )
-    _advance(session, replay(get_engine(session.game), session.setup, [e.payload for e in standing]))
     audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
                  details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
     return Recorded(event, replayed=False, state=session.state)
@@ -216,6 +282,7 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     session.rebuilds += 1
     session.save(update_fields=["state", "outcome", "rebuilds", "updated_at"])
     stats_store.table_changed(session)  # a rules fix may change a finished table's outcome
+    heads.head_forget(session.code)  # a new version: the poll asks the database until the next move stores one
     return session
 
 

@@ -28,7 +28,7 @@ from leagues.selectors import clubs_of_user
 from shitenno_site.errors import Conflict, KeyReused
 from shitenno_site.validation import idempotency_key
 
-from . import selectors, services
+from . import heads, selectors, services
 from .models import MoveEvent, TableSession
 
 
@@ -193,7 +193,10 @@ def _with_api_token(request: HttpRequest) -> None:
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
     """The poll: 204 (one cheap query) while the table has not moved nor been rebuilt, else the fresh table body. A
     changed table's body is usually rendered already (by the mover's answer or another phone's poll): it is found
-    from the head and one query for whether this viewer may write, without loading the table, its seats and state."""
+    from the head and one query for whether this viewer may write, without loading the table, its seats and state.
+    A public table that has not moved is answered from its version in the shared cache alone (games.heads)."""
+    if heads.public_unchanged(code, request.GET.get("seq"), request.GET.get("v", "0")):
+        return HttpResponse(status=204)
     _with_api_token(request)
     head = selectors.session_head(code=code, viewer=request.user)
     if head is None:

@@ -161,9 +161,24 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
+_CREATED_AT = serializers.DateTimeField()  # EventOutput's, unbound: its output format and time zone
+
+
+def recorded_json(recorded: services.Recorded) -> dict:
+    """RecordedOutput's body, built directly: a move post's answer is the hottest serialisation of the API, and
+    building the serializers (their fields are copied for each instance) cost more than the rest of the answer.
+    RecordedOutput stays its schema; a test holds the two equal."""
+    event = recorded.event
+    return {"event": {
+        "seq": event.seq, "kind": str(event.kind), "payload": event.payload, "description": str(event.description),
+        "phrase": event.phrase, "entered_by": event.entered_by.username if event.entered_by_id else None,
+        "created_at": _CREATED_AT.to_representation(event.created_at),
+    }, "state": recorded.state}
+
+
 def _recorded(recorded: services.Recorded) -> Response:
-    body = RecordedOutput({"event": recorded.event, "state": recorded.state}).data
-    return Response(body, status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
+    return Response(recorded_json(recorded),
+                    status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
 
 
 class MoveList(APIView):

@@ -7,6 +7,7 @@ draw no random numbers. Table randomness (draws, hidden cards) reaches an engine
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -139,12 +140,20 @@ class Engine(Protocol):
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (much faster than copy.deepcopy on small dicts and lists): engines copy the
-    state they are given before changing it, so a caller's state is never mutated."""
+    """A deep copy of a JSON value: engines copy the state they are given before changing it, so a caller's state
+    is never mutated. marshal copies plain dicts, lists, strings and numbers in C, 5-10x faster than walking them
+    in Python (a move post copies the whole state); anything else (a subclass, an object) is walked."""
+    try:
+        return marshal.loads(marshal.dumps(value, 2))  # version 2: no references, so shared lists come apart
+    except ValueError:  # marshal refuses what is not exactly one of its types
+        return _copy_walked(value)
+
+
+def _copy_walked(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: _copy_walked(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return [_copy_walked(v) for v in value]
     return value
 
 

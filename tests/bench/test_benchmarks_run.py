@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
      "every way left the rows the other (or a full recompute) leaves: yes"),
     ("pages.py", ["--small", "4", "--big", "8", "--runs", "1"], "largest ratio"),
     ("game_stats.py", ["--sizes", "4", "8", "--runs", "1"], "every table the reader sees: yes"),
+    ("profile_requests.py", ["--requests", "2", "--top", "0"], "poll, not modified (204)"),
+    ("request_cpu.py", ["--requests", "2"], "round trips: PostgreSQL"),
 ])
 def test_the_benchmark_runs(script, args, says):
     database = os.environ.get("DATABASE_URL", "")
@@ -31,6 +33,10 @@ def test_the_benchmark_runs(script, args, says):
     # the benchmark drops and creates its database on the server the tests use, whatever BENCH_POSTGRES says
     env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke",
                BENCH_POSTGRES=server_of(database))
+    if script in ("profile_requests.py", "request_cpu.py"):  # they clear their cache: the tests' own, not db 10
+        if not os.environ.get("CACHE_URL", "").startswith("redis"):
+            pytest.skip("the request profiles need the Redis cache (CACHE_URL)")
+        env["BENCH_CACHE_URL"] = os.environ["CACHE_URL"]
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

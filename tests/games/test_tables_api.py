@@ -90,6 +90,43 @@ def test_it_returns_the_first_answer_to_a_repeated_submission(table, api, game):
     assert MoveEvent.objects.count() == 1
 
 
+def test_a_key_used_before_is_refused_at_the_head_too_and_writes_nothing(table, api, game):
+    """A new post at the table's head whose key an earlier entry holds: its insert meets the key's unique index
+    (the key is not looked up before), and the answer is the 422 a look-up gave."""
+    _setup, moves = game
+    assert post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="phone-1-move-1").status_code == 201
+    reused = post_move(api, table, 1, moves[1], HTTP_IDEMPOTENCY_KEY="phone-1-move-1")
+    assert reused.status_code == 422 and "different request" in reused.json()["detail"]
+    assert MoveEvent.objects.count() == 1
+    assert TableSession.objects.get(code=table).head_seq == 1
+    assert post_move(api, table, 1, moves[1], HTTP_IDEMPOTENCY_KEY="phone-1-move-2").status_code == 201
+
+
+def test_a_repeated_key_gets_the_first_answer_after_the_table_moved_on(table, api, game):
+    _setup, moves = game
+    first = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="phone-1-move-1")
+    assert post_move(api, table, 1, moves[1]).status_code == 201
+    again = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="phone-1-move-1")  # a 409 without its key
+    assert again.status_code == 200 and again.json() == first.json()
+    assert post_move(api, table, 0, moves[0]).status_code == 409
+
+
+def test_the_answer_to_a_move_is_its_schema_s_serializer_output(table, api, game):
+    """The move post builds its answer directly (games.api.views.recorded_json); RecordedOutput documents it."""
+    from games import services
+    from games.api.views import RecordedOutput, recorded_json
+
+    _setup, moves = game
+    answer = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="k")
+    event = MoveEvent.objects.select_related("entered_by").get()
+    recorded = services.Recorded(event, replayed=True, state=answer.json()["state"])
+    assert recorded_json(recorded) == RecordedOutput({"event": event, "state": recorded.state}).data
+    assert answer.json() == recorded_json(recorded)  # the fresh answer, built from the entry as inserted
+    unsigned = MoveEvent(seq=1, kind="move", payload={}, description="", phrase={}, entered_by=None, created_at=None)
+    plain = services.Recorded(unsigned, replayed=False, state={})
+    assert recorded_json(plain) == RecordedOutput({"event": unsigned, "state": {}}).data
+
+
 def test_it_undoes_with_a_new_log_entry(table, api, game):
     _setup, moves = game
     post_move(api, table, 0, moves[0])

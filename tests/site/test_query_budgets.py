@@ -78,7 +78,9 @@ def test_the_live_fragment_costs_the_same_with_a_long_log(client, alice, bob, ro
 def test_a_move_post_costs_the_same_with_a_long_log(api, alice, bob, rows, django_assert_num_queries):
     session, legal = _table(alice, bob, rows)
     api.login(bob)
-    with django_assert_num_queries(7 + SESSION):  # token, the table found and locked, BEGIN ... COMMIT
+    # the user (the token's, or the session's), BEGIN, the table found and locked, whether bob (not its creator) is
+    # seated, the log entry and the new state in one statement, COMMIT
+    with django_assert_num_queries(6 + SESSION):
         response = api.post(f"/api/tables/{session.code}/moves/", {"seq": rows, "move": legal[0]})
     assert response.status_code == 201, response.content
     assert response.json()["event"]["seq"] == rows + 1
