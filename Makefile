@@ -46,15 +46,18 @@ run: install-run
 services:
 	bash .ci/services
 
-# The whole suite on PostgreSQL, then the league tests again on SQLite (the demo's database: the stores
-# write there through the ORM instead of COPY, and that path must stay right too). PYTEST_ARGS runs only
-# what it names, on PostgreSQL.
+# The whole suite on PostgreSQL, then the league tests and the tables' move, page and statistics tests again on
+# SQLite (the demo's database: the stores and the move post write there through the ORM instead of COPY or one
+# PostgreSQL statement, and that path must stay right too). PYTEST_ARGS runs only what it names, on PostgreSQL.
+SQLITE_GAMES_TESTS = tests/games/test_tables_api.py tests/games/test_pages.py tests/games/test_stats_store.py \
+	tests/games/test_phrase_backfill.py tests/games/test_poll_heads.py
+
 test: install services
 	DATABASE_URL=$(DATABASE_URL_TEST) CELERY_BROKER_URL=$(CELERY_BROKER_URL_TEST) CACHE_URL=$(CACHE_URL_TEST) \
 		$(PY) -m pytest $(PYTEST_ARGS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL \
-		$(PY) -m pytest tests/leagues -q -m "not celery_worker and not browser"
+		$(PY) -m pytest tests/leagues $(SQLITE_GAMES_TESTS) -q -m "not celery_worker and not browser"
 endif
 
 lint: install
