@@ -62,6 +62,15 @@ def prepare() -> dict:
     return {"token": Token.objects.create(user=user).key, "session": store.session_key, "tables": tables}
 
 
+def wsgi_call(app, method: str, path: str, headers: dict, body: bytes = b"") -> int:
+    """One request through the WSGI handler in this process, its body read to the end; its status code."""
+    answer = {}
+    chunks = app(environ(method, path, headers, body), lambda status, hdrs, exc=None: answer.update(s=status))
+    b"".join(chunks)
+    getattr(chunks, "close", lambda: None)()
+    return int(answer["s"].split()[0])
+
+
 def environ(method: str, path: str, headers: dict, body: bytes = b"") -> dict:
     path, _sep, query = path.partition("?")
     env = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
@@ -88,11 +97,7 @@ def main() -> None:
     app = WSGIHandler()
 
     def call(method, path, headers, body=b""):
-        answer = {}
-        chunks = app(environ(method, path, headers, body), lambda status, hdrs, exc=None: answer.update(s=status))
-        b"".join(chunks)
-        getattr(chunks, "close", lambda: None)()
-        return int(answer["s"].split()[0])
+        return wsgi_call(app, method, path, headers, body)
 
     token = {"Authorization": f"Token {plan['token']}", "Content-Type": "application/json"}
     cookie = {"Cookie": f"sessionid={plan['session']}", "HX-Request": "true"}

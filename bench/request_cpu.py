@@ -56,12 +56,7 @@ def main() -> None:
     app = WSGIHandler()
 
     def call(method, path, headers, body=b""):
-        answer = {}
-        chunks = app(profile_requests.environ(method, path, headers, body),
-                     lambda status, hdrs, exc=None: answer.update(s=status))
-        b"".join(chunks)
-        getattr(chunks, "close", lambda: None)()
-        return int(answer["s"].split()[0])
+        return profile_requests.wsgi_call(app, method, path, headers, body)
 
     token = {"Authorization": f"Token {plan['token']}", "Content-Type": "application/json"}
     cookie = {"Cookie": f"sessionid={plan['session']}", "HX-Request": "true"}
