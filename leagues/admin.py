@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from shitenno_site.admin import AppendOnlyAdmin
 
-from . import models
+from . import models, outbox, results
 
 
 class MembershipInline(admin.TabularInline):
@@ -49,8 +49,6 @@ def _recompute_if_rules_changed(season: models.Season, form) -> None:
     """New rules, new table: asked for at once, so the page shows it without waiting for the next result (the
     store would recompute anyway: it keeps the rules each table was made with)."""
     if season.pk and STANDINGS_RULES & set(form.changed_data):
-        from . import outbox
-
         outbox.ask_compute_standings(season.pk)
 
 
@@ -100,7 +98,9 @@ class SignOffInline(admin.TabularInline):
 
 @admin.register(models.Result)
 class ResultAdmin(admin.ModelAdmin):
-    """Edit results through the site or API: they re-rate; admin edits here do not enqueue the jobs."""
+    """A result saved or deleted here (with its entries) asks for the same jobs as a correction on the site:
+    ratings, standings and the players' tallies before and after, plus an audit line (`result_changed_in_admin`).
+    The site's and the API's forms stay the way to correct a result: they check the season's rules."""
 
     list_display = ["id", "game", "played_on", "season", "status", "version"]
     list_filter = ["status", "game"]
@@ -108,39 +108,78 @@ class ResultAdmin(admin.ModelAdmin):
     readonly_fields = ["in_standings"]
     inlines = [ResultEntryInline, SignOffInline]
 
+    def save_model(self, request, obj, form, change):
+        # Read before anything is saved: the inlines (who played, how they placed) are saved after this.
+        request.result_before = results.result_footprint(obj.pk) if change else None
+        super().save_model(request, obj, form, change)
 
-@admin.register(models.ResultEntry)
-class ResultEntryAdmin(admin.ModelAdmin):
-    list_display = ["result", "player", "rank", "score"]
-    raw_id_fields = ["result", "player"]
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        results.result_changed_in_admin(before=request.result_before, result_id=form.instance.pk, user=request.user)
+
+    def delete_model(self, request, obj):
+        before, pk = results.result_footprint(obj.pk), obj.pk
+        super().delete_model(request, obj)
+        results.result_changed_in_admin(before=before, result_id=pk, user=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for result in queryset:
+            self.delete_model(request, result)
 
 
-@admin.register(models.SignOff)
-class SignOffAdmin(admin.ModelAdmin):
-    list_display = ["result", "player", "agreed", "by", "created_at"]
-    list_filter = ["agreed"]
-    raw_id_fields = ["result", "player", "by"]
+class DerivedRowsAdmin(admin.ModelAdmin):
+    """Rows the jobs derive from the results (ratings, their history, standings): staff read them; an edit here
+    would be overwritten by the next job, so there is none. Deleting stays possible (deleting a player or a result
+    deletes its rows), and a deletion made here asks for the job that writes the rows again."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        self.rebuild([obj])
+
+    def delete_queryset(self, request, queryset):
+        rows = list(queryset)
+        super().delete_queryset(request, queryset)
+        self.rebuild(rows)
+
+    def rebuild(self, rows) -> None:
+        raise NotImplementedError
+
+
+class ScopeRowsAdmin(DerivedRowsAdmin):
+    def rebuild(self, rows) -> None:
+        for kind, key in sorted({(row.kind, row.key) for row in rows}):
+            outbox.ask_rate_scope(kind, key)
 
 
 @admin.register(models.Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(ScopeRowsAdmin):
     list_display = ["player", "kind", "key", "mu", "sigma", "games"]
     list_filter = ["kind", "key"]
     raw_id_fields = ["player"]
 
 
 @admin.register(models.RatingEvent)
-class RatingEventAdmin(admin.ModelAdmin):
+class RatingEventAdmin(ScopeRowsAdmin):
     list_display = ["player", "kind", "key", "result", "played_on", "mu_before", "mu_after"]
     list_filter = ["kind", "key"]
     raw_id_fields = ["player", "result"]
 
 
 @admin.register(models.Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(DerivedRowsAdmin):
     list_display = ["season", "player", "ranked", "points", "games", "wins"]
     list_filter = ["season"]
     raw_id_fields = ["player"]
+
+    def rebuild(self, rows) -> None:
+        for season_id in sorted({row.season_id for row in rows}):
+            outbox.ask_compute_standings(season_id)
 
 
 # --- Audit trail (issue 7): read-only, rows are only appended by the services ---

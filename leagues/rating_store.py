@@ -214,11 +214,13 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     where, params = "t.kind = %s AND t.key = %s", [kind, key]
     if since is None:
         stale, state = events, {}
-        players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
     else:
         stale, state = events.filter(played_on__gte=since), _start_state(events.filter(played_on__lt=since))
         where, params = f"{where} AND t.played_on >= %s", [*params, since]
-        players = set()
+    # Every stored rating of the scope is rewritten from the fold (unchanged ones are left alone), not only those of
+    # the players seated since: a deleted result takes its history rows with it before this job runs (Django's
+    # cascade), so a player whose games were all in it is found only here, and loses the rating it leaves behind.
+    players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
     placings = _Placings(_counted_in_scope(kind, key, since))
     # A result whose date moved later may still have rows before `since`: the re-rate meets them on the
     # unique key and updates them, so the straight COPY is only for a scope that holds no rows at all.

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games.models import Seat, TableSession
-from leagues import rating_store, results, seasons, selectors, standings_store
+from leagues import outbox, rating_store, results, seasons, selectors, standings_store
 from leagues.models import Rating, RatingEvent, Result, Standing
 from leagues.players import player_for_user
 from leagues.ratings import RatedResult, rate_results
@@ -228,6 +228,25 @@ def test_it_deletes_a_result_and_rerates(club, alice, bob, carol):
     assert not Rating.objects.filter(player=player_for_user(alice)).exists()
     assert set(RatingEvent.objects.values_list("result_id", flat=True)) == {second.pk}
     assert list(Standing.objects.filter(season=season).values_list("player__name", flat=True)) == ["bob", "carol"]
+
+
+def test_a_deleted_result_leaves_no_rating_behind_once_its_jobs_run(club, alice, bob, carol):
+    """Alice played only the deleted game: the re-rate from its date takes her rating away, as a recompute would."""
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    first = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)], days_ago=4), bob, carol)
+    sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
+    outbox.sweep(older_than=0)
+    assert Rating.objects.filter(player=player_for_user(alice)).exists()
+    results.result_delete(result=first, version=first.version, user=alice)
+    outbox.sweep(older_than=0)
+    after = snapshot()
+    assert not Rating.objects.filter(player=player_for_user(alice)).exists()
+    Rating.objects.all().delete()
+    RatingEvent.objects.all().delete()
+    Standing.objects.all().delete()
+    rate_everything(season)
+    assert snapshot() == after
 
 
 def test_a_job_run_twice_changes_nothing(club, alice, bob, carol):
