@@ -5,7 +5,9 @@ Run: `bash .ci/services && .venv/bin/python bench/game_stats.py [--sizes 10 1000
 (database shitenno_bench_game_stats, dropped and re-made each run).
 
 At each size there are that many finished public Shitennō tables (one move-by-move game, entered in bulk) and
-ten private tables of the signed-in reader. Each timed request of /games/shitenno/ follows a table finishing
+ten private tables of the signed-in reader (with `--private-others`, the public tables are strangers' and as many
+private tables of strangers are added: the site grows, the reader's own tables stay ten).
+Each timed request of /games/shitenno/ follows a table finishing
 through the site's own move service (`services.move_record`, timed apart), so whatever the page keeps under a
 mark of the tables it sees is cold, as on a busy site where some table finishes all the time: the median of
 `--runs` such requests for a visitor who is not signed in and for the signed-in player, their queries, and the
@@ -61,6 +63,9 @@ class World:
     def __init__(self) -> None:
         self.engine = get_engine("shitenno")
         self.reader = get_user_model().objects.create_user("reader", "r@example.org", "bench passphrase 42")
+        self.stranger = get_user_model().objects.create_user("stranger", "s@example.org", "bench passphrase 42")
+        self.private_others = False
+        self.strangers: list[int] = []
         self.hero = player_for_user(self.reader)
         self.others = Player.objects.bulk_create(Player(name=f"player {i}") for i in range(3))
         self.games = [random_legal_game(seed, 4) for seed in range(1, 9)]  # a few different finished games
@@ -72,20 +77,31 @@ class World:
         self.finishes: list[float] = []  # ms of each finishing move (services.move_record), the tally's writer
         self.bulk(PRIVATE, is_public=False)
 
-    def bulk(self, n: int, *, is_public: bool = True) -> None:
-        """n finished tables entered in bulk (the page reads set-ups and outcomes, so the state is left small)."""
+    def bulk(self, n: int, *, is_public: bool = True, strangers: bool = False) -> None:
+        """n finished tables entered in bulk (the page reads set-ups and outcomes, so the state is left small);
+        `strangers`: made by someone else, the reader neither seated nor in their club."""
         made = TableSession.objects.bulk_create(
             (TableSession(game="shitenno", rules_version=self.engine.rules_version, setup=setup, state={},
-                          outcome=outcome, status=TableSession.Status.FINISHED, created_by=self.reader,
+                          outcome=outcome, status=TableSession.Status.FINISHED,
+                          created_by=self.stranger if strangers else self.reader,
                           is_public=is_public, head_seq=1, finished_at=datetime.datetime.now(datetime.UTC))
              for setup, outcome in (self.finals[RNG.randrange(len(self.finals))] for _ in range(n))),
             batch_size=2000)
-        players = [self.hero.pk, *(p.pk for p in self.others)]
-        Seat.objects.bulk_create((Seat(session=s, position=i, player_id=pid) for s in made
+        if strangers:  # four of a thousand strangers at each table, as on a site with many players
+            if not self.strangers:
+                self.strangers = [p.pk for p in Player.objects.bulk_create(
+                    Player(name=f"stranger {i}") for i in range(1000))]
+            seated = (RNG.sample(self.strangers, 4) for _ in made)
+        else:
+            seated = ([self.hero.pk, *(p.pk for p in self.others)] for _ in made)
+        Seat.objects.bulk_create((Seat(session=s, position=i, player_id=pid)
+                                  for s, players in zip(made, seated, strict=True)
                                   for i, pid in enumerate(players)), batch_size=8000)
 
     def grow_to(self, n: int) -> None:
-        self.bulk(n - self.tables)
+        if self.private_others:  # the site grows around the reader: strangers' public and private tables
+            self.bulk(n - self.tables, is_public=False, strangers=True)
+        self.bulk(n - self.tables, strangers=self.private_others)
         self.tables = n
         stores_rebuilt()
         with connection.cursor() as cursor:
@@ -142,9 +158,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--private-others", action="store_true",
+                        help="the site grows around the reader: at each size, that many public and that many "
+                             "private finished tables of strangers (the signed-in reader's page must not grow)")
     args = parser.parse_args()
     sizes = sorted(args.sizes)
     world = World()
+    world.private_others = args.private_others
     anonymous, signed_in = Client(), Client()
     signed_in.force_login(world.reader)
     figures: dict[str, dict[int, tuple[float, int]]] = {"not signed in": {}, "signed in (10 private)": {}}

@@ -57,6 +57,10 @@ class TableSession(models.Model):
             # as a tally, games/stats_store.py): this keeps that read off the public tables.
             models.Index(fields=["game"], name="session_private_finished",
                          condition=models.Q(is_public=False, status="finished", entry="moves")),
+            # ... and from the reader's side, those they made: with the seats (by player) and the clubs (by club)
+            # the read follows the reader's own tables when the site's private tables are many.
+            models.Index(fields=["created_by"], name="session_private_finished_by",
+                         condition=models.Q(is_public=False, status="finished", entry="moves")),
         ]
 
     def __str__(self) -> str:
