@@ -1,8 +1,9 @@
 """The league jobs' outbox: a change that needs ratings or standings redone writes what to redo in its own
 transaction (`ask_*`), so a broker that is down, slow or loses a message can delay a job but never lose it.
 
-After commit the row's id is published as a hint (`outbox_run`), best-effort: one try, a short connect timeout,
-and a failure is only logged, so the request neither fails nor waits. The beat's `outbox_sweep` (every minute)
+After commit the ids of the rows a transaction asked for are published as one hint (`outbox_run_many`),
+best-effort: one try, a short connect timeout, and a failure is only logged, so the request neither fails nor
+waits. The beat's `outbox_sweep` (every minute)
 and the worker's start run every row whose hint may have been lost. A run deletes its row only if nobody asked
 again meanwhile (`generation`), so a change made while its job runs is never dropped; the jobs are idempotent,
 so a row run twice (hint and sweep) costs a little time, nothing else. In eager mode (no broker, `make run`)
@@ -14,7 +15,6 @@ from __future__ import annotations
 import datetime
 import logging
 import os
-from functools import partial
 
 from django.db import transaction
 from django.db.models import F
@@ -38,7 +38,26 @@ def _ask(job: str, target: str, since: datetime.date | None = None) -> None:
             row.generation = F("generation") + 1
             row.marked_at = timezone.now()
             row.save(update_fields=["since", "generation", "marked_at"])
-    transaction.on_commit(partial(publish, row.pk))
+    _hint_at_commit(row.pk)
+
+
+def _hint_at_commit(row_id: int) -> None:
+    """Hint every row a transaction asked for in one message, after it commits: a four-player result that comes
+    to count asks for six rows (its rating, its place in the season's table, four players' tallies), which were
+    six messages and six waits on the broker inside the request. The ids wait on the connection (one per thread);
+    each ask registers the same flush, and the first flush at commit sends them all, the others find none. Ids of
+    a rolled-back change can ride along with a later flush: their rows are gone, and running a missing row does
+    nothing."""
+    transaction.get_connection().__dict__.setdefault("outbox_hints", []).append(row_id)
+    transaction.on_commit(_flush_hints)
+
+
+def _flush_hints() -> None:
+    pending = transaction.get_connection().__dict__.get("outbox_hints")
+    if pending:
+        row_ids = sorted(set(pending))
+        pending.clear()
+        publish(row_ids)
 
 
 def ask_rate_result(result_id: int) -> None:
@@ -80,25 +99,27 @@ def _hint_pool(app):
     return pool
 
 
-def publish(row_id: int) -> None:
-    """Hint the worker to run the row now. Never raises and never waits on a dead broker: the sweep runs it."""
+def publish(row_ids: list[int]) -> None:
+    """Hint the worker to run these rows now, in one message. Never raises and never waits on a dead broker: the
+    sweep runs them."""
     from shitenno_site.celery import app
 
     from . import tasks
 
     try:
         if app.conf.task_always_eager:
-            tasks.outbox_run.apply_async((row_id,))
+            tasks.outbox_run_many.apply_async((row_ids,))
             return
         with _hint_pool(app).acquire(block=True, timeout=PUBLISH_CONNECT_TIMEOUT) as connection:
             try:
                 connection.ensure_connection(max_retries=0)
-                tasks.outbox_run.apply_async((row_id,), connection=connection, retry=False, ignore_result=True)
+                tasks.outbox_run_many.apply_async((row_ids,), connection=connection, retry=False,
+                                                  ignore_result=True)
             except Exception:
                 connection.collect()  # drop the broken socket: the next hint connects afresh
                 raise
-    except Exception as exc:  # the row stays; the sweep runs it
-        logger.warning("League job %s not published (%s); the sweep will run it.", row_id, exc)
+    except Exception as exc:  # the rows stay; the sweep runs them
+        logger.warning("League jobs %s not published (%s); the sweep will run them.", row_ids, exc)
 
 
 def _run_row(row: LeagueJob) -> object:
@@ -131,6 +152,20 @@ def run(row_id: int) -> object:
     done = _run_row(row)
     LeagueJob.objects.filter(pk=row.pk, generation=row.generation).delete()
     return done
+
+
+def run_many(row_ids: list[int]) -> None:
+    """Run the rows of one hint, each in its own transaction. A failing row does not keep the others from running;
+    the first failure is raised at the end (the task retries a transient one; the sweep runs what is left)."""
+    failure: Exception | None = None
+    for row_id in row_ids:
+        try:
+            run(row_id)
+        except Exception as exc:
+            logger.exception("League job %s failed; it stays in the outbox.", row_id)
+            failure = failure or exc
+    if failure is not None:
+        raise failure
 
 
 def sweep(*, older_than: float = 30) -> dict:

@@ -59,8 +59,14 @@ def standings_compute(season_id: int) -> int:
 
 @shared_task(ignore_result=True, **RETRY)
 def outbox_run(row_id: int) -> None:
-    """The hint published after a change commits: run that outbox row now."""
+    """One row's hint, as published before hints were batched (kept for the messages still queued)."""
     outbox.run(row_id)
+
+
+@shared_task(ignore_result=True, **RETRY)
+def outbox_run_many(row_ids: list[int]) -> None:
+    """The hint published after a change commits: run the outbox rows it asked for now."""
+    outbox.run_many(row_ids)
 
 
 @shared_task(ignore_result=True, acks_late=True)

@@ -67,7 +67,7 @@ def count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
                                                        "score": 10}]})
     assert response.status_code == 201 and response.json()["status"] == "counted"
     # one try per hint, no retry loop: the request did not wait on the dead broker
-    assert dead.attempts == 8  # rate, fold and each player's tallies, for each of the two results
+    assert dead.attempts == 2  # one hint a request (its rows: rate, fold and each player's tallies), two requests
     monkeypatch.undo()
     jobs = sorted(LeagueJob.objects.values_list("job", "target"))
     assert jobs == sorted([("fold_result", str(pending.pk)), ("fold_result", str(response.json()["id"])),
@@ -138,6 +138,35 @@ def test_asking_twice_keeps_one_row_with_the_earliest_date():
     assert rows["league:7"].since == day - datetime.timedelta(days=5) and rows["league:7"].generation == 3
     assert rows["game:shitenno"].since is None and rows["game:shitenno"].generation == 3
     assert publish.call_count == 6
+
+
+def test_a_counted_result_sends_one_hint_with_all_its_rows(club, alice, bob, carol, django_capture_on_commit_callbacks):
+    """Its rating, its place in the season's table and each player's tallies: five rows, one message at commit."""
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20), (carol, 3, 10)])
+    sign_all(result, bob)
+    with mock.patch.object(outbox, "publish") as publish, django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            results.result_sign_off(result=result, user=carol)  # the last sign-off: the result counts
+        assert not publish.called  # nothing before the commit
+    asked = sorted(LeagueJob.objects.values_list("pk", flat=True))
+    assert len(asked) == 5 and publish.call_count == 1
+    assert publish.call_args.args[0] == asked
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_hint_runs_each_of_its_rows_even_when_one_fails(club, alice, bob):
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    with mock.patch.object(outbox, "publish"):
+        result = sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
+    asked = sorted(LeagueJob.objects.values_list("pk", flat=True))
+    with mock.patch.object(rating_store, "ratings_apply_result", side_effect=RuntimeError("disk full")):
+        with pytest.raises(RuntimeError, match="disk full"):
+            tasks.outbox_run_many.run(asked)  # the task's body, as the worker runs it
+    assert list(LeagueJob.objects.values_list("job", "target")) == [("rate_result", str(result.pk))]
+    assert Standing.objects.filter(season=season).count() == 2  # the rows after the failing one ran
 
 
 @pytest.mark.django_db(transaction=True)

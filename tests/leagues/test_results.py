@@ -53,7 +53,7 @@ def test_it_counts_a_result_once_every_player_signs_off(club, alice, bob, carol,
         assert result.status == "pending"
         sign_all(result, carol)
     assert result.status == "counted"
-    assert len(callbacks) == 5  # the rating update, the standings job and the three players' tallies, on commit
+    assert len(callbacks) == 5  # one per row asked (rating, standings, three tallies); the first sends them all
 
 
 def test_it_lets_the_recorder_sign_for_guests(club, alice, bob):
