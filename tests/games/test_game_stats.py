@@ -6,7 +6,8 @@ from games import selectors, services
 from games.engines.shitenno import final_count
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import Seat, TableSession
-from games.plugins.shitenno.stats import TableRow, game_stats, player_shitenno_stats
+from games.plugins import get_game
+from games.plugins.shitenno.stats import TableRow, player_shitenno_stats
 from leagues.models import Player
 from leagues.players import player_for_user
 from leagues.selectors import player_stats
@@ -40,7 +41,7 @@ def test_it_counts_win_rates_by_general_title_and_seat():
     first = finished(["honda", "ii"], ["daimyo", "hatamoto"], positions=[20, 10])
     second = finished(["ii", "sakai"], ["hatamoto", "sensei"], positions=[5, 8],
                       provinces={"kanto": [{"seat": 0, "face": "simple"}]})
-    stats = game_stats([TableRow(*first), TableRow(*second)])
+    stats = get_game("shitenno").stats([TableRow(*first), TableRow(*second)])
 
     assert stats["tables"] == 2 and stats["seats"] == 4
     by_general = {row["key"]: row for row in stats["by_general"]}
@@ -58,7 +59,7 @@ def test_it_counts_win_rates_by_general_title_and_seat():
 def test_it_splits_favour_into_placements_and_majorities():
     setup, outcome = finished(["honda", "ii"], ["daimyo", "shomyo"], positions=[4, 2], kokus=[[3], []],
                               provinces={"kanto": [{"seat": 1, "face": "golden"}]})
-    sources = {s["source"]: s for s in game_stats([TableRow(setup, outcome)])["favour_sources"]}
+    sources = {s["source"]: s for s in get_game("shitenno").stats([TableRow(setup, outcome)])["favour_sources"]}
     # Honda: 4 placements + 3 koku = 7; Ii: 2 placements + 6 majority = 8 and wins.
     assert sources["placements"]["average"] == 3 and sources["majorities"]["average"] == 3
     assert sources["kokus"]["average"] == 1.5 and sources["tiles"]["average"] == 0
@@ -68,7 +69,7 @@ def test_it_splits_favour_into_placements_and_majorities():
 
 
 def test_it_has_nothing_to_say_without_tables():
-    stats = game_stats([])
+    stats = get_game("shitenno").stats([])
     assert stats["tables"] == 0 and stats["by_general"] == [] and stats["average_winning_score"] is None
 
 

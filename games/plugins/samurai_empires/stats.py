@@ -58,14 +58,6 @@ def table_tally(row: TableRow) -> Tally:
     return tally.add({}, found)
 
 
-def game_tally(rows: Iterable[TableRow]) -> Tally:
-    return tally.add_up(table_tally(row) for row in rows)
-
-
-def game_stats(rows: Iterable[TableRow]) -> dict:
-    return present(game_tally(rows))
-
-
 def present(found: Tally) -> dict:
     solo_plays, solo_wins, tables = found.get("solo_plays", 0), found.get("solo_wins", 0), found.get("tables", 0)
     era_plays, era_wins = tally.counter(found, "era_plays"), tally.counter(found, "era_wins")

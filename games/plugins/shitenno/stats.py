@@ -69,14 +69,6 @@ def table_tally(row: TableRow) -> Tally:
     return tally.add({}, found)  # drops the zero counts, as adding tallies does
 
 
-def game_tally(rows: Iterable[TableRow]) -> Tally:
-    return tally.add_up(table_tally(row) for row in rows)
-
-
-def game_stats(rows: Iterable[TableRow]) -> dict:
-    return present(game_tally(rows))
-
-
 def present(found: Tally) -> dict:
     """Win rates by general, starting title and seat; the winners' average favour; favour by source.
 
