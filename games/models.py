@@ -57,6 +57,9 @@ class TableSession(models.Model):
             # as a tally, games/stats_store.py): this keeps that read off the public tables.
             models.Index(fields=["game"], name="session_private_finished",
                          condition=models.Q(is_public=False, status="finished", entry="moves")),
+            # A player's latest public tables (his page, 20 of them): walked newest first, each table's seat for
+            # the player looked up, instead of sorting all his tables (issue 18).
+            models.Index(fields=["-created_at"], name="session_public_latest", condition=models.Q(is_public=True)),
         ]
 
     def __str__(self) -> str:

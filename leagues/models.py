@@ -259,7 +259,12 @@ class Result(models.Model):
 
     class Meta:
         ordering = ["-played_on", "-id"]
-        indexes = [models.Index(fields=["game", "status", "played_on"])]
+        indexes = [
+            models.Index(fields=["game", "status", "played_on"]),
+            # A player's latest counted games (the bars of his page): walked latest first, each result's entry for
+            # the player looked up, instead of sorting all his games (issue 18).
+            models.Index(fields=["-played_on", "-id"], name="result_counted_latest", condition=Q(status="counted")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} on {self.played_on} (#{self.pk})"
