@@ -32,11 +32,15 @@ def club_members(club: Club) -> QuerySet[Membership]:
     return club.memberships.select_related("player", "player__user").order_by("role", "player__name")
 
 
-def club_member_rows(club: Club) -> QuerySet[Membership]:
+def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
     """The club's members as its page lists them (role, then name): only what a row shows, the player's name and
-    the role, without the accounts club_members joins: a page of 50 of 1,000 members cost twice a page of 10."""
-    return (club.memberships.select_related("player").only("id", "club_id", "player_id", "role", "player__name")
-            .order_by("role", "player__name"))
+    the role, without the accounts club_members joins: a page of 50 of 1,000 members cost twice a page of 10. A
+    manager's rows (with their forms) are memberships; anyone else's are dicts of `player_id`, `player__name` and
+    `role` (rows.member_rows), no objects made."""
+    members = club.memberships.order_by("role", "player__name")
+    if for_manager:
+        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name")
+    return members.values("player_id", "player__name", "role")
 
 
 def clubs_list() -> QuerySet[Club]:

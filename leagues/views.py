@@ -192,8 +192,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "membership": membership,
         # a page of members without counting them: one row more says whether a next page follows
-        "members": selectors.LookaheadPage(selectors.club_member_rows(club), request.GET.get("members"),
-                                           CLUB_MEMBERS_PAGE) if access.sees_inside else None,
+        "members": selectors.LookaheadPage(selectors.club_member_rows(club, for_manager=bool(
+            membership and membership.manages)), request.GET.get("members"), CLUB_MEMBERS_PAGE)
+        if access.sees_inside else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
         if access.manages else None,
         "role_form": RoleForm(),
