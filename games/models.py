@@ -61,6 +61,9 @@ class TableSession(models.Model):
             # the read follows the reader's own tables when the site's private tables are many.
             models.Index(fields=["created_by"], name="session_private_finished_by",
                          condition=models.Q(is_public=False, status="finished", entry="moves")),
+            # A player's latest public tables (his page, 20 of them): walked newest first, each table's seat for
+            # the player looked up, instead of sorting all his tables (issue 18).
+            models.Index(fields=["-created_at"], name="session_public_latest", condition=models.Q(is_public=True)),
         ]
 
     def __str__(self) -> str:

@@ -29,12 +29,34 @@ def _visible_q(viewer: AbstractBaseUser) -> Q:
     return visible
 
 
-_SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player"))  # one query for seats and players
+# One query for seats and players, in seat order within each table: not by Seat's own ordering, whose first key
+# (its table's creation) joins every table to sort a page's few seats.
+_SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("session_id", "position"))
 
 
 def sessions_visible(viewer: AbstractBaseUser) -> QuerySet[TableSession]:
-    ids = TableSession.objects.filter(_visible_q(viewer)).values("pk")
-    return TableSession.objects.filter(pk__in=ids).select_related("club").prefetch_related(_SEATS)
+    """The tables the viewer may see. A visitor's (public tables) and a superuser's (all) are a plain filter; a
+    signed-in viewer's visibility joins seats and memberships, which could repeat a table, so it is a subquery of
+    ids. The plain filter matters for lists read a page at a time: the subquery made PostgreSQL hash every public
+    table of the site to list a player's latest 20 (issue 18)."""
+    visible = _visible_q(viewer)
+    if viewer.is_superuser or not viewer.is_authenticated:
+        tables = TableSession.objects.filter(visible)
+    else:
+        tables = TableSession.objects.filter(pk__in=TableSession.objects.filter(visible).values("pk"))
+    return tables.select_related("club").prefetch_related(_SEATS)
+
+
+def sessions_visible_q(viewer: AbstractBaseUser, *, through: str) -> Q:
+    """The condition that the table a row points at (by the relation `through`, e.g. "session") is one the viewer
+    may see, for queries of seats or results: a plain condition on the joined table for a visitor or a superuser,
+    a subquery of ids (sessions_visible) for a signed-in viewer. A superuser's is always true (not an empty Q,
+    which an OR with another condition would drop)."""
+    if viewer.is_superuser:
+        return Q(pk__isnull=False)
+    if not viewer.is_authenticated:
+        return Q(**{f"{through}__is_public": True})
+    return Q(**{f"{through}__in": sessions_visible(viewer).values("pk")})
 
 
 def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
@@ -229,6 +251,15 @@ def session_state_replayed(session: TableSession, *, upto_seq: int | None = None
     return replay(get_engine(session.game), session.setup, moves)
 
 
+def seat_names(session_ids: list[int]) -> dict[int, list[str]]:
+    """The names of the players at each of these tables, in seat order: one query of names, for lists of tables."""
+    names: dict[int, list[str]] = {}
+    for session_id, name in (Seat.objects.filter(session_id__in=session_ids).order_by("session_id", "position")
+                             .values_list("session_id", "player__name")):
+        names.setdefault(session_id, []).append(name)
+    return names
+
+
 def sessions_for_player(*, player: Player, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(seats__player=player).order_by("-created_at")
 
@@ -299,10 +330,11 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     return adapter.stats_present(tally)
 
 
-def player_seats_finished(*, player: Player, game: str, viewer: AbstractBaseUser) -> QuerySet[Seat]:
-    """The player's seats at finished move-by-move tables of `game` the viewer may see (for the game's part of
-    the player's page, GameAdapter.player_stats)."""
+def player_seats_finished(*, player: Player, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:
+    """The player's seats at finished move-by-move tables of `game` (or of any of a list of games) the viewer may
+    see (for the game's part of the player's page, GameAdapter.player_stats)."""
+    games = {"session__game__in": game} if isinstance(game, list) else {"session__game": game}
     return Seat.objects.filter(
-        player=player, session__game=game, session__entry=TableSession.Entry.MOVES,
-        session__status=TableSession.Status.FINISHED, session__in=sessions_visible(viewer).values("pk"),
-    ).order_by()
+        player=player, **games, session__entry=TableSession.Entry.MOVES,
+        session__status=TableSession.Status.FINISHED,
+    ).filter(sessions_visible_q(viewer, through="session")).order_by()

@@ -9,7 +9,6 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -24,7 +23,7 @@ from games.engines.base import MoveError
 from games.plugins import GameAdapter, all_games, default_game, get_game
 from leagues.models import Player
 from leagues.players import player_for_user
-from leagues.selectors import clubs_of_user
+from leagues.selectors import LookaheadPage, clubs_of_user
 from shitenno_site.errors import Conflict, KeyReused
 from shitenno_site.validation import idempotency_key
 
@@ -269,10 +268,17 @@ def table_undo(request: HttpRequest, code: str) -> HttpResponse:
 HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first did
 
 
+# What a history row shows of an entry: not its move (the payload, JSON read for nothing) nor its enterer's account
+# beyond the name.
+_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username")
+
+
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
-    page = Paginator(session.events.select_related("entered_by").order_by("seq"), HISTORY_PAGE).get_page(
-        request.GET.get("page"))
+    # a part of the log without counting it (one entry more says whether another part follows): a long log cost
+    # its count on every part
+    page = LookaheadPage(session.events.select_related("entered_by").only(*_HISTORY_FIELDS).order_by("seq"),
+                         request.GET.get("page"), HISTORY_PAGE)
     events = list(page.object_list)
     undone = selectors.undone_among(session, events)
     rows = [{"event": e, "undone": e.seq in undone, "is_undo": e.kind == MoveEvent.Kind.UNDO} for e in events]

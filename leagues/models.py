@@ -6,6 +6,7 @@ from fractions import Fraction
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +41,9 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        indexes = [  # the players list, a page at a time in name order: read off the index, not sorted whole
+            models.Index(fields=["name", "id"], name="player_list_order", condition=Q(merged_into__isnull=True)),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -255,7 +259,12 @@ class Result(models.Model):
 
     class Meta:
         ordering = ["-played_on", "-id"]
-        indexes = [models.Index(fields=["game", "status", "played_on"])]
+        indexes = [
+            models.Index(fields=["game", "status", "played_on"]),
+            # A player's latest counted games (the bars of his page): walked latest first, each result's entry for
+            # the player looked up, instead of sorting all his games (issue 18).
+            models.Index(fields=["-played_on", "-id"], name="result_counted_latest", condition=Q(status="counted")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} on {self.played_on} (#{self.pk})"

@@ -28,6 +28,7 @@ from .access import (
 )
 from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
 from .models import Club, Membership, Player
+from .player_page import player_page_stats
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -53,9 +54,15 @@ def _next_page(request: HttpRequest) -> str:
     return target if safe else ""
 
 
+PLAYERS_PAGE = 50
+
+
 def player_list(request: HttpRequest) -> HttpResponse:
     search = query_text(request.GET, "q")
-    page = Paginator(selectors.players_list(search=search), 50).get_page(request.GET.get("page"))
+    # a page in name order off the index, without counting the players (one more says whether a next page
+    # follows), with what a row shows: the name, and whether the player is a guest
+    players = selectors.players_list(search=search).select_related(None).only("id", "name", "user_id")
+    page = selectors.LookaheadPage(players, request.GET.get("page"), PLAYERS_PAGE)
     template = "leagues/partials/player_rows.html" if request.htmx else "leagues/player_list.html"
     return render(request, template, {"page": page, "q": search})
 
@@ -82,15 +89,27 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     from games.selectors import sessions_for_player
 
     return {
-        "sessions": _listed(sessions_for_player(player=player, viewer=request.user))[:20],
+        "sessions": _listed(sessions_for_player(player=player, viewer=request.user)),
         **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
     }
 
 
-def _listed(sessions):
-    """Tables as the pages' lists show them (games/partials/session_list.html: the link, the seats, the status and
-    the day): their moves' state and set-up, the largest columns, are not read."""
-    return sessions.select_related(None).only("code", "status", "created_at")
+LISTED_TABLES = 20
+
+
+def _listed(sessions) -> list:
+    """The latest tables as the pages' lists show them (games/partials/session_list.html: the link, the names at
+    the seats, the status and the day): their moves' state and set-up, the largest columns, are not read, and the
+    names at their seats come in one query of names (`seat_names`), not as seat and player objects: 80 seats made
+    into 160 objects cost a page with 20 tables twice what one with a few cost (issue 18)."""
+    from games.selectors import seat_names
+
+    tables = list(sessions.select_related(None).prefetch_related(None).only("code", "status", "created_at")
+                  [:LISTED_TABLES])
+    names = seat_names([table.pk for table in tables])
+    for table in tables:
+        table.seat_names = names.get(table.pk, [])
+    return tables
 
 
 @login_required
@@ -172,7 +191,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "club": club,
         "membership": membership,
-        "members": Paginator(selectors.club_members(club), CLUB_MEMBERS_PAGE).get_page(request.GET.get("members"))
+        # a page of members without counting them: one row more says whether a next page follows
+        "members": selectors.LookaheadPage(selectors.club_member_rows(club, for_manager=bool(
+            membership and membership.manages)), request.GET.get("members"), CLUB_MEMBERS_PAGE)
         if access.sees_inside else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
         if access.manages else None,
@@ -187,7 +208,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
-    return {"sessions": _listed(sessions_for_club(club=club, viewer=request.user))[:20],
+    return {"sessions": _listed(sessions_for_club(club=club, viewer=request.user)),
             **_club_leagues(club, request.user)}
 
 
@@ -357,10 +378,8 @@ RECENT_PLACES = 30  # the bars of the latest counted games
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
     from leagues.models import RatingScope
 
-    stats = selectors.player_stats(player=player, viewer=viewer, head_to_head=False)
-    opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=viewer), opponents_page,
-                                        HEAD_TO_HEAD_PAGE)
-    stats["head_to_head"] = selectors.head_to_head_of(opponents.object_list)
+    stats, opponents = player_page_stats(player=player, viewer=viewer, opponents_page=opponents_page,
+                                         per_page=HEAD_TO_HEAD_PAGE)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
     chart = None
     if game_ratings:

@@ -5,17 +5,20 @@ in plain Python instead of by the template machinery:
 - `player_url`: a player's page, from his id, without a `reverse()` per row (its pattern is worked out once);
 - `tenths`: a number with one decimal, exactly as `floatformat:1` writes it in the reader's language;
 - `separated_by`: what separates a standings row from the row above (partials/separated_by.html, in one call);
-- `rating_rows`, `standing_rows`: a whole page of rankings or standings rows, written as the templates wrote them.
+- `rating_rows`, `standing_rows`, `member_rows`, `session_rows`, `head_to_head_rows`: a whole page of rankings,
+  standings, members, tables or opponents, written as the templates wrote them.
 """
 
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from django import template
+from django.template.defaultfilters import date
 from django.urls import get_script_prefix, reverse
 from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import gettext
 
 register = template.Library()
@@ -113,8 +116,60 @@ def standing_rows(page) -> str:
 @register.simple_tag
 def member_rows(page) -> str:
     """A page of a club's members as a visitor or a member sees them (partials/member_rows.html without the
-    managers' forms): the player and his role."""
+    managers' forms): the player and his role, from rows of `player_id`, `player__name` and `role`."""
+    from leagues.models import Membership
+
     head, tail = _player_url_parts(get_script_prefix())
+    # each role's name translated once, not once a row (get_role_display looks the choice up and translates it)
+    roles = {value: escape(label) for value, label in Membership.Role.choices}
     return mark_safe("".join(  # noqa: S308 (names and roles escaped, the ids numbers)
-        f'\n    <li>\n      <a href="{head}{m.player_id}{tail}">{escape(m.player.name)}</a> '
-        f'<span class="tag">{escape(m.get_role_display())}</span>\n    </li>' for m in page))
+        f'\n    <li>\n      <a href="{head}{m["player_id"]}{tail}">{escape(m["player__name"])}</a> '
+        f'<span class="tag">{roles.get(m["role"], escape(m["role"]))}</span>\n    </li>' for m in page))
+
+
+@lru_cache(maxsize=8)
+def _table_url_parts(script_prefix: str) -> tuple[str, str]:
+    head, _sep, tail = reverse("table_detail", args=[str(_SENTINEL)]).partition(str(_SENTINEL))
+    return head, tail
+
+
+@register.simple_tag
+def session_rows(sessions) -> str:
+    """A list of tables (games/partials/session_list.html: the player's, the club's, the home page's latest 20 or
+    10): each the names at its seats, its status and its day; "No tables yet." for none. The names come as each
+    table's `seat_names`, or else from its seats, prefetched with their players."""
+    head, tail = _table_url_parts(get_script_prefix())
+    rows = []
+    for session in sessions:
+        seated = getattr(session, "seat_names", None)  # leagues.views._listed reads the names alone
+        if seated is None:
+            seated = [seat.player.name for seat in session.seats.all()]
+        names = ", ".join(escape(name) for name in seated)
+        day = date(template_localtime(session.created_at), "j M Y")
+        rows.append(f'\n  <li><a href="{head}{escape(session.code)}{tail}">{names}</a>'
+                    f"\n    <small>{escape(session.get_status_display())} · {escape(day)}</small></li>")
+    if not rows:
+        rows.append(f"\n<li>{escape(gettext('No tables yet.'))}</li>")
+    return mark_safe("".join(rows))  # noqa: S308 (names, codes and labels escaped)
+
+
+@register.simple_tag
+def head_to_head_rows(rows) -> str:
+    """A page of the player's opponents (leagues/partials/head_to_head_rows.html): each opponent and the games won
+    and lost against him, from rows of {player, won, lost}."""
+    head, tail = _player_url_parts(get_script_prefix())
+    record = gettext("won %(won)s, lost %(lost)s")
+    return mark_safe("".join(  # noqa: S308 (names escaped, the rest numbers)
+        f'<li><a href="{head}{row["player"].pk}{tail}">{escape(row["player"].name)}</a>'
+        f'\n    <small>{record % {"won": row["won"], "lost": row["lost"]}}</small></li>' for row in rows))
+
+
+@register.simple_tag
+def player_list_rows(page) -> str:
+    """A page of the players list (leagues/partials/player_rows.html): each player's name, "guest" for a guest;
+    "No player found." for none."""
+    head, tail = _player_url_parts(get_script_prefix())
+    guest = f' <span class="tag">{escape(gettext("guest"))}</span>'
+    rows = [f'\n  <li><a href="{head}{player.pk}{tail}">{escape(player.name)}</a>{guest if player.is_guest else ""}'
+            "</li>" for player in page]
+    return mark_safe("".join(rows) or f"\n<li>{escape(gettext('No player found.'))}</li>")  # noqa: S308 (escaped)
