@@ -7,12 +7,12 @@ the store's first write to a scope gives it its partition (`ensure_partition`), 
 
 Why: a full recompute writes millions of rows, and keeping the table's four indexes up to date row by row cost
 PostgreSQL twice as long as writing the rows (28-31 s of a 1,000,000-result recompute, bench/HISTORY.md). A full
-recompute of a scope holding no rows therefore fills a fresh table with no index (`fill_partition`), builds its indexes in bulk afterwards,
-and swaps it in for the scope's partition at the very end (`swap_partition`). Until the swap nothing of the work
-touches the partitioned table, so readers and writers of every scope go on; the swap (DETACH of the old partition)
-takes ACCESS EXCLUSIVE on the partitioned table until the commit, so it comes last, waits at most
-`LOCK_TIMEOUT_MS` per try, and after `SWAP_TRIES` tries puts the rows into the old partition in place instead
-(the old, slower path, which no reader waits for).
+recompute of a scope holding no rows therefore fills a fresh table with no index (`fill_partition`), builds its
+indexes in bulk afterwards, and swaps it in for the scope's partition at the very end (`swap_partition`). Until
+the swap nothing of the work touches the partitioned table, so readers and writers of every scope go on; the
+swap (DETACH of the old partition) takes ACCESS EXCLUSIVE on the partitioned table until the commit, so it comes
+last, waits at most `LOCK_TIMEOUT_MS` per try, and after `SWAP_TRIES` tries puts the rows into the scope's
+partition in place instead (the old, slower path, which no reader waits for).
 
 A partition's indexes are built from the partitioned table's own (`pg_get_indexdef`), so ATTACH adopts them
 rather than building them again, and a future index on the model reaches the partitions by itself.
@@ -92,8 +92,8 @@ def _build_indexes(cursor, table: str) -> None:
         elif constraint is not None:  # a unique constraint: ATTACH adopts only a constraint for a constraint
             cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_{n} {definition}")
         else:
-            cursor.execute(re.sub(r"^CREATE (UNIQUE )?INDEX \S+ ON ONLY \S+ ",
-                                  lambda m: f"CREATE {m.group(1) or ''}INDEX {table}_{n} ON {table} ", index))
+            head = re.match(r"^CREATE (UNIQUE )?INDEX \S+ ON ONLY \S+ ", index)
+            cursor.execute(f"CREATE {head.group(1) or ''}INDEX {table}_{n} ON {table} {index[head.end():]}")
 
 
 def _rename(cursor, table: str, to: str) -> None:
@@ -186,9 +186,13 @@ def swap_partition(key: str, table: str) -> None:
         log.info("rating history of %s: %s after %d tries, %.3f s waiting for the lock", key,
                  "swapped in" if locked else "put in place", tries, waited)
         if not locked:  # readers kept the table busy: write the rows in place, which nobody waits for
-            ensure_partition(key)
-            cursor.execute(f"DELETE FROM {name}")
-            cursor.execute(f"INSERT INTO {name} SELECT * FROM {table}")
+            cursor.execute(f"DELETE FROM {DEFAULT} WHERE key = %s", [key])
+            # without a partition (attaching one would wait for the readers of the default) the rows go to the
+            # default partition, and the scope's next store write moves them out
+            target = name if _exists(cursor, name) else DEFAULT
+            if target == name:
+                cursor.execute(f"DELETE FROM {name}")
+            cursor.execute(f"INSERT INTO {target} SELECT * FROM {table}")
             cursor.execute(f"DROP TABLE {table}")
             return
         if _exists(cursor, name):
