@@ -7,7 +7,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from leagues import rating_partitions, rating_store
+from leagues import players, rating_partitions, rating_store
 from leagues.models import Player, RatingEvent, Result, ResultEntry
 from leagues.ratings import RatedResult
 
@@ -197,3 +197,14 @@ def test_a_swap_that_never_gets_the_lock_writes_the_rows_in_place(monkeypatch):
     rating_store.ratings_recompute(kind="game", key="shitenno")  # no partition holds its rows: swapped in now
     assert rows_in(rating_partitions.DEFAULT, "shitenno") == 0 and rows_in(SHITENNO) == RatingEvent.objects.count()
     assert snapshot() == stored
+
+
+def test_a_claimed_guests_history_leaves_the_partition_and_the_others_stay():
+    _rated, _rows = make_results(10, players=4)
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    guest = Player.objects.filter(rating_events__isnull=False).first()
+    others = [row for row in scope_rows("game", "shitenno") if row[2] != guest.pk]
+    players._drop_derived_rows(guest)
+    assert not RatingEvent.objects.filter(player=guest).exists()
+    assert scope_rows("game", "shitenno") == others
+    assert rows_in(SHITENNO) == len(others)
