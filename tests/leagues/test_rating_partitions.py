@@ -60,6 +60,23 @@ def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and
     assert len(built) == len(parents) == 4 and {parent for _, parent in built} == parents
 
 
+def test_nothing_before_the_swap_locks_the_partitioned_table(monkeypatch):
+    """What other scopes' readers and writers could wait for: this transaction's locks on the table."""
+    make_results(10)
+    swap, held = rating_partitions.swap_partition, []
+
+    def look_then_swap(key, table):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT mode FROM pg_locks WHERE pid = pg_backend_pid() AND relation IN "
+                           "('leagues_ratingevent'::regclass, 'leagues_ratingevent_default'::regclass)")
+            held.extend(mode for (mode,) in cursor.fetchall())
+        swap(key, table)
+
+    monkeypatch.setattr(rating_partitions, "swap_partition", look_then_swap)
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    assert held == [] and rating_partitions.last_swap["swapped"]
+
+
 def test_a_second_scope_keeps_its_rows_and_ids_while_another_is_swapped_in_twice():
     teikoku, _ = make_results(12, game="teikoku", seed=5)
     rating_store.ratings_recompute(kind="game", key="teikoku")
