@@ -30,7 +30,7 @@ _django.setup("shitenno_bench_stores")
 
 from django.db import connection  # noqa: E402
 
-from leagues import bulk, rating_store, standings_store  # noqa: E402
+from leagues import bulk, rating_partitions, rating_store, standings_store  # noqa: E402
 from leagues.models import Rating, RatingEvent, Result, ResultEntry, Season, Standing  # noqa: E402
 
 
@@ -121,17 +121,18 @@ def pair(label: str, runs: int, prepare, job, rows) -> tuple[float, float, bool]
 
 
 def fillfactor(runs: int, season: Season) -> None:
-    """The rating history keeps half its pages free (migration 0007) so that a re-rate updates rows in place:
-    the same re-rate from the middle of the game scope with the pages full (PostgreSQL's default, 100) and
-    half free (50), and what each costs on disk."""
+    """The rating history keeps half its pages free (migration 0007; each partition since 0014) so that a re-rate
+    updates rows in place: the same re-rate from the middle of the game scope with the pages full (PostgreSQL's
+    default, 100) and half free (50), and what each costs on disk."""
     middle = season.starts_on + datetime.timedelta(days=183)
     print("| rating history fillfactor | re-rate of the game scope from its middle | history table + indexes |")
     print("|---|---|---|")
+    table = rating_partitions.partition_name("shitenno")  # the game scope's partition (migration 0014)
     for setting in (100, 50):  # 50 last: the schema's own setting stays
         with connection.cursor() as cursor:
-            cursor.execute(f"ALTER TABLE leagues_ratingevent SET (fillfactor = {setting})")
-            cursor.execute("VACUUM FULL ANALYZE leagues_ratingevent")
-            cursor.execute("SELECT pg_total_relation_size('leagues_ratingevent')")
+            cursor.execute(f"ALTER TABLE {table} SET (fillfactor = {setting})")
+            cursor.execute(f"VACUUM FULL ANALYZE {table}")
+            cursor.execute("SELECT pg_total_relation_size(%s)", [table])
             size = cursor.fetchone()[0]
         # an edit in the middle (the finishing order of one game reversed) changes every later rating of its
         # players and, through their opponents, most later rows: the re-rate rewrites them

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 
+from . import rating_partitions
 from . import ratings as rating_maths
 from .bulk import (
     big_endian,
@@ -210,6 +211,11 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     """
     _lock_scope(kind, key)
     _synchronous_commit_off()
+    if connection.vendor == "postgresql":
+        rating_partitions.check_key(kind, key)
+        if since is None and not rating_partitions.holds_rows(key):
+            return _recompute_into_fresh_partition(kind, key)
+        rating_partitions.ensure_partition(key)
     events = RatingEvent.objects.filter(kind=kind, key=key)
     where, params = "t.kind = %s AND t.key = %s", [kind, key]
     if since is None:
@@ -229,6 +235,24 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     return placings.counted
 
 
+def _recompute_into_fresh_partition(kind: str, key: str) -> int:
+    """The full recompute on PostgreSQL of a scope whose partition holds no rows (its first, or after its rows
+    were dropped): the history goes into a fresh table, indexed once the rows are in, which replaces the scope's
+    partition at the end (see rating_partitions). Nothing here reads or writes the partitioned table before that
+    swap, so no other scope's work waits for this one.
+
+    A scope that holds rows is re-rated in place instead (`_write_events`): ids kept, and a rerun that changes
+    nothing (the nightly repair on a healthy site) writes nothing and takes no exclusive lock."""
+    players = set(Rating.objects.filter(kind=kind, key=key).values_list("player_id", flat=True))
+    placings = _Placings(_counted_in_scope(kind, key))
+    state: dict = {}
+    table = rating_partitions.fill_partition(
+        key, lambda table: copy_in_binary(table, _EVENT_COLUMNS, _history_chunks(kind, key, placings, state)))
+    _write_ratings(kind, key, state, players | set(placings.players))
+    rating_partitions.swap_partition(key, table)  # last: it locks the history until the commit
+    return placings.counted
+
+
 @transaction.atomic
 def ratings_apply_result(*, result: Result) -> None:
     """Rate one newly counted result in each of its scopes: incrementally when it is the latest, else
@@ -238,6 +262,9 @@ def ratings_apply_result(*, result: Result) -> None:
         return
     for kind, key in result_scopes(result):
         _lock_scope(kind, key)
+        if connection.vendor == "postgresql":
+            rating_partitions.check_key(kind, key)
+            rating_partitions.ensure_partition(key)
         events = RatingEvent.objects.filter(kind=kind, key=key)
         if events.filter(result=result).exists():
             continue

@@ -200,6 +200,9 @@ def _games() -> dict[str, GameAdapter]:
         TeikokuGame(),
         SamuraiEmpiresGame(),
     )
+    # A game's ratings are keyed by its slug and a league's by its id: the rating history's partitions
+    # (leagues/rating_partitions.py) tell them apart only because a slug is never all digits.
+    assert not any(game.slug.isdigit() for game in games), "a game's slug cannot be all digits"
     return {game.slug: game for game in games}
 
 

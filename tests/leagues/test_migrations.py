@@ -92,3 +92,48 @@ def test_stored_rules_become_the_applied_ones_and_dense_ranks_competition_ranks(
                          (proper.pk, "ann"): 1, (proper.pk, "ben"): 2, (proper.pk, "cat"): 2, (proper.pk, "dan"): 4}
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_PARTITIONS = [("leagues", "0013_player_tallies_rankings_order")]
+WITH_PARTITIONS = [("leagues", "0014_rating_history_partitions")]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the history is partitioned on PostgreSQL only")
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_history_moves_into_a_partition_per_scope_and_back_with_its_ids():
+    from leagues import rating_partitions
+
+    apps = migrate(BEFORE_PARTITIONS)
+    Club, League, Player = (apps.get_model("leagues", name) for name in ("Club", "League", "Player"))
+    Result, RatingEvent = apps.get_model("leagues", "Result"), apps.get_model("leagues", "RatingEvent")
+    club = Club.objects.create(name="Parted club", slug="parted-club")
+    league = League.objects.create(club=club, name="Parted league", slug="parted", games=["shitenno"])
+    day = datetime.date(2026, 1, 5)
+    ann, ben = Player.objects.create(name="ann"), Player.objects.create(name="ben")
+    result = Result.objects.create(game="shitenno", played_on=day, club=club, status="counted")
+    for kind, key in (("game", "shitenno"), ("league", str(league.pk))):
+        for player, mu in ((ann, 26.0), (ben, 24.0)):
+            RatingEvent.objects.create(kind=kind, key=key, result=result, player=player, played_on=day,
+                                       mu_before=25.0, sigma_before=8.0, mu_after=mu, sigma_after=7.5)
+    columns = ("pk", "kind", "key", "result_id", "player_id", "played_on", "mu_after")
+    before = sorted(RatingEvent.objects.values_list(*columns))
+    try:
+        apps = migrate(WITH_PARTITIONS)
+        RatingEvent = apps.get_model("leagues", "RatingEvent")
+        assert sorted(RatingEvent.objects.values_list(*columns)) == before
+        with connection.cursor() as cursor:
+            for key in ("shitenno", str(league.pk)):
+                cursor.execute(f"SELECT count(*) FROM {rating_partitions.partition_name(key)}")
+                assert cursor.fetchone()[0] == 2
+            cursor.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'leagues_ratingevent'")
+            assert cursor.fetchone()[0] == 4  # the plain table's indexes, on the partitioned table
+        newer = RatingEvent.objects.create(kind="game", key="teikoku", result_id=result.pk, player_id=ann.pk,
+                                           played_on=day, mu_before=25.0, sigma_before=8.0, mu_after=27.0,
+                                           sigma_after=7.0)
+        assert newer.pk > max(row[0] for row in before)  # the id sequence goes on after the moved rows
+        apps = migrate(BEFORE_PARTITIONS)
+        RatingEvent = apps.get_model("leagues", "RatingEvent")
+        assert sorted(RatingEvent.objects.values_list(*columns)) == sorted(
+            [*before, (newer.pk, "game", "teikoku", result.pk, ann.pk, day, 27.0)])
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -9,7 +9,7 @@ from array import array
 import pytest
 from django.db import connection
 
-from leagues import bulk, rating_store
+from leagues import bulk, rating_partitions, rating_store
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry
 from leagues.ratings import PlayerRating, RatedResult, fold_columns, rate_results
 
@@ -88,7 +88,7 @@ def test_an_empty_scope_is_copied_straight_in_and_a_full_one_replaced_keeping_un
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
     assert_equals_fold(rated)
     if connection.vendor == "postgresql":
-        assert (straight, replaced) == (["leagues_ratingevent"], [])
+        assert (straight, replaced) == ([rating_partitions.partition_name("shitenno") + "_next"], [])
     ids = sorted(RatingEvent.objects.values_list("pk", flat=True))
     once = snapshot()
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
