@@ -341,7 +341,7 @@ class RatingEvent(models.Model):
     scope. The unique constraint leads with the result, so it also serves the lookups by result.
     On PostgreSQL the table's pages keep half their room free (fillfactor 50, migration 0007): a re-rate from
     a date updates the later rows in place, each on its own page, without touching the indexes. Each scope's rows
-    are a partition of their own (migration 0014): a full recompute builds a scope's history unindexed and swaps
+    are a partition of their own (migration 0016): a full recompute builds a scope's history unindexed and swaps
     it in (leagues/rating_partitions.py).
     """
 

@@ -1,6 +1,6 @@
 """The rating history's partitions (PostgreSQL only): each scope's rows in a table of its own.
 
-`leagues_ratingevent` is partitioned by LIST on `key` (migration 0014): a league scope's key is its league's id,
+`leagues_ratingevent` is partitioned by LIST on `key` (migration 0016): a league scope's key is its league's id,
 all digits, and a game scope's key is the game's slug, never all digits (`check_key`), so one key names one scope.
 Rows of a scope without a partition of its own land in the DEFAULT partition (the ORM writes of tests and admin);
 the store's first write to a scope gives it its partition (`ensure_partition`), moving those rows out first.
@@ -49,7 +49,7 @@ def check_key(kind: str, key: str) -> None:
 
 
 def partition_name(key: str) -> str:
-    """The scope's partition (migration 0014 names them the same way): the key hashed, as keys are free text."""
+    """The scope's partition (migration 0016 names them the same way): the key hashed, as keys are free text."""
     return f"{PARENT}_{hashlib.md5(key.encode()).hexdigest()[:12]}"
 
 

@@ -94,8 +94,8 @@ def test_stored_rules_become_the_applied_ones_and_dense_ranks_competition_ranks(
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-BEFORE_PARTITIONS = [("leagues", "0013_player_tallies_rankings_order")]
-WITH_PARTITIONS = [("leagues", "0014_rating_history_partitions")]
+BEFORE_PARTITIONS = [("leagues", "0015_latest_first")]
+WITH_PARTITIONS = [("leagues", "0016_rating_history_partitions")]
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the history is partitioned on PostgreSQL only")

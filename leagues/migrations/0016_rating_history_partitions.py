@@ -100,7 +100,7 @@ def unpartition(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leagues", "0013_player_tallies_rankings_order"),
+        ("leagues", "0015_latest_first"),
     ]
 
     operations = [
