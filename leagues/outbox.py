@@ -45,10 +45,16 @@ def _hint_at_commit(row_id: int) -> None:
     """Hint every row a transaction asked for in one message, after it commits: a four-player result that comes
     to count asks for six rows (its rating, its place in the season's table, four players' tallies), which were
     six messages and six waits on the broker inside the request. The ids wait on the connection (one per thread);
-    each ask registers the same flush, and the first flush at commit sends them all, the others find none. Ids of
-    a rolled-back change can ride along with a later flush: their rows are gone, and running a missing row does
-    nothing."""
-    transaction.get_connection().__dict__.setdefault("outbox_hints", []).append(row_id)
+    each ask registers the same flush, and the first flush at commit sends them all, the others find none. When no
+    flush is waiting for a commit any more (the list's transaction was rolled back, or this is a new one), the list
+    starts afresh, so a rolled-back change's ids do not ride along with the next one's hint. (An id asked inside a
+    savepoint that was rolled back may still go out with its transaction's other ids: its row is gone, and running
+    a missing row does nothing.)"""
+    connection = transaction.get_connection()
+    pending = connection.__dict__.get("outbox_hints")
+    if pending is None or not any(callback[1] is _flush_hints for callback in connection.run_on_commit):
+        pending = connection.__dict__["outbox_hints"] = []
+    pending.append(row_id)
     transaction.on_commit(_flush_hints)
 
 

@@ -155,6 +155,18 @@ def test_a_counted_result_sends_one_hint_with_all_its_rows(club, alice, bob, car
     assert publish.call_args.args[0] == asked
 
 
+@pytest.mark.django_db
+def test_a_rolled_back_change_leaves_nothing_for_the_next_hint(django_capture_on_commit_callbacks):
+    with mock.patch.object(outbox, "publish") as publish:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            outbox.ask_rate_scope("league", "7")
+            raise RuntimeError("the request failed after asking")
+        with django_capture_on_commit_callbacks(execute=True):
+            outbox.ask_rate_scope("league", "8")
+    assert publish.call_count == 1
+    assert publish.call_args.args[0] == list(LeagueJob.objects.values_list("pk", flat=True))  # league:8's only
+
+
 @pytest.mark.django_db(transaction=True)
 def test_one_hint_runs_each_of_its_rows_even_when_one_fails(club, alice, bob):
     join(club, bob)
