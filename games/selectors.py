@@ -81,6 +81,7 @@ _LOCKED_FIELDS = ("id", "code", "game", "rules_version", "entry", "created_by_id
                   "head_seq", "rebuilds", "state", "outcome", "created_at", "updated_at", "finished_at")  # not setup
 
 
+_LOCKED_JSON = (_LOCKED_FIELDS.index("state"), _LOCKED_FIELDS.index("outcome"))
 _LOCKED_SQL = (f"SELECT {', '.join(_LOCKED_FIELDS)} FROM {TableSession._meta.db_table} WHERE code = %s FOR UPDATE")
 
 
@@ -100,8 +101,8 @@ def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSe
         session = None
         if row is not None:
             values = list(row)
-            values[11] = json.loads(values[11])  # state (jsonb arrives as text, as for the ORM's JSONField)
-            values[12] = None if values[12] is None else json.loads(values[12])  # outcome
+            for n in _LOCKED_JSON:  # jsonb arrives as text, as for the ORM's JSONField
+                values[n] = None if values[n] is None else json.loads(values[n])
             session = TableSession.from_db(connection.alias, _LOCKED_FIELDS, values)
     if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db.models import F
 
 from shitenno_site.admin import AppendOnlyAdmin
 
@@ -105,13 +106,17 @@ class ResultAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_on", "season", "status", "version"]
     list_filter = ["status", "game"]
     raw_id_fields = ["session", "created_by", "club", "season"]
-    readonly_fields = ["in_standings"]
+    readonly_fields = ["in_standings", "version"]
     inlines = [ResultEntryInline, SignOffInline]
 
     def save_model(self, request, obj, form, change):
         # Read before anything is saved: the inlines (who played, how they placed) are saved after this.
         request.result_before = results.result_footprint(obj.pk) if change else None
+        if change:  # a correction here is a new version too: a form opened on the site before it is refused
+            obj.version = F("version") + 1
         super().save_model(request, obj, form, change)
+        if change:
+            obj.refresh_from_db(fields=["version"])
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from leagues import outbox, tally_store
+from leagues import outbox, results, tally_store
 from leagues.models import AuditEntry, Rating, RatingEvent, Result, Standing
 from leagues.players import player_for_user
+from shitenno_site.errors import Conflict
 
 from .league_helpers import enter, join, league_with_season, sign_all, snapshot
 from .test_results import rate_everything
@@ -106,6 +107,10 @@ def test_a_result_corrected_in_the_admin_is_rerated_ranked_and_recounted(client,
     assert after != before
     assert tally_store.tallies_repair()["players_changed"] == []  # the tallies were already recounted
     assert derived_from_scratch(season) == after
+    first.refresh_from_db()
+    assert first.version == 2  # a correction opened on the site before the admin's is refused as stale
+    with pytest.raises(Conflict):
+        results.result_update(result=first, version=1, user=alice, played_on=first.played_on)
     line = AuditEntry.objects.get(action="result.edit", object_id=first.pk)
     assert (line.user, line.club_id, line.details["via"]) == (root, season.league.club_id, "admin")
     assert [e[0] for e in line.details["before"]["entries"]] == ["alice", "bob", "carol"]
