@@ -71,6 +71,25 @@ def wsgi_call(app, method: str, path: str, headers: dict, body: bytes = b"") -> 
     return int(answer["s"].split()[0])
 
 
+
+def mover(call, token: dict, position: dict, target: str, tables: list, *, game_over):
+    """Request i posts the next move of table i (round the tables) to the site's API or the baseline endpoint, and
+    returns its status; `position` keeps each table's next seq. A table whose game is over answers `game_over`
+    without a request."""
+    def one(i):
+        table = tables[i % len(tables)]
+        seq = position[table["code"]]
+        if seq >= len(table["moves"]):
+            return game_over
+        path = (f"/bench/baseline/{table['code']}/" if target == "baseline"
+                else f"/api/tables/{table['code']}/moves/")
+        status = call("POST", path, token, json.dumps({"seq": seq, "move": table["moves"][seq]}).encode())
+        if status == 201:
+            position[table["code"]] = seq + 1
+        return status
+    return one
+
+
 def environ(method: str, path: str, headers: dict, body: bytes = b"") -> dict:
     path, _sep, query = path.partition("?")
     env = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
@@ -105,18 +124,7 @@ def main() -> None:
     position = {t["code"]: 0 for t in plan["tables"]}
 
     def move(target: str, tables: list):
-        def one(i):
-            table = tables[i % len(tables)]
-            seq = position[table["code"]]
-            if seq >= len(table["moves"]):  # game over: keep going on the same moves' baseline, site waits
-                return 201
-            path = (f"/bench/baseline/{table['code']}/" if target == "baseline"
-                    else f"/api/tables/{table['code']}/moves/")
-            status = call("POST", path, token, json.dumps({"seq": seq, "move": table["moves"][seq]}).encode())
-            if status == 201:
-                position[table["code"]] = seq + 1
-            return status
-        return one
+        return mover(call, token, position, target, tables, game_over=201)  # the site waits; counted as done
 
     polled = plan["tables"][40]["code"]  # nobody moves there: its body is rendered once, then cached
 

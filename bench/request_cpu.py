@@ -9,7 +9,6 @@ BENCH_CACHE_URL says another; the same tables as profile_requests.py).
 """
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -65,18 +64,8 @@ def main() -> None:
     position = {t["code"]: 0 for t in plan["tables"]}
 
     def move(target: str, tables: list):
-        def one(i):
-            table = tables[i % len(tables)]
-            seq = position[table["code"]]
-            if seq >= len(table["moves"]):
-                return None
-            path = (f"/bench/baseline/{table['code']}/" if target == "baseline"
-                    else f"/api/tables/{table['code']}/moves/")
-            status = call("POST", path, token, json.dumps({"seq": seq, "move": table["moves"][seq]}).encode())
-            if status == 201:
-                position[table["code"]] = seq + 1
-            return status
-        return one
+        return profile_requests.mover(call, token, position, target, tables, game_over=None)  # left out
+
 
     kinds = {
         "unrouted 404": lambda i: call("GET", "/no/such/page/", cookie),
