@@ -86,7 +86,7 @@ class World:
         first = self.season.starts_on
         new = Result.objects.bulk_create(
             Result(game="shitenno", played_on=first + datetime.timedelta(days=i), club=self.club, season=self.season,
-                   status=Result.Status.COUNTED) for i in range(self.results, n))
+                   status=Result.Status.COUNTED, ranked_publicly=True) for i in range(self.results, n))
         entries = []
         for result in new:
             table = [self.hero.pk, *RNG.sample(self.members, 3)]

@@ -56,10 +56,11 @@ def generate(players: int, results: int, seed: int = 1) -> tuple[Season, list[in
         cursor.execute("SELECT COALESCE(MAX(id), 0) FROM leagues_result")
         base = cursor.fetchone()[0]
         with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, created_at, "
-                         "updated_at, in_standings) FROM STDIN") as copy:  # not yet in the season's table
+                         "updated_at, in_standings, ranked_publicly) FROM STDIN"
+                         ) as copy:  # not yet in the season's table
             for n in range(results):
                 copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n // 50), club_id,
-                                season.pk, "counted", 1, now, now, False))
+                                season.pk, "counted", 1, now, now, False, True))
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             others = ids[2:]
             for n in range(results):

@@ -45,10 +45,11 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
         cursor.execute("SELECT COALESCE(MAX(id), 0) FROM leagues_result")
         base = cursor.fetchone()[0]
         with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, "
-                         "in_standings, created_at, updated_at) FROM STDIN") as copy:
+                         "in_standings, created_at, updated_at, ranked_publicly) FROM STDIN") as copy:
             for n in range(total):
                 copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n * 366 // total),
-                                club_id, season.pk, "counted" if n < results else "pending", 1, False, now, now))
+                                club_id, season.pk, "counted" if n < results else "pending", 1, False, now, now,
+                                n < results))
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 table = rng.sample(ids, 4)
@@ -73,7 +74,7 @@ def select_entries(season: Season) -> int:
 
 def count(result_id: int) -> None:
     """A result's last sign-off, without its jobs: the benchmark times the standings update alone."""
-    Result.objects.filter(pk=result_id).update(status=Result.Status.COUNTED)
+    Result.objects.filter(pk=result_id).update(status=Result.Status.COUNTED, ranked_publicly=True)
 
 
 def stored(season: Season) -> list[tuple]:

@@ -72,12 +72,13 @@ def generate(players: int, season_results: int, game_results: int, extra: int, s
     total = max(game_results, season_results) + extra
     with connection.connection.cursor() as cursor:
         with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, in_standings, "
-                         "created_at, updated_at) FROM STDIN") as copy:
+                         "created_at, updated_at, ranked_publicly) FROM STDIN") as copy:
             for n in range(total):
                 in_season = n < season_results or n >= total - extra
                 copy.write_row((n + 1, "shitenno", first + datetime.timedelta(days=n * 365 // total),
                                 club_id if in_season else None, season.pk if in_season else None,
-                                "pending" if n >= total - extra else "counted", 1, False, now, now))
+                                "pending" if n >= total - extra else "counted", 1, False, now, now,
+                                n < total - extra))
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 for pid, rank, score in _django.placings(rng, rng.sample(ids, 4)):
@@ -184,7 +185,7 @@ def main() -> None:
 
     def count_one() -> None:
         result_id = next(counting)
-        Result.objects.filter(pk=result_id).update(status="counted")
+        Result.objects.filter(pk=result_id).update(status="counted", ranked_publicly=True)
         count_one.result = Result.objects.get(pk=result_id)
 
     pair("rate one more result (the latest) in its two scopes", args.runs, count_one,

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from .models import Club, Membership, Player, Result
+from .models import Club, Membership, Player, Result, SignOff
 
 
 def membership_of(club: Club, user: AbstractBaseUser) -> Membership | None:
@@ -114,14 +114,8 @@ def club_manager_user_ids(club_id: int) -> set[int]:
     ).values_list("player__user_id", flat=True))
 
 
-def result_signers(result: Result, *, managers: set[int] | None = None) -> dict[int, set[int]]:
-    """The one rule for who answers for each player of a result: entry's player id -> users whose sign-off counts.
-
-    A player with an account answers for themself. A guest has no account: it is vouched for by whoever added
-    it, or by a manager of the club whose league the result is in. A result counts only when every player is
-    answered for, so nobody can put a game into the ratings on someone else's behalf. `managers` (the league's
-    club's managers' user ids) may be passed by a page that asks for many results of one league.
-    """
+def _entries_and_managers(result: Result, managers: set[int] | None) -> tuple[list, set[int]]:
+    """The result's entries with their players, and (when a guest needs them) its league's club's managers."""
     if "entries" in getattr(result, "_prefetched_objects_cache", {}):
         entries = list(result.entries.all())  # a page prefetched them with their players
     else:
@@ -130,6 +124,18 @@ def result_signers(result: Result, *, managers: set[int] | None = None) -> dict[
         managers = set()
         if result.season_id and any(e.player.user_id is None for e in entries):
             managers = club_manager_user_ids(result.season.league.club_id)
+    return entries, managers
+
+
+def result_signers(result: Result, *, managers: set[int] | None = None) -> dict[int, set[int]]:
+    """The one rule for who answers for each player of a result: entry's player id -> users whose sign-off counts.
+
+    A player with an account answers for themself. A guest has no account: it is vouched for by whoever added
+    it, or by a manager of the club whose league the result is in. A result counts only when every player is
+    answered for, so nobody can put a game into the ratings on someone else's behalf. `managers` (the league's
+    club's managers' user ids) may be passed by a page that asks for many results of one league.
+    """
+    entries, managers = _entries_and_managers(result, managers)
     signers = {}
     for entry in entries:
         player = entry.player
@@ -146,3 +152,28 @@ def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers
     if not user.is_authenticated:
         return []
     return sorted(player for player, users in result_signers(result, managers=managers).items() if user.pk in users)
+
+
+def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, managers: set[int] | None = None
+                           ) -> bool:
+    """The one rule for the site-wide game ratings: **no single account can move a public ranking**.
+
+    `sign_offs` are the result's valid agreements (player id -> sign-off, as `result_signers` allows them). A
+    result that counts by `result_signers` may still be the word of one person: dave records three wins over
+    three guests he made himself and vouches for each. So, for the public game ratings only, a result needs
+    every player answered for, each guest vouched for by an account other than the recorder (or by a manager of
+    the club whose league the result is in), and at least two different accounts among the signers. A result
+    that falls short still counts in its league (whose managers answer for it) and in its players' own
+    statistics; docs/security.md has the rule and the player page says why a game is not ranked site-wide.
+    """
+    entries, managers = _entries_and_managers(result, managers)
+    accounts = set()
+    for entry in entries:
+        sign_off = sign_offs.get(entry.player_id)
+        if sign_off is None or not sign_off.agreed or sign_off.by_id is None:
+            return False
+        if (entry.player.user_id is None and sign_off.by_id == result.created_by_id
+                and sign_off.by_id not in managers):
+            return False
+        accounts.add(sign_off.by_id)
+    return len(accounts) >= 2

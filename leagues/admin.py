@@ -106,7 +106,8 @@ class ResultAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_on", "season", "status", "version"]
     list_filter = ["status", "game"]
     raw_id_fields = ["session", "created_by", "club", "season"]
-    readonly_fields = ["in_standings", "version"]
+    # The status follows the sign-offs (results.result_changed_in_admin): nobody counts a result by hand.
+    readonly_fields = ["status", "ranked_publicly", "in_standings", "version"]
     inlines = [ResultEntryInline, SignOffInline]
 
     def save_model(self, request, obj, form, change):

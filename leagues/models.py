@@ -249,6 +249,11 @@ class Result(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    ranked_publicly = models.BooleanField(
+        default=False, db_default=False,
+        help_text="Counted and signed by at least two different accounts (access.result_signed_publicly): only "
+                  "then does it move the site-wide game ratings.",
+    )
     flagged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="A player disputed this result after it counted: it keeps counting until a manager acts.",

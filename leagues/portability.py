@@ -14,23 +14,29 @@ imported accounts have unusable passwords (people set one through "forgot passwo
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import models, transaction
 from django.db.models import Q
 
 from games import stats_store
 from games.models import MoveEvent, Seat, TableSession
 
-from . import rating_store, standings_store, tally_store
+from . import rating_store, results, standings_store, tally_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
 from .standings import DEFAULT_TIE_BREAKERS, competition_ranks, season_tie_breakers
 
 FORMAT = "shitenno-club-export"
 VERSION = 1
+# A file larger than this is refused before it is read: parsing and loading it in one transaction would hold the
+# database for minutes (an 85 MB file did). A club past it moves with pg_dump (docs/operations.md).
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
 
 User = get_user_model()
 
@@ -150,6 +156,55 @@ def club_export(club: Club) -> dict[str, Any]:
 # --- import ---
 
 
+def club_export_too_large(name: str) -> str:
+    return f"{name} is larger than {MAX_EXPORT_BYTES // (1024 * 1024)} MB: this import refuses it."
+
+
+def club_export_parse(raw: bytes, *, name: str = "the file") -> dict[str, Any]:
+    """The export's JSON, refusing what would hang or crash the import: a file over MAX_EXPORT_BYTES, text that is
+    not UTF-8 JSON, or arrays nested too deep for the parser."""
+    if len(raw) > MAX_EXPORT_BYTES:
+        raise ValidationError(club_export_too_large(name))
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"{name} is not UTF-8 text (byte {exc.start}).") from exc
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"{name} is not JSON: {exc}.") from exc
+    except RecursionError as exc:
+        raise ValidationError(f"{name} nests arrays or objects too deep to be a club export.") from exc
+
+
+def _check_text(data: Any) -> None:
+    """PostgreSQL stores no NUL in text: name where one is, instead of failing mid-import with a traceback."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{key}", item) for key, item in value.items())
+            if any("\x00" in str(key) for key in value):
+                raise ValidationError(f"A key at {path or 'the top'} holds a NUL character.")
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{n}]", item) for n, item in enumerate(value))
+        elif isinstance(value, str) and "\x00" in value:
+            raise ValidationError(f"The text at {path.lstrip('.')} holds a NUL character.")
+
+
+def _check_names(data: dict) -> None:
+    """Slugs and usernames go into URLs and log-ins: they pass the same checks as the forms that make them."""
+    checks = [("club.slug", data["club"]["slug"], validate_slug)]
+    checks += [(f"leagues[{n}].slug", row["slug"], validate_slug) for n, row in enumerate(data["leagues"])]
+    checks += [(f"users[{n}].username", row["username"], UnicodeUsernameValidator())
+               for n, row in enumerate(data["users"])]
+    for where, value, check in checks:
+        if not isinstance(value, str) or not value or len(value) > 100:
+            raise ValidationError(f"{where} must be a text of 1 to 100 characters.")
+        try:
+            check(value)
+        except ValidationError as exc:
+            raise ValidationError(f"{where} {value!r} is refused: {' '.join(exc.messages)}") from exc
+
+
 def _check_header(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValidationError(f"This is not a club export: expected \"format\": \"{FORMAT}\".")
@@ -193,6 +248,8 @@ def club_import(data: dict[str, Any]) -> Club:
     """Load an export into an empty database in one transaction, then recompute ratings and standings."""
     _check_header(data)
     try:
+        _check_text(data)
+        _check_names(data)
         return _import(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValidationError(f"The club export is damaged or incomplete: {exc!r}.") from exc
@@ -290,15 +347,15 @@ def _import(data: dict[str, Any]) -> Club:
     _restore_times(events, ({"created_at": _parse_dt(m["created_at"])} for _table, m in move_rows))
 
     result_rows = sorted(data["results"], key=lambda r: r["id"])
-    results = Result.objects.bulk_create(
+    results_made = Result.objects.bulk_create(
         Result(game=r["game"], played_on=_parse_date(r["played_on"]), club=club,
                season=season_of[r["season"]] if r["season"] is not None else None,
                session=session_of[r["table"]] if r["table"] is not None else None,
                status=r["status"], version=r["version"], created_by=user_of(r["created_by"]))
         for r in result_rows
     )
-    result_of = {row["id"]: result for row, result in zip(result_rows, results, strict=True)}
-    _restore_times(results, ({"created_at": _parse_dt(r["created_at"]), "updated_at": _parse_dt(r["updated_at"])}
+    result_of = {row["id"]: result for row, result in zip(result_rows, results_made, strict=True)}
+    _restore_times(results_made, ({"created_at": _parse_dt(r["created_at"]), "updated_at": _parse_dt(r["updated_at"])}
                              for r in result_rows))
     ranks_of = {r["id"]: competition_ranks([e["rank"] for e in r["entries"]]) for r in result_rows}
     ResultEntry.objects.bulk_create(
@@ -313,6 +370,10 @@ def _import(data: dict[str, Any]) -> Club:
         batch_size=1000,
     )
     _restore_times(sign_offs, ({"created_at": _parse_dt(o["created_at"])} for _result, o in sign_off_rows))
+    # The file's word on a status is not taken: each result counts only as its sign-offs say (issue 24).
+    for result in results_made:
+        result.status, result.ranked_publicly = results.signed_status(result)
+    Result.objects.bulk_update(results_made, ["status", "ranked_publicly"], batch_size=1000)
 
     # Audit lines keep pointing at their objects under the new ids; a line about a deleted object keeps none.
     new_ids = {

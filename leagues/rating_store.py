@@ -34,9 +34,11 @@ from .models import League, Rating, RatingEvent, RatingScope, Result, ResultEntr
 
 
 def result_scopes(result: Result) -> list[tuple[str, str]]:
-    """A result counts in its league's ratings, and site-wide only when it was not played in a private club
-    (a private club's games stay inside the club: see docs/security.md)."""
-    scopes = [(RatingScope.GAME, result.game)] if result.club_id is None or result.club.members_public else []
+    """A result counts in its league's ratings, and site-wide only when two different accounts signed it
+    (`ranked_publicly`: no single account moves a public ranking) and it was not played in a private club
+    (a private club's games stay inside the club): see docs/security.md."""
+    public = result.ranked_publicly and (result.club_id is None or result.club.members_public)
+    scopes = [(RatingScope.GAME, result.game)] if public else []
     if result.season_id:
         scopes.append((RatingScope.LEAGUE, str(result.season.league_id)))
     return scopes
@@ -54,7 +56,8 @@ def _counted_in_scope(kind: str, key: str, since: datetime.date | None = None):
     """The entries of the scope's counted results played on or after `since`, in rating order."""
     entries = ResultEntry.objects.filter(result__status=Result.Status.COUNTED)
     if kind == RatingScope.GAME:
-        entries = entries.filter(Q(result__club__isnull=True) | Q(result__club__members_public=True), result__game=key)
+        entries = entries.filter(Q(result__club__isnull=True) | Q(result__club__members_public=True),
+                                 result__game=key, result__ranked_publicly=True)
     else:
         entries = entries.filter(result__season__league_id=int(key))
     if since is not None:

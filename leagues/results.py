@@ -22,7 +22,13 @@ from shitenno_site.errors import Conflict
 
 from . import outbox
 from . import standings as standings_maths
-from .access import membership_of, require_club_manager, result_players_signed_by, result_signers
+from .access import (
+    membership_of,
+    require_club_manager,
+    result_players_signed_by,
+    result_signed_publicly,
+    result_signers,
+)
 from .audit import audit_record
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
 from .rating_store import result_scopes
@@ -52,28 +58,35 @@ def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seaso
         outbox.ask_compute_standings(season_id)
 
 
+def signed_status(result: Result) -> tuple[str, bool]:
+    """What the sign-offs alone say of a result: its status and whether it may move the site-wide game ratings.
+
+    Counted once every player is answered for (`result_signers`: each account by itself, each guest by its
+    creator or a manager of the league's club); disputed when anyone answering for a player disagreed; pending
+    otherwise. Nothing else counts a result: not an edit, not its recorder (issue 24)."""
+    sign_offs = {s.player_id: s for s in result.sign_offs.all()}
+    signers = result_signers(result)
+    valid = {player: s for player, s in sign_offs.items() if s.by_id in signers.get(player, ())}
+    if any(not s.agreed for s in valid.values()):
+        return Result.Status.DISPUTED, False
+    if signers and all(player in valid for player in signers):
+        return Result.Status.COUNTED, result_signed_publicly(result, valid)
+    return Result.Status.PENDING, False
+
+
 def _settle(result: Result) -> None:
-    """Count a pending result once every player is answered for (`result_signers`: each account by itself, each
-    guest by its creator or a manager of the league's club); flag it disputed when anyone disagreed first.
+    """Count a pending result once every player is answered for; flag it disputed when anyone disagreed first.
 
     A result that already counts stays counted here: a later dispute flags it for the managers instead
     (`result_sign_off`), so one player cannot pull a signed-off game out of the standings on their own.
     """
     if result.status == Result.Status.COUNTED:
         return
-    sign_offs = {s.player_id: s for s in result.sign_offs.all()}
-    signers = result_signers(result)
-    valid = {player: s for player, s in sign_offs.items() if s.by_id in signers.get(player, ())}
-    if any(not s.agreed for s in valid.values()):
-        status = Result.Status.DISPUTED
-    elif all(player in valid for player in signers):
-        status = Result.Status.COUNTED
-    else:
-        status = Result.Status.PENDING
+    status, public = signed_status(result)
     if status == result.status:
         return
-    result.status = status
-    result.save(update_fields=["status", "updated_at"])
+    result.status, result.ranked_publicly = status, public
+    result.save(update_fields=["status", "ranked_publicly", "updated_at"])
     if status == Result.Status.COUNTED:
         _enqueue_counted(result)
 
@@ -222,10 +235,17 @@ def result_update(
     *, result: Result, version: int, user: AbstractBaseUser, played_on: datetime.date | None = None,
     entries: Sequence[dict] | None = None,
 ) -> Result:
-    """An admin corrects a result (this also settles a dispute: it counts). Re-rates from the earlier date."""
+    """A club manager (or, outside any club, its recorder) corrects a result. Re-rates from the earlier date.
+
+    An edit never signs for anyone (issue 24): the result counts only as its sign-offs say (`signed_status`).
+    When who played or how they placed changes, the others' sign-offs were given to another result, so only the
+    editor's own stay and the rest sign again; an unchanged save keeps them, so a manager's unchanged save of a
+    counted result that a player flagged clears the flag and it keeps counting, and the same save of a result
+    nobody signed leaves it uncounted."""
     result = _result_for_edit(result, version, user)
     old_date, old_status = result.played_on, result.status
     old_players = _players_of(result)
+    old_scopes = set(result_scopes(result)) if old_status == Result.Status.COUNTED else set()
     before = _result_summary(result)
     if played_on is not None:
         if played_on > timezone.localdate():
@@ -239,24 +259,33 @@ def result_update(
         if refusals:
             field = next(iter(refusals))
             raise ValidationError({field: refusals[field]})
-    if entries is not None:
+    changed = entries is not None and _placings(entries) != _placings(result.entries.values("player", "rank", "score"))
+    if changed:
         result.entries.all().delete()
         ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
-        result.sign_offs.exclude(player__in=[e["player"] for e in entries]).delete()
+        result.sign_offs.exclude(by=user, player__in=[e["player"] for e in entries]).delete()
     result.version += 1
-    result.status = Result.Status.COUNTED
+    result.status, result.ranked_publicly = signed_status(result)
     result.flagged_by, result.flag_note = None, ""  # a manager acted on the flag
     result.save()
     _audit_result("result.edit", result, user, {"before": before, "after": _result_summary(result),
                                                "version": result.version})
     if old_status == Result.Status.COUNTED:
-        _enqueue_recompute(set(result_scopes(result)), min(old_date, result.played_on),
+        new_scopes = set(result_scopes(result)) if result.status == Result.Status.COUNTED else set()
+        _enqueue_recompute(old_scopes | new_scopes, min(old_date, result.played_on),
                            {result.season_id} if result.season_id else set())
-        if entries is not None:  # who played and how they placed may have changed, for those gone too
+        if changed or result.status != old_status:  # who played and how they placed may have changed
             outbox.ask_tally_players(old_players | _players_of(result))
-    else:
+    elif result.status == Result.Status.COUNTED:
         _enqueue_counted(result, edited=True)
     return result
+
+
+def _placings(entries) -> list[tuple]:
+    """Entries (dicts of player, rank, score; the player as an id or a Player) in one comparable form."""
+    rows = [(getattr(e["player"], "pk", e["player"]), int(e["rank"]),
+             None if e.get("score") is None else float(e["score"])) for e in entries]
+    return sorted(rows)
 
 
 @transaction.atomic
@@ -319,7 +348,16 @@ def result_changed_in_admin(*, before: ResultFootprint | None, result_id: int, u
     """The admin saved or deleted a result and its entries directly: ask for every job the change calls for,
     before and after it (ratings of both scopes from the earlier date, both seasons' tables, everyone's tallies),
     and keep an audit line. Without this an admin's correction stayed out of the ratings, standings and player
-    tallies until the nightly repair."""
+    tallies until the nightly repair.
+
+    The admin does not set a result's status either: it follows the sign-offs saved with it (`signed_status`),
+    as everywhere else (issue 24)."""
+    stored = Result.objects.select_for_update().filter(pk=result_id).first()
+    if stored is not None:
+        signed = signed_status(stored)
+        if signed != (stored.status, stored.ranked_publicly):
+            stored.status, stored.ranked_publicly = signed
+            stored.save(update_fields=["status", "ranked_publicly", "updated_at"])
     after = result_footprint(result_id)
     if before is None and after is None:
         return

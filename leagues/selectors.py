@@ -215,6 +215,17 @@ def recent_places(*, player: Player, viewer: AbstractBaseUser, last: int) -> lis
     return rows
 
 
+def games_not_ranked_publicly(*, player: Player, viewer: AbstractBaseUser) -> list[tuple[str, int]]:
+    """(game, how many) of the player's counted games the viewer may see that stay out of the site-wide
+    ratings although nothing else kept them out (no private club): one account alone signed them
+    (`access.result_signed_publicly`). The player page says so, so that a missing public rating is no mystery."""
+    rows = (ResultEntry.objects.filter(results_visible_q(viewer, prefix="result__"), player=player,
+                                       result__status=Result.Status.COUNTED, result__ranked_publicly=False)
+            .filter(Q(result__club__isnull=True) | Q(result__club__members_public=True))
+            .order_by("result__game").values("result__game").annotate(n=Count("id")))
+    return [(row["result__game"], row["n"]) for row in rows]
+
+
 def _private_table_results(viewer: AbstractBaseUser) -> QuerySet[Result] | None:
     """Counted results of private tables the viewer may see: the part of a record the stored tallies leave out
     (who sees such a table depends on the viewer). None for a visitor, who sees none."""
@@ -477,5 +488,9 @@ def results_visible_q(viewer: AbstractBaseUser, *, prefix: str = "") -> Q:
 
 def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:
     """A result from a private table is seen only by those who may see the table, and a result of a private
-    club only by its members."""
-    return Result.objects.filter(results_visible_q(viewer))
+    club only by its members, and always by its own players: a visitor seated at a club's table reads and signs
+    off its result like the members beside him, or it could never count (issue 24)."""
+    if not viewer.is_authenticated:
+        return Result.objects.filter(results_visible_q(viewer))
+    played = ResultEntry.objects.filter(player__user=viewer).values("result")
+    return Result.objects.filter(results_visible_q(viewer) | Q(pk__in=played))

@@ -389,7 +389,8 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
     places = selectors.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
     return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
-            "result_places": places}
+            "result_places": places,
+            "not_ranked_publicly": selectors.games_not_ranked_publicly(player=player, viewer=viewer)}
 
 
 def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:

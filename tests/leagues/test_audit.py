@@ -82,7 +82,8 @@ def test_it_records_sign_offs_disputes_edits_and_deletions_of_results(club, alic
     assert edit.user == alice
     assert edit.details["before"]["entries"] == [["alice", 1, 30.0], ["bob", 2, 20.0]]
     assert edit.details["after"]["entries"] == [["bob", 1, 31], ["alice", 2, None]]
-    assert edit.details["after"]["status"] == "counted" and edit.details["version"] == 2
+    # the correction answers bob's dispute but signs for nobody: bob signs the corrected result again (issue 24)
+    assert edit.details["after"]["status"] == "pending" and edit.details["version"] == 2
 
     other = sign_all(enter(season, carol, [(carol, 1, None), (alice, 2, None)]), alice)
     assert last("result.sign_off").details["players"] == ["alice"]

@@ -60,11 +60,13 @@ def test_the_worker_rerates_after_an_edit_like_the_nightly_job(celery_worker_pro
     sign_all(enter(season, alice, [(bob, 1, 30), (carol, 2, 20)], days_ago=2), bob, carol)
     wait_for(lambda: Standing.objects.filter(season=season).count() == 3 and Rating.objects.count() == 6)
 
-    results.result_update(
+    old = results.result_update(
         result=old, version=old.version, user=alice,
         entries=[{"player": player_for_user(bob), "rank": 1, "score": 40},
                  {"player": player_for_user(alice), "rank": 2, "score": 10}],
     )
+    assert old.status == "pending"  # the correction signs for nobody: bob agrees to it again (issue 24)
+    sign_all(old, bob)
     wait_for(lambda: Standing.objects.get(season=season, player__user=bob).points == 6)
     # bob lost the old game before the edit and won it after: both scopes re-rated (each in one transaction)
     wait_for(lambda: RatingEvent.objects.filter(result=old, player__user=bob, mu_after__gt=F("mu_before")).count() == 2)

@@ -129,7 +129,7 @@ def test_a_result_counted_after_a_full_recompute_is_rated_incrementally_into_the
     rating_store.ratings_recompute(kind="game", key="shitenno")
     people = list(Player.objects.order_by("pk")[:3])
     late = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=30),
-                                 status=Result.Status.COUNTED)
+                                 status=Result.Status.COUNTED, ranked_publicly=True)
     ResultEntry.objects.bulk_create(ResultEntry(result=late, player=p, rank=r) for p, r in zip(people, (2, 1, 3),
                                                                                             strict=True))
     rating_store.ratings_apply_result(result=late)

@@ -28,7 +28,7 @@ def make_results(count: int, *, players: int = 7, per_day: int = 4, seed: int = 
     rated, rows = [], []
     for n in range(count):
         result = Result.objects.create(game=game, played_on=DAY + datetime.timedelta(days=n // per_day),
-                                       status=Result.Status.COUNTED)
+                                       status=Result.Status.COUNTED, ranked_publicly=True)
         seated = rng.sample(people, rng.randint(2, 4))
         ranks = [rng.randint(1, len(seated)) for _ in seated]
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r) for p, r in zip(seated, ranks,
@@ -156,7 +156,8 @@ def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_
 
 def test_a_result_with_one_entry_is_counted_but_changes_nothing():
     rated, rows = make_results(10)
-    lone = Result.objects.create(game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED)
+    lone = Result.objects.create(game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED,
+                                 ranked_publicly=True)
     ResultEntry.objects.create(result=lone, player=Player.objects.create(name="solo"), rank=1)
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 11
     assert_equals_fold(rated)

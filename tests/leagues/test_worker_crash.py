@@ -29,7 +29,7 @@ def build_league(results: int) -> League:
     season = Season.objects.create(league=league, name="All", starts_on=start, ends_on=datetime.date(2026, 12, 31))
     rows = Result.objects.bulk_create(
         Result(game="shitenno", played_on=start + datetime.timedelta(days=n // 40), club=club, season=season,
-               status=Result.Status.COUNTED) for n in range(results))
+               status=Result.Status.COUNTED, ranked_publicly=True) for n in range(results))
     ResultEntry.objects.bulk_create(
         ResultEntry(result=result, player=player, rank=rank)
         for result in rows for rank, player in enumerate(rng.sample(players, 4), start=1))

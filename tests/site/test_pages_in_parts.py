@@ -30,7 +30,7 @@ def _season_with_ties(club, alice, players: int, results: int):
     rng = random.Random(18)
     made = Result.objects.bulk_create(
         Result(game="shitenno", played_on=TODAY - datetime.timedelta(days=i % 50), club=club, season=season,
-               status=Result.Status.COUNTED, created_by=alice) for i in range(results))
+               status=Result.Status.COUNTED, ranked_publicly=True, created_by=alice) for i in range(results))
     entries = []
     for result in made:
         table = rng.sample(people, 4)
@@ -104,7 +104,7 @@ def test_the_player_record_from_sql_is_the_record_of_his_games(club, alice, bob)
     ]
     for i, entries in enumerate(games):
         result = Result.objects.create(game="shitenno", played_on=TODAY - datetime.timedelta(days=i),
-                                       status=Result.Status.COUNTED)
+                                       status=Result.Status.COUNTED, ranked_publicly=True)
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
     tally_store.tallies_recount(players=[me.pk, a.pk, b.pk])  # what the tally jobs do once the results count
     stats = selectors.player_stats(player=me, viewer=alice)

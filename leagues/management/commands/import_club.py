@@ -1,13 +1,12 @@
 """`manage.py import_club <file>`: load a club export into an empty database, then recompute ratings and standings."""
 
-import json
 import sys
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from leagues.portability import club_import
+from leagues.portability import MAX_EXPORT_BYTES, club_export_parse, club_export_too_large, club_import
 
 
 class Command(BaseCommand):
@@ -18,15 +17,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, **options):
         try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+            if file == "-":
+                raw = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1)
+            else:
+                path = Path(file)
+                if path.stat().st_size > MAX_EXPORT_BYTES:  # refused before a byte is read
+                    raise CommandError(club_export_too_large(file))
+                raw = path.read_bytes()
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from exc
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{file} is not JSON: {exc}.") from exc
-        try:
-            club = club_import(data)
+            club = club_import(club_export_parse(raw, name=file))
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
         self.stdout.write(
