@@ -6,9 +6,11 @@ an emptied database and the standings, ratings and move logs must come back the 
 """
 
 import csv
+import importlib
 import io
 import json
 import math
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,7 +20,7 @@ from django.core.management import CommandError, call_command
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
-from leagues import rating_store, results, selectors, standings_store
+from leagues import portability, rating_store, results, selectors, standings_store
 from leagues.clubs import club_member_add
 from leagues.models import (
     AuditEntry,
@@ -266,3 +268,46 @@ def test_it_exports_results_as_csv_one_row_per_player(alice, bob, carol):
 def test_export_club_names_an_unknown_club():
     with pytest.raises(CommandError, match="No club with slug 'nowhere'"):
         call_command("export_club", "nowhere")
+
+
+def test_a_counted_status_in_the_file_is_not_taken_without_its_sign_offs(alice, bob, carol):
+    """Issue 24: the file said "counted" for a result nobody signed; the import counts results by their sign-offs."""
+    data = json.loads(json.dumps(club_export(build_club_history(alice, bob, carol))))
+    counted = [row for row in data["results"] if row["status"] == "counted"]
+    assert len(counted) >= 2
+    forged = counted[0]
+    forged["sign_offs"] = []
+    wipe()
+    club_import(data)
+    assert Result.objects.filter(status="counted").count() == len(counted) - 1
+    forged_now = Result.objects.get(created_at=forged["created_at"])
+    assert forged_now.status == "pending" and not forged_now.sign_offs.exists()
+    assert not RatingEvent.objects.filter(result=forged_now).exists()  # the ratings were made without it
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [
+    ("slug", "../../etc/passwd", "club.slug '../../etc/passwd' is refused"),
+    ("name", "Edo\x00Gamers", "The text at club.name holds a NUL character"),
+])
+def test_it_refuses_a_forged_slug_or_a_nul_naming_where(alice, tmp_path, where, value, message):
+    data = json.loads(json.dumps(club_export(club_of(alice))))
+    data["club"][where] = value
+    wipe()
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command_with(data, tmp_path)
+    assert not Club.objects.exists() and not User.objects.exists()
+
+
+def test_it_refuses_arrays_nested_too_deep_and_files_too_large(tmp_path, monkeypatch):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match="nests arrays or objects too deep"):
+        call_command("import_club", str(deep))
+    monkeypatch.setattr(portability, "MAX_EXPORT_BYTES", 1024 * 1024)  # the real limit is 64 MB
+    import_club = importlib.import_module("leagues.management.commands.import_club")
+    monkeypatch.setattr(import_club, "MAX_EXPORT_BYTES", 1024 * 1024)
+    large = tmp_path / "large.json"
+    large.write_text(json.dumps({"format": FORMAT, "padding": "x" * 1024 * 1024}))
+    with pytest.raises(CommandError, match="larger than 1 MB"):
+        call_command("import_club", str(large))
+    assert not Club.objects.exists()
