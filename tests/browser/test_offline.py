@@ -125,3 +125,16 @@ def test_a_page_read_before_opens_offline_marked_with_its_time(phone, table, ali
     expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy of this page from")
     page.goto(table.get_absolute_url())
     expect(page.locator(END_TURN)).to_be_visible()
+
+
+def test_chromium_finds_the_site_installable(phone, alice):
+    """The check behind Chromium's install prompt (Lighthouse 12 no longer has its installable-manifest audit)."""
+    page = phone(alice)
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    devtools = page.context.new_cdp_session(page)
+    manifest = devtools.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest") and not manifest["errors"]
+    errors = [e["errorId"] for e in devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]]
+    # Playwright's contexts are incognito ones, which Chromium never offers to install: that one is the browser's.
+    assert [e for e in errors if e != "in-incognito"] == [], errors
