@@ -139,24 +139,28 @@
           const body = new URLSearchParams(move.fields);
           body.set("seq", String(move.seq));
           body.set("key", move.key);
+          // Only the last move asks for the table body back (as htmx does); the ones before it are posted as a
+          // plain form, which the site answers with a redirect and no page to render: the queue empties faster.
+          const last = record.waiting.length === 1;
+          const headers = csrfHeader();
+          if (last) Object.assign(headers, { "HX-Request": "true", "HX-Current-URL": window.location.href });
           let response;
           try {
             response = await fetch(move.url, {
-              method: "POST", body, credentials: "same-origin",
-              headers: { ...csrfHeader(), "HX-Request": "true", "HX-Current-URL": window.location.href },
+              method: "POST", body, credentials: "same-origin", headers, redirect: "manual",
             });
           } catch (error) {
             break; // the network went again: the move stays first in line; sent again with its key, never twice
           }
           if (response.status >= 500) break; // the site is down: try again on the next `online` or page open
-          const html = await response.text();
-          if (response.ok) {
+          if (response.type === "opaqueredirect" || response.ok) {
             record.waiting.shift();
             await store();
-            showBody(html);
+            if (response.ok) showBody(await response.text());
             render();
             continue;
           }
+          const html = await response.text();
           // 409 (another phone moved first), 400 (the rules refuse it), 403: this move and those behind it were
           // entered on a table that is not the table now. Stop, show the table now, list them to enter again.
           record.notTaken.push(...record.waiting);
