@@ -155,7 +155,9 @@
           if (response.status >= 500) break; // the site is down: try again on the next `online` or page open
           if (response.type === "opaqueredirect" || response.ok) {
             record.waiting.shift();
-            await store();
+            // Not awaited: were the page closed before this write, the move would be sent again on the next open,
+            // with its key, and the site would answer what it answered now (taken once).
+            store();
             if (response.ok) showBody(await response.text());
             render();
             continue;
