@@ -5,7 +5,7 @@ import json
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -38,10 +38,12 @@ def manifest(request: HttpRequest) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, at /sw.js rather than under /static/ (a worker controls only the pages below its own
     address), never cached by the browser's HTTP cache, so a new version reaches the phones on their next visit."""
+    # The static prefix is read from the settings: static("") is refused by the manifest storage (DEBUG=0), as "" is
+    # no file; bench/lighthouse.py serves the site that way.
     settings = {
         "version": OFFLINE_VERSION, "workbox": static("js/workbox/workbox-sw.js"),
         "modules": static("js/workbox/workbox-core.prod.js").rsplit("/", 1)[0] + "/",
-        "static": static(""), "shell": [static(name) for name in SHELL_FILES],
+        "static": PrefixNode.handle_simple("STATIC_URL"), "shell": [static(name) for name in SHELL_FILES],
     }
     body = render_to_string("offline/sw.js", {"settings": json.dumps(settings)})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
