@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import health, views
+from . import health, pwa, views
 
 handler400 = "shitenno_site.views.bad_request"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
     path("admin/", admin.site.urls),
     path("accounts/", include("leagues.account_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

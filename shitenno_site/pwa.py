@@ -1,0 +1,52 @@
+"""What makes the site installable and lets a table keep scoring with the club's wifi gone (docs/offline.md): the web
+app manifest, and the service worker, served from the site's root so that its scope covers every page."""
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.templatetags.static import PrefixNode, static
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+# Bumped when the worker's caching changes, so phones drop the copies an older worker kept.
+OFFLINE_VERSION = "1"
+# The files every page needs, fetched when the worker installs: the first page a phone opens was loaded before the
+# worker ran, so without these it would have no style sheet or scripts offline.
+SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline.js", "favicon.svg", "icons/icon-192.png")
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: opened from the home screen, the site fills the screen like an app."""
+    return JsonResponse({
+        "name": _("Shitennō site"),
+        "short_name": _("Shitennō"),
+        "description": _("Score samurai board games at the table on your phones, even when the wifi drops."),
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#faf7f2",
+        "theme_color": "#7a1c1c",
+        "icons": [{"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png",
+                   "purpose": "any maskable"} for size in (192, 512)],
+    }, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, at /sw.js rather than under /static/ (a worker controls only the pages below its own
+    address), never cached by the browser's HTTP cache, so a new version reaches the phones on their next visit."""
+    # The static prefix is read from the settings: static("") is refused by the manifest storage (DEBUG=0), as "" is
+    # no file; bench/lighthouse.py serves the site that way.
+    settings = {
+        "version": OFFLINE_VERSION, "workbox": static("js/workbox/workbox-sw.js"),
+        "modules": static("js/workbox/workbox-core.prod.js").rsplit("/", 1)[0] + "/",
+        "static": PrefixNode.handle_simple("STATIC_URL"), "shell": [static(name) for name in SHELL_FILES],
+    }
+    body = render_to_string("offline/sw.js", {"settings": json.dumps(settings)})
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
