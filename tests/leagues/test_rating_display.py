@@ -95,3 +95,19 @@ def test_two_player_chances_match_the_rank_model_by_hand():
     c = math.sqrt(3.0**2 + 4.0**2 + 2 * (DEFAULT_SIGMA / 2) ** 2)
     assert abs(a.win - 1 / (1 + math.exp(-5 / c))) < 1e-12 and abs(a.expected_place - (2 - a.win)) < 1e-12
     assert abs(a.win + b.win - 1) < 1e-15
+
+
+def test_the_win_chances_beat_a_guess_on_simulated_players_with_known_skills():
+    """bench/calibration.py's replay on a smaller history: predicted before each game, scored against 1/n."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "calibration.py"
+    spec = importlib.util.spec_from_file_location("calibration", path)
+    calibration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(calibration)
+    figures = calibration.replay(calibration.simulated(60, 3000, seed=7))
+    assert figures["brier"] < 0.85 * figures["base_brier"]
+    assert figures["log_loss"] < 0.85 * figures["base_log_loss"]
+    unfair = calibration.replay([([0, 1], [1, 2])] * 50)  # the same player always wins: the model learns it
+    assert unfair["log_loss"] < unfair["base_log_loss"]
