@@ -52,7 +52,42 @@ def table_chances(*, game: str, player_ids: Sequence[int], league_id: int | None
             for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
 
 
-def chances_before(*, game: str, entries: Sequence[tuple[int, float, float]]) -> list[float]:
-    """The win chances a finished game's players had, from (player id, mu before, sigma before) as its rating
-    events stored them: what the game's page says ("alice had a 41% chance")."""
-    return [chance.win for chance in rating_display.chances([(mu, sigma) for _player, mu, sigma in entries])]
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat on the table's page: who, his displayed rating and his chance to win (as it stood before the game,
+    for a rated finished table; from the current ratings otherwise)."""
+
+    name: str
+    rating: int
+    provisional: bool
+    win: float
+    expected_place: float
+
+
+def seat_chances(session) -> dict | None:
+    """The table page's ratings and chances, from seats read with games.selectors._rated_seats (no query); None
+    for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
+    players had before the finished game ("alice had a 41% chance")."""
+    seats = list(session.seats.all())
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
+        return None
+    today = timezone.localdate()
+    before = all(seat.before_mu is not None for seat in seats)
+    shown, model = [], []
+    for seat in seats:
+        if seat.rating_mu is None:
+            mu, sigma = rating_display.prior()
+            current = rating_display.shown(mu, sigma, 0)
+        else:
+            current = rating_display.shown(seat.rating_mu, seat.rating_sigma, seat.rating_games,
+                                           seat.rating_last_played, today)
+            mu, sigma = seat.rating_mu, current.sigma
+        if before:
+            mu, sigma = seat.before_mu, seat.before_sigma
+        shown.append(current)
+        model.append((mu, sigma))
+    odds = rating_display.chances(model)
+    return {"before": before, "seats": [
+        SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
+                 expected_place=chance.expected_place)
+        for seat, now, chance in zip(seats, shown, odds, strict=True)]}

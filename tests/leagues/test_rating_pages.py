@@ -91,3 +91,20 @@ def test_the_chances_api_refuses_an_unknown_game_and_a_private_league(api, club,
     assert api.get(f"/api/games/shitenno/chances/?{query}&league={league.pk}").status_code == 404
     api.login(alice)
     assert api.get(f"/api/games/shitenno/chances/?{query}&league={league.pk}").status_code == 200
+
+
+def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, alice, bob, carol):
+    """An open table: the chances from the players' current ratings in its game, from the seats' own query."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+
+    rated_season(club, alice, bob, carol)
+    setup, _legal = random_legal_game(3, 2)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player], setup=setup)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Chances" in page and "alice has a" in page and "bob has a" in page
+    from leagues.chances import table_chances
+
+    expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
+    assert f"alice has a {round(expected[0].win * 100)}% chance" in page
