@@ -27,7 +27,7 @@ from shitenno_site.api import (
     StrictSerializer,
     with_errors,
 )
-from shitenno_site.validation import MAX_MIN_GAMES, InputError, query_int, query_text, whole_number
+from shitenno_site.validation import MAX_INT, MAX_MIN_GAMES, InputError, query_int, query_text, whole_number
 
 from .views import PlayerOutput
 
@@ -400,7 +400,7 @@ def _player_ids(request) -> list[int]:
     if repeated:
         raise InputError("players", _("Each player sits once: repeated %(ids)s.") % {
             "ids": ", ".join(map(str, repeated))})
-    known = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    known = set(Player.objects.filter(pk__in=[i for i in ids if i <= MAX_INT]).values_list("pk", flat=True))
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise InputError("players", _("No such player: %(ids)s.") % {"ids": ", ".join(map(str, unknown))})

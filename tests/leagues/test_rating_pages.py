@@ -71,6 +71,7 @@ def test_the_chances_api_answers_each_seat_in_order_summing_to_one(api, club, al
     ("{a}", "Give 2 to 5 players, not 1"),
     ("{a},{b},{a}", "repeated {a}"),
     ("{a},999999", "No such player: 999999"),
+    ("{a},99999999999999999999", "No such player: 99999999999999999999"),  # past the id column: no 500
     ("{a},x", "'x' is not a player id"),
     ("{a},{b},{a},{b},{a},{b}", "not 6"),
 ])
