@@ -109,3 +109,25 @@ def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, ali
 
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     assert f"alice has a {round(expected[0].win * 100)}% chance" in page
+
+
+def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it(client, club, alice, bob, carol):
+    """A rated result from a table: its page gives the chances from the ratings stored before the game, not the
+    ratings after it."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+    from games.models import TableSession
+    from leagues.chances import table_chances
+    from leagues.models import Result
+
+    rated_season(club, alice, bob, carol)
+    counted = Result.objects.get(status=Result.Status.COUNTED)
+    setup, _legal = random_legal_game(3, 3)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    TableSession.objects.filter(pk=session.pk).update(status=TableSession.Status.FINISHED)
+    Result.objects.filter(pk=counted.pk).update(session=session)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Chances before this game" in page and "alice had a 33% chance" in page  # all three were new then
+    now = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk, carol.player.pk])
+    assert round(now[0].win * 100) != 33  # after the game alice, who won it, is favoured
