@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engines.base import MoveError
 from games.plugins import GameAdapter, all_games, default_game, get_game
+from leagues.chances import seat_chances
 from leagues.models import Player
 from leagues.players import player_for_user
 from leagues.selectors import LookaheadPage, clubs_of_user
@@ -156,13 +157,14 @@ def _render_table(request: HttpRequest, session: TableSession, status: int = 200
     if not request.htmx:
         join_url = request.build_absolute_uri(session.get_absolute_url())
         context["join_url"] = join_url
+        context["chances"] = seat_chances(session)
         context["qr_svg"] = segno.make(join_url, error="m").svg_inline(
             scale=4, dark="#000", light="#fff", title=_("QR code of the join link"))
     return render(request, template, context, status=status)
 
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    session = selectors.session_for_viewer(code=code, viewer=request.user)
+    session = selectors.session_for_viewer(code=code, viewer=request.user, rated=not request.htmx)
     return _render_table(request, session)
 
 

@@ -33,12 +33,15 @@ def _game_ticks(count: int) -> list[int]:
     return ticks
 
 
-def rating_line(values: list[float]) -> dict | None:
+def rating_line(values: list[float], band: list[tuple[float, float]] | None = None) -> dict | None:
     """The rating after each game (values[0] is the rating before the first): a line with a value axis of round
-    ticks, a game axis numbered from 0, a dot on each game and the last value written at its end."""
+    ticks, a game axis numbered from 0, a dot on each game and the last value written at its end; with `band`
+    ((low, high) for each value), the band drawn behind the line as one shape."""
     if not values:
         return None
     low, high = min(values), max(values)
+    if band:
+        low, high = min(low, *(b[0] for b in band)), max(high, *(b[1] for b in band))
     if high - low < 1:
         low, high = low - 1, high + 1
     step = _nice_step(high - low, 3)
@@ -54,9 +57,14 @@ def rating_line(values: list[float]) -> dict | None:
     value_ticks = [{"y": round(y(low + i * step), 1), "value": low + i * step}
                    for i in range(round((high - low) / step) + 1)]
     last_x, last_y = points[-1]
+    band_points = ""
+    if band:  # along the top, then back along the bottom
+        xs = [LEFT + i * dx for i in range(len(band))]
+        band_points = " ".join([*(f"{x:.1f},{y(b[1]):.1f}" for x, b in zip(xs, band, strict=True)),
+                                *(f"{x:.1f},{y(b[0]):.1f}" for x, b in reversed(list(zip(xs, band, strict=True))))])
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": TOP + plot_h,
-        "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+        "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "band": band_points,
         "dots": [{"x": round(px, 1), "y": round(py, 1), "value": v, "game": i}
                  for i, ((px, py), v) in enumerate(zip(points, values, strict=True))] if len(values) <= 40 else [],
         "value_ticks": value_ticks,

@@ -160,10 +160,21 @@ def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> Qu
     return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
 
 
-def ratings_list(*, kind: str, key: str, min_games: int = 0) -> QuerySet[Rating]:
-    """A scope's leaderboard, by the conservative estimate mu - 3 sigma, ordered in SQL (pages take a slice)."""
-    return (Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
-            .order_by((F("mu") - 3 * F("sigma")).desc(), "player__name", "player_id"))
+def last_played_in_scope() -> Subquery:
+    """The day of a rating's latest game in its scope (for rust, leagues/rating_display.py): a subquery of the
+    rating's own query, so reading it costs no query of its own."""
+    return Subquery(RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"),
+                                               key=OuterRef("key")).order_by("-played_on").values("played_on")[:1])
+
+
+def ratings_list(*, kind: str, key: str, min_games: int = 0, active_since: date | None = None) -> QuerySet[Rating]:
+    """A scope's leaderboard, by the conservative estimate mu - 3 sigma, ordered in SQL (pages take a slice), each
+    with the day of its latest game (`last_played`); only those who played on or after `active_since` when given."""
+    ratings = (Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
+               .annotate(last_played=last_played_in_scope()))
+    if active_since is not None:
+        ratings = ratings.filter(last_played__gte=active_since)
+    return ratings.order_by((F("mu") - 3 * F("sigma")).desc(), "player__name", "player_id")
 
 
 def rating_scope_choices(*, viewer: AbstractBaseUser) -> list[tuple[str, str, str]]:
@@ -192,15 +203,16 @@ def rating_history(*, player: Player, kind: str, key: str, last: int | None = No
     return list(reversed(events.order_by("-played_on", "-result_id")[:last]))
 
 
-def rating_values(*, player: Player, kind: str, key: str, last: int) -> list[float]:
-    """The player's rating (mu) before his `last`-th latest game in a scope and after each game since: the page's
-    chart, read as two numbers a game."""
+def rating_values(*, player: Player, kind: str, key: str, last: int) -> list[tuple[float, float]]:
+    """The player's rating (mu, sigma) before his `last`-th latest game in a scope and after each game since: the
+    page's chart, read as four numbers a game."""
     events = list(RatingEvent.objects.filter(player=player, kind=kind, key=key)
-                  .order_by("-played_on", "-result_id").values_list("mu_before", "mu_after")[:last])
+                  .order_by("-played_on", "-result_id")
+                  .values_list("mu_before", "sigma_before", "mu_after", "sigma_after")[:last])
     if not events:
         return []
     events.reverse()
-    return [events[0][0], *(after for _before, after in events)]
+    return [(events[0][0], events[0][1]), *((mu, sigma) for _mu, _sigma, mu, sigma in events)]
 
 
 def recent_places(*, player: Player, viewer: AbstractBaseUser, last: int) -> list[tuple[int, int]]:

@@ -1,5 +1,7 @@
 """Pages for accounts, players and clubs: thin adapters that check access and call one service."""
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -10,15 +12,17 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
-from . import clubs, players, results, seasons, selectors
+from . import clubs, players, rating_display, results, seasons, selectors
 from .access import (
     club_access,
     club_for_member,
@@ -346,23 +350,29 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 RANKINGS_PAGE = 50
+MAX_ACTIVE_DAYS = 3650
+ACTIVE_CHOICES = [(0, gettext_lazy("Everyone")), (90, gettext_lazy("Played in the last 3 months")),
+                  (365, gettext_lazy("Played in the last year"))]  # hide the long inactive
 
 
 def rankings(request: HttpRequest) -> HttpResponse:
-    """Ratings in one scope (a game or a league), best first, with the uncertainty and a min-games filter."""
+    """Ratings in one scope (a game or a league), best first, with the uncertainty, a min-games filter and a filter
+    hiding who has not played for a while."""
     scopes = selectors.rating_scope_choices(viewer=request.user)
     scope = request.GET.get("scope", "")
     kind, _sep, key = scope.partition(":")
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
         kind, key = scopes[0][0], scopes[0][1]
     min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)
-    rows = selectors.ratings_list(kind=kind, key=key, min_games=min_games).values(  # what a row shows, no models
-        "player_id", "player__name", "mu", "sigma", "games")
+    active = query_int(request.GET, "active", default=0, max_value=MAX_ACTIVE_DAYS)
+    since = timezone.localdate() - timedelta(days=active) if active else None
+    rows = selectors.ratings_list(kind=kind, key=key, min_games=min_games, active_since=since).values(
+        "player_id", "player__name", "mu", "sigma", "games", "last_played")  # what a row shows, no models
     page = Paginator(rows, RANKINGS_PAGE).get_page(request.GET.get("page"))
     context = {
         "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
-        "min_games": min_games, "ratings": page, "page": page,
-        "page_query": "&" + urlencode({"scope": f"{kind}:{key}", "min_games": min_games}),
+        "min_games": min_games, "active": active, "active_choices": ACTIVE_CHOICES, "ratings": page, "page": page,
+        "page_query": "&" + urlencode({"scope": f"{kind}:{key}", "min_games": min_games, "active": active}),
     }
     if request.htmx:  # the filter's answer is the whole table; "show more" gets the next rows only
         part = "ranking_body" if "page" in request.GET else "ranking_rows"
@@ -380,12 +390,18 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
 
     stats, opponents = player_page_stats(player=player, viewer=viewer, opponents_page=opponents_page,
                                          per_page=HEAD_TO_HEAD_PAGE)
-    game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games"))
+    game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games")
+                        .annotate(last_played=selectors.last_played_in_scope()))
+    today = timezone.localdate()
+    for rating in game_ratings:  # the displayed number, with rust up to today (leagues/rating_display.py)
+        rating.shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
     chart = None
     if game_ratings:
         main = game_ratings[0]
-        chart = {"game": main.key, "values": selectors.rating_values(player=player, kind=main.kind, key=main.key,
-                                                                     last=RATING_CHART_EVENTS)}
+        history = selectors.rating_values(player=player, kind=main.kind, key=main.key, last=RATING_CHART_EVENTS)
+        chart = {"game": main.key, "values": [rating_display.displayed(mu) for mu, _sigma in history],
+                 "band": [(rating_display.displayed(mu - rating_display.BAND_Z * sigma),
+                           rating_display.displayed(mu + rating_display.BAND_Z * sigma)) for mu, sigma in history]}
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
     places = selectors.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
     return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,

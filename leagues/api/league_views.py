@@ -1,6 +1,9 @@
 """REST endpoints for leagues, seasons, results, sign-offs, ratings, standings and player stats (issue 5)."""
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -8,7 +11,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import results, seasons, selectors
+from games.engines import UnknownGame
+from games.plugins import get_game
+from leagues import chances, rating_display, results, seasons, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
@@ -22,7 +27,7 @@ from shitenno_site.api import (
     StrictSerializer,
     with_errors,
 )
-from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
+from shitenno_site.validation import MAX_INT, MAX_MIN_GAMES, InputError, query_int, query_text, whole_number
 
 from .views import PlayerOutput
 
@@ -60,12 +65,40 @@ class StandingOutput(serializers.ModelSerializer):
 
 
 class RatingOutput(serializers.ModelSerializer):
+    """mu and sigma as stored, and the displayed rating beside them (leagues/rating_display.py, docs/ratings.md):
+    the number, its band (mu +- 2 sigma on the same scale), whether it is provisional, and sigma after rust."""
+
     player = PlayerOutput()
     ordinal = serializers.FloatField()
+    last_played = serializers.DateField(allow_null=True)
+    rating = serializers.SerializerMethodField()
+    rating_low = serializers.SerializerMethodField()
+    rating_high = serializers.SerializerMethodField()
+    provisional = serializers.SerializerMethodField()
+    rusted_sigma = serializers.SerializerMethodField()
 
     class Meta:
         model = Rating
-        fields = ["kind", "key", "player", "mu", "sigma", "ordinal", "games"]
+        fields = ["kind", "key", "player", "mu", "sigma", "ordinal", "games", "last_played", "rating", "rating_low",
+                  "rating_high", "provisional", "rusted_sigma"]
+
+    def _shown(self, rating: Rating) -> rating_display.ShownRating:
+        return rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, timezone.localdate())
+
+    def get_rating(self, rating: Rating) -> int:
+        return self._shown(rating).rating
+
+    def get_rating_low(self, rating: Rating) -> int:
+        return self._shown(rating).low
+
+    def get_rating_high(self, rating: Rating) -> int:
+        return self._shown(rating).high
+
+    def get_provisional(self, rating: Rating) -> bool:
+        return self._shown(rating).provisional
+
+    def get_rusted_sigma(self, rating: Rating) -> float:
+        return self._shown(rating).sigma
 
 
 class RatingEventOutput(serializers.ModelSerializer):
@@ -336,3 +369,60 @@ class ResultSignOff(APIView):
         data.is_valid(raise_exception=True)
         result = results.result_sign_off(result=result, user=request.user, **data.validated_data)
         return Response(ResultOutput(result).data)
+
+
+class SeatChanceOutput(serializers.Serializer):
+    id = serializers.IntegerField(source="player_id")
+    win = serializers.FloatField(help_text="The chance to finish first; the seats' add up to 1.")
+    expected_place = serializers.FloatField(help_text="1 is first.")
+    rating = serializers.IntegerField(help_text="The displayed rating (1500 for a player without one).")
+    provisional = serializers.BooleanField()
+
+
+class ChancesOutput(serializers.Serializer):
+    players = SeatChanceOutput(many=True)
+
+
+def _player_ids(request) -> list[int]:
+    """The `players` parameter: 2 to 5 distinct ids of existing players, in seat order; else a 400 naming which."""
+    raw = query_text(request.query_params, "players", max_length=200)
+    parts = [part.strip() for part in raw.split(",")] if raw else []
+    ids = []
+    for part in parts:
+        value = whole_number(part)
+        if value is None:
+            raise InputError("players", _("%(value)r is not a player id.") % {"value": part})
+        ids.append(value)
+    if not chances.MIN_PLAYERS <= len(ids) <= chances.MAX_PLAYERS:
+        raise InputError("players", _("Give %(min)d to %(max)d players, not %(n)d.") % {
+            "min": chances.MIN_PLAYERS, "max": chances.MAX_PLAYERS, "n": len(ids)})
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise InputError("players", _("Each player sits once: repeated %(ids)s.") % {
+            "ids": ", ".join(map(str, repeated))})
+    known = set(Player.objects.filter(pk__in=[i for i in ids if i <= MAX_INT]).values_list("pk", flat=True))
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise InputError("players", _("No such player: %(ids)s.") % {"ids": ", ".join(map(str, unknown))})
+    return ids
+
+
+class GameChances(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("players", OpenApiTypes.STR, required=True,
+                                     description="2 to 5 player ids, comma-separated, in seat order"),
+                    OpenApiParameter("league", OpenApiTypes.INT, description="Use the league's ratings instead")],
+        responses=with_errors({200: ChancesOutput}, 400, 404),
+        summary="Each seat's chance to win and expected place, from the ratings (docs/ratings.md)",
+    )
+    def get(self, request, slug: str):
+        try:
+            get_game(slug)
+        except (UnknownGame, KeyError):
+            raise Http404("No such game.") from None
+        ids = _player_ids(request)
+        league = query_int(request.query_params, "league", default=0, min_value=1)
+        if league:
+            selectors.league_for_viewer(pk=league, viewer=request.user)
+        seats = chances.table_chances(game=slug, player_ids=ids, league_id=league or None)
+        return Response(ChancesOutput({"players": seats}).data)

@@ -26,6 +26,7 @@ urlpatterns += [
     path("leagues/<int:pk>/seasons/", league_views.LeagueSeasons.as_view(), name="api-league-seasons"),
     path("seasons/<int:pk>/standings/", league_views.SeasonStandings.as_view(), name="api-season-standings"),
     path("ratings/", league_views.RatingList.as_view(), name="api-ratings"),
+    path("games/<slug:slug>/chances/", league_views.GameChances.as_view(), name="api-game-chances"),
     path("players/<int:pk>/ratings/history/", league_views.PlayerRatingHistory.as_view(), name="api-rating-history"),
     path("players/<int:pk>/stats/", league_views.PlayerStats.as_view(), name="api-player-stats"),
     path("results/", league_views.ResultList.as_view(), name="api-results"),

@@ -13,8 +13,8 @@ register = template.Library()
 
 
 @register.simple_tag
-def rating_line(values):
-    return charts.rating_line(list(values or []))
+def rating_line(values, band=None):
+    return charts.rating_line(list(values or []), list(band) if band else None)
 
 
 @register.simple_tag

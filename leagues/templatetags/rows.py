@@ -79,16 +79,25 @@ def separated_by(row, first: bool) -> str:
 
 @register.simple_tag
 def rating_rows(page) -> str:
-    """The rows of a page of rankings (partials/ranking_body.html): place, player, μ ± σ (μ − 3σ) and games, from
-    rows of `player_id`, `player__name`, `mu`, `sigma` and `games`."""
+    """The rows of a page of rankings (partials/ranking_body.html): place, player, the displayed rating ("1540?"
+    while provisional, leagues/rating_display.py) with μ ± σ (σ after rust) under it, and games, from rows of
+    `player_id`, `player__name`, `mu`, `sigma`, `games` and `last_played`."""
+    from django.utils import timezone
+
+    from leagues.rating_display import shown
+
     head, tail = _player_url_parts(get_script_prefix())
+    today = timezone.localdate()
+    provisional = escape(gettext("provisional"))
     rows = []
     for place, rating in enumerate(page, start=page.start_index()):
-        mu, sigma = rating["mu"], rating["sigma"]
+        number = shown(rating["mu"], rating["sigma"], rating["games"], rating.get("last_played"), today)
+        mark = f'<abbr title="{provisional}">?</abbr>' if number.provisional else ""
         rows.append(
             f'\n    <tr><td>{place}</td><td><a href="{head}{rating["player_id"]}{tail}">'
             f'{escape(rating["player__name"])}</a></td>'
-            f"\n      <td>{tenths(mu)} ± {tenths(sigma)} <small>({tenths(mu - 3 * sigma)})</small></td>"
+            f'\n      <td><strong>{number.rating}</strong>{mark} <small>({tenths(rating["mu"])} ± '
+            f"{tenths(number.sigma)})</small></td>"
             f'\n      <td>{rating["games"]}</td></tr>')
     return mark_safe("".join(rows))  # noqa: S308 (names escaped, the rest numbers)
 

@@ -1,0 +1,113 @@
+"""The rating people read (leagues/rating_display.py, docs/ratings.md): a number that moves the way the game went,
+a "?" while it is provisional, rust for time away, and win chances that add up."""
+
+import datetime
+import math
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from leagues import rating_display as shown_rating
+from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce
+
+TODAY = datetime.date(2026, 11, 26)
+
+
+def _simulated_games(count: int, seed: int):
+    """`count` games of 2 to 5 players drawn from 30 with hidden skills, rated as the site rates them; yields each
+    player's (place, players at the table, rating before, rating after)."""
+    rng = random.Random(seed)
+    skill = {p: rng.gauss(0, 1.5) for p in range(30)}
+    state = {p: (DEFAULT_MU, DEFAULT_SIGMA) for p in range(30)}
+    for _game in range(count):
+        seated = rng.sample(range(30), rng.randint(2, 5))
+        finish = sorted(seated, key=lambda p: -(skill[p] + rng.gauss(0, 1)))
+        ranks = [finish.index(p) + 1 for p in seated]
+        after = plackett_luce([state[p] for p in seated], ranks)
+        for player, rank, new in zip(seated, ranks, after, strict=True):
+            yield rank, len(seated), state[player], new
+            state[player] = new
+
+
+def test_over_ten_thousand_games_a_win_never_lowers_and_a_loss_never_raises_the_displayed_number():
+    wins = losses = 0
+    for place, players, (mu_before, _s0), (mu_after, _s1) in _simulated_games(10_000, seed=29):
+        before, after = shown_rating.displayed(mu_before), shown_rating.displayed(mu_after)
+        if place == 1:
+            wins += 1
+            assert after >= before
+        elif place == players:
+            losses += 1
+            assert after <= before
+    assert wins == 10_000 and losses == 10_000
+
+
+def test_the_conservative_estimate_alone_would_not_keep_that_promise():
+    """Why the number follows mu (docs/ratings.md): openskill's tau lets sigma grow after a win that moved mu
+    little, so mu - 3 sigma drops after some wins."""
+    dropped = sum(1 for place, _n, (m0, s0), (m1, s1) in _simulated_games(10_000, seed=29)
+                  if place == 1 and m1 - 3 * s1 < m0 - 3 * s0)
+    assert dropped > 0
+
+
+def test_a_new_player_reads_1500_and_is_provisional():
+    new = shown_rating.shown(DEFAULT_MU, DEFAULT_SIGMA, 0)
+    assert new.rating == 1500 and new.provisional and new.text == "1500?"
+    assert new.low == 1500 - 400 and new.high == 1500 + 400  # 2 sigma of 200 points each
+    settled = shown_rating.shown(30.0, 4.0, 40, TODAY, TODAY)
+    assert settled.rating == 1620 and not settled.provisional and settled.text == "1620"
+    assert shown_rating.shown(30.0, 4.0, shown_rating.PROVISIONAL_GAMES - 1).provisional  # too few games
+
+
+def test_rust_widens_sigma_with_time_away_up_to_the_prior_and_makes_the_rating_provisional_again():
+    sigma = 4.0
+    assert shown_rating.rusted_sigma(sigma, TODAY - datetime.timedelta(days=30), TODAY) == sigma  # the grace
+    assert shown_rating.rusted_sigma(sigma, None, TODAY) == sigma
+    a_while = shown_rating.rusted_sigma(sigma, TODAY - datetime.timedelta(days=200), TODAY)
+    assert a_while == math.sqrt(sigma**2 + shown_rating.RUST_PER_DAY * 170)
+    years = shown_rating.rusted_sigma(sigma, TODAY - datetime.timedelta(days=2000), TODAY)
+    assert years == DEFAULT_SIGMA
+    assert not shown_rating.shown(30.0, sigma, 40, TODAY - datetime.timedelta(days=60), TODAY).provisional
+    back = shown_rating.shown(30.0, sigma, 40, TODAY - datetime.timedelta(days=400), TODAY)
+    assert back.provisional and back.rating == 1620  # rust widens the band, it never moves the number
+
+
+@given(st.lists(st.tuples(st.floats(-20, 70), st.floats(0.5, 9)), min_size=2, max_size=5))
+def test_win_chances_add_up_to_one_and_places_to_their_total(ratings):
+    odds = shown_rating.chances(ratings)
+    n = len(ratings)
+    assert abs(math.fsum(o.win for o in odds) - 1) <= 1e-9
+    assert abs(math.fsum(o.expected_place for o in odds) - n * (n + 1) / 2) <= 1e-9
+    assert all(0 <= o.win <= 1 and 1 - 1e-9 <= o.expected_place <= n + 1e-9 for o in odds)
+
+
+@given(st.integers(2, 5), st.floats(0, 40), st.floats(1, 9))
+def test_equal_players_have_equal_chances_and_the_stronger_wins_more_often(n, mu, sigma):
+    odds = shown_rating.chances([(mu, sigma)] * n)
+    assert all(abs(o.win - 1 / n) < 1e-12 and abs(o.expected_place - (n + 1) / 2) < 1e-9 for o in odds)
+    stronger = shown_rating.chances([(mu + 5, sigma), *[(mu, sigma)] * (n - 1)])
+    assert stronger[0].win > 1 / n > stronger[1].win and stronger[0].expected_place < (n + 1) / 2
+
+
+def test_two_player_chances_match_the_rank_model_by_hand():
+    (a, b) = shown_rating.chances([(30.0, 3.0), (25.0, 4.0)])
+    c = math.sqrt(3.0**2 + 4.0**2 + 2 * (DEFAULT_SIGMA / 2) ** 2)
+    assert abs(a.win - 1 / (1 + math.exp(-5 / c))) < 1e-12 and abs(a.expected_place - (2 - a.win)) < 1e-12
+    assert abs(a.win + b.win - 1) < 1e-15
+
+
+def test_the_win_chances_beat_a_guess_on_simulated_players_with_known_skills():
+    """bench/calibration.py's replay on a smaller history: predicted before each game, scored against 1/n."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "calibration.py"
+    spec = importlib.util.spec_from_file_location("calibration", path)
+    calibration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(calibration)
+    figures = calibration.replay(calibration.simulated(60, 3000, seed=7))
+    assert figures["brier"] < 0.85 * figures["base_brier"]
+    assert figures["log_loss"] < 0.85 * figures["base_log_loss"]
+    unfair = calibration.replay([([0, 1], [1, 2])] * 50)  # the same player always wins: the model learns it
+    assert unfair["log_loss"] < unfair["base_log_loss"]

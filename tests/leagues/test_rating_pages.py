@@ -1,0 +1,133 @@
+"""The displayed rating on the rankings, the player page and the API, and the win chances' API (issue 29)."""
+
+import datetime
+
+import pytest
+
+from leagues.models import Rating, RatingEvent
+
+from .league_helpers import snapshot
+from .test_league_pages import rated_season
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_rankings_show_the_displayed_rating_marked_provisional(client, club, alice, bob, carol):
+    league, _season, _pending = rated_season(club, alice, bob, carol)
+    alice_rating = Rating.objects.get(kind="league", key=str(league.pk), player=alice.player)
+    page = client.get(f"/rankings/?scope=league:{league.pk}").content.decode()
+    number = round(1500 + 24 * (alice_rating.mu - 25))
+    assert f"<strong>{number}</strong><abbr" in page  # one game: provisional, "?"
+    assert number > 1500
+
+
+def test_the_rankings_can_hide_who_has_not_played_for_a_while_without_rewriting_a_rating(
+        client, club, alice, bob, carol):
+    league, _season, _pending = rated_season(club, alice, bob, carol)  # the counted game was 3 days ago
+    before = snapshot()
+    assert "alice" in client.get(f"/rankings/?scope=league:{league.pk}&active=90").content.decode()
+    RatingEvent.objects.filter(player=alice.player).update(played_on=datetime.date.today() - datetime.timedelta(400))
+    page = client.get(f"/rankings/?scope=league:{league.pk}&active=365").content.decode()
+    assert "alice" not in page and "bob" in page
+    assert "alice" in client.get(f"/rankings/?scope=league:{league.pk}&active=0").content.decode()
+    after = snapshot()
+    assert after[0] == before[0]  # reading with rust rewrote no rating
+    refused = client.get(f"/rankings/?scope=league:{league.pk}&active=-1")
+    assert refused.status_code == 400 and b"active" in refused.content
+
+
+def test_the_player_page_shows_the_number_and_the_chart_its_band(client, club, alice, bob, carol):
+    rated_season(club, alice, bob, carol)
+    page = client.get(alice.player.get_absolute_url()).content.decode()
+    assert 'class="band"' in page and "μ ± 2σ" in page
+    rating = Rating.objects.get(kind="game", key="shitenno", player=alice.player)
+    assert f"<strong>{round(1500 + 24 * (rating.mu - 25))}</strong>" in page
+
+
+def test_the_ratings_api_gives_the_displayed_number_beside_mu_and_sigma(api, club, alice, bob, carol):
+    league, _season, _pending = rated_season(club, alice, bob, carol)
+    rows = api.get(f"/api/ratings/?league={league.pk}").json()
+    top = rows[0]
+    assert {"mu", "sigma", "rating", "rating_low", "rating_high", "provisional", "last_played"} <= set(top)
+    assert top["rating"] == round(1500 + 24 * (top["mu"] - 25)) and top["provisional"] is True
+    assert top["rating_low"] < top["rating"] < top["rating_high"]
+
+
+def test_the_chances_api_answers_each_seat_in_order_summing_to_one(api, club, alice, bob, carol, dave):
+    rated_season(club, alice, bob, carol)
+    ids = [bob.player.pk, alice.player.pk, dave.player.pk]  # dave has no rating: the prior
+    answer = api.get(f"/api/games/shitenno/chances/?players={','.join(map(str, ids))}")
+    assert answer.status_code == 200
+    players = answer.json()["players"]
+    assert [p["id"] for p in players] == ids
+    assert abs(sum(p["win"] for p in players) - 1) < 1e-9
+    alice_seat, dave_seat = players[1], players[2]
+    assert alice_seat["win"] > dave_seat["win"] and alice_seat["expected_place"] < dave_seat["expected_place"]
+    assert dave_seat["rating"] == 1500 and dave_seat["provisional"] is True
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    ("", "Give 2 to 5 players, not 0"),
+    ("{a}", "Give 2 to 5 players, not 1"),
+    ("{a},{b},{a}", "repeated {a}"),
+    ("{a},999999", "No such player: 999999"),
+    ("{a},99999999999999999999", "No such player: 99999999999999999999"),  # past the id column: no 500
+    ("{a},x", "'x' is not a player id"),
+    ("{a},{b},{a},{b},{a},{b}", "not 6"),
+])
+def test_the_chances_api_says_what_is_wrong_with_the_players(api, alice, bob, players, says):
+    ids = {"a": alice.player.pk, "b": bob.player.pk}
+    answer = api.get(f"/api/games/shitenno/chances/?players={players.format(**ids)}")
+    assert answer.status_code == 400
+    assert says.format(**ids) in answer.json()["players"][0]
+
+
+def test_the_chances_api_refuses_an_unknown_game_and_a_private_league(api, club, alice, bob, dave):
+    from .league_helpers import league_with_season
+
+    league, _season = league_with_season(club, alice)
+    query = f"players={alice.player.pk},{bob.player.pk}"
+    assert api.get(f"/api/games/no-such-game/chances/?{query}").status_code == 404
+    api.login(dave)
+    assert api.get(f"/api/games/shitenno/chances/?{query}&league={league.pk}").status_code == 404
+    api.login(alice)
+    assert api.get(f"/api/games/shitenno/chances/?{query}&league={league.pk}").status_code == 200
+
+
+def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, alice, bob, carol):
+    """An open table: the chances from the players' current ratings in its game, from the seats' own query."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+
+    rated_season(club, alice, bob, carol)
+    setup, _legal = random_legal_game(3, 2)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player], setup=setup)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Chances" in page and "alice has a" in page and "bob has a" in page
+    from leagues.chances import table_chances
+
+    expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
+    assert f"alice has a {round(expected[0].win * 100)}% chance" in page
+
+
+def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it(client, club, alice, bob, carol):
+    """A rated result from a table: its page gives the chances from the ratings stored before the game, not the
+    ratings after it."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+    from games.models import TableSession
+    from leagues.chances import table_chances
+    from leagues.models import Result
+
+    rated_season(club, alice, bob, carol)
+    counted = Result.objects.get(status=Result.Status.COUNTED)
+    setup, _legal = random_legal_game(3, 3)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    TableSession.objects.filter(pk=session.pk).update(status=TableSession.Status.FINISHED)
+    Result.objects.filter(pk=counted.pk).update(session=session)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Chances before this game" in page and "alice had a 33% chance" in page  # all three were new then
+    now = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk, carol.player.pk])
+    assert round(now[0].win * 100) != 33  # after the game alice, who won it, is favoured
