@@ -103,3 +103,11 @@ def test_members_download_the_exports_and_outsiders_do_not(client, club, carol, 
         assert response.status_code == 200 and response.content.startswith(start), kind
     client.force_login(dave)
     assert client.get(reverse("club_export", args=[club.slug, "bgstats"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_preview_speaks_dutch(client, club, alice):
+    client.force_login(alice)
+    location = upload(client, club)["Location"]
+    page = client.get(location, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "40 partijen gevonden" in page and "nieuwe gast" in page
