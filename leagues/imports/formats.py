@@ -275,7 +275,7 @@ def _competition(keys: Sequence) -> list[int]:
 
 
 def ranks_of(entries: Sequence[SourceEntry], highest_wins: bool = True) -> list[int]:
-    """Ranks from the file's `rank` when every player has one; else winners first and then numeric scores
+    """Ranks from the file's `rank` when every player has one; else winners (all sharing first) and then numeric scores
     (`highest_wins`); else everyone ties. A score that is not a number decides nothing."""
     if entries and all(e.rank for e in entries):
         return _competition([e.rank for e in entries])
@@ -284,6 +284,8 @@ def ranks_of(entries: Sequence[SourceEntry], highest_wins: bool = True) -> list[
     any_winner = any(e.winner for e in entries)
     keys = []
     for entry, score in zip(entries, scores, strict=True):
-        keys.append((0 if entry.winner or not any_winner else 1,
-                     (-score if highest_wins else score) if by_score else 0))
+        if entry.winner:  # every winner is first (a team, a shared win), whatever the scores say
+            keys.append((0, 0))
+        else:
+            keys.append((1 if any_winner else 0, (-score if highest_wins else score) if by_score else 0))
     return _competition(keys)
