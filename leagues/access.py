@@ -165,7 +165,12 @@ def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, man
     the club whose league the result is in), and at least two different accounts among the signers. A result
     that falls short still counts in its league (whose managers answer for it) and in its players' own
     statistics; docs/security.md has the rule and the player page says why a game is not ranked site-wide.
+
+    An imported play (`source` set, issue 27) never moves a public ranking: it comes in signed by the importing
+    manager for his club's leagues only, and a later sign-off cannot vouch for a game nobody watched on the site.
     """
+    if result.source:
+        return False
     entries, managers = _entries_and_managers(result, managers)
     accounts = set()
     for entry in entries:

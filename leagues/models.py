@@ -259,11 +259,22 @@ class Result(models.Model):
         help_text="A player disputed this result after it counted: it keeps counting until a manager acts.",
     )
     flag_note = models.CharField(max_length=300, blank=True, default="", db_default="")
+    source = models.CharField(
+        max_length=10, blank=True, default="", db_default="",
+        help_text='Where an imported result came from ("bgstats", "bgg"); empty for results entered here.')
+    external_id = models.CharField(
+        max_length=100, blank=True, default="", db_default="",
+        help_text="The play's id in its source (a BG Stats uuid, a BGG play id, with #n for a quantity): "
+                  "a re-import finds it and writes nothing twice.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-played_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "source", "external_id"], name="one_result_per_imported_play",
+                                    condition=~Q(external_id="")),
+        ]
         indexes = [
             models.Index(fields=["game", "status", "played_on"]),
             # A player's latest counted games (the bars of his page): walked latest first, each result's entry for
@@ -280,6 +291,10 @@ class ResultEntry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="result_entries")
     rank = models.PositiveSmallIntegerField(help_text="1 is first; tied players share a rank.")
     score = models.FloatField(null=True, blank=True)
+    score_text = models.CharField(
+        max_length=60, blank=True, default="", db_default="",
+        help_text='An imported score that is not a number ("3+20+5"): kept as written, it decides no rank.')
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat or start order, 1 first.")
 
     class Meta:
         ordering = ["result", "rank", "player__name"]

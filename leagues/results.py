@@ -74,7 +74,7 @@ def signed_status(result: Result) -> tuple[str, bool]:
     return Result.Status.PENDING, False
 
 
-def _settle(result: Result) -> None:
+def _settle(result: Result, *, enqueue: bool = True) -> None:
     """Count a pending result once every player is answered for; flag it disputed when anyone disagreed first.
 
     A result that already counts stays counted here: a later dispute flags it for the managers instead
@@ -87,7 +87,7 @@ def _settle(result: Result) -> None:
         return
     result.status, result.ranked_publicly = status, public
     result.save(update_fields=["status", "ranked_publicly", "updated_at"])
-    if status == Result.Status.COUNTED:
+    if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
 
 
@@ -301,6 +301,27 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
         _enqueue_recompute(scopes, since, {season} if season else set())
         outbox.ask_tally_players(players)
 
+
+
+def results_settle_imported(results: Sequence[Result]) -> list[Result]:
+    """An import's results, signed by the importer for whom he answers (`result_signers`, as for any result):
+    each counts by the same rule as one entered here. Their jobs are asked per scope and season (a re-rate from
+    the earliest date), not per result: one fold of thousands of results, ending where a full recompute does.
+    Runs inside the import's transaction; returns the results that now count."""
+    counted = []
+    for result in results:
+        _settle(result, enqueue=False)
+        if result.status == Result.Status.COUNTED:
+            counted.append(result)
+    if counted:
+        scopes, seasons = set(), set()
+        for result in counted:
+            scopes.update(result_scopes(result))
+            if result.season_id:
+                seasons.add(result.season_id)
+        _enqueue_recompute(scopes, min(r.played_on for r in counted), seasons)
+        outbox.ask_tally_players({p for r in counted for p in _players_of(r)})
+    return counted
 
 
 @transaction.atomic

@@ -82,3 +82,11 @@ def _sweep_at_start(sender=None, **_kwargs) -> None:
         outbox_sweep.apply_async((0,))
     except Exception:  # the beat sweeps anyway
         logger.warning("Could not queue the start-up outbox sweep.", exc_info=True)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def import_plays_job(token: str) -> None:
+    """A large import's commit (issue 27), reporting its progress to the page (leagues.import_views)."""
+    from .import_views import run_import_job
+
+    run_import_job(token)

@@ -35,3 +35,13 @@ urlpatterns += [
     path("leagues/<int:pk>/seasons/new/", views.season_create, name="season_create"),
     path("leagues/<int:pk>/results/new/", views.result_create, name="result_create"),
 ]
+
+from . import import_views  # noqa: E402
+
+urlpatterns += [
+    path("clubs/<slug:slug>/import/", import_views.import_start, name="import_start"),
+    path("clubs/<slug:slug>/import/<str:token>/", import_views.import_preview, name="import_preview"),
+    path("clubs/<slug:slug>/import/<str:token>/commit/", import_views.import_commit_view, name="import_commit"),
+    path("clubs/<slug:slug>/import/<str:token>/progress/", import_views.import_progress, name="import_progress"),
+    path("clubs/<slug:slug>/export/<str:kind>/", import_views.club_export, name="club_export"),
+]

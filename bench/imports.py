@@ -1,0 +1,85 @@
+"""Issue 27: import 5,000 BG Stats plays into a club in at most 60 s on this machine.
+
+`python bench/imports.py [plays]` on a fresh database (bench/_django.py). Prints, from one run:
+- baseline: the same results written straight with bulk_create (no parsing, matching, sign-off or jobs): the
+  floor of what storing them costs on this machine now;
+- import: parse + plan + commit (guests, results, entries, sign-offs, the audit line) and the rating and
+  standings jobs it asks for, run at once (tasks are eager in benchmarks);
+- re-import: the same file again, every play a duplicate.
+"""
+
+import datetime
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _django  # noqa: E402
+
+PLAYERS = 20
+TARGET = 60.0
+
+
+def backup(plays: int) -> bytes:
+    rng = random.Random(27)
+    start = datetime.date(2020, 1, 1)
+    return json.dumps({
+        "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}", "bggUsername": ""}
+                    for i in range(1, PLAYERS + 1)],
+        "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+        "plays": [{"uuid": f"play-{n}", "playDate": f"{start + datetime.timedelta(days=n * 1461 // plays)} 20:00:00",
+                   "gameRefId": 1, "playerScores": [
+                       {"playerRefId": p, "score": str(rng.randint(20, 80)), "rank": rank, "seatOrder": rank,
+                        "winner": rank == 1}
+                       for rank, p in enumerate(rng.sample(range(1, PLAYERS + 1), 4), start=1)]}
+                  for n in range(plays)],
+    }).encode()
+
+
+def main(plays: int) -> None:
+    _django.setup("shitenno_bench_imports")
+    from leagues import clubs, players, seasons
+    from leagues.imports.formats import parse_bgstats
+    from leagues.imports.service import import_commit
+    from leagues.models import Player, Result, ResultEntry
+
+    owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
+    data = backup(plays)
+
+    floor = clubs.club_create(name="Floor", owner=owner)
+    t0 = time.perf_counter()
+    source = parse_bgstats(data, "bench.json")
+    guests = Player.objects.bulk_create(Player(name=f"floor {i}") for i in range(PLAYERS))
+    results = Result.objects.bulk_create(
+        Result(game="shitenno", played_on=p.played_on, club=floor, external_id=p.external_id) for p in source.plays)
+    ResultEntry.objects.bulk_create(
+        (ResultEntry(result=r, player=guests[int(e.player.rsplit("-", 1)[1]) - 1], rank=e.rank,
+                     score=float(e.score_text), seat=e.seat)
+         for r, p in zip(results, source.plays, strict=True) for e in p.entries), batch_size=2000)
+    baseline = time.perf_counter() - t0
+
+    club = clubs.club_create(name="Importers", owner=owner)
+    league = seasons.league_create(club=club, name="Shitennō league", games=["shitenno"], user=owner)
+    seasons.season_create(league=league, name="2020-2023", starts_on=datetime.date(2020, 1, 1),
+                          ends_on=datetime.date(2023, 12, 31), user=owner)
+    t0 = time.perf_counter()
+    summary = import_commit(club=club, user=owner, source=parse_bgstats(data, "bench.json"))
+    imported = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    again = import_commit(club=club, user=owner, source=parse_bgstats(data, "bench.json"))
+    reimport = time.perf_counter() - t0
+    counted = Result.objects.filter(club=club, status=Result.Status.COUNTED).count()
+
+    print(f"plays: {plays}, file {len(data) / 1024:.0f} KB, {PLAYERS} players")
+    print(f"baseline  (bulk_create only):          {baseline:6.2f} s")
+    print(f"import    (parse, plan, commit, jobs): {imported:6.2f} s  = {imported / baseline:.1f}x baseline;"
+          f" imported {summary['imported']}, counted {counted}; target <= {TARGET:.0f} s: "
+          f"{'met' if imported <= TARGET else 'MISSED'}")
+    print(f"re-import (all duplicates):            {reimport:6.2f} s; imported {again['imported']}, "
+          f"duplicates {again['duplicates']}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)

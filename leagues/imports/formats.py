@@ -1,0 +1,291 @@
+"""BG Stats export JSON and BoardGameGeek plays XML, read into one shape: pure Python, no Django.
+
+Every refusal is an `ImportRefused` naming the file and the place in it, raised before anything is written.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from defusedxml import ElementTree
+from defusedxml.common import DefusedXmlException
+
+MAX_BYTES = 20 * 1024 * 1024  # a BG Stats backup of a decade of plays is a few MB; a 100 MB file is refused
+EARLIEST = datetime.date(1900, 1, 1)
+SOURCE_BGSTATS = "bgstats"
+SOURCE_BGG = "bgg"
+
+
+class ImportRefused(ValueError):
+    """The file cannot be imported; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class SourcePlayer:
+    key: str  # the file's own reference to the person
+    name: str
+    bgg_username: str = ""
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    player: str  # SourcePlayer.key
+    score_text: str = ""
+    rank: int | None = None
+    winner: bool = False
+    seat: int | None = None
+    team: str = ""
+
+
+@dataclass(frozen=True)
+class SourceGame:
+    name: str
+    bgg_id: int | None = None
+    highest_wins: bool = True
+
+
+@dataclass(frozen=True)
+class SourcePlay:
+    external_id: str
+    played_on: datetime.date
+    game: SourceGame
+    entries: tuple[SourceEntry, ...]
+    quantity: int = 1
+    incomplete: bool = False
+
+
+@dataclass
+class Source:
+    """What the files hold, in file order."""
+
+    kind: str
+    players: dict[str, SourcePlayer] = field(default_factory=dict)
+    plays: list[SourcePlay] = field(default_factory=list)
+
+
+def _check_bytes(data: bytes, name: str) -> None:
+    if len(data) > MAX_BYTES:
+        raise ImportRefused(f"{name}: the file is {len(data) / 1024 / 1024:.0f} MB; "
+                            f"at most {MAX_BYTES // 1024 // 1024} MB a file.")
+    if not data.strip():
+        raise ImportRefused(f"{name}: the file is empty.")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ImportRefused(f"{name}: a NUL byte at byte {nul}; this is not a text export.")
+
+
+def _date(text: object, where: str, today: datetime.date) -> datetime.date:
+    if not isinstance(text, str):
+        raise ImportRefused(f"{where}: the date is missing.")
+    try:
+        played_on = datetime.date.fromisoformat(text.strip()[:10])
+    except ValueError:
+        raise ImportRefused(f"{where}: {text[:40]!r} is not a date (YYYY-MM-DD).") from None
+    if not EARLIEST <= played_on <= today:
+        raise ImportRefused(f"{where}: the date {played_on.isoformat()} is out of range "
+                            f"({EARLIEST.isoformat()} to today).")
+    return played_on
+
+
+def _int(value: object, where: str, *, positive: bool = False) -> int | None:
+    """An optional whole number; 0 or empty is "not given" where the formats use it so."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool):
+        raise ImportRefused(f"{where}: {value!r} is not a whole number.")
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise ImportRefused(f"{where}: {str(value)[:40]!r} is not a whole number.") from None
+    if number < 0 or number > 10**6:
+        raise ImportRefused(f"{where}: {number} is out of range.")
+    return (number or None) if positive else number
+
+
+def _text(value: object, where: str, limit: int = 200) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ImportRefused(f"{where}: expected text, found {type(value).__name__}.")
+    return str(value).strip()[:limit]
+
+
+def numeric_score(text: str) -> float | None:
+    """A score that is a plain number decides ranks; anything else ("3+20+5", "won on time") keeps its text."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+# --- BG Stats ---
+
+def _list(data: dict, key: str, where: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ImportRefused(f"{where}: '{key}' should be a list, found {type(value).__name__}.")
+    return value
+
+
+def _object(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise ImportRefused(f"{where}: expected an object, found {type(value).__name__}.")
+    return value
+
+
+def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None = None) -> Source:
+    """A BG Stats backup: `players`, `games`, `plays` (and `locations`, not used). Plays refer to games and
+    players by their `id`."""
+    today = today or datetime.date.today()
+    _check_bytes(data, name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportRefused(f"{name}: not UTF-8 text (byte {error.start}).") from None
+    if text.lstrip().startswith("<"):
+        raise ImportRefused(f"{name}: this looks like XML; a BG Stats export is JSON (try the BGG format).")
+    try:
+        root = json.loads(text)
+    except RecursionError:
+        raise ImportRefused(f"{name}: the JSON is nested too deeply to be a BG Stats export.") from None
+    except json.JSONDecodeError as error:
+        early = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
+        ending = " (the file ends early: truncated?)" if early else ""
+        raise ImportRefused(f"{name}: not valid JSON at line {error.lineno}, column {error.colno}: "
+                            f"{error.msg}{ending}.") from None
+    if not isinstance(root, dict) or "plays" not in root:
+        raise ImportRefused(f"{name}: not a BG Stats export (no 'plays' list at the top).")
+    source = Source(kind=SOURCE_BGSTATS)
+    players: dict[str, SourcePlayer] = {}
+    for i, raw in enumerate(_list(root, "players", name)):
+        where = f"{name}: players[{i}]"
+        raw = _object(raw, where)
+        ref = _text(raw.get("id"), f"{where}.id")
+        if not ref:
+            raise ImportRefused(f"{where}: the player has no id.")
+        player_name = _text(raw.get("name"), f"{where}.name", 80) or f"Player {ref}"
+        players[ref] = SourcePlayer(key=f"bgstats:{_text(raw.get('uuid'), where) or ref}", name=player_name,
+                                    bgg_username=_text(raw.get("bggUsername"), f"{where}.bggUsername", 80))
+    games: dict[str, SourceGame] = {}
+    for i, raw in enumerate(_list(root, "games", name)):
+        where = f"{name}: games[{i}]"
+        raw = _object(raw, where)
+        ref = _text(raw.get("id"), f"{where}.id")
+        if not ref:
+            raise ImportRefused(f"{where}: the game has no id.")
+        games[ref] = SourceGame(name=_text(raw.get("name"), f"{where}.name", 120),
+                                bgg_id=_int(raw.get("bggId"), f"{where}.bggId", positive=True),
+                                highest_wins=raw.get("highestWins", True) is not False)
+    for i, raw in enumerate(_list(root, "plays", name)):
+        where = f"{name}: plays[{i}]"
+        raw = _object(raw, where)
+        uuid = _text(raw.get("uuid"), f"{where}.uuid", 100)
+        if not uuid:
+            raise ImportRefused(f"{where}: the play has no uuid.")
+        where = f"{where} ({uuid})"
+        game = games.get(_text(raw.get("gameRefId"), f"{where}.gameRefId"))
+        if game is None:
+            raise ImportRefused(f"{where}: gameRefId {raw.get('gameRefId')!r} is not in the file's games.")
+        entries = []
+        for j, score in enumerate(_list(raw, "playerScores", where)):
+            at = f"{where}.playerScores[{j}]"
+            score = _object(score, at)
+            ref = _text(score.get("playerRefId"), f"{at}.playerRefId")
+            if ref not in players:
+                raise ImportRefused(f"{at}: playerRefId {score.get('playerRefId')!r} is not in the file's players.")
+            source.players[players[ref].key] = players[ref]
+            entries.append(SourceEntry(
+                player=players[ref].key, score_text=_text(score.get("score"), f"{at}.score", 60),
+                rank=_int(score.get("rank"), f"{at}.rank", positive=True), winner=score.get("winner") is True,
+                seat=_int(score.get("seatOrder"), f"{at}.seatOrder", positive=True),
+                team=_text(score.get("team"), f"{at}.team", 60),
+            ))
+        source.plays.append(SourcePlay(external_id=uuid, played_on=_date(raw.get("playDate"), where, today),
+                                       game=game, entries=tuple(entries),
+                                       incomplete=raw.get("ignored") is True))
+    return source
+
+
+# --- BoardGameGeek plays XML ---
+
+def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = None) -> Source:
+    """One or several pages of the XML API's plays of a user (`<plays><play ...><item/><players>...`). A play
+    seen on two pages (an export taken while plays were logged) is read once."""
+    today = today or datetime.date.today()
+    source = Source(kind=SOURCE_BGG)
+    seen: set[str] = set()
+    for name, data in files:
+        _check_bytes(data, name)
+        if data.lstrip().startswith((b"{", b"[")):
+            raise ImportRefused(f"{name}: this looks like JSON; BGG plays are XML (try the BG Stats format).")
+        try:
+            root = ElementTree.fromstring(data, forbid_dtd=True)
+        except DefusedXmlException as error:
+            raise ImportRefused(f"{name}: the XML declares {type(error).__name__}; refused for safety.") from None
+        except ElementTree.ParseError as error:
+            line, column = error.position
+            raise ImportRefused(f"{name}: not valid XML at line {line}, column {column} "
+                                "(truncated or not a BGG plays file).") from None
+        if root.tag != "plays":
+            raise ImportRefused(f"{name}: not BGG plays XML (the top element is <{root.tag[:40]}>, not <plays>).")
+        for i, play in enumerate(root.findall("play")):
+            external_id = _text(play.get("id"), f"{name}: play {i + 1}", 40)
+            where = f"{name}: play {i + 1} (id {external_id or '?'})"
+            if not external_id.isdigit():
+                raise ImportRefused(f"{where}: the play id should be a number.")
+            item = play.find("item")
+            if item is None:
+                raise ImportRefused(f"{where}: the play has no <item> (game).")
+            game = SourceGame(name=_text(item.get("name"), f"{where} item name", 120),
+                              bgg_id=_int(item.get("objectid"), f"{where} item objectid", positive=True))
+            entries = []
+            for j, player in enumerate(play.findall("players/player")):
+                at = f"{where} player {j + 1}"
+                username = _text(player.get("username"), at, 80)
+                player_name = _text(player.get("name"), at, 80) or username or f"Player {j + 1}"
+                key = f"bgg:user:{username.casefold()}" if username else f"bgg:name:{player_name.casefold()}"
+                source.players.setdefault(key, SourcePlayer(key=key, name=player_name, bgg_username=username))
+                entries.append(SourceEntry(
+                    player=key, score_text=_text(player.get("score"), f"{at} score", 60),
+                    winner=player.get("win") == "1", seat=_int(player.get("startposition"), f"{at} startposition",
+                                                              positive=True),
+                ))
+            quantity = _int(play.get("quantity"), f"{where} quantity") or 1
+            if quantity > 100:
+                raise ImportRefused(f"{where}: quantity {quantity} is more than 100.")
+            if external_id in seen:
+                continue
+            seen.add(external_id)
+            source.plays.append(SourcePlay(
+                external_id=external_id, played_on=_date(play.get("date"), where, today), game=game,
+                entries=tuple(entries), quantity=quantity, incomplete=play.get("incomplete") == "1",
+            ))
+    return source
+
+
+# --- ranks ---
+
+def _competition(keys: Sequence) -> list[int]:
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def ranks_of(entries: Sequence[SourceEntry], highest_wins: bool = True) -> list[int]:
+    """Ranks from the file's `rank` when every player has one; else winners (all sharing first) and then numeric scores
+    (`highest_wins`); else everyone ties. A score that is not a number decides nothing."""
+    if entries and all(e.rank for e in entries):
+        return _competition([e.rank for e in entries])
+    scores = [numeric_score(e.score_text) for e in entries]
+    by_score = all(s is not None for s in scores)
+    any_winner = any(e.winner for e in entries)
+    keys = []
+    for entry, score in zip(entries, scores, strict=True):
+        if entry.winner:  # every winner is first (a team, a shared win), whatever the scores say
+            keys.append((0, 0))
+        else:
+            keys.append((1 if any_winner else 0, (-score if highest_wins else score) if by_score else 0))
+    return _competition(keys)

@@ -1,0 +1,229 @@
+"""What an import would do, decided before anything is written: pure Python, no Django.
+
+The plan is what the preview shows and what the commit writes: which plays become results of which of the
+site's games, which imported name becomes which club member or new guest, what is skipped and why, and which
+plays the club already has (same source and external id).
+"""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .formats import ImportRefused, Source, numeric_score, ranks_of
+
+SKIP_OTHER_GAME = "other game"
+SKIP_INCOMPLETE = "incomplete"
+SKIP_TOO_FEW = "fewer than two players"
+SKIP_SAME_PLAYER_TWICE = "a player twice at one table"
+
+
+def fold(name: str) -> str:
+    """Names compare without case or accents: "Shitenno" is "Shitennō"."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@dataclass(frozen=True)
+class SiteGame:
+    slug: str
+    names: tuple[str, ...]
+    bgg_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Member:
+    player_id: int
+    name: str
+    username: str = ""
+
+
+@dataclass(frozen=True)
+class PlannedEntry:
+    person: str  # a planned person's key
+    rank: int
+    score: float | None
+    score_text: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class PlannedResult:
+    external_id: str
+    game: str  # site game slug
+    played_on: datetime.date
+    entries: tuple[PlannedEntry, ...]
+
+
+@dataclass
+class Person:
+    """One player of the import: a club member (`player_id`) or a new guest, with the imported names it covers."""
+
+    key: str
+    name: str
+    player_id: int | None = None
+    names: list[str] = field(default_factory=list)
+    how: str = ""  # "username", "name", "merge" or "" (new guest)
+
+
+@dataclass
+class Plan:
+    source: str
+    results: list[PlannedResult] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    skipped: Counter = field(default_factory=Counter)
+    skipped_plays: list[tuple[str, str, str]] = field(default_factory=list)  # (external id, game name, reason)
+    other_games: Counter = field(default_factory=Counter)
+    game_matches: dict[str, str] = field(default_factory=dict)  # imported game name -> slug
+    people: dict[str, Person] = field(default_factory=dict)
+
+    @property
+    def plays(self) -> int:
+        return len(self.results) + len(self.duplicates) + sum(self.skipped.values())
+
+    def summary(self, imported: int | None = None) -> dict:
+        """The command's JSON object. `imported` is what was written (None for a dry run: what would be)."""
+        used = {e.person for r in self.results for e in r.entries}
+        people = [self.people[key] for key in used]
+        return {
+            "plays": self.plays,
+            "imported": len(self.results) if imported is None else imported,
+            "duplicates": len(self.duplicates),
+            "skipped": dict(sorted(self.skipped.items())),
+            "games": dict(sorted(Counter(r.game for r in self.results).items())),
+            "players": {"matched": sum(p.player_id is not None for p in people),
+                        "new_guests": sum(p.player_id is None for p in people)},
+        }
+
+
+def parse_merges(merges: Iterable[str]) -> list[tuple[str, str]]:
+    pairs = []
+    for merge in merges:
+        left, sep, right = merge.partition("=")
+        if not sep or not left.strip() or not right.strip():
+            raise ImportRefused(f"--merge {merge!r}: write it as \"Imported name=Other name\".")
+        pairs.append((left.strip(), right.strip()))
+    return pairs
+
+
+def match_game(game_name: str, bgg_id: int | None, games: Sequence[SiteGame]) -> str | None:
+    for game in games:
+        if bgg_id is not None and bgg_id in game.bgg_ids:
+            return game.slug
+    wanted = fold(game_name)
+    return next((g.slug for g in games if wanted in {fold(n) for n in g.names}), None)
+
+
+def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[str, str]]) -> dict[str, Person]:
+    """Imported player key -> the person it becomes: by BGG username (a member's account name), then by name;
+    merges first join imported names, or send one to a member by the member's name."""
+    by_username = {fold(m.username): m for m in members if m.username}
+    by_name: dict[str, Member] = {}
+    for member in members:
+        by_name.setdefault(fold(member.name), member)
+    imported_by_name: dict[str, list[str]] = {}
+    for key, player in source.players.items():
+        imported_by_name.setdefault(fold(player.name), []).append(key)
+    # union-find over imported keys; a merge's right side may be an imported name or a member's name
+    parent = {key: key for key in source.players}
+    member_of: dict[str, Member] = {}
+
+    def root(key: str) -> str:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for left, right in merges:
+        lefts = imported_by_name.get(fold(left))
+        if not lefts:
+            raise ImportRefused(f"--merge {left}={right}: no player called {left!r} in the file.")
+        rights = imported_by_name.get(fold(right))
+        if rights:
+            for key in [*lefts, *rights[1:]]:
+                parent[root(key)] = root(rights[0])
+        elif fold(right) in by_name:
+            for key in lefts:
+                member_of[root(key)] = by_name[fold(right)]
+        else:
+            raise ImportRefused(f"--merge {left}={right}: {right!r} is neither a player in the file nor a "
+                                "member of the club.")
+    people: dict[str, Person] = {}
+    result: dict[str, Person] = {}
+    for key, player in source.players.items():
+        top = root(key)
+        person = people.get(top)
+        if person is None:
+            person = people[top] = Person(key=top, name=source.players[top].name)
+        person.names.append(player.name)
+        if person.player_id is None:
+            member, how = None, ""
+            if top in member_of or key in member_of:
+                member, how = member_of.get(top) or member_of[key], "merge"
+            elif player.bgg_username and fold(player.bgg_username) in by_username:
+                member, how = by_username[fold(player.bgg_username)], "username"
+            elif fold(player.name) in by_name:
+                member, how = by_name[fold(player.name)], "name"
+            if member is not None:
+                person.player_id, person.name, person.how = member.player_id, member.name, how
+        result[key] = person
+    # two people may have been matched to one member: they are one person then
+    by_member: dict[int, Person] = {}
+    for key, person in list(result.items()):
+        if person.player_id is not None:
+            first = by_member.setdefault(person.player_id, person)
+            if first is not person:
+                first.names.extend(n for n in person.names if n not in first.names)
+                result[key] = first
+    return result
+
+
+def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Member],
+              merges: Sequence[tuple[str, str]] = (), existing: set[str] | frozenset = frozenset(),
+              game_overrides: Mapping[str, str | None] | None = None) -> Plan:
+    """`existing`: the external ids the club already holds from this source. `game_overrides`: the organiser's
+    own matching of an imported game name to a site game slug (or None: skip it)."""
+    plan = Plan(source=source.kind)
+    people = _people(source, members, merges)
+    plan.people = {p.key: p for p in people.values()}
+    for person in plan.people.values():
+        person.names = list(dict.fromkeys(person.names))
+    overrides = {fold(k): v for k, v in (game_overrides or {}).items()}
+    seen: set[str] = set()
+    for play in source.plays:
+        wanted = fold(play.game.name)
+        slug = overrides[wanted] if wanted in overrides else match_game(play.game.name, play.game.bgg_id, games)
+        ids = [play.external_id] if play.quantity == 1 else [f"{play.external_id}#{n}"
+                                                              for n in range(1, play.quantity + 1)]
+        reason = None
+        if slug is None:
+            reason = SKIP_OTHER_GAME
+            plan.other_games[play.game.name] += len(ids)
+        elif play.incomplete:
+            reason = SKIP_INCOMPLETE
+        elif len(play.entries) < 2:
+            reason = SKIP_TOO_FEW
+        elif len({people[e.player].key for e in play.entries}) < len(play.entries):
+            reason = SKIP_SAME_PLAYER_TWICE
+        if reason is not None:
+            plan.skipped[reason] += len(ids)
+            plan.skipped_plays.extend((external_id, play.game.name, reason) for external_id in ids)
+            continue
+        plan.game_matches[play.game.name] = slug
+        ranks = ranks_of(play.entries, play.game.highest_wins)
+        entries = tuple(
+            PlannedEntry(person=people[e.player].key, rank=rank, score=numeric_score(e.score_text),
+                         score_text="" if numeric_score(e.score_text) is not None else e.score_text, seat=e.seat)
+            for e, rank in zip(play.entries, ranks, strict=True)
+        )
+        for external_id in ids:
+            if external_id in existing or external_id in seen:
+                plan.duplicates.append(external_id)
+                continue
+            seen.add(external_id)
+            plan.results.append(PlannedResult(external_id=external_id, game=slug, played_on=play.played_on,
+                                              entries=entries))
+    return plan
