@@ -289,3 +289,17 @@ def test_the_solo_step_line_and_the_ais_are_said_in_dutch_on_the_dutch_page(alic
     line = nl.split('class="sse-step"', 1)[1].split("</p>", 1)[0]
     assert "AI draws" not in line and "places a face-down token" not in line
     assert "Yellow AI" not in nl and "Blue AI" not in nl
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [("en", "1 Army in Kanto North", "2 Armies in Kanto North"),
+                                                       ("nl", "1 Leger in Kanto North", "2 Legers in Kanto North")])
+def test_armies_are_counted_in_words_one_army_never_1_armies(language, one, two):
+    from django.utils import translation
+
+    from games.plugins import get_game
+
+    game = get_game("samurai_empires")
+    with translation.override(language):
+        said = [game.say({"code": "samurai_empires.armies_in", "params": {"n": n, "province": "Kanto North"}}, "")
+                for n in (1, 2)]
+    assert said == [one, two]
