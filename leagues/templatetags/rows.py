@@ -100,13 +100,20 @@ def standing_rows(page) -> str:
     rows = []
     for row in page:
         separation = _separation(row, row.first_in_table)
+        # on a phone the column has no heading: only a broken tie is said, in words ("level on points: wins")
+        on_phone = separation
+        if row.separated_by == "points":
+            on_phone = ""
+        elif row.separated_by:
+            level = gettext("level on points: %(what)s") % {"what": tie_breaker_name(row.separated_by)}
+            on_phone = f"<small>{escape(level)}</small>"
         unranked = "" if row.ranked else ' class="unranked"'
         place = row.position if row.ranked else "–"
         rows.append(
             f"\n    <tr{unranked}>"
             f"\n      <td>{place}</td>"
             f'\n      <td><a href="{head}{row.player_id}{tail}">{escape(row.player.name)}</a>'
-            f'\n        <span class="phone-only">{separation}</span></td>'
+            f'\n        <span class="phone-only">{on_phone}</span></td>'
             f"\n      <td>{escape(row.points_text)}</td><td>{row.games}</td><td>{row.wins}</td>"
             f'\n      <td class="wide-only">{separation}</td>'
             "\n    </tr>")
