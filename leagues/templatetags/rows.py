@@ -100,13 +100,8 @@ def standing_rows(page) -> str:
     rows = []
     for row in page:
         separation = _separation(row, row.first_in_table)
-        # on a phone the column has no heading: only a broken tie is said, in words ("level on points: wins")
-        on_phone = separation
-        if row.separated_by == "points":
-            on_phone = ""
-        elif row.separated_by:
-            level = gettext("level on points: %(what)s") % {"what": tie_breaker_name(row.separated_by)}
-            on_phone = f"<small>{escape(level)}</small>"
+        # on a phone the column has no heading: a bare "points" (the main order) said nothing; a tie-breaker stays
+        on_phone = "" if row.separated_by == "points" else separation
         unranked = "" if row.ranked else ' class="unranked"'
         place = row.position if row.ranked else "–"
         rows.append(

@@ -57,3 +57,23 @@ def test_signed_in_the_rankings_and_each_games_statistics_are_a_tap_away(phone, 
     for game in all_games():
         expect(page.locator("main").get_by_role("link", name=f"{game.name} statistics")).to_be_visible()
     no_horizontal_scroll(page)
+
+
+def test_the_season_select_shows_a_whole_season_at_360_px(phone, club, alice):
+    import datetime
+
+    from leagues import seasons
+
+    league = seasons.league_create(club=club, name="Cup", games=["Go"], user=alice)
+    today = timezone.localdate()
+    seasons.season_create(league=league, name="The long autumn season of the club",
+                          starts_on=today, ends_on=months_later(today, 3), user=alice)
+    seasons.season_create(league=league, name="Summer", starts_on=today - datetime.timedelta(days=200),
+                          ends_on=today - datetime.timedelta(days=100), user=alice)
+    page = phone(alice)
+    page.goto(reverse("league_detail", args=[league.pk]))
+    select = page.locator("select#season")
+    box, card = select.bounding_box(), page.locator("main").bounding_box()
+    assert box["x"] + box["width"] <= card["x"] + card["width"]
+    assert box["width"] >= 0.8 * card["width"]  # the whole row, not squeezed beside its label
+    no_horizontal_scroll(page)
