@@ -58,6 +58,22 @@ def word_list(items: list[str]) -> str:
     return gettext("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
+class Plural:
+    """A sentence whose words follow a count ("1 Army", "2 Armies"): an ngettext_lazy(singular, plural, "n")
+    (so that makemessages finds both), said with the phrase's own count, not the count in words."""
+
+    def __init__(self, sentence: Any, count: str = "n") -> None:
+        self.sentence, self.count = sentence, count
+
+    def __str__(self) -> str:
+        """The untranslated plural, for whoever reads which parameters the sentence names (the Dutch test)."""
+        return str(self.sentence._kw["plural"])  # ngettext_lazy keeps its arguments here
+
+    def say(self, said: dict, raw: Mapping[str, Any]) -> str:
+        n = raw.get(self.count)
+        return str(self.sentence % {**said, self.count: n if isinstance(n, int) else said.get(self.count)})
+
+
 class Catalogue:
     """One game's sentences by code, and how to say its parameters."""
 
@@ -84,6 +100,8 @@ class Catalogue:
             return None
         sentence = self.sentences[phrase["code"]]
         try:
+            if isinstance(sentence, Plural):
+                return sentence.say(params, phrase.get("params") or {})
             return str(sentence) % params if params else str(sentence).replace("%%", "%")
         except (KeyError, TypeError, ValueError):
             logger.warning("The sentence of %s does not fit its parameters %s", phrase["code"], sorted(params))

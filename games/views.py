@@ -62,8 +62,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
     slug = request.POST.get("game") or request.GET.get("game") or default_game().slug
     try:
         game = get_game(slug)
-    except KeyError:
-        game = default_game()
+    except KeyError:  # a mistyped link: say so and offer the games there are, rather than another game's form
+        return render(request, "games/unknown_game.html", {"slug": slug[:80], "games": all_games()}, status=404)
     players = _seatable_players(request.user)
     form = game.setup_form_class(request.POST or None, players=players, clubs=clubs_of_user(request.user),
                                  initial={"game": game.slug, "seat0_player": str(players[0].pk)})

@@ -1,7 +1,11 @@
+import calendar
+import datetime
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from shitenno_site.validation import MAX_MIN_GAMES, validate_date, validate_name, validate_points, whole_number
@@ -114,6 +118,13 @@ def parse_custom_points(text: str) -> dict[str, list[float]]:
     return table
 
 
+def months_later(day: datetime.date, months: int) -> datetime.date:
+    """The same day of the month `months` later, or that month's last day (31 January + 1 is 28/29 February)."""
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, calendar.monthrange(year, month)[1]))
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
     starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}),
@@ -131,10 +142,17 @@ class SeasonForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        today = timezone.localdate()
+        self.fields["starts_on"].initial = today  # a season usually starts now and runs a few months
+        self.fields["ends_on"].initial = months_later(today, 3)
         choices = [("", "—"), *TIE_BREAKER_NAMES.items()]
-        for i, name in enumerate(TIE_BREAKERS, start=1):
+        # "points" is the main order already (the table puts it first unless placed): not offered again as the
+        # first tie-breaker; the same order is stored either way.
+        defaults = [name for name in TIE_BREAKERS if name != "points"]
+        for i in range(1, len(TIE_BREAKERS) + 1):
             self.fields[f"tie_breaker_{i}"] = forms.ChoiceField(
-                label=_("Tie-breaker %(n)d") % {"n": i}, choices=choices, required=False, initial=name,
+                label=_("Tie-breaker %(n)d") % {"n": i}, choices=choices, required=False,
+                initial=defaults[i - 1] if i <= len(defaults) else "",
             )
 
     def clean_custom_points(self) -> dict:

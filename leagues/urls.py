@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import table_result, views
 
 urlpatterns = [
     path("players/", views.player_list, name="player_list"),
@@ -24,6 +24,7 @@ urlpatterns += [
     path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
     path("rankings/", views.rankings, name="rankings"),
     path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),
+    path("tables/<str:code>/result/", table_result.table_result, name="table_result"),
 ]
 
 urlpatterns += [

@@ -109,13 +109,15 @@ def standing_rows(page) -> str:
     rows = []
     for row in page:
         separation = _separation(row, row.first_in_table)
+        # on a phone the column has no heading: a bare "points" (the main order) said nothing; a tie-breaker stays
+        on_phone = "" if row.separated_by == "points" else separation
         unranked = "" if row.ranked else ' class="unranked"'
         place = row.position if row.ranked else "–"
         rows.append(
             f"\n    <tr{unranked}>"
             f"\n      <td>{place}</td>"
             f'\n      <td><a href="{head}{row.player_id}{tail}">{escape(row.player.name)}</a>'
-            f'\n        <span class="phone-only">{separation}</span></td>'
+            f'\n        <span class="phone-only">{on_phone}</span></td>'
             f"\n      <td>{escape(row.points_text)}</td><td>{row.games}</td><td>{row.wins}</td>"
             f'\n      <td class="wide-only">{separation}</td>'
             "\n    </tr>")

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from django.conf import settings as django_settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -62,7 +63,7 @@ def test_one_era_of_solo_play_on_a_phone(phone, shoot, alice):
         see_seq(page, seq)
         session.refresh_from_db()
         if move["type"] == "ai_step":
-            expect(page.locator(".sse-step")).to_have_text(session.state["last"])
+            expect(page.locator(".sse-step")).to_contain_text(session.state["last"])  # as the log says it
         if seq == 3:
             shoot(page, "sse-solo-ai-step")
             no_horizontal_scroll(page)
@@ -73,7 +74,7 @@ def test_one_era_of_solo_play_on_a_phone(phone, shoot, alice):
     shoot(page, "sse-solo-era-2")
 
 
-def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, alice, carol, club):
+def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, live_server, alice, carol, club):
     page = phone(alice)
     page.goto(reverse("table_new") + "?game=samurai_empires")
     no_horizontal_scroll(page)
@@ -97,6 +98,19 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, alice, 
         page.mouse.wheel(0, 3000)
         expect(page.locator(".sse-totals")).to_be_in_viewport()
     shoot(page, "sse-sheet-final-count")
+    # the era's sheet fits the card at 360 px, "Other" and the era's total included, in English and in Dutch
+    for language in ("en", "nl"):
+        page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
+                                   "url": live_server.url}])
+        page.reload()
+        expect(page.locator(".sse-era-rows li")).to_have_count(3)
+        assert page.locator(".sse-sheet").evaluate("s => s.scrollWidth <= s.clientWidth"), language
+        for block in page.locator(".sse-era-rows li").all():
+            assert block.evaluate("b => b.getBoundingClientRect().right <= b.closest('.sse-sheet')"
+                                  ".getBoundingClientRect().right"), language
+        no_horizontal_scroll(page)
+    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
+    page.reload()
     form = page.locator('form[data-move="final_score"]')
     fill(form, {"p0_resource_points": 1, "p1_inf0": 2})
     form.get_by_role("button", name="Enter the final count").click()

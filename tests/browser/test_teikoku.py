@@ -116,7 +116,10 @@ def test_two_phones_play_teikoku_to_a_victory_by_aggression(phone, shoot, live_s
     end_turn(alice_phone), moved()
 
     raid = bob_phone.locator('form[data-move="raid"]')
-    expect(raid.locator('select[name="defender"] option')).to_have_text("Fujiwara — holds 23, at most 16 taken")
+    expect(raid.locator('select[name="defender"] option')).to_have_text("Fujiwara")
+    expect(raid.locator(".raid-limits")).to_have_text("Fujiwara holds 23: at most 16 can be taken.")
+    # the select shows its whole choice at 360 px; the limit sits beside it, not cut off inside the option
+    assert raid.locator('select[name="defender"]').evaluate("s => s.scrollWidth <= s.clientWidth")
     shoot(bob_phone, "teikoku-3-raid-dark")
     no_horizontal_scroll(bob_phone)
     raid.locator('input[name="cubes"]').fill("2")

@@ -297,3 +297,22 @@ def test_a_table_just_opened_shows_its_join_link_and_qr_code_before_the_board(cl
     page = client.get(session.get_absolute_url()).content.decode()
     assert "invite-first" not in page and page.count('id="join-link"') == 1
     assert page.index('id="table-body"') < page.index('<details class="card invite">') < page.index('id="join-link"')
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_mistyped_game_is_a_404_listing_the_games_and_opens_nothing(client, alice, method):
+    from games.plugins import all_games
+
+    client.force_login(alice)
+    url = reverse("table_new")
+    if method == "get":
+        answer = client.get(url + "?game=samurai-empires")
+    else:
+        answer = client.post(url, {"game": "samurai-empires", "players_count": "2"})
+    assert answer.status_code == 404
+    page = answer.content.decode()
+    assert "No such game" in page and "samurai-empires" in page
+    for game in all_games():
+        assert f'href="{url}?game={game.slug}"' in page and game.name in page
+    assert "Open the table" not in page  # not another game's form
+    assert not TableSession.objects.exists()

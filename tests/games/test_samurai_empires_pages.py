@@ -153,9 +153,10 @@ def test_the_result_page_explains_the_tie_break(alice, bob, client):
     services.move_record(session=session, seq=session.head_seq, move=final, user=alice)
     client.force_login(alice)
     html = client.get(f"/tables/{session.code}/").content.decode()
-    assert "bob wins the tie on 8 points with the fewest resources left." in html
+    # the resources left decided it (bob 1 against alice 3), not the points they gave (0 each)
+    assert "bob wins the tie on 8 points with the fewest resources left (bob 1, alice 3)." in html
     nl = client.get(f"/tables/{session.code}/", **DUTCH).content.decode()
-    assert "bob wint de gelijke stand op 8 punten met de minste grondstoffen over." in nl
+    assert "bob wint de gelijke stand op 8 punten met de minste grondstoffen over (bob 1, alice 3)." in nl
 
 
 def test_one_solo_era_is_played_through_the_forms(client, alice):
@@ -272,3 +273,33 @@ def test_a_hostile_solo_move_answers_400(client, alice, fields):
     client.force_login(alice)
     response = _post_move(client, session, fields)
     assert response.status_code == 400, response.content.decode()[:1000]
+
+
+def test_the_solo_step_line_and_the_ais_are_said_in_dutch_on_the_dutch_page(alice, client):
+    # The AIs plan first in round 1: an AI step's line names "Gele AI"/"Blauwe AI", never "Yellow AI"/"Blue AI".
+    session = _solo_session(alice)
+    step = {"type": "ai_step"}
+    for _ in range(2):
+        services.move_record(session=session, seq=session.head_seq, move=step, user=alice)
+        session.refresh_from_db()
+    client.force_login(alice)
+    english = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Blue AI draws" in english or "Yellow AI draws" in english
+    nl = client.get(f"/tables/{session.code}/", **DUTCH).content.decode()
+    line = nl.split('class="sse-step"', 1)[1].split("</p>", 1)[0]
+    assert "AI draws" not in line and "places a face-down token" not in line
+    assert "Yellow AI" not in nl and "Blue AI" not in nl
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [("en", "1 Army in Kanto North", "2 Armies in Kanto North"),
+                                                       ("nl", "1 Leger in Kanto North", "2 Legers in Kanto North")])
+def test_armies_are_counted_in_words_one_army_never_1_armies(language, one, two):
+    from django.utils import translation
+
+    from games.plugins import get_game
+
+    game = get_game("samurai_empires")
+    with translation.override(language):
+        said = [game.say({"code": "samurai_empires.armies_in", "params": {"n": n, "province": "Kanto North"}}, "")
+                for n in (1, 2)]
+    assert said == [one, two]

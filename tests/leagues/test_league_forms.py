@@ -184,3 +184,39 @@ def test_an_unsound_result_is_refused_with_the_reason(client, club, alice, carol
     if field:
         assert field in response.context["form"].errors
     assert not Result.objects.exists()
+
+
+# --- the season form's defaults ---
+
+
+def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_points_as_a_tie_breaker(client, club,
+                                                                                                     alice):
+    from django.utils import timezone
+
+    from leagues.forms import months_later
+    from leagues.standings import DEFAULT_TIE_BREAKERS
+    from tests.games.page_form import form_as_left
+
+    league = League.objects.create(club=club, name="Cup", games=["Go"])
+    client.force_login(alice)
+    url = f"/leagues/{league.pk}/seasons/new/"
+    page = client.get(url).content.decode()
+    today = timezone.localdate()
+    data = form_as_left(page, "stack")
+    assert data["starts_on"] == today.isoformat() and data["ends_on"] == months_later(today, 3).isoformat()
+    assert data["tie_breaker_1"] == "wins" and data["tie_breaker_6"] == ""
+    data["name"] = "Now"
+    assert client.post(url, data).status_code == 302  # the defaults as left: the usual order is stored
+    assert Season.objects.get(league=league).tie_breakers == list(DEFAULT_TIE_BREAKERS)
+
+
+@pytest.mark.parametrize(("day", "later"), [
+    (datetime.date(2026, 11, 26), datetime.date(2027, 2, 26)),
+    (datetime.date(2026, 11, 30), datetime.date(2027, 2, 28)),  # no 30 February: its last day
+    (datetime.date(2027, 11, 30), datetime.date(2028, 2, 29)),
+    (datetime.date(2026, 1, 31), datetime.date(2026, 4, 30)),
+])
+def test_three_months_later_is_the_same_day_or_the_months_last(day, later):
+    from leagues.forms import months_later
+
+    assert months_later(day, 3) == later

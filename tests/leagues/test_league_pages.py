@@ -98,3 +98,18 @@ def test_the_organisers_page_explains_each_rule_in_english_and_dutch(client):
                   "precies twee spelers", "Hun rijen staan alfabetisch op naam"):
         assert words in dutch, words
     assert "For club organisers" not in dutch
+
+
+def test_the_standings_say_no_ranking_threshold_of_0_games_and_no_bare_points_under_names(client, club, alice, bob,
+                                                                                          carol):
+    # Three players on 3, 2 and 1 points: each row is separated from the one above by points alone.
+    league, season, _pending = rated_season(club, alice, bob, carol)
+    client.force_login(bob)
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "Ranked from" not in page  # every player is ranked: no "Ranked from 0 games"
+    under_names = [part.split("</span>", 1)[0] for part in page.split('<span class="phone-only">')[1:]]
+    assert len(under_names) == 3 and not any("points" in said for said in under_names)
+    season.min_games = 2
+    season.save()
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "Ranked from 2 games." in page

@@ -182,11 +182,12 @@ def ai_space(state: dict, party: int, region: str) -> int | None:
     if state["solo"]["round"] == 1:
         free = [i for i, stack in enumerate(spaces) if not stack]
         return free[-1] if free else None
-    for wanted in ("empty", "enemy", "own"):
+    empty = [i for i, stack in enumerate(spaces) if not stack]
+    if empty:  # "The AI wants to ignore placing tokens over itself": no cover while the region has room
+        return empty[0]
+    for wanted_own in (False, True):  # an enemy token before its own
         for i, stack in enumerate(spaces):
-            if wanted == "empty" and not stack:
-                return i
-            if stack and coverable(state, stack) and (stack[0]["party"] == party) == (wanted == "own"):
+            if coverable(state, stack) and (stack[0]["party"] == party) == wanted_own:
                 return i
     return None
 

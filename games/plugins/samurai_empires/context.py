@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy
 
 from games.engines.samurai_empires.board import ACTION_NAMES, ERAS, RESOURCES
 from games.engines.samurai_empires.engine import SamuraiEmpiresEngine
-from games.engines.samurai_empires.sheet import era_row_total
+from games.engines.samurai_empires.sheet import era_row_total, resources_held
 
 from .forms import TRAINED_FIELDS
+from .phrases import AI_COLOURS
 
 ENGINE = SamuraiEmpiresEngine()
 TRAINED_LABELS = {"samurai": gettext_lazy("Samurai"), "archers": gettext_lazy("Archers"),
@@ -22,7 +23,13 @@ TRAINED_LABELS = {"samurai": gettext_lazy("Samurai"), "archers": gettext_lazy("A
 def _names(state: dict, seats: list) -> list[str]:
     """The parties' names: the seated players', then (solo) the two AIs'."""
     names = [seat.player.name for seat in seats]
-    return names + [p["name"] for p in state["parties"][len(names):]]
+    return names + [_party_label(state, p) for p in range(len(names), len(state["parties"]))]
+
+
+def _party_label(state: dict, party: int) -> str:
+    """A player's own name, or an AI by its colour in the reader's language ("Gele AI")."""
+    ai = state["parties"][party]["ai"]
+    return str(AI_COLOURS[ai]) if ai in AI_COLOURS else state["parties"][party]["name"]
 
 
 def _era_shown(state: dict, query: QueryDict) -> int:
@@ -82,12 +89,12 @@ def _solo(state: dict, hint: dict) -> dict:
     spots = []
     for ri, region in enumerate(regions):
         for n, stack in enumerate(solo["spaces"][region["name"]], start=1):
-            taken = [state["parties"][t["party"]]["name"] for t in stack]
+            taken = [_party_label(state, t["party"]) for t in stack]
             open_ = not stack or (len(stack) == 1 and stack[0]["party"] not in state["solo"]["covered"])
             spots.append({"value": f"{ri}:{n}", "region": region["name"], "space": n,
                           "action": ACTION_NAMES[region["spaces"][n - 1]], "taken": taken, "open": open_})
     index = {p["name"]: i for i, p in enumerate(p for r in regions for p in r["provinces"])}
-    ais = [{"key": key, "name": state["parties"][1 + i]["name"], **own,
+    ais = [{"key": key, "name": _party_label(state, 1 + i), **own,
             "destroy_fields": [_field(f"d_{key}_{index[p]}", p, 0, n, True) for p, n in own["armies"].items()]}
            for i, (key, own) in enumerate(solo["ais"].items())]
     return {"spots": spots, "ais": ais, "round": solo["round"], "victory": solo["victory"],
@@ -129,12 +136,12 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
     """The ranking, each party's breakdown, and in words why the winner won (most points, or the tie-break)."""
     details = outcome.get("details", {})
     breakdown = {row["party"]: row for row in details.get("breakdown", [])}
-    all_names = names + [row["name"] for p, row in sorted(breakdown.items()) if p >= len(names)]
+    all_names = names + [_party_label(state, p) for p, row in sorted(breakdown.items()) if p >= len(names)]
     rows = [{"rank": p["rank"], "name": all_names[p["seat"]], "score": p["score"], "tiebreak": p.get("tiebreak"),
              "row": breakdown.get(p["seat"])} for p in outcome["placings"]]
     solo = outcome["termination"] in ("solo_victory", "solo_defeat")
     if solo:
-        ais = [row for p, row in sorted(breakdown.items()) if p > 0]
+        ais = [{**row, "name": _party_label(state, p)} for p, row in sorted(breakdown.items()) if p > 0]
         if details.get("won"):
             why = _("%(name)s wins with %(player)d points against the AIs' %(ais)d together.")
         else:
@@ -146,8 +153,11 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
         why = _("%(names)s share the win: the same points and the same resources left.") % {
             "names": ", ".join(r["name"] for r in winners)}
     elif winners and winners[0]["tiebreak"] == "fewest resources":
-        why = _("%(name)s wins the tie on %(score)d points with the fewest resources left.") % {
-            "name": winners[0]["name"], "score": winners[0]["score"]}
+        # the number that decided it: the resources each tied player still holds, not the points they gave
+        tied = [p for p in outcome["placings"] if p["score"] == winners[0]["score"]]
+        held = ", ".join(f"{all_names[p['seat']]} {resources_held(state['sheet']['final'][p['seat']])}" for p in tied)
+        why = _("%(name)s wins the tie on %(score)d points with the fewest resources left (%(held)s).") % {
+            "name": winners[0]["name"], "score": winners[0]["score"], "held": held}
     else:
         why = _("%(name)s wins with %(score)d points.") % {"name": winners[0]["name"], "score": winners[0]["score"]}
     return {"solo": False, "rows": rows, "why": why}

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
-from games.phrases import Catalogue, in_words
+from games.phrases import Catalogue, Plural, in_words
 
 AI_COLOURS = {"yellow": _("Yellow AI"), "blue": _("Blue AI")}
 LOCATIONS = {"capital": _("Capital"), "bushido": "Bushido", "food": _("Food"), "shrine": _("Shrine")}
@@ -29,7 +30,8 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.ai": "%(ai)s",  # a name, said alike
     "samurai_empires.location_card": "%(region)s %(location)s",  # a name, said alike
     "samurai_empires.party_points": "%(party)s %(points)s",  # a name, said alike
-    "samurai_empires.armies_in": _("%(n)s Armies in %(province)s"),
+    "samurai_empires.armies_in": Plural(ngettext_lazy("%(n)s Army in %(province)s",
+                                                        "%(n)s Armies in %(province)s", "n")),
     "samurai_empires.armies_of_in": _("%(n)s of %(party)s's Armies in %(province)s"),
     "samurai_empires.n_in": "%(n)s in %(province)s",  # a name, said alike
     "samurai_empires.ai.attacks": _("it attacks and destroys %(destroyed)s"),

@@ -128,7 +128,7 @@ def test_every_movement_posts_through_its_form_and_the_limits_show_before(client
         if move["type"] == "commerce":
             assert "A special card costs 5 treasure" in page
         if move["type"] == "raid":
-            assert "Fujiwara — holds 22, at most 16 taken" in page
+            assert "Fujiwara holds 22: at most 16 can be taken." in page
         response = post_move(client, session, form_of(move), **HTMX)
         assert response.status_code == 200, (seq, response.content.decode()[:2000])
     session.refresh_from_db()

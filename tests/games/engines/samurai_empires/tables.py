@@ -84,7 +84,8 @@ def random_era_entry(rng: random.Random, state: dict, party: int) -> dict:
         entry["trained"] = {"archers": archers, "elites": rng.randint(0, 2)}
         entry["sieges"] = rng.randint(0, min(archers, 3 * (len(state["parties"]) - 1)))
     if rng.random() < 0.2:
-        entry["other"] = [{"points": rng.randint(-2, 5), "note": "destiny card"}]
+        # never 0: the score sheet's form records no "other" line worth nothing
+        entry["other"] = [{"points": rng.randint(-2, 5) or 1, "note": "destiny card"}]
     return entry
 
 

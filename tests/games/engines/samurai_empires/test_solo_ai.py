@@ -7,6 +7,8 @@ spaces, top to bottom, carry the neutral actions attack, harvest, recruit, move.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engines.base import IllegalMove
 from games.engines.samurai_empires import solo_era
@@ -85,6 +87,54 @@ def test_round_2_takes_the_top_most_empty_space_first():
     state = play(state, STEP)
     assert [len(stack) for stack in state["solo"]["spaces"]["Kanto"]] == [1, 1, 1, 0]
     assert state["solo"]["covered"] == []
+
+
+def ai_moves_first(state: dict, ai: int) -> dict:
+    """The same table with this AI first in the turn order, so the next AI step is its own."""
+    state["turn_order"] = [ai] + [p for p in state["turn_order"] if p != ai]
+    return state
+
+
+AI_NAMES = {YELLOW: "yellow", BLUE: "blue"}
+
+
+@pytest.mark.parametrize("ai", [YELLOW, BLUE])
+@pytest.mark.parametrize("enemy", ["the player", "the other AI"])
+def test_round_2_leaves_an_enemy_token_above_an_empty_space_uncovered(ai, enemy):
+    # The outside reproduction: a lone enemy token on space 1, space 2 empty, the AI's own token on space 3.
+    # 'its priority is empty space > enemy token > own token': space 2, covering nothing.
+    foe = PLAYER if enemy == "the player" else ({YELLOW, BLUE} - {ai}).pop()
+    state = round_two(stack_deck(solo_table(), AI_NAMES[ai], ("Kanto", "shrine")),
+                      [[token(foe)], [], [token(ai)], []])
+    state = play(ai_moves_first(state, ai), STEP)
+    kanto = state["solo"]["spaces"]["Kanto"]
+    assert [[t["party"] for t in stack] for stack in kanto] == [[foe], [ai], [ai], []]
+    assert state["solo"]["covered"] == []
+    assert "space 2 of Kanto" in state["last"]
+
+
+SPACE = st.one_of(st.just([]), st.sampled_from([PLAYER, YELLOW, BLUE]).map(lambda p: [token(p)]),
+                  st.tuples(st.sampled_from([PLAYER, YELLOW, BLUE]), st.sampled_from([PLAYER, YELLOW, BLUE]))
+                  .map(lambda two: [token(two[0]), token(two[1], 2)]))
+SOLO_TABLE = solo_table()
+
+
+@settings(max_examples=150, deadline=None)
+@given(kanto=st.lists(SPACE, min_size=4, max_size=4), ai=st.sampled_from([YELLOW, BLUE]),
+       covered=st.lists(st.sampled_from([PLAYER, YELLOW, BLUE]), unique=True, max_size=3))
+def test_in_round_2_an_ai_never_covers_while_its_region_has_an_empty_space(kanto, ai, covered):
+    state = round_two(stack_deck(SOLO_TABLE, AI_NAMES[ai], ("Kanto", "shrine")), kanto)
+    state["solo"]["covered"] = list(covered)
+    before = [[t["party"] for t in stack] for stack in kanto]
+    state = play(ai_moves_first(state, ai), STEP)
+    after = [[t["party"] for t in stack] for stack in state["solo"]["spaces"]["Kanto"]]
+    if [] in before:
+        top_most_empty = before.index([])
+        assert after == [[ai] if i == top_most_empty else stack for i, stack in enumerate(before)]
+        assert state["solo"]["covered"] == list(covered)
+    else:
+        changed = [i for i in range(4) if after[i] != before[i]]
+        assert len(changed) <= 1  # a cover, or no room in Kanto (then the token went elsewhere)
 
 
 def test_round_2_covers_an_enemy_token_before_its_own_and_pays_nothing():
