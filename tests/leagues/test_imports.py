@@ -10,9 +10,9 @@ from django.core.management import call_command
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues import clubs
+from leagues import clubs, outbox, results
 from leagues.imports.formats import SourceEntry, ranks_of
-from leagues.models import AuditEntry, Membership, Player, Result, ResultEntry, SignOff
+from leagues.models import AuditEntry, Membership, Player, Rating, Result, ResultEntry, SignOff
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 BGSTATS = str(FIXTURES / "bgstats.json")
@@ -115,6 +115,22 @@ def test_imported_results_are_signed_by_the_importer_alone(club, alice, carol):
     assert set(with_carol.values_list("status", flat=True)) == {Result.Status.PENDING}
     without_carol = Result.objects.filter(club=club).exclude(pk__in=with_carol.values("pk"))
     assert set(without_carol.values_list("status", flat=True)) == {Result.Status.COUNTED}
+
+
+@pytest.mark.django_db
+def test_an_import_into_a_public_club_never_moves_the_public_rankings(club, alice, carol):
+    """Even once carol signs her imported games too (two accounts), an imported play stays out of the site-wide
+    game ratings: it counts in the club only (issue 27, docs/security.md)."""
+    club.members_public = True
+    club.save()
+    run("--club", club.slug, "--format", "bgstats", "--as", "alice", BGSTATS)
+    for result in Result.objects.filter(club=club, entries__player__user=carol, status=Result.Status.PENDING):
+        results.result_sign_off(result=result, user=carol)
+    outbox.sweep(older_than=0)
+    counted = Result.objects.filter(club=club, status=Result.Status.COUNTED)
+    assert counted.filter(entries__player__user=carol).exists()
+    assert not counted.filter(ranked_publicly=True).exists()
+    assert not Rating.objects.filter(kind="game").exists()
 
 
 @pytest.mark.django_db
