@@ -151,3 +151,32 @@ def test_nobody_can_be_seated_when_the_sizes_do_not_fit(night, alice, carol):
         services.round_propose(night=night, user=alice)
     assert not NightTable.objects.exists()
     assert NightCheckIn.objects.count() == 2 and NightRound.objects.count() == 0
+
+
+def test_the_api_runs_an_evening(api, season, alice, carol, dave, regulars):
+    url = f"/api/seasons/{season.pk}/nights/"
+    assert api.login(carol).post(url, {"date": "2026-11-26", "games": ["shitenno"]}).status_code == 403
+    refused = api.login(alice).post(url, {"date": "2026-11-26", "games": ["go"]})
+    assert refused.status_code == 400 and "games" in refused.json()
+    assert not Night.objects.exists()
+    opened = api.post(url, {"date": "2026-11-26", "games": ["shitenno"], "table_sizes": [3]})
+    assert opened.status_code == 201, opened.content
+    night = opened.json()["id"]
+    for user in [carol, *regulars[:4]]:
+        assert api.login(user).post(f"/api/nights/{night}/check-in/").status_code == 200
+    assert api.login(dave).post(f"/api/nights/{night}/check-in/").status_code in (403, 404)
+    api.login(alice).post(f"/api/nights/{night}/check-in/", {"player": alice.player.pk})
+    assert api.login(carol).post(f"/api/nights/{night}/rounds/").status_code == 403
+    proposed = api.login(alice).post(f"/api/nights/{night}/rounds/")
+    assert proposed.status_code == 201, proposed.content
+    one, two = proposed.json()["tables"]
+    swapped = api.post(f"/api/nights/{night}/rounds/1/swap/", {"a": one["players"][0], "b": two["players"][0]})
+    assert swapped.status_code == 200 and swapped.json()["tables"][0]["players"][0] == two["players"][0]
+    bad = api.post(f"/api/nights/{night}/rounds/1/swap/", {"a": one["players"][0], "b": 999999})
+    assert bad.status_code == 400 and api.get(f"/api/nights/{night}/").json()["rounds"][0] == swapped.json()
+    locked = api.post(f"/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True})
+    assert locked.status_code == 200 and locked.json()["locked"]
+    again = api.post(f"/api/nights/{night}/rounds/").json()
+    assert again["number"] == 1 and again["tables"][0] == locked.json()
+    assert sorted(api.get(f"/api/nights/{night}/").json()["present"]) == sorted(
+        u.player.pk for u in [alice, carol, *regulars[:4]])
