@@ -180,3 +180,12 @@ def test_the_api_runs_an_evening(api, season, alice, carol, dave, regulars):
     assert again["number"] == 1 and again["tables"][0] == locked.json()
     assert sorted(api.get(f"/api/nights/{night}/").json()["present"]) == sorted(
         u.player.pk for u in [alice, carol, *regulars[:4]])
+
+
+def test_a_refusal_is_said_in_dutch(season, alice):
+    from django.utils import translation
+
+    with translation.override("nl"), pytest.raises(ValidationError) as refused:
+        services.night_open(season=season, user=alice, date=TONIGHT, games=[])
+    assert refused.value.message_dict["games"] == ["Bied minstens één spel aan."]
+    assert not Night.objects.exists()
