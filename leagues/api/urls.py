@@ -39,6 +39,7 @@ urlpatterns += [
     path("nights/<int:pk>/leave/", nights.NightLeave.as_view(), name="api-night-leave"),
     path("nights/<int:pk>/rounds/", nights.NightRounds.as_view(), name="api-night-rounds"),
     path("nights/<int:pk>/rounds/<int:number>/swap/", nights.RoundSwap.as_view(), name="api-night-swap"),
+    path("nights/<int:pk>/rounds/<int:number>/open/", nights.RoundOpen.as_view(), name="api-night-open"),
     path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", nights.TableLock.as_view(),
          name="api-night-lock"),
 ]

@@ -14,6 +14,7 @@ from shitenno_site.api import (
     StrictCharField,
     StrictDateField,
     StrictIntegerField,
+    StrictJSONField,
     StrictSerializer,
     with_errors,
 )
@@ -164,3 +165,25 @@ class TableLock(APIView):
         data.is_valid(raise_exception=True)
         services.table_lock(table=table, user=request.user, locked=data.validated_data["locked"])
         return Response(next(t for t in selectors.round_tables(table.round) if t["position"] == position))
+
+
+class RoundOpen(APIView):
+    class OpenInput(StrictSerializer):
+        setups = serializers.DictField(child=StrictJSONField(), required=False, default=dict,
+                                       help_text="A table's position -> its set-up; the site deals the others.")
+
+    @extend_schema(request=OpenInput, responses=with_errors({200: RoundOutput}, 400, 403, 404, 415),
+                   summary="Open the round's tables as table sessions with their seats filled (managers)")
+    def post(self, request, pk: int, number: int):
+        night = night_for_viewer(pk, request.user)
+        night_round = get_object_or_404(NightRound, night=night, number=number)
+        data = self.OpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            setups = {int(k): v for k, v in data.validated_data["setups"].items()}
+        except ValueError:
+            raise serializers.ValidationError({"setups": ["Keys are table positions (0, 1, ...)."]}) from None
+        services.tables_open(night_round=night_round, user=request.user, setups=setups)
+        night_round.refresh_from_db()
+        return Response(RoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+                                     "tables": selectors.round_tables(night_round)}).data)

@@ -15,7 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import services as game_services
 from games.engines import get_engine
+from games.engines.shitenno.board import GENERALS
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 
@@ -220,3 +222,36 @@ def table_lock(*, table: NightTable, user: AbstractBaseUser, locked: bool = True
     table.locked = locked
     table.save(update_fields=["locked"])
     return table
+
+
+def _dealt_setup(game: str, seated: int) -> dict | None:
+    """The set-up the site can deal by itself: Shitennō's generals in their order, titles and gates dealt.
+    Other games need theirs from the organiser (their engine's deal refuses with the reason)."""
+    if game == "shitenno":
+        return {"players": [{"general": g} for g in list(GENERALS)[:seated]]}
+    return {}
+
+
+@transaction.atomic
+def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None) -> NightRound:
+    """Managers only. Each proposed table becomes a table session of the club with its seats filled in seat
+    order; `setups` maps a table's position to its set-up, else the site deals one. All or nothing."""
+    night = night_round.night
+    club = night.season.league.club
+    require_club_manager(club, user)
+    NightRound.objects.select_for_update().get(pk=night_round.pk)
+    night_round.refresh_from_db()
+    _open_round_or_400(night_round)
+    setups = setups or {}
+    by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
+    for table in night_round.tables.order_by("position"):
+        given = setups.get(table.position)
+        session = game_services.table_open(
+            game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],
+            setup=given if given is not None else _dealt_setup(table.game, len(table.players)),
+            deal=given is None, club=club, is_public=club.members_public)
+        table.session = session
+        table.save(update_fields=["session"])
+    night_round.opened_at = timezone.now()
+    night_round.save(update_fields=["opened_at"])
+    return night_round

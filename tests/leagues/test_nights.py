@@ -178,6 +178,10 @@ def test_the_api_runs_an_evening(api, season, alice, carol, dave, regulars):
     assert locked.status_code == 200 and locked.json()["locked"]
     again = api.post(f"/api/nights/{night}/rounds/").json()
     assert again["number"] == 1 and again["tables"][0] == locked.json()
+    assert api.login(carol).post(f"/api/nights/{night}/rounds/1/open/").status_code == 403
+    assert api.get(f"/api/nights/{night}/").json()["rounds"][0]["opened_at"] is None
+    opened = api.login(alice).post(f"/api/nights/{night}/rounds/1/open/")
+    assert opened.status_code == 200 and all(t["session"] for t in opened.json()["tables"])
     assert sorted(api.get(f"/api/nights/{night}/").json()["present"]) == sorted(
         u.player.pk for u in [alice, carol, *regulars[:4]])
 
@@ -189,3 +193,26 @@ def test_a_refusal_is_said_in_dutch(season, alice):
         services.night_open(season=season, user=alice, date=TONIGHT, games=[])
     assert refused.value.message_dict["games"] == ["Bied minstens één spel aan."]
     assert not Night.objects.exists()
+
+
+def test_opening_the_tables_fills_their_seats_and_the_next_round_follows(night, alice, carol, regulars):
+    from games.models import TableSession
+
+    for user in [alice, carol, *regulars[:4]]:
+        services.night_check_in(night=night, user=user)
+    first = services.round_propose(night=night, user=alice)
+    with pytest.raises(PermissionDenied):
+        services.tables_open(night_round=first, user=carol)
+    assert not TableSession.objects.exists()
+    services.tables_open(night_round=first, user=alice)
+    tables = selectors.round_tables(first)
+    for table in tables:
+        session = TableSession.objects.get(code=table["session"])
+        assert [s.player_id for s in session.seats.order_by("position")] == table["players"]
+        assert session.club_id == night.season.league.club_id
+    with pytest.raises(ValidationError, match="open already"):
+        services.tables_swap(night_round=first, user=alice, a=tables[0]["players"][0], b=tables[1]["players"][0])
+    second = services.round_propose(night=night, user=alice)
+    assert second.number == 2 and seated(second) == seated(first)
+    met, _seats = services._history(night)
+    assert met[frozenset(tables[0]["players"][:2])] == services.TONIGHT_WEIGHT

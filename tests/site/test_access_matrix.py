@@ -106,6 +106,7 @@ WRITES = [
     ("post", "/api/nights/{night}/rounds/", None),
     ("post", "/api/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
     ("post", "/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True}),
+    ("post", "/api/nights/{night}/rounds/1/open/", {}),
     # a result
     ("patch", "/api/results/{result}/", {"version": 1, "played_on": TODAY.isoformat()}),
     ("delete", "/api/results/{result}/?version=1", None),
