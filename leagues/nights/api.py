@@ -23,7 +23,7 @@ from . import selectors, services
 from .models import Night, NightRound, NightTable
 
 
-class TableOutput(serializers.Serializer):
+class NightTableOutput(serializers.Serializer):
     position = serializers.IntegerField()
     game = serializers.CharField()
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids, seat 0 (first) first.")
@@ -31,10 +31,10 @@ class TableOutput(serializers.Serializer):
     session = serializers.CharField(allow_null=True, help_text="The table session's code once opened.")
 
 
-class RoundOutput(serializers.Serializer):
+class NightRoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     opened_at = serializers.DateTimeField(allow_null=True)
-    tables = TableOutput(many=True)
+    tables = NightTableOutput(many=True)
 
 
 class NightOutput(serializers.Serializer):
@@ -44,7 +44,7 @@ class NightOutput(serializers.Serializer):
     games = serializers.ListField(child=serializers.CharField())
     table_sizes = serializers.ListField(child=serializers.IntegerField())
     present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
-    rounds = RoundOutput(many=True)
+    rounds = NightRoundOutput(many=True)
 
 
 def night_data(night: Night) -> dict:
@@ -125,12 +125,12 @@ class NightLeave(APIView):
 
 
 class NightRounds(APIView):
-    @extend_schema(request=None, responses=with_errors({201: RoundOutput}, 400, 403, 404),
+    @extend_schema(request=None, responses=with_errors({201: NightRoundOutput}, 400, 403, 404),
                    summary="Propose the tables of the round not yet opened (locked tables kept) (managers)")
     def post(self, request, pk: int):
         night = night_for_viewer(pk, request.user)
         night_round = services.round_propose(night=night, user=request.user)
-        return Response(RoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
                                      "tables": selectors.round_tables(night_round)}).data,
                         status=status.HTTP_201_CREATED)
 
@@ -140,7 +140,7 @@ class RoundSwap(APIView):
         a = StrictIntegerField()
         b = StrictIntegerField()
 
-    @extend_schema(request=SwapInput, responses=with_errors({200: RoundOutput}, 400, 403, 404, 415),
+    @extend_schema(request=SwapInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
                    summary="Swap two players' places in a proposed round (managers)")
     def post(self, request, pk: int, number: int):
         night = night_for_viewer(pk, request.user)
@@ -148,7 +148,7 @@ class RoundSwap(APIView):
         data = self.SwapInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tables_swap(night_round=night_round, user=request.user, **data.validated_data)
-        return Response(RoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
                                      "tables": selectors.round_tables(night_round)}).data)
 
 
@@ -156,7 +156,7 @@ class TableLock(APIView):
     class LockInput(StrictSerializer):
         locked = StrictBooleanField()
 
-    @extend_schema(request=LockInput, responses=with_errors({200: TableOutput}, 400, 403, 404, 415),
+    @extend_schema(request=LockInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
                    summary="Lock or unlock a proposed table (managers)")
     def post(self, request, pk: int, number: int, position: int):
         night = night_for_viewer(pk, request.user)
@@ -172,7 +172,7 @@ class RoundOpen(APIView):
         setups = serializers.DictField(child=StrictJSONField(), required=False, default=dict,
                                        help_text="A table's position -> its set-up; the site deals the others.")
 
-    @extend_schema(request=OpenInput, responses=with_errors({200: RoundOutput}, 400, 403, 404, 415),
+    @extend_schema(request=OpenInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
                    summary="Open the round's tables as table sessions with their seats filled (managers)")
     def post(self, request, pk: int, number: int):
         night = night_for_viewer(pk, request.user)
@@ -185,5 +185,5 @@ class RoundOpen(APIView):
             raise serializers.ValidationError({"setups": ["Keys are table positions (0, 1, ...)."]}) from None
         services.tables_open(night_round=night_round, user=request.user, setups=setups)
         night_round.refresh_from_db()
-        return Response(RoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
                                      "tables": selectors.round_tables(night_round)}).data)
