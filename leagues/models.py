@@ -511,3 +511,6 @@ class LeagueJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job} {self.target}" + (f" since {self.since}" if self.since else "")
+
+
+from .nights.models import Night, NightCheckIn, NightRound, NightTable  # noqa: E402, F401 (issue 25)

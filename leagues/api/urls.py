@@ -1,5 +1,7 @@
 from django.urls import path
 
+from leagues.nights import api as nights
+
 from . import league_views, views
 
 urlpatterns = [
@@ -32,4 +34,13 @@ urlpatterns += [
     path("results/", league_views.ResultList.as_view(), name="api-results"),
     path("results/<int:pk>/", league_views.ResultDetail.as_view(), name="api-result"),
     path("results/<int:pk>/sign-off/", league_views.ResultSignOff.as_view(), name="api-result-sign-off"),
+    path("seasons/<int:pk>/nights/", nights.SeasonNights.as_view(), name="api-season-nights"),
+    path("nights/<int:pk>/", nights.NightDetail.as_view(), name="api-night"),
+    path("nights/<int:pk>/check-in/", nights.NightCheckInView.as_view(), name="api-night-check-in"),
+    path("nights/<int:pk>/leave/", nights.NightLeave.as_view(), name="api-night-leave"),
+    path("nights/<int:pk>/rounds/", nights.NightRounds.as_view(), name="api-night-rounds"),
+    path("nights/<int:pk>/rounds/<int:number>/swap/", nights.RoundSwap.as_view(), name="api-night-swap"),
+    path("nights/<int:pk>/rounds/<int:number>/open/", nights.RoundOpen.as_view(), name="api-night-open"),
+    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", nights.TableLock.as_view(),
+         name="api-night-lock"),
 ]

@@ -25,13 +25,14 @@ from leagues.models import (
     Season,
     SignOff,
 )
+from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable
 from leagues.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime.date.today()
 MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
-          ClubInvite, AuditEntry]
+          ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable]
 
 
 @pytest.fixture
@@ -41,7 +42,12 @@ def world(alices_club, alice, bob, carol, dave, club):
                                           setup=two_player_setup(), is_public=True)
     league, season, result = alices_club.league, alices_club.season, alices_club.result
     private, guest = alices_club.private, alices_club.guest
+    night = Night.objects.create(season=season, date=season.starts_on, games=[league.games[0]], opened_by=alice)
+    NightCheckIn.objects.create(night=night, player=player_for_user(alice))
+    NightTable.objects.create(round=NightRound.objects.create(night=night, number=1), position=0,
+                              game=league.games[0], players=[player_for_user(alice).pk, player_for_user(carol).pk])
     return {
+        "night": night.pk,
         "private": private.code, "public": public.code, "slug": club.slug, "league": league.pk,
         "season": season.pk, "result": result.pk, "guest": guest.pk, "dave": player_for_user(dave).pk,
         "alice": player_for_user(alice).pk, "carol": player_for_user(carol).pk,
@@ -66,6 +72,7 @@ PRIVATE_READS = [
     ("get", "/api/tables/{private}/moves/", None),
     ("get", "/api/tables/{private}/score/", None),
     ("get", "/api/clubs/{slug}/members/", None),
+    ("get", "/api/nights/{night}/", None),
 ]
 WRITES = [
     # the private table
@@ -92,6 +99,14 @@ WRITES = [
     ("post", "/api/leagues/{league}/seasons/", {"name": "2027", "starts_on": "2027-01-01", "ends_on": "2027-06-30"}),
     ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
                                "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]}),
+    # a league night
+    ("post", "/api/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": ["Go"]}),
+    ("post", "/api/nights/{night}/check-in/", {}),
+    ("post", "/api/nights/{night}/leave/", {"player": "{alice}"}),
+    ("post", "/api/nights/{night}/rounds/", None),
+    ("post", "/api/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
+    ("post", "/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True}),
+    ("post", "/api/nights/{night}/rounds/1/open/", {}),
     # a result
     ("patch", "/api/results/{result}/", {"version": 1, "played_on": TODAY.isoformat()}),
     ("delete", "/api/results/{result}/?version=1", None),
@@ -267,7 +282,8 @@ def test_the_matrix_covers_every_operation_of_the_schema(client):
             for name, generic in (("{private}", "{code}"), ("{public}", "{code}"), ("{carol_membership}", "{id}"),
                                   ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
                                   ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
-                                  ("{goro_invite}", "{id}")):
+                                  ("{goro_invite}", "{id}"), ("{night}", "{id}"),
+                                  ("/rounds/1/", "/rounds/{number}/"), ("/tables/0/", "/tables/{position}/")):
                 path = path.replace(name, generic)
             covered.add(f"{method.upper()} {path}")
     assert operations - covered == set()

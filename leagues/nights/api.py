@@ -1,0 +1,189 @@
+"""REST endpoints for league nights (issue 25): thin over leagues.nights.services and selectors."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from leagues import selectors as league_selectors
+from leagues.models import Player
+from shitenno_site.api import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateField,
+    StrictIntegerField,
+    StrictJSONField,
+    StrictSerializer,
+    with_errors,
+)
+
+from . import selectors, services
+from .models import Night, NightRound, NightTable
+
+
+class NightTableOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    game = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids, seat 0 (first) first.")
+    locked = serializers.BooleanField()
+    session = serializers.CharField(allow_null=True, help_text="The table session's code once opened.")
+
+
+class NightRoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    opened_at = serializers.DateTimeField(allow_null=True)
+    tables = NightTableOutput(many=True)
+
+
+class NightOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    season = serializers.IntegerField(source="season_id")
+    date = serializers.DateField()
+    games = serializers.ListField(child=serializers.CharField())
+    table_sizes = serializers.ListField(child=serializers.IntegerField())
+    present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
+    rounds = NightRoundOutput(many=True)
+
+
+def night_data(night: Night) -> dict:
+    return NightOutput({
+        "id": night.pk, "season_id": night.season_id, "date": night.date, "games": night.games,
+        "table_sizes": night.table_sizes, "present": selectors.night_present(night),
+        "rounds": [{"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
+                   for r in night.rounds.order_by("number")],
+    }).data
+
+
+def night_for_viewer(pk: int, viewer) -> Night:
+    night = Night.objects.filter(pk=pk).first()
+    if night is None:
+        raise Http404("No such night.")
+    league_selectors.season_for_viewer(pk=night.season_id, viewer=viewer)  # 404 when its club is private
+    return night
+
+
+def _player(data) -> Player | None:
+    pk = data.get("player")
+    return None if pk is None else get_object_or_404(Player, pk=pk)
+
+
+class SeasonNights(APIView):
+    class NightInput(StrictSerializer):
+        date = StrictDateField()
+        games = serializers.ListField(child=StrictCharField(max_length=100), max_length=20)
+        table_sizes = serializers.ListField(child=StrictIntegerField(min_value=2, max_value=6), required=False,
+                                            max_length=5, default=lambda: [3, 4])
+        forbidden = serializers.ListField(child=serializers.ListField(child=StrictIntegerField()), required=False,
+                                          max_length=200, default=list)
+
+    @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
+                   summary="Open a league night (managers)")
+    def post(self, request, pk: int):
+        season = league_selectors.season_for_viewer(pk=pk, viewer=request.user)
+        data = self.NightInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        night = services.night_open(season=season, user=request.user, **data.validated_data)
+        return Response(night_data(night), status=status.HTTP_201_CREATED)
+
+
+class NightDetail(APIView):
+    @extend_schema(responses=with_errors({200: NightOutput}, 404), summary="A night: who is here, its rounds")
+    def get(self, request, pk: int):
+        return Response(night_data(night_for_viewer(pk, request.user)))
+
+
+class NightCheckInView(APIView):
+    class CheckInInput(StrictSerializer):
+        player = StrictIntegerField(required=False, help_text="A manager ticks a member's name; else yourself.")
+        only_game = StrictCharField(max_length=100, required=False, default="", allow_blank=True)
+
+    @extend_schema(request=CheckInInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
+                   summary="Check in (yourself, or a member when you manage the club)")
+    def post(self, request, pk: int):
+        night = night_for_viewer(pk, request.user)
+        data = self.CheckInInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.night_check_in(night=night, user=request.user, player=_player(data.validated_data),
+                                only_game=data.validated_data["only_game"])
+        return Response(night_data(night))
+
+
+class NightLeave(APIView):
+    class LeaveInput(StrictSerializer):
+        player = StrictIntegerField(required=False)
+
+    @extend_schema(request=LeaveInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
+                   summary="Leave early: not seated in later rounds")
+    def post(self, request, pk: int):
+        night = night_for_viewer(pk, request.user)
+        data = self.LeaveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.night_leave(night=night, user=request.user, player=_player(data.validated_data))
+        return Response(night_data(night))
+
+
+class NightRounds(APIView):
+    @extend_schema(request=None, responses=with_errors({201: NightRoundOutput}, 400, 403, 404),
+                   summary="Propose the tables of the round not yet opened (locked tables kept) (managers)")
+    def post(self, request, pk: int):
+        night = night_for_viewer(pk, request.user)
+        night_round = services.round_propose(night=night, user=request.user)
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+                                     "tables": selectors.round_tables(night_round)}).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class RoundSwap(APIView):
+    class SwapInput(StrictSerializer):
+        a = StrictIntegerField()
+        b = StrictIntegerField()
+
+    @extend_schema(request=SwapInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
+                   summary="Swap two players' places in a proposed round (managers)")
+    def post(self, request, pk: int, number: int):
+        night = night_for_viewer(pk, request.user)
+        night_round = get_object_or_404(NightRound, night=night, number=number)
+        data = self.SwapInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tables_swap(night_round=night_round, user=request.user, **data.validated_data)
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+                                     "tables": selectors.round_tables(night_round)}).data)
+
+
+class TableLock(APIView):
+    class LockInput(StrictSerializer):
+        locked = StrictBooleanField()
+
+    @extend_schema(request=LockInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
+                   summary="Lock or unlock a proposed table (managers)")
+    def post(self, request, pk: int, number: int, position: int):
+        night = night_for_viewer(pk, request.user)
+        table = get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
+        data = self.LockInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_lock(table=table, user=request.user, locked=data.validated_data["locked"])
+        return Response(next(t for t in selectors.round_tables(table.round) if t["position"] == position))
+
+
+class RoundOpen(APIView):
+    class OpenInput(StrictSerializer):
+        setups = serializers.DictField(child=StrictJSONField(), required=False, default=dict,
+                                       help_text="A table's position -> its set-up; the site deals the others.")
+
+    @extend_schema(request=OpenInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
+                   summary="Open the round's tables as table sessions with their seats filled (managers)")
+    def post(self, request, pk: int, number: int):
+        night = night_for_viewer(pk, request.user)
+        night_round = get_object_or_404(NightRound, night=night, number=number)
+        data = self.OpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            setups = {int(k): v for k, v in data.validated_data["setups"].items()}
+        except ValueError:
+            raise serializers.ValidationError({"setups": ["Keys are table positions (0, 1, ...)."]}) from None
+        services.tables_open(night_round=night_round, user=request.user, setups=setups)
+        night_round.refresh_from_db()
+        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+                                     "tables": selectors.round_tables(night_round)}).data)

@@ -1,0 +1,257 @@
+"""League nights (issue 25): opening a night, checking in, proposing a round's tables and adjusting them.
+
+Each service is one transaction and checks access itself (leagues.access): managers run the night, a member
+checks himself in. The tables come from `leagues.nights.pods.propose`, the same function `manage.py pods` runs.
+"""
+
+import datetime
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services as game_services
+from games.engines import get_engine
+from games.engines.shitenno.board import GENERALS
+from leagues.access import club_access, require_club_manager
+from leagues.models import Membership, Player, ResultEntry, Season
+
+from . import pods
+from .models import Night, NightCheckIn, NightRound, NightTable
+
+TONIGHT_WEIGHT = 3  # a pair who met earlier tonight counts as three meetings from earlier nights
+
+
+def game_sizes(night: Night) -> dict[str, tuple[int, ...]]:
+    """Tonight's sizes for each game: the night's sizes that the game's engine allows (all of them for a game
+    without an engine)."""
+    sizes = {}
+    for game in night.games:
+        try:
+            engine = get_engine(game)
+        except KeyError:
+            sizes[game] = tuple(night.table_sizes)
+            continue
+        sizes[game] = tuple(s for s in night.table_sizes if engine.min_players <= s <= engine.max_players)
+    return sizes
+
+
+@transaction.atomic
+def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, games: Sequence[str],
+               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = ()) -> Night:
+    """Managers only. The games must be the league's; every game needs at least one table size it allows."""
+    club = season.league.club
+    require_club_manager(club, user)
+    errors = {}
+    games = list(dict.fromkeys(games))
+    if not games:
+        errors["games"] = _("Offer at least one game.")
+    elif unknown := [g for g in games if g not in season.league.games]:
+        errors["games"] = _("Not a game of this league: %(games)s.") % {"games": ", ".join(unknown)}
+    if (not table_sizes or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
+            or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)):
+        errors["table_sizes"] = _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE}
+    if not season.starts_on <= date <= season.ends_on:
+        errors["date"] = _("The night must fall within the season.")
+    members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
+    pairs = []
+    for pair in forbidden:
+        if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= members:
+            errors["forbidden"] = _("Each forbidden pair names two different members of the club.")
+            break
+        pairs.append(sorted(pair))
+    if errors:
+        raise ValidationError(errors)
+    night = Night(season=season, date=date, games=games, table_sizes=sorted(set(table_sizes)), forbidden=pairs,
+                  opened_by=user)
+    if no_size := [g for g, sizes in game_sizes(night).items() if not sizes]:
+        raise ValidationError({"table_sizes": _("No size allowed tonight suits %(games)s.") % {
+            "games": ", ".join(no_size)}})
+    night.save()
+    return night
+
+
+def _club_player(night: Night, user: AbstractBaseUser, player: Player | None) -> Player:
+    """The player a check-in is about: the user's own, or any member's when a manager ticks the name."""
+    access = club_access(night.season.league.club, user)
+    own = access.membership.player if access.membership else None
+    if player is None or (own is not None and player.pk == own.pk):
+        if own is None:
+            raise PermissionDenied(_("Only members of the club can check in."))
+        return own
+    if not access.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may check in someone else."))
+    if not Membership.objects.filter(club=night.season.league.club, player=player).exists():
+        raise ValidationError({"player": _("%(player)s is not a member of the club.") % {"player": player.name}})
+    return player
+
+
+@transaction.atomic
+def night_check_in(*, night: Night, user: AbstractBaseUser, player: Player | None = None,
+                   only_game: str = "") -> NightCheckIn:
+    """A member checks in (again, after leaving); a latecomer simply checks in and is seated from the next
+    proposal on. `only_game` must be one of tonight's games."""
+    player = _club_player(night, user, player)
+    if only_game and only_game not in night.games:
+        raise ValidationError({"only_game": _("%(game)s is not on offer tonight.") % {"game": only_game}})
+    check_in, _created = NightCheckIn.objects.update_or_create(
+        night=night, player=player, defaults={"only_game": only_game, "left_at": None})
+    return check_in
+
+
+@transaction.atomic
+def night_leave(*, night: Night, user: AbstractBaseUser, player: Player | None = None) -> NightCheckIn:
+    """Leaving early: kept in the night's record, not seated again."""
+    player = _club_player(night, user, player)
+    check_in = NightCheckIn.objects.select_for_update().filter(night=night, player=player).first()
+    if check_in is None:
+        raise ValidationError({"player": _("%(player)s has not checked in tonight.") % {"player": player.name}})
+    check_in.left_at = timezone.now()
+    check_in.save(update_fields=["left_at"])
+    return check_in
+
+
+def _history(night: Night) -> tuple[dict, dict]:
+    """(met, seats) for the optimiser: the season's results (one meeting per shared result), tonight's opened
+    rounds (weighted TONIGHT_WEIGHT), and the seats taken at this season's night tables, per game."""
+    met: Counter = Counter()
+    by_result: dict[int, list[int]] = {}
+    for result_id, player_id in ResultEntry.objects.filter(result__season=night.season).values_list(
+            "result_id", "player_id"):
+        by_result.setdefault(result_id, []).append(player_id)
+    for players in by_result.values():
+        for a, b in combinations(sorted(set(players)), 2):
+            met[frozenset((a, b))] += 1
+    seats: dict = {}
+    for table in NightTable.objects.filter(round__night__season=night.season, round__opened_at__isnull=False):
+        if table.round.night_id == night.pk:
+            for a, b in combinations(table.players, 2):
+                met[frozenset((a, b))] += TONIGHT_WEIGHT
+        for seat, player_id in enumerate(table.players):
+            counts = list(seats.get((player_id, table.game), ()))
+            counts += [0] * (seat + 1 - len(counts))
+            counts[seat] += 1
+            seats[(player_id, table.game)] = tuple(counts)
+    return dict(met), seats
+
+
+@transaction.atomic
+def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
+    """Managers only. Propose the tables of the round not opened yet (a new round after an opened one);
+    asking again keeps the locked tables and re-seats everyone else who is checked in and has not left."""
+    require_club_manager(night.season.league.club, user)
+    Night.objects.select_for_update().get(pk=night.pk)  # one proposal at a time per night
+    current = night.rounds.order_by("-number").first()
+    if current is None or current.opened_at is not None:
+        current = NightRound.objects.create(night=night, number=(current.number + 1) if current else 1)
+    present = {c.player_id: c for c in night.check_ins.filter(left_at__isnull=True)}
+    locked = list(current.tables.filter(locked=True))
+    for table in locked:
+        gone = [p for p in table.players if p not in present]
+        if gone:
+            raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
+    met, seats = _history(night)
+    sizes = game_sizes(night)
+    request = pods.Night(
+        players=sorted(present), met=met, seats=seats, games=sizes,
+        forbidden={frozenset(pair) for pair in night.forbidden},
+        accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
+        locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in locked],
+    )
+    try:
+        proposal = pods.propose(request)
+    except pods.PodsError as error:
+        raise ValidationError({"tables": str(error)}) from None
+    current.tables.filter(locked=False).delete()
+    kept = iter(locked)  # propose() puts the locked tables first, in the order given
+    for position, table in enumerate(proposal.tables):
+        if table.locked:
+            row = next(kept)
+            row.position = position
+            row.save(update_fields=["position"])
+        else:
+            NightTable.objects.create(round=current, position=position, game=table.game, players=list(table.players))
+    return current
+
+
+def _open_round_or_400(night_round: NightRound) -> None:
+    if night_round.opened_at is not None:
+        raise ValidationError({"round": _("This round's tables are open already; propose the next round.")})
+
+
+@transaction.atomic
+def tables_swap(*, night_round: NightRound, user: AbstractBaseUser, a: int, b: int) -> NightRound:
+    """Managers only. Swap two players' places (two tables, or two seats at one); refused when a table would
+    then break a hard rule (a forbidden pair, a game a player does not play)."""
+    night = night_round.night
+    require_club_manager(night.season.league.club, user)
+    NightRound.objects.select_for_update().get(pk=night_round.pk)
+    _open_round_or_400(night_round)
+    tables = list(night_round.tables.all())
+    where = {p: (t, i) for t in tables for i, p in enumerate(t.players)}
+    if a not in where or b not in where or a == b:
+        raise ValidationError({"players": _("Name two different players seated in this round.")})
+    (ta, ia), (tb, ib) = where[a], where[b]
+    ta.players[ia] = b
+    if tb.pk == ta.pk:
+        ta.players[ib] = a
+    else:
+        tb.players[ib] = a
+    forbidden = {frozenset(pair) for pair in night.forbidden}
+    only = dict(night.check_ins.exclude(only_game="").values_list("player_id", "only_game"))
+    for table in {ta.pk: ta, tb.pk: tb}.values():
+        if any(frozenset(pair) in forbidden for pair in combinations(table.players, 2)):
+            raise ValidationError({"players": _("That swap would seat a forbidden pair together.")})
+        if any(only.get(p, table.game) != table.game for p in table.players):
+            raise ValidationError({"players": _("That swap would seat a player at a game he does not play.")})
+    for table in {ta.pk: ta, tb.pk: tb}.values():
+        table.save(update_fields=["players"])
+    return night_round
+
+
+@transaction.atomic
+def table_lock(*, table: NightTable, user: AbstractBaseUser, locked: bool = True) -> NightTable:
+    """Managers only. A locked table is kept as it is when the round is proposed again."""
+    require_club_manager(table.round.night.season.league.club, user)
+    _open_round_or_400(table.round)
+    table.locked = locked
+    table.save(update_fields=["locked"])
+    return table
+
+
+def _dealt_setup(game: str, seated: int) -> dict | None:
+    """The set-up the site can deal by itself: Shitennō's generals in their order, titles and gates dealt.
+    Other games need theirs from the organiser (their engine's deal refuses with the reason)."""
+    if game == "shitenno":
+        return {"players": [{"general": g} for g in list(GENERALS)[:seated]]}
+    return {}
+
+
+@transaction.atomic
+def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None) -> NightRound:
+    """Managers only. Each proposed table becomes a table session of the club with its seats filled in seat
+    order; `setups` maps a table's position to its set-up, else the site deals one. All or nothing."""
+    night = night_round.night
+    club = night.season.league.club
+    require_club_manager(club, user)
+    NightRound.objects.select_for_update().get(pk=night_round.pk)
+    night_round.refresh_from_db()
+    _open_round_or_400(night_round)
+    setups = setups or {}
+    by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
+    for table in night_round.tables.order_by("position"):
+        given = setups.get(table.position)
+        session = game_services.table_open(
+            game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],
+            setup=given if given is not None else _dealt_setup(table.game, len(table.players)),
+            deal=given is None, club=club, is_public=club.members_public)
+        table.session = session
+        table.save(update_fields=["session"])
+    night_round.opened_at = timezone.now()
+    night_round.save(update_fields=["opened_at"])
+    return night_round
