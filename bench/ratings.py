@@ -160,13 +160,16 @@ def recompute_child(kind: str, key: str, since: str | None = None) -> None:
     """In the child process: one recompute (full, or from `since`); prints its time, wall-clock start and end,
     and this process's peak memory as JSON."""
     before = high_water_mib()
+    partitions, swaps = getattr(rating_store, "rating_partitions", None), []
+    if partitions is not None:  # the swap's figures, as swap_partition returns them (the bench's own wrapper)
+        swap = partitions.swap_partition
+        partitions.swap_partition = lambda key, table: swaps.append(swap(key, table)) or swaps[-1]
     begun, start = time.time(), time.perf_counter()
     rating_store.ratings_recompute(kind=kind, key=key,
                                       since=datetime.date.fromisoformat(since) if since else None)
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "peak_mib": high_water_mib(), "before_mib": before, "start": begun,
-                      "end": begun + seconds, "swap": getattr(rating_store, "rating_partitions", None)
-                      and rating_store.rating_partitions.last_swap}))
+                      "end": begun + seconds, "swap": swaps[-1]._asdict() if swaps else {}}))
 
 
 def recompute_in_child(kind: str, key: str) -> dict:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.engines.base import InvalidMove, MoveError, Outcome, Phrase, replay
+from games.engines.base import IllegalMove, InvalidMove, MoveError, Outcome, Phrase, replay
 from games.plugins import GameAdapter, get_game
 from leagues import results
 from leagues.audit import audit_record
@@ -114,6 +114,12 @@ def _replayed(session: TableSession, idempotency_key: str | None, *, user: Abstr
     return earlier
 
 
+def game_over(session: TableSession) -> IllegalMove:
+    """A move on a finished table breaks the same rule as the engines' own "the game is over": one category
+    (IllegalMove) and one rule code (`<game>.game_over`) whichever path refuses it."""
+    return IllegalMove(_("This game is over; no more moves can be entered."), code=f"{session.game}.game_over")
+
+
 def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> None:
     if not selectors.session_can_write(session, user):
         raise PermissionDenied(_("Only the table's creator, its seated players and its club's admins may do this."))
@@ -124,7 +130,7 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
             payload={"head_seq": session.head_seq},
         )
     if session.status != TableSession.Status.PLAYING:
-        raise InvalidMove(_("This game is over; no more moves can be entered."))
+        raise game_over(session)
 
 
 class _KeyTaken(Exception):

@@ -251,7 +251,7 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
 
     def write() -> None:
         if session.entry == TableSession.Entry.FINAL_COUNT:
-            raise MoveError(_("This game is over; no more moves can be entered."))
+            raise services.game_over(session)
         move = get_game(session.game).move_from_post(session.state, request.POST)
         services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
                              idempotency_key=idempotency_key(request.POST.get("key")), same_move_on_replay=False)

@@ -25,6 +25,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from django.db import OperationalError, connection, transaction
 
@@ -39,7 +40,15 @@ LOCK_TIMEOUT_MS = 200  # the longest a reader of the history waits behind one tr
 SWAP_TRIES = 5
 INDEX_MEMORY = "256MB"  # maintenance_work_mem for building a full scope's indexes: sorts in memory at 1M results
 
-last_swap: dict = {}  # how the last swap went (tries, seconds waited, swapped or put in place): for the benchmark
+
+
+class Swap(NamedTuple):
+    """How a swap went: tries of the lock, seconds spent waiting, and whether it swapped or wrote in place."""
+
+    key: str
+    tries: int
+    waited: float
+    swapped: bool
 
 
 def check_key(kind: str, key: str) -> None:
@@ -175,14 +184,14 @@ def _lock_parent(cursor) -> tuple[bool, int, float]:
     return False, SWAP_TRIES, time.monotonic() - started
 
 
-def swap_partition(key: str, table: str) -> None:
+def swap_partition(key: str, table: str) -> Swap:
     """Make `table` (from `fill_partition`) the scope's partition, dropping the old one and any rows of the scope
     left in the default partition. The caller's transaction should commit soon after: the partitioned table
     stays locked until then."""
     name = partition_name(key)
     with connection.cursor() as cursor:
         locked, tries, waited = _lock_parent(cursor)
-        last_swap.update(key=key, tries=tries, waited=waited, swapped=locked)
+        swap = Swap(key=key, tries=tries, waited=waited, swapped=locked)
         log.info("rating history of %s: %s after %d tries, %.3f s waiting for the lock", key,
                  "swapped in" if locked else "put in place", tries, waited)
         if not locked:  # readers kept the table busy: write the rows in place, which nobody waits for
@@ -194,10 +203,11 @@ def swap_partition(key: str, table: str) -> None:
                 cursor.execute(f"DELETE FROM {name}")
             cursor.execute(f"INSERT INTO {target} SELECT * FROM {table}")
             cursor.execute(f"DROP TABLE {table}")
-            return
+            return swap
         if _exists(cursor, name):
             cursor.execute(f"ALTER TABLE {PARENT} DETACH PARTITION {name}")
             cursor.execute(f"DROP TABLE {name}")
         cursor.execute(f"DELETE FROM {DEFAULT} WHERE key = %s", [key])
         _rename(cursor, table, name)
         _attach(cursor, name, key)
+    return swap

@@ -130,8 +130,12 @@ if env_bool("DATABASE_TRANSACTION_POOLING", False):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Rendered table bodies are shared by the phones at a table: with several web workers the cache must be shared
-# too (CACHE_URL=redis://host:6379/1); the default is each process's own memory.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+# too (CACHE_URL=redis://host:6379/1); the default is each process's own memory. A shared cache that cannot be
+# reached is a miss, never an error (shitenno_site.cache); a Redis that hangs is given up on after a second.
+SHARED_CACHE_BACKEND = "shitenno_site.cache.ForgivingRedisCache"
+SHARED_CACHE_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
+CACHES = {"default": {"BACKEND": SHARED_CACHE_BACKEND, "LOCATION": os.environ["CACHE_URL"],
+                      "OPTIONS": SHARED_CACHE_OPTIONS}
           if os.environ.get("CACHE_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # A signed-in phone's every request reads its session: from the shared cache, the database only when the cache
 # lost it. Not from a per-process cache: a session ended in one web worker would live on in another's memory.

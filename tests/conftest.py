@@ -20,6 +20,22 @@ ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a long test passphrase 42"
 
 
+REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF2 first), for the tests that need it
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Every persona's password is hashed with MD5 in tests: PBKDF2 costs ~0.2 s a hash on purpose, which made up
+    much of the suite's time. The site keeps PBKDF2 (tests/leagues/test_accounts.py checks it); a test that wants
+    the real hashers asks for `real_password_hashing`."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def real_password_hashing(settings):
+    settings.PASSWORD_HASHERS = REAL_PASSWORD_HASHERS
+
+
 def _user(name: str):
     return players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
 

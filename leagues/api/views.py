@@ -33,7 +33,7 @@ class PlayerOutput(serializers.ModelSerializer):
 class MeOutput(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    email = serializers.EmailField()
+    email = serializers.EmailField(allow_null=True, help_text="null when the account has no address")
     player = PlayerOutput()
 
 
@@ -44,7 +44,7 @@ class MeView(APIView):
     def get(self, request):
         user = request.user
         return Response(MeOutput({
-            "id": user.pk, "username": user.get_username(), "email": user.email,
+            "id": user.pk, "username": user.get_username(), "email": user.email or None,  # "" is no address
             "player": players.player_for_user(user),
         }).data)
 

@@ -186,3 +186,11 @@ def test_behind_a_trusted_proxy_the_client_is_read_from_x_forwarded_for(client, 
     elsewhere = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD},
                             REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
     assert elsewhere.status_code == 302
+
+
+def test_the_site_stores_passwords_with_pbkdf2_and_logs_in_with_them(client, real_password_hashing):
+    """The suite hashes personas with MD5 for speed (tests/conftest.py); the site's own hashers are the real ones."""
+    user = players.user_sign_up(username="hana", email="hana@example.org", password=PASSWORD)
+    assert user.password.startswith("pbkdf2_sha256$")
+    response = client.post("/accounts/login/", {"username": "hana", "password": PASSWORD})
+    assert response.status_code == 302 and client.get("/").wsgi_request.user == user

@@ -22,6 +22,19 @@ pytestmark = [
 SHITENNO = rating_partitions.partition_name("shitenno")
 
 
+@pytest.fixture
+def swaps(monkeypatch) -> list[rating_partitions.Swap]:
+    """The swaps this test's recomputes made, as swap_partition returned them (none before the test)."""
+    made, swap = [], rating_partitions.swap_partition
+
+    def recorded(key, table):
+        made.append(swap(key, table))
+        return made[-1]
+
+    monkeypatch.setattr(rating_partitions, "swap_partition", recorded)
+    return made
+
+
 def rows_in(table: str, key: str | None = None) -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM {table}" + (" WHERE key = %s" if key else ""), [key] if key else [])
@@ -42,11 +55,11 @@ def scope_rows(kind: str, key: str) -> list[tuple]:
         "pk", "result_id", "player_id", "played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"))
 
 
-def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and_indexes_it_like_the_table():
+def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and_indexes_it_like_the_table(swaps):
     rated, _rows = make_results(40)
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
     assert_equals_fold(rated)
-    assert rating_partitions.last_swap["swapped"] and rating_partitions.last_swap["tries"] == 1
+    assert [(s.swapped, s.tries) for s in swaps] == [(True, 1)]
     assert partition_of("shitenno")
     assert rows_in(SHITENNO) == RatingEvent.objects.count() > 0
     with connection.cursor() as cursor:  # each of the table's indexes adopted one built on the partition
@@ -60,7 +73,7 @@ def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and
     assert len(built) == len(parents) == 4 and {parent for _, parent in built} == parents
 
 
-def test_nothing_before_the_swap_locks_the_partitioned_table(monkeypatch):
+def test_nothing_before_the_swap_locks_the_partitioned_table(swaps, monkeypatch):
     """What other scopes' readers and writers could wait for: this transaction's locks on the table."""
     make_results(10)
     swap, held = rating_partitions.swap_partition, []
@@ -74,10 +87,10 @@ def test_nothing_before_the_swap_locks_the_partitioned_table(monkeypatch):
 
     monkeypatch.setattr(rating_partitions, "swap_partition", look_then_swap)
     rating_store.ratings_recompute(kind="game", key="shitenno")
-    assert held == [] and rating_partitions.last_swap["swapped"]
+    assert held == [] and [s.swapped for s in swaps] == [True]
 
 
-def test_a_second_scope_keeps_its_rows_and_ids_while_another_is_swapped_in_twice():
+def test_a_second_scope_keeps_its_rows_and_ids_while_another_is_swapped_in_twice(swaps):
     teikoku, _ = make_results(12, game="teikoku", seed=5)
     rating_store.ratings_recompute(kind="game", key="teikoku")
     kept = scope_rows("game", "teikoku")
@@ -87,20 +100,20 @@ def test_a_second_scope_keeps_its_rows_and_ids_while_another_is_swapped_in_twice
     RatingEvent.objects.filter(key="shitenno").delete()  # an emptied scope is swapped in again
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert partition_of("shitenno")[0] != first[0]
-    assert rating_partitions.last_swap["swapped"]
+    assert swaps[-1].swapped and swaps[-1].key == "shitenno"
     assert_equals_fold(rated)
     assert scope_rows("game", "teikoku") == kept
     assert_equals_fold(teikoku, key="teikoku")
 
 
-def test_a_scope_holding_rows_is_rerated_in_place_keeping_its_ids():
+def test_a_scope_holding_rows_is_rerated_in_place_keeping_its_ids(swaps):
     rated, _rows = make_results(20)
     rating_store.ratings_recompute(kind="game", key="shitenno")
     before, partition = scope_rows("game", "shitenno"), partition_of("shitenno")
-    rating_partitions.last_swap.clear()
+    swaps.clear()
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert (scope_rows("game", "shitenno"), partition_of("shitenno")) == (before, partition)
-    assert rating_partitions.last_swap == {}  # no swap, no exclusive lock
+    assert swaps == []  # no swap, no exclusive lock
 
 
 def test_rows_written_by_the_orm_land_in_the_default_partition_and_leave_it_at_the_scopes_first_store_write():
@@ -175,7 +188,7 @@ class Reader:
             self.conn.close()
 
 
-def test_the_swap_waits_at_most_the_lock_timeout_a_try_while_a_reader_holds_the_table_then_swaps(monkeypatch):
+def test_the_swap_waits_at_most_the_lock_timeout_a_try_while_a_reader_holds_the_table_then_swaps(swaps, monkeypatch):
     rated, _rows = make_results(12)
     reader = Reader()
     tries = []
@@ -190,15 +203,15 @@ def test_the_swap_waits_at_most_the_lock_timeout_a_try_while_a_reader_holds_the_
         rating_store.ratings_recompute(kind="game", key="shitenno")
     finally:
         reader.done()
-    swap = rating_partitions.last_swap
-    assert (swap["swapped"], swap["tries"], len(tries)) == (True, 3, 2)
+    [swap] = swaps
+    assert (swap.swapped, swap.tries, len(tries)) == (True, 3, 2)
     timeout = rating_partitions.LOCK_TIMEOUT_MS / 1000
-    assert 2 * timeout <= swap["waited"] < 2 * timeout + 2  # two tries of one lock_timeout, then at once
+    assert 2 * timeout <= swap.waited < 2 * timeout + 2  # two tries of one lock_timeout, then at once
     assert_equals_fold(rated)
     assert partition_of("shitenno")
 
 
-def test_a_swap_that_never_gets_the_lock_writes_the_rows_in_place(monkeypatch):
+def test_a_swap_that_never_gets_the_lock_writes_the_rows_in_place(swaps, monkeypatch):
     rated, _rows = make_results(12)
     monkeypatch.setattr(rating_partitions, "_wait_before_retry", lambda attempt: None)
     reader = Reader()
@@ -206,8 +219,8 @@ def test_a_swap_that_never_gets_the_lock_writes_the_rows_in_place(monkeypatch):
         rating_store.ratings_recompute(kind="game", key="shitenno")
     finally:
         reader.done()
-    swap = rating_partitions.last_swap
-    assert (swap["swapped"], swap["tries"]) == (False, rating_partitions.SWAP_TRIES)
+    [swap] = swaps
+    assert (swap.swapped, swap.tries) == (False, rating_partitions.SWAP_TRIES)
     assert_equals_fold(rated)
     assert rows_in(rating_partitions.DEFAULT, "shitenno") == RatingEvent.objects.count()  # no partition yet
     stored = snapshot()

@@ -1,13 +1,14 @@
 """Run as a script: two phones end the same turn at once on a SQLite file database, as in `make run`.
 
-Prints one JSON line: the two answers' status codes and the stale phone's notice. The engine is slowed down
-so that both requests are inside their transaction at the same time, every run."""
+Prints one JSON line: the two answers' status codes, the stale phone's notice, and whether the posts overlapped.
+They do, every run, without sleeping: the first phone's move stops inside its write transaction (in the engine)
+until the second phone's request starts its own transaction (BEGIN IMMEDIATE, which then waits for the lock),
+and `overlapped` says that this happened rather than the first simply finishing first."""
 
 import json
 import os
 import sys
 import threading
-import time
 
 import django
 
@@ -16,6 +17,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db.backends.sqlite3.base import DatabaseWrapper  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from games import services  # noqa: E402
@@ -37,12 +39,43 @@ for seq, move in enumerate(moves[:turn]):
 apply = ShitennoEngine.apply
 
 
-def slow_apply(self, state, move):
-    time.sleep(0.3)
+first_inside = threading.Event()  # a phone's move is inside its write transaction, in the engine
+second_begins = threading.Event()  # the other phone's post has started its transaction (before or meanwhile)
+posting: set[int] = set()  # the phones' threads once past the start line
+begun: set[int] = set()  # those of them that have started their move's transaction
+holder: list[int] = []  # the thread whose move is inside
+overlap: list[bool] = []
+note = threading.Lock()
+
+
+def held_apply(self, state, move):
+    with note:
+        first = not holder
+        if first:
+            holder.append(threading.get_ident())
+            first_inside.set()
+            if begun - set(holder):  # the other phone is already waiting for the write lock
+                second_begins.set()
+    if first:
+        overlap.append(second_begins.wait(timeout=60))  # a failed wait is reported, not hidden
     return apply(self, state, move)
 
 
-ShitennoEngine.apply = slow_apply
+begin = DatabaseWrapper._start_transaction_under_autocommit
+
+
+def noted_begin(self):
+    me = threading.get_ident()
+    with note:
+        if me in posting:
+            begun.add(me)
+            if holder and me != holder[0]:
+                second_begins.set()
+    return begin(self)
+
+
+ShitennoEngine.apply = held_apply
+DatabaseWrapper._start_transaction_under_autocommit = noted_begin
 start = threading.Barrier(2)
 answers: dict[str, tuple[int, str]] = {}
 
@@ -51,6 +84,8 @@ def phone(user) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(user)
     start.wait()
+    with note:
+        posting.add(threading.get_ident())
     response = client.post(f"/tables/{session.code}/move/", {"type": "end_turn", "seq": turn}, HTTP_HX_REQUEST="true")
     answers[user.username] = (response.status_code, response.content.decode())
 
@@ -61,4 +96,5 @@ for thread in threads:
 for thread in threads:
     thread.join()
 print(json.dumps({"statuses": sorted(status for status, _html in answers.values()),
-                  "stale": next((html for status, html in answers.values() if status == 409), "")}))
+                  "stale": next((html for status, html in answers.values() if status == 409), ""),
+                  "overlapped": overlap == [True]}))

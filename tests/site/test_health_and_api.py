@@ -77,3 +77,14 @@ def test_pages_render_for_a_visitor(client):
         response = client.get(url)
         assert response.status_code == 200, url
         assert b'hx-headers=\'{"X-CSRFToken"' in response.content
+
+
+def test_an_account_without_an_address_has_a_null_email_as_the_schema_says(api, db, client):
+    from django.contrib.auth import get_user_model
+
+    hana = get_user_model().objects.create_user(username="hana", password="a long test passphrase 42")
+    assert hana.email == ""
+    assert api.login(hana).get("/api/me/").json()["email"] is None  # "" is not an address (format: email)
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    email = schema["components"]["schemas"]["MeOutput"]["properties"]["email"]
+    assert email["format"] == "email" and email.get("nullable") is True

@@ -18,6 +18,7 @@ def test_it_answers_the_second_of_two_phones_ending_the_turn_at_once_with_the_ne
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-3000:]
     answer = json.loads(run.stdout.strip().splitlines()[-1])
+    assert answer["overlapped"], run.stderr[-3000:]  # the second post began while the first was in its transaction
     assert answer["statuses"] == [200, 409], run.stderr[-3000:]  # one move lands, the other phone is told
     assert answer["stale"].count("Someone else moved") == 1  # and told once
     assert "Here is the table now." in answer["stale"]

@@ -138,11 +138,29 @@ def _at(value: object, path: tuple) -> object:
     return value
 
 
-def _only_move_errors(call: Callable[[], object]) -> None:
-    try:
+def _refused(slug: str, call: Callable[[], object]) -> None:
+    """`call` must raise the engine's own error: a sentence and a rule code of its game. (A call that returned
+    would have been taken as a legal set-up or move.)"""
+    with pytest.raises((InvalidMove, IllegalMove)) as refused:
         call()
+    assert isinstance(refused.value.message, str) and refused.value.message
+    assert refused.value.code.startswith(f"{slug}."), refused.value.code
+
+
+def _refused_or_accepted(slug: str, call: Callable[[], object]) -> None:
+    """A mutation may leave a legal set-up or move (an optional key taken away, 2 for 2): then the answer is a
+    JSON state; anything else is refused as `_refused` says."""
+    try:
+        answer = call()
     except (InvalidMove, IllegalMove) as exc:
         assert isinstance(exc.message, str) and exc.message
+        assert exc.code.startswith(f"{slug}."), exc.code
+    else:
+        json.dumps(answer, allow_nan=False)
+
+
+def _frozen(state: dict) -> str:
+    return json.dumps(state, sort_keys=True)
 
 
 def test_every_registered_engine_has_a_source_of_legal_games():
@@ -154,15 +172,15 @@ def test_every_registered_engine_has_a_source_of_legal_games():
 @fuzz
 @given(setup=any_json)
 def test_it_refuses_any_json_as_a_set_up_with_a_move_error(slug, setup):
-    _only_move_errors(lambda: REGISTRY[slug].initial_state(setup))
+    _refused(slug, lambda: REGISTRY[slug].initial_state(setup))
 
 
 @pytest.mark.parametrize("slug", ENGINES)
 @fuzz
 @given(data=st.data())
-def test_it_refuses_a_mutated_set_up_with_a_move_error(slug, data):
+def test_a_mutated_set_up_is_refused_with_a_move_error_or_makes_a_json_state(slug, data):
     setup, _moves, _states = data.draw(st.sampled_from(legal_games(slug)))
-    _only_move_errors(lambda: REGISTRY[slug].initial_state(data.draw(mutations(setup))))
+    _refused_or_accepted(slug, lambda: REGISTRY[slug].initial_state(data.draw(mutations(setup))))
 
 
 @pytest.mark.parametrize("slug", ENGINES)
@@ -171,15 +189,19 @@ def test_it_refuses_a_mutated_set_up_with_a_move_error(slug, data):
 def test_it_refuses_any_json_as_a_move_with_a_move_error(slug, data, move):
     _setup, _moves, states = data.draw(st.sampled_from(legal_games(slug)))
     state = data.draw(st.sampled_from(states))
-    _only_move_errors(lambda: REGISTRY[slug].apply(state, move))
+    before = _frozen(state)
+    _refused(slug, lambda: REGISTRY[slug].apply(state, move))
+    assert _frozen(state) == before  # the table as it was
 
 
 @pytest.mark.parametrize("slug", ENGINES)
 @fuzz
 @given(data=st.data())
-def test_it_refuses_a_mutated_legal_move_with_a_move_error(slug, data):
+def test_a_mutated_legal_move_is_refused_with_a_move_error_or_makes_a_json_state(slug, data):
     """The next legal move with one value replaced, a field added or one taken away."""
     _setup, moves, states = data.draw(st.sampled_from(legal_games(slug)))
     at = data.draw(st.integers(0, len(moves) - 1))
     move = data.draw(mutations(moves[at]))
-    _only_move_errors(lambda: REGISTRY[slug].apply(states[at], move))
+    before = _frozen(states[at])
+    _refused_or_accepted(slug, lambda: REGISTRY[slug].apply(states[at], move))
+    assert _frozen(states[at]) == before  # refused or not, the state it was applied to is untouched
