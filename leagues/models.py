@@ -434,6 +434,8 @@ class PlayerTally(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=80, default="", help_text="The game's slug: scores are only summed within "
+                            "one game (treasure and victory points do not add up).")
     players = models.PositiveSmallIntegerField(help_text="Players at the table.")
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0, help_text="Games the player finished first in (ties included).")
@@ -442,7 +444,7 @@ class PlayerTally(models.Model):
     best = models.FloatField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"{self.player_id} in club {self.club_id} at {self.players}: {self.wins}/{self.games}"
+        return f"{self.player_id} in club {self.club_id}, {self.game} at {self.players}: {self.wins}/{self.games}"
 
 
 class RivalTally(models.Model):

@@ -374,50 +374,81 @@ def stored_record_rows(player: Player, viewer: AbstractBaseUser) -> list[dict]:
     the viewer may see, with their ids: a few rows whatever his history. A recount rewrites all of a player's
     rows, so their ids also mark his stored head-to-head (leagues/player_page.py)."""
     return list(_tallies_seen(PlayerTally, player, viewer).order_by("id").values(
-        "id", "players", "games", "wins", "scored", "score_sum", "best"))
+        "id", "game", "players", "games", "wins", "scored", "score_sum", "best"))
 
 
 def _record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] | None = None) -> list[dict]:
-    """The player's record by number of players at the table: the stored tallies of the clubs the viewer may see
-    (`stored`, read here unless given), summed over clubs, plus his games at private tables the viewer may see,
-    from the results."""
-    groups: dict[int, dict] = {}
-    for row in stored_record_rows(player, viewer) if stored is None else stored:
-        into = groups.setdefault(row["players"], {"size": row["players"], "games": 0, "wins": 0, "scored": 0,
-                                                  "score_sum": 0, "best": None})
+    """The player's record by game and number of players at the table: the stored tallies of the clubs the viewer
+    may see (`stored`, read here unless given), summed over clubs, plus his games at private tables the viewer may
+    see, from the results. Kept apart by game: one game's treasure and another's victory points do not add up."""
+    groups: dict[tuple[str, int], dict] = {}
+
+    def add(game: str, size: int, row: dict) -> None:
+        into = groups.setdefault((game, size), {"game": game, "size": size, "games": 0, "wins": 0, "scored": 0,
+                                                "score_sum": 0, "best": None})
         for name in ("games", "wins", "scored", "score_sum"):
             into[name] += row[name] or 0
         if row["best"] is not None:
             into["best"] = row["best"] if into["best"] is None else max(into["best"], row["best"])
+
+    for row in stored_record_rows(player, viewer) if stored is None else stored:
+        add(row["game"], row["players"], row)
     private = _private_table_results(viewer)
     if private is not None:
         size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
                         .annotate(n=Count("id")).values("n"))
         entries = ResultEntry.objects.filter(player=player, result__in=private)
-        for row in (entries.annotate(size=size).values("size")
+        for row in (entries.annotate(size=size, game=F("result__game")).values("game", "size")
                     .annotate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), scored=Count("score"),
                               score_sum=Sum("score"), best=Max("score")).order_by()):
-            into = groups.setdefault(row["size"], {"size": row["size"], "games": 0, "wins": 0, "scored": 0,
-                                                   "score_sum": 0, "best": None})
-            for name in ("games", "wins", "scored"):
-                into[name] += row[name]
-            into["score_sum"] = (into["score_sum"] or 0) + (row["score_sum"] or 0)
-            if row["best"] is not None:
-                into["best"] = row["best"] if into["best"] is None else max(into["best"], row["best"])
-    return [groups[n] for n in sorted(groups)]
+            add(row["game"], row["size"], row)
+    return [groups[key] for key in sorted(groups)]
+
+
+def _game_unit(slug: str) -> tuple[str, str]:
+    """The game's name and score unit in the reader's language (the slug alone for a game no longer installed)."""
+    from games.engines import UnknownGame
+    from games.plugins import get_game
+
+    try:
+        game = get_game(slug)
+    except (UnknownGame, KeyError):
+        return slug, ""
+    return str(game.name), str(game.score_unit)
 
 
 def record_summary(groups: list[dict]) -> dict:
-    """The record's figures (_record_groups): games, wins, win rate by number of players, average and best score."""
-    scored = sum(g["scored"] for g in groups)
-    bests = [g["best"] for g in groups if g["best"] is not None]
+    """The record's figures (_record_groups): games, wins, win rate by number of players, and per game its games,
+    wins, average and best score in that game's unit. The top-level average and best are given only when every
+    scored game was of one game: an average over two games' units means nothing."""
+    by_size: dict[int, dict] = {}
+    by_game: dict[str, dict] = {}
+    for g in groups:
+        size = by_size.setdefault(g["size"], {"players": g["size"], "games": 0, "wins": 0})
+        size["games"] += g["games"]
+        size["wins"] += g["wins"]
+        game = by_game.setdefault(g["game"], {"game": g["game"], "games": 0, "wins": 0, "scored": 0,
+                                              "score_sum": 0, "best": None})
+        for name in ("games", "wins", "scored", "score_sum"):
+            game[name] += g[name] or 0
+        if g["best"] is not None:
+            game["best"] = g["best"] if game["best"] is None else max(game["best"], g["best"])
+    games = []
+    for game in sorted(by_game.values(), key=lambda row: (-row["games"], row["game"])):
+        name, unit = _game_unit(game["game"])
+        games.append({"game": game["game"], "name": name, "unit": unit, "games": game["games"],
+                      "wins": game["wins"],
+                      "average_score": game["score_sum"] / game["scored"] if game["scored"] else None,
+                      "best_score": game["best"]})
+    scored = [game for game in games if game["average_score"] is not None]
     return {
         "games": sum(g["games"] for g in groups),
         "wins": sum(g["wins"] for g in groups),
-        "by_player_count": [{"players": g["size"], "games": g["games"], "wins": g["wins"],
-                             "win_rate": g["wins"] / g["games"]} for g in groups],
-        "average_score": sum(g["score_sum"] or 0 for g in groups) / scored if scored else None,
-        "best_score": max(bests) if bests else None,
+        "by_player_count": [{**row, "win_rate": row["wins"] / row["games"]}
+                            for _size, row in sorted(by_size.items())],
+        "by_game": games,
+        "average_score": scored[0]["average_score"] if len(scored) == 1 else None,
+        "best_score": scored[0]["best_score"] if len(scored) == 1 else None,
     }
 
 

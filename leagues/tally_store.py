@@ -40,12 +40,12 @@ _TALLIED = ("FROM {entry} e JOIN {result} r ON r.id = e.result_id LEFT JOIN {ses
             "WHERE e.player_id IN ({players}) AND r.status = %s AND (r.session_id IS NULL OR s.is_public = %s)")
 
 _RECORD_SQL = (
-    "INSERT INTO {tally} (player_id, club_id, players, games, wins, scored, score_sum, best) "
-    "SELECT player_id, club_id, size, COUNT(*), SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END), COUNT(score), "
+    "INSERT INTO {tally} (player_id, club_id, game, players, games, wins, scored, score_sum, best) "
+    "SELECT player_id, club_id, game, size, COUNT(*), SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END), COUNT(score), "
     "COALESCE(SUM(score), 0), MAX(score) FROM ("
-    "SELECT e.player_id, r.club_id, e.rank, e.score, "
+    "SELECT e.player_id, r.club_id, r.game, e.rank, e.score, "
     "(SELECT COUNT(*) FROM {entry} x WHERE x.result_id = e.result_id) AS size " + _TALLIED + ") t "
-    "GROUP BY player_id, club_id, size"
+    "GROUP BY player_id, club_id, game, size"
 )
 
 _RIVALS_SQL = (
@@ -93,7 +93,7 @@ def tallies_recount(*, players: Iterable[int]) -> int:
 def _stored(player_ids: list[int]) -> set[tuple]:
     """The stored rows of these players, without ids: what a recount must not change on a healthy site."""
     record = PlayerTally.objects.filter(player__in=player_ids).values_list(
-        "player_id", "club_id", "players", "games", "wins", "scored", "score_sum", "best")
+        "player_id", "club_id", "game", "players", "games", "wins", "scored", "score_sum", "best")
     rivals = RivalTally.objects.filter(player__in=player_ids).values_list(
         "player_id", "opponent_id", "club_id", "won", "lost")
     return {("record", *row) for row in record} | {("rival", *row) for row in rivals}

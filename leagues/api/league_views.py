@@ -141,10 +141,21 @@ class ByCountOutput(serializers.Serializer):
     win_rate = serializers.FloatField()
 
 
+class ByGameOutput(serializers.Serializer):
+    game = serializers.CharField()
+    unit = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_score = serializers.FloatField(allow_null=True)
+    best_score = serializers.FloatField(allow_null=True)
+
+
 class PlayerStatsOutput(serializers.Serializer):
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     by_player_count = ByCountOutput(many=True)
+    by_game = ByGameOutput(many=True)
+    # only when every scored game was of one game (by_game has each game's): units of two games do not add up
     average_score = serializers.FloatField(allow_null=True)
     best_score = serializers.FloatField(allow_null=True)
     head_to_head = HeadToHeadOutput(many=True)

@@ -31,7 +31,7 @@ def reference(player_ids: set[int]) -> set[tuple]:
         for entry in entries:
             if entry.player_id not in player_ids:
                 continue
-            row = record.setdefault((entry.player_id, result.club_id, len(entries)), [0, 0, 0, 0.0, None])
+            row = record.setdefault((entry.player_id, result.club_id, result.game, len(entries)), [0, 0, 0, 0.0, None])
             row[0] += 1
             row[1] += entry.rank == 1
             if entry.score is not None:

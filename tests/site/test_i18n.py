@@ -182,5 +182,7 @@ def test_the_compiled_catalogue_is_present_and_up_to_date():
         if "msgid_plural" in entry:
             assert catalogue.ngettext(entry["msgid"], entry["msgid_plural"], 1) == entry["msgstr[0]"]
             assert catalogue.ngettext(entry["msgid"], entry["msgid_plural"], 2) == entry["msgstr[1]"]
+        elif "msgctxt" in entry:  # the same English word in another sense ("wins": a count, a clan that wins)
+            assert catalogue.pgettext(entry["msgctxt"], entry["msgid"]) == entry["msgstr"], entry["msgid"]
         else:
             assert catalogue.gettext(entry["msgid"]) == entry["msgstr"], entry["msgid"]

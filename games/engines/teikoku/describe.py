@@ -77,7 +77,8 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
                       clan=who, deck=move["deck"], done=done, limit=TRANSACTIONS_PER_TURN)
     if kind == "pit_fee":
         fee = PIT_FEE * move["cards"]
-        return Phrase(f"{who} banishes {move['cards']} card(s) to the Pit and pays {fee} treasure to the Port.",
+        cards = f"{move['cards']} card{'' if move['cards'] == 1 else 's'}"
+        return Phrase(f"{who} banishes {cards} to the Pit and pays {fee} treasure to the Port.",
                       "teikoku.describe.pit_fee", clan=who, cards=move["cards"], fee=fee)
     if kind == "banish":
         return Phrase(f"{who} banishes a card from their hand (Autumn).", "teikoku.describe.banish", clan=who)
@@ -97,7 +98,8 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
     if kind == "cards_leave":
         left = after["decks"][move["deck"]]
         return Phrase(
-            f"{move['count']} card(s) leave the {DECK_NAMES[move['deck']]} deck ({move['note']}); {left} left.",
+            f"{move['count']} {'card leaves' if move['count'] == 1 else 'cards leave'} the "
+            f"{DECK_NAMES[move['deck']]} deck ({move['note']}); {left} left.",
             "teikoku.describe.cards_leave", count=move["count"], deck=move["deck"], note=move["note"], left=left,
         )
     if kind == "fortify":

@@ -140,7 +140,8 @@ def initial_state(setup: Any) -> dict:
     for deck in read["chosen_specials"]:
         if decks[deck] == 0:
             raise illegal(
-                f"The {DECK_NAMES[deck]} deck has only {size} card(s): the players cannot all choose from it.",
+                f"The {DECK_NAMES[deck]} deck has only {size} card{'' if size == 1 else 's'}: "
+                "the players cannot all choose from it.",
                 "setup.deck_too_small", deck=deck, size=size,
             )
         decks[deck] -= 1

@@ -30,7 +30,7 @@ def cards_leave(state: dict, move: dict) -> None:
     left = state["decks"][deck]
     if count > left:
         raise illegal(
-            f"The {DECK_NAMES[deck]} deck holds {left} card(s); {count} cannot leave it.",
+            f"The {DECK_NAMES[deck]} deck holds {left} card{'' if left == 1 else 's'}; {count} cannot leave it.",
             "deck_overdraw", deck=deck, available=left, asked=count,
         )
     state["decks"][deck] -= count

@@ -136,7 +136,7 @@ def port_attack(state: dict, move: dict) -> None:
     if state["decks"]["units"] > 0:
         raise illegal(
             f"The Port's treasury can be attacked only once the Units deck is empty; it holds "
-            f"{state['decks']['units']} card(s).",
+            f"{state['decks']['units']} card{'' if state['decks']['units'] == 1 else 's'}.",
             "port_defended", units=state["decks"]["units"],
         )
     move_treasure(state, "port", who, min(move["blood"], available_bounty(state)), paid_in=False)
@@ -236,7 +236,8 @@ def pit_fee(state: dict, move: dict) -> None:
     require_turn(state, who, "commerce", "banishing to the Pit")
     fee = PIT_FEE * move["cards"]
     if state["treasure"][who] < fee:
-        raise overdraw(state, who, state["treasure"][who], fee, f"the Pit fee for {move['cards']} card(s)")
+        cards = f"{move['cards']} card{'' if move['cards'] == 1 else 's'}"
+        raise overdraw(state, who, state["treasure"][who], fee, f"the Pit fee for {cards}")
     move_treasure(state, who, "port", fee, paid_in=True)
 
 

@@ -8,12 +8,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engines.samurai_empires.board import ACTION_NAMES, ERAS, RESOURCES
+from games.engines.samurai_empires.board import ERAS, RESOURCES
 from games.engines.samurai_empires.engine import SamuraiEmpiresEngine
 from games.engines.samurai_empires.sheet import era_row_total, resources_held
 
 from .forms import TRAINED_FIELDS
-from .phrases import AI_COLOURS
+from .phrases import ACTIONS, AI_COLOURS
 
 ENGINE = SamuraiEmpiresEngine()
 TRAINED_LABELS = {"samurai": gettext_lazy("Samurai"), "archers": gettext_lazy("Archers"),
@@ -92,7 +92,7 @@ def _solo(state: dict, hint: dict) -> dict:
             taken = [_party_label(state, t["party"]) for t in stack]
             open_ = not stack or (len(stack) == 1 and stack[0]["party"] not in state["solo"]["covered"])
             spots.append({"value": f"{ri}:{n}", "region": region["name"], "space": n,
-                          "action": ACTION_NAMES[region["spaces"][n - 1]], "taken": taken, "open": open_})
+                          "action": ACTIONS[region["spaces"][n - 1]], "taken": taken, "open": open_})
     index = {p["name"]: i for i, p in enumerate(p for r in regions for p in r["provinces"])}
     ais = [{"key": key, "name": _party_label(state, 1 + i), **own,
             "destroy_fields": [_field(f"d_{key}_{index[p]}", p, 0, n, True) for p, n in own["armies"].items()]}

@@ -12,6 +12,7 @@ import random
 
 from django import forms
 from django.http import QueryDict
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -49,11 +50,12 @@ class NewTableForm(TableSetupForm):
         help_text=_("Count them once the 3 Port cards are face up (the rulebook does not print this number)."))
     starting_treasure = forms.IntegerField(
         label=_("Starting treasure"), min_value=0, max_value=MAX_TREASURE_SETTING, required=False,
-        help_text=_("Empty: the rulebook's %(n)d.") % {"n": STARTING_TREASURE})
+        help_text=lazy(lambda: gettext("Empty: the rulebook's %(n)d.") % {"n": STARTING_TREASURE}, str)())
     aggression_target = forms.IntegerField(
         label=_("Aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False,
-        help_text=_("Empty: the rulebook's %(n)d. A seat's own target below overrides it (a handicap).")
-        % {"n": AGGRESSION_TARGET})
+        # lazy: formatted when the page is drawn, in the reader's language (a % at import fixed it in English)
+        help_text=lazy(lambda: gettext("Empty: the rulebook's %(n)d. A seat's own target below overrides it "
+                                       "(a handicap).") % {"n": AGGRESSION_TARGET}, str)())
     special_deck_size = forms.IntegerField(
         label=_("Cards in each special deck"), min_value=1, max_value=SPECIAL_DECK_MAX, required=False,
         help_text=_("Empty: 8 (4 with 2 players)."))

@@ -10,9 +10,10 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.engines.teikoku.rules import CLAN_NAMES
-from games.phrases import Catalogue, in_words
+from games.phrases import Catalogue, Plural, in_words
 
 from .context import DECK_LABELS, PHASES, SEASONS
 
@@ -86,9 +87,9 @@ SENTENCES: dict[str, Any] = {
     "teikoku.describe.trade": _(
         "%(clan)s trades a special card for a %(deck)s card (transaction %(done)s of %(limit)s)."
     ),
-    "teikoku.describe.pit_fee": _(
-        "%(clan)s banishes %(cards)s card(s) to the Pit and pays %(fee)s treasure to the Port."
-    ),
+    "teikoku.describe.pit_fee": Plural(ngettext_lazy(
+        "%(clan)s banishes %(cards)s card to the Pit and pays %(fee)s treasure to the Port.",
+        "%(clan)s banishes %(cards)s cards to the Pit and pays %(fee)s treasure to the Port.", "cards"), "cards"),
     "teikoku.describe.banish": _("%(clan)s banishes a card from their hand (Autumn)."),
     "teikoku.describe.card_effect": _(
         "%(card)s, played by %(clan)s: %(amount)s treasure from %(source)s to %(target)s."
@@ -102,7 +103,9 @@ SENTENCES: dict[str, Any] = {
     "teikoku.describe.correction_note": _(
         "Correction entered by %(clan)s: %(amount)s treasure from %(source)s to %(target)s (%(note)s)."
     ),
-    "teikoku.describe.cards_leave": _("%(count)s card(s) leave the %(deck)s deck (%(note)s); %(left)s left."),
+    "teikoku.describe.cards_leave": Plural(ngettext_lazy(
+        "%(count)s card leaves the %(deck)s deck (%(note)s); %(left)s left.",
+        "%(count)s cards leave the %(deck)s deck (%(note)s); %(left)s left.", "count"), "count"),
     "teikoku.describe.fortified": _("%(clan)s's land holds no card: %(clan)s is fortified."),
     "teikoku.describe.unfortified": _("%(clan)s's land holds cards again: %(clan)s is no longer fortified."),
     "teikoku.describe.roll_table": _("%(clan)s rolls %(dice)s at the table."),
@@ -119,7 +122,9 @@ SENTENCES: dict[str, Any] = {
     "teikoku.banish_used": _("%(seat)s has already banished a card this Autumn."),
     "teikoku.bounty_above_blood": _("A bounty is at most the defeated card's blood value (%(blood)s), not %(asked)s."),
     "teikoku.deck_empty": _("The %(deck)s deck is empty."),
-    "teikoku.deck_overdraw": _("The %(deck)s deck holds %(available)s card(s); %(asked)s cannot leave it."),
+    "teikoku.deck_overdraw": Plural(ngettext_lazy(
+        "The %(deck)s deck holds %(available)s card; %(asked)s cannot leave it.",
+        "The %(deck)s deck holds %(available)s cards; %(asked)s cannot leave it.", "available"), "available"),
     "teikoku.fortified": _(
         "%(defender)s has no card slotted and is fortified: \"that player cannot be attacked by enemies\"."
     ),
@@ -133,17 +138,17 @@ SENTENCES: dict[str, Any] = {
     "teikoku.port_closed": _(
         "Summer: the Port is closed, so no %(action)s. \"Players Cannot Attack or Acquire From Port\"."
     ),
-    "teikoku.port_defended": _(
-        "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s "
-        "card(s)."
-    ),
+    "teikoku.port_defended": Plural(ngettext_lazy(
+        "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s card.",
+        "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s cards.",
+        "units"), "units"),
     "teikoku.port_row_empty": _("No card is left in the Port row for %(action)s."),
     "teikoku.raid_self": _("%(seat)s cannot raid their own treasury."),
     "teikoku.same_treasury": _("Treasure moves between two different treasuries."),
     "teikoku.setup.clans": _("With %(players)s players the clans are, in playing order, %(clans)s."),
-    "teikoku.setup.deck_too_small": _(
-        "The %(deck)s deck has only %(size)s card(s): the players cannot all choose from it."
-    ),
+    "teikoku.setup.deck_too_small": Plural(ngettext_lazy(
+        "The %(deck)s deck has only %(size)s card: the players cannot all choose from it.",
+        "The %(deck)s deck has only %(size)s cards: the players cannot all choose from it.", "size"), "size"),
     "teikoku.setup.decks_empty": _(
         "The %(decks)s decks would be empty before play begins, so the game would end by attrition at "
         "once."
