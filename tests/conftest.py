@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from leagues import clubs, players
 
@@ -29,6 +30,15 @@ def fast_password_hashing(settings):
     much of the suite's time. The site keeps PBKDF2 (tests/leagues/test_accounts.py checks it); a test that wants
     the real hashers asks for `real_password_hashing`."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def language_of_the_site():
+    """Each test starts in the site's own language: a request in Dutch leaves Dutch active on the thread (the
+    locale middleware activates, nothing deactivates), and a later test's lazy strings would read Dutch."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

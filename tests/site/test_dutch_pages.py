@@ -29,10 +29,12 @@ ALLOWED = {
 # Training Grounds). Teikoku's special decks keep their printed names (Yakuza, Ninja, Elements, Market).
 # The club audit's action codes (membership.invite, result.sign_off) are codes, not words: left for a later fix
 # (a translated name per audit action).
-CLUB_WORDS = {"plays", "that", "capital", "north", "south", "shrine", "middle", "training", "ground"}
+CLUB_WORDS = {"plays", "that", "night", "capital", "north", "south", "shrine", "middle", "training", "ground"}
 DECK_NAMES = {"elements", "market"}
 AUDIT_CODES = {"invite", "join", "leagues", "member", "membership", "result", "sign", "off"}
-WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# A word is a run of letters standing alone: not the letters inside a table code such as "lW1xTJrc95i1", which
+# would otherwise read as the English "i" on one run in many (the codes are random).
+WORD = re.compile(r"(?<![\w])[^\W\d_]+(?:'[^\W\d_]+)?(?![\w])")
 
 
 def _words(text: str) -> set[str]:
