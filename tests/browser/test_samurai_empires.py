@@ -95,7 +95,7 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, live_se
         form.locator("button.primary").click()
         see_seq(page, seq)
         no_horizontal_scroll(page)
-        page.mouse.wheel(0, 3000)
+        page.locator(".sse-totals").scroll_into_view_if_needed()  # below the sheet, the chances and the invite
         expect(page.locator(".sse-totals")).to_be_in_viewport()
     shoot(page, "sse-sheet-final-count")
     # the era's sheet fits the card at 360 px, "Other" and the era's total included, in English and in Dutch

@@ -284,7 +284,8 @@ def test_a_finished_game_shows_the_final_count(client, alice, bob):
     client.force_login(bob)
     html = client.get(session.get_absolute_url()).content.decode()
     assert "Final count" in html and "Majorities per province" in html and " wins with " in html
-    assert "hx-trigger" not in html  # a finished table stops polling
+    assert 'hx-trigger="every' not in html  # a finished table stops polling (its result slot loads once)
+    assert 'hx-trigger="load"' in html and "/result/" in html
 
 
 def test_the_final_count_calculator_counts_a_phone_form(client):
