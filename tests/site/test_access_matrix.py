@@ -202,6 +202,8 @@ ROLE_MATRIX = [
     ("get", "/api/seasons/{season}/standings/", None, PRIVATE_CLUB_READ),
     ("get", "/api/results/{result}/", None, PRIVATE_CLUB_READ),
     ("get", "/api/ratings/?league={league}", None, PRIVATE_CLUB_READ),
+    # win chances in a private league's scope: its ratings stay inside the club (issue 29)
+    ("get", "/api/games/shitenno/chances/?players={alice},{carol}&league={league}", None, PRIVATE_CLUB_READ),
     ("get", "/leagues/{league}/", None, PRIVATE_CLUB_READ),
     ("get", "/clubs/{slug}/audit/", None, _cells(404, carol=403, alice=200)),
     ("post", "/api/clubs/{slug}/members/", {"player": "{dave}"}, _cells(403, 401, alice=202)),
@@ -283,7 +285,8 @@ def test_the_matrix_covers_every_operation_of_the_schema(client):
                                   ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
                                   ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
                                   ("{goro_invite}", "{id}"), ("{night}", "{id}"),
-                                  ("/rounds/1/", "/rounds/{number}/"), ("/tables/0/", "/tables/{position}/")):
+                                  ("/rounds/1/", "/rounds/{number}/"), ("/tables/0/", "/tables/{position}/"),
+                                  ("/api/games/shitenno/", "/api/games/{slug}/")):
                 path = path.replace(name, generic)
             covered.add(f"{method.upper()} {path}")
     assert operations - covered == set()
