@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import table_result, views
 
@@ -46,3 +46,5 @@ urlpatterns += [
     path("clubs/<slug:slug>/import/<str:token>/progress/", import_views.import_progress, name="import_progress"),
     path("clubs/<slug:slug>/export/<str:kind>/", import_views.club_export, name="club_export"),
 ]
+
+urlpatterns += [path("", include("leagues.nights.urls"))]  # league nights (issue 25)

@@ -35,7 +35,17 @@ DEFAULT_GAME = ""
 
 
 class PodsError(ValueError):
-    """The request cannot be answered: bad input or no split satisfies the hard constraints."""
+    """The request cannot be answered: bad input or no split satisfies the hard constraints.
+
+    The English sentence is for `manage.py pods` and the bench; `code` and `params` let the site say it in the
+    reader's language (leagues.nights.services.pods_message), so the optimiser stays free of Django.
+    Codes: duplicate_player, no_game, bad_sizes (game, sizes), locked_absent (player), locked_twice (player),
+    unsplittable (count, sizes), infeasible, bad_input (the JSON contract only)."""
+
+    def __init__(self, message: str, code: str = "bad_input", **params):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -203,26 +213,28 @@ def repeats_lower_bound(night: Night, players=None) -> float:
 def _check(night: Night) -> list:
     """The free players (not at a locked table), after refusing what cannot be answered."""
     if len(set(night.players)) != len(night.players):
-        raise PodsError("A player is listed twice.")
+        raise PodsError("A player is listed twice.", "duplicate_player")
     games = night.games if night.games is not None else {DEFAULT_GAME: tuple(night.table_sizes)}
     if not games:
-        raise PodsError("No game is on offer.")
+        raise PodsError("No game is on offer.", "no_game")
     for game, sizes in games.items():
         if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not 2 <= s <= MAX_TABLE_SIZE
                             for s in sizes):
-            raise PodsError(f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE} (game {game!r}: {sizes}).")
+            raise PodsError(f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE} (game {game!r}: {sizes}).",
+                             "bad_sizes", game=game, sizes=list(sizes or ()))
     locked = set()
     for table in night.locked:
         for p in table.players:
             if p not in night.players:
-                raise PodsError(f"Locked table seats {p!r}, who is not checked in.")
+                raise PodsError(f"Locked table seats {p!r}, who is not checked in.", "locked_absent", player=p)
             if p in locked:
-                raise PodsError(f"{p!r} sits at two locked tables.")
+                raise PodsError(f"{p!r} sits at two locked tables.", "locked_twice", player=p)
             locked.add(p)
     free = [p for p in night.players if p not in locked]
     all_sizes = sorted({s for sizes in games.values() for s in sizes})
     if free and not _reachable(len(free), all_sizes):
-        raise PodsError(f"{len(free)} players cannot be split into tables of {all_sizes}.")
+        raise PodsError(f"{len(free)} players cannot be split into tables of {all_sizes}.", "unsplittable",
+                        count=len(free), sizes=all_sizes)
     return free
 
 
@@ -243,7 +255,7 @@ def propose(night: Night) -> Proposal:
         total = _key_add(total, key)
         tables.append(Table(order, game))
     if total[0]:
-        raise PodsError("No split keeps every hard rule (forbidden pairs, accepted games, table sizes).")
+        raise PodsError("No split keeps every hard rule (forbidden pairs, accepted games, table sizes).", "infeasible")
     return Proposal(tables=tuple(tables), repeats=round(total[1], 6), seat_cost=round(total[2], 6),
                     rating_spread=round(total[3], 6), exact=exact,
                     repeats_lower_bound=repeats_lower_bound(night, free))
@@ -279,7 +291,7 @@ def _exact(players, evaluator: _Evaluator):
 
     walk(tuple(ordered), _ZERO, [])
     if best["split"] is None:
-        raise PodsError("No split keeps every hard rule (forbidden pairs, accepted games, table sizes).")
+        raise PodsError("No split keeps every hard rule (forbidden pairs, accepted games, table sizes).", "infeasible")
     return best["split"]
 
 

@@ -1,7 +1,10 @@
 """Reading a league night (issue 25). `round_tables` is the one place a round's proposed tables are read, so
 other features (win chances beside each table) can show them without knowing the models."""
 
-from .models import Night, NightRound
+from leagues import standings as standings_maths
+from leagues.models import Membership, Player, Result
+
+from .models import Night, NightRound, NightTable
 
 
 def round_tables(night_round: NightRound) -> list[dict]:
@@ -14,3 +17,40 @@ def round_tables(night_round: NightRound) -> list[dict]:
 def night_present(night: Night) -> list[int]:
     """The ids of the players checked in tonight who have not left."""
     return list(night.check_ins.filter(left_at__isnull=True).values_list("player_id", flat=True))
+
+
+def night_sessions(night: Night) -> list[int]:
+    """The table sessions opened for the night's rounds (their ids)."""
+    return [pk for pk in NightTable.objects.filter(round__night=night, session__isnull=False)
+            .values_list("session_id", flat=True)]
+
+
+def night_standings(night: Night) -> dict:
+    """The night's own table: its tables' counted (signed-off) results under the season's points scheme and
+    tie-breakers, rows of {"player", "name", "position", "points" (as shown), "games", "wins"}; how many
+    of tonight's results still wait for sign-offs.
+
+    Computed from tonight's few results on each read (a dozen tables at most), so it follows every sign-off at
+    once, without waiting for the season's stored table to be recomputed by its job."""
+    season = night.season
+    results = list(Result.objects.filter(session_id__in=night_sessions(night)).prefetch_related("entries"))
+    counted = [r for r in results if r.status == Result.Status.COUNTED]
+    games = [[(e.player_id, e.rank, e.score) for e in r.entries.all()] for r in counted]
+    rows = standings_maths.table_of(games, scheme=season.points_scheme, custom=season.custom_points,
+                                    tie_breakers=season.tie_breakers) if games else []
+    names = dict(Player.objects.filter(pk__in=[row.player for row in rows]).values_list("pk", "name"))
+    shown = [{"player": row.player, "name": names.get(row.player, "?"), "position": row.position,
+              "points": standings_maths.points_text(row.points), "games": row.games, "wins": row.wins}
+             for row in rows]
+    return {"rows": shown, "counted": len(counted), "waiting": sum(r.status == Result.Status.PENDING for r in results)}
+
+
+def night_players(night: Night) -> list[dict]:
+    """The club's members for the organiser's list, by name: {"player", "present", "left", "only_game"}."""
+    check_ins = {c.player_id: c for c in night.check_ins.all()}
+    members = Membership.objects.filter(club=night.season.league.club).select_related("player").order_by(
+        "player__name")
+    return [{"player": m.player, "present": m.player_id in check_ins and check_ins[m.player_id].left_at is None,
+             "left": m.player_id in check_ins and check_ins[m.player_id].left_at is not None,
+             "only_game": check_ins[m.player_id].only_game if m.player_id in check_ins else ""}
+            for m in members]

@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.engines import get_engine
+from games.engines.base import MoveError
 from games.engines.shitenno.board import GENERALS
+from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 
@@ -166,7 +168,7 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
     try:
         proposal = pods.propose(request)
     except pods.PodsError as error:
-        raise ValidationError({"tables": str(error)}) from None
+        raise ValidationError({"tables": pods_message(error)}) from None
     current.tables.filter(locked=False).delete()
     kept = iter(locked)  # propose() puts the locked tables first, in the order given
     for position, table in enumerate(proposal.tables):
@@ -224,12 +226,59 @@ def table_lock(*, table: NightTable, user: AbstractBaseUser, locked: bool = True
     return table
 
 
-def _dealt_setup(game: str, seated: int) -> dict | None:
-    """The set-up the site can deal by itself: Shitennō's generals in their order, titles and gates dealt.
-    Other games need theirs from the organiser (their engine's deal refuses with the reason)."""
-    if game == "shitenno":
-        return {"players": [{"general": g} for g in list(GENERALS)[:seated]]}
-    return {}
+def pods_message(error: pods.PodsError) -> str:
+    """The optimiser's refusal in the reader's language: pods stays free of Django and says English, with a
+    code and parameters the site translates here (an unknown code keeps the English)."""
+    params = error.params
+    sizes = ", ".join(str(s) for s in params.get("sizes", ()))
+    messages = {
+        "duplicate_player": lambda: _("A player is listed twice."),
+        "no_game": lambda: _("No game is on offer tonight."),
+        "bad_sizes": lambda: _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE},
+        "locked_absent": lambda: _("A locked table seats a player who is not here; unlock it first."),
+        "locked_twice": lambda: _("A player sits at two locked tables; unlock one of them."),
+        "unsplittable": lambda: _("%(count)d players cannot be split into tables of %(sizes)s.") % {
+            "count": params.get("count", 0), "sizes": sizes},
+        "infeasible": lambda: _("No split keeps every rule (pairs kept apart, the games each player plays, "
+                                "table sizes)."),
+    }
+    say = messages.get(error.code)
+    return say() if say else str(error)
+
+
+def _saved_board(club, game: str):
+    from games.models import BoardSetup
+
+    return BoardSetup.objects.filter(club=club, game=game).order_by("-created_at", "-pk").first()
+
+
+def teikoku_setup(seated: int, units_deck: int) -> dict:
+    """Teikoku's set-up for a night's table: the clans in the rulebook's order for the seats, the Units deck as
+    the table counted it, each opening special card from the new-table page's default deck."""
+    from games.engines.teikoku.rules import CLANS_BY_PLAYERS, SPECIAL_DECKS
+
+    return {"clans": list(CLANS_BY_PLAYERS[seated]), "units_deck": units_deck,
+            "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)]}
+
+
+def _dealt_setup(table: NightTable, club, names: list[str]) -> tuple[dict, bool]:
+    """(set-up, deal) the site can give a table by itself: Shitennō's generals in their order, titles and gates
+    dealt; Small Samurai Empires on the club's saved board (the latest). Teikoku's Units deck is counted at the
+    table, so its set-up must be given: the refusal says so, naming the table."""
+    seated, number = len(table.players), table.position + 1
+    if table.game == "shitenno":
+        return {"players": [{"general": g} for g in list(GENERALS)[:seated]]}, True
+    if table.game == "samurai_empires":
+        board = _saved_board(club, table.game)
+        if board is None:
+            raise ValidationError({"setups": _(
+                "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
+                "(\"Save this board for the club as\"), then open the tables again.") % {"n": number}})
+        return {"mode": "multiplayer", "players": [{"name": name} for name in names], "board": board.board}, False
+    if table.game == "teikoku":
+        raise ValidationError({"setups": _(
+            "Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.") % {"n": number}})
+    return {}, True
 
 
 @transaction.atomic
@@ -246,10 +295,15 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
     by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
     for table in night_round.tables.order_by("position"):
         given = setups.get(table.position)
-        session = game_services.table_open(
-            game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],
-            setup=given if given is not None else _dealt_setup(table.game, len(table.players)),
-            deal=given is None, club=club, is_public=club.members_public)
+        setup, deal = (given, False) if given is not None else _dealt_setup(
+            table, club, [by_id[p].name for p in table.players])
+        try:
+            session = game_services.table_open(
+                game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],
+                setup=setup, deal=deal, club=club, is_public=club.members_public)
+        except MoveError as error:  # the engine refused the set-up: say which table, in the reader's language
+            raise ValidationError({"setups": _("Table %(n)d: %(reason)s") % {
+                "n": table.position + 1, "reason": get_game(table.game).say_error(error)}}) from None
         table.session = session
         table.save(update_fields=["session"])
     night_round.opened_at = timezone.now()

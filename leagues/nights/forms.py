@@ -1,0 +1,31 @@
+"""The form a manager opens a league night with (issue 25): the page's fields only; the service judges the rest
+(the games must be the league's, the date within the season, each game a size it allows)."""
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from leagues.templatetags.charts import game_name
+from shitenno_site.validation import validate_date
+
+from . import pods
+
+SIZE_CHOICES = [(str(n), str(n)) for n in range(2, pods.MAX_TABLE_SIZE + 1)]
+
+
+class NightForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}),
+                           validators=[validate_date])
+    games = forms.MultipleChoiceField(label=_("Games on offer"), widget=forms.CheckboxSelectMultiple)
+    table_sizes = forms.MultipleChoiceField(
+        label=_("Table sizes"), choices=SIZE_CHOICES, initial=["3", "4"], widget=forms.CheckboxSelectMultiple,
+        help_text=_("Each game's tables use the sizes it can seat."))
+
+    def __init__(self, *args, games: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate()
+        self.fields["games"].choices = [(slug, game_name(slug)) for slug in games]
+        self.fields["games"].initial = games[:1]
+
+    def clean_table_sizes(self) -> list[int]:
+        return sorted(int(size) for size in self.cleaned_data["table_sizes"])

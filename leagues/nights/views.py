@@ -1,0 +1,278 @@
+"""League night pages (issue 25): the season's nights, the organiser's screen, a member's one-tap check-in and the
+night's projectable standings. Thin: each view checks who asks, calls one service of leagues.nights.services and
+renders; a refusal answers with its reason and a 400 (403 for a member who does not manage the club, 404 for a
+private club's outsider, as the API does), and changes nothing.
+
+The organiser's screen works with htmx: each action swaps only its own part of the page (the check-in list, the
+round), and every form also works as a plain post that comes back to the page.
+"""
+
+from __future__ import annotations
+
+import segno
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from leagues import selectors as league_selectors
+from leagues.access import club_access, require_club_manager
+from leagues.chances import table_chances
+from leagues.models import Player
+
+from . import selectors, services
+from .api import night_for_viewer
+from .forms import NightForm
+from .models import Night, NightRound, NightTable
+
+STANDINGS_POLL_SECONDS = 10
+PRESENT_POLL_SECONDS = 5
+
+
+def _qr(url: str, title: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", title=title)
+
+
+def _refusal(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+def _post_int(request: HttpRequest, name: str) -> int | None:
+    raw = request.POST.get(name, "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
+def _managed(request: HttpRequest, pk: int) -> Night:
+    """The night for its club's managers: 404 to whoever may not see the club, 403 to anyone else."""
+    night = night_for_viewer(pk, request.user)
+    require_club_manager(night.season.league.club, request.user)
+    return night
+
+
+# --- the season's nights ---------------------------------------------------------------------------------------
+
+
+def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's nights; a manager opens a new one here."""
+    season = league_selectors.season_for_viewer(pk=pk, viewer=request.user)
+    manages = club_access(season.league.club, request.user).manages
+    form, status = None, 200
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        require_club_manager(season.league.club, request.user)
+    if manages:
+        form = NightForm(request.POST or None, games=season.league.games)
+        if request.method == "POST":
+            if form.is_valid():
+                data = form.cleaned_data
+                try:
+                    night = services.night_open(season=season, user=request.user, date=data["date"],
+                                                games=data["games"], table_sizes=data["table_sizes"])
+                except ValidationError as exc:
+                    from leagues.forms import apply_service_errors
+
+                    apply_service_errors(form, exc)
+                else:
+                    return redirect("night_detail", night.pk)
+            status = 400
+    nights = season.nights.order_by("-date", "-pk")
+    return render(request, "leagues/nights/season_nights.html",
+                  {"season": season, "league": season.league, "nights": nights, "form": form, "manages": manages},
+                  status=status)
+
+
+# --- the organiser's screen ------------------------------------------------------------------------------------
+
+
+def _round_context(request: HttpRequest, night: Night, *, pick: int | None = None, error: str = "") -> dict:
+    """The current round (the latest), its tables with names and, while proposed, each seat's chance to win."""
+    night_round = night.rounds.order_by("-number").first()
+    tables = []
+    if night_round is not None:
+        rows = selectors.round_tables(night_round)
+        names = Player.objects.in_bulk([p for t in rows for p in t["players"]])
+        for table in rows:
+            chances = {}
+            if night_round.opened_at is None:
+                try:
+                    chances = {c.player_id: c.win for c in table_chances(game=table["game"],
+                                                                        player_ids=table["players"])}
+                except ValueError:  # a size the chances do not cover
+                    chances = {}
+            seats = [{"player": names[p], "chance": chances.get(p)} for p in table["players"]]
+            link = reverse("table_detail", args=[table["session"]]) if table["session"] else ""
+            tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link,
+                           "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
+                               "n": table["position"] + 1}) if link else ""})
+    return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
+            "needs_units_deck": [t for t in tables if t["game"] == "teikoku" and not t["session"]]}
+
+
+def _present_context(night: Night) -> dict:
+    players = selectors.night_players(night)
+    return {"night": night, "players": players, "present_count": sum(p["present"] for p in players),
+            "poll_seconds": PRESENT_POLL_SECONDS}
+
+
+@login_required
+@require_GET
+def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's screen: the QR members check in with, the names to tick, the round and its actions."""
+    night = _managed(request, pk)
+    pick = request.GET.get("pick", "")
+    context = {**_round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None),
+               **_present_context(night)}
+    if request.htmx and request.GET.get("part") == "round":
+        return render(request, "leagues/nights/partials/round.html", context)
+    if request.htmx and request.GET.get("part") == "present":
+        return render(request, "leagues/nights/partials/present.html", context)
+    check_in_url = request.build_absolute_uri(reverse("night_check_in", args=[night.pk]))
+    context.update(check_in_url=check_in_url, check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
+                   standings_url=reverse("night_standings", args=[night.pk]))
+    return render(request, "leagues/nights/night.html", context)
+
+
+def _round_answer(request: HttpRequest, night: Night, error: str = "", status: int = 200) -> HttpResponse:
+    """htmx: the round's part, with the refusal above it; a plain post: back to the page (or the refusal)."""
+    if request.htmx or error:
+        template = "leagues/nights/partials/round.html" if request.htmx else "leagues/nights/refused.html"
+        return render(request, template, _round_context(request, night, error=error), status=status)
+    return redirect(f"{reverse('night_detail', args=[night.pk])}#night-round")
+
+
+@login_required
+@require_POST
+def night_tick(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser ticks a member's name (checked in) or unticks it (left)."""
+    night = _managed(request, pk)
+    player_id = _post_int(request, "player")
+    player = get_object_or_404(Player, pk=player_id) if player_id is not None else None
+    status, error = 200, ""
+    if player is None:
+        status, error = 400, _("Name a member of the club.")
+    else:
+        try:
+            if request.POST.get("present") == "1":
+                services.night_check_in(night=night, user=request.user, player=player)
+            else:
+                services.night_leave(night=night, user=request.user, player=player)
+        except ValidationError as exc:
+            status, error = 400, _refusal(exc)
+    if request.htmx or error:
+        template = "leagues/nights/partials/present.html" if request.htmx else "leagues/nights/refused.html"
+        return render(request, template, {**_present_context(night), "present_error": error,
+                                          "round_error": error}, status=status)
+    return redirect(f"{reverse('night_detail', args=[night.pk])}#night-present")
+
+
+@login_required
+@require_POST
+def night_propose(request: HttpRequest, pk: int) -> HttpResponse:
+    """Propose the round's tables (again): the locked tables stay."""
+    night = _managed(request, pk)
+    try:
+        services.round_propose(night=night, user=request.user)
+    except ValidationError as exc:
+        return _round_answer(request, night, _refusal(exc), 400)
+    return _round_answer(request, night)
+
+
+def _round(night: Night, number: int) -> NightRound:
+    return get_object_or_404(NightRound, night=night, number=number)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The second tap: swap the picked player (a) with this one (b)."""
+    night = _managed(request, pk)
+    night_round = _round(night, number)
+    a, b = _post_int(request, "a"), _post_int(request, "b")
+    if a is None or b is None:
+        return _round_answer(request, night, _("Name two different players seated in this round."), 400)
+    try:
+        services.tables_swap(night_round=night_round, user=request.user, a=a, b=b)
+    except ValidationError as exc:
+        return _round_answer(request, night, _refusal(exc), 400)
+    return _round_answer(request, night)
+
+
+@login_required
+@require_POST
+def table_lock(request: HttpRequest, pk: int, number: int, position: int) -> HttpResponse:
+    night = _managed(request, pk)
+    table = get_object_or_404(NightTable, round=_round(night, number), position=position)
+    try:
+        services.table_lock(table=table, user=request.user, locked=request.POST.get("locked") == "1")
+    except ValidationError as exc:
+        return _round_answer(request, night, _refusal(exc), 400)
+    return _round_answer(request, night)
+
+
+@login_required
+@require_POST
+def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Open the round's tables: Teikoku's tables need the Units deck each table counted."""
+    night = _managed(request, pk)
+    night_round = _round(night, number)
+    setups = {}
+    for table in night_round.tables.filter(game="teikoku"):
+        field = f"units_deck_{table.position}"
+        if field not in request.POST:
+            continue  # the service says what is missing
+        units = _post_int(request, field)
+        if units is None:
+            return _round_answer(request, night, _("Table %(n)d: the Units deck is a whole number of cards.") % {
+                "n": table.position + 1}, 400)
+        setups[table.position] = services.teikoku_setup(len(table.players), units)
+    try:
+        services.tables_open(night_round=night_round, user=request.user, setups=setups)
+    except ValidationError as exc:
+        return _round_answer(request, night, _refusal(exc), 400)
+    return _round_answer(request, night)
+
+
+# --- a member's phone -----------------------------------------------------------------------------------------
+
+
+@login_required
+def night_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the QR opens: one tap to check in (optionally for one game only), later one tap to leave early."""
+    night = night_for_viewer(pk, request.user)
+    access = club_access(night.season.league.club, request.user)
+    if access.membership is None:
+        raise PermissionDenied(_("Only members of the club can check in."))
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "leave":
+                services.night_leave(night=night, user=request.user)
+            else:
+                services.night_check_in(night=night, user=request.user,
+                                        only_game=request.POST.get("only_game", "").strip())
+        except ValidationError as exc:
+            error, status = _refusal(exc), 400
+        else:
+            return redirect("night_check_in", night.pk)
+    check_in = night.check_ins.filter(player=access.membership.player).first()
+    return render(request, "leagues/nights/check_in.html", {
+        "night": night, "check_in": check_in, "error": error,
+        "standings_url": reverse("night_standings", args=[night.pk])}, status=status)
+
+
+# --- the projector ---------------------------------------------------------------------------------------------
+
+
+@require_GET
+def night_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's table in big type, refreshing itself: for everyone when the club is public (404 otherwise
+    to whoever is not in the club)."""
+    night = night_for_viewer(pk, request.user)
+    context = {"night": night, **selectors.night_standings(night), "poll_seconds": STANDINGS_POLL_SECONDS}
+    if request.htmx:
+        return render(request, "leagues/nights/partials/standings.html", context)
+    return render(request, "leagues/nights/standings.html", context)

@@ -1,0 +1,266 @@
+# ruff: noqa: F811  (the fixtures imported from test_nights are parameters here, by name)
+"""League night pages (issue 25): who may open, run, check in to and watch a night; every refusal answers with a
+4xx and leaves the night as it was."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from games.models import BoardSetup, TableSession
+from leagues import seasons
+from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
+from leagues.nights import pods, selectors, services
+from tests.games.engines.samurai_empires.tables import random_legal_game as sse_game
+from tests.leagues.test_nights import TONIGHT, night, regulars, season  # noqa: F401 (fixtures)
+
+
+def as_user(client, user):
+    client.force_login(user)
+    return client
+
+
+def tables_of(night):
+    night_round = night.rounds.order_by("-number").first()
+    return selectors.round_tables(night_round) if night_round else []
+
+
+@pytest.fixture
+def six(night, alice, carol, regulars):
+    """Six players checked in: two tables of three."""
+    for user in [alice, carol, *regulars[:4]]:
+        services.night_check_in(night=night, user=user)
+    return night
+
+
+def test_a_manager_opens_a_night_from_the_season_page(client, season, alice, carol):
+    url = reverse("season_nights", args=[season.pk])
+    page = as_user(client, alice).get(url)
+    assert page.status_code == 200 and b"Open the night" in page.content
+    opened = client.post(url, {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["3", "4"]})
+    night = Night.objects.get()
+    assert opened.status_code == 302 and opened["Location"] == reverse("night_detail", args=[night.pk])
+    assert night.games == ["shitenno"] and night.table_sizes == [3, 4]
+    league = reverse("league_detail", args=[season.league_id])
+    assert url.encode() in client.get(league).content  # the league page leads to its season's nights
+
+
+@pytest.mark.parametrize("data", [
+    {"date": TONIGHT.isoformat(), "games": [], "table_sizes": ["3"]},
+    {"date": TONIGHT.isoformat(), "games": ["go"], "table_sizes": ["3"]},
+    {"date": "2027-06-01", "games": ["shitenno"], "table_sizes": ["3"]},  # after the season
+    {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["6"]},  # Shitennō seats at most four
+])
+def test_a_bad_night_is_refused_with_400_and_nothing_opened(client, season, alice, data):
+    refused = as_user(client, alice).post(reverse("season_nights", args=[season.pk]), data)
+    assert refused.status_code == 400 and b'class="error"' in refused.content
+    assert not Night.objects.exists()
+
+
+def test_a_member_cannot_open_a_night_nor_run_one(client, season, night, carol):
+    as_user(client, carol)
+    page = client.get(reverse("season_nights", args=[season.pk]))
+    assert page.status_code == 200 and b"Open the night" not in page.content
+    assert client.post(reverse("season_nights", args=[season.pk]),
+                       {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["3"]}).status_code == 403
+    assert Night.objects.count() == 1
+    assert client.get(reverse("night_detail", args=[night.pk])).status_code == 403
+
+
+def test_a_private_club_s_night_is_not_found_by_outsiders(client, night, dave):
+    for url in (reverse("night_detail", args=[night.pk]), reverse("night_check_in", args=[night.pk]),
+                reverse("night_standings", args=[night.pk]), reverse("season_nights", args=[night.season_id])):
+        assert as_user(client, dave).get(url).status_code == 404, url
+    client.logout()
+    assert client.get(reverse("night_standings", args=[night.pk])).status_code == 404
+
+
+def test_the_organiser_screen_shows_the_check_in_qr_and_ticks_names(client, night, alice, regulars):
+    page = as_user(client, alice).get(reverse("night_detail", args=[night.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "<svg" in html and reverse("night_check_in", args=[night.pk]) in html
+    bob = regulars[0].player
+    ticked = client.post(reverse("night_tick", args=[night.pk]), {"player": bob.pk, "present": "1"},
+                         headers={"HX-Request": "true"})
+    assert ticked.status_code == 200 and 'aria-pressed="true">✓ bob' in ticked.content.decode()
+    assert selectors.night_present(night) == [bob.pk]
+    client.post(reverse("night_tick", args=[night.pk]), {"player": bob.pk, "present": "0"})
+    assert selectors.night_present(night) == []
+    assert client.post(reverse("night_tick", args=[night.pk]), {"player": "bob"}).status_code == 400
+
+
+def test_a_member_checks_in_with_one_tap_then_leaves_early(client, season, night, carol, dave):
+    url = reverse("night_check_in", args=[night.pk])
+    assert as_user(client, carol).get(url).status_code == 200
+    assert client.post(url, {}).status_code == 302
+    assert selectors.night_present(night) == [carol.player.pk]
+    assert "You are checked in." in client.get(url).content.decode()
+    refused = client.post(url, {"only_game": "teikoku"})  # not on offer tonight
+    assert refused.status_code == 400 and NightCheckIn.objects.get().only_game == ""
+    client.post(url, {"action": "leave"})
+    assert selectors.night_present(night) == [] and NightCheckIn.objects.get().left_at is not None
+    season.league.club.members_public = True
+    season.league.club.save()
+    assert as_user(client, dave).get(url).status_code == 403  # a public club, but dave is not a member
+    assert client.post(url, {}).status_code == 403 and NightCheckIn.objects.count() == 1
+
+
+def test_check_in_needs_a_log_in(client, night):
+    answer = client.get(reverse("night_check_in", args=[night.pk]))
+    assert answer.status_code == 302 and reverse("login") in answer["Location"]
+
+
+def test_the_organiser_proposes_swaps_by_two_taps_locks_and_proposes_again(client, six, alice):
+    night = six
+    as_user(client, alice)
+    proposed = client.post(reverse("night_propose", args=[night.pk]), headers={"HX-Request": "true"})
+    assert proposed.status_code == 200 and "Table 2: Shitennō" in proposed.content.decode()
+    one, two = tables_of(night)
+    a, b = one["players"][0], two["players"][1]
+    picked = client.get(reverse("night_detail", args=[night.pk]), {"part": "round", "pick": a},
+                        headers={"HX-Request": "true"})
+    assert picked.content.decode().count('aria-pressed="true"') == 1  # the first tap marks the player
+    assert f'name="a" value="{a}"' in picked.content.decode()
+    swapped = client.post(reverse("night_swap", args=[night.pk, 1]), {"a": a, "b": b}, headers={"HX-Request": "true"})
+    assert swapped.status_code == 200
+    after = tables_of(night)
+    assert after[0]["players"][0] == b and after[1]["players"][1] == a
+    client.post(reverse("night_table_lock", args=[night.pk, 1, 0]), {"locked": "1"})
+    kept = tables_of(night)[0]
+    assert kept["locked"]
+    client.post(reverse("night_propose", args=[night.pk]))
+    assert tables_of(night)[0] == kept and NightRound.objects.count() == 1
+
+
+@pytest.mark.parametrize("data", [{"a": "x", "b": "1"}, {"a": "1"}, {"a": "999999", "b": "999998"}])
+def test_a_bad_swap_is_a_400_and_changes_nothing(client, six, alice, data):
+    as_user(client, alice).post(reverse("night_propose", args=[six.pk]))
+    before = tables_of(six)
+    if data.get("a") == "1":
+        data = {"a": str(before[0]["players"][0])}
+    refused = client.post(reverse("night_swap", args=[six.pk, 1]), data, headers={"HX-Request": "true"})
+    assert refused.status_code == 400 and 'role="alert"' in refused.content.decode()
+    assert tables_of(six) == before
+
+
+def test_a_member_cannot_propose_swap_lock_or_open(client, six, alice, carol):
+    as_user(client, alice).post(reverse("night_propose", args=[six.pk]))
+    before = tables_of(six)
+    one, two = before
+    as_user(client, carol)
+    assert client.post(reverse("night_propose", args=[six.pk])).status_code == 403
+    assert client.post(reverse("night_swap", args=[six.pk, 1]),
+                       {"a": one["players"][0], "b": two["players"][0]}).status_code == 403
+    assert client.post(reverse("night_table_lock", args=[six.pk, 1, 0]), {"locked": "1"}).status_code == 403
+    assert client.post(reverse("night_open_tables", args=[six.pk, 1])).status_code == 403
+    assert tables_of(six) == before and not TableSession.objects.exists()
+
+
+def test_an_outsider_of_a_private_club_gets_404_for_every_action(client, six, alice, dave):
+    as_user(client, alice).post(reverse("night_propose", args=[six.pk]))
+    before = tables_of(six)
+    as_user(client, dave)
+    for url in (reverse("night_propose", args=[six.pk]), reverse("night_swap", args=[six.pk, 1]),
+                reverse("night_open_tables", args=[six.pk, 1]), reverse("night_tick", args=[six.pk])):
+        assert client.post(url, {"a": 1, "b": 2}).status_code == 404, url
+    assert tables_of(six) == before
+
+
+def test_opening_the_tables_shows_each_table_s_link_and_qr(client, six, alice):
+    as_user(client, alice).post(reverse("night_propose", args=[six.pk]))
+    opened = client.post(reverse("night_open_tables", args=[six.pk, 1]), headers={"HX-Request": "true"})
+    html = opened.content.decode()
+    sessions = TableSession.objects.order_by("pk")
+    assert opened.status_code == 200 and sessions.count() == 2
+    for session in sessions:
+        assert session.get_absolute_url() in html
+    assert html.count("<svg") == 2 and "Propose the next round" in html
+    again = client.post(reverse("night_open_tables", args=[six.pk, 1]))  # opened already
+    assert again.status_code == 400 and TableSession.objects.count() == 2
+
+
+def test_the_night_s_standings_follow_signed_off_results_and_poll(client, six, alice, season):
+    services.round_propose(night=six, user=alice)
+    services.tables_open(night_round=six.rounds.get(), user=alice)
+    table = tables_of(six)[0]
+    url = reverse("night_standings", args=[six.pk])
+    page = as_user(client, alice).get(url)
+    assert 'hx-trigger="every 10s"' in page.content.decode() and "No game signed off tonight yet." in \
+        page.content.decode()
+    result = Result.objects.create(game="shitenno", played_on=TONIGHT, season=season, status=Result.Status.PENDING,
+                                   session=TableSession.objects.get(code=table["session"]))
+    for rank, player in enumerate(table["players"], start=1):
+        ResultEntry.objects.create(result=result, player_id=player, rank=rank)
+    assert "1 waiting for sign-off" in client.get(url).content.decode()
+    result.status = Result.Status.COUNTED
+    result.save()
+    rows = selectors.night_standings(six)["rows"]
+    assert [row["player"] for row in rows] == table["players"] and rows[0]["points"] == "3"  # 3-1.5-0 at three
+    polled = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert polled.startswith('<section id="night-standings"') and "1 game signed off" in polled
+
+
+def test_a_public_club_s_standings_need_no_log_in(client, night):
+    club = night.season.league.club
+    club.members_public = True
+    club.save()
+    assert client.get(reverse("night_standings", args=[night.pk])).status_code == 200
+    assert client.get(reverse("night_detail", args=[night.pk])).status_code == 302  # the organiser logs in
+
+
+@pytest.fixture
+def mixed(club, alice, carol, regulars):
+    league = seasons.league_create(club=club, name="Saturday", games=["teikoku", "samurai_empires"], user=alice)
+    season = seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2026, 9, 1),
+                                   ends_on=datetime.date(2026, 12, 31), user=alice)
+    return season
+
+
+def _one_table_of(season, alice, carol, regulars, game):
+    night = services.night_open(season=season, user=alice, date=TONIGHT, games=[game], table_sizes=[3])
+    for user in [alice, carol, regulars[0]]:
+        services.night_check_in(night=night, user=user)
+    services.round_propose(night=night, user=alice)
+    return night
+
+
+def test_teikoku_tables_open_once_the_units_deck_is_entered(client, mixed, alice, carol, regulars):
+    night = _one_table_of(mixed, alice, carol, regulars, "teikoku")
+    url = reverse("night_open_tables", args=[night.pk, 1])
+    page = as_user(client, alice).get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert 'name="units_deck_0"' in page
+    refused = client.post(url)
+    assert refused.status_code == 400 and "Units deck" in refused.content.decode()
+    assert client.post(url, {"units_deck_0": "lots"}).status_code == 400
+    assert not TableSession.objects.exists()
+    assert client.post(url, {"units_deck_0": "27"}).status_code == 302
+    session = TableSession.objects.get()
+    assert session.setup["units_deck"] == 27 and session.setup["clans"] == ["fujiwara", "minamoto", "tokugawa"]
+
+
+def test_samurai_empires_tables_use_the_club_s_saved_board(client, mixed, alice, carol, regulars):
+    night = _one_table_of(mixed, alice, carol, regulars, "samurai_empires")
+    url = reverse("night_open_tables", args=[night.pk, 1])
+    refused = as_user(client, alice).post(url)
+    assert refused.status_code == 400 and "Save this board for the club as" in refused.content.decode()
+    assert not TableSession.objects.exists()
+    board = sse_game(1, "multiplayer", 3)[0]["board"]
+    BoardSetup.objects.create(club=mixed.league.club, game="samurai_empires", name="Ours", board=board)
+    assert client.post(url).status_code == 302
+    assert TableSession.objects.get().setup["board"] == board
+    assert NightTable.objects.get().session_id is not None
+
+
+def test_the_optimiser_s_refusals_are_said_in_dutch():
+    error = pods.PodsError("5 players cannot be split into tables of [4].", "unsplittable", count=5, sizes=[4])
+    with translation.override("nl"):
+        assert services.pods_message(error) == "5 spelers kunnen niet over tafels van 4 verdeeld worden."
+    assert services.pods_message(error) == "5 players cannot be split into tables of 4."
+    infeasible = pods.PodsError("No split keeps every hard rule.", "infeasible")
+    with translation.override("nl"):
+        assert "Geen" in services.pods_message(infeasible)
+    with pytest.raises(pods.PodsError) as raised:
+        pods.propose(pods.Night(players=[1, 2, 3, 4, 5], table_sizes=(4,)))
+    assert raised.value.code == "unsplittable" and raised.value.params == {"count": 5, "sizes": [4]}
