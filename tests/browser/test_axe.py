@@ -96,6 +96,7 @@ def site(db):
              (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana))]
+    pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     for game in all_games():
         pages.append((kenji, reverse("table_new") + f"?game={game.slug}"))
         pages.append((kenji, reverse("game_stats", args=[game.slug])))
@@ -103,6 +104,23 @@ def site(db):
             pages.append((kenji, session.get_absolute_url()))
             pages.append((kenji, reverse("table_history", args=[session.code])))
     return pages
+
+
+def _league_night(league, manager, member, newcomer) -> list:
+    """A league night (issue 25) with a proposed round: the season's nights, the organiser's screen with its
+    tap-to-swap seats, a member's check-in page before and after checking in, and the projected standings."""
+    from leagues.nights import services as night_services
+
+    season = league.seasons.order_by("-starts_on").first()
+    night = night_services.night_open(season=season, user=manager, date=season.starts_on, games=league.games[:1],
+                                      table_sizes=[2, 3, 4])
+    for user in (manager, member):
+        night_services.night_check_in(night=night, user=user)
+    night_services.round_propose(night=night, user=manager)
+    return [(manager, reverse("season_nights", args=[season.pk])), (manager, reverse("night_detail", args=[night.pk])),
+            (member, reverse("night_check_in", args=[night.pk])),
+            (newcomer, reverse("night_check_in", args=[night.pk])),
+            (None if league.club.members_public else member, reverse("night_standings", args=[night.pk]))]
 
 
 def _import_preview(club, user) -> str:
