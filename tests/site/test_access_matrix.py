@@ -73,6 +73,10 @@ PRIVATE_READS = [
     ("get", "/api/tables/{private}/score/", None),
     ("get", "/api/clubs/{slug}/members/", None),
     ("get", "/api/nights/{night}/", None),
+    ("get", "/seasons/{season}/nights/", None),
+    ("get", "/nights/{night}/", None),
+    ("get", "/nights/{night}/check-in/", None),
+    ("get", "/nights/{night}/standings/", None),
 ]
 WRITES = [
     # the private table
@@ -107,6 +111,13 @@ WRITES = [
     ("post", "/api/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
     ("post", "/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True}),
     ("post", "/api/nights/{night}/rounds/1/open/", {}),
+    ("post", "/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": "Go", "table_sizes": "3"}),
+    ("post", "/nights/{night}/check-in/", {}),
+    ("post", "/nights/{night}/tick/", {"player": "{alice}", "present": "0"}),
+    ("post", "/nights/{night}/propose/", {}),
+    ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
+    ("post", "/nights/{night}/rounds/1/tables/0/lock/", {"locked": "1"}),
+    ("post", "/nights/{night}/rounds/1/open/", {}),
     # a result
     ("patch", "/api/results/{result}/", {"version": 1, "played_on": TODAY.isoformat()}),
     ("delete", "/api/results/{result}/?version=1", None),
@@ -221,6 +232,13 @@ ROLE_MATRIX = [
     ("post", "/api/tables/", {"players": ["{alice}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"},
      _cells(403, 401, carol=201, alice=201)),
     ("post", "/clubs/{slug}/invite/rotate/", {}, _cells(404, 302, carol=403, alice=302)),
+    # a league night's pages: its club's managers run it, members check in, the standings are the club's
+    ("get", "/nights/{night}/", None, _cells(404, 302, carol=403, alice=200)),
+    ("get", "/nights/{night}/check-in/", None, _cells(404, 302, carol=200, alice=200)),
+    ("get", "/nights/{night}/standings/", None, PRIVATE_CLUB_READ),
+    ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"},
+     _cells(404, 302, carol=403, alice=302)),
+    ("post", "/nights/{night}/rounds/1/tables/0/lock/", {"locked": "1"}, _cells(404, 302, carol=403, alice=302)),
     # guests: their creators answer for them
     ("post", "/api/players/{guest}/invite/", None, _cells(403, 401, alice=201)),
     ("post", "/api/players/{goro}/invite/", None, _cells(403, 401, gwen=201)),
