@@ -117,6 +117,7 @@ def test_the_organiser_proposes_swaps_by_two_taps_locks_and_proposes_again(clien
     as_user(client, alice)
     proposed = client.post(reverse("night_propose", args=[night.pk]), headers={"HX-Request": "true"})
     assert proposed.status_code == 200 and "Table 2: Shitennō" in proposed.content.decode()
+    assert proposed.content.decode().count("% to win") == 6  # each seat's chance, from the players' ratings
     one, two = tables_of(night)
     a, b = one["players"][0], two["players"][1]
     picked = client.get(reverse("night_detail", args=[night.pk]), {"part": "round", "pick": a},
