@@ -82,10 +82,10 @@ def label(adapter: GameAdapter, dimension: str, key) -> str:
 
 
 METHODS = {
-    "chi-square": lambda: _("Chi-square test (enough games for every player count)."),
+    "chi-square": lambda: _("Pearson’s χ² test (enough games for every player count)."),
     "exact": lambda: _("Exact multinomial test (too few games for the chi-square approximation)."),
-    "exact and chi-square": lambda: _("Exact multinomial test for the player counts with few games, chi-square for "
-                                      "the others."),
+    "exact and chi-square": lambda: _("Exact multinomial test for the player counts with few games, Pearson’s χ² "
+                                      "for the others."),
 }
 
 

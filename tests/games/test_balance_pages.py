@@ -83,7 +83,7 @@ def test_the_page_says_when_there_are_not_enough_games_and_when_seat_one_is_favo
     assert many == few  # the balance rides in the stored tally: no query more with more tables
     assert "Seat 1 wins more often than chance would give: p &lt; 0.001." in page
     assert "First player wins more often than chance would give" in page
-    assert "Chi-square test" in page and "50%" in page  # the expected rate of a two-player seat
+    assert "Pearson’s χ² test" in page and "50%" in page  # the expected rate of a two-player seat
     dutch = client.get("/games/shitenno/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Plaats 1 wint vaker dan toeval zou geven: p &lt; 0,001." in dutch and "Balance by seat" not in dutch
 
