@@ -324,7 +324,15 @@ def session_score(session: TableSession) -> list[int]:
 
 
 def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
-    """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see.
+    """A game's statistics (GameAdapter.stats) over the finished move-by-move tables the viewer may see."""
+    from games.plugins import get_game
+
+    return get_game(game).stats_present(game_stats_tally(game=game, viewer=viewer))
+
+
+def game_stats_tally(*, game: str, viewer: AbstractBaseUser) -> dict:
+    """The tally (games.plugins.tally) of the finished move-by-move tables the viewer may see: what `game_stats`
+    presents, and what the page's seat and faction balance is counted from (games/balance_stats.py).
 
     The public tables' tally is stored and kept up to date as tables finish or are reopened (games/stats_store.py),
     so it is one row however many tables there are; the private tables the viewer may see (their own, their
@@ -348,7 +356,7 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
         private = private.values_list("setup", "outcome")
         tally = adapter.stats_merge(tally, adapter.stats_tally(
             TableRow(setup, outcome) for setup, outcome in private.iterator(chunk_size=2000)))
-    return adapter.stats_present(tally)
+    return tally
 
 
 def player_seats_finished(*, player: Player, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:

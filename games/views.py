@@ -28,7 +28,7 @@ from leagues.selectors import LookaheadPage, clubs_of_user
 from shitenno_site.errors import Conflict, KeyReused
 from shitenno_site.validation import idempotency_key
 
-from . import heads, selectors, services
+from . import balance_stats, heads, selectors, services
 from .models import MoveEvent, TableSession
 
 
@@ -328,5 +328,7 @@ def game_stats(request: HttpRequest, game: str) -> HttpResponse:
     adapter = _game_or_404(game)
     if adapter.stats_template is None:
         raise Http404(_("This game has no statistics page."))
-    found = selectors.game_stats(game=adapter.slug, viewer=request.user)
-    return render(request, adapter.stats_template, {"game": adapter, **adapter.stats_context(found)})
+    tally = selectors.game_stats_tally(game=adapter.slug, viewer=request.user)
+    context = adapter.stats_context(adapter.stats_present(tally))
+    return render(request, adapter.stats_template,
+                  {"game": adapter, **context, "balance": balance_stats.present(adapter, tally)})

@@ -20,21 +20,22 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 @dataclass(frozen=True)
 class SeatChance:
-    player_id: int
+    player_id: int | None  # None: a guest, or a seat nobody is named for yet (the prior)
     win: float
     expected_place: float
     rating: int  # the displayed number (1500 for a player without a rating in the scope)
     provisional: bool
 
 
-def table_chances(*, game: str, player_ids: Sequence[int], league_id: int | None = None) -> list[SeatChance]:
+def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int | None = None) -> list[SeatChance]:
     """Each seat's chance to win and expected place, in seat order, from the players' current ratings in the game
-    (or in the league, when given); a player without a rating there counts as new (the prior). One query."""
+    (or in the league, when given); a player without a rating there, or a seat without a player (None: a guest),
+    counts as new (the prior). One query."""
     if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
         raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", game)
     found = {rating.player_id: rating for rating in
-             Rating.objects.filter(kind=kind, key=key, player_id__in=list(player_ids))
+             Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
              .annotate(last_played=selectors.last_played_in_scope())}
     today = timezone.localdate()
     seats = []

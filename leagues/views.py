@@ -33,6 +33,7 @@ from .access import (
 from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
 from .models import Club, Membership, Player
 from .player_page import player_page_stats
+from .rating_views import league_ratings
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -325,6 +326,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if not request.htmx:
         context["can_manage"] = club_access(league.club, request.user).manages
+        context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
                                       .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])

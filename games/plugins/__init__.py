@@ -177,6 +177,22 @@ class GameAdapter:
         """The context of `stats_template` for what `stats` found, in the reader's language."""
         return {"stats": found}
 
+    # --- seat and faction balance (issue 29; games/balance_stats.py counts and shows it) ---
+
+    # What a seat had at the table beyond its place, that may favour it: dimension -> the heading of its section
+    # (gettext_lazy), in page order, e.g. {"general": _("Win rate by general")}. "turn" is the turn order of the
+    # first round (0 = the first player); the seat itself is always counted.
+    balance_dimensions: Mapping[str, str] = {}
+
+    def balance_factions(self, row: TableRow) -> dict[str, list] | None:
+        """Each seat's key for each of `balance_dimensions`, in seat order, at one finished table (e.g.
+        {"general": ["honda", "ii", "sakai"]}); None when the table has no seats to compare (a solo game)."""
+        return {}
+
+    def balance_label(self, dimension: str, key) -> str:
+        """A game-specific key in the reader's words (a general's or a clan's name)."""
+        return str(key)
+
     def player_stats(self, seats: QuerySet) -> dict:
         """The context of `player_stats_template` from a player's seats (games.models.Seat) at finished
         move-by-move tables of this game; `tables` counts them (0 hides the section)."""

@@ -126,12 +126,17 @@ def _league(club, alice, bob, carol, rows: int):
 def test_the_league_page_costs_the_same_with_many_standings_and_results(
     client, club, alice, bob, carol, rows, django_assert_num_queries
 ):
-    league, _season, _players_, _results = _league(club, alice, bob, carol, rows)
+    league, _season, players, _results = _league(club, alice, bob, carol, rows)
+    Rating.objects.bulk_create(Rating(kind="league", key=str(league.pk), player=p, mu=25 + i % 7, sigma=8 - i % 5,
+                                      games=1 + i % 12) for i, p in enumerate(players))
     client.force_login(bob)
-    with django_assert_num_queries(16 + SESSION):  # the standings a page at a time: their count, then the page
+    # the standings a page at a time: their count, then the page; the league's best ratings (issue 29): one
+    with django_assert_num_queries(17 + SESSION):
         response = client.get(f"/leagues/{league.pk}/")
     page = response.content.decode()
     assert response.status_code == 200 and "p0000" in page and "Waiting for sign-off" in page
+    assert "Ratings in this league" in page and page[page.index('id="league-ratings"'):].count("</tr>") == 1 + min(
+        rows, 10)  # the heading's row and the best ten
 
 
 @pytest.mark.parametrize("rows", SIZES)

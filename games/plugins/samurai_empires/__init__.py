@@ -14,10 +14,11 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 
+from games import balance_stats
 from games.engines.base import InvalidMove
 from games.engines.samurai_empires import SamuraiEmpiresEngine
 from games.engines.samurai_empires.state import SEED_LIMIT
-from games.plugins import GameAdapter, TableRow
+from games.plugins import GameAdapter, TableRow, tally
 
 from . import context, forms, phrases, stats
 
@@ -72,8 +73,14 @@ class SamuraiEmpiresGame(GameAdapter):
     def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
         return context.outcome_context(outcome, names, state)
 
+    stats_version = 2  # 2: the seat and first-era turn order balance counts (issue 29)
+    balance_dimensions = {"turn": gettext_lazy("Balance by turn order in the first era")}
+
     def stats_table(self, row: TableRow) -> dict:
-        return stats.table_tally(row)
+        return tally.add(stats.table_tally(row), balance_stats.table_tally(row, self))
+
+    def balance_factions(self, row: TableRow) -> dict[str, list] | None:
+        return stats.balance_factions(row)
 
     def stats_present(self, tally: dict) -> dict:
         return stats.present(tally)

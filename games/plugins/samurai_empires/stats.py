@@ -89,3 +89,17 @@ def player_stats(rows: Iterable[tuple]) -> dict:
         wins += any(p["seat"] == position and p["rank"] == 1 for p in outcome.get("placings") or [])
     return {"tables": tables + solo_plays, "multiplayer": _rate(tables, wins), "solo": _rate(solo_plays, solo_wins),
             "average_margin": sum(margins) / len(margins) if margins else None}
+
+
+def balance_factions(row: TableRow) -> dict[str, list] | None:
+    """Each seat's place in the first era's turn order (the set-up's, or seat order; 0 plays first), for the
+    balance counts (games/balance_stats.py); None for a solo game (one player against the AIs: no seats to
+    compare)."""
+    outcome = row.outcome or {}
+    if outcome.get("termination") in ("solo_victory", "solo_defeat") or (row.setup or {}).get("mode") == "solo":
+        return None
+    n = len(outcome.get("placings") or [])
+    order = (row.setup or {}).get("turn_order") or list(range(n))
+    if sorted(order) != list(range(n)):
+        return {}
+    return {"turn": [order.index(seat) for seat in range(n)]}

@@ -12,11 +12,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import balance_stats
 from games.engines.base import InvalidMove, Outcome
 from games.engines.shitenno import ShitennoEngine, deal_gates, deal_titles, simulation
 from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
-from games.plugins import GameAdapter, TableRow
+from games.plugins import GameAdapter, TableRow, tally
 
 from . import context, forms, phrases, stats
 
@@ -92,9 +93,19 @@ class ShitennoGame(GameAdapter):
     def final_count(self, end: dict) -> Outcome:
         return shitenno_final_count(end)
 
+    stats_version = 2  # 2: the seat, turn and general balance counts (issue 29)
+    balance_dimensions = {"turn": gettext_lazy("Balance by turn order in the first year"),
+                          "general": gettext_lazy("Balance by general")}
+
     def stats_table(self, row: TableRow) -> dict:
-        """Win rates by general, starting title and seat, and where the favour comes from."""
-        return stats.table_tally(row)
+        """Win rates by general, starting title and seat, where the favour comes from, and the balance counts."""
+        return tally.add(stats.table_tally(row), balance_stats.table_tally(row, self))
+
+    def balance_factions(self, row: TableRow) -> dict[str, list]:
+        return stats.balance_factions(row)
+
+    def balance_label(self, dimension: str, key) -> str:
+        return GENERALS.get(key, str(key))
 
     def stats_present(self, tally: dict) -> dict:
         return stats.present(tally)

@@ -146,3 +146,16 @@ def player_shitenno_stats(seats: Iterable[tuple[int, dict, Sequence[str] | None]
             for t in TITLES if held[t]
         ],
     }
+
+
+def balance_factions(row: TableRow) -> dict[str, list]:
+    """Each seat's place in the first year's turn order (the starting titles, highest first: 0 is the first
+    player) and its general, for the balance counts (games/balance_stats.py). A set-up without a title for every
+    general gives no turn order."""
+    generals = _generals(row.setup or {})
+    titles = (row.setup or {}).get("titles") or {}
+    held = [titles.get(general) for general in generals]
+    if not all(title in TITLES for title in held) or len(set(held)) != len(held):
+        return {"general": generals}
+    order = sorted(range(len(held)), key=lambda seat: TITLES.index(held[seat]))
+    return {"turn": [order.index(seat) for seat in range(len(held))], "general": generals}

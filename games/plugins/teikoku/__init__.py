@@ -12,10 +12,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import balance_stats
 from games.engines.teikoku import TeikokuEngine
 from games.engines.teikoku.random_game import random_legal_game
 from games.engines.teikoku.rules import CLAN_NAMES
-from games.plugins import GameAdapter, TableRow
+from games.plugins import GameAdapter, TableRow, tally
 
 from . import context, forms, phrases, stats
 
@@ -62,7 +63,17 @@ class TeikokuGame(GameAdapter):
 
     def stats_table(self, row: TableRow) -> dict:
         """Win rates by clan and by seat, victories by kind and the game's length in seasons."""
-        return stats.table_tally(row)
+        return tally.add(stats.table_tally(row), balance_stats.table_tally(row, self))
+
+    # The clans sit in playing order (Fujiwara holds the first-player token), so the seat is the turn order.
+    stats_version = 2  # 2: the seat and clan balance counts (issue 29)
+    balance_dimensions = {"clan": gettext_lazy("Balance by clan")}
+
+    def balance_factions(self, row: TableRow) -> dict[str, list]:
+        return {"clan": list((row.setup or {}).get("clans") or [])}
+
+    def balance_label(self, dimension: str, key) -> str:
+        return CLAN_NAMES.get(key, str(key))
 
     def stats_present(self, tally: dict) -> dict:
         return stats.present(tally)
