@@ -6,14 +6,14 @@ from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Model, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 
 from games.engines import get_engine
 from games.engines.base import replay
-from leagues.models import Club, Membership, Player
 
 from .models import MoveEvent, Seat, TableSession
+from .people import club_model, people
 
 
 def _visible_q(viewer: AbstractBaseUser) -> Q:
@@ -66,21 +66,10 @@ def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
 
 
 def _rated_seats() -> Prefetch:
-    """The seats with each player's rating in the table's game (`rating_mu`, `rating_sigma`, `rating_games`,
-    `rating_last_played`) and, for a rated finished table, his rating before it (`before_mu`, `before_sigma`):
-    columns of the seats' own query, so the table page's win chances (issue 29) cost no query."""
-    from django.db.models import OuterRef, Subquery
-
-    from leagues.models import Rating, RatingEvent
-
-    rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
-    events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
-    before = events.filter(result__session=OuterRef("session_id"))
-    latest = events.order_by("-played_on").values("played_on")[:1]
-    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("session_id", "position").annotate(
-        rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
-        rating_games=Subquery(rating.values("games")[:1]), rating_last_played=Subquery(latest),
-        before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1])))
+    """The seats with each player's rating in the table's game, as columns of the seats' own query (the owner of
+    ratings adds them, games.people), so the table page's win chances (issue 29) cost no query."""
+    return Prefetch("seats", queryset=people().seats_rated(
+        Seat.objects.select_related("player").order_by("session_id", "position")))
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False
@@ -177,8 +166,7 @@ def head_can_write(head: Head, user: AbstractBaseUser) -> bool:
         return True
     writer = Q(seats__player__user=user)
     if head.club_id is not None:
-        writer |= Q(club__memberships__player__user=user,
-                    club__memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN])
+        writer |= Q(club__memberships__player__user=user, club__memberships__role__in=people().writer_roles)
     return TableSession.objects.filter(writer, pk=head.pk).exists()
 
 
@@ -194,8 +182,8 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
             return True
     elif session.seats.filter(player__user=user).exists():
         return True
-    return session.club_id is not None and Membership.objects.filter(
-        club_id=session.club_id, player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+    return session.club_id is not None and club_model().objects.filter(
+        pk=session.club_id, memberships__player__user=user, memberships__role__in=people().writer_roles
     ).exists()
 
 
@@ -281,11 +269,11 @@ def seat_names(session_ids: list[int]) -> dict[int, list[str]]:
     return names
 
 
-def sessions_for_player(*, player: Player, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+def sessions_for_player(*, player: Model, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(seats__player=player).order_by("-created_at")
 
 
-def sessions_for_club(*, club: Club, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+def sessions_for_club(*, club: Model, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(club=club).order_by("-created_at")
 
 
@@ -351,7 +339,7 @@ def game_stats(*, game: str, viewer: AbstractBaseUser) -> dict:
     return adapter.stats_present(tally)
 
 
-def player_seats_finished(*, player: Player, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:
+def player_seats_finished(*, player: Model, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:
     """The player's seats at finished move-by-move tables of `game` (or of any of a list of games) the viewer may
     see (for the game's part of the player's page, GameAdapter.player_stats)."""
     games = {"session__game__in": game} if isinstance(game, list) else {"session__game": game}

@@ -11,20 +11,18 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.engines.base import IllegalMove, InvalidMove, MoveError, Outcome, Phrase, replay
 from games.plugins import GameAdapter, get_game
-from leagues import results
-from leagues.audit import audit_record
-from leagues.models import Club, Membership, Player
-from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
-from . import heads, selectors, stats_store
+from . import heads, selectors, signals, stats_store
 from .models import MoveEvent, Seat, TableSession
+from .people import people, player_model
 
 
 @dataclass(frozen=True)
@@ -51,10 +49,10 @@ def session_create(
     *,
     game: str,
     created_by: AbstractBaseUser,
-    players: list[Player],
+    players: list[Model],
     setup: dict,
     colours: list[str] | None = None,
-    club: Club | None = None,
+    club: Model | None = None,
     is_public: bool = True,
 ) -> TableSession:
     """Seat `players` in order (seat i plays setup's i-th part) and validate the set-up with the engine."""
@@ -64,7 +62,7 @@ def session_create(
     if not engine.min_players <= len(players) <= engine.max_players:
         raise ValidationError({"players": _("%(game)s is played by %(min)d to %(max)d players.") % {
             "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
-    if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
+    if club is not None and not club.memberships.filter(player__user=created_by).exists():
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
     if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
@@ -172,8 +170,8 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
                             idempotency_key=idempotency_key, seq=seq, now=now, state=state)
     if outcome or had_outcome:  # finished, or reopened by an undo: the game's statistics follow
         stats_store.table_changed(session)
-    if outcome:
-        results.result_from_session(session=session)
+    if outcome:  # leagues' result, in this transaction (games/signals.py)
+        signals.table_finished.send(sender=TableSession, session=session)
     return event
 
 
@@ -257,7 +255,7 @@ def move_undo(
     if earlier is not None:
         return _earlier(session, earlier)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
-        results.result_withdraw_for_session(session=session)  # 409 once the result counts
+        signals.table_reopening.send(sender=TableSession, session=session, user=user)  # 409 once it counts
         session.status = TableSession.Status.PLAYING  # undoing the last move of a game reopens it
     _check_writable(session, user, seq)
     events = list(session.events.order_by("seq"))
@@ -272,8 +270,7 @@ def move_undo(
         idempotency_key=idempotency_key,
         state=replay(get_engine(session.game), session.setup, [e.payload for e in standing]),
     )
-    audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
-                 details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
+    signals.move_undone.send(sender=TableSession, session=session, user=user, event=event, undone=undone)
     return Recorded(event, replayed=False, state=session.state)
 
 
@@ -292,9 +289,9 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     return session
 
 
-def players_in_order(ids: list[int]) -> list[Player]:
+def players_in_order(ids: list[int]) -> list[Model]:
     """The players named by `ids`, in that order; a 400 naming any id that does not exist."""
-    by_id = Player.objects.in_bulk(ids)
+    by_id = player_model().objects.in_bulk(ids)
     missing = [pk for pk in ids if pk not in by_id]
     if missing:
         raise ValidationError({"players": [_("No player with id %(id)s.") % {"id": pk} for pk in missing]})
@@ -323,7 +320,7 @@ def final_count(*, game: str, end: dict) -> Outcome:
 
 @transaction.atomic
 def final_count_record(
-    *, game: str, end: dict, players: list[Player], created_by: AbstractBaseUser, club: Club | None = None
+    *, game: str, end: dict, players: list[Model], created_by: AbstractBaseUser, club: Model | None = None
 ) -> TableSession:
     """Save a table that entered only its end state as a finished session with its outcome."""
     outcome = final_count(game=game, end=end)
@@ -332,7 +329,7 @@ def final_count_record(
             "n": len(outcome.placings)}})
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
-    if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
+    if club is not None and not club.memberships.filter(player__user=created_by).exists():
         raise PermissionDenied(_("Only members may save a table for this club."))
     engine = get_engine(game)
     session = TableSession.objects.create(
@@ -341,7 +338,7 @@ def final_count_record(
         outcome=outcome.to_json(), status=TableSession.Status.FINISHED, finished_at=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
-    results.result_from_session(session=session)
+    signals.table_finished.send(sender=TableSession, session=session)
     return session
 
 
@@ -354,7 +351,7 @@ def table_open(
     setup: dict,
     deal: bool = False,
     rng=None,
-    club: Club | None = None,
+    club: Model | None = None,
     is_public: bool = True,
 ) -> TableSession:
     """Open a table of any game, for the new-table page and the API alike: guests named there are created
@@ -366,11 +363,11 @@ def table_open(
     adapter = _game_or_400(game)
     if deal:
         setup = adapter.deal(setup, rng or random.SystemRandom())
-    seated: list[Player] = []
+    seated: list[Model] = []
     for seat in seats:
         player = seat.get("player")
         if player is None:
-            player = player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+            player = people().guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         seated.append(player)
     return session_create(
         game=adapter.slug, created_by=created_by, players=seated, setup=setup,
