@@ -1,6 +1,5 @@
 """Reads for table sessions, with who-may-see and who-may-write decided here only."""
 
-import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -12,6 +11,7 @@ from django.http import Http404
 from games.engines import get_engine
 from games.engines.base import replay
 
+from . import move_store
 from .models import MoveEvent, Seat, TableSession
 from .people import club_model, people
 
@@ -86,33 +86,13 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     return session
 
 
-_LOCKED_FIELDS = ("id", "code", "game", "rules_version", "entry", "created_by_id", "club_id", "is_public", "status",
-                  "head_seq", "rebuilds", "state", "outcome", "created_at", "updated_at", "finished_at")  # not setup
-
-
-_LOCKED_JSON = (_LOCKED_FIELDS.index("state"), _LOCKED_FIELDS.index("outcome"))
-_LOCKED_SQL = (f"SELECT {', '.join(_LOCKED_FIELDS)} FROM {TableSession._meta.db_table} WHERE code = %s FOR UPDATE")
-
-
 def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
     """The table's row locked for a write (inside the writer's transaction), found by its code: the API's move
-    post finds and locks it in one round trip. Plain SQL, like the poll's head: the ORM's building of this query
-    cost about what PostgreSQL's answer did. The set-up is left out (a move does not need it; it loads if asked).
-    Who may see and write is asked as elsewhere (no query for a public table and its creator): folding those
-    questions into this query as EXISTS columns saved a round trip but cost PostgreSQL 0.5 ms of planning on every
-    post (measured with EXPLAIN ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
-    if connection.vendor != "postgresql":  # SQLite (the demo): the ORM's lock (a write transaction)
-        session = TableSession.objects.select_for_update().filter(code=code).order_by().first()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(_LOCKED_SQL, [code])
-            row = cursor.fetchone()
-        session = None
-        if row is not None:
-            values = list(row)
-            for n in _LOCKED_JSON:  # jsonb arrives as text, as for the ORM's JSONField
-                values[n] = None if values[n] is None else json.loads(values[n])
-            session = TableSession.from_db(connection.alias, _LOCKED_FIELDS, values)
+    post finds and locks it in one round trip (games/move_store.py). Who may see and write is asked as elsewhere
+    (no query for a public table and its creator): folding those questions into the locking query as EXISTS
+    columns saved a round trip but cost PostgreSQL 0.5 ms of planning on every post (measured with EXPLAIN
+    ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
+    session = move_store.locked_by_code(code)
     if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
     return session

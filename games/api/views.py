@@ -203,7 +203,7 @@ class MoveList(APIView):
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
-            session=TableSession(code=code), seq=data.validated_data["seq"], move=data.validated_data["move"],
+            code=code, seq=data.validated_data["seq"], move=data.validated_data["move"],
             user=request.user,
             idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
         )
