@@ -104,6 +104,15 @@ def session_reload(session: TableSession) -> None:
     prefetch_related_objects([session], _SEATS)
 
 
+def session_written(session: TableSession, written: TableSession) -> None:
+    """The row as a write left it (`written`: the service's locked copy, updated in memory) copied onto the page's
+    `session`, which keeps its club and seats (a move or an undo changes neither). The answer to a move is then
+    rendered from what the page read and what the write locked, without reading the table a third time."""
+    for field in TableSession._meta.concrete_fields:
+        if field.attname in written.__dict__:  # a field the locked copy left out is not loaded for this
+            setattr(session, field.attname, getattr(written, field.attname))
+
+
 class Head(NamedTuple):
     """What a poll needs of a table before deciding whether to answer at all."""
 

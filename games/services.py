@@ -29,11 +29,14 @@ class Recorded:
     event: MoveEvent
     replayed: bool  # True when an idempotency key matched an earlier submission
     state: dict  # the table's state right after this entry
+    session: TableSession | None = None  # the row as the write left it (locked, updated in memory): the page
+    # renders its answer from it; the services always set it
 
 
 def _earlier(session: TableSession, event: MoveEvent) -> Recorded:
     """The first answer again, for a repeated idempotency key: the state as it was after that entry."""
-    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq))
+    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq),
+                    session=session)
 
 
 def _engine_or_400(game: str):
@@ -187,7 +190,7 @@ def move_record(
         if earlier is None:
             raise
         return _earlier(session, earlier)
-    return Recorded(event, replayed=False, state=session.state)
+    return Recorded(event, replayed=False, state=session.state, session=session)
 
 
 @transaction.atomic
@@ -216,7 +219,7 @@ def move_undo(
         state=replay(get_engine(session.game), session.setup, [e.payload for e in standing]),
     )
     signals.move_undone.send(sender=TableSession, session=session, user=user, event=event, undone=undone)
-    return Recorded(event, replayed=False, state=session.state)
+    return Recorded(event, replayed=False, state=session.state, session=session)
 
 
 @transaction.atomic

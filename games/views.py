@@ -221,11 +221,11 @@ def _seq(request: HttpRequest) -> int:
 
 
 def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
-    """Run a write and translate its errors: 400 with the reason and what was entered, 409 with the new
-    state, 403 when the user may not write here."""
+    """Run a write (returning services.Recorded) and translate its errors: 400 with the reason and what was
+    entered, 409 with the new state, 403 when the user may not write here."""
     entered = {key: request.POST.getlist(key) for key in request.POST}
     try:
-        write()
+        recorded = write()
     except MoveError as exc:
         error = get_game(session.game).say_error(exc, session.state)
         return _render_table(request, session, status=400, error=error, entered=entered,
@@ -239,7 +239,7 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
         return _render_table(request, session, status=422, notice=exc.message)
     if not request.htmx:
         return redirect(session)
-    selectors.session_reload(session)
+    selectors.session_written(session, recorded.session)  # the table as written, not read again
     return _render_table(request, session)
 
 
@@ -247,11 +247,11 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
 def table_move(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
 
-    def write() -> None:
+    def write() -> services.Recorded:
         if session.entry == TableSession.Entry.FINAL_COUNT:
             raise services.game_over(session)
         move = get_game(session.game).move_from_post(session.state, request.POST)
-        services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
+        return services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
                              idempotency_key=idempotency_key(request.POST.get("key")), same_move_on_replay=False)
 
     return _write(request, session, write)
