@@ -19,7 +19,11 @@ class Import:
     module: str  # the importing module, dotted
     target: str  # the imported module, dotted (a name imported from a package resolves to its submodule if any)
     line: int
-    at_import_time: bool  # False: inside a function (runs only when it does) or under `if TYPE_CHECKING:` (never)
+    when: str  # "import": at import time; "call": inside a function, when it runs; "never": under TYPE_CHECKING
+
+    @property
+    def at_import_time(self) -> bool:
+        return self.when == "import"
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -48,12 +52,15 @@ def _imports_of(root: Path, path: Path) -> list[Import]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: list[Import] = []
 
-    def visit(node: ast.AST, in_function: bool) -> None:
+    def visit(node: ast.AST, when: str) -> None:
         for child in ast.iter_child_nodes(node):
-            nested = (in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-                      or _type_checking_only(child))
+            inner = when
+            if _type_checking_only(child):
+                inner = "never"
+            elif when == "import" and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                inner = "call"
             if isinstance(child, ast.Import):
-                found.extend(Import(module, alias.name, child.lineno, not in_function) for alias in child.names)
+                found.extend(Import(module, alias.name, child.lineno, when) for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
                 if child.level:
                     base = package.split(".")[: len(package.split(".")) - (child.level - 1)]
@@ -63,10 +70,10 @@ def _imports_of(root: Path, path: Path) -> list[Import]:
                 for alias in child.names:
                     submodule = f"{source}.{alias.name}"
                     target = submodule if _is_module(root, submodule) else source
-                    found.append(Import(module, target, child.lineno, not in_function))
-            visit(child, nested)
+                    found.append(Import(module, target, child.lineno, when))
+            visit(child, inner)
 
-    visit(ast.parse(path.read_text(), filename=str(path)), False)
+    visit(ast.parse(path.read_text(), filename=str(path)), "import")
     return found
 
 
@@ -87,13 +94,15 @@ def violations(root: Path, package: str, forbidden: str) -> list[Import]:
     return [i for i in imports(root, package) if _within(i.target, forbidden)]
 
 
-def cycles(root: Path, packages: list[str]) -> list[list[str]]:
-    """The groups of modules (of these packages) that import each other at import time, each sorted (Tarjan)."""
+def cycles(root: Path, packages: list[str], *, counting_calls: bool = False) -> list[list[str]]:
+    """The groups of modules (of these packages) that import each other at import time, each sorted (Tarjan).
+    With `counting_calls`, an import inside a function counts too: modules that need each other at all."""
+    counted = {"import", "call"} if counting_calls else {"import"}
     graph: dict[str, set[str]] = {}
     for package in packages:
         for i in imports(root, package):
             graph.setdefault(i.module, set())
-            if i.at_import_time and any(_within(i.target, p) for p in packages) and i.target != i.module:
+            if i.when in counted and any(_within(i.target, p) for p in packages) and i.target != i.module:
                 graph[i.module].add(i.target)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
