@@ -4,9 +4,8 @@ players (an existing player or a guest named on the spot)."""
 from __future__ import annotations
 
 from django import forms
+from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
-
-from leagues.models import Club, Player
 
 # Seat colours every game's set-up form offers (the rulebooks print none the site must follow).
 COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
@@ -38,11 +37,11 @@ class TableSetupForm(forms.Form):
     page's script scrolls to the first one; only what concerns the whole table is a form-wide error."""
 
     game = forms.ChoiceField(label=_("Game"))
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), required=False,
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None, required=False,  # the user's clubs, in __init__
                                   empty_label=_("No club"))
     is_public = forms.BooleanField(label=_("Anyone with the link may watch"), required=False, initial=True)
 
-    def __init__(self, *args, players: list[Player], clubs, **kwargs) -> None:
+    def __init__(self, *args, players: list[Model], clubs, **kwargs) -> None:
         from games.plugins import game_choices
 
         super().__init__(*args, **kwargs)

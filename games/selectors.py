@@ -1,19 +1,19 @@
 """Reads for table sessions, with who-may-see and who-may-write decided here only."""
 
-import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Model, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 
 from games.engines import get_engine
 from games.engines.base import replay
-from leagues.models import Club, Membership, Player
 
+from . import move_store
 from .models import MoveEvent, Seat, TableSession
+from .people import club_model, people
 
 
 def _visible_q(viewer: AbstractBaseUser) -> Q:
@@ -66,21 +66,10 @@ def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
 
 
 def _rated_seats() -> Prefetch:
-    """The seats with each player's rating in the table's game (`rating_mu`, `rating_sigma`, `rating_games`,
-    `rating_last_played`) and, for a rated finished table, his rating before it (`before_mu`, `before_sigma`):
-    columns of the seats' own query, so the table page's win chances (issue 29) cost no query."""
-    from django.db.models import OuterRef, Subquery
-
-    from leagues.models import Rating, RatingEvent
-
-    rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
-    events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
-    before = events.filter(result__session=OuterRef("session_id"))
-    latest = events.order_by("-played_on").values("played_on")[:1]
-    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("session_id", "position").annotate(
-        rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
-        rating_games=Subquery(rating.values("games")[:1]), rating_last_played=Subquery(latest),
-        before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1])))
+    """The seats with each player's rating in the table's game, as columns of the seats' own query (the owner of
+    ratings adds them, games.people), so the table page's win chances (issue 29) cost no query."""
+    return Prefetch("seats", queryset=people().seats_rated(
+        Seat.objects.select_related("player").order_by("session_id", "position")))
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False
@@ -97,33 +86,13 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     return session
 
 
-_LOCKED_FIELDS = ("id", "code", "game", "rules_version", "entry", "created_by_id", "club_id", "is_public", "status",
-                  "head_seq", "rebuilds", "state", "outcome", "created_at", "updated_at", "finished_at")  # not setup
-
-
-_LOCKED_JSON = (_LOCKED_FIELDS.index("state"), _LOCKED_FIELDS.index("outcome"))
-_LOCKED_SQL = (f"SELECT {', '.join(_LOCKED_FIELDS)} FROM {TableSession._meta.db_table} WHERE code = %s FOR UPDATE")
-
-
 def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSession:
     """The table's row locked for a write (inside the writer's transaction), found by its code: the API's move
-    post finds and locks it in one round trip. Plain SQL, like the poll's head: the ORM's building of this query
-    cost about what PostgreSQL's answer did. The set-up is left out (a move does not need it; it loads if asked).
-    Who may see and write is asked as elsewhere (no query for a public table and its creator): folding those
-    questions into this query as EXISTS columns saved a round trip but cost PostgreSQL 0.5 ms of planning on every
-    post (measured with EXPLAIN ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
-    if connection.vendor != "postgresql":  # SQLite (the demo): the ORM's lock (a write transaction)
-        session = TableSession.objects.select_for_update().filter(code=code).order_by().first()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(_LOCKED_SQL, [code])
-            row = cursor.fetchone()
-        session = None
-        if row is not None:
-            values = list(row)
-            for n in _LOCKED_JSON:  # jsonb arrives as text, as for the ORM's JSONField
-                values[n] = None if values[n] is None else json.loads(values[n])
-            session = TableSession.from_db(connection.alias, _LOCKED_FIELDS, values)
+    post finds and locks it in one round trip (games/move_store.py). Who may see and write is asked as elsewhere
+    (no query for a public table and its creator): folding those questions into the locking query as EXISTS
+    columns saved a round trip but cost PostgreSQL 0.5 ms of planning on every post (measured with EXPLAIN
+    ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
+    session = move_store.locked_by_code(code)
     if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
     return session
@@ -133,6 +102,15 @@ def session_reload(session: TableSession) -> None:
     """The row again after a write, with its seats and players (a refresh drops what was prefetched)."""
     session.refresh_from_db()
     prefetch_related_objects([session], _SEATS)
+
+
+def session_written(session: TableSession, written: TableSession) -> None:
+    """The row as a write left it (`written`: the service's locked copy, updated in memory) copied onto the page's
+    `session`, which keeps its club and seats (a move or an undo changes neither). The answer to a move is then
+    rendered from what the page read and what the write locked, without reading the table a third time."""
+    for field in TableSession._meta.concrete_fields:
+        if field.attname in written.__dict__:  # a field the locked copy left out is not loaded for this
+            setattr(session, field.attname, getattr(written, field.attname))
 
 
 class Head(NamedTuple):
@@ -177,8 +155,7 @@ def head_can_write(head: Head, user: AbstractBaseUser) -> bool:
         return True
     writer = Q(seats__player__user=user)
     if head.club_id is not None:
-        writer |= Q(club__memberships__player__user=user,
-                    club__memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN])
+        writer |= Q(club__memberships__player__user=user, club__memberships__role__in=people().writer_roles)
     return TableSession.objects.filter(writer, pk=head.pk).exists()
 
 
@@ -194,8 +171,8 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
             return True
     elif session.seats.filter(player__user=user).exists():
         return True
-    return session.club_id is not None and Membership.objects.filter(
-        club_id=session.club_id, player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+    return session.club_id is not None and club_model().objects.filter(
+        pk=session.club_id, memberships__player__user=user, memberships__role__in=people().writer_roles
     ).exists()
 
 
@@ -281,11 +258,11 @@ def seat_names(session_ids: list[int]) -> dict[int, list[str]]:
     return names
 
 
-def sessions_for_player(*, player: Player, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+def sessions_for_player(*, player: Model, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(seats__player=player).order_by("-created_at")
 
 
-def sessions_for_club(*, club: Club, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
+def sessions_for_club(*, club: Model, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     return sessions_visible(viewer).filter(club=club).order_by("-created_at")
 
 
@@ -359,7 +336,7 @@ def game_stats_tally(*, game: str, viewer: AbstractBaseUser) -> dict:
     return tally
 
 
-def player_seats_finished(*, player: Player, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:
+def player_seats_finished(*, player: Model, game: str | list[str], viewer: AbstractBaseUser) -> QuerySet[Seat]:
     """The player's seats at finished move-by-move tables of `game` (or of any of a list of games) the viewer may
     see (for the game's part of the player's page, GameAdapter.player_stats)."""
     games = {"session__game__in": game} if isinstance(game, list) else {"session__game": game}

@@ -4,27 +4,24 @@ Every write locks the session row (`select_for_update`) before reading `head_seq
 posting at once are serialised: one move lands, the other is told the table moved on (409).
 """
 
-import json
 import random
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.engines.base import IllegalMove, InvalidMove, MoveError, Outcome, Phrase, replay
 from games.plugins import GameAdapter, get_game
-from leagues import results
-from leagues.audit import audit_record
-from leagues.models import Club, Membership, Player
-from leagues.players import player_guest_create
 from shitenno_site.errors import Conflict, KeyReused
 
-from . import heads, selectors, stats_store
+from . import heads, move_store, selectors, signals, stats_store
 from .models import MoveEvent, Seat, TableSession
+from .people import people, player_model
 
 
 @dataclass(frozen=True)
@@ -32,11 +29,14 @@ class Recorded:
     event: MoveEvent
     replayed: bool  # True when an idempotency key matched an earlier submission
     state: dict  # the table's state right after this entry
+    session: TableSession | None = None  # the row as the write left it (locked, updated in memory): the page
+    # renders its answer from it; the services always set it
 
 
 def _earlier(session: TableSession, event: MoveEvent) -> Recorded:
     """The first answer again, for a repeated idempotency key: the state as it was after that entry."""
-    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq))
+    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq),
+                    session=session)
 
 
 def _engine_or_400(game: str):
@@ -51,10 +51,10 @@ def session_create(
     *,
     game: str,
     created_by: AbstractBaseUser,
-    players: list[Player],
+    players: list[Model],
     setup: dict,
     colours: list[str] | None = None,
-    club: Club | None = None,
+    club: Model | None = None,
     is_public: bool = True,
 ) -> TableSession:
     """Seat `players` in order (seat i plays setup's i-th part) and validate the set-up with the engine."""
@@ -64,7 +64,7 @@ def session_create(
     if not engine.min_players <= len(players) <= engine.max_players:
         raise ValidationError({"players": _("%(game)s is played by %(min)d to %(max)d players.") % {
             "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
-    if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
+    if club is not None and not club.memberships.filter(player__user=created_by).exists():
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
     if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
@@ -83,11 +83,8 @@ def session_create(
     return session
 
 
-def _lock(session: TableSession, viewer: AbstractBaseUser | None = None) -> TableSession:
-    """The row locked. A table named only by its code (`TableSession(code=...)`, not read yet: the API's move
-    post) is found, locked and checked for whether the writer may see it in one query (404 if not)."""
-    if session.pk is None:
-        return selectors.session_locked_for_viewer(code=session.code, viewer=viewer)
+def _lock(session: TableSession) -> TableSession:
+    """The row of a table already read (the page showed it) again, locked: what the writer saw may be stale."""
     return TableSession.objects.select_for_update().get(pk=session.pk)
 
 
@@ -133,29 +130,12 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
         raise game_over(session)
 
 
-class _KeyTaken(Exception):
-    """The entry's insert met the table's unique (session, idempotency key): an earlier submission used the key."""
-
-
-_APPEND_SQL = (
-    f"WITH entry AS (INSERT INTO {MoveEvent._meta.db_table}"
-    " (session_id, seq, kind, payload, description, phrase, entered_by_id, idempotency_key, created_at)"
-    " VALUES (%(session)s, %(seq)s, %(kind)s, %(payload)s::jsonb, %(description)s, %(phrase)s::jsonb, %(user)s,"
-    " %(key)s, %(now)s)"
-    " ON CONFLICT (session_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id)"
-    f" UPDATE {TableSession._meta.db_table} SET state = %(state)s::jsonb, outcome = %(outcome)s::jsonb,"
-    " status = %(status)s, finished_at = %(finished_at)s, head_seq = %(seq)s, updated_at = %(now)s"
-    " WHERE id = %(session)s AND EXISTS (SELECT 1 FROM entry) RETURNING (SELECT id FROM entry)"
-)
-
-
 def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload: dict, description: str,
             phrase: dict, idempotency_key: str | None, state: dict) -> MoveEvent:
-    """Append one log entry and store the projection it leads to, in one statement (one round trip): the
-    entry's insert and the table's update, which happens only if the insert did. An insert that meets an earlier
-    entry with the same idempotency key writes nothing and raises _KeyTaken. Plain SQL: the ORM's building of an
-    insert and an update cost more than PostgreSQL's running them. The in-memory session is updated to
-    match; a game that just ended hands its result to the leagues."""
+    """Append one log entry and store the projection it leads to (games/move_store.py; an idempotency key used
+    before raises KeyTaken and writes nothing). The in-memory session is updated to match; a table that just
+    finished or was reopened updates its game's statistics, and a finished one tells the leagues (its result is
+    written in this transaction, games/signals.py)."""
     outcome = get_engine(session.game).outcome(state)
     had_outcome = session.outcome is not None
     now = timezone.now()
@@ -163,69 +143,35 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
     session.outcome = outcome.to_json() if outcome else None
     session.status = TableSession.Status.FINISHED if outcome else TableSession.Status.PLAYING
     session.finished_at = now if outcome else None
-    seq = session.head_seq + 1
-    if connection.vendor != "postgresql":  # SQLite (the demo) has no INSERT in a WITH: the ORM's two statements
-        event = _append_orm(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
-                            idempotency_key=idempotency_key, seq=seq, now=now)
-    else:
-        event = _append_sql(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
-                            idempotency_key=idempotency_key, seq=seq, now=now, state=state)
+    event = move_store.append(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
+                              idempotency_key=idempotency_key, now=now)
+    heads.head_store(session)  # under the row's lock, before the commit: never older than the table
     if outcome or had_outcome:  # finished, or reopened by an undo: the game's statistics follow
         stats_store.table_changed(session)
     if outcome:
-        results.result_from_session(session=session)
-    return event
-
-
-def _append_sql(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq, now,
-                state) -> MoveEvent:
-    """_append's one statement on PostgreSQL."""
-    with connection.cursor() as cursor:
-        cursor.execute(_APPEND_SQL, {
-            "session": session.pk, "seq": seq, "kind": kind, "payload": json.dumps(payload),
-            "description": description, "phrase": json.dumps(phrase), "user": user.pk, "key": idempotency_key,
-            "now": now, "state": json.dumps(state),
-            "outcome": None if session.outcome is None else json.dumps(session.outcome),
-            "status": session.status, "finished_at": session.finished_at,
-        })
-        row = cursor.fetchone()
-    if row is None:
-        raise _KeyTaken
-    session.head_seq, session.updated_at = seq, now
-    heads.head_store(session)  # under the row's lock, before the commit: never older than the table
-    event = MoveEvent(id=row[0], session=session, seq=seq, kind=kind, payload=payload, description=description,
-                      phrase=phrase, entered_by=user if user.pk else None, idempotency_key=idempotency_key,
-                      created_at=now)
-    event._state.adding, event._state.db = False, connection.alias
-    return event
-
-
-def _append_orm(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq,
-                now) -> MoveEvent:
-    """_append for a database without INSERT in a WITH (SQLite): the key looked up first, then two statements."""
-    if idempotency_key and session.events.filter(idempotency_key=idempotency_key).exists():
-        raise _KeyTaken
-    event = MoveEvent.objects.create(session=session, seq=seq, kind=kind, payload=payload, description=description,
-                                     phrase=phrase, entered_by=user, idempotency_key=idempotency_key)
-    session.head_seq, session.updated_at = seq, now
-    session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
-    heads.head_store(session)
+        signals.table_finished.send(sender=TableSession, session=session)
     return event
 
 
 @transaction.atomic
 def move_record(
-    *, session: TableSession, seq: int, move: dict, user: AbstractBaseUser, idempotency_key: str | None = None,
-    same_move_on_replay: bool = True,
+    *, session: TableSession | None = None, code: str | None = None, seq: int, move: dict, user: AbstractBaseUser,
+    idempotency_key: str | None = None, same_move_on_replay: bool = True,
 ) -> Recorded:
     """Append `move` if it is legal on the state the writer saw (`seq`); nothing is written otherwise.
+
+    The table is either `session`, a row the caller read already (the page), locked again here, or `code`, a
+    table not read yet (the API's move post): found, locked and checked for whether the writer may see it in one
+    query (404 as elsewhere). Exactly one of the two.
 
     A repeated idempotency key must come with the same move (the API's body), unless the caller builds the move
     from what the table shows now (the page's form: its seat is read from the table, which moved on after the
     first submission), when the writer and `seq` must match. The key's earlier entry is looked for only when
     the post would not be written otherwise (a stale `seq`, a refusal, or the key's unique index meeting it on
     insert), so a new key costs no query of its own, and a key seen before gets the answer it got before."""
-    session = _lock(session, user)
+    if (session is None) == (code is None):
+        raise TypeError("move_record needs the table as a session or as a code, one of the two.")
+    session = _lock(session) if code is None else selectors.session_locked_for_viewer(code=code, viewer=user)
     try:
         _check_writable(session, user, seq)
         if not isinstance(move, dict):
@@ -238,13 +184,13 @@ def move_record(
         event = _append(session, user=user, kind=MoveEvent.Kind.MOVE, payload=move,
                         description=str(phrase)[:300], phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
                         idempotency_key=idempotency_key, state=new_state)
-    except (PermissionDenied, Conflict, MoveError, _KeyTaken):
+    except (PermissionDenied, Conflict, MoveError, move_store.KeyTaken):
         earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
                             payload=move if same_move_on_replay else None)
         if earlier is None:
             raise
         return _earlier(session, earlier)
-    return Recorded(event, replayed=False, state=session.state)
+    return Recorded(event, replayed=False, state=session.state, session=session)
 
 
 @transaction.atomic
@@ -252,12 +198,12 @@ def move_undo(
     *, session: TableSession, seq: int, user: AbstractBaseUser, idempotency_key: str | None = None
 ) -> Recorded:
     """Take back the last standing move by appending an undo entry; the undone row stays in the log."""
-    session = _lock(session, user)
+    session = _lock(session)
     earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.UNDO, payload=None)
     if earlier is not None:
         return _earlier(session, earlier)
     if session.status == TableSession.Status.FINISHED and selectors.session_can_write(session, user):
-        results.result_withdraw_for_session(session=session)  # 409 once the result counts
+        signals.table_reopening.send(sender=TableSession, session=session, user=user)  # 409 once it counts
         session.status = TableSession.Status.PLAYING  # undoing the last move of a game reopens it
     _check_writable(session, user, seq)
     events = list(session.events.order_by("seq"))
@@ -272,9 +218,8 @@ def move_undo(
         idempotency_key=idempotency_key,
         state=replay(get_engine(session.game), session.setup, [e.payload for e in standing]),
     )
-    audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
-                 details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
-    return Recorded(event, replayed=False, state=session.state)
+    signals.move_undone.send(sender=TableSession, session=session, user=user, event=event, undone=undone)
+    return Recorded(event, replayed=False, state=session.state, session=session)
 
 
 @transaction.atomic
@@ -292,9 +237,9 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     return session
 
 
-def players_in_order(ids: list[int]) -> list[Player]:
+def players_in_order(ids: list[int]) -> list[Model]:
     """The players named by `ids`, in that order; a 400 naming any id that does not exist."""
-    by_id = Player.objects.in_bulk(ids)
+    by_id = player_model().objects.in_bulk(ids)
     missing = [pk for pk in ids if pk not in by_id]
     if missing:
         raise ValidationError({"players": [_("No player with id %(id)s.") % {"id": pk} for pk in missing]})
@@ -323,7 +268,7 @@ def final_count(*, game: str, end: dict) -> Outcome:
 
 @transaction.atomic
 def final_count_record(
-    *, game: str, end: dict, players: list[Player], created_by: AbstractBaseUser, club: Club | None = None
+    *, game: str, end: dict, players: list[Model], created_by: AbstractBaseUser, club: Model | None = None
 ) -> TableSession:
     """Save a table that entered only its end state as a finished session with its outcome."""
     outcome = final_count(game=game, end=end)
@@ -332,7 +277,7 @@ def final_count_record(
             "n": len(outcome.placings)}})
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
-    if club is not None and not Membership.objects.filter(club=club, player__user=created_by).exists():
+    if club is not None and not club.memberships.filter(player__user=created_by).exists():
         raise PermissionDenied(_("Only members may save a table for this club."))
     engine = get_engine(game)
     session = TableSession.objects.create(
@@ -341,7 +286,7 @@ def final_count_record(
         outcome=outcome.to_json(), status=TableSession.Status.FINISHED, finished_at=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
-    results.result_from_session(session=session)
+    signals.table_finished.send(sender=TableSession, session=session)
     return session
 
 
@@ -354,7 +299,7 @@ def table_open(
     setup: dict,
     deal: bool = False,
     rng=None,
-    club: Club | None = None,
+    club: Model | None = None,
     is_public: bool = True,
 ) -> TableSession:
     """Open a table of any game, for the new-table page and the API alike: guests named there are created
@@ -366,11 +311,11 @@ def table_open(
     adapter = _game_or_400(game)
     if deal:
         setup = adapter.deal(setup, rng or random.SystemRandom())
-    seated: list[Player] = []
+    seated: list[Model] = []
     for seat in seats:
         player = seat.get("player")
         if player is None:
-            player = player_guest_create(name=seat.get("guest_name", ""), created_by=created_by)
+            player = people().guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         seated.append(player)
     return session_create(
         game=adapter.slug, created_by=created_by, players=seated, setup=setup,

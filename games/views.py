@@ -21,15 +21,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engines.base import MoveError
 from games.plugins import GameAdapter, all_games, default_game, get_game
-from leagues.chances import seat_chances
-from leagues.models import Player
-from leagues.players import player_for_user
-from leagues.selectors import LookaheadPage, clubs_of_user
 from shitenno_site.errors import Conflict, KeyReused
+from shitenno_site.paging import LookaheadPage
 from shitenno_site.validation import idempotency_key
 
 from . import balance_stats, heads, selectors, services
 from .models import MoveEvent, TableSession
+from .people import people, player_model
 
 
 def _game_or_404(slug: str) -> GameAdapter:
@@ -42,11 +40,11 @@ def _game_or_404(slug: str) -> GameAdapter:
 # --- new table ------------------------------------------------------------------------------------------
 
 
-def _seatable_players(user) -> list[Player]:
+def _seatable_players(user) -> list:
     """The user, his clubs' members and the players he recently sat with."""
-    me = player_for_user(user)
+    me = people().player_for_user(user)
     others = (
-        Player.objects.filter(
+        player_model().objects.filter(
             Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
             | Q(created_by=user, user__isnull=True)
         )
@@ -65,7 +63,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     except KeyError:  # a mistyped link: say so and offer the games there are, rather than another game's form
         return render(request, "games/unknown_game.html", {"slug": slug[:80], "games": all_games()}, status=404)
     players = _seatable_players(request.user)
-    form = game.setup_form_class(request.POST or None, players=players, clubs=clubs_of_user(request.user),
+    form = game.setup_form_class(request.POST or None, players=players, clubs=people().clubs_of_user(request.user),
                                  initial={"game": game.slug, "seat0_player": str(players[0].pk)})
     status = 200
     if request.method == "POST":
@@ -157,7 +155,7 @@ def _render_table(request: HttpRequest, session: TableSession, status: int = 200
     if not request.htmx:
         join_url = request.build_absolute_uri(session.get_absolute_url())
         context["join_url"] = join_url
-        context["chances"] = seat_chances(session)
+        context["chances"] = people().seat_chances(session)
         context["qr_svg"] = segno.make(join_url, error="m").svg_inline(
             scale=4, dark="#000", light="#fff", title=_("QR code of the join link"))
     return render(request, template, context, status=status)
@@ -223,11 +221,11 @@ def _seq(request: HttpRequest) -> int:
 
 
 def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
-    """Run a write and translate its errors: 400 with the reason and what was entered, 409 with the new
-    state, 403 when the user may not write here."""
+    """Run a write (returning services.Recorded) and translate its errors: 400 with the reason and what was
+    entered, 409 with the new state, 403 when the user may not write here."""
     entered = {key: request.POST.getlist(key) for key in request.POST}
     try:
-        write()
+        recorded = write()
     except MoveError as exc:
         error = get_game(session.game).say_error(exc, session.state)
         return _render_table(request, session, status=400, error=error, entered=entered,
@@ -241,7 +239,7 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
         return _render_table(request, session, status=422, notice=exc.message)
     if not request.htmx:
         return redirect(session)
-    selectors.session_reload(session)
+    selectors.session_written(session, recorded.session)  # the table as written, not read again
     return _render_table(request, session)
 
 
@@ -249,11 +247,11 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
 def table_move(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
 
-    def write() -> None:
+    def write() -> services.Recorded:
         if session.entry == TableSession.Entry.FINAL_COUNT:
             raise services.game_over(session)
         move = get_game(session.game).move_from_post(session.state, request.POST)
-        services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
+        return services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
                              idempotency_key=idempotency_key(request.POST.get("key")), same_move_on_replay=False)
 
     return _write(request, session, write)

@@ -66,7 +66,7 @@ class SeatLine:
 
 
 def seat_chances(session) -> dict | None:
-    """The table page's ratings and chances, from seats read with games.selectors._rated_seats (no query); None
+    """The table page's ratings and chances, from seats read with for_games.seats_rated (no query); None
     for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
     players had before the finished game ("alice had a 41% chance")."""
     seats = list(session.seats.all())

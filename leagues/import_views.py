@@ -9,7 +9,6 @@ import secrets
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,11 +19,11 @@ from django.views.decorators.http import require_POST
 from .access import club_for_member
 from .imports import export
 from .imports.formats import MAX_BYTES, ImportRefused
+from .imports.job import KEEP, run_import_job  # noqa: F401 (the job's body, kept here for its page's tests)
 from .imports.plan import SKIP_INCOMPLETE, SKIP_OTHER_GAME, SKIP_SAME_PLAYER_TWICE, SKIP_TOO_FEW, fold
 from .imports.service import FORMATS, club_plan, import_commit, read_files, site_games
 from .models import Club
 
-KEEP = 3600  # seconds an upload waits between preview and commit
 IN_PAGE = 300  # plays committed while the page waits; more run as a job with a progress bar
 MAX_FILES = 20
 REASONS = {SKIP_OTHER_GAME: gettext_lazy("not one of the site's games"), SKIP_INCOMPLETE: gettext_lazy("incomplete"),
@@ -160,28 +159,6 @@ def import_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
         raise Http404
     template = "leagues/partials/import_progress.html" if request.htmx else "leagues/import_progress.html"
     return render(request, template, {"club": club, "token": token, "progress": progress})
-
-
-def run_import_job(token: str) -> None:
-    """The Celery job's body: commit the upload, writing the progress where the page polls it."""
-    from django.contrib.auth import get_user_model
-
-    upload = cache.get(f"plays-import:{token}")
-    key = f"plays-import-progress:{token}"
-    if upload is None:
-        cache.set(key, {"done": 0, "total": 0, "error": _("The upload expired: start again.")}, KEEP)
-        return
-    club = Club.objects.get(pk=upload["club"])
-    user = get_user_model().objects.get(pk=upload["user"])
-    try:
-        summary = import_commit(
-            club=club, user=user, source=read_files(upload["kind"], upload["files"]),
-            merges=upload.get("merges", []), game_overrides=upload.get("games", {}),
-            progress=lambda done, total: cache.set(key, {"done": done, "total": total}, KEEP))
-    except (ImportRefused, PermissionDenied) as error:
-        cache.set(key, {"done": 0, "total": 0, "error": str(error)}, KEEP)
-        return
-    cache.set(key, {"done": 1, "total": 1, "summary": summary}, KEEP)
 
 
 @login_required

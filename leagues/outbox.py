@@ -105,22 +105,23 @@ def _hint_pool(app):
     return pool
 
 
+RUN_MANY_TASK = "leagues.tasks.outbox_run_many"  # the hint's message, by name: tasks imports this module, not back
+
+
 def publish(row_ids: list[int]) -> None:
     """Hint the worker to run these rows now, in one message. Never raises and never waits on a dead broker: the
-    sweep runs them."""
+    sweep runs them. The message names its task (RUN_MANY_TASK) rather than importing leagues.tasks, which imports
+    this module for the task bodies; in eager mode (no broker) the hint is the task's body, run here."""
     from shitenno_site.celery import app
-
-    from . import tasks
 
     try:
         if app.conf.task_always_eager:
-            tasks.outbox_run_many.apply_async((row_ids,))
+            run_many(row_ids)
             return
         with _hint_pool(app).acquire(block=True, timeout=PUBLISH_CONNECT_TIMEOUT) as connection:
             try:
                 connection.ensure_connection(max_retries=0)
-                tasks.outbox_run_many.apply_async((row_ids,), connection=connection, retry=False,
-                                                  ignore_result=True)
+                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True)
             except Exception:
                 connection.collect()  # drop the broken socket: the next hint connects afresh
                 raise

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.models import TableSession
 from shitenno_site.errors import Conflict
 
 from . import outbox
@@ -111,12 +112,11 @@ def _clean_entries(entries: Sequence[dict]) -> list[dict]:
 
 @transaction.atomic
 def result_from_session(*, session) -> Result | None:
-    """The games app calls this when a table finishes: a pending result, in a season when one fits.
+    """A table finished (games.signals.table_finished, received in for_games): a pending result, in a season
+    when one fits.
 
     Safe to call twice: a session has at most one result.
     """
-    from games.models import TableSession
-
     session = TableSession.objects.select_for_update().get(pk=session.pk)
     if session.status != TableSession.Status.FINISHED or not session.outcome:
         return None

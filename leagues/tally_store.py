@@ -21,14 +21,14 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
+from games.models import TableSession
+
 from .models import Player, PlayerTally, Result, ResultEntry, RivalTally
 
 REPAIR_BATCH = 500  # players recounted per transaction by the nightly repair
 
 
 def _tables() -> dict[str, str]:
-    from games.models import TableSession
-
     quote = connection.ops.quote_name
     return {"tally": quote(PlayerTally._meta.db_table), "rival": quote(RivalTally._meta.db_table),
             "entry": quote(ResultEntry._meta.db_table), "result": quote(Result._meta.db_table),

@@ -8,6 +8,7 @@ from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError
 
 from . import outbox, rating_store, repair, standings_store
+from .imports.job import run_import_job
 from .models import Result, Season
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,4 @@ def _sweep_at_start(sender=None, **_kwargs) -> None:
 @shared_task(ignore_result=True, acks_late=True)
 def import_plays_job(token: str) -> None:
     """A large import's commit (issue 27), reporting its progress to the page (leagues.import_views)."""
-    from .import_views import run_import_job
-
     run_import_job(token)

@@ -17,8 +17,8 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.engines import get_engine
 from games.models import TableSession
+from games.people import club_model
 from games.plugins import default_final_count_game, default_game
-from leagues.models import Club
 from shitenno_site.api import (
     StrictBooleanField,
     StrictCharField,
@@ -118,7 +118,7 @@ class TableList(ListAPIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         players = services.players_in_order(values["players"])
-        club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
+        club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
         colours = values["colours"]
         seats = [{"player": p, "colour": colours[i] if i < len(colours) else ""} for i, p in enumerate(players)]
         session = services.table_open(
@@ -203,7 +203,7 @@ class MoveList(APIView):
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
-            session=TableSession(code=code), seq=data.validated_data["seq"], move=data.validated_data["move"],
+            code=code, seq=data.validated_data["seq"], move=data.validated_data["move"],
             user=request.user,
             idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
         )
@@ -260,7 +260,7 @@ class FinalCount(APIView):
         if not request.user.is_authenticated:
             return Response({"detail": "Log in to save a result."}, status=status.HTTP_401_UNAUTHORIZED)
         players = services.players_in_order(values["save_with_players"])
-        club = get_object_or_404(Club, slug=values["club"]) if values["club"] else None
+        club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
         session = services.final_count_record(game=values["game"], end=values["end"], players=players,
                                               created_by=request.user, club=club)
         return Response({"outcome": session.outcome, "table": session.code}, status=status.HTTP_201_CREATED)

@@ -254,3 +254,8 @@ def test_the_rolled_back_change_asks_for_nothing(transactional_db, club, alice, 
         assert not publish.called and not LeagueJob.objects.exists()
         result.refresh_from_db()
         assert result.status == "pending"
+
+
+def test_the_hint_names_the_task_that_runs_it():
+    """outbox publishes by name (it does not import tasks, which imports it): the name is the task's."""
+    assert tasks.outbox_run_many.name == outbox.RUN_MANY_TASK
