@@ -8,7 +8,7 @@ favoured); for each dimension (the seat, and what the plug-in names in `GameAdap
 the turn order of the first round, a general, a clan) it counts, per player count, each key's games and wins,
 because the expected rate and the test are per player count (a seat of a 3-player table expects 1/3 of the
 wins, of a 5-player table 1/5). `present` turns the counts into the page's rows and sentence with the pure
-statistics of leagues/balance.py (Wilson 95% intervals, the expected rate, the exact or chi-square test).
+statistics of games/balance.py (Wilson 95% intervals, the expected rate, the exact or chi-square test).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.balance import MIN_GAMES, Balance, balance_from_counts
 from games.plugins import TableRow, tally
 from games.plugins.tally import Tally
-from leagues.balance import MIN_GAMES, Balance, balance_from_counts
 
 if TYPE_CHECKING:
     from games.plugins import GameAdapter

@@ -1,10 +1,9 @@
 from django.urls import path
 
-from . import chance_views, views
+from . import views
 
 urlpatterns = [
     path("tables/new/", views.table_new, name="table_new"),
-    path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
     path("tables/final-count/", views.final_count, name="final_count"),
     path("tables/final-count/<slug:game>/", views.final_count, name="final_count"),
     path("tables/<str:code>/", views.table_detail, name="table_detail"),

@@ -1,8 +1,9 @@
 from django.urls import include, path
 
-from . import table_result, views
+from . import chance_views, table_result, views
 
 urlpatterns = [
+    path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
     path("players/", views.player_list, name="player_list"),
     path("players/new-guest/", views.guest_create, name="guest_create"),
     path("players/<int:pk>/", views.player_detail, name="player_detail"),

@@ -1,4 +1,4 @@
-"""Seat and faction balance (leagues/balance.py): honest intervals, and a test of "all seats equal" that rejects
+"""Seat and faction balance (games/balance.py): honest intervals, and a test of "all seats equal" that rejects
 about 5% of fair datasets and finds a planted 5-point first-seat advantage in 2,000 games."""
 
 import itertools
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from leagues.balance import (
+from games.balance import (
     balance_from_counts,
     chi_square_sf,
     exact_multinomial_p,
