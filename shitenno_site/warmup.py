@@ -1,11 +1,13 @@
 """What a web worker would otherwise pay on its first requests, paid once when it loads the site (wsgi.py, asgi.py).
 
 bench/load.py measured the site's move p95 at 400-1,050 ms in the first 10 s after a start against ~50-100 ms
-after (issue 28): each of gunicorn's workers imported the URLconf on its first request (the views, DRF, the API
-schema's views with the `requests` it brings: ~0.8 s of the first move's 0.8-1.5 s on this machine), compiled
-every template on the first page or live poll (~0.15 s), loaded the Dutch catalogue on the first Dutch answer and
-read the static files' manifest and opened its cache connection; with 4 workers on 2 cores and a hundred moves a second arriving, the queue behind
-those first requests took seconds to drain. A worker now does all of that before it accepts its first request.
+after (issue 28). Each of gunicorn's workers imported the URLconf on its first request (the views, DRF, the API
+schema's views with the `requests` they bring: ~0.5 s of a fresh process's first move, 506-522 ms against 9 ms
+for the next, on this machine), compiled the templates on its first live poll (96-105 ms against 18-20), read
+the Dutch catalogue and the static files' manifest and opened its cache connection on first use. With 4 workers
+on 2 cores and a hundred moves a second arriving, the queue behind those first requests took seconds to drain. A
+worker now does all of that before it accepts its first request (~0.7 s a worker): first move 27-30 ms, first
+live poll 28-30 ms.
 
 What it leaves for the first request: the database connection (one made here would be shared by the processes a
 `--preload` server forks from this one) and each table's own state, which the shared cache keeps across a deploy.
