@@ -270,7 +270,7 @@ def _head_to_head_live(player: Player, results: QuerySet[Result]) -> QuerySet:
     )
 
 
-def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser):
+def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser) -> QuerySet | list[dict]:
     """Each opponent of the player in counted games the viewer may see, as dicts: `opponent` (id), `name`, `won`
     (games the player finished ahead of him), `lost` (behind him), `decided`; most games decided between them
     first. From the stored tallies (RivalTally) of the clubs the viewer may see: one SQL aggregate over the
