@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.engines.base import InvalidMove
 from games.engines.samurai_empires import SamuraiEmpiresEngine
 from games.engines.samurai_empires.state import SEED_LIMIT
-from games.plugins import GameAdapter, TableRow
+from games.plugins import GameAdapter
 
 from . import context, forms, phrases, stats
 
@@ -69,14 +69,9 @@ class SamuraiEmpiresGame(GameAdapter):
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)
 
-    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return context.outcome_context(outcome, names, state)
-
-    def stats_table(self, row: TableRow) -> dict:
-        return stats.table_tally(row)
-
-    def stats_present(self, tally: dict) -> dict:
-        return stats.present(tally)
+    outcome_context = staticmethod(context.outcome_context)  # the game's own functions, as the adapter's
+    stats_table = staticmethod(stats.table_tally)
+    stats_present = staticmethod(stats.present)
 
     def stats_context(self, found: dict) -> dict:
         for group in (found["solo"]["by_era"], found["multiplayer"]["by_seat"]):

@@ -12,11 +12,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engines.base import InvalidMove, Outcome
+from games.engines.base import InvalidMove
 from games.engines.shitenno import ShitennoEngine, deal_gates, deal_titles, simulation
 from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
-from games.plugins import GameAdapter, TableRow
+from games.plugins import GameAdapter
 
 from . import context, forms, phrases, stats
 
@@ -86,18 +86,12 @@ class ShitennoGame(GameAdapter):
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)
 
-    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return context.outcome_context(outcome, names, state)
-
-    def final_count(self, end: dict) -> Outcome:
-        return shitenno_final_count(end)
-
-    def stats_table(self, row: TableRow) -> dict:
-        """Win rates by general, starting title and seat, and where the favour comes from."""
-        return stats.table_tally(row)
-
-    def stats_present(self, tally: dict) -> dict:
-        return stats.present(tally)
+    # the game's own functions, as the adapter's (GameAdapter says what each is for)
+    outcome_context = staticmethod(context.outcome_context)
+    final_count = staticmethod(shitenno_final_count)
+    stats_table = staticmethod(stats.table_tally)  # win rates by general, starting title and seat; favour's sources
+    stats_present = staticmethod(stats.present)
+    demo_game = staticmethod(simulation.random_legal_game)
 
     def stats_context(self, found: dict) -> dict:
         for row in found["by_general"]:
@@ -125,6 +119,3 @@ class ShitennoGame(GameAdapter):
         """Favourite general and title held most (at the start and in the last year)."""
         rows = seats.values_list("position", "session__setup", "session__state__titles")
         return stats.player_shitenno_stats(rows)
-
-    def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
-        return simulation.random_legal_game(seed, players)
