@@ -170,9 +170,8 @@ def _balance(games: Iterable[tuple[Hashable, int, Iterable[Hashable]]]) -> Balan
     return balance_from_counts({n: {k: (g, w) for k, (g, w) in counts.items()} for n, counts in strata.items()})
 
 
-def balance_from_counts(strata: Strata) -> Balance:
-    """Rows and the test from counts: for each player count n, each key's games and wins in games of n players
-    (with one winner each). What the games' stored statistics keep (games/balance_stats.py)."""
+def _rows(strata: Strata) -> tuple[list[Row], int]:
+    """Each key's games, wins, Wilson interval and expected rate over all player counts; and the games counted."""
     played: Counter = Counter()
     won: Counter = Counter()
     expected: Counter = Counter()
@@ -188,8 +187,12 @@ def balance_from_counts(strata: Strata) -> Balance:
         low, high = wilson(won[key], played[key])
         rows.append(Row(key=key, games=played[key], wins=won[key], rate=won[key] / played[key], low=low, high=high,
                         expected=expected[key] / played[key]))
-    if total < MIN_GAMES:
-        return Balance(rows=rows, games=total, statistic=None, df=0, p_value=None)
+    return rows, total
+
+
+def _all_seats_equal(strata: Strata) -> tuple[float, int, dict[float, float], set[str]]:
+    """The X² of each player count's stratum: chi-square where every cell expects enough, else the exact
+    distribution (convolved) where it can be enumerated; a stratum of too few chosen factions is left out."""
     statistic, df, exact = 0.0, 0, {0.0: 1.0}
     methods = set()
     for n, counts in sorted(strata.items()):
@@ -207,7 +210,16 @@ def balance_from_counts(strata: Strata) -> Balance:
             statistic += x2
             exact = _convolve(exact, exact_distribution(games_here, n))
             methods.add("exact")
-        # else: chosen factions too few to test in this stratum (no exact null from counts): left out
+    return statistic, df, exact, methods
+
+
+def balance_from_counts(strata: Strata) -> Balance:
+    """Rows and the test from counts: for each player count n, each key's games and wins in games of n players
+    (with one winner each). What the games' stored statistics keep (games/balance_stats.py)."""
+    rows, total = _rows(strata)
+    if total < MIN_GAMES:
+        return Balance(rows=rows, games=total, statistic=None, df=0, p_value=None)
+    statistic, df, exact, methods = _all_seats_equal(strata)
     if not methods:
         return Balance(rows=rows, games=total, statistic=None, df=0, p_value=None)
 

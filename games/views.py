@@ -112,6 +112,10 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
     return context
 
 
+# The shared body holds up bench/README.md's row "Issue 18: ... changed poll <= 2.5x an unrouted 404" (bench/load.py:
+# 2.15x, 2.68 ms, on the merged main): a changed poll that renders the body itself costs ~6 ms, 4x the 404
+# (bench/HISTORY.md, "changed poll (live fragment)" 6.20 ms = 4.05x before it). Rendered once per version, it is
+# shared with each answer's own CSRF token and idempotency key put where the placeholders stand.
 _KEY_SLOT, _CSRF_SLOT = "idempotency-key-slot-5e2b", "csrf-token-slot-5e2b"
 # A body is read only while its version is the table's newest (a poll always renders the head), so it needs to live
 # just long enough for the other phones' next polls; kept longer it only fills the shared cache: a table moving

@@ -25,7 +25,7 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         if change and "members_public" in form.changed_data:
             from .clubs import club_privacy_changed
@@ -65,7 +65,7 @@ class LeagueAdmin(admin.ModelAdmin):
     list_filter = ["club"]
     inlines = [SeasonInline]
 
-    def save_formset(self, request, form, formset, change):
+    def save_formset(self, request, form, formset, change) -> None:
         super().save_formset(request, form, formset, change)
         if formset.model is models.Season:
             for season_form in formset.forms:
@@ -79,7 +79,7 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ["league"]
     readonly_fields = ["standings_results"]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         if change:
             _recompute_if_rules_changed(obj, form)
@@ -110,7 +110,7 @@ class ResultAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "ranked_publicly", "in_standings", "version"]
     inlines = [ResultEntryInline, SignOffInline]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request, obj, form, change) -> None:
         # Read before anything is saved: the inlines (who played, how they placed) are saved after this.
         request.result_before = results.result_footprint(obj.pk) if change else None
         if change:  # a correction here is a new version too: a form opened on the site before it is refused
@@ -119,16 +119,16 @@ class ResultAdmin(admin.ModelAdmin):
         if change:
             obj.refresh_from_db(fields=["version"])
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
         results.result_changed_in_admin(before=request.result_before, result_id=form.instance.pk, user=request.user)
 
-    def delete_model(self, request, obj):
+    def delete_model(self, request, obj) -> None:
         before, pk = results.result_footprint(obj.pk), obj.pk
         super().delete_model(request, obj)
         results.result_changed_in_admin(before=before, result_id=pk, user=request.user)
 
-    def delete_queryset(self, request, queryset):
+    def delete_queryset(self, request, queryset) -> None:
         for result in queryset:
             self.delete_model(request, result)
 
@@ -144,11 +144,11 @@ class DerivedRowsAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
-    def delete_model(self, request, obj):
+    def delete_model(self, request, obj) -> None:
         super().delete_model(request, obj)
         self.rebuild([obj])
 
-    def delete_queryset(self, request, queryset):
+    def delete_queryset(self, request, queryset) -> None:
         rows = list(queryset)
         super().delete_queryset(request, queryset)
         self.rebuild(rows)

@@ -4,6 +4,7 @@ transaction; callers check nothing themselves."""
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -85,7 +86,7 @@ def _membership_add(*, club: Club, player: Player, user: AbstractBaseUser, invit
     return membership
 
 
-def club_invites_for(user: AbstractBaseUser):
+def club_invites_for(user: AbstractBaseUser) -> QuerySet:
     """The invites this user may answer: for their own player, and for the guests they added."""
     if not user.is_authenticated:
         return ClubInvite.objects.none()

@@ -6,6 +6,7 @@ rules are the engine's business and errors become HTTP answers in shitenno_site.
 
 import random
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -104,14 +105,14 @@ class TableList(ListAPIView):
         club = serializers.SlugField(required=False, allow_null=True, default=None)
         is_public = StrictBooleanField(default=True)
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return selectors.sessions_visible(self.request.user).order_by("-created_at")
 
     @extend_schema(request=TableCreateInput, responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
                    summary="Start a table and seat its players",
                    examples=[OpenApiExample("Two players, titles dealt by the site", value=SETUP_EXAMPLE,
                                             request_only=True)])
-    def post(self, request):
+    def post(self, request) -> Response:
         if not request.user.is_authenticated:
             return Response({"detail": "Log in to start a table."}, status=status.HTTP_401_UNAUTHORIZED)
         data = self.TableCreateInput(data=request.data)
@@ -135,7 +136,7 @@ def _table(request, code: str, *, seats: bool = True) -> TableSession:
 class TableDetail(APIView):
     @extend_schema(responses=with_errors({200: TableOutput}, 404),
                    summary="A table's state, whose turn it is and what can be played")
-    def get(self, request, code: str):
+    def get(self, request, code: str) -> Response:
         return Response(TableOutput(_table(request, code)).data)
 
 
@@ -149,7 +150,7 @@ class ScoreOutput(serializers.Serializer):
 class TableScore(APIView):
     @extend_schema(responses=with_errors({200: ScoreOutput}, 404),
                    summary="Each seat's score so far, and the outcome once the game is over")
-    def get(self, request, code: str):
+    def get(self, request, code: str) -> Response:
         session = _table(request, code)
         return Response({"score": selectors.session_score(session), "favour": _favour(session),
                          "outcome": session.outcome})
@@ -188,7 +189,7 @@ class MoveList(APIView):
 
     @extend_schema(responses=with_errors({200: EventOutput(many=True)}, 404),
                    summary="The move log, undo entries included")
-    def get(self, request, code: str):
+    def get(self, request, code: str) -> Response:
         session = _table(request, code)
         return Response(EventOutput(session.events.select_related("entered_by").order_by("seq"), many=True).data)
 
@@ -199,7 +200,7 @@ class MoveList(APIView):
         examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
                   for name, move in MOVE_EXAMPLES],
     )
-    def post(self, request, code: str):
+    def post(self, request, code: str) -> Response:
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
@@ -220,7 +221,7 @@ class Undo(APIView):
                    responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415,
                                          422),
                    summary="Take back the last move (an undo entry is appended; nothing is deleted)")
-    def post(self, request, code: str):
+    def post(self, request, code: str) -> Response:
         session = _table(request, code, seats=False)
         data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -250,7 +251,7 @@ class FinalCount(APIView):
                    responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
                    summary="Final count of a table from its end state (Shitennō)",
                    examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
-    def post(self, request):
+    def post(self, request) -> Response:
         data = self.FinalCountInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -276,7 +277,7 @@ class Games(APIView):
         score_unit = serializers.CharField()
 
     @extend_schema(responses=GameOutput(many=True), summary="The games the site has a rules engine for")
-    def get(self, request):
+    def get(self, request) -> Response:
         from games.engines import REGISTRY
 
         return Response(self.GameOutput(REGISTRY.values(), many=True).data)

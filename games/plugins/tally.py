@@ -20,7 +20,7 @@ def key(value) -> str:
     return json.dumps(value)
 
 
-def unkey(text: str):
+def unkey(text: str) -> object:
     return json.loads(text)
 
 

@@ -55,3 +55,37 @@ def history_rows(rows: list[dict], game) -> str:
         out.append(f'\n  <li class="{css}">\n    <span class="seq">#{event.seq}</span>\n    {words}'
                    f"\n    <small>{by}</small>\n  </li>")
     return mark_safe("".join(out))  # noqa: S308 (the words and names escaped, the rest numbers)
+
+
+class MoveFormNode(template.Node):
+    def __init__(self, move: template.base.FilterExpression, kind: template.base.FilterExpression | None,
+                 nodelist: template.NodeList) -> None:
+        self.move, self.kind, self.nodelist = move, kind, nodelist
+
+    def render(self, context: template.Context) -> str:
+        move = self.move.resolve(context)
+        kind = move if self.kind is None else self.kind.resolve(context)
+        url = conditional_escape(context.get("move_url", ""))
+        with context.push(kind=kind):
+            head = context.template.engine.get_template("games/partials/move_head.html").render(context)
+            body = self.nodelist.render(context)
+        return mark_safe(  # noqa: S308 (the URL and the move escaped, the rest rendered by the template engine)
+            f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table-body" hx-swap="outerHTML" '
+            f'class="stack" data-move="{conditional_escape(move)}">\n  {head}{body}</form>')
+
+
+@register.tag
+def move_form(parser: template.base.Parser, token: template.base.Token) -> MoveFormNode:
+    """`{% move_form "place" %}…{% endmove_form %}`: one move's form on a game's panel, posted to the table's move
+    address (`move_url`) by htmx, which swaps the table body; it starts with the hidden fields every move sends
+    (games/partials/move_head.html: the CSRF token, the table's version, the idempotency key and the move type,
+    or `kind=""` for a form whose buttons name it). Each panel's forms used to repeat all of that."""
+    bits = token.split_contents()
+    kind = None
+    if len(bits) == 3 and bits[2].startswith("kind="):
+        kind = parser.compile_filter(bits[2][len("kind="):])
+    elif len(bits) != 2:
+        raise template.TemplateSyntaxError('{% move_form %} takes the move type: {% move_form "place" %}')
+    nodelist = parser.parse(("endmove_form",))
+    parser.delete_first_token()
+    return MoveFormNode(parser.compile_filter(bits[1]), kind, nodelist)

@@ -182,7 +182,7 @@ class ClubLeagues(APIView):
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20)
 
     @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 403, 404), summary="A club's leagues")
-    def get(self, request, slug: str):
+    def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             return Response({"detail": "Only members see a private club's leagues."}, status=status.HTTP_403_FORBIDDEN)
@@ -190,7 +190,7 @@ class ClubLeagues(APIView):
 
     @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415),
                    summary="Start a league (club owners and admins)")
-    def post(self, request, slug: str):
+    def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.LeagueInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -200,13 +200,13 @@ class ClubLeagues(APIView):
 
 class LeagueList(APIView):
     @extend_schema(responses=LeagueOutput(many=True), summary="Every league")
-    def get(self, request):
+    def get(self, request) -> Response:
         return Response(LeagueOutput(selectors.leagues_list(viewer=request.user), many=True).data)
 
 
 class LeagueDetail(APIView):
     @extend_schema(responses=with_errors({200: LeagueOutput}, 404))
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         return Response(LeagueOutput(selectors.league_for_viewer(pk=pk, viewer=request.user)).data)
 
 
@@ -223,13 +223,13 @@ class LeagueSeasons(APIView):
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
 
     @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 404), summary="A league's seasons")
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         return Response(SeasonOutput(league.seasons.all(), many=True).data)
 
     @extend_schema(request=SeasonInput, responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
                    summary="Add a season with its rules (managers)")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -240,7 +240,7 @@ class LeagueSeasons(APIView):
 class SeasonStandings(APIView):
     @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 404),
                    summary="A season's table, as last computed")
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         return Response(StandingOutput(selectors.standings_of(season), many=True).data)
 
@@ -268,7 +268,7 @@ class RatingList(APIView):
         responses=with_errors({200: RatingOutput(many=True)}, 400, 404),
         summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
-    def get(self, request):
+    def get(self, request) -> Response:
         kind, key = _scope(request)
         min_games = query_int(request.query_params, "min_games", default=0, max_value=MAX_MIN_GAMES)
         return Response(RatingOutput(selectors.ratings_list(kind=kind, key=key, min_games=min_games),
@@ -278,7 +278,7 @@ class RatingList(APIView):
 class PlayerRatingHistory(APIView):
     @extend_schema(parameters=SCOPE_PARAMETERS, responses=with_errors({200: RatingEventOutput(many=True)}, 400, 404),
                    summary="A player's rating after each game, in order")
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         kind, key = _scope(request)
         return Response(RatingEventOutput(selectors.rating_history(player=player, kind=kind, key=key), many=True).data)
@@ -287,7 +287,7 @@ class PlayerRatingHistory(APIView):
 class PlayerStats(APIView):
     @extend_schema(responses=with_errors({200: PlayerStatsOutput}, 404),
                    summary="A player's counted games: wins, scores, head-to-head")
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         return Response(PlayerStatsOutput(selectors.player_stats(player=player, viewer=request.user)).data)
 
@@ -303,7 +303,7 @@ class ResultList(APIView):
 
     @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
                    summary="Enter a game played without move entry (any game); you sign it off for you and guests")
-    def post(self, request):
+    def post(self, request) -> Response:
         data = self.ResultInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -329,12 +329,12 @@ class ResultDetail(APIView):
         version = StrictIntegerField()
 
     @extend_schema(responses=with_errors({200: ResultOutput}, 404))
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         return Response(ResultOutput(get_object_or_404(selectors.results_visible(request.user), pk=pk)).data)
 
     @extend_schema(request=ResultEditInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
                    summary="Correct a result (managers; send the version you saw); re-rates from its date")
-    def patch(self, request, pk: int):
+    def patch(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.ResultEditInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -348,7 +348,7 @@ class ResultDetail(APIView):
                                                 description='The version you saw (or a body {"version": n}).')],
                    responses=with_errors({204: None}, 400, 403, 404, 409, 415),
                    summary="Delete a result (managers; send the version you saw); re-rates from its date")
-    def delete(self, request, pk: int):
+    def delete(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
         if request.data:
@@ -374,7 +374,7 @@ class ResultSignOff(APIView):
 
     @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
                    summary="Agree to or dispute a result you played")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.SignOffInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -426,7 +426,7 @@ class GameChances(APIView):
         responses=with_errors({200: ChancesOutput}, 400, 404),
         summary="Each seat's chance to win and expected place, from the ratings (docs/ratings.md)",
     )
-    def get(self, request, slug: str):
+    def get(self, request, slug: str) -> Response:
         try:
             get_game(slug)
         except (UnknownGame, KeyError):

@@ -1,5 +1,6 @@
 """REST endpoints for the current user, players and clubs: validate, check access, call one service."""
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -41,7 +42,7 @@ class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")
-    def get(self, request):
+    def get(self, request) -> Response:
         user = request.user
         return Response(MeOutput({
             "id": user.pk, "username": user.get_username(), "email": user.email or None,  # "" is no address
@@ -57,12 +58,12 @@ class PlayerList(ListAPIView):
         club = serializers.SlugField(max_length=100, required=False, allow_null=True, default=None,
                                      help_text="A club you own or run: the guest joins it at once.")
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return selectors.players_list(search=query_text(self.request.query_params, "search"))
 
     @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 404, 415),
                    summary="Add a guest player")
-    def post(self, request):
+    def post(self, request) -> Response:
         data = self.GuestInput(data=request.data)
         data.is_valid(raise_exception=True)
         club = data.validated_data["club"]
@@ -73,7 +74,7 @@ class PlayerList(ListAPIView):
 
 class PlayerDetail(APIView):
     @extend_schema(responses=with_errors({200: PlayerOutput}, 404))
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         return Response(PlayerOutput(get_object_or_404(selectors.players_list(), pk=pk)).data)
 
 
@@ -87,7 +88,7 @@ class PlayerInvite(APIView):
 
     @extend_schema(request=None, responses=with_errors({201: InviteOutput}, 403, 404, 409),
                    summary="A one-time link to claim a guest")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         token = players.player_claim_link_create(player=player, user=request.user)
         url = request.build_absolute_uri(f"/players/claim/{token}/")
@@ -103,7 +104,7 @@ class PlayerClaim(APIView):
 
     @extend_schema(request=TokenInput, responses=with_errors({200: PlayerOutput}, 400, 403, 409, 415),
                    summary="Claim a guest with its invite token")
-    def post(self, request):
+    def post(self, request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         return Response(PlayerOutput(players.player_claim(token=data.validated_data["token"], user=request.user)).data)
@@ -134,7 +135,7 @@ class ClubList(ListAPIView):
 
     @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),
                    summary="Start a club (you become its owner)")
-    def post(self, request):
+    def post(self, request) -> Response:
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         club = clubs.club_create(owner=request.user, **data.validated_data)
@@ -143,7 +144,7 @@ class ClubList(ListAPIView):
 
 class ClubDetail(APIView):
     @extend_schema(responses=with_errors({200: ClubOutput}, 404))
-    def get(self, request, slug: str):
+    def get(self, request, slug: str) -> Response:
         return Response(ClubOutput(get_object_or_404(Club, slug=slug)).data)
 
 
@@ -166,7 +167,7 @@ class ClubMembers(APIView):
 
     @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 403, 404),
                    summary="Members (hidden from outsiders of private clubs)")
-    def get(self, request, slug: str):
+    def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
@@ -176,7 +177,7 @@ class ClubMembers(APIView):
                                                            415),
                    summary="Ask a player in (owners and admins): 201 when you answer for the player (your own guest), "
                            "else 202 and the player, or the guest's creator, accepts the invite")
-    def post(self, request, slug: str):
+    def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.AddInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -195,7 +196,7 @@ class MembershipDetail(APIView):
 
     @extend_schema(request=RoleInput, responses=with_errors({200: MembershipOutput}, 400, 403, 404, 409, 415),
                    summary="Change a member's role")
-    def patch(self, request, slug: str, pk: int):
+    def patch(self, request, slug: str, pk: int) -> Response:
         membership = get_object_or_404(Membership.objects.select_related("club"), pk=pk, club__slug=slug)
         data = self.RoleInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -205,7 +206,7 @@ class MembershipDetail(APIView):
         return Response(MembershipOutput(membership).data)
 
     @extend_schema(responses=with_errors({204: None}, 403, 404, 409), summary="Remove a member, or leave the club")
-    def delete(self, request, slug: str, pk: int):
+    def delete(self, request, slug: str, pk: int) -> Response:
         membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
         clubs.membership_remove(membership=membership, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -216,7 +217,7 @@ class ClubJoin(APIView):
 
     @extend_schema(request=TokenInput, responses=with_errors({200: ClubOutput}, 400, 403, 409, 415),
                    summary="Join a club with its invite token")
-    def post(self, request):
+    def post(self, request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         return Response(ClubOutput(clubs.club_join(token=data.validated_data["token"], user=request.user)).data)
@@ -227,7 +228,7 @@ class InviteList(APIView):
 
     @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 401),
                    summary="Club invites waiting for your answer (for you, and for the guests you added)")
-    def get(self, request):
+    def get(self, request) -> Response:
         return Response(InviteAsked(clubs.club_invites_for(request.user), many=True).data)
 
 
@@ -239,7 +240,7 @@ class InviteAnswer(APIView):
 
     @extend_schema(request=AnswerInput, responses=with_errors({200: MembershipOutput, 204: None}, 400, 401, 404, 415),
                    summary="Accept (200, the membership) or decline (204) a club invite")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         invite = get_object_or_404(clubs.club_invites_for(request.user), pk=pk)
         data = self.AnswerInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -80,7 +80,7 @@ class SeasonNights(APIView):
 
     @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
                    summary="Open a league night (managers)")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         season = league_selectors.season_for_viewer(pk=pk, viewer=request.user)
         data = self.NightInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -90,7 +90,7 @@ class SeasonNights(APIView):
 
 class NightDetail(APIView):
     @extend_schema(responses=with_errors({200: NightOutput}, 404), summary="A night: who is here, its rounds")
-    def get(self, request, pk: int):
+    def get(self, request, pk: int) -> Response:
         return Response(night_data(night_for_viewer(pk, request.user)))
 
 
@@ -101,7 +101,7 @@ class NightCheckInView(APIView):
 
     @extend_schema(request=CheckInInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
                    summary="Check in (yourself, or a member when you manage the club)")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         data = self.CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -116,7 +116,7 @@ class NightLeave(APIView):
 
     @extend_schema(request=LeaveInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
                    summary="Leave early: not seated in later rounds")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         data = self.LeaveInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -127,7 +127,7 @@ class NightLeave(APIView):
 class NightRounds(APIView):
     @extend_schema(request=None, responses=with_errors({201: NightRoundOutput}, 400, 403, 404),
                    summary="Propose the tables of the round not yet opened (locked tables kept) (managers)")
-    def post(self, request, pk: int):
+    def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         night_round = services.round_propose(night=night, user=request.user)
         return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
@@ -142,7 +142,7 @@ class RoundSwap(APIView):
 
     @extend_schema(request=SwapInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
                    summary="Swap two players' places in a proposed round (managers)")
-    def post(self, request, pk: int, number: int):
+    def post(self, request, pk: int, number: int) -> Response:
         night = night_for_viewer(pk, request.user)
         night_round = get_object_or_404(NightRound, night=night, number=number)
         data = self.SwapInput(data=request.data)
@@ -158,7 +158,7 @@ class TableLock(APIView):
 
     @extend_schema(request=LockInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
                    summary="Lock or unlock a proposed table (managers)")
-    def post(self, request, pk: int, number: int, position: int):
+    def post(self, request, pk: int, number: int, position: int) -> Response:
         night = night_for_viewer(pk, request.user)
         table = get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
         data = self.LockInput(data=request.data)
@@ -174,7 +174,7 @@ class RoundOpen(APIView):
 
     @extend_schema(request=OpenInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
                    summary="Open the round's tables as table sessions with their seats filled (managers)")
-    def post(self, request, pk: int, number: int):
+    def post(self, request, pk: int, number: int) -> Response:
         night = night_for_viewer(pk, request.user)
         night_round = get_object_or_404(NightRound, night=night, number=number)
         data = self.OpenInput(data=request.data)

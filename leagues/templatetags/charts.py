@@ -13,12 +13,12 @@ register = template.Library()
 
 
 @register.simple_tag
-def rating_line(values, band=None):
+def rating_line(values, band=None) -> dict | None:
     return charts.rating_line(list(values or []), list(band) if band else None)
 
 
 @register.simple_tag
-def places_bars(places):
+def places_bars(places) -> dict | None:
     return charts.places_bars(list(places or []))
 
 

@@ -23,7 +23,11 @@ from django.utils.translation import gettext
 
 register = template.Library()
 
-_SENTINEL = 918273645  # an id no pattern could mistake: the player's page for it, cut around it
+# An id no pattern could mistake: the player's (or table's) page for it, cut around it, gives the URL's two halves
+# once. It holds up bench/README.md's row "Issue 18: each page 1,000 / 10 <= 1.5" (bench/pages.py: rankings 1.31,
+# the largest, on the merged main): a reverse() costs ~64 us on this machine when busy, the halves ~6 us, and a page
+# at 1,000 has 50 rows where the page at 10 has 10: ~2.3 ms more on a ~12 ms page would take rankings to ~1.5.
+_SENTINEL = 918273645
 _TENTH = Decimal("0.1")
 
 

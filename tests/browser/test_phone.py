@@ -15,7 +15,7 @@ from leagues import standings_store
 from leagues.models import League, Season
 from leagues.players import player_for_user
 from tests.browser.layout import broken_words
-from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, SETUP
+from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, SETUP
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LIVE = 30_000  # ms: only bounds a hung page; the tests wait on the condition (see test_table.py)

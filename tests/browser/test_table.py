@@ -11,7 +11,7 @@ from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
 from leagues import clubs
 from leagues.players import player_for_user
-from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES
+from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, GATES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # ms: how long a test waits for a condition the page's poll (every 1.5 s) brings about. The tests wait on the

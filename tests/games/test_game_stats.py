@@ -187,3 +187,34 @@ def test_simulated_games_add_up(alice, bob, carol, dave):
     assert mine["tables"] == 4
     assert sum(row["tables"] for row in mine["generals"]) == 4
     assert sum(row["last_year"] for row in mine["titles"]) == 4  # the final state knows the last year's titles
+
+
+@pytest.mark.django_db
+def test_two_different_sets_of_tables_do_not_share_the_players_statistics(alice, bob):
+    """The cache mark was (how many tables, the sum of their ids, the latest change): tables {1, 4, 5} and {2, 3, 5}
+    shared it, and the second set was shown the first set's favourite general. The digest of the set tells them
+    apart."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    me, other = player_for_user(alice), player_for_user(bob)
+    mine = ["honda", "sakai", "sakai", "honda", "ii"]  # the first set's favourite is Honda, the second's Sakai
+    tables = []
+    for general in mine:
+        setup, outcome = finished([general, "sakakibara"], ["daimyo", "shomyo"], positions=[5, 1])
+        tables.append(stored(alice, [me, other], setup, outcome))
+    first = tables[0].pk
+    assert [t.pk - first for t in tables] == [0, 1, 2, 3, 4]  # so that the two sets' ids add up the same
+    moment = timezone.now()
+    for n, table in enumerate(tables):  # the last one changed last, as in both sets
+        TableSession.objects.filter(pk=table.pk).update(updated_at=moment + timezone.timedelta(seconds=n))
+    ids = [t.pk for t in tables]
+
+    def shown(public: list[int]) -> str:
+        TableSession.objects.filter(pk__in=ids).update(is_public=False)
+        TableSession.objects.filter(pk__in=[ids[i] for i in public]).update(is_public=True)
+        return player_stats(player=me, viewer=AnonymousUser())["shitenno"]["favourite_general"]
+
+    assert shown([0, 3, 4]) == "honda"
+    assert shown([1, 2, 4]) == "sakai"
+    assert shown([0, 3, 4]) == "honda"  # and back: each set keeps its own

@@ -281,7 +281,7 @@ def test_every_field_description_a_form_points_at_is_on_the_page(client, alice, 
 
 def test_a_table_just_opened_shows_its_join_link_and_qr_code_before_the_board(client, alice, bob):
     from games import services
-    from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE
+    from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE
     from tests.games.tables import four_player_setup
 
     players = [player_for_user(alice), player_for_user(bob)] + [

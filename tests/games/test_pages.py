@@ -13,7 +13,7 @@ from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
 from leagues.models import Player
 from leagues.players import player_for_user
-from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE, GATES
+from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, GATES
 from tests.games.tables import four_player_setup, two_player_setup
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
 from leagues.models import Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
 from leagues.players import player_for_user
-from tests.games.engines.shitenno_tables import EVEN_YEAR_EXAMPLE
+from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE
 from tests.games.tables import four_player_setup, two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -372,7 +372,7 @@ def test_it_refuses_a_name_nobody_can_read(api, client, alice, name):
 
 
 def test_the_new_table_page_refuses_a_guest_nobody_can_read(client, alice):
-    from tests.games.engines.shitenno_tables import GATES
+    from tests.games.engines.shitenno.tables import GATES
 
     client.force_login(alice)
     form = {"game": "shitenno", "is_public": "on", "deal_titles": "on", "seat0_player": player_for_user(alice).pk,

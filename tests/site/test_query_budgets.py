@@ -182,14 +182,15 @@ def test_a_player_page_costs_the_same_with_many_games(
     tally_store.tallies_recount(players=[me.pk, *(p.pk for p in players)])  # the tally jobs' rows
     per_game = sum(1 for game in all_games() if game.player_stats_template)  # each game's section: one query
     # the player; his stored record rows (by club and player count); the names of a page of opponents and of the
-    # nemesis; the mark of the seats seen, all games in one query; the ratings and the rating chart; the places in
-    # the latest games; the tables and their seats; the counted games one account alone signed, per game (issue 24:
-    # why a game is not in the public rankings). The first time (nothing kept in the cache): a page of the
-    # opponents (one row more says whether more follow: no count) and the nemesis from the stored head-to-head,
-    # kept under the record rows' ids, and each game's seats, kept under their mark.
-    with django_assert_num_queries(10 + 2 + per_game):
+    # nemesis; the mark of the seats seen, all games in two queries (their tables' ids, their latest change); the
+    # ratings and the rating chart; the places in the latest games; the tables and their seats; the counted games
+    # one account alone signed, per game (issue 24: why a game is not in the public rankings). The first time
+    # (nothing kept in the cache): a page of the opponents (one row more says whether more follow: no count) and
+    # the nemesis from the stored head-to-head, kept under the record rows' ids, and each game's seats, kept under
+    # their mark.
+    with django_assert_num_queries(11 + 2 + per_game):
         client.get(me.get_absolute_url())
-    with django_assert_num_queries(10):  # the same tallies and seats: the head-to-head and the sections kept
+    with django_assert_num_queries(11):  # the same tallies and seats: the head-to-head and the sections kept
         response = client.get(me.get_absolute_url())
     page = response.content.decode()
     assert response.status_code == 200 and "Nemesis" in page and "polyline" in page

@@ -111,8 +111,13 @@ def check_board(value: object, *, solo: bool) -> dict:
     if len(set(names)) != len(names):
         raise IllegalMove("Every region and province needs its own name.", code="samurai_empires.duplicate_name")
     out: dict = {"regions": regions, "order_tokens": None, "destiny_deck": None, "seed_tokens": None}
-    if not solo:
-        return out
+    if solo:
+        _check_solo_parts(board, regions, out)
+    return out
+
+
+def _check_solo_parts(board: dict, regions: list[dict], out: dict) -> None:
+    """The solo mode's parts of the board (the AI's order tokens, the destiny deck, the seed tokens), into `out`."""
     if len(regions) != BASE_REGIONS:
         raise IllegalMove("The solo mode is played on the 4 regions of the base map (16 location cards per AI).",
                           code="samurai_empires.solo_regions")
@@ -139,7 +144,6 @@ def check_board(value: object, *, solo: bool) -> dict:
                               code="samurai_empires.region_slots", params={"region": region["name"]})
     if min(out["seed_tokens"].values()) < len(regions):
         raise IllegalMove("Every region needs a Bushido and a Food seed token.", code="samurai_empires.seed_tokens")
-    return out
 
 
 def region_index(board: dict, name: str) -> int:

@@ -146,7 +146,45 @@ def troops_in_words(troops: dict[str, int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _exchange(pool: Pool, a: str | int, b: str) -> Phrase | None:
+    """The Exchange tile changes one troop or koku of the payment (a) into a troop or a koku (b)."""
+    if isinstance(a, int):
+        if a not in pool.kokus:
+            return Phrase(f"The Exchange tile has no Koku {a} card to change in this payment.",
+                          "shitenno.exchange_no_koku", value=a)
+        pool.kokus.remove(a)
+    else:
+        if not pool.troops.get(a):
+            return Phrase(f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment.",
+                          "shitenno.exchange_no_troop", troop=a)
+        pool.troops[a] -= 1
+    if b == "koku":
+        if isinstance(a, int):
+            return Phrase("The Exchange tile changes a koku into a troop, not into a koku.",
+                          "shitenno.exchange_koku_to_koku")
+        pool.kokus.append(1)
+    else:
+        pool.troops[b] = pool.troops.get(b, 0) + 1
+    return None
+
+
+def _plus_one(pool: Pool, a: str) -> Phrase | None:
+    """The +1 tile adds one to a koku or a troop being played."""
+    if a == "koku":
+        if not pool.kokus:
+            return Phrase("The +1 tile needs a koku being played.", "shitenno.plus_one_no_koku")
+        pool.koku_bonus += 1
+    else:
+        if not pool.troops.get(a):
+            return Phrase(f"The +1 tile needs a {TROOP_NAMES[a]} being played.", "shitenno.plus_one_no_troop",
+                          troop=a)
+        pool.troops[a] += 1
+    return None
+
+
 def pool_of(payment: Payment) -> Pool:
+    """What a payment puts on the table: its cards' troops, its kokus and the Hatamoto's troop, then each bonus
+    tile applied in turn; the first tile that cannot apply is the pool's error."""
     pool = Pool()
     for card in payment.troops:
         for troop in troops_on(card):
@@ -155,38 +193,9 @@ def pool_of(payment: Payment) -> Pool:
     if payment.hatamoto:
         pool.troops[payment.hatamoto] = pool.troops.get(payment.hatamoto, 0) + 1
     for tile, a, b in payment.bonuses:
-        if tile == "exchange":
-            if isinstance(a, int):
-                if a not in pool.kokus:
-                    pool.error = Phrase(f"The Exchange tile has no Koku {a} card to change in this payment.",
-                                        "shitenno.exchange_no_koku", value=a)
-                    return pool
-                pool.kokus.remove(a)
-            else:
-                if not pool.troops.get(a):
-                    pool.error = Phrase(f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment.",
-                                        "shitenno.exchange_no_troop", troop=a)
-                    return pool
-                pool.troops[a] -= 1
-            if b == "koku":
-                if isinstance(a, int):
-                    pool.error = Phrase("The Exchange tile changes a koku into a troop, not into a koku.",
-                                        "shitenno.exchange_koku_to_koku")
-                    return pool
-                pool.kokus.append(1)
-            else:
-                pool.troops[b] = pool.troops.get(b, 0) + 1
-        elif a == "koku":
-            if not pool.kokus:
-                pool.error = Phrase("The +1 tile needs a koku being played.", "shitenno.plus_one_no_koku")
-                return pool
-            pool.koku_bonus += 1
-        else:
-            if not pool.troops.get(a):
-                pool.error = Phrase(f"The +1 tile needs a {TROOP_NAMES[a]} being played.",
-                                    "shitenno.plus_one_no_troop", troop=a)
-                return pool
-            pool.troops[a] += 1
+        pool.error = _exchange(pool, a, b) if tile == "exchange" else _plus_one(pool, a)
+        if pool.error is not None:
+            return pool
     pool.troops = {t: n for t, n in pool.troops.items() if n}
     return pool
 

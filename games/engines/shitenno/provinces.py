@@ -139,33 +139,34 @@ def _check_tile_revealed(state: dict, troop: object) -> str:
 # --- moves --------------------------------------------------------------------------------------------
 
 
-def place(state: dict, move: dict) -> None:
-    """Place a kamon on a province's first free position, paying for it (rulings 1-7)."""
-    seat = move["seat"]
-    who = general_name(state, seat)
-    turn = state["turn"]
-    province = check_province(move.get("province"))
-    payment = parse_payment(move.get("payment"))
+def _kamon_to_place(state: dict, seat: int, who: str) -> None:
+    """A kamon left in stock, and fewer than KAMONS_PER_YEAR placed this year."""
     if state["stock"][seat] == 0:
         raise illegal(f"{who} has no control kamon left.", "no_kamon_left", general=who)
-    if turn["placed"] >= KAMONS_PER_YEAR:
+    if state["turn"]["placed"] >= KAMONS_PER_YEAR:
         raise illegal(
             f"{who} has already placed {KAMONS_PER_YEAR} kamons this year, the most a year allows.",
             "kamons_per_year", general=who, most=KAMONS_PER_YEAR,
         )
+
+
+def _free_position(state: dict, province) -> int:
     position = next_position(state, province.slug)
     if position is None:
         raise illegal(f"{province.name} is full: all {POSITIONS} positions are taken.", "province_full",
                       province=province.slug, positions=POSITIONS)
-    gate = state["gates"][province.slug]
+    return position
 
+
+def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment) -> None:
+    """The Hatamoto tile only for the Hatamoto, once a turn; bonus tiles only as many as held."""
     if payment.hatamoto:
         if holder(state, "hatamoto") != seat:
             raise illegal(
                 f"Only the Hatamoto may use the Hatamoto tile; {who} is {TITLE_NAMES[state['titles'][seat]]}.",
                 "not_hatamoto", general=who, title=state["titles"][seat],
             )
-        if turn["hatamoto_used"]:
+        if state["turn"]["hatamoto_used"]:
             raise illegal("The Hatamoto tile may be used only once per turn.", "hatamoto_used")
     tiles = state["hands"][seat]["tiles"]
     for tile in ("exchange", "plus_one"):
@@ -175,16 +176,15 @@ def place(state: dict, move: dict) -> None:
                 f"the payment uses {payment.tiles_used(tile)}.",
                 "tiles_short", general=who, held=tiles[tile], bonus=tile, used=payment.tiles_used(tile),
             )
-    take_from_hand(state, seat, list(payment.troops))
-    take_kokus_from_hand(state, seat, list(payment.kokus))
-    check_payment(payment, province.slug, position, gate["top"])
 
-    # The tile taken and the one it reveals, as seen at the table (validated against the 24 tiles).
+
+def _gate_tiles_seen(state: dict, province, gate: dict, move: dict) -> tuple:
+    """The tile taken from the gate and the one it reveals, as seen at the table (validated against the 24
+    tiles): (bonus, next troop face)."""
     bonus = move.get("bonus")
     next_troop = move.get("next_troop")
-    taken_troop = gate["top"]
     if gate["tiles"]:
-        bonus = _check_tile_taken(state, taken_troop, bonus)
+        bonus = _check_tile_taken(state, gate["top"], bonus)
     elif bonus is not None:
         raise invalid(f'{province.name}\'s last position takes no bonus tile; leave "bonus" out.', "no_bonus_here",
                       province=province.slug)
@@ -198,12 +198,17 @@ def place(state: dict, move: dict) -> None:
     elif next_troop is not None:
         raise invalid(f'No tile is left beneath on {province.name}\'s gate; leave "next_troop" out.',
                       "no_next_troop", province=province.slug)
+    return bonus, next_troop
 
+
+def _put_kamon(state: dict, seat: int, province, position: int, payment, bonus, next_troop) -> None:
+    """The paid kamon on the board: the bonus tiles spent, favour for the position and the title, the gate's
+    tile taken."""
+    turn, tiles, gate = state["turn"], state["hands"][seat]["tiles"], state["gates"][province.slug]
     for tile in ("exchange", "plus_one"):
         tiles[tile] -= payment.tiles_used(tile)
     if payment.hatamoto:
         turn["hatamoto_used"] = True
-
     state["board"][province.slug].append([seat, "simple"])
     state["stock"][seat] -= 1
     turn["placed"] += 1
@@ -211,9 +216,26 @@ def place(state: dict, move: dict) -> None:
     state["scored"][seat]["title_bonus"] += TITLE_BONUS.get(state["titles"][seat], 0)
     if gate["tiles"]:
         tiles[bonus] += 1
-        state["tiles_taken"][taken_troop][bonus] += 1
+        state["tiles_taken"][gate["top"]][bonus] += 1
         gate["tiles"] -= 1
         gate["top"] = next_troop
+
+
+def place(state: dict, move: dict) -> None:
+    """Place a kamon on a province's first free position, paying for it (rulings 1-7)."""
+    seat = move["seat"]
+    who = general_name(state, seat)
+    province = check_province(move.get("province"))
+    payment = parse_payment(move.get("payment"))
+    _kamon_to_place(state, seat, who)
+    position = _free_position(state, province)
+    gate = state["gates"][province.slug]
+    _bonus_tiles_to_pay(state, seat, who, payment)
+    take_from_hand(state, seat, list(payment.troops))
+    take_kokus_from_hand(state, seat, list(payment.kokus))
+    check_payment(payment, province.slug, position, gate["top"])
+    bonus, next_troop = _gate_tiles_seen(state, province, gate, move)
+    _put_kamon(state, seat, province, position, payment, bonus, next_troop)
 
 
 def take_card(state: dict, move: dict) -> None:

@@ -126,7 +126,8 @@ def majority(kamons: list[dict], n: int) -> dict:
     return {"weights": weights, "winner": winner, "tiebreak": None}
 
 
-def final_count(end: dict) -> Outcome:
+def _generals_at_the_table(end: dict) -> list[str]:
+    """The end's fields are known ones, and "generals" names 2 to 4 different generals, one per seat."""
     if not isinstance(end, dict):
         raise invalid("The final count needs an object describing the end of the game.", "count.not_an_object")
     unknown = set(end) - END_FIELDS
@@ -143,7 +144,11 @@ def final_count(end: dict) -> Outcome:
                       "count.generals", generals=", ".join(GENERALS))
     if len(set(generals)) != len(generals):
         raise invalid("Each general is played by one seat only.", "count.general_twice")
-    n = len(generals)
+    return generals
+
+
+def _last_years_titles(end: dict, generals: list[str]) -> dict[str, str]:
+    """The title each general held in the last year, each title held once (they break ties on favour)."""
     titles = end.get("titles")
     if (
         not isinstance(titles, dict)
@@ -153,19 +158,21 @@ def final_count(end: dict) -> Outcome:
         raise invalid('The final count needs "titles": the title each general held in the last year.', "count.titles")
     if len(set(titles.values())) != len(titles):
         raise invalid("Each title is held by one general only.", "count.title_twice")
+    return titles
+
+
+def _how_it_ended(end: dict) -> str:
     termination = end.get("termination", "final_count")
     if termination not in TERMINATIONS:
         raise invalid(f'"termination" is one of {", ".join(TERMINATIONS)}.', "count.termination",
                       terminations=", ".join(TERMINATIONS))
-    favour, kokus = _per_seat(end, "favour", n), _per_seat(end, "kokus", n)
-    troops, tiles = _per_seat(end, "troops", n), _per_seat(end, "tiles", n)
-    provinces = end.get("provinces", {})
-    if not isinstance(provinces, dict) or not set(provinces) <= set(PROVINCES):
-        raise invalid(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.',
-                      "count.provinces", provinces=", ".join(PROVINCES))
+    return termination
 
+
+def _seat_favour(generals: list[str], favour: list, kokus: list, troops: list, tiles: list) -> list[dict]:
+    """Each seat's favour before the majorities: its track, its kokus in hand and its tiles."""
     breakdown = []
-    for seat in range(n):
+    for seat in range(len(generals)):
         parts = _favour_parts(favour[seat])
         if not isinstance(kokus[seat], list) or len(kokus[seat]) > sum(KOKU_DECK.values()):
             raise invalid(
@@ -188,7 +195,20 @@ def final_count(end: dict) -> Outcome:
                 "majority_points": 0,
             }
         )
+    return breakdown
 
+
+def _kamons_on_the_board(end: dict) -> dict:
+    provinces = end.get("provinces", {})
+    if not isinstance(provinces, dict) or not set(provinces) <= set(PROVINCES):
+        raise invalid(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.',
+                      "count.provinces", provinces=", ".join(PROVINCES))
+    return provinces
+
+
+def _province_majorities(provinces: dict, breakdown: list[dict]) -> dict[str, dict]:
+    """Each province's majority, its favour added to the winning seat's row."""
+    n = len(breakdown)
     majorities = {}
     for slug in PROVINCES:
         kamons = provinces.get(slug, [])
@@ -206,17 +226,15 @@ def final_count(end: dict) -> Outcome:
         if result["winner"] is not None:
             breakdown[result["winner"]]["majorities"].append(slug)
             breakdown[result["winner"]]["majority_points"] += MAJORITY_FAVOUR
+    return majorities
 
-    scored_keys = (
-        "positions",
-        "title_bonus",
-        "favour_before_count",
-        "kokus",
-        "exchange_tiles",
-        "plus_one_tiles",
-    )
-    for row in breakdown:
-        row["total"] = sum(row.get(key, 0) for key in scored_keys) + row["majority_points"]
+
+_SCORED_KEYS = ("positions", "title_bonus", "favour_before_count", "kokus", "exchange_tiles", "plus_one_tiles")
+
+
+def _placings(breakdown: list[dict], generals: list[str], titles: dict[str, str]) -> list[Placing]:
+    """Most favour first; a tie goes to the higher of last year's titles."""
+    n = len(generals)
 
     def title_rank(seat: int) -> int:
         return TITLES.index(titles[generals[seat]])
@@ -233,8 +251,25 @@ def final_count(end: dict) -> Outcome:
                               "shitenno.tiebreak.titles", favour=total,
                               titles=" > ".join(titles[generals[s]] for s in tied))
         placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
+    return placings
+
+
+def final_count(end: dict) -> Outcome:
+    """The final count of an end of the game (entered by hand or reached by moves): each seat's favour, the
+    provinces' majorities, then the placings."""
+    generals = _generals_at_the_table(end)
+    titles = _last_years_titles(end, generals)
+    termination = _how_it_ended(end)
+    n = len(generals)
+    favour, kokus = _per_seat(end, "favour", n), _per_seat(end, "kokus", n)
+    troops, tiles = _per_seat(end, "troops", n), _per_seat(end, "tiles", n)
+    provinces = _kamons_on_the_board(end)
+    breakdown = _seat_favour(generals, favour, kokus, troops, tiles)
+    majorities = _province_majorities(provinces, breakdown)
+    for row in breakdown:
+        row["total"] = sum(row.get(key, 0) for key in _SCORED_KEYS) + row["majority_points"]
     return Outcome(
         termination=termination,
-        placings=tuple(placings),
+        placings=tuple(_placings(breakdown, generals, titles)),
         details={"breakdown": breakdown, "majorities": majorities},
     )

@@ -111,7 +111,8 @@ def deal_gates(rng: random.Random) -> dict[str, str]:
     return {province: tiles[i * TILES_PER_GATE] for i, province in enumerate(PROVINCES)}
 
 
-def initial_state(setup: dict) -> dict:
+def _generals_of(setup: dict) -> list[str]:
+    """The set-up's known fields, and its 2 to 4 players' generals, each played once."""
     if not isinstance(setup, dict):
         raise invalid("The set-up must be an object with players, titles and gates.", "setup.not_an_object")
     unknown = set(setup) - {"players", "titles", "gates"}
@@ -135,7 +136,11 @@ def initial_state(setup: dict) -> dict:
             raise illegal(f"{GENERALS[general]} is played by one player only.", "setup.general_twice",
                           general=GENERALS[general])
         generals.append(general)
+    return generals
 
+
+def _titles_dealt(setup: dict, generals: list[str]) -> list[str]:
+    """One title tile per general, each dealt once, in seat order."""
     titles_in = setup.get("titles")
     if not isinstance(titles_in, dict) or set(titles_in) != set(generals):
         raise invalid('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.',
@@ -143,7 +148,12 @@ def initial_state(setup: dict) -> dict:
     titles = [check_title(titles_in[g]) for g in generals]
     if len(set(titles)) != len(titles):
         raise illegal("Each title tile is dealt to one player only.", "setup.title_twice")
+    return titles
 
+
+def _gates_shown(setup: dict) -> dict[str, dict]:
+    """Each province's gate with its full stack of bonus tiles and the troop face on top (no troop shown more
+    often than its tiles allow)."""
     gates_in = setup.get("gates")
     if not isinstance(gates_in, dict) or set(gates_in) != set(PROVINCES):
         raise invalid('The set-up needs "gates": the troop face of each province\'s top bonus tile.', "setup.gates")
@@ -155,6 +165,13 @@ def initial_state(setup: dict) -> dict:
                 f"Only {TILES_PER_TROOP} bonus tiles show a {TROOP_NAMES[troop]}; the gates show {shown}.",
                 "setup.gate_troops", tiles=TILES_PER_TROOP, troop=troop, shown=shown,
             )
+    return gates
+
+
+def initial_state(setup: dict) -> dict:
+    generals = _generals_of(setup)
+    titles = _titles_dealt(setup, generals)
+    gates = _gates_shown(setup)
 
     n = len(generals)
     return {

@@ -70,20 +70,15 @@ class SamuraiEmpiresGame(GameAdapter):
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)
 
-    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return context.outcome_context(outcome, names, state)
+    outcome_context = staticmethod(context.outcome_context)  # the game's own functions, as the adapter's
+    stats_present = staticmethod(stats.present)
+    balance_factions = staticmethod(stats.balance_factions)
 
     stats_version = 2  # 2: the seat and first-era turn order balance counts (issue 29)
     balance_dimensions = {"turn": gettext_lazy("Balance by turn order in the first era")}
 
     def stats_table(self, row: TableRow) -> dict:
         return tally.add(stats.table_tally(row), balance_stats.table_tally(row, self))
-
-    def balance_factions(self, row: TableRow) -> dict[str, list] | None:
-        return stats.balance_factions(row)
-
-    def stats_present(self, tally: dict) -> dict:
-        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for group in (found["solo"]["by_era"], found["multiplayer"]["by_seat"]):

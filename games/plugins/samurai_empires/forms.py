@@ -173,6 +173,27 @@ def _province(state: dict, index: int) -> str:
     return names[index]
 
 
+def _placed(state: dict, data: QueryDict) -> dict:
+    """The order token's space, from the spot "region:space"."""
+    region, _sep, space = (data.get("spot") or "").partition(":")
+    regions = state["board"]["regions"]
+    if not (region.isascii() and region.isdigit() and space.isascii() and space.isdigit()
+            and int(region) < len(regions)):
+        raise InvalidMove(gettext("Pick a space to place your token on."))
+    return {"region": regions[int(region)]["name"], "space": int(space)}
+
+
+def _destroyed(state: dict, data: QueryDict) -> dict:
+    """What each AI destroyed, by province."""
+    destroyed: dict = {}
+    for ai in AIS:
+        for i, name in enumerate(provinces(state)):
+            n = _int(data, f"d_{ai}_{i}")
+            if n:
+                destroyed.setdefault(ai, {})[name] = n
+    return destroyed
+
+
 def move_from_post(state: dict, kind: str, data: QueryDict) -> dict:
     parties = range(len(state["parties"]))
     if kind == "era_score":
@@ -182,21 +203,9 @@ def move_from_post(state: dict, kind: str, data: QueryDict) -> dict:
     if kind in ("ai_step", "pass"):
         return {"type": kind}
     if kind == "place":
-        region, _sep, space = (data.get("spot") or "").partition(":")
-        regions = state["board"]["regions"]
-        if not (region.isascii() and region.isdigit() and space.isascii() and space.isdigit()
-                and int(region) < len(regions)):
-            raise InvalidMove(gettext("Pick a space to place your token on."))
-        name, number = regions[int(region)]["name"], int(space)
-        return {"type": kind, "region": name, "space": number}
+        return {"type": kind, **_placed(state, data)}
     if kind == "resolve":
-        destroyed: dict = {}
-        for ai in AIS:
-            for i, name in enumerate(provinces(state)):
-                n = _int(data, f"d_{ai}_{i}")
-                if n:
-                    destroyed.setdefault(ai, {})[name] = n
-        return {"type": kind, "destroyed": destroyed}
+        return {"type": kind, "destroyed": _destroyed(state, data)}
     if kind == "report":
         names = provinces(state)
         armies = {name: _int(data, f"a_{i}") for i, name in enumerate(names) if _int(data, f"a_{i}")}

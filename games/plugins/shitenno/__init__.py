@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import balance_stats
-from games.engines.base import InvalidMove, Outcome
+from games.engines.base import InvalidMove
 from games.engines.shitenno import ShitennoEngine, deal_gates, deal_titles, simulation
 from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
@@ -87,11 +87,12 @@ class ShitennoGame(GameAdapter):
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)
 
-    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return context.outcome_context(outcome, names, state)
-
-    def final_count(self, end: dict) -> Outcome:
-        return shitenno_final_count(end)
+    # the game's own functions, as the adapter's (GameAdapter says what each is for)
+    outcome_context = staticmethod(context.outcome_context)
+    final_count = staticmethod(shitenno_final_count)
+    stats_present = staticmethod(stats.present)
+    balance_factions = staticmethod(stats.balance_factions)
+    demo_game = staticmethod(simulation.random_legal_game)
 
     stats_version = 2  # 2: the seat, turn and general balance counts (issue 29)
     balance_dimensions = {"turn": gettext_lazy("Balance by turn order in the first year"),
@@ -101,14 +102,8 @@ class ShitennoGame(GameAdapter):
         """Win rates by general, starting title and seat, where the favour comes from, and the balance counts."""
         return tally.add(stats.table_tally(row), balance_stats.table_tally(row, self))
 
-    def balance_factions(self, row: TableRow) -> dict[str, list]:
-        return stats.balance_factions(row)
-
     def balance_label(self, dimension: str, key) -> str:
         return GENERALS.get(key, str(key))
-
-    def stats_present(self, tally: dict) -> dict:
-        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for row in found["by_general"]:
@@ -136,6 +131,3 @@ class ShitennoGame(GameAdapter):
         """Favourite general and title held most (at the start and in the last year)."""
         rows = seats.values_list("position", "session__setup", "session__state__titles")
         return stats.player_shitenno_stats(rows)
-
-    def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
-        return simulation.random_legal_game(seed, players)

@@ -167,51 +167,75 @@ def _koku_or_troop(value: str) -> int | str:
 MOVE_TYPES = tuple(HANDLERS)  # the engine's move types
 
 
+def _drawn(data: QueryDict) -> dict:
+    """Draw: the troop cards and kokus drawn, counted per kind."""
+    return {"troops": [card for card in TROOP_DECK for _ in range(_count(data, f"n_{card}"))],
+            "kokus": [v for v in (1, 2, 3) for _ in range(_count(data, f"k_{v}"))]}
+
+
+def _offered(data: QueryDict) -> dict:
+    troops, kokus = _cards(data.getlist("pick"))
+    return {"troops": troops, "kokus": kokus, "hierarchy": data.get("hierarchy") or None}
+
+
+def _split_in_lots(data: QueryDict) -> dict:
+    """Split: each card ticked into lot 0 or 1, each lot with its hierarchy tile."""
+    lots = [{"troops": [], "kokus": [], "hierarchy": None}, {"troops": [], "kokus": [], "hierarchy": None}]
+    for key, value in data.items():
+        if key.startswith("lot_") and value in ("0", "1"):
+            troops, kokus = _cards([key[4:]])
+            lots[int(value)]["troops"] += troops
+            lots[int(value)]["kokus"] += kokus
+    lots[0]["hierarchy"] = data.get("hierarchy_a") or None
+    lots[1]["hierarchy"] = data.get("hierarchy_b") or None
+    return {"lots": lots}
+
+
+def _lot_chosen(data: QueryDict) -> dict:
+    return {"lot": 1 if data.get("lot") == "1" else 0}
+
+
+def _placed(data: QueryDict) -> dict:
+    """Place: the province, the payment (cards, revealed cards, the Hatamoto, the bonus tiles used) and the gate's
+    tiles as seen at the table."""
+    troops, kokus = _cards(data.getlist("pay"))
+    troops += [data[key] for key in sorted(data) if key.startswith("reveal_") and data[key]]
+    payment: dict = {"troops": troops, "kokus": kokus, "hatamoto": data.get("hatamoto") or None, "bonuses": []}
+    if data.get("exchange_from") and data.get("exchange_to"):
+        payment["bonuses"].append({"tile": "exchange", "from": _koku_or_troop(data["exchange_from"]),
+                                   "to": data["exchange_to"]})
+    if data.get("plus_one_on"):
+        payment["bonuses"].append({"tile": "plus_one", "on": data["plus_one_on"]})
+    move = {"province": data.get("province") or None, "payment": payment}
+    for field in ("bonus", "next_troop"):
+        if data.get(field):
+            move[field] = data[field]
+    return move
+
+
+def _card_taken(data: QueryDict) -> dict:
+    return {"card": data.get("card") or None}
+
+
+def _turn_ended(data: QueryDict) -> dict:
+    """End the turn, turning a kamon golden ("province:position") if the form names one."""
+    if not data.get("golden"):
+        return {}
+    province, _sep, position = data["golden"].partition(":")
+    number = whole_number(position)
+    return {"golden": {"province": province, "position": position if number is None else number}}
+
+
+_MOVE_FIELDS = {"draw": _drawn, "offer": _offered, "split": _split_in_lots, "choose": _lot_chosen,
+                "place": _placed, "take_card": _card_taken, "end_turn": _turn_ended}
+
+
 def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
-    """The engine move a move panel's form describes."""
+    """The engine move a move panel's form describes: its type and seat, and the fields its own step reads."""
     if kind not in MOVE_TYPES:
         raise MoveError(gettext("Unknown move."))
-    move: dict = {"type": kind, "seat": seat}
-    if kind == "draw":
-        move["troops"] = [card for card in TROOP_DECK for _ in range(_count(data, f"n_{card}"))]
-        move["kokus"] = [v for v in (1, 2, 3) for _ in range(_count(data, f"k_{v}"))]
-    elif kind == "offer":
-        move["troops"], move["kokus"] = _cards(data.getlist("pick"))
-        move["hierarchy"] = data.get("hierarchy") or None
-    elif kind == "split":
-        lots = [{"troops": [], "kokus": [], "hierarchy": None}, {"troops": [], "kokus": [], "hierarchy": None}]
-        for key, value in data.items():
-            if key.startswith("lot_") and value in ("0", "1"):
-                troops, kokus = _cards([key[4:]])
-                lots[int(value)]["troops"] += troops
-                lots[int(value)]["kokus"] += kokus
-        lots[0]["hierarchy"] = data.get("hierarchy_a") or None
-        lots[1]["hierarchy"] = data.get("hierarchy_b") or None
-        move["lots"] = lots
-    elif kind == "choose":
-        move["lot"] = 1 if data.get("lot") == "1" else 0
-    elif kind == "place":
-        move["province"] = data.get("province") or None
-        troops, kokus = _cards(data.getlist("pay"))
-        troops += [data[key] for key in sorted(data) if key.startswith("reveal_") and data[key]]
-        payment: dict = {"troops": troops, "kokus": kokus, "hatamoto": data.get("hatamoto") or None, "bonuses": []}
-        if data.get("exchange_from") and data.get("exchange_to"):
-            payment["bonuses"].append({"tile": "exchange", "from": _koku_or_troop(data["exchange_from"]),
-                                       "to": data["exchange_to"]})
-        if data.get("plus_one_on"):
-            payment["bonuses"].append({"tile": "plus_one", "on": data["plus_one_on"]})
-        move["payment"] = payment
-        if data.get("bonus"):
-            move["bonus"] = data["bonus"]
-        if data.get("next_troop"):
-            move["next_troop"] = data["next_troop"]
-    elif kind == "take_card":
-        move["card"] = data.get("card") or None
-    elif kind == "end_turn" and data.get("golden"):
-        province, _sep, position = data["golden"].partition(":")
-        number = whole_number(position)
-        move["golden"] = {"province": province, "position": position if number is None else number}
-    return move
+    fields = _MOVE_FIELDS.get(kind)
+    return {"type": kind, "seat": seat, **(fields(data) if fields else {})}
 
 
 class FieldMissing(InvalidMove):
@@ -322,11 +346,8 @@ class FinalCountForm(forms.Form):
     def province_fields(self) -> list[forms.BoundField]:
         return [self[slug] for slug in PROVINCES]
 
-    def clean(self) -> dict:
-        data = super().clean()
-        count = data.get("players_count")
-        if not count:
-            return data
+    def _province_kamons(self, data: dict, count: int) -> dict[str, list[dict]]:
+        """Each province's kamons as entered ("1 2* 3", left to right), each field's mistake said beside it."""
         kamons: dict[str, list[dict]] = {}
         for slug, province in PROVINCES.items():
             entered = kamons_entered(data.get(slug) or "")
@@ -344,9 +365,10 @@ class FinalCountForm(forms.Form):
                     "n": far + 1, "count": count})
                 continue
             kamons[slug] = [{"seat": seat, "face": face} for seat, face in entered]
-        if not self.errors and not any(kamons.values()):
-            self.add_error(next(iter(PROVINCES)), _("The board is empty: enter each province's kamons, left to "
-                                                    "right, before the count."))
+        return kamons
+
+    def _generals_and_titles_once(self, data: dict, count: int) -> None:
+        """Each seat at the table has a general and a title, none of them twice."""
         for name, label in (("s%d_general", _("%(value)s is played by one seat only.")),
                             ("s%d_title", _("%(value)s is held by one general only."))):
             seen: set = set()
@@ -357,6 +379,17 @@ class FinalCountForm(forms.Form):
                 elif value in seen:
                     self.add_error(name % i, label % {"value": dict(self.fields[name % i].choices)[value]})
                 seen.add(value)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        count = data.get("players_count")
+        if not count:
+            return data
+        kamons = self._province_kamons(data, count)
+        if not self.errors and not any(kamons.values()):
+            self.add_error(next(iter(PROVINCES)), _("The board is empty: enter each province's kamons, left to "
+                                                    "right, before the count."))
+        self._generals_and_titles_once(data, count)
         data["kamons"] = kamons
         return data
 

@@ -58,8 +58,9 @@ class TeikokuGame(GameAdapter):
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
         return context.table_context(session.state, seats, query)
 
-    def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return context.outcome_context(outcome, names, state)
+    # the game's own functions, as the adapter's (GameAdapter says what each is for)
+    outcome_context = staticmethod(context.outcome_context)
+    stats_present = staticmethod(stats.present)
 
     def stats_table(self, row: TableRow) -> dict:
         """Win rates by clan and by seat, victories by kind and the game's length in seasons."""
@@ -74,9 +75,6 @@ class TeikokuGame(GameAdapter):
 
     def balance_label(self, dimension: str, key) -> str:
         return CLAN_NAMES.get(key, str(key))
-
-    def stats_present(self, tally: dict) -> dict:
-        return stats.present(tally)
 
     def stats_context(self, found: dict) -> dict:
         for row in found["by_clan"]:

@@ -159,50 +159,80 @@ def _dice(data: QueryDict, count: int) -> tuple[list[int], str]:
     return [_required(data, f"die{i}", gettext("die %(n)d") % {"n": i + 1}) for i in range(count)], "table"
 
 
+def _blood_paid(kind: str, data: QueryDict) -> dict:
+    """A bounty or a port attack: its blood value, and a bounty's amount if given."""
+    move = {"blood": _required(data, "blood", gettext("the blood value"))}
+    amount = _whole(data, "amount", gettext("the amount"))
+    if kind == "bounty" and amount is not None:
+        move["amount"] = amount
+    return move
+
+
+def _raided(kind: str, data: QueryDict) -> dict:
+    defender = _required(data, "defender", gettext("the defender"))  # asked first, as the form shows it
+    dice, rolled_by = _dice(data, 2)
+    return {"defender": defender, "dice": dice, "rolled_by": rolled_by,
+            "cubes": _whole(data, "cubes", gettext("the unused battle cubes")) or 0}
+
+
+def _deck_chosen(kind: str, data: QueryDict) -> dict:
+    return {"deck": data.get("deck", "")}
+
+
+def _pit_fee(kind: str, data: QueryDict) -> dict:
+    return {"cards": _required(data, "cards", gettext("the number of cards"))}
+
+
+def _moved_between_holders(kind: str, data: QueryDict) -> dict:
+    """A card's effect or a correction: an amount from one holder to another; a card's effect names the card and
+    keeps a note only when there is one."""
+    move = {"from": _holder(data.get("from", "")), "to": _holder(data.get("to", "")),
+            "amount": _required(data, "amount", gettext("the amount"))}
+    note = (data.get("note") or "").strip()
+    if kind == "card_effect":
+        move["card"] = (data.get("card") or "").strip()
+        if note:
+            move["note"] = note
+    else:
+        move["note"] = note
+    return move
+
+
+def _cards_left(kind: str, data: QueryDict) -> dict:
+    return {"deck": data.get("deck", ""), "count": _required(data, "count", gettext("the number of cards")),
+            "note": (data.get("note") or "").strip()}
+
+
+def _fortified(kind: str, data: QueryDict) -> dict:
+    return {"fortified": data.get("fortified") == "on"}
+
+
+def _rolled(kind: str, data: QueryDict) -> dict:
+    """A roll of 1 to 4 dice, at the table or by the site, with its note if any."""
+    count = _whole(data, "count", gettext("the number of dice")) or 2
+    if not 1 <= count <= 4:
+        raise InvalidMove(gettext("Roll 1 to 4 dice."), code="form.dice_count", params={"count": count})
+    dice, rolled_by = _dice(data, count)
+    move = {"dice": dice, "rolled_by": rolled_by}
+    note = (data.get("note") or "").strip()
+    if note:
+        move["note"] = note
+    return move
+
+
+_MOVE_FIELDS = {"bounty": _blood_paid, "port_attack": _blood_paid, "raid": _raided, "commerce": _deck_chosen,
+                "trade": _deck_chosen, "pit_fee": _pit_fee, "card_effect": _moved_between_holders,
+                "correction": _moved_between_holders, "cards_leave": _cards_left, "fortify": _fortified,
+                "roll": _rolled}
+_ANY_SEAT = ("card_effect", "correction", "cards_leave", "fortify", "roll")  # moves made at any time, by any seat
+
+
 def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
     """The engine move a move form describes. Phase moves are the player on turn's; a move at any time is made
     by the seat the form names (the player on turn when it names none)."""
     if kind not in MOVES:
         raise MoveError(gettext("Unknown move."), code="form.unknown_type")
-    if kind in ("card_effect", "correction", "cards_leave", "fortify", "roll") and whole_number(
-            data.get("seat", "")) is not None:
+    if kind in _ANY_SEAT and whole_number(data.get("seat", "")) is not None:
         seat = whole_number(data["seat"])
-    move: dict = {"type": kind, "seat": seat}
-    if kind in ("bounty", "port_attack"):
-        move["blood"] = _required(data, "blood", gettext("the blood value"))
-        amount = _whole(data, "amount", gettext("the amount"))
-        if kind == "bounty" and amount is not None:
-            move["amount"] = amount
-    elif kind == "raid":
-        move["defender"] = _required(data, "defender", gettext("the defender"))
-        move["dice"], move["rolled_by"] = _dice(data, 2)
-        move["cubes"] = _whole(data, "cubes", gettext("the unused battle cubes")) or 0
-    elif kind in ("commerce", "trade"):
-        move["deck"] = data.get("deck", "")
-    elif kind == "pit_fee":
-        move["cards"] = _required(data, "cards", gettext("the number of cards"))
-    elif kind in ("card_effect", "correction"):
-        move["from"], move["to"] = _holder(data.get("from", "")), _holder(data.get("to", ""))
-        move["amount"] = _required(data, "amount", gettext("the amount"))
-        note = (data.get("note") or "").strip()
-        if kind == "card_effect":
-            move["card"] = (data.get("card") or "").strip()
-            if note:
-                move["note"] = note
-        else:
-            move["note"] = note
-    elif kind == "cards_leave":
-        move["deck"] = data.get("deck", "")
-        move["count"] = _required(data, "count", gettext("the number of cards"))
-        move["note"] = (data.get("note") or "").strip()
-    elif kind == "fortify":
-        move["fortified"] = data.get("fortified") == "on"
-    elif kind == "roll":
-        count = _whole(data, "count", gettext("the number of dice")) or 2
-        if not 1 <= count <= 4:
-            raise InvalidMove(gettext("Roll 1 to 4 dice."), code="form.dice_count", params={"count": count})
-        move["dice"], move["rolled_by"] = _dice(data, count)
-        note = (data.get("note") or "").strip()
-        if note:
-            move["note"] = note
-    return move
+    fields = _MOVE_FIELDS.get(kind)
+    return {"type": kind, "seat": seat, **(fields(kind, data) if fields else {})}

@@ -22,11 +22,11 @@ CLUB = "Edo Gamers"
 class Command(BaseCommand):
     help = f"Load demo data once: users {', '.join(USERNAMES)} (password {PASSWORD}), the club {CLUB!r} and tables."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--games", type=int, default=4, help="Finished tables to play out (default 4).")
 
     @transaction.atomic
-    def handle(self, *args, games: int, **options):
+    def handle(self, *args, games: int, **options) -> None:
         if Club.objects.filter(name=CLUB).exists():
             self.stdout.write("Demo data already loaded.")
             return

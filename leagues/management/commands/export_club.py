@@ -12,11 +12,11 @@ from leagues.portability import club_export
 class Command(BaseCommand):
     help = "Write a club's players, tables with their move logs, leagues and results as JSON (stdout by default)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("slug", help="The club's slug, as in its address /clubs/<slug>/.")
         parser.add_argument("-o", "--output", help="Write to this file instead of stdout.")
 
-    def handle(self, *args, slug: str, output: str | None, **options):
+    def handle(self, *args, slug: str, output: str | None, **options) -> None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"No club with slug {slug!r}.")

@@ -12,12 +12,12 @@ from leagues.models import Club
 class Command(BaseCommand):
     help = "Write a club's results as a BG Stats JSON backup or BGG plays XML."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--club", required=True, help="The club's slug.")
         parser.add_argument("--format", required=True, choices=("bgstats", "bgg"), dest="kind")
         parser.add_argument("--out", help="Write to this file instead of stdout.")
 
-    def handle(self, *args, club: str, kind: str, out: str | None, **options):
+    def handle(self, *args, club: str, kind: str, out: str | None, **options) -> None:
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"No club with slug {club!r}.")

@@ -15,11 +15,11 @@ HEADER = ["date", "game", "league", "season", "result id", "status", "player", "
 class Command(BaseCommand):
     help = "Write one CSV row per player per result of the club: " + ", ".join(HEADER) + "."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("slug", help="The club's slug.")
         parser.add_argument("-o", "--output", help="Write to this file instead of stdout.")
 
-    def handle(self, *args, slug: str, output: str | None, **options):
+    def handle(self, *args, slug: str, output: str | None, **options) -> None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"No club with slug {slug!r}.")

@@ -12,10 +12,10 @@ from leagues.portability import MAX_EXPORT_BYTES, club_export_parse, club_export
 class Command(BaseCommand):
     help = "Load a club written by export_club into an empty database (one transaction: all or nothing)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("file", help="The JSON file written by export_club ('-' reads stdin).")
 
-    def handle(self, *args, file: str, **options):
+    def handle(self, *args, file: str, **options) -> None:
         try:
             if file == "-":
                 raw = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1)

@@ -19,7 +19,7 @@ from leagues.models import Club, Membership
 class Command(BaseCommand):
     help = "Import a club's plays from a BG Stats export or BoardGameGeek plays XML pages."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--club", required=True, help="The club's slug.")
         parser.add_argument("--format", required=True, choices=FORMATS, dest="kind")
         parser.add_argument("--dry-run", action="store_true", help="Show what would be imported; write nothing.")
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("files", nargs="+")
 
     def handle(self, *args, club: str, kind: str, dry_run: bool, username: str | None, merge: list[str],
-               files: list[str], **options):
+               files: list[str], **options) -> None:
         try:
             summary = self._run(club, kind, dry_run, username, merge, files)
         except (ImportRefused, PermissionDenied, CommandError) as error:

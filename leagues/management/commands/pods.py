@@ -12,10 +12,10 @@ class Command(BaseCommand):
     help = ("Split players into tables: reads {players, table_sizes, met, seats, forbidden} as JSON and prints "
             "{tables, repeats, seat_cost}. Exit 2 on bad input.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--input", required=True, help="A JSON file, or - for standard input.")
 
-    def handle(self, *args, input: str, **options):
+    def handle(self, *args, input: str, **options) -> None:
         try:
             if input == "-":
                 data = json.load(sys.stdin)

@@ -8,7 +8,7 @@ import pytest
 
 from games.engines import UnknownGame, get_engine
 from games.engines.base import IllegalMove, InvalidMove, MoveError
-from tests.games.engines.shitenno_tables import (
+from tests.games.engines.shitenno.tables import (
     ENGINE,
     EVEN_YEAR_EXAMPLE,
     HONDA,

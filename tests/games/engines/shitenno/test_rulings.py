@@ -6,7 +6,7 @@ import pytest
 
 from games.engines.base import IllegalMove
 from games.engines.shitenno import final_count
-from tests.games.engines.shitenno_tables import (
+from tests.games.engines.shitenno.tables import (
     ENGINE,
     EVEN_YEAR_EXAMPLE,
     HONDA,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.engines.shitenno_tables import (
+from tests.games.engines.shitenno.tables import (
     ENGINE,
     EVEN_YEAR_EXAMPLE,
     HONDA,
