@@ -270,3 +270,31 @@ def test_the_region_screen_in_english_and_dutch(client, member, club, headers, w
 def test_the_set_up_form_leads_to_the_editor_not_to_developer_docs(client, member):
     page = client.get("/tables/new/?game=samurai_empires").content.decode()
     assert START in page and "docs/api.md" not in page
+
+
+def test_every_screen_of_the_editor_speaks_dutch(client, member, club):
+    """No English-only word (tests/site/test_dutch_pages.py's check) on the screens, their refusals included; the
+    region and province names are the club's own."""
+    from tests.site.test_dutch_pages import _words, english_only_words, visible_text
+
+    words = english_only_words()
+    client.defaults.update(DUTCH)
+    pages = [client.get(START)]
+    start(client, club)
+    pages.append(client.post(region_url(1), {**region_fields(SOLO_BOARD["regions"][0]), "values": "6 x",
+                                             "space0": "", "province1_kind": "", "action": "copy"}))
+    pages.append(client.post(region_url(1), _without_capital(SOLO_BOARD["regions"][0])))
+    client.post(region_url(1), {**region_fields(SOLO_BOARD["regions"][0]), "action": "copy"})
+    pages.append(client.get(region_url(2)))
+    enter_board(client, SOLO_BOARD)
+    pages.append(client.get(SAVE))
+    pages.append(client.post(SAVE, {"order_attack": 1}))
+    pages.append(client.post(SAVE, {"order_attack": 1, "order_harvest": 2, "order_recruit": 2, "order_castle": 2,
+                                    "destiny0": 4, "destiny1": 4, "destiny2": 4, "destiny3": 4,
+                                    "seed_bushido": 6, "seed_food": 6}))
+    club_names = _words(" ".join(r["name"] + " " + " ".join(p["name"] for p in r["provinces"])
+                                 for r in SOLO_BOARD["regions"])) | {"our", "board"}  # the board's name
+    for page in pages:
+        text = visible_text(page.content.decode())
+        assert not (_words(text) & words) - club_names, (page.request["PATH_INFO"], _words(text) & words)
+    assert [p.status_code for p in pages] == [200, 400, 400, 200, 200, 400, 400]
