@@ -171,7 +171,7 @@ def place(state: dict, move: dict) -> None:
     for tile in ("exchange", "plus_one"):
         if payment.tiles_used(tile) > tiles[tile]:
             raise illegal(
-                f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} tile(s); "
+                f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} {'tile' if tiles[tile] == 1 else 'tiles'}; "
                 f"the payment uses {payment.tiles_used(tile)}.",
                 "tiles_short", general=who, held=tiles[tile], bonus=tile, used=payment.tiles_used(tile),
             )
