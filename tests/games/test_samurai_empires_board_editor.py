@@ -255,6 +255,15 @@ def test_screens_without_a_draft_or_out_of_range_and_visitors(client, alice, clu
     assert client.get(SAVE)["Location"] == region_url(1)
 
 
+def test_the_start_screen_leads_back_to_the_draft_where_it_stopped(client, member, club):
+    start(client, club)
+    enter_board(client, {"regions": BOARD["regions"][:2]})
+    page = client.get(START).content.decode()
+    assert "You have a board in progress: “Our board”." in page and f'href="{region_url(3)}"' in page
+    enter_board(client, BOARD)
+    assert f'href="{SAVE}"' in client.get(START).content.decode()
+
+
 def test_someone_without_a_club_is_told_to_join_one(client, dave):
     client.force_login(dave)
     page = client.get(START)

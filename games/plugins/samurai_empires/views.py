@@ -38,9 +38,13 @@ def board_new(request: HttpRequest) -> HttpResponse:
                                                                  regions=data["regions"])
             return redirect(_region_url(1))
         status = 400
+    draft = editor.draft_of(request.session)
+    resume = None
+    if draft is not None:  # the draft's first region not entered yet, or its save screen
+        missing = editor.first_missing(draft)
+        resume = _region_url(missing) if missing is not None else reverse("sse_board_finish")
     return render(request, TEMPLATES + "start.html",
-                  {"form": form, "has_clubs": clubs.exists(), "draft": editor.draft_of(request.session)},
-                  status=status)
+                  {"form": form, "has_clubs": clubs.exists(), "draft": draft, "resume": resume}, status=status)
 
 
 @login_required
