@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/<str:code>/undo/", views.table_undo, name="table_undo"),
     path("tables/<str:code>/history/", views.table_history, name="table_history"),
     path("games/<slug:game>/", views.game_stats, name="game_stats"),
+    path("games/samurai_empires/boards/", include("games.plugins.samurai_empires.urls")),
 ]

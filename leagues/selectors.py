@@ -381,7 +381,11 @@ def record_summary(groups: list[dict]) -> dict:
     scored game was of one game: an average over two games' units means nothing."""
     by_size: dict[int, dict] = {}
     by_game: dict[str, dict] = {}
+    game_sizes: dict[str, list[dict]] = {}  # each game's record by number of players (groups come sorted)
     for g in groups:
+        game_sizes.setdefault(g["game"], []).append(
+            {"players": g["size"], "games": g["games"], "wins": g["wins"],
+             "win_rate": g["wins"] / g["games"] if g["games"] else 0})
         size = by_size.setdefault(g["size"], {"players": g["size"], "games": 0, "wins": 0})
         size["games"] += g["games"]
         size["wins"] += g["wins"]
@@ -397,7 +401,7 @@ def record_summary(groups: list[dict]) -> dict:
         games.append({"game": game["game"], "name": name, "unit": unit, "games": game["games"],
                       "wins": game["wins"],
                       "average_score": game["score_sum"] / game["scored"] if game["scored"] else None,
-                      "best_score": game["best"]})
+                      "best_score": game["best"], "by_player_count": game_sizes[game["game"]]})
     scored = [game for game in games if game["average_score"] is not None]
     return {
         "games": sum(g["games"] for g in groups),

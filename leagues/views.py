@@ -387,6 +387,19 @@ HEAD_TO_HEAD_PAGE = 20
 RECENT_PLACES = 30  # the bars of the latest counted games
 
 
+def _game_blocks(stats: dict, game_ratings: list) -> list[dict]:
+    """One block per game the player has played (issue 30): its counted record, its own statistics from the
+    move-by-move tables and its rating side by side, so no figure of one game sits among another's. Most played
+    first; a game with tables but no counted game yet comes after."""
+    sections = {s["game"].slug: s for s in stats.get("game_sections", []) if s["stats"].get("tables")}
+    ratings = {r.key: r for r in game_ratings}
+    blocks = [{"slug": row["game"], "name": row["name"], "record": row, "section": sections.pop(row["game"], None),
+               "rating": ratings.get(row["game"])} for row in stats.get("by_game", [])]
+    blocks += [{"slug": slug, "name": s["game"].name, "record": None, "section": s, "rating": ratings.get(slug)}
+               for slug, s in sections.items()]
+    return blocks
+
+
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
     from leagues.models import RatingScope
 
@@ -407,7 +420,7 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
     places = selectors.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
     return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
-            "result_places": places,
+            "result_places": places, "game_blocks": _game_blocks(stats, game_ratings),
             "not_ranked_publicly": selectors.games_not_ranked_publicly(player=player, viewer=viewer)}
 
 

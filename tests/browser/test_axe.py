@@ -95,7 +95,8 @@ def site(db):
              (hana, reverse("league_create", args=[club.slug])), (hana, reverse("season_create", args=[league.pk])),
              (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
-             (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana))]
+             (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
+             (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     for game in all_games():
         pages.append((kenji, reverse("table_new") + f"?game={game.slug}"))

@@ -1,6 +1,6 @@
 """Small Samurai Empires on a 360 px phone in Debian's Chromium: one era of solo play (the AIs' steps with
 "next", the player's placements and resolutions, the era's sheet) and a 3-player score sheet to a winner, opened
-through the new-table page with the board entered as JSON."""
+through the new-table page with the board pasted as JSON."""
 
 from __future__ import annotations
 
@@ -82,6 +82,7 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, live_se
     page.locator("#id_seat1_player").select_option(str(player_for_user(carol).pk))
     page.locator("#id_seat2_guest").fill("Sora")
     page.locator("#id_seat0_ground").select_option("1")
+    page.get_by_text("Paste a board as JSON").click()  # the API's format, folded away below the editor's link
     page.locator("#id_board").fill(json.dumps(BOARD))
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("h1")).to_have_text("Small Samurai Empires table")

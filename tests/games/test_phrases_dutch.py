@@ -176,7 +176,7 @@ def test_the_api_keeps_its_english_detail_and_names_the_rule(client, alice, bob)
         content_type="application/json", **DUTCH)
     assert response.status_code == 400
     body = response.json()
-    assert body["detail"].startswith("The Tairō draws 4 troop card(s)") and body["code"] == "IllegalMove"
+    assert body["detail"].startswith("The Tairō's draw is troop cards: 4,") and body["code"] == "IllegalMove"
     assert body["rule"] == "shitenno.draw_size"
     assert body["params"] == {"troops": 4, "kokus": 2, "got_troops": 0, "got_kokus": 0}
     assert not session.events.exists()

@@ -77,3 +77,25 @@ def test_the_api_gives_each_game(api, evening, alice):
     body = api.get(f"/api/players/{evening.pk}/stats/").json()
     assert {row["game"]: row["average_score"] for row in body["by_game"]} == {"teikoku": 60, "samurai_empires": 12}
     assert body["average_score"] is None
+
+
+def _section(page: str, slug: str) -> str:
+    start = page.index(f'id="record-{slug}"')
+    return page[start:page.index("</section>", start)]
+
+
+def test_each_game_is_one_section_with_its_own_player_counts_and_no_mixed_table(client, evening, alice):
+    """Issue 30 §5: a section per game, Teikoku included; the win rate by number of players is each game's own
+    (one table per section), not a table over every game."""
+    Player.objects.create(name="cas")
+    ann = Player.objects.get(name="ann")
+    _counted("samurai_empires", [(evening, 3, 4), (ann, 1, 20), (Player.objects.get(name="cas"), 2, 10)])
+    tally_store.tallies_recount(players=[evening.pk, ann.pk])
+    client.force_login(alice)
+    page = client.get(evening.get_absolute_url()).content.decode()
+    teikoku, sse = _section(page, "teikoku"), _section(page, "samurai_empires")
+    assert "<h3" in teikoku and "Teikoku" in teikoku and teikoku.count("<table") == 1
+    assert "<td>2</td><td>2</td><td>50%</td>" in teikoku  # 2 players: 2 games, 1 won
+    assert "<td>2</td><td>1</td><td>100%</td>" in sse and "<td>3</td><td>1</td><td>0%</td>" in sse
+    assert "<td>2</td><td>3</td>" not in page  # no table adds the two games' 2-player games up
+    assert page.count("<table") == 2

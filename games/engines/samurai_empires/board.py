@@ -99,6 +99,12 @@ def _check_region(value: object, index: int, solo: bool) -> dict:
     return out
 
 
+def check_region(value: object, index: int, *, solo: bool) -> dict:
+    """One region of the board set-up checked alone, as check_board() checks each: the board editor checks a
+    region per screen with the very rules the whole board meets."""
+    return _check_region(value, index, solo)
+
+
 def check_board(value: object, *, solo: bool) -> dict:
     """The club's board set-up, checked: every printed value comes from here, none is invented."""
     board = check_object(value, "The board", required=("regions",),

@@ -255,7 +255,7 @@ def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) 
     if pool.troops and pool.kokus:
         return Phrase(
             "A payment is all troops or all kokus (ruling 2); this one comes to "
-            f"{pool.troops_in_words()} and {pool.koku_total} koku(s).",
+            f"{pool.troops_in_words()} and {pool.koku_total} {'koku' if pool.koku_total == 1 else 'kokus'}.",
             "shitenno.mixed_payment", troops=dict(pool.troops), kokus=pool.koku_total,
         )
     if pool.kokus:

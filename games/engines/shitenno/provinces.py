@@ -172,7 +172,7 @@ def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment) -> None:
     for tile in ("exchange", "plus_one"):
         if payment.tiles_used(tile) > tiles[tile]:
             raise illegal(
-                f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} tile(s); "
+                f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} {'tile' if tiles[tile] == 1 else 'tiles'}; "
                 f"the payment uses {payment.tiles_used(tile)}.",
                 "tiles_short", general=who, held=tiles[tile], bonus=tile, used=payment.tiles_used(tile),
             )

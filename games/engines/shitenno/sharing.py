@@ -156,13 +156,14 @@ def draw(state: dict, move: dict) -> None:
     want_troops, want_kokus = draw_size(state)
     if len(troops) != want_troops or len(kokus) != want_kokus:
         raise illegal(
-            f"The Tairō draws {want_troops} troop card(s) and {want_kokus} koku card(s); "
+            f"The Tairō's draw is troop cards: {want_troops}, koku cards: {want_kokus}; "
             f"the move has {len(troops)} and {len(kokus)}.",
             "draw_size", troops=want_troops, kokus=want_kokus, got_troops=len(troops), got_kokus=len(kokus),
         )
     for value, n in count_of([str(v) for v in kokus]).items():
         if n > state["koku_deck"][value]:
-            raise illegal(f"The koku deck holds only {state['koku_deck'][value]} card(s) worth {value}.",
+            left = state["koku_deck"][value]
+            raise illegal(f"The koku deck holds only {left} {'card' if left == 1 else 'cards'} worth {value}.",
                           "koku_deck_short", left=state["koku_deck"][value], value=int(value))
     draw_troop_cards(state, len(troops))
     check_plausible(state, troops)

@@ -245,8 +245,9 @@ def check_plausible(state: dict, cards: list[str], holder: str | None = None) ->
         if n > unknown.get(card, 0):
             left = unknown.get(card, 0)
             raise illegal(
-                f"{card_name(card)} cannot be {how}: {TROOP_DECK[card]} such card(s) exist and "
-                f"{TROOP_DECK[card] - left} are known to be elsewhere.",
+                f"{card_name(card)} cannot be {how}: {TROOP_DECK[card]} such "
+                f"{'card exists' if TROOP_DECK[card] == 1 else 'cards exist'}; known to be elsewhere: "
+                f"{TROOP_DECK[card] - left}.",
                 "implausible_hidden" if holder else "implausible_draw", card=card, exist=TROOP_DECK[card],
                 elsewhere=TROOP_DECK[card] - left, **({"general": holder} if holder else {}),
             )
@@ -276,7 +277,7 @@ def take_from_hand(state: dict, seat: int, cards: list[str]) -> None:
         held = ", ".join(f"{n} {card_name(c)}" for c, n in sorted(hand["troops"].items())) or "no known cards"
         raise illegal(
             f"{general_name(state, seat)} cannot pay {cards_in_words(cards, [])}: they hold {held} "
-            f"and {hand['hidden']} hidden card(s).",
+            f"and {hand['hidden']} hidden {'card' if hand['hidden'] == 1 else 'cards'}.",
             "cannot_pay_troops", general=general_name(state, seat), cards=cards_phrase(cards, []),
             held=cards_phrase([c for c, n in sorted(hand["troops"].items()) for _ in range(n)], []),
             hidden=hand["hidden"],

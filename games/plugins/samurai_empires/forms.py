@@ -35,10 +35,9 @@ class NewTableForm(TableSetupForm):
     board_setup = forms.ChoiceField(label=_("The club's saved board"), required=False)
     board = forms.CharField(
         label=_("Board set-up (JSON)"), required=False, widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text=_("Entered by the players from their own board, not known to the site: the regions north to "
-                    "south, each with its values by place, its influence-points table and its provinces north to "
-                    "south; for solo also the order-token spaces, the AIs' order tokens, the destiny deck and the "
-                    "seed tokens. See docs/api.md."))
+        help_text=_("For a board written out by a script or copied from another club (the API's format): the "
+                    "regions north to south with their values by place, influence-points tables and provinces; for "
+                    "solo also the spaces, the AIs' order tokens, the destiny deck and the seed tokens."))
     save_board_as = forms.CharField(label=_("Save this board for the club as"), max_length=80, required=False)
 
     def __init__(self, *args, **kwargs) -> None:
@@ -48,6 +47,8 @@ class NewTableForm(TableSetupForm):
         self.saved_boards = board_choices(self.fields["club"].queryset)
         self.fields["board_setup"].choices = [("", _("— enter the board below —"))] + [
             (str(pk), label) for pk, (label, _board) in self.saved_boards.items()]
+        if self.saved_boards:  # the board the club entered last, picked already: a later table only counts
+            self.fields["board_setup"].initial = max(self.saved_boards, key=int)
         for i in range(MAX_SEATS):
             n = i + 1
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
@@ -82,11 +83,11 @@ class NewTableForm(TableSetupForm):
         board = self._board(data)
         name = (data.get("save_board_as") or "").strip()
         if name:
-            from games.models import BoardSetup
+            from games.plugins.samurai_empires.models_access import board_name_taken
 
             if data.get("club") is None:
                 self.add_error("club", _("Pick the club to save the board for."))
-            elif BoardSetup.objects.filter(club=data["club"], game="samurai_empires", name=name).exists():
+            elif board_name_taken(data["club"], name):
                 self.add_error("save_board_as", _("Your club already has a board of that name."))
         if self.errors:
             return data

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES, TROOP_NAMES, TROOPS, card_name
-from games.phrases import Catalogue, in_words, ordinal, word_list
+from games.phrases import Catalogue, Plural, in_words, ordinal, word_list
 
 BONUS_WORDS = {"exchange": _("Exchange"), "plus_one": "+1", "card_taking": _("Card Taking")}
 LOT_WORDS = {"draw": _("The draw"), "lot": _("A lot"), "lot_a": _("Lot A"), "lot_b": _("Lot B"),
@@ -123,17 +124,18 @@ SENTENCES: dict[str, Any] = {
     "shitenno.setup.title_twice": _("Each title tile is dealt to one player only."),
     "shitenno.setup.gates": _("The set-up needs \"gates\": the troop face of each province's top bonus tile."),
     "shitenno.setup.gate_troops": _("Only %(tiles)s bonus tiles show a %(troop)s; the gates show %(shown)s."),
-    "shitenno.implausible_draw": _(
-        "%(card)s cannot be drawn: %(exist)s such card(s) exist and %(elsewhere)s are known to be "
-        "elsewhere."
-    ),
-    "shitenno.implausible_hidden": _(
-        "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such card(s) exist and "
-        "%(elsewhere)s are known to be elsewhere."
-    ),
-    "shitenno.cannot_pay_troops": _(
-        "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden card(s)."
-    ),
+    "shitenno.implausible_draw": Plural(ngettext_lazy(
+        "%(card)s cannot be drawn: %(exist)s such card exists; known to be elsewhere: %(elsewhere)s.",
+        "%(card)s cannot be drawn: %(exist)s such cards exist; known to be elsewhere: %(elsewhere)s.", "exist"),
+        "exist"),
+    "shitenno.implausible_hidden": Plural(ngettext_lazy(
+        "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such card exists; known to be elsewhere: "
+        "%(elsewhere)s.",
+        "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such cards exist; known to be elsewhere: "
+        "%(elsewhere)s.", "exist"), "exist"),
+    "shitenno.cannot_pay_troops": Plural(ngettext_lazy(
+        "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden card.",
+        "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden cards.", "hidden"), "hidden"),
     "shitenno.cannot_pay_kokus": _("%(general)s cannot pay koku cards %(kokus)s: they hold %(held)s."),
     "shitenno.cards_not_lists": _(
         "%(what)s: \"troops\" and \"kokus\" must be lists, e.g. {\"troops\": [\"bushi+sohei\"], \"kokus\": [1, "
@@ -145,10 +147,12 @@ SENTENCES: dict[str, Any] = {
     "shitenno.no_more_card": _("The cards to share hold no more %(card)s card."),
     "shitenno.no_more_koku": _("The cards to share hold no more Koku %(value)s card."),
     "shitenno.draw_size": _(
-        "The Tairō draws %(troops)s troop card(s) and %(kokus)s koku card(s); the move has "
-        "%(got_troops)s and %(got_kokus)s."
+        "The Tairō's draw is troop cards: %(troops)s, koku cards: %(kokus)s; the move has %(got_troops)s and "
+        "%(got_kokus)s."
     ),
-    "shitenno.koku_deck_short": _("The koku deck holds only %(left)s card(s) worth %(value)s."),
+    "shitenno.koku_deck_short": Plural(ngettext_lazy(
+        "The koku deck holds only %(left)s card worth %(value)s.",
+        "The koku deck holds only %(left)s cards worth %(value)s.", "left"), "left"),
     "shitenno.split_shape": _("A split is {\"lots\": [lot, lot]}: two lots, each with a hierarchy tile."),
     "shitenno.split_lot_shape": _("Each lot of a split is {\"troops\": [...], \"kokus\": [...], \"hierarchy\": ...}."),
     "shitenno.split_same_tile": _("Each of the two lots needs its own hierarchy tile."),
@@ -162,7 +166,9 @@ SENTENCES: dict[str, Any] = {
     "shitenno.province_full": _("%(province)s is full: all %(positions)s positions are taken."),
     "shitenno.not_hatamoto": _("Only the Hatamoto may use the Hatamoto tile; %(general)s is %(title)s."),
     "shitenno.hatamoto_used": _("The Hatamoto tile may be used only once per turn."),
-    "shitenno.tiles_short": _("%(general)s has %(held)s %(bonus)s tile(s); the payment uses %(used)s."),
+    "shitenno.tiles_short": Plural(ngettext_lazy(
+        "%(general)s has %(held)s %(bonus)s tile; the payment uses %(used)s.",
+        "%(general)s has %(held)s %(bonus)s tiles; the payment uses %(used)s.", "held"), "held"),
     "shitenno.no_bonus_here": _("%(province)s's last position takes no bonus tile; leave \"bonus\" out."),
     "shitenno.next_troop_missing": _(
         "Name the troop face of the tile revealed on %(province)s's gate (\"next_troop\")."
@@ -186,10 +192,10 @@ SENTENCES: dict[str, Any] = {
     "shitenno.exchange_koku_to_koku": _("The Exchange tile changes a koku into a troop, not into a koku."),
     "shitenno.plus_one_no_koku": _("The +1 tile needs a koku being played."),
     "shitenno.plus_one_no_troop": _("The +1 tile needs a %(troop)s being played."),
-    "shitenno.mixed_payment": _(
-        "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s "
-        "koku(s)."
-    ),
+    "shitenno.mixed_payment": Plural(ngettext_lazy(
+        "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s koku.",
+        "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s kokus.",
+        "kokus"), "kokus"),
     "shitenno.costs": _("costs %(cost)s kokus; you paid %(paid)s"),
     "shitenno.needs": _("needs %(needed)s; you paid %(paid)s"),
     "shitenno.empty_payment": _("%(province)s is paid with troop cards or koku cards; the payment is empty."),

@@ -73,7 +73,7 @@ def test_it_refuses_cards_the_player_does_not_hold(odd):
     error = refused(odd, kanto(SAKAKIBARA, troops=["samurai", "samurai", "samurai", "bushi"]))
     assert error.message == (
         "Sakakibara cannot pay Samurai, Samurai, Samurai, Bushi: they hold 1 Bushi, 2 Samurai, 1 Sōhei "
-        "and 0 hidden card(s)."
+        "and 0 hidden cards."
     )
     error = refused(odd, kanto(SAKAKIBARA, kokus=[3, 2]))
     assert error.message == "Sakakibara cannot pay koku cards [2, 3]: they hold 1, 2, 2."
@@ -88,7 +88,7 @@ def test_it_refuses_bonus_tiles_the_player_does_not_hold(odd):
             bonuses=[{"tile": "plus_one", "on": "samurai"}],
         ),
     )
-    assert error.message == "Sakakibara has 0 +1 tile(s); the payment uses 1."
+    assert error.message == "Sakakibara has 0 +1 tiles; the payment uses 1."
 
 
 def test_it_refuses_the_hatamoto_to_anyone_but_the_hatamoto(odd):
@@ -122,16 +122,16 @@ def test_it_refuses_a_revealed_troop_face_that_cannot_be_left(odd):
 def test_it_refuses_a_draw_of_the_wrong_size_or_of_cards_that_are_gone():
     state = ENGINE.initial_state(SETUP)
     error = refused(state, {"type": "draw", "seat": HONDA, "troops": ["samurai"], "kokus": [1]})
-    assert error.message == "The Tairō draws 8 troop card(s) and 4 koku card(s); the move has 1 and 1."
+    assert error.message == "The Tairō's draw is troop cards: 8, koku cards: 4; the move has 1 and 1."
     error = refused(
         state, {"type": "draw", "seat": HONDA, "troops": ["samurai"] * 7 + ["bushi"], "kokus": [1, 2, 3, 3]}
     )
-    assert error.message.startswith("Samurai cannot be drawn: 6 such card(s) exist")
+    assert error.message.startswith("Samurai cannot be drawn: 6 such cards exist")
     state["koku_deck"]["3"] = 1
     error = refused(
         state, {"type": "draw", "seat": HONDA, "troops": ["bushi"] * 4 + ["sohei"] * 4, "kokus": [1, 2, 3, 3]}
     )
-    assert error.message == "The koku deck holds only 1 card(s) worth 3."
+    assert error.message == "The koku deck holds only 1 card worth 3."
 
 
 def test_it_refuses_a_split_that_leaves_cards_over():
