@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from leagues.selectors import clubs_of_user
+from games.people import people
 
 from . import board_editor as editor
 from .models_access import board_create
@@ -28,7 +28,7 @@ def _region_url(n: int) -> str:
 @require_http_methods(["GET", "POST"])
 def board_new(request: HttpRequest) -> HttpResponse:
     """Which club the board is for, its name and how many regions; a POST starts a new draft."""
-    clubs = clubs_of_user(request.user)
+    clubs = people().clubs_of_user(request.user)
     form = editor.StartForm(request.POST if request.method == "POST" else None, clubs=clubs)
     status = 200
     if request.method == "POST":
@@ -130,7 +130,7 @@ def board_finish(request: HttpRequest) -> HttpResponse:
     error, status = None, 200
     if request.method == "POST":
         status = 400
-        club = clubs_of_user(request.user).filter(pk=draft["club"]).first()
+        club = people().clubs_of_user(request.user).filter(pk=draft["club"]).first()
         if club is None:
             error = _("You are no longer a member of the club this board is for: start the board again.")
         elif form.is_valid():
