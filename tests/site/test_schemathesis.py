@@ -138,6 +138,22 @@ def test_it_answers_every_operation_within_its_schema(case, world, in_process_co
     case.call_and_validate(headers=_headers(world), checks=EVERY_CHECK)
 
 
+def test_it_runs_every_check_schemathesis_has():
+    """No check is left out: the 14 of schemathesis 4.32 at least, and any a later version adds."""
+    assert {check.__name__ for check in EVERY_CHECK} >= {
+        "not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance",
+        "response_schema_conformance", "negative_data_rejection", "positive_data_acceptance",
+        "missing_required_header", "unsupported_method", "allow_header_conformance", "use_after_free",
+        "ensure_resource_availability", "ignored_auth", "object_level_authorization"}
+    names = set(RULES_BEYOND_THE_SCHEMA)
+    assert names <= {f"{op['method'].upper()} {op['path']}" for op in _operations()}, "a rule list entry names nothing"
+
+
+def _operations() -> list[dict]:
+    return [{"method": method, "path": path} for path, methods in schema.raw_schema["paths"].items()
+            for method in methods if method in {"get", "post", "patch", "put", "delete"}]
+
+
 # --- Malformed bodies on every write: bad JSON 400, a wrong Content-Type 415, an unknown field 400 ---
 
 WRITES = [
