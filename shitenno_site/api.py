@@ -6,14 +6,16 @@ place: no unknown field, no bool read as a number or a number as text, no fracti
 beyond its column, no NUL in stored JSON (issue 14).
 """
 
+import copy
 import math
 
 from django.core.exceptions import BadRequest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -36,6 +38,23 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """Says in the schema what StrictSerializer does: a request body with a key it does not name is refused
+    (`additionalProperties: false`), so a client, and schemathesis, knows an unknown key is malformed."""
+
+    target_class = StrictSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        # The views validate their StrictSerializers whole, on PATCH too: a field required is required there.
+        serializer = copy.copy(self.target)
+        serializer.partial = False
+        schema = auto_schema._map_serializer(serializer, direction, bypass_extensions=True)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema
+
+
 class StrictIntegerField(serializers.IntegerField):
     """A JSON number that is whole: no bool, no string, no fraction; bounded by the database's integers."""
 
@@ -48,6 +67,21 @@ class StrictIntegerField(serializers.IntegerField):
         if isinstance(data, bool) or not isinstance(data, int):
             raise serializers.ValidationError("A whole number is required (not text, true/false or a fraction).")
         return super().to_internal_value(data)
+
+
+class IdField(StrictIntegerField):
+    """An object's id in a body: a whole number from 1 (the database's ids start there). One that names nothing
+    is the view's 400, naming the field."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("min_value", 1)
+        super().__init__(**kwargs)
+
+
+def id_parameter(name: str, description: str, **kwargs) -> OpenApiParameter:
+    """A query parameter holding an object's id, with the bounds `query_int(..., min_value=1)` enforces."""
+    return OpenApiParameter(name, {"type": "integer", "minimum": 1, "maximum": validation.MAX_INT},
+                            description=description, **kwargs)
 
 
 class StrictFloatField(serializers.FloatField):
@@ -85,12 +119,35 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictSlugField(serializers.SlugField):
+    """A slug sent as JSON text: a number is refused, not turned into the slug "0" (the schema says string)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise serializers.ValidationError("Text is required.")
+        return super().to_internal_value(data)
+
+
 class NameField(StrictCharField):
     """A name others will read: something visible, no direction-control characters."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.validators.append(validation.validate_name)
+
+
+class NameFieldSchema(OpenApiSerializerFieldExtension):
+    """A name's rule in the schema: `format: name` (docs/api.md: a letter, digit or sign, no control or
+    direction-control character; a JSON Schema pattern cannot name Unicode classes), and the part a pattern can
+    say, so a client that knows no `name` format still checks the control characters."""
+
+    target_class = NameField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        schema.update(format="name", pattern=validation.NAME_PATTERN)
+        return schema
 
 
 class StrictDateField(serializers.DateField):
@@ -102,6 +159,18 @@ class StrictDateField(serializers.DateField):
         value = super().to_internal_value(data)
         validation.validate_date(value)
         return value
+
+
+class StrictDateFieldSchema(OpenApiSerializerFieldExtension):
+    """The dates the site takes, 1900 to 2999, as a pattern beside `format: date`."""
+
+    target_class = StrictDateField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        schema["pattern"] = validation.DATE_PATTERN
+        return schema
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)
@@ -194,3 +263,12 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
 
     def get_offset(self, request) -> int:
         return validation.query_int(request.query_params, self.offset_query_param, default=0)
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        """DRF's two parameters, with the bounds get_limit and get_offset enforce."""
+        bounds = {self.limit_query_param: {"minimum": 1, "maximum": self.max_limit},
+                  self.offset_query_param: {"minimum": 0, "maximum": validation.MAX_INT}}
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"].update(bounds.get(parameter["name"], {}))
+        return parameters

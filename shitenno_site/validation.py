@@ -27,6 +27,11 @@ IDEMPOTENCY_KEY_LENGTH = 80  # MoveEvent.idempotency_key's column
 ASCII_DIGITS = re.compile(r"[0-9]+")  # str.isdigit() also accepts "²", which int() refuses
 # Characters that reorder or hide text: a name starting with U+202E reads backwards on every page.
 DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# The API schema's patterns for the rules above (JSON Schema regexes: no Unicode classes, so name_problem stays
+# the rule; the pattern is what a client can check first). The dates: EARLIEST_DATE to LATEST_DATE's years.
+_NOT_IN_NAME = r"\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+NAME_PATTERN = rf"^[^{_NOT_IN_NAME}]*[^{_NOT_IN_NAME}\s][^{_NOT_IN_NAME}]*$"
+DATE_PATTERN = r"^(19[0-9]{2}|2[0-9]{3})-"
 
 
 class InputError(BadRequest):

@@ -21,11 +21,13 @@ from games.models import TableSession
 from games.people import club_model
 from games.plugins import default_final_count_game, default_game
 from shitenno_site.api import (
+    IdField,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     StrictJSONField,
     StrictSerializer,
+    StrictSlugField,
     with_errors,
 )
 from shitenno_site.validation import idempotency_key
@@ -96,13 +98,13 @@ class TableList(ListAPIView):
     class TableCreateInput(StrictSerializer):
         game = StrictCharField(default=lambda: default_game().slug, max_length=40,
                                help_text="A game's slug (GET /api/games/).")
-        players = serializers.ListField(child=StrictIntegerField(), min_length=1, max_length=8,
+        players = serializers.ListField(child=IdField(), min_length=1, max_length=8,
                                         help_text="Player ids, in seat order.")
         setup = StrictJSONField(help_text="The engine's set-up; see docs/api.md.")
         deal_titles = StrictBooleanField(default=False, help_text="Let the site deal the starting titles.")
         colours = serializers.ListField(child=StrictCharField(max_length=20), required=False, default=list,
                                         max_length=8)
-        club = serializers.SlugField(required=False, allow_null=True, default=None)
+        club = StrictSlugField(required=False, allow_null=True, default=None)
         is_public = StrictBooleanField(default=True)
 
     def get_queryset(self) -> QuerySet:
@@ -238,10 +240,10 @@ class FinalCount(APIView):
                                help_text="A game with a final-count calculator (Shitennō).")
         end = StrictJSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
-            child=StrictIntegerField(), required=False, allow_null=True, default=None, max_length=8,
+            child=IdField(), required=False, allow_null=True, default=None, max_length=8,
             help_text="Player ids in seat order: save the result as a finished table.",
         )
-        club = serializers.SlugField(required=False, allow_null=True, default=None)
+        club = StrictSlugField(required=False, allow_null=True, default=None)
 
     class FinalCountOutput(serializers.Serializer):
         outcome = serializers.JSONField()

@@ -4,7 +4,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -18,6 +17,7 @@ from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
 from shitenno_site.api import (
+    IdField,
     NameField,
     StrictBooleanField,
     StrictCharField,
@@ -25,6 +25,7 @@ from shitenno_site.api import (
     StrictFloatField,
     StrictIntegerField,
     StrictSerializer,
+    id_parameter,
     with_errors,
 )
 from shitenno_site.validation import MAX_INT, MAX_MIN_GAMES, InputError, query_int, query_text, whole_number
@@ -163,7 +164,7 @@ class PlayerStatsOutput(serializers.Serializer):
 
 
 class EntryInput(StrictSerializer):
-    player = StrictIntegerField()
+    player = IdField()
     rank = StrictIntegerField(min_value=1, max_value=1000)
     score = StrictFloatField(required=False, allow_null=True, default=None, min_value=-1e9, max_value=1e9)
 
@@ -246,8 +247,8 @@ class SeasonStandings(APIView):
 
 
 SCOPE_PARAMETERS = [
-    OpenApiParameter("game", OpenApiTypes.STR, description="A game slug or name (this or league)"),
-    OpenApiParameter("league", OpenApiTypes.INT, description="A league id (this or game)"),
+    OpenApiParameter("game", {"type": "string", "maxLength": 80}, description="A game slug or name (this or league)"),
+    id_parameter("league", "A league id (this or game)"),
 ]
 
 
@@ -264,7 +265,8 @@ def _scope(request) -> tuple[str, str]:
 
 class RatingList(APIView):
     @extend_schema(
-        parameters=[*SCOPE_PARAMETERS, OpenApiParameter("min_games", OpenApiTypes.INT)],
+        parameters=[*SCOPE_PARAMETERS,
+                    OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES})],
         responses=with_errors({200: RatingOutput(many=True)}, 400, 404),
         summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
@@ -298,7 +300,7 @@ class ResultList(APIView):
     class ResultInput(StrictSerializer):
         game = NameField(max_length=80)
         played_on = StrictDateField()
-        season = StrictIntegerField(required=False, allow_null=True, default=None)
+        season = IdField(required=False, allow_null=True, default=None)
         entries = EntryInput(many=True)
 
     @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
@@ -344,7 +346,8 @@ class ResultDetail(APIView):
         result = results.result_update(result=result, user=request.user, **values)
         return Response(ResultOutput(result).data)
 
-    @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True,
+    @extend_schema(parameters=[OpenApiParameter("version", {"type": "integer", "minimum": 0, "maximum": MAX_INT},
+                                                required=True,
                                                 description='The version you saw (or a body {"version": n}).')],
                    responses=with_errors({204: None}, 400, 403, 404, 409, 415),
                    summary="Delete a result (managers; send the version you saw); re-rates from its date")
@@ -394,6 +397,10 @@ class ChancesOutput(serializers.Serializer):
     players = SeatChanceOutput(many=True)
 
 
+# What _player_ids reads: 2 to 5 whole numbers, comma-separated (which of them name players is its 400).
+PLAYER_IDS_PATTERN = r"^[0-9]{1,10}(,[0-9]{1,10}){1,4}$"
+
+
 def _player_ids(request) -> list[int]:
     """The `players` parameter: 2 to 5 distinct ids of existing players, in seat order; else a 400 naming which."""
     raw = query_text(request.query_params, "players", max_length=200)
@@ -420,9 +427,9 @@ def _player_ids(request) -> list[int]:
 
 class GameChances(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("players", OpenApiTypes.STR, required=True,
-                                     description="2 to 5 player ids, comma-separated, in seat order"),
-                    OpenApiParameter("league", OpenApiTypes.INT, description="Use the league's ratings instead")],
+        parameters=[OpenApiParameter("players", {"type": "string", "maxLength": 200, "pattern": PLAYER_IDS_PATTERN},
+                                     required=True, description="2 to 5 player ids, comma-separated, in seat order"),
+                    id_parameter("league", "Use the league's ratings instead")],
         responses=with_errors({200: ChancesOutput}, 400, 404),
         summary="Each seat's chance to win and expected place, from the ratings (docs/ratings.md)",
     )

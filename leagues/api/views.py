@@ -13,11 +13,12 @@ from leagues import clubs, players, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
 from shitenno_site.api import (
+    IdField,
     NameField,
     StrictBooleanField,
     StrictCharField,
-    StrictIntegerField,
     StrictSerializer,
+    StrictSlugField,
     with_errors,
 )
 from shitenno_site.validation import query_text
@@ -55,7 +56,7 @@ class PlayerList(ListAPIView):
 
     class GuestInput(StrictSerializer):
         name = NameField(max_length=80)
-        club = serializers.SlugField(max_length=100, required=False, allow_null=True, default=None,
+        club = StrictSlugField(max_length=100, required=False, allow_null=True, default=None,
                                      help_text="A club you own or run: the guest joins it at once.")
 
     def get_queryset(self) -> QuerySet:
@@ -163,7 +164,7 @@ class InviteAsked(serializers.ModelSerializer):
 
 class ClubMembers(APIView):
     class AddInput(StrictSerializer):
-        player = StrictIntegerField()
+        player = IdField()
 
     @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 403, 404),
                    summary="Members (hidden from outsiders of private clubs)")

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from leagues import selectors as league_selectors
 from leagues.models import Player
 from shitenno_site.api import (
+    IdField,
     StrictBooleanField,
     StrictCharField,
     StrictDateField,
@@ -75,7 +76,7 @@ class SeasonNights(APIView):
         games = serializers.ListField(child=StrictCharField(max_length=100), max_length=20)
         table_sizes = serializers.ListField(child=StrictIntegerField(min_value=2, max_value=6), required=False,
                                             max_length=5, default=lambda: [3, 4])
-        forbidden = serializers.ListField(child=serializers.ListField(child=StrictIntegerField()), required=False,
+        forbidden = serializers.ListField(child=serializers.ListField(child=IdField()), required=False,
                                           max_length=200, default=list)
 
     @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
@@ -96,7 +97,7 @@ class NightDetail(APIView):
 
 class NightCheckInView(APIView):
     class CheckInInput(StrictSerializer):
-        player = StrictIntegerField(required=False, help_text="A manager ticks a member's name; else yourself.")
+        player = IdField(required=False, help_text="A manager ticks a member's name; else yourself.")
         only_game = StrictCharField(max_length=100, required=False, default="", allow_blank=True)
 
     @extend_schema(request=CheckInInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
@@ -112,7 +113,7 @@ class NightCheckInView(APIView):
 
 class NightLeave(APIView):
     class LeaveInput(StrictSerializer):
-        player = StrictIntegerField(required=False)
+        player = IdField(required=False)
 
     @extend_schema(request=LeaveInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
                    summary="Leave early: not seated in later rounds")
@@ -137,8 +138,8 @@ class NightRounds(APIView):
 
 class RoundSwap(APIView):
     class SwapInput(StrictSerializer):
-        a = StrictIntegerField()
-        b = StrictIntegerField()
+        a = IdField(help_text="A player id.")
+        b = IdField(help_text="A player id.")
 
     @extend_schema(request=SwapInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
                    summary="Swap two players' places in a proposed round (managers)")
