@@ -16,12 +16,36 @@ from django.conf import settings
 from django.utils import translation
 
 from leagues import clubs, players
+from tests.xdist_env import worker_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a long test passphrase 42"
 
 
 REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF2 first), for the tests that need it
+
+# `make test` runs the suite on pytest-xdist workers with `--dist loadgroup`: the tests of one group run one after
+# the other on one worker. The real-Celery tests share one worker, so one Celery worker process starts, not one per
+# xdist worker; the benchmark smoke runs and the scale-out test (each a fleet of processes, nginx and PgBouncer on
+# fixed ports) run one at a time. Each xdist worker has its own databases (tests/xdist_env.py).
+XDIST_GROUPS = {"celery_worker": "celery-worker", "bench": "bench"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
+    for index, spec in enumerate(specs):
+        spec.env.update(worker_environment(os.environ, index))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
+def pytest_collection_modifyitems(config, items):
+    bench = ROOT / "tests" / "bench"
+    for item in items:
+        if item.get_closest_marker("celery_worker"):
+            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["celery_worker"]))
+        elif item.path.is_relative_to(bench):
+            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["bench"]))
 
 
 @pytest.fixture(autouse=True)
