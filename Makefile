@@ -53,9 +53,9 @@ SQLITE_GAMES_TESTS = tests/games/test_tables_api.py tests/games/test_pages.py te
 	tests/games/test_phrase_backfill.py tests/games/test_poll_heads.py
 
 # Both runs use pytest-xdist: one worker a core, at most four (each has its own test database and Redis databases
-# below the given numbers, see tests/xdist_env.py; the grouped tests in tests/conftest.py run one after the other).
+# below the given numbers, see tests/xdist_env.py); worksteal: a worker that runs out takes half of another's queue.
 # `make test XDIST=` runs serially.
-XDIST ?= -n auto --maxprocesses=4 --dist loadgroup
+XDIST ?= -n auto --maxprocesses=4 --dist worksteal
 
 test: install services
 	DATABASE_URL=$(DATABASE_URL_TEST) CELERY_BROKER_URL=$(CELERY_BROKER_URL_TEST) CACHE_URL=$(CACHE_URL_TEST) \

@@ -24,11 +24,10 @@ PASSWORD = "a long test passphrase 42"
 
 REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF2 first), for the tests that need it
 
-# `make test` runs the suite on pytest-xdist workers with `--dist loadgroup`: the tests of one group run one after
-# the other on one worker. The real-Celery tests share one worker, so one Celery worker process starts, not one per
-# xdist worker; the benchmark smoke runs and the scale-out test (each a fleet of processes, nginx and PgBouncer on
-# fixed ports) run one at a time. Each xdist worker has its own databases (tests/xdist_env.py).
-XDIST_GROUPS = {"celery_worker": "celery-worker", "bench": "bench"}
+# `make test` runs the suite on pytest-xdist workers. Nothing is shared between them: each has its own test database
+# (pytest-django), its own Redis databases (below) and, when it runs a test marked celery_worker, its own Celery
+# worker process; the scale-out test alone uses fixed ports. (No `--dist loadgroup`: with pytest 9.2 it silently
+# stops grouping, pytest-xdist issue #1386, so nothing here may depend on two tests sharing a worker.)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -36,16 +35,6 @@ def pytest_xdist_setupnodes(config, specs):
     """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
     for index, spec in enumerate(specs):
         spec.env.update(worker_environment(os.environ, index))
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
-def pytest_collection_modifyitems(config, items):
-    bench = ROOT / "tests" / "bench"
-    for item in items:
-        if item.get_closest_marker("celery_worker"):
-            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["celery_worker"]))
-        elif item.path.is_relative_to(bench):
-            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["bench"]))
 
 
 @pytest.fixture(autouse=True)
