@@ -37,7 +37,9 @@ def test_only_the_redis_urls_are_shifted():
 def test_two_xdist_workers_get_different_redis_databases(tmp_path):
     env = dict(os.environ, XDIST_PROBE_DIR=str(tmp_path), CACHE_URL="redis://127.0.0.1:1/9",
                CELERY_BROKER_URL="redis://127.0.0.1:1/7")  # never connected to: the probe only reads its settings
-    env.pop("CELERY_RESULT_BACKEND", None)
+    for name in ("CELERY_RESULT_BACKEND", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+                 "PYTEST_XDIST_TESTRUNUID"):
+        env.pop(name, None)  # a run of its own, also when this test runs on an xdist worker
     done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "each", "-p", "no:cacheprovider",
                            "-p", "no:schemathesis", "-p", "no:hypothesispytest", "-p", "no:anyio",  # quicker start
                            "-q", "tests/site/xdist_probe.py"], cwd=ROOT, env=env, capture_output=True, text=True,
