@@ -52,12 +52,17 @@ services:
 SQLITE_GAMES_TESTS = tests/games/test_tables_api.py tests/games/test_pages.py tests/games/test_stats_store.py \
 	tests/games/test_phrase_backfill.py tests/games/test_poll_heads.py
 
+# Both runs use pytest-xdist: one worker a core, at most four (each has its own test database and Redis databases
+# below the given numbers, see tests/xdist_env.py); worksteal: a worker that runs out takes half of another's queue.
+# `make test XDIST=` runs serially.
+XDIST ?= -n auto --maxprocesses=4 --dist worksteal
+
 test: install services
 	DATABASE_URL=$(DATABASE_URL_TEST) CELERY_BROKER_URL=$(CELERY_BROKER_URL_TEST) CACHE_URL=$(CACHE_URL_TEST) \
-		$(PY) -m pytest $(PYTEST_ARGS)
+		$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL \
-		$(PY) -m pytest tests/leagues $(SQLITE_GAMES_TESTS) -q -m "not celery_worker and not browser"
+		$(PY) -m pytest $(XDIST) tests/leagues $(SQLITE_GAMES_TESTS) -q -m "not celery_worker and not browser"
 endif
 
 lint: install

@@ -17,6 +17,7 @@ from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from leagues import clubs, players
+from tests.xdist_env import worker_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,6 +34,18 @@ PASSWORD = "a long test passphrase 42"
 
 
 REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF2 first), for the tests that need it
+
+# `make test` runs the suite on pytest-xdist workers. Nothing is shared between them: each has its own test database
+# (pytest-django), its own Redis databases (below) and, when it runs a test marked celery_worker, its own Celery
+# worker process; the scale-out test alone uses fixed ports. (No `--dist loadgroup`: with pytest 9.2 it silently
+# stops grouping, pytest-xdist issue #1386, so nothing here may depend on two tests sharing a worker.)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
+    for index, spec in enumerate(specs):
+        spec.env.update(worker_environment(os.environ, index))
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench._django import server_of
+from tests.bench import smoke_database_suffix
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -31,7 +32,7 @@ def test_the_benchmark_runs(script, args, says):
     if not database.startswith("postgres"):
         pytest.skip("the benchmarks need PostgreSQL")
     # the benchmark drops and creates its database on the server the tests use, whatever BENCH_POSTGRES says
-    env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke",
+    env = dict(os.environ, BENCH_DATABASE_SUFFIX=smoke_database_suffix(),
                BENCH_POSTGRES=server_of(database))
     if script in ("profile_requests.py", "request_cpu.py"):  # they clear their cache: the tests' own, not db 10
         if not os.environ.get("CACHE_URL", "").startswith("redis"):
@@ -48,3 +49,11 @@ def test_a_benchmark_uses_the_configured_server():
     assert server_of("postgresql://postgres@127.0.0.1/x") == "postgresql://postgres@127.0.0.1"
     with pytest.raises(SystemExit):
         server_of("sqlite:///db.sqlite3")
+
+
+def test_each_xdist_worker_runs_the_benchmarks_on_databases_of_its_own(monkeypatch):
+    monkeypatch.delenv("BENCH_DATABASE_SUFFIX", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    assert smoke_database_suffix() == "_smoke"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    assert smoke_database_suffix() == "_smoke_gw1"

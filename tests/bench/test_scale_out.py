@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.bench import smoke_database_suffix
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -25,7 +27,7 @@ def test_the_site_runs_on_two_instances_behind_nginx_and_pgbouncer():
                if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists())]
     if missing:
         pytest.skip(f"needs Debian's {' and '.join(missing)}")
-    env = dict(os.environ, BENCH_DATABASE_SUFFIX=os.environ.get("BENCH_DATABASE_SUFFIX", "") + "_smoke",
+    env = dict(os.environ, BENCH_DATABASE_SUFFIX=smoke_database_suffix(),
                PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, str(ROOT / "bench/scale_out.py"), "--quick", "--port-base", "18280"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=280)
