@@ -54,6 +54,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /api/tables/{code}/undo/": "a move to take back",
     "POST /api/final-count/": "an end state the game's rules allow; player ids that name somebody",
     "POST /api/results/": "a season and players that exist; ranks that fit the entries",
+    "PATCH /api/results/{id}/": "players that exist; ranks that fit the entries (as when the result was made)",
     "POST /api/seasons/{id}/nights/": "games the league plays; forbidden pairs of the club's members",
     "POST /api/tables/": "players that exist; a set-up the game allows",
     "POST /api/tables/{code}/moves/": "a move legal at this point of the game",
