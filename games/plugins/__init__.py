@@ -1,22 +1,25 @@
-"""A game is a plug-in: each game's Django side, registered by slug beside its engine.
+"""A game is a plug-in: each game's Django side, found by slug through the one list in games.registry.
 
-Everything about one game lives in two folders and one template folder:
+Everything about one game lives in its own folders:
 
-    games/engines/<slug>/     the pure rules engine (no Django), registered in games.engines.REGISTRY
-    games/plugins/<slug>/     its Django side: a `GameAdapter` subclass with its set-up form, moves from a
-                              POST, the context of its board and panel, its statistics and its demo game
+    games/engines/<slug>/     the pure rules engine (no Django); its package's `ENGINE`
+    games/plugins/<slug>/     its Django side; its package's `GAME`, a `GameAdapter` subclass naming its engine class,
+                              with its set-up form, moves from a POST, the context of its board and panel, its
+                              statistics, its demo game, its static files and its API examples
     templates/games/<slug>/   the templates that adapter names
+    static/games/<slug>/      its style sheets and scripts (`stylesheets`, `scripts`), put in the page's head
 
 The shared tables, move log, polling, undo, API, results for leagues and the statistics page ask the
 adapter and never import a game's board (the pattern of Django's own `ModelAdmin`: one generic set of views,
-one registered class per model). Adding a game is a new folder plus one line in `GAMES` below; see
-docs/games.md.
+one registered class per model). Adding a game is new folders plus one line in games/registry.py; see
+docs/games.md. tests/games/test_game_code_stays_home.py fails when a game's slug or words leak into shared code.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from importlib import import_module
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.core.exceptions import ValidationError
@@ -26,6 +29,7 @@ from games.engines import UnknownGame, get_engine
 from games.engines.base import Engine, MoveError, Outcome
 from games.phrases import EMPTY, Catalogue, say_error, say_phrase
 from games.plugins import tally
+from games.registry import GAMES as REGISTERED
 
 if TYPE_CHECKING:
     from django import forms
@@ -43,13 +47,15 @@ class TableRow(NamedTuple):
 
 
 class GameAdapter:
-    """What the shared site asks of a game. Subclass it in games/plugins/<slug>/ and list it in `GAMES`.
+    """What the shared site asks of a game. Subclass it in games/plugins/<slug>/, give an instance as that package's
+    `GAME`, and add the slug to games.registry.GAMES.
 
     The attributes name templates (under templates/games/<slug>/) and form classes; a `None` says the game
     lacks that part (no final-count calculator, no statistics page), and the site then offers no link to it.
     """
 
-    slug: str = ""
+    engine_class: type[Engine] | None = None  # the engine this adapter drives; its slug is the adapter's
+    slug: str = ""  # set from engine_class
     score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "favour", "treasure"
     table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Shitennō table"
 
@@ -80,6 +86,11 @@ class GameAdapter:
 
     # The player counts the demo data seats at this game's tables, in turn; () for a game without a demo game.
     demo_players: tuple[int, ...] = ()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.engine_class is not None:
+            cls.slug = cls.engine_class.slug
 
     @property
     def engine(self) -> Engine:
@@ -206,16 +217,15 @@ class GameAdapter:
         raise NotImplementedError
 
 
-def _games() -> dict[str, GameAdapter]:
-    from games.plugins.samurai_empires import SamuraiEmpiresGame
-    from games.plugins.shitenno import ShitennoGame
-    from games.plugins.teikoku import TeikokuGame
+def _load(slug: str) -> GameAdapter:
+    game = import_module(f"games.plugins.{slug}").GAME
+    if game.slug != slug or type(get_engine(slug)) is not game.engine_class:
+        raise ImportError(f"games/plugins/{slug}/ gives an adapter for {game.slug!r}, not for the engine of {slug!r}")
+    return game
 
-    games = (  # one line per game, in the order pages list them
-        ShitennoGame(),
-        TeikokuGame(),
-        SamuraiEmpiresGame(),
-    )
+
+def _games() -> dict[str, GameAdapter]:
+    games = [_load(slug) for slug in REGISTERED]  # in the registry's order: the order pages list them
     # A game's ratings are keyed by its slug and a league's by its id: the rating history's partitions
     # (leagues/rating_partitions.py) tell them apart only because a slug is never all digits.
     assert not any(game.slug.isdigit() for game in games), "a game's slug cannot be all digits"
@@ -249,13 +259,6 @@ def default_final_count_game() -> GameAdapter:
 def game_choices() -> list[tuple[str, str]]:
     return [(game.slug, game.name) for game in GAMES.values()]
 
-
-def _check_registered() -> None:
-    for slug in GAMES:
-        get_engine(slug)  # every plug-in has its engine
-
-
-_check_registered()
 
 __all__ = [
     "GAMES", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",

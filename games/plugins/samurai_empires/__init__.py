@@ -24,7 +24,7 @@ from . import context, forms, phrases, stats
 
 
 class SamuraiEmpiresGame(GameAdapter):
-    slug = SamuraiEmpiresEngine.slug
+    engine_class = SamuraiEmpiresEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("victory points")
     table_heading = gettext_lazy("Small Samurai Empires table")
@@ -94,3 +94,6 @@ class SamuraiEmpiresGame(GameAdapter):
 
     def player_stats(self, seats: QuerySet) -> dict:
         return stats.player_stats(seats.values_list("position", "session__outcome"))
+
+
+GAME = SamuraiEmpiresGame()  # what games.registry's "samurai_empires" finds

@@ -31,7 +31,7 @@ FAVOUR_SOURCE_NAMES = {
 
 
 class ShitennoGame(GameAdapter):
-    slug = ShitennoEngine.slug
+    engine_class = ShitennoEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("favour")
     table_heading = gettext_lazy("Shitennō table")
@@ -139,3 +139,6 @@ class ShitennoGame(GameAdapter):
 
     def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
         return simulation.random_legal_game(seed, players)
+
+
+GAME = ShitennoGame()  # what games.registry's "shitenno" finds

@@ -22,7 +22,7 @@ from . import context, forms, phrases, stats
 
 
 class TeikokuGame(GameAdapter):
-    slug = TeikokuEngine.slug
+    engine_class = TeikokuEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("treasure")
     table_heading = gettext_lazy("Teikoku table")
@@ -97,3 +97,6 @@ class TeikokuGame(GameAdapter):
 
     def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
         return random_legal_game(random.Random(seed), players)
+
+
+GAME = TeikokuGame()  # what games.registry's "teikoku" finds
