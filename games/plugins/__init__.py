@@ -84,6 +84,12 @@ class GameAdapter:
     stats_template: str | None = None
     player_stats_template: str | None = None
 
+    # The game's own style sheets and scripts, as paths under static/ (in static/games/<slug>/): every page that
+    # shows the game (table, history, final count, statistics) puts them in its head, once, rather than in the body
+    # htmx swaps on each poll; the offline worker keeps them with the site's own (shitenno_site/pwa.py).
+    stylesheets: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+
     # The player counts the demo data seats at this game's tables, in turn; () for a game without a demo game.
     demo_players: tuple[int, ...] = ()
 

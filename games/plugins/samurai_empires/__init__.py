@@ -46,6 +46,7 @@ class SamuraiEmpiresGame(GameAdapter):
     }
     stats_template = "games/samurai_empires/stats.html"
     player_stats_template = "games/samurai_empires/player_stats.html"
+    stylesheets = ("games/samurai_empires/table.css",)
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
         """A solo table's seed, drawn by the site (`secrets`) when the set-up names none; nothing else is dealt."""

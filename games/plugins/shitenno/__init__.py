@@ -58,6 +58,8 @@ class ShitennoGame(GameAdapter):
     final_count_template = "games/shitenno/final_count.html"
     stats_template = "games/shitenno/stats.html"
     player_stats_template = "games/shitenno/player_stats.html"
+    stylesheets = ("games/shitenno/table.css",)
+    scripts = ("games/shitenno/table.js",)
     demo_players = (2, 3, 4)
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
