@@ -56,8 +56,8 @@ class GameAdapter:
 
     engine_class: type[Engine] | None = None  # the engine this adapter drives; its slug is the adapter's
     slug: str = ""  # set from engine_class
-    score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "favour", "treasure"
-    table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Shitennō table"
+    score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "victory points"
+    table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Go table"
 
     # The new-table page: a form (a games.forms.TableSetupForm) and the template of its game-specific part.
     setup_form_class: type[forms.Form] | None = None
@@ -67,7 +67,7 @@ class GameAdapter:
     board_template: str = ""
     panel_template: str = ""
     outcome_template: str = ""
-    # Query parameters the board's links add (e.g. ?province=kanto); a page asked with one is rendered afresh
+    # Query parameters the board's links add (e.g. ?era=2); a page asked with one is rendered afresh
     # rather than taken from the body shared by every phone at the table.
     view_params: tuple[str, ...] = ()
     # Each move type in the reader's words (gettext_lazy), for the "to play" line and the log.
@@ -89,6 +89,14 @@ class GameAdapter:
     # htmx swaps on each poll; the offline worker keeps them with the site's own (shitenno_site/pwa.py).
     stylesheets: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
+
+    # The API (games/api): request examples for its OpenAPI schema, each a (name, value) pair in the engine's JSON: a
+    # POST /api/tables/ body, moves, and the final-count calculator's end state; and a deprecated name under which
+    # the table's answers also give the score, for clients older than `score` (null for the other games' tables).
+    api_setup_example: tuple[str, dict] | None = None
+    api_move_examples: tuple[tuple[str, dict], ...] = ()
+    api_final_count_example: tuple[str, dict] | None = None
+    api_score_alias: str | None = None
 
     # The player counts the demo data seats at this game's tables, in turn; () for a game without a demo game.
     demo_players: tuple[int, ...] = ()

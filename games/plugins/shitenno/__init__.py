@@ -19,7 +19,7 @@ from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
 from games.plugins import GameAdapter, TableRow, tally
 
-from . import context, forms, phrases, stats
+from . import api_examples, context, forms, phrases, stats
 
 FAVOUR_SOURCE_NAMES = {
     "placements": gettext_lazy("Kamon placements"),
@@ -59,6 +59,10 @@ class ShitennoGame(GameAdapter):
     stats_template = "games/shitenno/stats.html"
     player_stats_template = "games/shitenno/player_stats.html"
     stylesheets = ("games/shitenno/table.css",)
+    api_setup_example = api_examples.SETUP_EXAMPLE
+    api_move_examples = api_examples.MOVE_EXAMPLES
+    api_final_count_example = api_examples.FINAL_COUNT_EXAMPLE
+    api_score_alias = "favour"  # the API's name for the score before other games came (docs/api.md: deprecated)
     scripts = ("games/shitenno/table.js",)
     demo_players = (2, 3, 4)
 

@@ -50,6 +50,11 @@ class TeikokuGame(GameAdapter):
     }
     stats_template = "games/teikoku/stats.html"
     demo_players = (3, 4, 2)
+    api_setup_example = ("Two clans, a short game", {
+        "game": "teikoku", "players": [1, 2],
+        "setup": {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
+                  "aggression_target": 35},
+    })
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
