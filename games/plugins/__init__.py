@@ -127,6 +127,19 @@ class GameAdapter:
         raise ValidationError({"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.")
                                % {"game": self.name}})
 
+    # --- league nights (leagues/nights): the tables the site opens for a round ---
+
+    # What the organiser counts at each of the game's tables before the site opens it (gettext_lazy, the label of a
+    # whole-number field, e.g. the cards of a deck), or None when nothing is asked.
+    night_count_label: str | None = None
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """(set-up, deal) for table `number` of a league night's round, with the seated players' `names` in seat
+        order, the night's `club` and the organiser's `count` (see `night_count_label`); `deal` asks for the game's
+        `deal` to fill in what is dealt at random. Raise ValidationError with the reason, naming the table, when
+        the site cannot open it by itself. ({}, True) by default: such a game's `deal` then says what it needs."""
+        return {}, True
+
     def table_opened(self, session: TableSession, data: dict, user) -> None:
         """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (Small
         Samurai Empires saves the club's board here). Nothing by default."""

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 import secrets
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import balance_stats
@@ -47,6 +49,17 @@ class SamuraiEmpiresGame(GameAdapter):
     stats_template = "games/samurai_empires/stats.html"
     player_stats_template = "games/samurai_empires/player_stats.html"
     stylesheets = ("games/samurai_empires/table.css",)
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """A multiplayer table on the club's saved board (the latest): the site does not know the printed board."""
+        from games.models import BoardSetup
+
+        board = BoardSetup.objects.filter(club=club, game=self.slug).order_by("-created_at", "-pk").first()
+        if board is None:
+            raise ValidationError(_(
+                "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
+                "(\"Save this board for the club as\"), then open the tables again.") % {"n": number})
+        return {"mode": "multiplayer", "players": [{"name": name} for name in names], "board": board.board}, False
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
         """A solo table's seed, drawn by the site (`secrets`) when the set-up names none; nothing else is dealt."""

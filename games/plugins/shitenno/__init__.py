@@ -83,6 +83,10 @@ class ShitennoGame(GameAdapter):
             dealt["gates"] = deal_gates(rng)
         return dealt
 
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """The generals in their order, one per seat: `deal` then deals their titles and the gates."""
+        return {"players": [{"general": general} for general in list(GENERALS)[:len(names)]]}, True
+
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
         move = forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)

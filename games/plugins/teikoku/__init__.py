@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from games import balance_stats
 from games.engines.teikoku import TeikokuEngine
 from games.engines.teikoku.random_game import random_legal_game
-from games.engines.teikoku.rules import CLAN_NAMES
+from games.engines.teikoku.rules import CLAN_NAMES, CLANS_BY_PLAYERS, SPECIAL_DECKS
 from games.plugins import GameAdapter, TableRow, tally
 
 from . import context, forms, phrases, stats
@@ -32,6 +33,7 @@ class TeikokuGame(GameAdapter):
     board_template = "games/teikoku/board.html"
     panel_template = "games/teikoku/panel.html"
     outcome_template = "games/teikoku/outcome.html"
+    night_count_label = gettext_lazy("cards in the Units deck")
     move_labels = {
         "end_turn": gettext_lazy("end the turn"),
         "banish": gettext_lazy("banish a card (Autumn)"),
@@ -55,6 +57,16 @@ class TeikokuGame(GameAdapter):
         "setup": {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
                   "aggression_target": 35},
     })
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """The clans in the rulebook's order for the seats, the Units deck as the table counted it (`count`: the
+        site cannot know it), each opening special card from the new-table page's default deck."""
+        if count is None:
+            raise ValidationError(_("Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.")
+                                  % {"n": number})
+        seated = len(names)
+        return {"clans": list(CLANS_BY_PLAYERS[seated]), "units_deck": count,
+                "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)]}, False
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
