@@ -141,8 +141,8 @@ class GameAdapter:
         return {}, True
 
     def table_opened(self, session: TableSession, data: dict, user) -> None:
-        """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (Small
-        Samurai Empires saves the club's board here). Nothing by default."""
+        """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (a game whose
+        boards differ saves the club's board here, games.models.BoardSetup). Nothing by default."""
 
     # --- the table ---
 
