@@ -90,6 +90,10 @@ class GameAdapter:
     stylesheets: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
 
+    # A URLconf module of the game's own pages (e.g. "games.plugins.<slug>.urls"), mounted under /games/<slug>/;
+    # None for a game whose pages are all the shared ones.
+    urls: str | None = None
+
     # The API (games/api): request examples for its OpenAPI schema, each a (name, value) pair in the engine's JSON: a
     # POST /api/tables/ body, moves, and the final-count calculator's end state; and a deprecated name under which
     # the table's answers also give the score, for clients older than `score` (null for the other games' tables).

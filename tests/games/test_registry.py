@@ -80,3 +80,23 @@ def test_a_game_opens_a_league_nights_table_its_own_way():
         teikoku.night_setup(number=2, names=names, club=None)
     setup, deal = teikoku.night_setup(number=2, names=names, club=None, count=27)
     assert setup["units_deck"] == 27 and len(setup["clans"]) == 3 and deal is False
+
+
+def test_a_games_own_pages_are_mounted_under_its_slug():
+    from django.urls import Resolver404, URLResolver
+
+    from games.urls import game_patterns
+
+    class WithPages(GameAdapter):
+        slug = "dice"
+        urls = "tests.games.dice_urls"
+
+    class WithoutPages(GameAdapter):
+        slug = "cards"
+
+    patterns = game_patterns([WithPages(), WithoutPages()])
+    assert len(patterns) == 1 and isinstance(patterns[0], URLResolver)
+    match = patterns[0].resolve("games/dice/boards/new/")
+    assert match and match.func.__name__ == "board_new"
+    with pytest.raises(Resolver404):
+        patterns[0].resolve("games/cards/boards/new/")
