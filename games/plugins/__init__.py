@@ -221,7 +221,7 @@ class GameAdapter:
 
     # --- seat and faction balance (issue 29; games/balance_stats.py counts and shows it) ---
 
-    # What a seat had at the table beyond its place, that may favour it: dimension -> the heading of its section
+    # What a seat had at the table beyond its place, that may give it an edge: dimension -> the heading of its section
     # (gettext_lazy), in page order, e.g. {"general": _("Win rate by general")}. "turn" is the turn order of the
     # first round (0 = the first player); the seat itself is always counted.
     balance_dimensions: Mapping[str, str] = {}

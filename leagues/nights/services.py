@@ -246,10 +246,10 @@ def pods_message(error: pods.PodsError) -> str:
 
 
 def _dealt_setup(table: NightTable, club, names: list[str], count: int | None = None) -> tuple[dict, bool]:
-    """(set-up, deal) the site gives a table by itself: the game's own (its adapter's `night_setup`: Shitennō's
-    generals in their order, Small Samurai Empires on the club's saved board...), with `count` the number the
-    organiser counted at the table when the game asks one (`night_count_label`). A game that cannot open a table
-    by itself refuses with the reason, naming the table."""
+    """(set-up, deal) the site gives a table by itself: the game's own (its adapter's `night_setup`: the seats
+    in order, the club's saved board...), with `count` the number the organiser counted at the table when the game
+    asks one (`night_count_label`). A game that cannot open a table by itself refuses with the reason, naming the
+    table."""
     try:
         game = get_game(table.game)
     except UnknownGame:
