@@ -121,9 +121,9 @@ class MoveEvent(models.Model):
 
 
 class BoardSetup(models.Model):
-    """A club's board as its players entered it, for a game whose printed values the site does not know (Small
-    Samurai Empires: region values, influence tables, provinces north to south): later tables pick it and
-    enter only counts. The engine checks it again whenever a table opens with it."""
+    """A club's board as its players entered it, for a game whose printed values the site does not know (its map's
+    values, as the game's set-up form asks them; keyed by the game's slug): later tables pick it and enter only
+    counts. The engine checks it again whenever a table opens with it."""
 
     club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="board_setups")
     game = models.CharField(max_length=40)

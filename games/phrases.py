@@ -81,7 +81,7 @@ class Catalogue:
                  names: frozenset[str] = frozenset()) -> None:
         self.sentences = {**SHARED, **sentences}
         self.words = dict(words or {})
-        # Codes whose words are names or numbers, said alike in every language (a card, "Koku 2", a list).
+        # Codes whose words are names or numbers, said alike in every language (a card, a card and its value, a list).
         self.names = names | {code for code in SHARED if code != "site.undo"}
 
     def __contains__(self, code: str) -> bool:

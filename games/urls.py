@@ -1,6 +1,15 @@
 from django.urls import include, path
 
+from games.plugins import GameAdapter, all_games
+
 from . import views
+
+
+def game_patterns(games: list[GameAdapter]) -> list:
+    """Each game's own pages (its adapter's `urls`, a URLconf module), under /games/<slug>/: a game adds pages
+    without editing this file."""
+    return [path(f"games/{game.slug}/", include(game.urls)) for game in games if game.urls]
+
 
 urlpatterns = [
     path("tables/new/", views.table_new, name="table_new"),
@@ -12,5 +21,5 @@ urlpatterns = [
     path("tables/<str:code>/undo/", views.table_undo, name="table_undo"),
     path("tables/<str:code>/history/", views.table_history, name="table_history"),
     path("games/<slug:game>/", views.game_stats, name="game_stats"),
-    path("games/samurai_empires/boards/", include("games.plugins.samurai_empires.urls")),
+    *game_patterns(all_games()),
 ]

@@ -338,7 +338,7 @@ def stored_record_rows(player: Player, viewer: AbstractBaseUser) -> list[dict]:
 def _record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] | None = None) -> list[dict]:
     """The player's record by game and number of players at the table: the stored tallies of the clubs the viewer
     may see (`stored`, read here unless given), summed over clubs, plus his games at private tables the viewer may
-    see, from the results. Kept apart by game: one game's treasure and another's victory points do not add up."""
+    see, from the results. Kept apart by game: one game's points and another's do not add up."""
     groups: dict[tuple[str, int], dict] = {}
 
     def add(game: str, size: int, row: dict) -> None:
@@ -417,7 +417,7 @@ def record_summary(groups: list[dict]) -> dict:
 def game_sections(sections: list[tuple]) -> dict:
     """Each game's part of the player's statistics (_player_game_stats), by the game's slug and as the page's list."""
     return {
-        **{game.slug: found for game, found in sections},  # e.g. stats["shitenno"]["favourite_general"]
+        **{game.slug: found for game, found in sections},  # stats[<slug>]: what its adapter's player_stats gave
         "game_sections": [{"game": game, "template": game.player_stats_template, "stats": found}
                           for game, found in sections],
     }

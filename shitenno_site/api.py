@@ -217,8 +217,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 class ErrorOutput(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField(required=False, help_text="For a refused move: IllegalMove or InvalidMove.")
-    rule = serializers.CharField(required=False, help_text="For a refused move: the rule broken, e.g. "
-                                 "teikoku.overdraw (the site's own sentences for it are in its Dutch catalogue).")
+    rule = serializers.CharField(required=False, help_text="For a refused move: the rule broken, as "
+                                 "<game>.<rule> (the site's own sentences for it are in its Dutch catalogue).")
     params = serializers.DictField(required=False, help_text="For a refused move: the values the rule names.")
 
 

@@ -9,11 +9,19 @@ from django.templatetags.static import PrefixNode, static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.plugins import all_games
+
 # Bumped when the worker's caching changes, so phones drop the copies an older worker kept.
 OFFLINE_VERSION = "1"
 # The files every page needs, fetched when the worker installs: the first page a phone opens was loaded before the
 # worker ran, so without these it would have no style sheet or scripts offline.
 SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline.js", "favicon.svg", "icons/icon-192.png")
+
+
+def shell_files() -> list[str]:
+    """The site's own shell files, then each game's style sheets and scripts (its adapter's): a table opened first
+    with the wifi gone still has its board styled and its forms' scripts."""
+    return [*SHELL_FILES, *(path for game in all_games() for path in (*game.stylesheets, *game.scripts))]
 
 
 @require_GET
@@ -43,7 +51,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     settings = {
         "version": OFFLINE_VERSION, "workbox": static("js/workbox/workbox-sw.js"),
         "modules": static("js/workbox/workbox-core.prod.js").rsplit("/", 1)[0] + "/",
-        "static": PrefixNode.handle_simple("STATIC_URL"), "shell": [static(name) for name in SHELL_FILES],
+        "static": PrefixNode.handle_simple("STATIC_URL"), "shell": [static(name) for name in shell_files()],
     }
     body = render_to_string("offline/sw.js", {"settings": json.dumps(settings)})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

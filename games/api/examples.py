@@ -1,48 +1,65 @@
-"""Request examples for the OpenAPI schema: one per move type, as in docs/api.md."""
+"""The API schema's request examples and deprecated score names, gathered from the registered games' adapters
+(`api_setup_example`, `api_move_examples`, `api_final_count_example`, `api_score_alias`): a game brings its own,
+and this module names none."""
 
-SETUP_EXAMPLE = {
-    "game": "shitenno",
-    "players": [1, 2],
-    "deal_titles": True,
-    "setup": {
-        "players": [{"general": "honda"}, {"general": "ii"}],
-        "gates": {"kanto": "bushi", "kansai": "samurai", "shikoku": "shinobi", "tohoku": "sohei",
-                  "chugoku": "bushi", "chubu": "bushi", "hokkaido": "sohei", "kyushu": "samurai"},
-    },
-}
+from __future__ import annotations
 
-MOVE_EXAMPLES = [
-    ("draw (the Tairō's draw)", {"type": "draw", "seat": 0, "troops": ["samurai", "sohei", "shinobi", "bushi+sohei",
-                                 "bushi", "samurai", "samurai", "bushi"], "kokus": [1, 1, 2, 3]}),
-    ("offer (a lot)", {"type": "offer", "seat": 0, "troops": ["sohei", "shinobi"], "kokus": [1, 1],
-                       "hierarchy": "sensei"}),
-    ("accept", {"type": "accept", "seat": 2}),
-    ("refuse", {"type": "refuse", "seat": 1}),
-    ("split (two lots)", {"type": "split", "seat": 1, "lots": [
-        {"troops": ["bushi"], "kokus": [2], "hierarchy": "daimyo"},
-        {"troops": ["samurai", "samurai"], "kokus": [3], "hierarchy": "shomyo"}]}),
-    ("choose (a lot of the split)", {"type": "choose", "seat": 3, "lot": 1}),
-    ("place paid with troops", {"type": "place", "seat": 1, "province": "kanto",
-                                "payment": {"troops": ["samurai", "samurai", "samurai", "bushi+sohei"]},
-                                "bonus": "exchange", "next_troop": "sohei"}),
-    ("place paid with kokus", {"type": "place", "seat": 3, "province": "kanto", "payment": {"kokus": [1, 1, 1, 1, 2]},
-                               "bonus": "plus_one", "next_troop": "samurai"}),
-    ("place with bonus tiles", {"type": "place", "seat": 0, "province": "hokkaido", "payment": {
-        "troops": ["bushi+sohei"], "bonuses": [{"tile": "exchange", "from": "bushi", "to": "sohei"},
-                                               {"tile": "plus_one", "on": "sohei"}]}}),
-    ("take_card (Card Taking)", {"type": "take_card", "seat": 1, "card": None}),
-    ("end_turn (pass)", {"type": "end_turn", "seat": 2}),
-    ("end_turn with the Sensei's golden kamon", {"type": "end_turn", "seat": 2,
-                                                  "golden": {"province": "kanto", "position": 1}}),
-]
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
+from rest_framework import serializers
 
-FINAL_COUNT_EXAMPLE = {
-    "generals": ["honda", "ii"],
-    "titles": {"honda": "daimyo", "ii": "shomyo"},
-    "favour": [40, 38],
-    "provinces": {"kanto": [{"seat": 0, "face": "simple"}, {"seat": 1, "face": "golden"}],
-                  "chubu": [{"seat": 1, "face": "simple"}]},
-    "kokus": [[1, 2], [3]],
-    "troops": [["samurai", "bushi+sohei"], ["hidden"]],
-    "tiles": [{"exchange": 1, "plus_one": 0, "card_taking": 0}, {"exchange": 0, "plus_one": 1, "card_taking": 1}],
-}
+from games import selectors
+from games.plugins import all_games, get_game
+
+
+def _name(game, name: str) -> str:
+    return f"{game.name}: {name}" if len(all_games()) > 1 else name
+
+
+def setup_examples() -> list[OpenApiExample]:
+    """One POST /api/tables/ body per game that gives one."""
+    return [OpenApiExample(_name(game, name), value=value, request_only=True)
+            for game in all_games() if game.api_setup_example for name, value in [game.api_setup_example]]
+
+
+def move_examples() -> list[OpenApiExample]:
+    return [OpenApiExample(_name(game, name), value={"seq": 0, "move": move}, request_only=True)
+            for game in all_games() for name, move in game.api_move_examples]
+
+
+def final_count_examples() -> list[OpenApiExample]:
+    return [OpenApiExample(_name(game, name), value={"game": game.slug, "end": end}, request_only=True)
+            for game in all_games() if game.api_final_count_example for name, end in [game.api_final_count_example]]
+
+
+def final_count_game_names() -> str:
+    return ", ".join(str(game.name) for game in all_games() if game.final_count_form_class)
+
+
+@extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
+class ScoreAliasField(serializers.Field):
+    """The score again under a game's deprecated name for it (its adapter's `api_score_alias`), null for the tables
+    of the other games: old clients read the name on every table, so it is there for every table."""
+
+    def __init__(self, alias: str, **kwargs) -> None:
+        games = ", ".join(str(game.name) for game in all_games() if game.api_score_alias == alias)
+        kwargs.setdefault("help_text", f"Deprecated: the same list as `score`, kept for {games}; null for other games.")
+        super().__init__(source="*", read_only=True, **kwargs)
+        self.alias = alias
+
+    def to_representation(self, session) -> list[int] | None:
+        return score_alias(session, self.alias)
+
+
+def score_alias(session, alias: str, score: list[int] | None = None) -> list[int] | None:
+    if get_game(session.game).api_score_alias != alias:
+        return None
+    return selectors.session_score(session) if score is None else score
+
+
+def score_aliases() -> list[str]:
+    """Every deprecated name of the score the registered games keep, once each, in the registry's order."""
+    return list(dict.fromkeys(game.api_score_alias for game in all_games() if game.api_score_alias))
+
+
+def score_alias_fields() -> dict[str, ScoreAliasField]:
+    return {alias: ScoreAliasField(alias) for alias in score_aliases()}

@@ -8,7 +8,7 @@ import random
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.engines import get_engine
 from games.models import TableSession
 from games.people import club_model
 from games.plugins import default_final_count_game, default_game
@@ -32,7 +31,7 @@ from shitenno_site.api import (
 )
 from shitenno_site.validation import idempotency_key
 
-from .examples import FINAL_COUNT_EXAMPLE, MOVE_EXAMPLES, SETUP_EXAMPLE
+from . import examples
 
 
 class SeatOutput(serializers.Serializer):
@@ -55,11 +54,12 @@ class TableOutput(serializers.Serializer):
     state = serializers.JSONField()
     hint = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField(help_text="Each seat's score so far, in the game's own unit.")
-    favour = serializers.SerializerMethodField(
-        help_text="Deprecated: the same list as `score`, kept for Shitennō (whose unit is favour); null for other "
-                  "games.")
     outcome = serializers.JSONField()
     created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict:
+        fields = super().get_fields()  # a game's deprecated name for the score (its adapter's), after `score`
+        return _after(fields, "score", examples.score_alias_fields())
 
     def get_hint(self, session: TableSession) -> dict | None:
         return selectors.session_hint(session)
@@ -67,13 +67,16 @@ class TableOutput(serializers.Serializer):
     def get_score(self, session: TableSession) -> list[int]:
         return selectors.session_score(session)
 
-    def get_favour(self, session: TableSession) -> list[int] | None:
-        return _favour(session)
 
 
-def _favour(session: TableSession) -> list[int] | None:
-    """The score under its old name, for the games that count favour (Shitennō); None for the others."""
-    return selectors.session_score(session) if get_engine(session.game).score_unit == "favour" else None
+def _after(fields: dict, name: str, extra: dict) -> dict:
+    """`fields` with `extra` put just after `name`, so the answers keep their order."""
+    out = {}
+    for key, field in fields.items():
+        out[key] = field
+        if key == name:
+            out.update(extra)
+    return out
 
 
 class EventOutput(serializers.Serializer):
@@ -112,8 +115,7 @@ class TableList(ListAPIView):
 
     @extend_schema(request=TableCreateInput, responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
                    summary="Start a table and seat its players",
-                   examples=[OpenApiExample("Two players, titles dealt by the site", value=SETUP_EXAMPLE,
-                                            request_only=True)])
+                   examples=examples.setup_examples())
     def post(self, request) -> Response:
         if not request.user.is_authenticated:
             return Response({"detail": "Log in to start a table."}, status=status.HTTP_401_UNAUTHORIZED)
@@ -144,9 +146,10 @@ class TableDetail(APIView):
 
 class ScoreOutput(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField(), help_text="In the game's own unit.")
-    favour = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
-                                   help_text="Deprecated: `score` under its old name, for Shitennō; null otherwise.")
     outcome = serializers.JSONField(allow_null=True)
+
+    def get_fields(self) -> dict:
+        return _after(super().get_fields(), "score", examples.score_alias_fields())
 
 
 class TableScore(APIView):
@@ -154,8 +157,9 @@ class TableScore(APIView):
                    summary="Each seat's score so far, and the outcome once the game is over")
     def get(self, request, code: str) -> Response:
         session = _table(request, code)
-        return Response({"score": selectors.session_score(session), "favour": _favour(session),
-                         "outcome": session.outcome})
+        score = selectors.session_score(session)
+        aliases = {alias: examples.score_alias(session, alias, score) for alias in examples.score_aliases()}
+        return Response({"score": score, **aliases, "outcome": session.outcome})
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -199,8 +203,7 @@ class MoveList(APIView):
         request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],
         responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415, 422),
         summary="Enter a move",
-        examples=[OpenApiExample(name, value={"seq": 0, "move": move}, request_only=True)
-                  for name, move in MOVE_EXAMPLES],
+        examples=examples.move_examples(),
     )
     def post(self, request, code: str) -> Response:
         data = self.MoveCreateInput(data=request.data)
@@ -237,7 +240,7 @@ class FinalCount(APIView):
 
     class FinalCountInput(StrictSerializer):
         game = StrictCharField(default=lambda: default_final_count_game().slug, max_length=40,
-                               help_text="A game with a final-count calculator (Shitennō).")
+                               help_text=f"A game with a final-count calculator ({examples.final_count_game_names()}).")
         end = StrictJSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
             child=IdField(), required=False, allow_null=True, default=None, max_length=8,
@@ -251,8 +254,8 @@ class FinalCount(APIView):
 
     @extend_schema(request=FinalCountInput,
                    responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
-                   summary="Final count of a table from its end state (Shitennō)",
-                   examples=[OpenApiExample("Two players", value={"end": FINAL_COUNT_EXAMPLE}, request_only=True)])
+                   summary=f"Final count of a table from its end state ({examples.final_count_game_names()})",
+                   examples=examples.final_count_examples())
     def post(self, request) -> Response:
         data = self.FinalCountInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -17,7 +17,7 @@ class MoveError(Exception):
     """A move the engine will not apply.
 
     `message` is an English sentence a player understands (the API sends it as it is); `code` names the
-    rule broken (e.g. "teikoku.overdraw") and `params` its JSON-serialisable values, so the site can say
+    rule broken (e.g. "<slug>.overdraw") and `params` its JSON-serialisable values, so the site can say
     the same thing in the reader's language.
     """
 
@@ -119,7 +119,7 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     rules_version: str
-    score_unit: str  # what the game counts, in English: "favour", "treasure", "victory points"
+    score_unit: str  # what the game counts, in English: "victory points", "pips"
 
     def initial_state(self, setup: dict) -> dict: ...
 

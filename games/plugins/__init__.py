@@ -1,22 +1,25 @@
-"""A game is a plug-in: each game's Django side, registered by slug beside its engine.
+"""A game is a plug-in: each game's Django side, found by slug through the one list in games.registry.
 
-Everything about one game lives in two folders and one template folder:
+Everything about one game lives in its own folders:
 
-    games/engines/<slug>/     the pure rules engine (no Django), registered in games.engines.REGISTRY
-    games/plugins/<slug>/     its Django side: a `GameAdapter` subclass with its set-up form, moves from a
-                              POST, the context of its board and panel, its statistics and its demo game
+    games/engines/<slug>/     the pure rules engine (no Django); its package's `ENGINE`
+    games/plugins/<slug>/     its Django side; its package's `GAME`, a `GameAdapter` subclass naming its engine class,
+                              with its set-up form, moves from a POST, the context of its board and panel, its
+                              statistics, its demo game, its static files and its API examples
     templates/games/<slug>/   the templates that adapter names
+    static/games/<slug>/      its style sheets and scripts (`stylesheets`, `scripts`), put in the page's head
 
 The shared tables, move log, polling, undo, API, results for leagues and the statistics page ask the
 adapter and never import a game's board (the pattern of Django's own `ModelAdmin`: one generic set of views,
-one registered class per model). Adding a game is a new folder plus one line in `GAMES` below; see
-docs/games.md.
+one registered class per model). Adding a game is new folders plus one line in games/registry.py; see
+docs/games.md. tests/games/test_game_code_stays_home.py fails when a game's slug or words leak into shared code.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from importlib import import_module
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.core.exceptions import ValidationError
@@ -26,6 +29,7 @@ from games.engines import UnknownGame, get_engine
 from games.engines.base import Engine, MoveError, Outcome
 from games.phrases import EMPTY, Catalogue, say_error, say_phrase
 from games.plugins import tally
+from games.registry import GAMES as REGISTERED
 
 if TYPE_CHECKING:
     from django import forms
@@ -43,15 +47,17 @@ class TableRow(NamedTuple):
 
 
 class GameAdapter:
-    """What the shared site asks of a game. Subclass it in games/plugins/<slug>/ and list it in `GAMES`.
+    """What the shared site asks of a game. Subclass it in games/plugins/<slug>/, give an instance as that package's
+    `GAME`, and add the slug to games.registry.GAMES.
 
     The attributes name templates (under templates/games/<slug>/) and form classes; a `None` says the game
     lacks that part (no final-count calculator, no statistics page), and the site then offers no link to it.
     """
 
-    slug: str = ""
-    score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "favour", "treasure"
-    table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Shitennō table"
+    engine_class: type[Engine] | None = None  # the engine this adapter drives; its slug is the adapter's
+    slug: str = ""  # set from engine_class
+    score_unit: str = ""  # the unit in the reader's language (gettext_lazy), e.g. "victory points"
+    table_heading: str = ""  # the table page's heading (gettext_lazy), e.g. "Go table"
 
     # The new-table page: a form (a games.forms.TableSetupForm) and the template of its game-specific part.
     setup_form_class: type[forms.Form] | None = None
@@ -61,7 +67,7 @@ class GameAdapter:
     board_template: str = ""
     panel_template: str = ""
     outcome_template: str = ""
-    # Query parameters the board's links add (e.g. ?province=kanto); a page asked with one is rendered afresh
+    # Query parameters the board's links add (e.g. ?era=2); a page asked with one is rendered afresh
     # rather than taken from the body shared by every phone at the table.
     view_params: tuple[str, ...] = ()
     # Each move type in the reader's words (gettext_lazy), for the "to play" line and the log.
@@ -78,8 +84,31 @@ class GameAdapter:
     stats_template: str | None = None
     player_stats_template: str | None = None
 
+    # The game's own style sheets and scripts, as paths under static/ (in static/games/<slug>/): every page that
+    # shows the game (table, history, final count, statistics) puts them in its head, once, rather than in the body
+    # htmx swaps on each poll; the offline worker keeps them with the site's own (shitenno_site/pwa.py).
+    stylesheets: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+
+    # A URLconf module of the game's own pages (e.g. "games.plugins.<slug>.urls"), mounted under /games/<slug>/;
+    # None for a game whose pages are all the shared ones.
+    urls: str | None = None
+
+    # The API (games/api): request examples for its OpenAPI schema, each a (name, value) pair in the engine's JSON: a
+    # POST /api/tables/ body, moves, and the final-count calculator's end state; and a deprecated name under which
+    # the table's answers also give the score, for clients older than `score` (null for the other games' tables).
+    api_setup_example: tuple[str, dict] | None = None
+    api_move_examples: tuple[tuple[str, dict], ...] = ()
+    api_final_count_example: tuple[str, dict] | None = None
+    api_score_alias: str | None = None
+
     # The player counts the demo data seats at this game's tables, in turn; () for a game without a demo game.
     demo_players: tuple[int, ...] = ()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.engine_class is not None:
+            cls.slug = cls.engine_class.slug
 
     @property
     def engine(self) -> Engine:
@@ -102,9 +131,22 @@ class GameAdapter:
         raise ValidationError({"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.")
                                % {"game": self.name}})
 
+    # --- league nights (leagues/nights): the tables the site opens for a round ---
+
+    # What the organiser counts at each of the game's tables before the site opens it (gettext_lazy, the label of a
+    # whole-number field, e.g. the cards of a deck), or None when nothing is asked.
+    night_count_label: str | None = None
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """(set-up, deal) for table `number` of a league night's round, with the seated players' `names` in seat
+        order, the night's `club` and the organiser's `count` (see `night_count_label`); `deal` asks for the game's
+        `deal` to fill in what is dealt at random. Raise ValidationError with the reason, naming the table, when
+        the site cannot open it by itself. ({}, True) by default: such a game's `deal` then says what it needs."""
+        return {}, True
+
     def table_opened(self, session: TableSession, data: dict, user) -> None:
-        """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (Small
-        Samurai Empires saves the club's board here). Nothing by default."""
+        """Called by the new-table page once `session` is open, with the set-up form's cleaned_data (a game whose
+        boards differ saves the club's board here, games.models.BoardSetup). Nothing by default."""
 
     # --- the table ---
 
@@ -179,7 +221,7 @@ class GameAdapter:
 
     # --- seat and faction balance (issue 29; games/balance_stats.py counts and shows it) ---
 
-    # What a seat had at the table beyond its place, that may favour it: dimension -> the heading of its section
+    # What a seat had at the table beyond its place, that may give it an edge: dimension -> the heading of its section
     # (gettext_lazy), in page order, e.g. {"general": _("Win rate by general")}. "turn" is the turn order of the
     # first round (0 = the first player); the seat itself is always counted.
     balance_dimensions: Mapping[str, str] = {}
@@ -206,16 +248,15 @@ class GameAdapter:
         raise NotImplementedError
 
 
-def _games() -> dict[str, GameAdapter]:
-    from games.plugins.samurai_empires import SamuraiEmpiresGame
-    from games.plugins.shitenno import ShitennoGame
-    from games.plugins.teikoku import TeikokuGame
+def _load(slug: str) -> GameAdapter:
+    game = import_module(f"games.plugins.{slug}").GAME
+    if game.slug != slug or type(get_engine(slug)) is not game.engine_class:
+        raise ImportError(f"games/plugins/{slug}/ gives an adapter for {game.slug!r}, not for the engine of {slug!r}")
+    return game
 
-    games = (  # one line per game, in the order pages list them
-        ShitennoGame(),
-        TeikokuGame(),
-        SamuraiEmpiresGame(),
-    )
+
+def _games() -> dict[str, GameAdapter]:
+    games = [_load(slug) for slug in REGISTERED]  # in the registry's order: the order pages list them
     # A game's ratings are keyed by its slug and a league's by its id: the rating history's partitions
     # (leagues/rating_partitions.py) tell them apart only because a slug is never all digits.
     assert not any(game.slug.isdigit() for game in games), "a game's slug cannot be all digits"
@@ -249,13 +290,6 @@ def default_final_count_game() -> GameAdapter:
 def game_choices() -> list[tuple[str, str]]:
     return [(game.slug, game.name) for game in GAMES.values()]
 
-
-def _check_registered() -> None:
-    for slug in GAMES:
-        get_engine(slug)  # every plug-in has its engine
-
-
-_check_registered()
 
 __all__ = [
     "GAMES", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",

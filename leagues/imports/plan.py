@@ -22,7 +22,7 @@ SKIP_SAME_PLAYER_TWICE = "a player twice at one table"
 
 
 def fold(name: str) -> str:
-    """Names compare without case or accents: "Shitenno" is "Shitennō"."""
+    """Names compare without case or accents: "Tokaido" is "Tōkaidō"."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 

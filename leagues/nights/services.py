@@ -16,9 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.engines import get_engine
+from games.engines import UnknownGame, get_engine
 from games.engines.base import MoveError
-from games.engines.shitenno.board import GENERALS
 from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
@@ -246,57 +245,40 @@ def pods_message(error: pods.PodsError) -> str:
     return say() if say else str(error)
 
 
-def _saved_board(club, game: str):
-    from games.models import BoardSetup
-
-    return BoardSetup.objects.filter(club=club, game=game).order_by("-created_at", "-pk").first()
-
-
-def teikoku_setup(seated: int, units_deck: int) -> dict:
-    """Teikoku's set-up for a night's table: the clans in the rulebook's order for the seats, the Units deck as
-    the table counted it, each opening special card from the new-table page's default deck."""
-    from games.engines.teikoku.rules import CLANS_BY_PLAYERS, SPECIAL_DECKS
-
-    return {"clans": list(CLANS_BY_PLAYERS[seated]), "units_deck": units_deck,
-            "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)]}
-
-
-def _dealt_setup(table: NightTable, club, names: list[str]) -> tuple[dict, bool]:
-    """(set-up, deal) the site can give a table by itself: Shitennō's generals in their order, titles and gates
-    dealt; Small Samurai Empires on the club's saved board (the latest). Teikoku's Units deck is counted at the
-    table, so its set-up must be given: the refusal says so, naming the table."""
-    seated, number = len(table.players), table.position + 1
-    if table.game == "shitenno":
-        return {"players": [{"general": g} for g in list(GENERALS)[:seated]]}, True
-    if table.game == "samurai_empires":
-        board = _saved_board(club, table.game)
-        if board is None:
-            raise ValidationError({"setups": _(
-                "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
-                "(\"Save this board for the club as\"), then open the tables again.") % {"n": number}})
-        return {"mode": "multiplayer", "players": [{"name": name} for name in names], "board": board.board}, False
-    if table.game == "teikoku":
-        raise ValidationError({"setups": _(
-            "Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.") % {"n": number}})
-    return {}, True
+def _dealt_setup(table: NightTable, club, names: list[str], count: int | None = None) -> tuple[dict, bool]:
+    """(set-up, deal) the site gives a table by itself: the game's own (its adapter's `night_setup`: the seats
+    in order, the club's saved board...), with `count` the number the organiser counted at the table when the game
+    asks one (`night_count_label`). A game that cannot open a table by itself refuses with the reason, naming the
+    table."""
+    try:
+        game = get_game(table.game)
+    except UnknownGame:
+        return {}, True
+    try:
+        return game.night_setup(number=table.position + 1, names=names, club=club, count=count)
+    except ValidationError as error:
+        raise ValidationError({"setups": error.messages}) from None
 
 
 @transaction.atomic
-def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None) -> NightRound:
+def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None,
+                counts: dict | None = None) -> NightRound:
     """Managers only. Each proposed table becomes a table session of the club with its seats filled in seat
-    order; `setups` maps a table's position to its set-up, else the site deals one. All or nothing."""
+    order; `setups` maps a table's position to its set-up, else the site deals one (`counts`: the number its game
+    asks the organiser to count at the table, by position). All or nothing."""
     night = night_round.night
     club = night.season.league.club
     require_club_manager(club, user)
     NightRound.objects.select_for_update().get(pk=night_round.pk)
     night_round.refresh_from_db()
     _open_round_or_400(night_round)
-    setups = setups or {}
+    setups, counts = setups or {}, counts or {}
     by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
     for table in night_round.tables.order_by("position"):
         given = setups.get(table.position)
+        names = [by_id[p].name for p in table.players]
         setup, deal = (given, False) if given is not None else _dealt_setup(
-            table, club, [by_id[p].name for p in table.players])
+            table, club, names, counts.get(table.position))
         try:
             session = game_services.table_open(
                 game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],

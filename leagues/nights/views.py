@@ -18,6 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.engines import UnknownGame
+from games.plugins import get_game
 from leagues import selectors as league_selectors
 from leagues.access import club_access, require_club_manager
 from leagues.chances import table_chances
@@ -109,7 +111,16 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
                            "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
                                "n": table["position"] + 1}) if link else ""})
     return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
-            "needs_units_deck": [t for t in tables if t["game"] == "teikoku" and not t["session"]]}
+            "counts_asked": [{**t, "what": label} for t in tables if not t["session"]
+                             for label in [_night_count_label(t["game"])] if label]}
+
+
+def _night_count_label(game: str) -> str | None:
+    """What the organiser counts at a table of `game` before the site opens it (its adapter's), or None."""
+    try:
+        return get_game(game).night_count_label
+    except UnknownGame:
+        return None
 
 
 def _present_context(night: Night) -> dict:
@@ -216,21 +227,23 @@ def table_lock(request: HttpRequest, pk: int, number: int, position: int) -> Htt
 @login_required
 @require_POST
 def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Open the round's tables: Teikoku's tables need the Units deck each table counted."""
+    """Open the round's tables; a game that asks for a count first (its adapter's `night_count_label`, e.g. the
+    cards of a deck counted at the table) has it from the form, one field per table."""
     night = _managed(request, pk)
     night_round = _round(night, number)
-    setups = {}
-    for table in night_round.tables.filter(game="teikoku"):
-        field = f"units_deck_{table.position}"
-        if field not in request.POST:
+    counts = {}
+    for table in night_round.tables.all():
+        what = _night_count_label(table.game)
+        field = f"count_{table.position}"
+        if what is None or field not in request.POST:
             continue  # the service says what is missing
-        units = _post_int(request, field)
-        if units is None:
-            return _round_answer(request, night, _("Table %(n)d: the Units deck is a whole number of cards.") % {
-                "n": table.position + 1}, 400)
-        setups[table.position] = services.teikoku_setup(len(table.players), units)
+        count = _post_int(request, field)
+        if count is None:
+            return _round_answer(request, night, _("Table %(n)d: “%(what)s” takes a whole number.") % {
+                "n": table.position + 1, "what": what}, 400)
+        counts[table.position] = count
     try:
-        services.tables_open(night_round=night_round, user=request.user, setups=setups)
+        services.tables_open(night_round=night_round, user=request.user, counts=counts)
     except ValidationError as exc:
         return _round_answer(request, night, _refusal(exc), 400)
     return _round_answer(request, night)

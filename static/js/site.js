@@ -41,7 +41,6 @@
   function setUp(root) {
     root.querySelectorAll("form[data-focus-error]").forEach(focusFirstError);
     root.querySelectorAll("[data-share]").forEach(setUpShare);
-    root.querySelectorAll('form[data-move="place"]').forEach(showGateFields);
     // A read-only link field selects itself when tapped, ready to copy by hand.
     root.querySelectorAll("input.copy[readonly]").forEach((input) => {
       input.addEventListener("focus", () => input.select());
@@ -52,51 +51,6 @@
       select.addEventListener("change", () => select.form.submit());
     });
   }
-
-  // The placement form warns, before it is sent, when the kokus tapped come to more than the province's cost:
-  // legal (the surplus is lost), but worth a second look. Delegated, as htmx replaces the form after each move.
-  function showSurplus(form) {
-    const notice = form.querySelector("[data-surplus]");
-    const province = form.querySelector('input[name="province"]:checked');
-    if (!notice) return;
-    const picked = [...form.querySelectorAll('input[name="pay"]:checked')].map((input) => input.value.split(":"));
-    const kokus = picked.filter(([kind]) => kind === "k").map(([, value]) => Number(value));
-    const plusOne = form.querySelector('select[name="plus_one_on"]');
-    const exchange = form.querySelector('select[name="exchange_from"]');
-    const onlyKokus = kokus.length && kokus.length === picked.length && !(exchange && exchange.value);
-    const paid = kokus.reduce((sum, value) => sum + value, 0) + (plusOne && plusOne.value === "koku" ? 1 : 0);
-    const cost = province ? Number(province.dataset.cost) : 0;
-    notice.hidden = !(onlyKokus && cost && paid > cost);
-    notice.textContent = notice.hidden ? "" : notice.dataset.surplus
-      .replace("{paid}", paid).replace("{cost}", cost).replace("{lost}", paid - cost);
-  }
-
-  // The placement form shows the gate's fields the chosen province needs: the bonus face of the tile taken at
-  // positions 1-3 (data-gate-needs="1": one tile or more on the gate), the troop face it uncovers at 1-2 ("2").
-  // The others are hidden and disabled, so nothing left in them is sent. Without this script all are shown and
-  // the server says next to the field what is missing.
-  function showGateFields(form) {
-    const province = form.querySelector('input[name="province"]:checked');
-    const tiles = province ? Number(province.dataset.tiles) : -1;
-    form.querySelectorAll("[data-gate-needs]").forEach((field) => {
-      const needed = tiles >= Number(field.dataset.gateNeeds);
-      field.hidden = !needed;
-      field.querySelectorAll("select").forEach((select) => {
-        select.disabled = !needed;
-        if (needed) select.setAttribute("aria-required", "true"); else select.removeAttribute("aria-required");
-      });
-    });
-    const fieldset = form.querySelector("[data-gate]");
-    if (fieldset) fieldset.hidden = !(tiles > 0);
-  }
-
-  document.addEventListener("change", (event) => {
-    const form = event.target.closest && event.target.closest('form[data-move="place"]');
-    if (form) {
-      showSurplus(form);
-      showGateFields(form);
-    }
-  });
 
   // After a move is sent, htmx swaps the whole table body: the phone stays where it was, unless a refusal's
   // reason is off the screen (it is brought into view) or the move panel, or the result, has left the screen
@@ -118,11 +72,6 @@
     } else if (now && now.getBoundingClientRect().bottom < window.innerHeight / 4) {
       now.scrollIntoView({ block: "start" });
     }
-  });
-
-  // Content htmx swaps in (the table body after each move or poll) is set up like the page.
-  document.addEventListener("htmx:load", (event) => {
-    if (event.target.querySelectorAll) event.target.querySelectorAll('form[data-move="place"]').forEach(showGateFields);
   });
 
   if (document.readyState === "loading") {

@@ -25,7 +25,7 @@ SEED = 7
 POLL = 25_000  # the organiser's list polls every 5 s, the standings every 10 s
 
 
-def _deal_a_known_game(table, club, names):
+def _deal_a_known_game(table, club, names, count=None):
     """The set-up of a game whose moves the test knows (random_legal_game), instead of the site's own deal."""
     return random_legal_game(SEED, len(table.players))[0], False
 

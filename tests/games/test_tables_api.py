@@ -192,14 +192,15 @@ def test_it_refuses_a_bad_setup_with_the_reason(api, alice, bob):
 
 
 def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
-    from games.api.examples import FINAL_COUNT_EXAMPLE
+    from games.plugins import get_game
 
-    response = api.post("/api/final-count/", {"end": FINAL_COUNT_EXAMPLE})
+    _name, example = get_game("shitenno").api_final_count_example
+    response = api.post("/api/final-count/", {"end": example})
     assert response.status_code == 200
     placings = response.json()["outcome"]["placings"]
     assert {p["seat"] for p in placings} == {0, 1}
     response = api.login(alice).post("/api/final-count/", {
-        "end": FINAL_COUNT_EXAMPLE, "save_with_players": [player_for_user(alice).pk, player_for_user(bob).pk]})
+        "end": example, "save_with_players": [player_for_user(alice).pk, player_for_user(bob).pk]})
     assert response.status_code == 201
     saved = TableSession.objects.get(code=response.json()["table"])
     assert saved.status == "finished" and saved.outcome["placings"] == placings

@@ -231,12 +231,12 @@ def test_teikoku_tables_open_once_the_units_deck_is_entered(client, mixed, alice
     night = _one_table_of(mixed, alice, carol, regulars, "teikoku")
     url = reverse("night_open_tables", args=[night.pk, 1])
     page = as_user(client, alice).get(reverse("night_detail", args=[night.pk])).content.decode()
-    assert 'name="units_deck_0"' in page
+    assert 'name="count_0"' in page
     refused = client.post(url)
     assert refused.status_code == 400 and "Units deck" in refused.content.decode()
-    assert client.post(url, {"units_deck_0": "lots"}).status_code == 400
+    assert client.post(url, {"count_0": "lots"}).status_code == 400
     assert not TableSession.objects.exists()
-    assert client.post(url, {"units_deck_0": "27"}).status_code == 302
+    assert client.post(url, {"count_0": "27"}).status_code == 302
     session = TableSession.objects.get()
     assert session.setup["units_deck"] == 27 and session.setup["clans"] == ["fujiwara", "minamoto", "tokugawa"]
 

@@ -52,4 +52,7 @@ score() is the running total per seat (solo: the player's only); outcome() ranks
 
 from games.engines.samurai_empires.engine import SamuraiEmpiresEngine
 
-__all__ = ["SamuraiEmpiresEngine"]
+# The engine games.registry finds for this folder (games.engines.get_engine("samurai_empires")).
+ENGINE = SamuraiEmpiresEngine()
+
+__all__ = ["ENGINE", "SamuraiEmpiresEngine"]

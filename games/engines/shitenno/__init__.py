@@ -71,4 +71,7 @@ from games.engines.shitenno.engine import ShitennoEngine
 from games.engines.shitenno.scoring import final_count
 from games.engines.shitenno.state import deal_gates, deal_titles
 
-__all__ = ["ShitennoEngine", "deal_gates", "deal_titles", "final_count"]
+# The engine games.registry finds for this folder (games.engines.get_engine("shitenno")).
+ENGINE = ShitennoEngine()
+
+__all__ = ["ENGINE", "ShitennoEngine", "deal_gates", "deal_titles", "final_count"]

@@ -43,4 +43,7 @@ Special decks are "yakuza", "ninja", "elements", "market"; the Units deck is "un
 
 from games.engines.teikoku.engine import TeikokuEngine
 
-__all__ = ["TeikokuEngine"]
+# The engine games.registry finds for this folder (games.engines.get_engine("teikoku")).
+ENGINE = TeikokuEngine()
+
+__all__ = ["ENGINE", "TeikokuEngine"]

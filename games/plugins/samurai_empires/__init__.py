@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 import secrets
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import balance_stats
@@ -24,7 +26,7 @@ from . import context, forms, phrases, stats
 
 
 class SamuraiEmpiresGame(GameAdapter):
-    slug = SamuraiEmpiresEngine.slug
+    engine_class = SamuraiEmpiresEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("victory points")
     table_heading = gettext_lazy("Small Samurai Empires table")
@@ -46,6 +48,19 @@ class SamuraiEmpiresGame(GameAdapter):
     }
     stats_template = "games/samurai_empires/stats.html"
     player_stats_template = "games/samurai_empires/player_stats.html"
+    stylesheets = ("games/samurai_empires/table.css",)
+    urls = "games.plugins.samurai_empires.urls"  # the board editor (games/urls.py mounts it under /games/<slug>/)
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """A multiplayer table on the club's saved board (the latest): the site does not know the printed board."""
+        from games.models import BoardSetup
+
+        board = BoardSetup.objects.filter(club=club, game=self.slug).order_by("-created_at", "-pk").first()
+        if board is None:
+            raise ValidationError(_(
+                "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
+                "(\"Save this board for the club as\"), then open the tables again.") % {"n": number})
+        return {"mode": "multiplayer", "players": [{"name": name} for name in names], "board": board.board}, False
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
         """A solo table's seed, drawn by the site (`secrets`) when the set-up names none; nothing else is dealt."""
@@ -89,3 +104,6 @@ class SamuraiEmpiresGame(GameAdapter):
 
     def player_stats(self, seats: QuerySet) -> dict:
         return stats.player_stats(seats.values_list("position", "session__outcome"))
+
+
+GAME = SamuraiEmpiresGame()  # what games.registry's "samurai_empires" finds

@@ -19,7 +19,7 @@ from games.engines.shitenno import final_count as shitenno_final_count
 from games.engines.shitenno.board import GENERALS, TITLE_NAMES
 from games.plugins import GameAdapter, TableRow, tally
 
-from . import context, forms, phrases, stats
+from . import api_examples, context, forms, phrases, stats
 
 FAVOUR_SOURCE_NAMES = {
     "placements": gettext_lazy("Kamon placements"),
@@ -31,7 +31,7 @@ FAVOUR_SOURCE_NAMES = {
 
 
 class ShitennoGame(GameAdapter):
-    slug = ShitennoEngine.slug
+    engine_class = ShitennoEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("favour")
     table_heading = gettext_lazy("Shitennō table")
@@ -58,6 +58,12 @@ class ShitennoGame(GameAdapter):
     final_count_template = "games/shitenno/final_count.html"
     stats_template = "games/shitenno/stats.html"
     player_stats_template = "games/shitenno/player_stats.html"
+    stylesheets = ("games/shitenno/table.css",)
+    api_setup_example = api_examples.SETUP_EXAMPLE
+    api_move_examples = api_examples.MOVE_EXAMPLES
+    api_final_count_example = api_examples.FINAL_COUNT_EXAMPLE
+    api_score_alias = "favour"  # the API's name for the score before other games came (docs/api.md: deprecated)
+    scripts = ("games/shitenno/table.js",)
     demo_players = (2, 3, 4)
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
@@ -76,6 +82,10 @@ class ShitennoGame(GameAdapter):
         if not setup.get("gates"):
             dealt["gates"] = deal_gates(rng)
         return dealt
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """The generals in their order, one per seat: `deal` then deals their titles and the gates."""
+        return {"players": [{"general": general} for general in list(GENERALS)[:len(names)]]}, True
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
@@ -131,3 +141,6 @@ class ShitennoGame(GameAdapter):
         """Favourite general and title held most (at the start and in the last year)."""
         rows = seats.values_list("position", "session__setup", "session__state__titles")
         return stats.player_shitenno_stats(rows)
+
+
+GAME = ShitennoGame()  # what games.registry's "shitenno" finds

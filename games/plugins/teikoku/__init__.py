@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -15,14 +16,14 @@ from django.utils.translation import gettext_lazy
 from games import balance_stats
 from games.engines.teikoku import TeikokuEngine
 from games.engines.teikoku.random_game import random_legal_game
-from games.engines.teikoku.rules import CLAN_NAMES
+from games.engines.teikoku.rules import CLAN_NAMES, CLANS_BY_PLAYERS, SPECIAL_DECKS
 from games.plugins import GameAdapter, TableRow, tally
 
 from . import context, forms, phrases, stats
 
 
 class TeikokuGame(GameAdapter):
-    slug = TeikokuEngine.slug
+    engine_class = TeikokuEngine
     phrases = phrases.CATALOGUE
     score_unit = gettext_lazy("treasure")
     table_heading = gettext_lazy("Teikoku table")
@@ -32,6 +33,7 @@ class TeikokuGame(GameAdapter):
     board_template = "games/teikoku/board.html"
     panel_template = "games/teikoku/panel.html"
     outcome_template = "games/teikoku/outcome.html"
+    night_count_label = gettext_lazy("cards in the Units deck")
     move_labels = {
         "end_turn": gettext_lazy("end the turn"),
         "banish": gettext_lazy("banish a card (Autumn)"),
@@ -50,6 +52,21 @@ class TeikokuGame(GameAdapter):
     }
     stats_template = "games/teikoku/stats.html"
     demo_players = (3, 4, 2)
+    api_setup_example = ("Two clans, a short game", {
+        "game": "teikoku", "players": [1, 2],
+        "setup": {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
+                  "aggression_target": 35},
+    })
+
+    def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
+        """The clans in the rulebook's order for the seats, the Units deck as the table counted it (`count`: the
+        site cannot know it), each opening special card from the new-table page's default deck."""
+        if count is None:
+            raise ValidationError(_("Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.")
+                                  % {"n": number})
+        seated = len(names)
+        return {"clans": list(CLANS_BY_PLAYERS[seated]), "units_deck": count,
+                "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)]}, False
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
@@ -95,3 +112,6 @@ class TeikokuGame(GameAdapter):
 
     def demo_game(self, seed: int, players: int) -> tuple[dict, list[dict]]:
         return random_legal_game(random.Random(seed), players)
+
+
+GAME = TeikokuGame()  # what games.registry's "teikoku" finds
