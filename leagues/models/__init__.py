@@ -1,7 +1,6 @@
 """People and clubs: a Player sits at tables, with or without an account; a Club gathers players."""
 
 import secrets
-from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -10,7 +9,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .standings import DEFAULT_TIE_BREAKERS, points_text, season_tie_breakers, validate_rules
+from leagues.models.fields import FractionField
+from leagues.standings import DEFAULT_TIE_BREAKERS, season_tie_breakers, validate_rules
 
 
 def new_token() -> str:
@@ -150,31 +150,6 @@ class League(models.Model):
 def default_tie_breakers() -> list[str]:
     """A new season's tie-breakers: all six, points first (see leagues.standings)."""
     return list(DEFAULT_TIE_BREAKERS)
-
-
-class FractionField(models.CharField):
-    """An exact rational number (a Fraction in Python), stored as its text: "1725", "-7/2", "200/3". Season
-    points are sums of shares such as the percent scheme's 200/3, which no float or decimal column holds
-    exactly; the table is ordered by the rows' sort keys, never by this column."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("max_length", 100)
-        super().__init__(*args, **kwargs)
-
-    def from_db_value(self, value, expression, connection) -> Fraction | None:
-        return None if value is None else Fraction(value)
-
-    def to_python(self, value) -> Fraction | None:
-        if value is None or isinstance(value, Fraction):
-            return value
-        try:
-            return Fraction(value)
-        except (TypeError, ValueError, ZeroDivisionError) as error:
-            raise ValidationError("Give an exact number such as 12, 2.5 or 200/3.") from error
-
-    def get_prep_value(self, value) -> str | None:
-        value = self.to_python(value)
-        return None if value is None else str(value)
 
 
 class Season(models.Model):
@@ -320,150 +295,6 @@ class SignOff(models.Model):
         return f"{self.player} {'agrees' if self.agreed else 'disputes'} {self.result}"
 
 
-class RatingScope(models.TextChoices):
-    GAME = "game", _("game")
-    LEAGUE = "league", _("league")
-
-
-class Rating(models.Model):
-    """A player's current rating in a scope: a game (key = slug) or a league (key = league id)."""
-
-    kind = models.CharField(max_length=8, choices=RatingScope.choices)
-    key = models.CharField(max_length=80)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["kind", "key", "-mu"]
-        constraints = [models.UniqueConstraint(fields=["kind", "key", "player"], name="one_rating_per_scope")]
-        indexes = [  # the rankings' order (leagues.selectors.ratings_list): a page of 50 read in order, not sorted
-            models.Index(models.F("kind"), models.F("key"), (models.F("mu") - 3 * models.F("sigma")).desc(),
-                         name="rating_leaderboard"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} {self.kind}:{self.key} {self.mu:.2f}±{self.sigma:.2f}"
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-
-class RatingEvent(models.Model):
-    """One result's effect on one player's rating in one scope: the rating history.
-
-    Derived rows, written only by the rating services from the results they read under the scope's lock
-    (a full recompute writes millions at once). The foreign keys are therefore not checked by the
-    database: a checked key costs a trigger per row and key (half of a 1,000,000-result recompute's time).
-    Deleting a result or a player still deletes its rows (Django's CASCADE), and a recompute rewrites the
-    scope. The unique constraint leads with the result, so it also serves the lookups by result.
-    On PostgreSQL the table's pages keep half their room free (fillfactor 50, migration 0007): a re-rate from
-    a date updates the later rows in place, each on its own page, without touching the indexes. Each scope's rows
-    are a partition of their own (migration 0016): a full recompute builds a scope's history unindexed and swaps
-    it in (leagues/rating_partitions.py).
-    """
-
-    kind = models.CharField(max_length=8, choices=RatingScope.choices)
-    key = models.CharField(max_length=80)
-    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_events", db_constraint=False,
-                               db_index=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_events", db_constraint=False)
-    played_on = models.DateField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-
-    class Meta:
-        ordering = ["kind", "key", "played_on", "result_id"]
-        constraints = [
-            models.UniqueConstraint(fields=["result", "kind", "key", "player"], name="one_rating_event_per_result"),
-        ]
-        indexes = [models.Index(fields=["kind", "key", "played_on", "result"])]
-
-    def __str__(self) -> str:
-        return f"{self.player} {self.kind}:{self.key} {self.mu_before:.2f}->{self.mu_after:.2f}"
-
-
-class Standing(models.Model):
-    """A stored row of a season's table, written by the standings jobs. The row's place is its sort key (see
-    leagues/standings.py); positions and what separates neighbours are worked out from the keys when the table
-    is read, so a new result rewrites only the rows whose tallies it changes, not every row it moves."""
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
-    sort_key = models.BinaryField(default=b"", help_text="The row's tie-breaker values, in the season's order.")
-    ranked = models.BooleanField(default=True)
-    points = FractionField(default="0", help_text="Exact: see leagues.standings.place_points.")
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    seconds = models.PositiveIntegerField(default=0)
-    opponents_points = FractionField(default="0")
-    margin = models.FloatField(null=True, blank=True)
-    margin_sum = models.FloatField(default=0, help_text="Sum of the margins of the games with scores.")
-    margin_games = models.PositiveIntegerField(default=0, help_text="Games with scores: margin = margin_sum / this.")
-
-    class Meta:
-        ordering = ["season", "sort_key", "player_id"]
-        constraints = [models.UniqueConstraint(fields=["season", "player"], name="one_standing_per_player")]
-
-    def __str__(self) -> str:
-        return f"{self.season}: {self.player}"
-
-    @property
-    def points_text(self) -> str:
-        """The exact points as the page and the API both show them ("1725", "12.5", "66 2/3")."""
-        return points_text(self.points)
-
-    @property
-    def opponents_points_text(self) -> str:
-        return points_text(self.opponents_points)
-
-
-# --- Stored tallies of each player's counted games (issue 18) ---
-
-
-class PlayerTally(models.Model):
-    """A player's counted games in one club (or none) at one table size, from tables anyone may watch (or none):
-    the player page's record and win rate by number of players are sums of a few of these rows, whatever the
-    player's history. Derived rows, rewritten per player by the tally job (leagues/tally_store.py) from the
-    results; the viewer's visible clubs are chosen when the page reads them, so a club going private needs no job.
-    """
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=80, default="", help_text="The game's slug: scores are only summed within "
-                            "one game (treasure and victory points do not add up).")
-    players = models.PositiveSmallIntegerField(help_text="Players at the table.")
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0, help_text="Games the player finished first in (ties included).")
-    scored = models.PositiveIntegerField(default=0, help_text="Games with a score: the average is score_sum / this.")
-    score_sum = models.FloatField(default=0)
-    best = models.FloatField(null=True, blank=True)
-
-    def __str__(self) -> str:
-        return f"{self.player_id} in club {self.club_id}, {self.game} at {self.players}: {self.wins}/{self.games}"
-
-
-class RivalTally(models.Model):
-    """A player's counted games against one opponent in one club (or none), from tables anyone may watch: the
-    head-to-head list and the nemesis. Kept with PlayerTally, both ways round (each player's rows are his own)."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rival_tallies")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    won = models.PositiveIntegerField(default=0, help_text="Games the player finished ahead of the opponent.")
-    lost = models.PositiveIntegerField(default=0, help_text="Games the opponent finished ahead of the player.")
-
-    def __str__(self) -> str:
-        return f"{self.player_id} v {self.opponent_id} in club {self.club_id}: won {self.won}, lost {self.lost}"
-
-
-# --- Audit trail (issue 7) ---
-
-
 class AuditEntry(models.Model):
     """One correction or membership change: who did it, when, to what. Rows are only ever appended."""
 
@@ -515,4 +346,13 @@ class LeagueJob(models.Model):
         return f"{self.job} {self.target}" + (f" since {self.since}" if self.since else "")
 
 
-from .nights.models import Night, NightCheckIn, NightRound, NightTable  # noqa: E402, F401 (issue 25)
+from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable  # noqa: E402 (issue 25)
+
+# The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
+# imported here so `leagues.models` names every model as before.
+from .derived import PlayerTally, Rating, RatingEvent, RatingScope, RivalTally, Standing  # noqa: E402
+
+__all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
+           "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
+           "SignOff", "Standing", "default_tie_breakers", "new_token",
+           "Night", "NightCheckIn", "NightRound", "NightTable"]
