@@ -12,7 +12,7 @@ anyway. The names shown are read fresh, in one query for the page and the nemesi
 among opponents with the same number of decided games follows a rename at the next recount.
 
 Games at private tables the viewer may see are not in the tallies: when there are some, the list is counted and
-merged as before (leagues.selectors.head_to_head_rows).
+merged as before (leagues.player_record.head_to_head_rows).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import hashlib
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
-from . import selectors
+from . import player_record, selectors
 from .models import Player
 
 HEAD_TO_HEAD_SECONDS = 24 * 3600
@@ -39,22 +39,22 @@ def _first_page_and_nemesis(player: Player, viewer: AbstractBaseUser, record_ids
     name = f"player-head-to-head:{player.pk}:{per_page}:{mark}"
     found = cache.get(name)
     if found is None:
-        stored = selectors.stored_head_to_head(player, viewer)
-        found = (list(stored[:per_page + 1]), selectors._nemesis(stored))
+        stored = player_record.stored_head_to_head(player, viewer)
+        found = (list(stored[:per_page + 1]), player_record._nemesis(stored))
         cache.set(name, found, HEAD_TO_HEAD_SECONDS)
     return found
 
 
 def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_page: str | None,
                       per_page: int) -> tuple[dict, selectors.LookaheadPage]:
-    """The page's statistics (as selectors.player_stats, with one page of the head-to-head) and that page of
+    """The page's statistics (as player_record.player_stats, with one page of the head-to-head) and that page of
     opponents (a LookaheadPage of head_to_head_rows)."""
-    stored = selectors.stored_record_rows(player, viewer)
-    private = selectors._private_table_results(viewer)
-    extra = list(selectors._head_to_head_live(player, private)) if private is not None else []
+    stored = player_record.stored_record_rows(player, viewer)
+    private = player_record._private_table_results(viewer)
+    extra = list(player_record._head_to_head_live(player, private)) if private is not None else []
     if extra:  # games at private tables the viewer shares with the player: the whole list, merged
-        rows = selectors.head_to_head_merged(selectors.stored_head_to_head(player, viewer), extra)
-        opponents, nemesis = selectors.LookaheadPage(rows, opponents_page, per_page), selectors._nemesis(rows)
+        rows = player_record.head_to_head_merged(player_record.stored_head_to_head(player, viewer), extra)
+        opponents, nemesis = selectors.LookaheadPage(rows, opponents_page, per_page), player_record._nemesis(rows)
     elif not stored:  # no stored record the viewer may see: no stored head-to-head either
         opponents, nemesis = selectors.LookaheadPage([], opponents_page, per_page), None
     else:
@@ -62,12 +62,12 @@ def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_pag
         if selectors.LookaheadPage.page_number(opponents_page) == 1:
             opponents = selectors.LookaheadPage(first, 1, per_page)
         else:  # a later page (a link followed without htmx): read from the tallies
-            opponents = selectors.LookaheadPage(selectors.stored_head_to_head(player, viewer), opponents_page,
+            opponents = selectors.LookaheadPage(player_record.stored_head_to_head(player, viewer), opponents_page,
                                                 per_page)
-    shown = selectors.head_to_head_of([*opponents.object_list, *([nemesis] if nemesis else [])])
+    shown = player_record.head_to_head_of([*opponents.object_list, *([nemesis] if nemesis else [])])
     stats = {
-        **selectors.game_sections(selectors._player_game_stats(player, viewer)),
-        **selectors.record_summary(selectors._record_groups(player, viewer, stored)),
+        **player_record.game_sections(player_record._player_game_stats(player, viewer)),
+        **player_record.record_summary(player_record._record_groups(player, viewer, stored)),
         "head_to_head": shown[:len(opponents.object_list)],
         "nemesis": shown[-1] if nemesis else None,
     }

@@ -9,7 +9,7 @@ repair (`tallies_repair`) recounts everyone and says what it had to change.
 
 Only results of tables anyone may watch (or of no table) are tallied: who may see a private table's game
 depends on the viewer (its seats, its creator), so the page adds those few from the results themselves
-(leagues.selectors.player_stats). The club is kept on each row and chosen when the page reads them, so a club
+(leagues.player_record.player_stats). The club is kept on each row and chosen when the page reads them, so a club
 turning private, or a viewer joining one, needs no job.
 
 The SQL is plain (no vendor branch): the same statements run on PostgreSQL and on the SQLite demo.

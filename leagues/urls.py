@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import chance_views, table_result, views
+from . import chance_views, club_views, table_result, views
 
 urlpatterns = [
     path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
@@ -9,14 +9,14 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player_detail"),
     path("players/<int:pk>/invite/", views.player_invite, name="player_invite"),
     path("players/claim/<str:token>/", views.player_claim, name="player_claim"),
-    path("clubs/", views.club_list, name="club_list"),
-    path("clubs/new/", views.club_create, name="club_create"),
-    path("clubs/join/<str:token>/", views.club_join, name="club_join"),
-    path("clubs/invites/<int:pk>/answer/", views.club_invite_answer, name="club_invite_answer"),
-    path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
-    path("clubs/<slug:slug>/invite/rotate/", views.club_invite_rotate, name="club_invite_rotate"),
-    path("clubs/<slug:slug>/members/<int:pk>/role/", views.membership_role, name="membership_role"),
-    path("clubs/<slug:slug>/members/<int:pk>/remove/", views.membership_remove, name="membership_remove"),
+    path("clubs/", club_views.club_list, name="club_list"),
+    path("clubs/new/", club_views.club_create, name="club_create"),
+    path("clubs/join/<str:token>/", club_views.club_join, name="club_join"),
+    path("clubs/invites/<int:pk>/answer/", club_views.club_invite_answer, name="club_invite_answer"),
+    path("clubs/<slug:slug>/", club_views.club_detail, name="club_detail"),
+    path("clubs/<slug:slug>/invite/rotate/", club_views.club_invite_rotate, name="club_invite_rotate"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", club_views.membership_role, name="membership_role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", club_views.membership_remove, name="membership_remove"),
 ]
 
 urlpatterns += [
@@ -29,7 +29,7 @@ urlpatterns += [
 ]
 
 urlpatterns += [
-    path("clubs/<slug:slug>/audit/", views.club_audit, name="club_audit"),
+    path("clubs/<slug:slug>/audit/", club_views.club_audit, name="club_audit"),
 ]
 
 urlpatterns += [

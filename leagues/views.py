@@ -1,4 +1,5 @@
-"""Pages for accounts, players and clubs: thin adapters that check access and call one service."""
+"""Pages for accounts, players, leagues and their results: thin adapters that check access and call one service
+(a club's pages are leagues/club_views.py)."""
 
 from datetime import timedelta
 
@@ -6,10 +7,9 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,7 +22,7 @@ from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
-from . import clubs, players, rating_display, results, seasons, selectors
+from . import player_record, players, rating_display, results, seasons, selectors
 from .access import (
     club_access,
     club_for_member,
@@ -30,8 +30,8 @@ from .access import (
     guest_claim_link_allowed,
     result_players_signed_by,
 )
-from .forms import ClubForm, GuestForm, RoleForm, SignUpForm
-from .models import Club, Membership, Player
+from .forms import GuestForm, SignUpForm
+from .models import Club, Player
 from .player_page import player_page_stats
 from .rating_views import league_ratings
 
@@ -81,10 +81,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
     if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
-        opponents = selectors.LookaheadPage(selectors.head_to_head_rows(player=player, viewer=request.user),
+        opponents = selectors.LookaheadPage(player_record.head_to_head_rows(player=player, viewer=request.user),
                                             request.GET.get("opponents"), HEAD_TO_HEAD_PAGE)
         return render(request, "leagues/partials/head_to_head_rows.html", {
-            "player": player, "opponents": opponents, "head_to_head": selectors.head_to_head_of(opponents.object_list)})
+            "player": player, "opponents": opponents,
+            "head_to_head": player_record.head_to_head_of(opponents.object_list)})
     context.update(_player_extras(request, player))
     return render(request, "leagues/player_detail.html", context)
 
@@ -94,7 +95,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     from games.selectors import sessions_for_player
 
     return {
-        "sessions": _listed(sessions_for_player(player=player, viewer=request.user)),
+        "sessions": listed_sessions(sessions_for_player(player=player, viewer=request.user)),
         **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
     }
 
@@ -102,7 +103,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
 LISTED_TABLES = 20
 
 
-def _listed(sessions) -> list:
+def listed_sessions(sessions) -> list:
     """The latest tables as the pages' lists show them (games/partials/session_list.html: the link, the names at
     the seats, the status and the day): their moves' state and set-up, the largest columns, are not read, and the
     names at their seats come in one query of names (`seat_names`), not as seat and player objects: 80 seats made
@@ -152,140 +153,6 @@ def player_claim(request: HttpRequest, token: str) -> HttpResponse:
         error = _("This invite link is not valid any more: it was used or replaced.")
         return render(request, "leagues/claim.html", {"guest": None, "error": error}, status=404)
     return render(request, "leagues/claim.html", {"guest": guest})
-
-
-def club_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/club_list.html", {
-        "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
-        "invites": clubs.club_invites_for(request.user),
-    })
-
-
-@login_required
-@require_POST
-def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
-    """The invited player (or the guest's creator) accepts or declines; anyone else is told it is not theirs."""
-    invite = get_object_or_404(clubs.club_invites_for(request.user), pk=pk)
-    answer = request.POST.get("answer")
-    if answer not in ("accept", "decline"):
-        return HttpResponse(_("Answer accept or decline."), status=400, content_type="text/plain; charset=utf-8")
-    clubs.club_invite_answer(invite=invite, user=request.user, accept=answer == "accept")
-    if answer == "accept":
-        messages.success(request, _("%(player)s joined %(club)s.") % {"player": invite.player.name,
-                                                                      "club": invite.club.name})
-        return redirect(invite.club)
-    return redirect("club_list")
-
-
-@login_required
-def club_create(request: HttpRequest) -> HttpResponse:
-    form = ClubForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        club = clubs.club_create(owner=request.user, **form.cleaned_data)
-        return redirect(club)
-    return render(request, "leagues/club_form.html", {"form": form}, status=400 if form.errors else 200)
-
-
-CLUB_MEMBERS_PAGE = 50
-
-
-def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    access = club_access(club, request.user)
-    membership = access.membership
-    context = {
-        "club": club,
-        "membership": membership,
-        # a page of members without counting them: one row more says whether a next page follows
-        "members": selectors.LookaheadPage(selectors.club_member_rows(club, for_manager=bool(
-            membership and membership.manages)), request.GET.get("members"), CLUB_MEMBERS_PAGE)
-        if access.sees_inside else None,
-        "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
-        if access.manages else None,
-        "role_form": RoleForm(),
-    }
-    if request.htmx and "members" in request.GET and context["members"] is not None:  # "show more" members
-        return render(request, "leagues/partials/member_rows.html", context)
-    context.update(_club_extras(request, club))
-    return render(request, "leagues/club_detail.html", context)
-
-
-def _club_extras(request: HttpRequest, club: Club) -> dict:
-    from games.selectors import sessions_for_club
-
-    return {"sessions": _listed(sessions_for_club(club=club, viewer=request.user)),
-            **_club_leagues(club, request.user)}
-
-
-def club_join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invite link: a logged-out visitor sees the club he is invited to and logs in or signs up, both of
-    which bring him back here to join."""
-    club = Club.objects.filter(invite_token=token).first()
-    if club is None:
-        raise Http404(_("This club invite link is not valid any more."))
-    if not request.user.is_authenticated:
-        if request.method == "POST":
-            return redirect_to_login(request.get_full_path())
-        return render(request, "leagues/club_join.html", {"club": club, "next": request.get_full_path()})
-    if request.method == "POST":
-        clubs.club_join(token=token, user=request.user)
-        messages.success(request, _("You joined %(club)s.") % {"club": club.name})
-        return redirect(club)
-    return render(request, "leagues/club_join.html", {"club": club})
-
-
-def _membership_for_manager(request: HttpRequest, slug: str, pk: int) -> Membership:
-    membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
-    club_for_member(membership.club, request.user)  # a stranger learns nothing; the service decides the rest
-    return membership
-
-
-@login_required
-@require_POST
-def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    membership = _membership_for_manager(request, slug, pk)
-    form = RoleForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Choose a role: owner, admin or member."))
-        return redirect(membership.club)
-    try:
-        clubs.membership_set_role(membership=membership, role=form.cleaned_data["role"], user=request.user)
-    except (PermissionDenied, Conflict, ValidationError) as exc:
-        return _club_error(request, membership.club, exc)
-    return redirect(membership.club)
-
-
-@login_required
-@require_POST
-def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    membership = _membership_for_manager(request, slug, pk)
-    try:
-        clubs.membership_remove(membership=membership, user=request.user)
-    except (PermissionDenied, Conflict) as exc:
-        return _club_error(request, membership.club, exc)
-    return redirect(membership.club)
-
-
-@login_required
-@require_POST
-def club_invite_rotate(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    club_for_member(club, request.user)
-    try:
-        clubs.club_invite_rotate(club=club, user=request.user)
-    except PermissionDenied as exc:
-        return _club_error(request, club, exc)
-    return redirect(club)
-
-
-def _club_error(request: HttpRequest, club: Club, exc: Exception) -> HttpResponse:
-    """A refused membership change answers with its reason and the status that names it."""
-    status = 403 if isinstance(exc, PermissionDenied) else 409 if isinstance(exc, Conflict) else 400
-    message = getattr(exc, "message", None) or " ".join(getattr(exc, "messages", [])) or str(exc)
-    return render(request, "leagues/club_error.html", {"club": club, "error": message}, status=status)
-
-
-# --- Leagues, rankings and player stats pages (issue 5) ---
 
 
 
@@ -418,31 +285,11 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
                  "band": [(rating_display.displayed(mu - rating_display.BAND_Z * sigma),
                            rating_display.displayed(mu + rating_display.BAND_Z * sigma)) for mu, sigma in history]}
     # (place, players at the table) in each recent counted game, oldest first; leagues/charts.py draws them.
-    places = selectors.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
+    places = player_record.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
     return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
             "result_places": places, "game_blocks": _game_blocks(stats, game_ratings),
-            "not_ranked_publicly": selectors.games_not_ranked_publicly(player=player, viewer=viewer)}
+            "not_ranked_publicly": player_record.games_not_ranked_publicly(player=player, viewer=viewer)}
 
-
-def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:
-    return {"leagues": selectors.leagues_list(viewer=viewer, club=club)}
-
-
-# --- The club's audit trail (issue 7) ---
-
-
-def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
-    """Owners and admins read every correction in their club; members get 403, anyone else 404."""
-    from leagues.models import AuditEntry
-
-    club = get_object_or_404(Club, slug=slug)
-    club_for_member(club, request.user, manage=True)
-    entries = AuditEntry.objects.filter(club=club).select_related("user")
-    page = Paginator(entries, 100).get_page(request.GET.get("page"))
-    return render(request, "leagues/club_audit.html", {"club": club, "page": page})
-
-
-# --- Leagues, seasons and results entered on the site (issue 5) ---
 
 
 def _form_page(request: HttpRequest, template: str, context: dict) -> HttpResponse:

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.engines import UnknownGame
 from games.plugins import get_game
-from leagues import chances, rating_display, results, seasons, selectors
+from leagues import chances, player_record, rating_display, results, seasons, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
@@ -291,7 +291,7 @@ class PlayerStats(APIView):
                    summary="A player's counted games: wins, scores, head-to-head")
     def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        return Response(PlayerStatsOutput(selectors.player_stats(player=player, viewer=request.user)).data)
+        return Response(PlayerStatsOutput(player_record.player_stats(player=player, viewer=request.user)).data)
 
 
 class ResultList(APIView):

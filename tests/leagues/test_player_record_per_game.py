@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.utils import translation
 
-from leagues import selectors, tally_store
+from leagues import player_record, tally_store
 from leagues.models import Player, Result, ResultEntry
 from leagues.players import player_for_user
 
@@ -34,7 +34,7 @@ def evening(bob):
 
 
 def test_each_game_keeps_its_own_record_and_no_average_mixes_two_games(evening, alice):
-    stats = selectors.player_stats(player=evening, viewer=alice)
+    stats = player_record.player_stats(player=evening, viewer=alice)
     by_game = {row["game"]: row for row in stats["by_game"]}
     assert set(by_game) == {"teikoku", "samurai_empires"}
     teikoku, sse = by_game["teikoku"], by_game["samurai_empires"]
@@ -68,7 +68,7 @@ def test_a_player_of_one_game_keeps_the_overall_average(bob, alice):
     ann = Player.objects.create(name="ann")
     _counted("teikoku", [(me, 1, 70), (ann, 2, 40)])
     tally_store.tallies_recount(players=[me.pk, ann.pk])
-    stats = selectors.player_stats(player=me, viewer=alice)
+    stats = player_record.player_stats(player=me, viewer=alice)
     assert stats["average_score"] == 70 and stats["best_score"] == 70
 
 

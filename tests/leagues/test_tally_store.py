@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import TableSession
-from leagues import outbox, players, repair, results, selectors, tally_store
+from leagues import outbox, player_record, players, repair, results, tally_store
 from leagues.models import Club, LeagueJob, Membership, Player, PlayerTally, Result, ResultEntry, RivalTally
 from tests.conftest import PASSWORD
 
@@ -176,7 +176,7 @@ def test_the_record_is_the_record_of_the_games_the_viewer_may_see(client, alice,
     assert PlayerTally.objects.filter(player=me).count() == 3  # the private table's game is not tallied
 
     def seen(viewer):
-        stats = selectors.player_stats(player=me, viewer=viewer)
+        stats = player_record.player_stats(player=me, viewer=viewer)
         h2h = [(row["player"].name, row["won"], row["lost"]) for row in stats["head_to_head"]]
         nemesis = stats["nemesis"]["player"].name if stats["nemesis"] else None
         return stats["games"], stats["wins"], stats["best_score"], h2h, nemesis

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.models import MoveEvent
-from leagues import seasons, selectors, standings_store, tally_store
+from leagues import player_record, seasons, selectors, standings_store, tally_store
 from leagues.models import Player, Rating, Result, ResultEntry
 from leagues.players import player_for_user
 
@@ -107,7 +107,7 @@ def test_the_player_record_from_sql_is_the_record_of_his_games(club, alice, bob)
                                        status=Result.Status.COUNTED, ranked_publicly=True)
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
     tally_store.tallies_recount(players=[me.pk, a.pk, b.pk])  # what the tally jobs do once the results count
-    stats = selectors.player_stats(player=me, viewer=alice)
+    stats = player_record.player_stats(player=me, viewer=alice)
     assert stats["games"] == 4 and stats["wins"] == 2
     assert stats["by_player_count"] == [{"players": 2, "games": 2, "wins": 2, "win_rate": 1.0},
                                         {"players": 3, "games": 2, "wins": 0, "win_rate": 0.0}]
