@@ -1,5 +1,6 @@
 """REST endpoints for the current user, players and clubs: validate, check access, call one service."""
 
+from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -97,7 +98,10 @@ class PlayerInvite(APIView):
 
 
 class TokenInput(StrictSerializer):
-    token = StrictCharField(max_length=64)
+    # Invite and claim tokens are secrets.token_urlsafe (leagues.models.new_token): the schema says so, and a
+    # token of other characters (a NUL, say) is refused as the schema lets a client know beforehand.
+    token = StrictCharField(max_length=64, validators=[RegexValidator(r"^[A-Za-z0-9_-]+$",
+                                                                      "A token holds letters, digits, - and _ only.")])
 
 
 class PlayerClaim(APIView):

@@ -35,7 +35,7 @@ def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, 
     draw.locator('input[name="n_samurai"]').fill("1")
     draw.get_by_role("button", name="Enter the draw").click()
 
-    expect(draw.locator(".move-error")).to_contain_text("The Tairō draws 8 troop card")
+    expect(draw.locator(".move-error")).to_contain_text("The Tairō's draw is troop cards: 8")
     expect(page.locator("header.top")).to_be_visible()  # the page is still the page, styled
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
     expect(draw.locator('input[name="n_samurai"]')).to_have_value("1")

@@ -88,8 +88,9 @@ def test_ids_and_versions_start_where_the_api_takes_them(api, schema, alices_clu
 
 def test_a_club_slug_must_be_text_as_the_schema_says(api, alice):
     """A number was read as the slug "0" (and a final count that saves nothing answered 200 to it)."""
-    from games.api.examples import FINAL_COUNT_EXAMPLE
+    from games.plugins import default_final_count_game
 
+    _name, FINAL_COUNT_EXAMPLE = default_final_count_game().api_final_count_example
     api.login(alice)
     before = TableSession.objects.count()
     response = api.post("/api/final-count/", {"end": FINAL_COUNT_EXAMPLE, "club": 0})
