@@ -31,6 +31,25 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _no_request_in_flight_at_teardown(request):
+    """The database is emptied (TRUNCATE) after each live-server test, but a page's last poll may still be
+    running in a server thread after its browser context closed: the TRUNCATE and that request's reads then
+    deadlock, or the request reaches the next test. This fixture is set up after the database fixture, so it
+    is torn down before it: it waits for the live server's request threads to finish (the phones' contexts,
+    set up later, are closed by then)."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    server = request.getfixturevalue("live_server")
+    yield
+    httpd = getattr(server.thread, "httpd", None)
+    for thread in list(getattr(httpd, "_threads", None) or []):
+        thread.join(timeout=30)
+        assert not thread.is_alive(), "a live-server request still runs 30 s after the test's phones closed"
+
+
 @pytest.fixture
 def phone(chromium, live_server):
     """phone(user, dark=False): a new 360x740 browser context, logged in as `user` (None: a visitor). Any
