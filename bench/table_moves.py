@@ -6,6 +6,7 @@ The 150-entry log is a real 4-player game whose first 25 moves were each undone 
 (move, undo, move), as happens at a table; the 1st and the 150th entries are both moves.
 """
 
+import argparse
 import random
 import statistics
 import time
@@ -72,23 +73,26 @@ def teikoku_game() -> tuple[dict, list[dict]]:
     raise SystemExit("no long enough Teikoku game")
 
 
-def measure(game: str, name: str, setup: dict, moves: list[dict]) -> None:
+def measure(game: str, name: str, setup: dict, moves: list[dict], tables: int) -> None:
     print(f"{name}, 4-player game: {len(moves)} moves")
     print(f"{name}: replay of the whole game in the engine: {replay_ms(setup, moves, game):.2f} ms")
     firsts, lasts = [], []
-    for _table in range(5):
+    for _table in range(tables):
         times = post_times(setup, moves, game)
         firsts.append(times[1])
         lasts.append(times[150])
     first, last = statistics.median(firsts), statistics.median(lasts)
-    print(f"{name}: POST of the 1st log entry (median of 5 tables): {first:.2f} ms")
-    print(f"{name}: POST of the 150th log entry (median of 5 tables): {last:.2f} ms")
+    print(f"{name}: POST of the 1st log entry (median of {tables} tables): {first:.2f} ms")
+    print(f"{name}: POST of the 150th log entry (median of {tables} tables): {last:.2f} ms")
     print(f"{name}: ratio 150th / 1st: {last / first:.2f} (target <= 1.5)")
 
 
 def main() -> None:
-    measure("shitenno", "Shitennō", *random_legal_game(2, 4))
-    measure("teikoku", "Teikoku", *teikoku_game())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=5, help="tables played per game (the median is printed)")
+    tables = parser.parse_args().tables
+    measure("shitenno", "Shitennō", *random_legal_game(2, 4), tables)
+    measure("teikoku", "Teikoku", *teikoku_game(), tables)
 
 
 if __name__ == "__main__":

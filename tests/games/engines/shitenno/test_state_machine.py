@@ -7,6 +7,7 @@ the engine accepts must keep the invariants.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from hypothesis import HealthCheck, Phase, settings
@@ -25,10 +26,17 @@ junk = st.one_of(
 )
 
 
+@functools.lru_cache(maxsize=None)
+def scripted_game(seed: int, players: int) -> str:
+    """The simulated table's game for (seed, players), as JSON. The derandomized runs ask for the same few seeds
+    again and again (113 starts, 23 different games): each is played once and read back fresh."""
+    return json.dumps(random_legal_game(seed, players))
+
+
 class ShitennoTable(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
     def start(self, seed: int, players: int) -> None:
-        self.setup, self.script = random_legal_game(seed, players)
+        self.setup, self.script = json.loads(scripted_game(seed, players))
         self.state = ENGINE.initial_state(self.setup)
         self.next = 0
         self.on_script = True
