@@ -1,12 +1,13 @@
 """Win chances for a table that has not been played yet, or as they stood before one that was: the selector that
 reads the players' ratings in a scope and hands them to the rank model (leagues/rating_display.chances).
 
-Other features call `table_chances` (a league night's proposed tables, the new-table confirmation, a finished
-game's page); the API's /api/games/<slug>/chances/ is a thin adapter over it.
+Other features call `table_chances` (the new-table confirmation, a finished game's page) or `tables_chances` (a
+league night's proposed round: every table in one query); the API's /api/games/<slug>/chances/ is a thin adapter over it.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,13 +32,41 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     """Each seat's chance to win and expected place, in seat order, from the players' current ratings in the game
     (or in the league, when given); a player without a rating there, or a seat without a player (None: a guest),
     counts as new (the prior). One query."""
-    if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
-        raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
+    _check_size(player_ids)
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", game)
     found = {rating.player_id: rating for rating in
              Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
              .annotate(last_played=selectors.last_played_in_scope())}
+    return _seat_chances(player_ids, found, timezone.localdate())
+
+
+def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[list[SeatChance] | None]:
+    """`table_chances` in each game's scope for many tables at once (a league night's proposed round): one query
+    for all of them, not one a table. A table of a size the chances do not cover gets None."""
+    wanted = {(game, p) for game, ids in tables for p in ids if p is not None}
+    found: dict[tuple[str, int], Rating] = {}
+    if wanted:
+        ratings = (Rating.objects.filter(kind="game", key__in={g for g, _p in wanted},
+                                         player_id__in={p for _g, p in wanted})
+                   .annotate(last_played=selectors.last_played_in_scope()))
+        found = {(rating.key, rating.player_id): rating for rating in ratings}
     today = timezone.localdate()
+    answers: list[list[SeatChance] | None] = []
+    for game, ids in tables:
+        if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
+            answers.append(None)
+            continue
+        answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today))
+    return answers
+
+
+def _check_size(player_ids: Sequence[int | None]) -> None:
+    if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
+        raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
+
+
+def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date) -> list[SeatChance]:
+    """The rank model over the seats, from the ratings found (keyed by player); the rest get the prior."""
     seats = []
     for player_id in player_ids:
         rating = found.get(player_id)

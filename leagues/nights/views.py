@@ -22,7 +22,7 @@ from games.engines import UnknownGame
 from games.plugins import get_game
 from leagues import selectors as league_selectors
 from leagues.access import club_access, require_club_manager
-from leagues.chances import table_chances
+from leagues.chances import tables_chances
 from leagues.models import Player
 
 from . import selectors, services
@@ -97,14 +97,10 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
     if night_round is not None:
         rows = selectors.round_tables(night_round)
         names = Player.objects.in_bulk([p for t in rows for p in t["players"]])
-        for table in rows:
-            chances = {}
-            if night_round.opened_at is None:
-                try:
-                    chances = {c.player_id: c.win for c in table_chances(game=table["game"],
-                                                                        player_ids=table["players"])}
-                except ValueError:  # a size the chances do not cover
-                    chances = {}
+        proposed = night_round.opened_at is None
+        odds = tables_chances([(t["game"], t["players"]) for t in rows]) if proposed else [None] * len(rows)
+        for table, table_odds in zip(rows, odds, strict=True):
+            chances = {c.player_id: c.win for c in table_odds or []}
             seats = [{"player": names[p], "chance": chances.get(p)} for p in table["players"]]
             link = reverse("table_detail", args=[table["session"]]) if table["session"] else ""
             tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link,

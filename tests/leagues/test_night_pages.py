@@ -265,3 +265,41 @@ def test_the_optimiser_s_refusals_are_said_in_dutch():
     with pytest.raises(pods.PodsError) as raised:
         pods.propose(pods.Night(players=[1, 2, 3, 4, 5], table_sizes=(4,)))
     assert raised.value.code == "unsplittable" and raised.value.params == {"count": 5, "sizes": [4]}
+
+
+def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_three(client, night, alice, carol,
+                                                                                      regulars, club):
+    """Each seat's chance comes from one read of the ratings for the whole round, not one read a table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leagues import clubs, players
+    from leagues.chances import table_chances, tables_chances
+    from leagues.models import Rating
+
+    def round_queries():
+        client.post(reverse("night_propose", args=[night.pk]))
+        with CaptureQueriesContext(connection) as read:
+            page = client.get(reverse("night_detail", args=[night.pk]), {"part": "round"},
+                              headers={"HX-Request": "true"})
+        assert page.status_code == 200
+        return len(read.captured_queries), page.content.decode().count("% to win")
+
+    for user in [alice, carol, *regulars[:4]]:
+        services.night_check_in(night=night, user=user)
+    Rating.objects.create(kind="game", key="shitenno", player=carol.player, mu=31.0, sigma=2.0, games=30)
+    as_user(client, alice)
+    two_tables, seats_shown = round_queries()
+    assert len(tables_of(night)) == 2 and seats_shown == 6
+    for name in ("jun", "kei", "lin"):
+        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
+        clubs.club_join(token=club.invite_token, user=user)
+        services.night_check_in(night=night, user=user)
+    three_tables, seats_shown = round_queries()
+    assert len(tables_of(night)) == 3 and seats_shown == 9
+    assert three_tables == two_tables
+    # and the chances are those each table would get alone
+    rows = tables_of(night)
+    together = tables_chances([(t["game"], t["players"]) for t in rows])
+    assert together == [table_chances(game=t["game"], player_ids=t["players"]) for t in rows]
+    assert any(seat.rating > 1500 for table in together for seat in table)  # carol's rating was read
