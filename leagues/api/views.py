@@ -3,6 +3,7 @@
 from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -100,8 +101,8 @@ class PlayerInvite(APIView):
 class TokenInput(StrictSerializer):
     # Invite and claim tokens are secrets.token_urlsafe (leagues.models.new_token): the schema says so, and a
     # token of other characters (a NUL, say) is refused as the schema lets a client know beforehand.
-    token = StrictCharField(max_length=64, validators=[RegexValidator(r"^[A-Za-z0-9_-]+$",
-                                                                      "A token holds letters, digits, - and _ only.")])
+    token = StrictCharField(max_length=64, validators=[
+        RegexValidator(r"^[A-Za-z0-9_-]+$", _("A token holds letters, digits, - and _ only."))])
 
 
 class PlayerClaim(APIView):

@@ -70,3 +70,15 @@ def test_it_never_redirects_off_the_site_after_sign_up(client, target):
         "username": "fay", "email": "fay@example.org", "password1": PASSWORD, "password2": PASSWORD, "next": target,
     })
     assert response["Location"] == "/"
+
+
+@pytest.mark.parametrize("path", ["/api/players/claim/", "/api/clubs/join/"])
+@pytest.mark.parametrize("language, says", [("en", "A token holds letters, digits, - and _ only."),
+                                            ("nl", "Een token bevat alleen letters, cijfers, - en _.")])
+def test_a_token_of_other_characters_is_refused_in_the_reader_s_language(client, club, bob, path, language, says):
+    client.force_login(bob)
+    refused = client.post(path, {"token": "abc\u00e9"}, content_type="application/json",
+                          headers={"Accept-Language": language})
+    assert refused.status_code == 400
+    assert says in refused.content.decode()
+    assert not Membership.objects.filter(club=club, player__user=bob).exists()
