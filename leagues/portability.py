@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -256,16 +256,10 @@ def club_import(data: dict[str, Any]) -> Club:
 
 
 def _import(data: dict[str, Any]) -> Club:
+    """The rows in the order their foreign keys need (accounts, club, players, memberships, leagues and seasons,
+    tables, results, audit), then the ratings, standings and tallies recomputed from them."""
     _check_empty(data)
-    users: dict[str, Any] = {}
-    for row in data["users"]:
-        user = User.objects.create_user(**{User.USERNAME_FIELD: row["username"]}, email=row["email"], password=None)
-        user.first_name, user.last_name = row.get("first_name", ""), row.get("last_name", "")
-        user.is_active = row.get("is_active", True)
-        if row.get("date_joined"):
-            user.date_joined = _parse_dt(row["date_joined"])
-        user.save()
-        users[row["username"]] = user
+    users = _import_users(data["users"])
 
     def user_of(name: str | None):
         return users[name] if name is not None else None
@@ -276,7 +270,58 @@ def _import(data: dict[str, Any]) -> Club:
     _restore_times([club], [{"created_at": _parse_dt(club_row["created_at"])}])
 
     # Rows go in in their exported id order, so (played_on, id) and other id orders are kept.
-    player_rows = sorted(data["players"], key=lambda p: p["id"])
+    player_of = _import_players(data["players"], user_of)
+    membership_rows = sorted(data["memberships"], key=lambda m: m["id"])
+    memberships = Membership.objects.bulk_create(
+        Membership(club=club, player=player_of[m["player"]], role=m["role"]) for m in membership_rows
+    )
+    _restore_times(memberships, ({"joined_at": _parse_dt(m["joined_at"])} for m in membership_rows))
+    league_of, season_of = _import_leagues(club, data["leagues"])
+    session_of = _import_tables(club, data["tables"], user_of, player_of)
+    result_of = _import_results(club, data["results"], user_of, player_of, season_of, session_of)
+
+    # Audit lines keep pointing at their objects under the new ids; a line about a deleted object keeps none.
+    new_ids = {
+        "leagues.player": {old: p.pk for old, p in player_of.items()},
+        "leagues.membership": {row["id"]: m.pk for row, m in zip(membership_rows, memberships, strict=True)},
+        "leagues.league": {old: lg.pk for old, lg in league_of.items()},
+        "leagues.season": {old: s.pk for old, s in season_of.items()},
+        "leagues.result": {old: r.pk for old, r in result_of.items()},
+        "games.tablesession": {old: s.pk for old, s in session_of.items()},
+    }
+    audit_rows = data.get("audit", [])
+    audit = AuditEntry.objects.bulk_create(
+        AuditEntry(club=club, user=user_of(a["user"]), action=a["action"], object_type=a["object_type"],
+                   object_id=new_ids.get(a["object_type"], {}).get(a["object_id"]), details=a["details"])
+        for a in audit_rows
+    )
+    _restore_times(audit, ({"created_at": _parse_dt(a["created_at"])} for a in audit_rows))
+
+    for kind, key in sorted(rating_store.rating_scopes()):
+        rating_store.ratings_recompute(kind=kind, key=key)
+    for season in season_of.values():
+        standings_store.standings_compute(season=season)
+    tally_store.tallies_recount(players=[player.pk for player in player_of.values()])
+    return club
+
+
+def _import_users(rows: list[dict]) -> dict[str, Any]:
+    """The accounts, by username, with unusable passwords."""
+    users: dict[str, Any] = {}
+    for row in rows:
+        user = User.objects.create_user(**{User.USERNAME_FIELD: row["username"]}, email=row["email"], password=None)
+        user.first_name, user.last_name = row.get("first_name", ""), row.get("last_name", "")
+        user.is_active = row.get("is_active", True)
+        if row.get("date_joined"):
+            user.date_joined = _parse_dt(row["date_joined"])
+        user.save()
+        users[row["username"]] = user
+    return users
+
+
+def _import_players(rows: list[dict], user_of: Callable[[str | None], Any]) -> dict[int, Player]:
+    """The players by their exported id; a merged guest points at the player it was merged into."""
+    player_rows = sorted(rows, key=lambda p: p["id"])
     players = Player.objects.bulk_create(
         Player(name=p["name"], user=user_of(p["user"]), created_by=user_of(p["created_by"])) for p in player_rows
     )
@@ -286,16 +331,14 @@ def _import(data: dict[str, Any]) -> Club:
             player.merged_into = player_of[row["merged_into"]]
     Player.objects.bulk_update([p for p in players if p.merged_into_id], ["merged_into"])
     _restore_times(players, ({"created_at": _parse_dt(p["created_at"])} for p in player_rows))
+    return player_of
 
-    membership_rows = sorted(data["memberships"], key=lambda m: m["id"])
-    memberships = Membership.objects.bulk_create(
-        Membership(club=club, player=player_of[m["player"]], role=m["role"]) for m in membership_rows
-    )
-    _restore_times(memberships, ({"joined_at": _parse_dt(m["joined_at"])} for m in membership_rows))
 
+def _import_leagues(club: Club, rows: list[dict]) -> tuple[dict[int, League], dict[int, Season]]:
+    """The leagues and their seasons, each by its exported id."""
     season_of: dict[int, Season] = {}
     league_of: dict[int, League] = {}
-    for row in sorted(data["leagues"], key=lambda lg: lg["id"]):
+    for row in sorted(rows, key=lambda lg: lg["id"]):
         league = League.objects.create(club=club, name=row["name"], slug=row["slug"], games=row["games"])
         _restore_times([league], [{"created_at": _parse_dt(row["created_at"])}])
         league_of[row["id"]] = league
@@ -309,16 +352,22 @@ def _import(data: dict[str, Any]) -> Club:
             )
             _restore_times([season], [{"created_at": _parse_dt(s["created_at"])}])
             season_of[s["id"]] = season
+    return league_of, season_of
 
-    table_rows = sorted(data["tables"], key=lambda t: t["id"])
 
-    def _scored(outcome: dict | None) -> dict | None:
-        """An export made before games migration 0002 names a placing's points "favour": read as "score"."""
-        for placing in (outcome or {}).get("placings") or []:
-            if "favour" in placing and "score" not in placing:
-                placing["score"] = placing.pop("favour")
-        return outcome
+def _scored(outcome: dict | None) -> dict | None:
+    """An export made before games migration 0002 names a placing's points "favour": read as "score"."""
+    for placing in (outcome or {}).get("placings") or []:
+        if "favour" in placing and "score" not in placing:
+            placing["score"] = placing.pop("favour")
+    return outcome
 
+
+def _import_tables(club: Club, rows: list[dict], user_of: Callable[[str | None], Any],
+                   player_of: dict[int, Player]) -> dict[int, TableSession]:
+    """The tables by their exported id, with their seats and move logs; the finished public ones join their
+    game's statistics."""
+    table_rows = sorted(rows, key=lambda t: t["id"])
     sessions = TableSession.objects.bulk_create(
         TableSession(
             code=t["code"], game=t["game"], rules_version=t["rules_version"], entry=t["entry"], setup=t["setup"],
@@ -345,8 +394,14 @@ def _import(data: dict[str, Any]) -> Club:
         batch_size=1000,
     )
     _restore_times(events, ({"created_at": _parse_dt(m["created_at"])} for _table, m in move_rows))
+    return session_of
 
-    result_rows = sorted(data["results"], key=lambda r: r["id"])
+
+def _import_results(club: Club, rows: list[dict], user_of: Callable[[str | None], Any],
+                    player_of: dict[int, Player], season_of: dict[int, Season],
+                    session_of: dict[int, TableSession]) -> dict[int, Result]:
+    """The results by their exported id, with their entries and sign-offs; each counts as its sign-offs say."""
+    result_rows = sorted(rows, key=lambda r: r["id"])
     results_made = Result.objects.bulk_create(
         Result(game=r["game"], played_on=_parse_date(r["played_on"]), club=club,
                season=season_of[r["season"]] if r["season"] is not None else None,
@@ -374,27 +429,4 @@ def _import(data: dict[str, Any]) -> Club:
     for result in results_made:
         result.status, result.ranked_publicly = results.signed_status(result)
     Result.objects.bulk_update(results_made, ["status", "ranked_publicly"], batch_size=1000)
-
-    # Audit lines keep pointing at their objects under the new ids; a line about a deleted object keeps none.
-    new_ids = {
-        "leagues.player": {old: p.pk for old, p in player_of.items()},
-        "leagues.membership": {row["id"]: m.pk for row, m in zip(membership_rows, memberships, strict=True)},
-        "leagues.league": {old: lg.pk for old, lg in league_of.items()},
-        "leagues.season": {old: s.pk for old, s in season_of.items()},
-        "leagues.result": {old: r.pk for old, r in result_of.items()},
-        "games.tablesession": {old: s.pk for old, s in session_of.items()},
-    }
-    audit_rows = data.get("audit", [])
-    audit = AuditEntry.objects.bulk_create(
-        AuditEntry(club=club, user=user_of(a["user"]), action=a["action"], object_type=a["object_type"],
-                   object_id=new_ids.get(a["object_type"], {}).get(a["object_id"]), details=a["details"])
-        for a in audit_rows
-    )
-    _restore_times(audit, ({"created_at": _parse_dt(a["created_at"])} for a in audit_rows))
-
-    for kind, key in sorted(rating_store.rating_scopes()):
-        rating_store.ratings_recompute(kind=kind, key=key)
-    for season in season_of.values():
-        standings_store.standings_compute(season=season)
-    tally_store.tallies_recount(players=[player.pk for player in player_of.values()])
-    return club
+    return result_of

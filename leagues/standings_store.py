@@ -174,6 +174,42 @@ def _head_to_head_in_season(cursor, season_id: int):
     return head_to_head
 
 
+def _game_and_shared_games(cursor, season_id: int, result_id: int
+                           ) -> tuple[list[tuple], dict[int, list[int]]]:
+    """The game's (player, rank, score) entries, and the players of each other game its players played that is
+    folded into this season's table (by result id)."""
+    # The game, and every entry of every game its players played, each marked whether it is folded into
+    # this season's table: who shared a folded-in game with them, and how often. The query is driven by
+    # ids (the game's entries, its players' entries, their games), so no plan can scan the season whatever
+    # the statistics say of in_standings (a full recompute may just have set it on thousands of results).
+    cursor.execute(
+        "SELECT e.result_id, e.player_id, e.rank, e.score, r.season_id = %s AND r.in_standings "
+        "FROM leagues_resultentry e JOIN leagues_result r ON r.id = e.result_id "
+        "WHERE e.result_id IN (SELECT m.result_id FROM leagues_resultentry m WHERE m.player_id IN "
+        "(SELECT g.player_id FROM leagues_resultentry g WHERE g.result_id = %s)) ORDER BY e.result_id, e.id",
+        [season_id, result_id])
+    game, shared_games = [], {}
+    for entry_result_id, player, rank, score, folded in cursor.fetchall():
+        if entry_result_id == result_id:
+            game.append((player, rank, score))
+        elif folded:
+            shared_games.setdefault(entry_result_id, []).append(player)
+    return game, shared_games
+
+
+def _co_play(players: Sequence[int], shared_games: dict[int, list[int]]) -> dict[int, dict[int, int]]:
+    """For each of the game's players who has played before: each past opponent, and in how many games."""
+    co_play: dict[int, dict[int, int]] = {}
+    for seated in shared_games.values():
+        for player in players:
+            if player in seated:
+                shared = co_play.setdefault(player, {})
+                for other in seated:
+                    if other != player:
+                        shared[other] = shared.get(other, 0) + 1
+    return co_play
+
+
 @transaction.atomic
 def standings_apply_result(*, result: Result) -> bool:
     """Fold a newly counted result into its season's stored table without reading the season's other games:
@@ -204,31 +240,9 @@ def standings_apply_result(*, result: Result) -> bool:
         )
         if cursor.rowcount != 1:
             return False
-        # The game, and every entry of every game its players played, each marked whether it is folded into
-        # this season's table: who shared a folded-in game with them, and how often. The query is driven by
-        # ids (the game's entries, its players' entries, their games), so no plan can scan the season whatever
-        # the statistics say of in_standings (a full recompute may just have set it on thousands of results).
-        cursor.execute(
-            "SELECT e.result_id, e.player_id, e.rank, e.score, r.season_id = %s AND r.in_standings "
-            "FROM leagues_resultentry e JOIN leagues_result r ON r.id = e.result_id "
-            "WHERE e.result_id IN (SELECT m.result_id FROM leagues_resultentry m WHERE m.player_id IN "
-            "(SELECT g.player_id FROM leagues_resultentry g WHERE g.result_id = %s)) ORDER BY e.result_id, e.id",
-            [season_id, result.pk])
-        game, shared_games = [], {}
-        for result_id, player, rank, score, folded in cursor.fetchall():
-            if result_id == result.pk:
-                game.append((player, rank, score))
-            elif folded:
-                shared_games.setdefault(result_id, []).append(player)
+        game, shared_games = _game_and_shared_games(cursor, season_id, result.pk)
         players = [entry[0] for entry in game]
-        co_play: dict[int, dict[int, int]] = {}
-        for seated in shared_games.values():
-            for player in players:
-                if player in seated:
-                    shared = co_play.setdefault(player, {})
-                    for other in seated:
-                        if other != player:
-                            shared[other] = shared.get(other, 0) + 1
+        co_play = _co_play(players, shared_games)
         # Only the rows the game changes are read: its players' and their past opponents'.
         concerned = set(players).union(*co_play.values())
         in_concerned, params = _in("player_id", concerned, "bigint")

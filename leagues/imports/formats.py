@@ -10,9 +10,13 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element  # the parsed tree's type; parsing itself goes through defusedxml
 
 MAX_BYTES = 20 * 1024 * 1024  # a BG Stats backup of a decade of plays is a few MB; a 100 MB file is refused
 EARLIEST = datetime.date(1900, 1, 1)
@@ -138,10 +142,8 @@ def _object(value: object, where: str) -> dict:
     return value
 
 
-def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None = None) -> Source:
-    """A BG Stats backup: `players`, `games`, `plays` (and `locations`, not used). Plays refer to games and
-    players by their `id`."""
-    today = today or datetime.date.today()
+def _bgstats_root(data: bytes, name: str) -> dict:
+    """The backup's top object, once the bytes are UTF-8 JSON holding a `plays` list."""
     _check_bytes(data, name)
     try:
         text = data.decode("utf-8-sig")
@@ -160,7 +162,11 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
                             f"{error.msg}{ending}.") from None
     if not isinstance(root, dict) or "plays" not in root:
         raise ImportRefused(f"{name}: not a BG Stats export (no 'plays' list at the top).")
-    source = Source(kind=SOURCE_BGSTATS)
+    return root
+
+
+def _bgstats_players(root: dict, name: str) -> dict[str, SourcePlayer]:
+    """The file's players by their `id` (a play's `playerRefId`); keyed for the import by their uuid."""
     players: dict[str, SourcePlayer] = {}
     for i, raw in enumerate(_list(root, "players", name)):
         where = f"{name}: players[{i}]"
@@ -171,6 +177,11 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
         player_name = _text(raw.get("name"), f"{where}.name", 80) or f"Player {ref}"
         players[ref] = SourcePlayer(key=f"bgstats:{_text(raw.get('uuid'), where) or ref}", name=player_name,
                                     bgg_username=_text(raw.get("bggUsername"), f"{where}.bggUsername", 80))
+    return players
+
+
+def _bgstats_games(root: dict, name: str) -> dict[str, SourceGame]:
+    """The file's games by their `id` (a play's `gameRefId`)."""
     games: dict[str, SourceGame] = {}
     for i, raw in enumerate(_list(root, "games", name)):
         where = f"{name}: games[{i}]"
@@ -181,6 +192,37 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
         games[ref] = SourceGame(name=_text(raw.get("name"), f"{where}.name", 120),
                                 bgg_id=_int(raw.get("bggId"), f"{where}.bggId", positive=True),
                                 highest_wins=raw.get("highestWins", True) is not False)
+    return games
+
+
+def _bgstats_entries(raw: dict, where: str, players: dict[str, SourcePlayer], source: Source) -> list[SourceEntry]:
+    """A play's `playerScores`; each player who took part joins `source.players` (the file's other players,
+    who played nothing, are not imported)."""
+    entries = []
+    for j, score in enumerate(_list(raw, "playerScores", where)):
+        at = f"{where}.playerScores[{j}]"
+        score = _object(score, at)
+        ref = _text(score.get("playerRefId"), f"{at}.playerRefId")
+        if ref not in players:
+            raise ImportRefused(f"{at}: playerRefId {score.get('playerRefId')!r} is not in the file's players.")
+        source.players[players[ref].key] = players[ref]
+        entries.append(SourceEntry(
+            player=players[ref].key, score_text=_text(score.get("score"), f"{at}.score", 60),
+            rank=_int(score.get("rank"), f"{at}.rank", positive=True), winner=score.get("winner") is True,
+            seat=_int(score.get("seatOrder"), f"{at}.seatOrder", positive=True),
+            team=_text(score.get("team"), f"{at}.team", 60),
+        ))
+    return entries
+
+
+def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None = None) -> Source:
+    """A BG Stats backup: `players`, `games`, `plays` (and `locations`, not used). Plays refer to games and
+    players by their `id`."""
+    today = today or datetime.date.today()
+    root = _bgstats_root(data, name)
+    source = Source(kind=SOURCE_BGSTATS)
+    players = _bgstats_players(root, name)
+    games = _bgstats_games(root, name)
     for i, raw in enumerate(_list(root, "plays", name)):
         where = f"{name}: plays[{i}]"
         raw = _object(raw, where)
@@ -191,20 +233,7 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
         game = games.get(_text(raw.get("gameRefId"), f"{where}.gameRefId"))
         if game is None:
             raise ImportRefused(f"{where}: gameRefId {raw.get('gameRefId')!r} is not in the file's games.")
-        entries = []
-        for j, score in enumerate(_list(raw, "playerScores", where)):
-            at = f"{where}.playerScores[{j}]"
-            score = _object(score, at)
-            ref = _text(score.get("playerRefId"), f"{at}.playerRefId")
-            if ref not in players:
-                raise ImportRefused(f"{at}: playerRefId {score.get('playerRefId')!r} is not in the file's players.")
-            source.players[players[ref].key] = players[ref]
-            entries.append(SourceEntry(
-                player=players[ref].key, score_text=_text(score.get("score"), f"{at}.score", 60),
-                rank=_int(score.get("rank"), f"{at}.rank", positive=True), winner=score.get("winner") is True,
-                seat=_int(score.get("seatOrder"), f"{at}.seatOrder", positive=True),
-                team=_text(score.get("team"), f"{at}.team", 60),
-            ))
+        entries = _bgstats_entries(raw, where, players, source)
         source.plays.append(SourcePlay(external_id=uuid, played_on=_date(raw.get("playDate"), where, today),
                                        game=game, entries=tuple(entries),
                                        incomplete=raw.get("ignored") is True))
@@ -213,6 +242,41 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
 
 # --- BoardGameGeek plays XML ---
 
+def _bgg_root(name: str, data: bytes) -> Element:
+    """One page's `<plays>` element, once the bytes are XML without a DTD."""
+    _check_bytes(data, name)
+    if data.lstrip().startswith((b"{", b"[")):
+        raise ImportRefused(f"{name}: this looks like JSON; BGG plays are XML (try the BG Stats format).")
+    try:
+        root = ElementTree.fromstring(data, forbid_dtd=True)
+    except DefusedXmlException as error:
+        raise ImportRefused(f"{name}: the XML declares {type(error).__name__}; refused for safety.") from None
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise ImportRefused(f"{name}: not valid XML at line {line}, column {column} "
+                            "(truncated or not a BGG plays file).") from None
+    if root.tag != "plays":
+        raise ImportRefused(f"{name}: not BGG plays XML (the top element is <{root.tag[:40]}>, not <plays>).")
+    return root
+
+
+def _bgg_entries(play: Element, where: str, source: Source) -> list[SourceEntry]:
+    """A play's `<players>`; each joins `source.players`, keyed by BGG username, else by name."""
+    entries = []
+    for j, player in enumerate(play.findall("players/player")):
+        at = f"{where} player {j + 1}"
+        username = _text(player.get("username"), at, 80)
+        player_name = _text(player.get("name"), at, 80) or username or f"Player {j + 1}"
+        key = f"bgg:user:{username.casefold()}" if username else f"bgg:name:{player_name.casefold()}"
+        source.players.setdefault(key, SourcePlayer(key=key, name=player_name, bgg_username=username))
+        entries.append(SourceEntry(
+            player=key, score_text=_text(player.get("score"), f"{at} score", 60),
+            winner=player.get("win") == "1", seat=_int(player.get("startposition"), f"{at} startposition",
+                                                      positive=True),
+        ))
+    return entries
+
+
 def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = None) -> Source:
     """One or several pages of the XML API's plays of a user (`<plays><play ...><item/><players>...`). A play
     seen on two pages (an export taken while plays were logged) is read once."""
@@ -220,19 +284,7 @@ def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = 
     source = Source(kind=SOURCE_BGG)
     seen: set[str] = set()
     for name, data in files:
-        _check_bytes(data, name)
-        if data.lstrip().startswith((b"{", b"[")):
-            raise ImportRefused(f"{name}: this looks like JSON; BGG plays are XML (try the BG Stats format).")
-        try:
-            root = ElementTree.fromstring(data, forbid_dtd=True)
-        except DefusedXmlException as error:
-            raise ImportRefused(f"{name}: the XML declares {type(error).__name__}; refused for safety.") from None
-        except ElementTree.ParseError as error:
-            line, column = error.position
-            raise ImportRefused(f"{name}: not valid XML at line {line}, column {column} "
-                                "(truncated or not a BGG plays file).") from None
-        if root.tag != "plays":
-            raise ImportRefused(f"{name}: not BGG plays XML (the top element is <{root.tag[:40]}>, not <plays>).")
+        root = _bgg_root(name, data)
         for i, play in enumerate(root.findall("play")):
             external_id = _text(play.get("id"), f"{name}: play {i + 1}", 40)
             where = f"{name}: play {i + 1} (id {external_id or '?'})"
@@ -243,18 +295,7 @@ def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = 
                 raise ImportRefused(f"{where}: the play has no <item> (game).")
             game = SourceGame(name=_text(item.get("name"), f"{where} item name", 120),
                               bgg_id=_int(item.get("objectid"), f"{where} item objectid", positive=True))
-            entries = []
-            for j, player in enumerate(play.findall("players/player")):
-                at = f"{where} player {j + 1}"
-                username = _text(player.get("username"), at, 80)
-                player_name = _text(player.get("name"), at, 80) or username or f"Player {j + 1}"
-                key = f"bgg:user:{username.casefold()}" if username else f"bgg:name:{player_name.casefold()}"
-                source.players.setdefault(key, SourcePlayer(key=key, name=player_name, bgg_username=username))
-                entries.append(SourceEntry(
-                    player=key, score_text=_text(player.get("score"), f"{at} score", 60),
-                    winner=player.get("win") == "1", seat=_int(player.get("startposition"), f"{at} startposition",
-                                                              positive=True),
-                ))
+            entries = _bgg_entries(play, where, source)
             quantity = _int(play.get("quantity"), f"{where} quantity") or 1
             if quantity > 100:
                 raise ImportRefused(f"{where}: quantity {quantity} is more than 100.")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .formats import ImportRefused, Source, numeric_score, ranks_of
+from .formats import ImportRefused, Source, SourcePlayer, numeric_score, ranks_of
 
 SKIP_OTHER_GAME = "other game"
 SKIP_INCOMPLETE = "incomplete"
@@ -117,26 +117,24 @@ def match_game(game_name: str, bgg_id: int | None, games: Sequence[SiteGame]) ->
     return next((g.slug for g in games if wanted in {fold(n) for n in g.names}), None)
 
 
-def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[str, str]]) -> dict[str, Person]:
-    """Imported player key -> the person it becomes: by BGG username (a member's account name), then by name;
-    merges first join imported names, or send one to a member by the member's name."""
-    by_username = {fold(m.username): m for m in members if m.username}
-    by_name: dict[str, Member] = {}
-    for member in members:
-        by_name.setdefault(fold(member.name), member)
+def _root(parent: dict[str, str], key: str) -> str:
+    """The imported key standing for `key`'s group of merged players (union-find, halving the path)."""
+    while parent[key] != key:
+        parent[key] = parent[parent[key]]
+        key = parent[key]
+    return key
+
+
+def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[str, Member]
+            ) -> tuple[dict[str, str], dict[str, Member]]:
+    """The merges applied, in order: union-find parents over the imported keys (a merge whose right side is an
+    imported name joins the two groups) and the member each group a merge sends to a member (a right side that
+    is only a member's name) becomes."""
     imported_by_name: dict[str, list[str]] = {}
     for key, player in source.players.items():
         imported_by_name.setdefault(fold(player.name), []).append(key)
-    # union-find over imported keys; a merge's right side may be an imported name or a member's name
     parent = {key: key for key in source.players}
     member_of: dict[str, Member] = {}
-
-    def root(key: str) -> str:
-        while parent[key] != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
-
     for left, right in merges:
         lefts = imported_by_name.get(fold(left))
         if not lefts:
@@ -144,33 +142,32 @@ def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[st
         rights = imported_by_name.get(fold(right))
         if rights:
             for key in [*lefts, *rights[1:]]:
-                parent[root(key)] = root(rights[0])
+                parent[_root(parent, key)] = _root(parent, rights[0])
         elif fold(right) in by_name:
             for key in lefts:
-                member_of[root(key)] = by_name[fold(right)]
+                member_of[_root(parent, key)] = by_name[fold(right)]
         else:
             raise ImportRefused(f"--merge {left}={right}: {right!r} is neither a player in the file nor a "
                                 "member of the club.")
-    people: dict[str, Person] = {}
-    result: dict[str, Person] = {}
-    for key, player in source.players.items():
-        top = root(key)
-        person = people.get(top)
-        if person is None:
-            person = people[top] = Person(key=top, name=source.players[top].name)
-        person.names.append(player.name)
-        if person.player_id is None:
-            member, how = None, ""
-            if top in member_of or key in member_of:
-                member, how = member_of.get(top) or member_of[key], "merge"
-            elif player.bgg_username and fold(player.bgg_username) in by_username:
-                member, how = by_username[fold(player.bgg_username)], "username"
-            elif fold(player.name) in by_name:
-                member, how = by_name[fold(player.name)], "name"
-            if member is not None:
-                person.player_id, person.name, person.how = member.player_id, member.name, how
-        result[key] = person
-    # two people may have been matched to one member: they are one person then
+    return parent, member_of
+
+
+def _member_for(key: str, top: str, player: SourcePlayer, member_of: Mapping[str, Member],
+                by_username: Mapping[str, Member], by_name: Mapping[str, Member]) -> tuple[Member | None, str]:
+    """The club member an imported player is, and how it was found: the member a merge sent its group (`top`)
+    or itself to, else the member with its BGG username, else the member with its name; (None, "") if none."""
+    if top in member_of or key in member_of:
+        return member_of.get(top) or member_of[key], "merge"
+    if player.bgg_username and fold(player.bgg_username) in by_username:
+        return by_username[fold(player.bgg_username)], "username"
+    if fold(player.name) in by_name:
+        return by_name[fold(player.name)], "name"
+    return None, ""
+
+
+def _one_person_per_member(result: dict[str, Person]) -> None:
+    """Two people may have been matched to one member: they are one person then (the first, with the other's
+    names added)."""
     by_member: dict[int, Person] = {}
     for key, person in list(result.items()):
         if person.player_id is not None:
@@ -178,6 +175,31 @@ def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[st
             if first is not person:
                 first.names.extend(n for n in person.names if n not in first.names)
                 result[key] = first
+
+
+def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[str, str]]) -> dict[str, Person]:
+    """Imported player key -> the person it becomes: by BGG username (a member's account name), then by name;
+    merges first join imported names, or send one to a member by the member's name."""
+    by_username = {fold(m.username): m for m in members if m.username}
+    by_name: dict[str, Member] = {}
+    for member in members:
+        by_name.setdefault(fold(member.name), member)
+    # union-find over imported keys; a merge's right side may be an imported name or a member's name
+    parent, member_of = _merged(source, merges, by_name)
+    people: dict[str, Person] = {}
+    result: dict[str, Person] = {}
+    for key, player in source.players.items():
+        top = _root(parent, key)
+        person = people.get(top)
+        if person is None:
+            person = people[top] = Person(key=top, name=source.players[top].name)
+        person.names.append(player.name)
+        if person.player_id is None:
+            member, how = _member_for(key, top, player, member_of, by_username, by_name)
+            if member is not None:
+                person.player_id, person.name, person.how = member.player_id, member.name, how
+        result[key] = person
+    _one_person_per_member(result)
     return result
 
 

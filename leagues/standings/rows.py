@@ -47,12 +47,7 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
     """Rows from games given as sequences of (player, rank, score); margins as `_margins` gives them."""
     rows: dict[Hashable, Row] = {}
     games = games if isinstance(games, list) else list(games)
-    # Points are summed exactly, as integers in units of 1/unit (the common denominator of every share the
-    # season's finishing orders give), which is as fast as floats; rows get their Fractions at the end.
-    exact_shares = {ranks: _shares(ranks, scheme, custom) for ranks in {tuple([e[1] for e in g]) for g in games}}
-    unit = math.lcm(*(share.denominator for shares in exact_shares.values() for share in shares))
-    shares_by_ranks = {ranks: (tuple([int(share * unit) for share in shares]), competition_ranks(ranks))
-                       for ranks, shares in exact_shares.items()}
+    shares_by_ranks, unit = _shares_in_units(games, scheme, custom)
     for game in games:
         shares, places = shares_by_ranks[tuple([e[1] for e in game])]
         scores = [e[2] for e in game]
@@ -74,16 +69,36 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
             if score is not None and others > 0:
                 row.margin_sum += score - (total - score) / others
                 row.margin_games += 1
-    for game in games:
-        players = [rows[e[0]] for e in game]
-        total = sum([row.points for row in players])
-        for row in players:
-            row.opponents_points += total - row.points
+    _add_opponents_points(games, rows)
     for row in rows.values():
         row.margin = row.margin_sum / row.margin_games if row.margin_games else None
         row.points = Fraction(row.points, unit)
         row.opponents_points = Fraction(row.opponents_points, unit)
     return rows
+
+
+def _shares_in_units(games: list[Sequence[tuple]], scheme: str, custom: Mapping | None
+                     ) -> tuple[dict[tuple, tuple[tuple[int, ...], list[int]]], int]:
+    """Each finishing order of the games -> (its places' points as integers in units of 1/unit, its places),
+    and that unit.
+
+    Points are summed exactly, as integers in units of 1/unit (the common denominator of every share the
+    season's finishing orders give), which is as fast as floats; rows get their Fractions at the end."""
+    exact_shares = {ranks: _shares(ranks, scheme, custom) for ranks in {tuple([e[1] for e in g]) for g in games}}
+    unit = math.lcm(*(share.denominator for shares in exact_shares.values() for share in shares))
+    shares_by_ranks = {ranks: (tuple([int(share * unit) for share in shares]), competition_ranks(ranks))
+                       for ranks, shares in exact_shares.items()}
+    return shares_by_ranks, unit
+
+
+def _add_opponents_points(games: list[Sequence[tuple]], rows: dict[Hashable, Row]) -> None:
+    """Each player's opponents' points: over their games, the points (the season's, in units) of everyone they
+    sat with. A second pass, once every row's points are summed."""
+    for game in games:
+        players = [rows[e[0]] for e in game]
+        total = sum([row.points for row in players])
+        for row in players:
+            row.opponents_points += total - row.points
 
 
 def _head_to_head_in(games: Sequence[Sequence[tuple]]) -> HeadToHead:

@@ -26,7 +26,7 @@ junk = st.one_of(
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scripted_game(seed: int, players: int) -> str:
     """The simulated table's game for (seed, players), as JSON. The derandomized runs ask for the same few seeds
     again and again (113 starts, 23 different games): each is played once and read back fresh."""
