@@ -2,7 +2,8 @@
 reads the players' ratings in a scope and hands them to the rank model (leagues/rating_display.chances).
 
 Other features call `table_chances` (the new-table confirmation, a finished game's page) or `tables_chances` (a
-league night's proposed round: every table in one query); the API's /api/games/<slug>/chances/ is a thin adapter over it.
+league night's proposed round: every table in one query); the API's /api/games/<slug>/chances/ is a thin adapter
+over it.
 """
 
 from __future__ import annotations
