@@ -118,7 +118,8 @@ def night_leave(*, night: Night, user: AbstractBaseUser, player: Player | None =
 
 
 def _history(night: Night) -> tuple[dict, dict]:
-    """(met, seats) for the optimiser: the season's results (one meeting per shared result), tonight's opened
+    """(met, seats) for the optimiser: the season's results (one meeting per shared result, whatever its status:
+    a pending or disputed result's players still sat together), tonight's opened
     rounds (weighted TONIGHT_WEIGHT), and the seats taken at this season's night tables, per game."""
     met: Counter = Counter()
     by_result: dict[int, list[int]] = {}
@@ -129,7 +130,8 @@ def _history(night: Night) -> tuple[dict, dict]:
         for a, b in combinations(sorted(set(players)), 2):
             met[frozenset((a, b))] += 1
     seats: dict = {}
-    for table in NightTable.objects.filter(round__night__season=night.season, round__opened_at__isnull=False):
+    for table in NightTable.objects.filter(round__night__season=night.season,
+                                           round__opened_at__isnull=False).select_related("round"):
         if table.round.night_id == night.pk:
             for a, b in combinations(table.players, 2):
                 met[frozenset((a, b))] += TONIGHT_WEIGHT

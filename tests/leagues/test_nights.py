@@ -216,3 +216,33 @@ def test_opening_the_tables_fills_their_seats_and_the_next_round_follows(night, 
     assert second.number == 2 and seated(second) == seated(first)
     met, _seats = services._history(night)
     assert met[frozenset(tables[0]["players"][:2])] == services.TONIGHT_WEIGHT
+
+
+def test_the_night_s_history_is_read_in_the_same_queries_however_many_tables_were_opened(night, alice, regulars):
+    """What the optimiser is told (who met whom, who sat where) costs the same after one opened round as after
+    three: a round's tables are read with their round, not one query a table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    ids = [alice.player.pk, *(user.player.pk for user in regulars)]
+
+    def open_round(number):
+        night_round = NightRound.objects.create(night=night, number=number, opened_at=timezone.now())
+        for position in range(2):
+            NightTable.objects.create(round=night_round, position=position, game="shitenno",
+                                      players=ids[position * 3:position * 3 + 3])
+
+    def history_queries():
+        with CaptureQueriesContext(connection) as read:
+            met, seats = services._history(night)
+        return len(read.captured_queries), met, seats
+
+    open_round(1)
+    after_one, met, _seats = history_queries()
+    open_round(2)
+    open_round(3)
+    after_three, met, seats = history_queries()
+    assert after_three == after_one
+    assert met[frozenset((ids[0], ids[1]))] == 3 * services.TONIGHT_WEIGHT  # three rounds together tonight
+    assert seats[(ids[0], "shitenno")] == (3,)  # seat 0 at each
