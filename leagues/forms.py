@@ -14,6 +14,15 @@ from .models import Club, Membership, Player, Season
 from .standings import TIE_BREAKERS
 
 
+class PhoneDateInput(forms.DateInput):
+    """A date picker (`<input type="date">`). Its value must be ISO (yyyy-mm-dd) whatever the page's language: a
+    browser drops a localised value such as the Dutch "27-11-2026" and shows the field empty."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(label=_("E-mail"), help_text=_("Used only to reset your password."))
 
@@ -127,9 +136,9 @@ def months_later(day: datetime.date, months: int) -> datetime.date:
 
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
-    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}),
+    starts_on = forms.DateField(label=_("Starts on"), widget=PhoneDateInput(),
                                 validators=[validate_date])
-    ends_on = forms.DateField(label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}),
+    ends_on = forms.DateField(label=_("Ends on"), widget=PhoneDateInput(),
                               validators=[validate_date])
     points_scheme = forms.ChoiceField(label=_("Points"), choices=Season.Scheme.choices,
                                       initial=Season.Scheme.SCORE_3210)
@@ -171,7 +180,7 @@ class ResultForm(forms.Form):
     """A game played without move entry: the game, the date and up to six players with rank and score."""
 
     game = forms.ChoiceField(label=_("Game"))
-    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+    played_on = forms.DateField(label=_("Played on"), widget=PhoneDateInput(),
                                 validators=[validate_date])
 
     def __init__(self, *args, games: list[str], players: list[Player], **kwargs) -> None:

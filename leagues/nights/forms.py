@@ -5,6 +5,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from leagues.forms import PhoneDateInput
 from leagues.templatetags.charts import game_name
 from shitenno_site.validation import validate_date
 
@@ -14,7 +15,7 @@ SIZE_CHOICES = [(str(n), str(n)) for n in range(2, pods.MAX_TABLE_SIZE + 1)]
 
 
 class NightForm(forms.Form):
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}),
+    date = forms.DateField(label=_("Date"), widget=PhoneDateInput(),
                            validators=[validate_date])
     games = forms.MultipleChoiceField(label=_("Games on offer"), widget=forms.CheckboxSelectMultiple)
     table_sizes = forms.MultipleChoiceField(

@@ -189,8 +189,9 @@ def test_an_unsound_result_is_refused_with_the_reason(client, club, alice, carol
 # --- the season form's defaults ---
 
 
+@pytest.mark.parametrize("language", ["en", "nl"])  # a date field's value is ISO in any language (or it shows empty)
 def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_points_as_a_tie_breaker(client, club,
-                                                                                                     alice):
+                                                                                                     alice, language):
     from django.utils import timezone
 
     from leagues.forms import months_later
@@ -200,7 +201,8 @@ def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_poin
     league = League.objects.create(club=club, name="Cup", games=["Go"])
     client.force_login(alice)
     url = f"/leagues/{league.pk}/seasons/new/"
-    page = client.get(url).content.decode()
+    page = client.get(url, headers={"Accept-Language": language}).content.decode()
+    assert f'lang="{language}"' in page
     today = timezone.localdate()
     data = form_as_left(page, "stack")
     assert data["starts_on"] == today.isoformat() and data["ends_on"] == months_later(today, 3).isoformat()

@@ -303,3 +303,13 @@ def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_
     together = tables_chances([(t["game"], t["players"]) for t in rows])
     assert together == [table_chances(game=t["game"], player_ids=t["players"]) for t in rows]
     assert any(seat.rating > 1500 for table in together for seat in table)  # carol's rating was read
+
+
+def test_the_night_form_offers_today_as_an_iso_date_on_a_dutch_page(client, season, alice):
+    page = as_user(client, alice).get(reverse("season_nights", args=[season.pk]),
+                                      headers={"Accept-Language": "nl"}).content.decode()
+    assert 'lang="nl"' in page
+    field = page[page.index('name="date"') - 80:page.index('name="date"') + 80]
+    assert 'type="date"' in field and 'value="' in field
+    value = field.split('value="', 1)[1].split('"', 1)[0]
+    assert datetime.date.fromisoformat(value)  # "27-11-2026" would be dropped by the browser
