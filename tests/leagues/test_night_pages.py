@@ -118,6 +118,8 @@ def test_the_organiser_proposes_swaps_by_two_taps_locks_and_proposes_again(clien
     proposed = client.post(reverse("night_propose", args=[night.pk]), headers={"HX-Request": "true"})
     assert proposed.status_code == 200 and "Table 2: Shitennō" in proposed.content.decode()
     assert proposed.content.decode().count("% to win") == 6  # each seat's chance, from the players' ratings
+    # three new players at a table of three: a third each, said in percent (not the fraction 0.33 rounded to 0)
+    assert proposed.content.decode().count(">33% to win<") == 6
     one, two = tables_of(night)
     a, b = one["players"][0], two["players"][1]
     picked = client.get(reverse("night_detail", args=[night.pk]), {"part": "round", "pick": a},
