@@ -254,7 +254,8 @@ def night_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     night = night_for_viewer(pk, request.user)
     access = club_access(night.season.league.club, request.user)
     if access.membership is None:
-        raise PermissionDenied(_("Only members of the club can check in."))
+        raise PermissionDenied(_("Only members of the club can check in: ask the organiser for the club's invite "
+                                 "link, join, then open this page again."))
     error, status = "", 200
     if request.method == "POST":
         try:

@@ -315,3 +315,27 @@ def test_the_night_form_offers_today_as_an_iso_date_on_a_dutch_page(client, seas
     assert 'type="date"' in field and 'value="' in field
     value = field.split('value="', 1)[1].split('"', 1)[0]
     assert datetime.date.fromisoformat(value)  # "27-11-2026" would be dropped by the browser
+
+
+@pytest.mark.parametrize("language, says", [
+    ("en", "Only members of the club can check in: ask the organiser for the club's invite link"),
+    ("nl", "Alleen leden van de club kunnen inchecken: vraag de organisator om de uitnodigingslink"),
+])
+def test_a_newcomer_who_scans_the_check_in_code_is_told_why_and_what_to_do(client, night, dave, language, says):
+    """A public club's night: a signed-up non-member who opens the check-in page gets the site's own page with the
+    reason in his language, not a bare "403 Forbidden"; nothing is checked in."""
+    club = night.season.league.club
+    club.members_public = True
+    club.save()
+    page = as_user(client, dave).get(reverse("night_check_in", args=[night.pk]),
+                                     headers={"Accept-Language": language})
+    text = page.content.decode().replace("&#x27;", "'")
+    assert page.status_code == 403
+    assert says in text and f'lang="{language}"' in text and 'href="/"' in text
+    assert not NightCheckIn.objects.exists()
+
+
+def test_a_member_on_the_organiser_s_screen_is_told_who_may_use_it(client, night, carol):
+    page = as_user(client, carol).get(reverse("night_detail", args=[night.pk]))
+    assert page.status_code == 403
+    assert "Only the club" in page.content.decode().replace("&#x27;", "'") and "<nav" in page.content.decode()
