@@ -65,7 +65,9 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
             defender=defender, dice=dice, cubes=move["cubes"], total=total, treasure=gain,
         )
     if kind in ("commerce", "trade"):
-        done = after["turn"]["transactions"] if after["turn"] else "?"
+        # counted from the turn before the move: a purchase that empties the last deck ends the game, and then no
+        # turn is left after it to read the count from
+        done = before["turn"]["transactions"] + 1
         count = f"transaction {done} of {TRANSACTIONS_PER_TURN}"
         deck = DECK_NAMES[move["deck"]]
         if kind == "commerce":

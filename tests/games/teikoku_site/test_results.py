@@ -53,6 +53,7 @@ def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vou
     page = client.get(session.get_absolute_url()).content.decode()
     assert "Shared victory by attrition" in page and "Fujiwara (alice), Minamoto (bob)" in page
     assert "share the victory" in page
+    assert "end the game by attrition" not in page  # no countdown to an end that has come
     result = Result.objects.get(session=session)
     assert result.game == "teikoku" and result.status == "pending"
     assert sorted(result.entries.values_list("player__name", "rank", "score")) == [

@@ -227,8 +227,13 @@ def test_it_refuses_a_card_from_an_empty_deck():
     assert error.code == "teikoku.deck_empty" and error.params == {"deck": "ninja"}
     state = ENGINE.apply(state, {"type": "commerce", "seat": FUJIWARA, "deck": "yakuza"})
     assert state["decks"]["yakuza"] == 1 and state["end"] is None
+    before = state
     state = ENGINE.apply(state, {"type": "trade", "seat": FUJIWARA, "deck": "yakuza"})  # the 2nd empty deck
     assert state["end"]["termination"] == "attrition"
+    # the move that ended the game still says which of the turn's two transactions it was (no turn is left after
+    # it to read that from)
+    phrase = ENGINE.describe_phrase(before, {"type": "trade", "seat": FUJIWARA, "deck": "yakuza"})
+    assert "(transaction 2 of 2)" in phrase, phrase
 
 
 def test_it_charges_2_treasure_per_card_banished_to_the_pit_paid_to_the_port():
