@@ -30,6 +30,7 @@ class NightTableOutput(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids, seat 0 (first) first.")
     locked = serializers.BooleanField()
     session = serializers.CharField(allow_null=True, help_text="The table session's code once opened.")
+    finished = serializers.BooleanField(help_text="Whether the opened table's game has ended (false before it opens).")
 
 
 class NightRoundOutput(serializers.Serializer):
@@ -165,7 +166,8 @@ class TableLock(APIView):
         data = self.LockInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.table_lock(table=table, user=request.user, locked=data.validated_data["locked"])
-        return Response(next(t for t in selectors.round_tables(table.round) if t["position"] == position))
+        return Response(NightTableOutput(
+            next(t for t in selectors.round_tables(table.round) if t["position"] == position)).data)
 
 
 class RoundOpen(APIView):

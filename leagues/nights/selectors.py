@@ -8,10 +8,25 @@ from .models import Night, NightRound, NightTable
 
 
 def round_tables(night_round: NightRound) -> list[dict]:
-    """The round's tables in order: {"position", "game", "players" (ids in seat order), "locked", "session"}."""
+    """The round's tables in order: {"position", "game", "players" (ids in seat order), "locked", "session" (its
+    code) and "finished" (whether its game has ended; False before it opens)}."""
     return [{"position": t.position, "game": t.game, "players": list(t.players), "locked": t.locked,
-             "session": t.session.code if t.session_id else None}
+             "session": t.session.code if t.session_id else None,
+             "finished": bool(t.session_id) and t.session.status == t.session.Status.FINISHED}
             for t in night_round.tables.select_related("session").order_by("position", "pk")]
+
+
+def player_table(night: Night, player_id: int) -> dict | None:
+    """Where a player sits in the night's latest opened round: {"round", "number" (the table's, from 1), "game",
+    "session" (its code)}; None before the tables open, or when he sits out that round (a latecomer)."""
+    latest = night.rounds.filter(opened_at__isnull=False).order_by("-number").first()
+    if latest is None:
+        return None
+    for table in latest.tables.select_related("session").order_by("position", "pk"):
+        if player_id in table.players and table.session_id:
+            return {"round": latest.number, "number": table.position + 1, "game": table.game,
+                    "session": table.session.code}
+    return None
 
 
 def night_present(night: Night) -> list[int]:

@@ -32,6 +32,7 @@ from .models import Night, NightRound, NightTable
 
 STANDINGS_POLL_SECONDS = 10
 PRESENT_POLL_SECONDS = 5
+SEAT_POLL_SECONDS = 10  # a checked-in member's phone asks where he sits until the organiser opens the tables
 
 
 def _qr(url: str, title: str) -> str:
@@ -106,7 +107,9 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
             tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link,
                            "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
                                "n": table["position"] + 1}) if link else ""})
+    still_playing = sum(1 for t in tables if t["session"] and not t["finished"])
     return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
+            "still_playing": still_playing,
             "counts_asked": [{**t, "what": label} for t in tables if not t["session"]
                              for label in [_night_count_label(t["game"])] if label]}
 
@@ -269,9 +272,12 @@ def night_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect("night_check_in", night.pk)
     check_in = night.check_ins.filter(player=access.membership.player).first()
-    return render(request, "leagues/nights/check_in.html", {
-        "night": night, "check_in": check_in, "error": error,
-        "standings_url": reverse("night_standings", args=[night.pk])}, status=status)
+    context = {"night": night, "check_in": check_in, "error": error, "poll_seconds": SEAT_POLL_SECONDS,
+               "your_table": selectors.player_table(night, access.membership.player_id),
+               "standings_url": reverse("night_standings", args=[night.pk])}
+    if request.htmx and request.GET.get("part") == "table":
+        return render(request, "leagues/nights/partials/your_table.html", context)
+    return render(request, "leagues/nights/check_in.html", context, status=status)
 
 
 # --- the projector ---------------------------------------------------------------------------------------------

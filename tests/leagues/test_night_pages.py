@@ -339,3 +339,44 @@ def test_a_member_on_the_organiser_s_screen_is_told_who_may_use_it(client, night
     page = as_user(client, carol).get(reverse("night_detail", args=[night.pk]))
     assert page.status_code == 403
     assert "Only the club" in page.content.decode().replace("&#x27;", "'") and "<nav" in page.content.decode()
+
+
+def test_a_checked_in_member_s_phone_leads_to_the_table_once_the_tables_open(client, six, alice, carol, regulars):
+    """The check-in page asks where its member sits (every few seconds, by htmx) and links his table once the
+    organiser opens the round; before that it says the table will show there."""
+    url = reverse("night_check_in", args=[six.pk])
+    before = as_user(client, carol).get(url, {"part": "table"}, headers={"HX-Request": "true"}).content.decode()
+    assert "shows here as soon as the organiser opens the tables" in before and 'hx-trigger="every 10s"' in before
+    services.round_propose(night=six, user=alice)
+    services.tables_open(night_round=six.rounds.get(), user=alice)
+    table = next(t for t in tables_of(six) if carol.player.pk in t["players"])
+    page = client.get(url).content.decode()
+    assert f'href="/tables/{table["session"]}/"' in page and "Go to your table" in page
+    assert f"Round 1: table {table['position'] + 1}, Shitennō" in page
+    polled = client.get(url, {"part": "table"}, headers={"HX-Request": "true"}).content.decode()
+    assert polled.lstrip().startswith('<section id="your-table"')  # the part alone, swapped in place
+    assert f'href="/tables/{table["session"]}/"' in polled
+    # a latecomer who checks in after the tables opened is told to wait, with no table of someone else's
+    late = regulars[4]
+    services.night_check_in(night=six, user=late)
+    waiting = as_user(client, late).get(url).content.decode()
+    assert "Go to your table" not in waiting and "shows here as soon as" in waiting
+
+
+def test_the_organiser_sees_which_tables_still_play_before_proposing_the_next_round(client, six, alice):
+    services.round_propose(night=six, user=alice)
+    services.tables_open(night_round=six.rounds.get(), user=alice)
+    url = reverse("night_detail", args=[six.pk])
+
+    def round_part():
+        return as_user(client, alice).get(url, {"part": "round"}, headers={"HX-Request": "true"}).content.decode()
+
+    page = round_part()
+    assert page.count('<small class="tag">playing</small>') == 2 and "Go to table 1" in page
+    assert "2 tables of this round are still playing" in page
+    TableSession.objects.filter(code=tables_of(six)[0]["session"]).update(status=TableSession.Status.FINISHED)
+    page = round_part()
+    assert page.count('<small class="tag">playing</small>') == 1 and '<small class="tag">finished</small>' in page
+    assert "One table of this round is still playing" in page
+    TableSession.objects.update(status=TableSession.Status.FINISHED)
+    assert "still playing" not in round_part()
