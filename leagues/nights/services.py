@@ -171,15 +171,21 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
     except pods.PodsError as error:
         raise ValidationError({"tables": pods_message(error)}) from None
     current.tables.filter(locked=False).delete()
-    kept = iter(locked)  # propose() puts the locked tables first, in the order given
-    for position, table in enumerate(proposal.tables):
-        if table.locked:
-            row = next(kept)
-            row.position = position
-            row.save(update_fields=["position"])
-        else:
-            NightTable.objects.create(round=current, position=position, game=table.game, players=list(table.players))
+    _number_tables(current, locked, [t for t in proposal.tables if not t.locked], len(proposal.tables))
     return current
+
+
+def _number_tables(night_round: NightRound, locked: list[NightTable], new: list, count: int) -> None:
+    """A locked table keeps its number (its players have been told "table 3"); the new tables take the numbers
+    left, in the optimiser's order. A locked table whose number no longer exists (fewer tables now) takes the
+    first number free. (A round's tables are numbered 0, 1, ... when made, so locked ones never share one.)"""
+    free = iter(sorted(set(range(count)) - {row.position for row in locked if row.position < count}))
+    for row in locked:
+        if row.position >= count:
+            row.position = next(free)
+            row.save(update_fields=["position"])
+    for table in new:
+        NightTable.objects.create(round=night_round, position=next(free), game=table.game, players=list(table.players))
 
 
 def _open_round_or_400(night_round: NightRound) -> None:

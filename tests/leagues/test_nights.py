@@ -246,3 +246,20 @@ def test_the_night_s_history_is_read_in_the_same_queries_however_many_tables_wer
     assert after_three == after_one
     assert met[frozenset((ids[0], ids[1]))] == 3 * services.TONIGHT_WEIGHT  # three rounds together tonight
     assert seats[(ids[0], "shitenno")] == (3,)  # seat 0 at each
+
+
+def test_a_locked_table_keeps_its_number_when_the_round_is_proposed_again(night, alice, carol, regulars, club):
+    """Its players were told "table 3": proposing again around it must not make it table 1."""
+    extra = players.user_sign_up(username="jun", email="jun@example.org", password="a long passphrase 42")
+    clubs.club_join(token=club.invite_token, user=extra)
+    for user in [alice, carol, *regulars, extra]:
+        services.night_check_in(night=night, user=user)
+    night_round = services.round_propose(night=night, user=alice)
+    third = night_round.tables.get(position=2)
+    assert night_round.tables.count() == 3
+    services.table_lock(table=third, user=alice, locked=True)
+    services.round_propose(night=night, user=alice)
+    again = night_round.tables.get(locked=True)
+    assert again.pk == third.pk and again.position == 2 and again.players == third.players
+    assert sorted(night_round.tables.values_list("position", flat=True)) == [0, 1, 2]
+    assert sorted(seated(night_round)) == sorted(user.player.pk for user in [alice, carol, *regulars, extra])
