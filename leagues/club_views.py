@@ -99,6 +99,9 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
         return render(request, "leagues/club_join.html", {"club": club, "next": request.get_full_path()})
+    if club_access(club, request.user).membership is not None:  # the link opened again, or tapped twice
+        messages.info(request, _("You are a member of %(club)s already.") % {"club": club.name})
+        return redirect(club)
     if request.method == "POST":
         clubs.club_join(token=token, user=request.user)
         messages.success(request, _("You joined %(club)s.") % {"club": club.name})
