@@ -96,7 +96,10 @@ def test_a_member_checks_in_with_one_tap_then_leaves_early(client, season, night
     assert as_user(client, carol).get(url).status_code == 200
     assert client.post(url, {}).status_code == 302
     assert selectors.night_present(night) == [carol.player.pk]
-    assert "You are checked in." in client.get(url).content.decode()
+    checked_in = client.get(url).content.decode()
+    assert "You are checked in." in checked_in
+    # leaving is asked once more: a tap on "Leaving early" opens the question, the button inside it leaves
+    assert "<summary>Leaving early</summary>" in checked_in and "Yes, I am leaving" in checked_in
     refused = client.post(url, {"only_game": "teikoku"})  # not on offer tonight
     assert refused.status_code == 400 and NightCheckIn.objects.get().only_game == ""
     client.post(url, {"action": "leave"})
