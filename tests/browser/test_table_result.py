@@ -58,6 +58,9 @@ def test_each_phone_signs_the_finished_game_off_from_the_table_and_the_standings
     expect(bob_phone.locator(".table-result li", has_text="alice")).to_contain_text("signed off")
     bob_phone.locator(".table-result").get_by_role("button", name="Sign off").tap()
     expect(bob_phone.locator(".table-result .tag")).to_have_text("counted")
+    # the undo would now be refused (409): its box says so instead of offering the button
+    expect(bob_phone.locator("#table-undo")).to_contain_text("The result counts")
+    expect(bob_phone.get_by_role("button", name="Yes, undo it")).to_have_count(0)
     result.refresh_from_db()
     assert result.status == "counted"
 
