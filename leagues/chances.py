@@ -54,15 +54,18 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[l
     today = timezone.localdate()
     answers: list[list[SeatChance] | None] = []
     for game, ids in tables:
-        if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
-            answers.append(None)
-            continue
-        answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today))
+        covered = _covered(ids)
+        answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today)
+                       if covered else None)
     return answers
 
 
+def _covered(player_ids: Sequence[int | None]) -> bool:
+    return MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS
+
+
 def _check_size(player_ids: Sequence[int | None]) -> None:
-    if not MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS:
+    if not _covered(player_ids):
         raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
 
 

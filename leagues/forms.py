@@ -23,6 +23,7 @@ class PhoneDateInput(forms.DateInput):
     def __init__(self, attrs: dict | None = None) -> None:
         super().__init__(attrs, format="%Y-%m-%d")
 
+
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(label=_("E-mail"), help_text=_("Used only to reset your password."))
 
