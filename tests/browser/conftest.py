@@ -3,6 +3,8 @@ server. Set SHITENNO_SCREENSHOTS to a directory to save the main pages there
 (`manage.py screenshots` does)."""
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -33,21 +35,30 @@ def chromium():
 
 @pytest.fixture(autouse=True)
 def _no_request_in_flight_at_teardown(request):
-    """The database is emptied (TRUNCATE) after each live-server test, but a page's last poll may still be
-    running in a server thread after its browser context closed: the TRUNCATE and that request's reads then
-    deadlock, or the request reaches the next test. This fixture is set up after the database fixture, so it
-    is torn down before it: it waits for the live server's request threads to finish (the phones' contexts,
-    set up later, are closed by then)."""
+    """The database is emptied (TRUNCATE) after each live-server test, but a page's last request (a poll, the
+    result fragment loaded after the page) may still be running in a server thread after its browser context
+    closed: the TRUNCATE and that request's reads then deadlock, or the request reaches the next test. This fixture
+    is set up after the database fixture, so it is torn down before it: it waits until no request thread is left
+    (the phones' contexts, set up later, are closed by then).
+
+    The server's own list of threads cannot be used: socketserver keeps only non-daemon threads there, and
+    Django's request threads are daemons. A request thread is found by its name ("Thread-N
+    (process_request_thread)"); each pass first gives a connection already sent a moment to be accepted."""
     if "live_server" not in request.fixturenames:
         yield
         return
     request.getfixturevalue("transactional_db")
-    server = request.getfixturevalue("live_server")
+    request.getfixturevalue("live_server")
     yield
-    httpd = getattr(server.thread, "httpd", None)
-    for thread in list(getattr(httpd, "_threads", None) or []):
-        thread.join(timeout=30)
-        assert not thread.is_alive(), "a live-server request still runs 30 s after the test's phones closed"
+    deadline = time.monotonic() + 30
+    while True:
+        time.sleep(0.1)
+        busy = [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)")]
+        if not busy:
+            return
+        for thread in busy:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        assert time.monotonic() < deadline, "a live-server request still runs 30 s after the test's phones closed"
 
 
 @pytest.fixture
