@@ -80,8 +80,34 @@ def idempotency_key(raw: str | None) -> str | None:
     return raw
 
 
+# Line breaks and tabs are the only control characters a free text (a note, an imported comment) may hold.
+MULTILINE_CONTROLS = frozenset("\n\r\t")
+
+
+def text_problem(value: str, *, multiline: bool = False) -> str | None:
+    """Why a text from any way in (API, page, import, set-up) cannot be stored or shown, else None.
+
+    One rule for every surface (issue 36): NUL (PostgreSQL refuses it in text and jsonb), a lone surrogate (no
+    encoder can write it: the database, the JSON renderer and the page all fail on it), characters that reorder
+    text (U+202E makes a name read backwards) and other control characters (a BEL in a name) are refused before
+    anything is written; `multiline` lets line breaks and tabs through for notes.
+    """
+    if "\x00" in value:
+        return _("The text cannot hold a NUL character.")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        return _("The text holds a broken character (a lone UTF-16 surrogate).")
+    if any(ch in DIRECTION_CONTROLS for ch in value):
+        return _("The text cannot hold characters that change the direction of the text.")
+    allowed = MULTILINE_CONTROLS if multiline else frozenset()
+    if any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in value):
+        return _("The text cannot hold control characters.")
+    return None
+
+
 def name_problem(value: str) -> str | None:
     """Why `value` cannot be a name shown to others (a player, club, league or season), else None."""
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        return _("The text holds a broken character (a lone UTF-16 surrogate).")
     if any(ch in DIRECTION_CONTROLS for ch in value):
         return _("A name cannot hold characters that change the direction of the text.")
     if any(unicodedata.category(ch) == "Cc" for ch in value):
