@@ -39,8 +39,8 @@ import math
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -136,8 +136,7 @@ def _check_predict_win() -> None:
         assert max(abs(a - b) for a, b in zip(theirs, predict_win(ratings), strict=True)) < 1e-9
 
 
-@dataclass
-class Table:
+class Table(NamedTuple):
     ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
     true_win: list[float]
     true_place: list[float]
