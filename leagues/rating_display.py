@@ -83,8 +83,8 @@ def prior() -> tuple[float, float]:
 # spreads, tables of 2-5) and checked on seeds 40-42: it is the scale openskill's Plackett-Luce updates give mu in a
 # club playing tables of 2 to 5 (docs/ratings.md, "Win chances").
 PERFORMANCE_SD = 2.8 * MODEL.beta
-_STEPS_PER_SPREAD = 4  # Simpson's rule, a step of a quarter of the narrowest spread: within 1e-11 of a 60-fold finer
-_MAX_STEPS = 2000  # grid on random tables; at most 82 steps for ratings that differ by 90 (mu from -20 to 70)
+_STEPS_PER_SPREAD = 4  # Simpson's rule, a step of a quarter of the narrowest spread: within 1e-11 of 240 steps over
+_MAX_STEPS = 2000  # the whole range on 300 random tables; at most 82 steps for mu from -20 to 70
 
 
 @dataclass(frozen=True)
