@@ -140,28 +140,56 @@ class Table(NamedTuple):
     ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
     true_win: list[float]
     true_place: list[float]
+    scope_exponent: float = 1.0  # the experiment's exponent, fitted on the club's own later games (scope_exponent)
 
 
-def club(spread: float, games: int, seed: int, held_out: int) -> dict[int, list[Table]]:
+def sharpened(chances_: Sequence[float], exponent: float) -> list[float]:
+    powered = [max(p, 1e-12) ** exponent for p in chances_]
+    total = sum(powered)
+    return [p / total for p in powered]
+
+
+def scope_exponent(history: list[tuple[list[float], int]]) -> float:
+    """The experiment (not on the site): the sharpening exponent that best predicts a scope's own games, each from
+    the chances as they stood before it (the log-likelihood of the winner; ternary search, convex in a)."""
+    def loss(a: float) -> float:
+        return -sum(math.log(sharpened(p, a)[winner]) for p, winner in history)
+
+    low, high = 0.1, 4.0
+    for _ in range(50):
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
+
+
+def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False
+         ) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
-    true chances."""
+    true chances (and, `with_experiment`, the exponent fitted on the club's later half of games)."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, spread) for _ in range(CLUB_PLAYERS)]
     state = [(DEFAULT_MU, DEFAULT_SIGMA)] * CLUB_PLAYERS
-    for _ in range(games):
+    history = []  # the later half's chances before each game and its winner, for the experiment
+    for played in range(games):
         seated = rng.sample(range(CLUB_PLAYERS), rng.choice(SIZES))
         performance = {p: skill[p] + rng.gauss(0, 1) for p in seated}
         order = sorted(seated, key=performance.__getitem__, reverse=True)
-        after = plackett_luce([state[p] for p in seated], [order.index(p) + 1 for p in seated])
-        for player, rated in zip(seated, after, strict=True):
+        before = [state[p] for p in seated]
+        if with_experiment and played >= games // 2:
+            history.append((site_win(before), seated.index(order[0])))
+        for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
+    exponent = scope_exponent(history) if history else 1.0
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []
         for _ in range(held_out):
             seated = rng.sample(range(CLUB_PLAYERS), n)
             skills = [skill[p] for p in seated]
-            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills)))
+            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills), exponent))
     return tables
 
 
@@ -202,7 +230,7 @@ def expected_brier(predicted: np.ndarray, truth: np.ndarray) -> float:
     return float((predicted**2 - 2 * predicted * truth + truth).sum(axis=1).mean())
 
 
-Predictor = Callable[[Sequence[tuple[float, float]]], list[float]]
+Predictor = Callable[[Table], list[float]]
 
 
 def site_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
@@ -210,7 +238,7 @@ def site_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
 
 
 def figures(tables: list[Table], predictor: Predictor) -> dict:
-    predicted = np.array([predictor(t.ratings) for t in tables])
+    predicted = np.array([predictor(t) for t in tables])
     truth = np.array([t.true_win for t in tables])
     return {"exponent": best_exponent(predicted, truth), "cal": calibration_error(predicted, truth),
             "brier": expected_brier(predicted, truth)}
@@ -221,23 +249,29 @@ def place_error(tables: list[Table]) -> float:
     return float(np.abs(given - np.array([t.true_place for t in tables])).mean())
 
 
-def size_row(tables: list[Table]) -> dict:
+def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
     truth = np.array([t.true_win for t in tables])
     n = truth.shape[1]
-    return {"site": figures(tables, site_win), "openskill": figures(tables, predict_win),
-            "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
+    row = {"site": figures(tables, lambda t: site_win(t.ratings)),
+           "openskill": figures(tables, lambda t: predict_win(t.ratings)),
+           "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
+    if with_experiment:
+        row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings), t.scope_exponent))
+    return row
 
 
-def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int) -> list[tuple[str, int, dict]]:
+def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False
+          ) -> list[tuple[str, int, dict]]:
     """Every (club kind, size)'s row, the seeds' held-out tables pooled."""
     rows = []
     for spread_name, spread in SPREADS.items():
         for count in games:
             pooled: dict[int, list[Table]] = {n: [] for n in SIZES}
             for seed in seeds:
-                for n, tables in club(spread, count, seed, held_out).items():
+                for n, tables in club(spread, count, seed, held_out, with_experiment).items():
                     pooled[n].extend(tables)
-            rows.extend((f"{spread_name} (sd {spread}), {count} games", n, size_row(pooled[n])) for n in SIZES)
+            rows.extend((f"{spread_name} (sd {spread}), {count} games", n, size_row(pooled[n], with_experiment))
+                        for n in SIZES)
     return rows
 
 
@@ -253,6 +287,20 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
               f" {row['oracle']:.4f} | {row['guess']:.4f} | {row['place']:.3f} | {theirs['exponent']:.2f} |"
               f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |")
     verdict(rows)
+    if "scope" in rows[0][2]:
+        show_experiment(rows)
+
+
+def show_experiment(rows: list[tuple[str, int, dict]]) -> None:
+    """The experiment: the site's chances sharpened by an exponent each club fits on its own later half of games."""
+    print("\nExperiment (not on the site): the chances sharpened by the exponent each club fits on its own later"
+          " half of games")
+    print("| club | seats | exponent | cal.err | Brier | oracle |")
+    print("|---|---|---|---|---|---|")
+    for name, n, row in rows:
+        scope = row["scope"]
+        print(f"| {name} | {n} | {scope['exponent']:.2f} | {scope['cal']:.3f} | {scope['brier']:.4f} |"
+              f" {row['oracle']:.4f} |")
 
 
 def verdict(rows: list[tuple[str, int, dict]]) -> None:
@@ -324,9 +372,11 @@ def main() -> None:
     parser.add_argument("--club-games", type=int, nargs="+", default=[2500, 300])
     parser.add_argument("--seeds", type=int, nargs="+", default=[40, 41, 42])
     parser.add_argument("--held-out", type=int, default=300, help="held-out tables of each size per club")
+    parser.add_argument("--experiment", action="store_true",
+                        help="also the chances sharpened by an exponent each club fits on its own later games")
     args = parser.parse_args()
     _check_predict_win()
-    show_clubs(clubs(args.club_games, args.seeds, args.held_out), args.seeds, args.held_out)
+    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment), args.seeds, args.held_out)
     if args.replay:
         show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
              replay(simulated(args.players, args.games, args.seed)))
