@@ -151,3 +151,14 @@ def test_the_migration_folds_names_into_the_slug_and_re_rates_both_scopes(club, 
                 Rating.objects.get(kind="game", key=SHITENNO, player=alice.player).sigma) == stored
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_the_new_table_chances_take_the_game_s_name(client, club, alice, carol):
+    """The new-table page's fragment reads the same ratings whether the form names the game by slug or by name."""
+    me, her = alice.player, carol.player  # carol shares alice's club: alice may seat her
+    Rating.objects.create(kind="game", key=SHITENNO, player=me, mu=30, sigma=3, games=40)
+    client.force_login(alice)
+    pages = [client.get("/tables/new/chances/", {"game": written, "players_count": 2, "seat0_player": me.pk,
+                                                 "seat1_player": her.pk}) for written in (SHITENNO, "SHITENNŌ")]
+    assert [page.status_code for page in pages] == [200, 200]
+    assert "alice has a" in pages[0].content.decode() and pages[0].content == pages[1].content
