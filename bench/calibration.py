@@ -1,14 +1,35 @@
-"""Issue 29's calibration check: are the win chances (leagues/rating_display.chances) worth more than a guess?
+"""Issue 29's and issue 40's calibration check: are the win chances (leagues/rating_display.chances) worth more than
+a guess, and are they calibrated at every table size and in every kind of club?
 
-Run: `.venv/bin/python bench/calibration.py [--players 200] [--games 20000] [--seed 29]` for simulated players with
-known skills, and add `--demo` to also replay the demo data (`manage.py demo_data`, loaded into the database
-shitenno_bench_calibration, dropped and re-made each run; needs PostgreSQL as the other benches).
+Run: `.venv/bin/python bench/calibration.py` for issue 40's clubs (below); `--replay` adds issue 29's replay of
+simulated players (`--players 200 --games 20000 --seed 29`), and `--demo` the demo data (`manage.py demo_data`,
+loaded into the database shitenno_bench_calibration, dropped and re-made each run; needs PostgreSQL as the other
+benches).
 
-Each scope's results are replayed in date order; every game is predicted from the ratings as they stood before
-it (rated exactly as the site rates, leagues.ratings.plackett_luce), then rated. Printed: the Brier score
-(sum over the seats of (p - won)^2, a game's worth) and the log-loss (-ln p of the winner), for the model and for
-the 1/n baseline measured on the same games, and a reliability table: the seats' predicted chances in 10 bins,
-each bin's mean prediction beside how often those seats won. A tie for first counts as a share of the win.
+**Clubs (issue 40).** A club of 40 players with hidden skills N(0, spread); a player's performance in a game is
+skill + N(0, 1) and the finishing order is the order of performance. The club plays `games` games (2,500 or 300)
+of 2 to 5 players drawn uniformly, rated exactly as the site rates them (leagues.ratings.plackett_luce). Then
+`--held-out` tables of each size 2-5 are drawn and predicted from the final ratings. Because the skills are known,
+every held-out table's TRUE chances are computed, not sampled: P(i wins) = ∫ φ(x − s_i) Π_{j≠i} Φ(x − s_j) dx on a
+fine grid. So every figure is an expectation over the outcomes, free of outcome noise, and a bias cannot hide
+behind luck or behind the pooling of table sizes (each size is reported apart). Per club and table size:
+
+- **exponent**: the sharpening exponent a that makes p_i^a / Σ_j p_j^a closest to the true chances (cross-entropy);
+  1.0 = calibrated, < 1 = over-confident (the chances must be flattened), > 1 = under-confident.
+- **cal.err**: the calibration error against the true chances: the seats binned by their predicted chance (10
+  equal bins), Σ over bins of (seats in bin / seats) × |mean predicted − mean true chance|.
+- **Brier**: the expected Brier score of a game (Σ over seats of (p − won)², its expectation under the true chances),
+  beside the oracle's (the true chances themselves: the floor) and 1/n's (1 − 1/n).
+- the same figures for openskill's `predict_win` (its 6.2 formula, checked against openskill itself at start).
+- **place**: mean |expected place given − true expected place| (true: 1 + Σ_{j≠i} Φ((s_j − s_i)/√2)).
+
+Each club kind is played with `--seeds` seeds (default 40, 41, 42: not the seeds the model was checked on while
+it was built, which were 100-102), and the held-out tables of all seeds are pooled.
+
+**Replay (issue 29).** Each scope's results are replayed in date order; every game is predicted from the ratings
+as they stood before it, then rated. Printed: the Brier score and the log-loss (-ln p of the winner), for the model
+and for the 1/n baseline measured on the same games, and a 10-bin reliability table. A tie for first counts as a
+share of the win.
 """
 
 from __future__ import annotations
@@ -17,12 +38,20 @@ import argparse
 import math
 import random
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from leagues.rating_display import chances  # noqa: E402
-from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce  # noqa: E402
+from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
+
+SIZES = (2, 3, 4, 5)
+CLUB_PLAYERS = 40
+SPREADS = {"close": 0.5, "usual": 1.0, "wide": 2.0}  # the skills' standard deviation; the noise's is 1
 
 
 def replay(games: list[tuple[list, list[int]]]) -> dict:
@@ -53,6 +82,237 @@ def replay(games: list[tuple[list, list[int]]]) -> dict:
         counted += 1
     return {"games": counted, "brier": brier / max(counted, 1), "base_brier": base_brier / max(counted, 1),
             "log_loss": loss / max(counted, 1), "base_log_loss": base_loss / max(counted, 1), "bins": bins}
+
+
+# --- Issue 40: clubs whose true chances are known ---------------------------------------------------------------
+
+_GRID = np.linspace(-12.0, 12.0, 4801)  # the standard normal's cdf, tabulated once (no scipy here)
+_PDF = np.exp(-_GRID**2 / 2) / math.sqrt(2 * math.pi)
+_CDF = np.concatenate(([0.0], np.cumsum((_PDF[1:] + _PDF[:-1]) / 2 * np.diff(_GRID))))
+
+
+def normal_cdf(x: np.ndarray) -> np.ndarray:
+    return np.interp(x, _GRID, _CDF, left=0.0, right=1.0)
+
+
+def true_chances(skills: Sequence[float]) -> list[float]:
+    """P(seat i performs best) when performance = skill + N(0, 1): ∫ φ(x − s_i) Π_{j≠i} Φ(x − s_j) dx."""
+    s = np.asarray(skills, dtype=float)
+    x = np.linspace(s.min() - 9, s.max() + 9, 1801)
+    cdf = normal_cdf(x[None, :] - s[:, None])
+    pdf = np.exp(-((x[None, :] - s[:, None]) ** 2) / 2) / math.sqrt(2 * math.pi)
+    wins = []
+    for i in range(len(s)):
+        others = np.prod(np.delete(cdf, i, axis=0), axis=0)
+        wins.append(float(np.trapezoid(pdf[i] * others, x)))
+    total = sum(wins)
+    return [w / total for w in wins]
+
+
+def true_places(skills: Sequence[float]) -> list[float]:
+    """Expected place when performance = skill + N(0, 1): 1 + Σ_{j≠i} P(j beats i) = 1 + Σ Φ((s_j − s_i)/√2)."""
+    return [1 + sum(math.erfc((si - sj) / 2) / 2 for j, sj in enumerate(skills) if j != i)
+            for i, si in enumerate(skills)]
+
+
+def predict_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
+    """openskill 6.2's PlackettLuce.predict_win for one-player teams, as plain floats: each player's mean pairwise
+    chance Φ((mu_a − mu_b) / sqrt(2 beta² + sigma_a² + sigma_b²)) over his opponents, normalised."""
+    beta2 = MODEL.beta**2
+    n = len(ratings)
+    raw = [sum(math.erfc(-(ma - mb) / math.sqrt(2 * (2 * beta2 + sa * sa + sb * sb))) / 2
+               for j, (mb, sb) in enumerate(ratings) if j != i) / (n - 1)
+           for i, (ma, sa) in enumerate(ratings)]
+    total = sum(raw)
+    return [r / total for r in raw]
+
+
+def _check_predict_win() -> None:
+    """The copy above answers what openskill's own predict_win answers (to 1e-9)."""
+    rng = random.Random(1)
+    for n in SIZES:
+        ratings = [(rng.uniform(10, 40), rng.uniform(1, 8)) for _ in range(n)]
+        theirs = MODEL.predict_win([[MODEL.rating(mu=m, sigma=s)] for m, s in ratings])
+        assert max(abs(a - b) for a, b in zip(theirs, predict_win(ratings), strict=True)) < 1e-9
+
+
+class Table(NamedTuple):
+    ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
+    true_win: list[float]
+    true_place: list[float]
+    scope_exponent: float = 1.0  # the experiment's exponent, fitted on the club's own later games (scope_exponent)
+
+
+def sharpened(chances_: Sequence[float], exponent: float) -> list[float]:
+    powered = [max(p, 1e-12) ** exponent for p in chances_]
+    total = sum(powered)
+    return [p / total for p in powered]
+
+
+def scope_exponent(history: list[tuple[list[float], int]]) -> float:
+    """The experiment (not on the site): the sharpening exponent that best predicts a scope's own games, each from
+    the chances as they stood before it (the log-likelihood of the winner; ternary search, convex in a)."""
+    def loss(a: float) -> float:
+        return -sum(math.log(sharpened(p, a)[winner]) for p, winner in history)
+
+    low, high = 0.1, 4.0
+    for _ in range(50):
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
+
+
+def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False
+         ) -> dict[int, list[Table]]:
+    """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
+    true chances (and, `with_experiment`, the exponent fitted on the club's later half of games)."""
+    rng = random.Random(seed)
+    skill = [rng.gauss(0, spread) for _ in range(CLUB_PLAYERS)]
+    state = [(DEFAULT_MU, DEFAULT_SIGMA)] * CLUB_PLAYERS
+    history = []  # the later half's chances before each game and its winner, for the experiment
+    for played in range(games):
+        seated = rng.sample(range(CLUB_PLAYERS), rng.choice(SIZES))
+        performance = {p: skill[p] + rng.gauss(0, 1) for p in seated}
+        order = sorted(seated, key=performance.__getitem__, reverse=True)
+        before = [state[p] for p in seated]
+        if with_experiment and played >= games // 2:
+            history.append((site_win(before), seated.index(order[0])))
+        for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
+            state[player] = rated
+    exponent = scope_exponent(history) if history else 1.0
+    tables: dict[int, list[Table]] = {}
+    for n in SIZES:
+        tables[n] = []
+        for _ in range(held_out):
+            seated = rng.sample(range(CLUB_PLAYERS), n)
+            skills = [skill[p] for p in seated]
+            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills), exponent))
+    return tables
+
+
+def best_exponent(predicted: np.ndarray, truth: np.ndarray) -> float:
+    """The a minimising the cross-entropy of the true chances against p^a / Σ p^a (convex in a: ternary search)."""
+    logs = np.log(np.clip(predicted, 1e-12, 1.0))
+
+    def loss(a: float) -> float:
+        scaled = a * logs
+        top = scaled.max(axis=1, keepdims=True)
+        log_norm = top[:, 0] + np.log(np.exp(scaled - top).sum(axis=1))
+        return float(-(truth * (scaled - log_norm[:, None])).sum())
+
+    low, high = 0.05, 5.0
+    for _ in range(80):
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
+
+
+def calibration_error(predicted: np.ndarray, truth: np.ndarray, bins: int = 10) -> float:
+    """Σ over bins of predicted chance of (share of seats) × |mean predicted − mean true chance|."""
+    p, q = predicted.ravel(), truth.ravel()
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    error = 0.0
+    for b in range(bins):
+        inside = which == b
+        if inside.any():
+            error += inside.sum() / p.size * abs(p[inside].mean() - q[inside].mean())
+    return float(error)
+
+
+def expected_brier(predicted: np.ndarray, truth: np.ndarray) -> float:
+    """The mean over tables of E[Σ_i (p_i − won_i)²] when seat i wins with its true chance q_i."""
+    return float((predicted**2 - 2 * predicted * truth + truth).sum(axis=1).mean())
+
+
+Predictor = Callable[[Table], list[float]]
+
+
+def site_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
+    return [c.win for c in chances(ratings)]
+
+
+def figures(tables: list[Table], predictor: Predictor) -> dict:
+    predicted = np.array([predictor(t) for t in tables])
+    truth = np.array([t.true_win for t in tables])
+    return {"exponent": best_exponent(predicted, truth), "cal": calibration_error(predicted, truth),
+            "brier": expected_brier(predicted, truth)}
+
+
+def place_error(tables: list[Table]) -> float:
+    given = np.array([[c.expected_place for c in chances(t.ratings)] for t in tables])
+    return float(np.abs(given - np.array([t.true_place for t in tables])).mean())
+
+
+def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
+    truth = np.array([t.true_win for t in tables])
+    n = truth.shape[1]
+    row = {"site": figures(tables, lambda t: site_win(t.ratings)),
+           "openskill": figures(tables, lambda t: predict_win(t.ratings)),
+           "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
+    if with_experiment:
+        row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings), t.scope_exponent))
+    return row
+
+
+def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False
+          ) -> list[tuple[str, int, dict]]:
+    """Every (club kind, size)'s row, the seeds' held-out tables pooled."""
+    rows = []
+    for spread_name, spread in SPREADS.items():
+        for count in games:
+            pooled: dict[int, list[Table]] = {n: [] for n in SIZES}
+            for seed in seeds:
+                for n, tables in club(spread, count, seed, held_out, with_experiment).items():
+                    pooled[n].extend(tables)
+            rows.extend((f"{spread_name} (sd {spread}), {count} games", n, size_row(pooled[n], with_experiment))
+                        for n in SIZES)
+    return rows
+
+
+def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out: int) -> None:
+    print(f"\nClubs of {CLUB_PLAYERS} players, seeds {', '.join(map(str, seeds))}, {held_out} held-out tables of each"
+          " size per seed (true chances by integration)")
+    print("| club | seats | exponent | cal.err | Brier | oracle | 1/n | place err"
+          " | openskill exponent | cal.err | Brier |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, n, row in rows:
+        site, theirs = row["site"], row["openskill"]
+        print(f"| {name} | {n} | {site['exponent']:.2f} | {site['cal']:.3f} | {site['brier']:.4f} |"
+              f" {row['oracle']:.4f} | {row['guess']:.4f} | {row['place']:.3f} | {theirs['exponent']:.2f} |"
+              f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |")
+    verdict(rows)
+    if "scope" in rows[0][2]:
+        show_experiment(rows)
+
+
+def show_experiment(rows: list[tuple[str, int, dict]]) -> None:
+    """The experiment: the site's chances sharpened by an exponent each club fits on its own later half of games."""
+    print("\nExperiment (not on the site): the chances sharpened by the exponent each club fits on its own later"
+          " half of games")
+    print("| club | seats | exponent | cal.err | Brier | oracle |")
+    print("|---|---|---|---|---|---|")
+    for name, n, row in rows:
+        scope = row["scope"]
+        print(f"| {name} | {n} | {scope['exponent']:.2f} | {scope['cal']:.3f} | {scope['brier']:.4f} |"
+              f" {row['oracle']:.4f} |")
+
+
+def verdict(rows: list[tuple[str, int, dict]]) -> None:
+    """Issue 40's targets, row by row: exponent 0.9-1.1 everywhere, cal.err ≤ 0.02, Brier ≤ oracle + 0.01 in the
+    2,500-game clubs."""
+    exponent = [r for r in rows if not 0.9 <= r[2]["site"]["exponent"] <= 1.1]
+    cal = [r for r in rows if r[2]["site"]["cal"] > 0.02]
+    brier = [r for r in rows if "2500 games" in r[0] and r[2]["site"]["brier"] > r[2]["oracle"] + 0.01]
+    for label, missed in (("exponent in 0.9-1.1", exponent), ("calibration error <= 0.02", cal),
+                          ("Brier within 0.01 of the oracle (2,500-game clubs)", brier)):
+        where = "; ".join(f"{name} at {n}" for name, n, _row in missed)
+        print(f"target {label}: {'met in every row' if not missed else f'missed in {len(missed)}: {where}'}")
 
 
 def simulated(players: int, count: int, seed: int) -> list[tuple[list, list[int]]]:
@@ -108,9 +368,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--demo", action="store_true", help="also replay the demo data (needs PostgreSQL)")
+    parser.add_argument("--replay", action="store_true", help="also issue 29's replay of simulated players")
+    parser.add_argument("--club-games", type=int, nargs="+", default=[2500, 300])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[40, 41, 42])
+    parser.add_argument("--held-out", type=int, default=300, help="held-out tables of each size per club")
+    parser.add_argument("--experiment", action="store_true",
+                        help="also the chances sharpened by an exponent each club fits on its own later games")
     args = parser.parse_args()
-    show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
-         replay(simulated(args.players, args.games, args.seed)))
+    _check_predict_win()
+    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment), args.seeds, args.held_out)
+    if args.replay:
+        show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
+             replay(simulated(args.players, args.games, args.seed)))
     if args.demo:
         for game, games in demo_games().items():
             show(f"Demo data, {game}", replay(games))

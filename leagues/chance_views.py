@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from games.engines import UnknownGame
 from games.plugins import get_game
+from games.registry import registered_slug
 from leagues.chances import MAX_PLAYERS, MIN_PLAYERS, table_chances
 
 GUEST_NAME_MAX = 80
@@ -30,8 +31,9 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     does not allow is a 400 naming it; fewer than two named seats is an empty answer."""
     from games.views import _seatable_players  # the same players the form offers
 
+    raw_game = request.GET.get("game", "")
     try:
-        game = get_game(request.GET.get("game", ""))
+        game = get_game(registered_slug(raw_game) or raw_game)  # its slug or its name (issue 40)
     except UnknownGame:
         return _refused(request, _("No such game."))
     raw_count = request.GET.get("players_count", "").strip()

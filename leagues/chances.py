@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from games.registry import one_name
+
 from . import rating_display, selectors
 from .models import Rating
 
@@ -32,9 +34,9 @@ class SeatChance:
 def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int | None = None) -> list[SeatChance]:
     """Each seat's chance to win and expected place, in seat order, from the players' current ratings in the game
     (or in the league, when given); a player without a rating there, or a seat without a player (None: a guest),
-    counts as new (the prior). One query."""
+    counts as new (the prior). The game is its slug or its name (games.registry.one_name). One query."""
     _check_size(player_ids)
-    kind, key = ("league", str(league_id)) if league_id is not None else ("game", game)
+    kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
     found = {rating.player_id: rating for rating in
              Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
              .annotate(last_played=selectors.last_played_in_scope())}

@@ -27,6 +27,7 @@ from django.db.models import Q
 
 from games import stats_store
 from games.models import MoveEvent, Seat, TableSession
+from games.registry import one_name
 
 from . import rating_store, results, standings_store, tally_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
@@ -339,7 +340,8 @@ def _import_leagues(club: Club, rows: list[dict]) -> tuple[dict[int, League], di
     season_of: dict[int, Season] = {}
     league_of: dict[int, League] = {}
     for row in sorted(rows, key=lambda lg: lg["id"]):
-        league = League.objects.create(club=club, name=row["name"], slug=row["slug"], games=row["games"])
+        league = League.objects.create(club=club, name=row["name"], slug=row["slug"],  # an older export's names
+                                       games=list(dict.fromkeys(one_name(g) for g in row["games"])))  # fold (issue 40)
         _restore_times([league], [{"created_at": _parse_dt(row["created_at"])}])
         league_of[row["id"]] = league
         for s in sorted(row["seasons"], key=lambda s: s["id"]):
@@ -403,7 +405,7 @@ def _import_results(club: Club, rows: list[dict], user_of: Callable[[str | None]
     """The results by their exported id, with their entries and sign-offs; each counts as its sign-offs say."""
     result_rows = sorted(rows, key=lambda r: r["id"])
     results_made = Result.objects.bulk_create(
-        Result(game=r["game"], played_on=_parse_date(r["played_on"]), club=club,
+        Result(game=one_name(r["game"]), played_on=_parse_date(r["played_on"]), club=club,
                season=season_of[r["season"]] if r["season"] is not None else None,
                session=session_of[r["table"]] if r["table"] is not None else None,
                status=r["status"], version=r["version"], created_by=user_of(r["created_by"]))

@@ -15,7 +15,6 @@ new player), sigma is shown as its band and as the "?", and the conservative est
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,36 +78,75 @@ def prior() -> tuple[float, float]:
     return DEFAULT_MU, DEFAULT_SIGMA
 
 
+# The spread of one performance, in units of mu: a seat's performance is N(mu, sigma^2 + PERFORMANCE_SD^2) whatever
+# the table's size. 2.8 beta, fitted once on bench/calibration.py's 2,500-game clubs with seeds 100-102 (three skill
+# spreads, tables of 2-5) and checked on seeds 40-42: it is the scale openskill's Plackett-Luce updates give mu in a
+# club playing tables of 2 to 5 (docs/ratings.md, "Win chances").
+PERFORMANCE_SD = 2.8 * MODEL.beta
+_STEPS_PER_SPREAD = 4  # Simpson's rule, a step of a quarter of the narrowest spread: within 1e-11 of 240 steps over
+_MAX_STEPS = 2000  # the whole range on 300 random tables; at most 82 steps for mu from -20 to 70
+
+
 @dataclass(frozen=True)
 class Chance:
     win: float  # probability of finishing first
     expected_place: float  # 1 = first
 
 
-def chances(ratings: Sequence[tuple[float, float]]) -> list[Chance]:
-    """Each seat's chance to win and expected place, from the Plackett-Luce rank model the ratings are fitted with.
+def _normal_cdf(x: float) -> float:
+    return math.erfc(-x / math.sqrt(2)) / 2
 
-    openskill's rank model: strengths exp(mu_i / c) with c^2 = sum(sigma_i^2 + beta^2); the probability of a
-    finishing order is the product, place by place, of the strength of whoever takes that place over the total of
-    those not yet placed. The win chance is the first factor; the expected place sums over all orders (at most
-    5! = 120 of them). Not openskill's predict_win, whose answers for three or more players do not add up to one
-    (openskill.py issue #124). The win chances are normalised by their sum, so they add to 1 to rounding.
+
+def chances(ratings: Sequence[tuple[float, float]]) -> list[Chance]:
+    """Each seat's chance to win and expected place: each performance is normal, mu_i + N(0, sigma_i^2 + b^2).
+
+    Why not the rank model the ratings are fitted with (Plackett-Luce with c^2 = sum(sigma_i^2 + beta^2)): its c
+    grows like sqrt(n), so its chances flatten as the table grows, while the ratings' scale is the one a club's mix
+    of table sizes gave them; measured on simulated clubs (bench/calibration.py) it was too sure at 2 seats and not
+    sure enough at 5. Here b (PERFORMANCE_SD) is one constant, so the chances mean the same at every size, and each
+    rating's own sigma widens its own performance (a player we know little about is less predictable).
+
+        win_i = integral of pdf_i(x) * prod_{j != i} cdf_j(x) dx      (Simpson's rule; exact for two players)
+        expected_place_i = 1 + sum_{j != i} Phi((mu_j - mu_i) / sqrt(s_i^2 + s_j^2)),   s_i^2 = sigma_i^2 + b^2
+
+    The win chances are normalised by their sum (they add to 1 to rounding); the expected places add to
+    n(n+1)/2, as each pair's two chances add to one.
     """
     n = len(ratings)
     if not 2 <= n <= 8:
         raise ValueError(f"chances are worked out for 2 to 8 players, not {n}")
-    c = math.sqrt(sum(sigma * sigma + MODEL.beta**2 for _mu, sigma in ratings))
-    top = max(mu for mu, _sigma in ratings)
-    strength = [math.exp((mu - top) / c) for mu, _sigma in ratings]  # shifted: the same ratios, no overflow
-    total = math.fsum(strength)
-    win = [s / total for s in strength]
-    places = [0.0] * n
-    for order in itertools.permutations(range(n)):
-        p, left = 1.0, total
-        for player in order[:-1]:
-            p *= strength[player] / left
-            left -= strength[player]
-        for place, player in enumerate(order, start=1):
-            places[player] += p * place
+    mus = [mu for mu, _sigma in ratings]
+    spreads = [math.sqrt(sigma * sigma + PERFORMANCE_SD**2) for _mu, sigma in ratings]
+    places = [1 + math.fsum(_normal_cdf((mus[j] - mus[i]) / math.hypot(spreads[i], spreads[j]))
+                            for j in range(n) if j != i) for i in range(n)]
+    if n == 2:
+        first = _normal_cdf((mus[0] - mus[1]) / math.hypot(*spreads))
+        win = [first, 1 - first]
+    else:
+        win = _first_place(mus, spreads)
     norm = math.fsum(win)
     return [Chance(win=w / norm, expected_place=e) for w, e in zip(win, places, strict=True)]
+
+
+def _first_place(mus: list[float], spreads: list[float]) -> list[float]:
+    """P(seat i performs best) = integral of pdf_i(x) prod_{j != i} cdf_j(x) dx, by Simpson's rule, up to a common
+    factor (the caller normalises). Below max_j(mu_j - 8 s_j) every integrand is under 1e-15 of its peak (one seat
+    is then all but sure to do better), so the grid starts there and ends at max(mu + 8 s)."""
+    n = len(mus)
+    low = max(m - 8 * s for m, s in zip(mus, spreads, strict=True))
+    high = max(m + 8 * s for m, s in zip(mus, spreads, strict=True))
+    steps = min(2 * math.ceil((high - low) / min(spreads) * _STEPS_PER_SPREAD / 2), _MAX_STEPS)
+    step = (high - low) / steps
+    win = [0.0] * n
+    for k in range(steps + 1):
+        x = low + k * step
+        weight = 1 if k in (0, steps) else 4 if k % 2 else 2
+        z = [(x - m) / s for m, s in zip(mus, spreads, strict=True)]
+        cdf = [_normal_cdf(v) for v in z]
+        for i in range(n):
+            others = 1.0
+            for j in range(n):
+                if j != i:
+                    others *= cdf[j]
+            win[i] += weight * others * math.exp(-z[i] * z[i] / 2) / spreads[i]
+    return win

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import TableSession
+from games.registry import one_name
 from shitenno_site.errors import Conflict
 
 from . import outbox
@@ -150,9 +151,10 @@ def result_enter(
     """A game played without move entry, any game: entries are {player, rank, score}.
 
     Into a season, the recorder must be a member of its club and every player a member too. The recorder
-    signs off at once for themself and for any guests they list.
+    signs off at once for themself and for any guests they list. A registered game named by its name (any case,
+    any accents) is stored as its slug, so its results share one rating scope (games.registry.one_name).
     """
-    game = game.strip()
+    game = one_name(game)
     if not game:
         raise ValidationError({"game": _("Name the game.")})
     entries = _clean_entries(entries)

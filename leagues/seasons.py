@@ -14,6 +14,8 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from games.registry import one_name
+
 from . import standings as standings_maths
 from .access import require_club_manager
 from .models import Club, League, Membership, Player, Season
@@ -21,10 +23,11 @@ from .models import Club, League, Membership, Player, Season
 
 @transaction.atomic
 def league_create(*, club: Club, name: str, games: Sequence[str], user: AbstractBaseUser) -> League:
-    """Club managers only. `games` are engine slugs or free-text names of games with no engine."""
+    """Club managers only. `games` are engine slugs or free-text names of games with no engine; a registered
+    game's name is stored as its slug (games.registry.one_name), so "Shitennō" and its slug are one game."""
     require_club_manager(club, user)
     name = name.strip()
-    games = [g.strip() for g in games if g.strip()]
+    games = [one_name(g) for g in games if g.strip()]
     errors = {}
     if not name:
         errors["name"] = _("A league needs a name.")
@@ -75,6 +78,7 @@ def season_refusals(season: Season, *, game: str, played_on: datetime.date,
     Entering, correcting and a finished table's result all ask this; a correction that keeps the players passes
     None for them (a player who has left the club since keeps their game)."""
     errors = {}
+    game = one_name(game)
     if game not in season.league.games:
         errors["game"] = _("This league does not count %(game)s.") % {"game": game}
     if not season.starts_on <= played_on <= season.ends_on:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from games.registry import one_name
 from leagues.models import League, Result
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
@@ -230,6 +231,7 @@ def rankings(request: HttpRequest) -> HttpResponse:
     scopes = selectors.rating_scope_choices(viewer=request.user)
     scope = request.GET.get("scope", "")
     kind, _sep, key = scope.partition(":")
+    key = one_name(key) if kind == "game" else key  # a game by its slug or its name (issue 40)
     if (kind, key) not in {(k, v) for k, v, _label in scopes}:
         kind, key = scopes[0][0], scopes[0][1]
     min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)

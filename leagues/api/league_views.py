@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from games.engines import UnknownGame
 from games.plugins import get_game
+from games.registry import one_name, registered_slug
 from leagues import chances, player_record, rating_display, results, seasons, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
@@ -260,7 +261,7 @@ def _scope(request) -> tuple[str, str]:
         raise serializers.ValidationError({"game": ["Give either game or league."]})
     if league:
         selectors.league_for_viewer(pk=league, viewer=request.user)
-    return ("game", game) if game else ("league", str(league))
+    return ("game", one_name(game)) if game else ("league", str(league))
 
 
 class RatingList(APIView):
@@ -435,12 +436,16 @@ class GameChances(APIView):
     )
     def get(self, request, slug: str) -> Response:
         try:
-            get_game(slug)
+            game = get_game(registered_slug(slug) or slug)  # its slug or its name, as everywhere (issue 40)
         except (UnknownGame, KeyError):
             raise Http404("No such game.") from None
         ids = _player_ids(request)
+        engine = game.engine
+        if not engine.min_players <= len(ids) <= engine.max_players:
+            raise InputError("players", _("%(game)s is played by %(min)d to %(max)d players, not %(n)d.") % {
+                "game": engine.name, "min": engine.min_players, "max": engine.max_players, "n": len(ids)})
         league = query_int(request.query_params, "league", default=0, min_value=1)
         if league:
             selectors.league_for_viewer(pk=league, viewer=request.user)
-        seats = chances.table_chances(game=slug, player_ids=ids, league_id=league or None)
+        seats = chances.table_chances(game=game.slug, player_ids=ids, league_id=league or None)
         return Response(ChancesOutput({"players": seats}).data)

@@ -44,6 +44,14 @@ def test_the_benchmark_runs(script, args, says):
     assert says in done.stdout, done.stdout[-3000:]
 
 
+def test_the_calibration_benchmark_runs():
+    """bench/calibration.py needs no database: one small club of each kind, a few held-out tables."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--club-games", "300",
+                           "--seeds", "1", "--held-out", "8"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "| wide (sd 2.0), 300 games | 5 |" in done.stdout and "target Brier within 0.01" in done.stdout
+
+
 def test_a_benchmark_uses_the_configured_server():
     assert server_of("postgres://bench:pw@db.example.org:6543/shitenno") == "postgres://bench:pw@db.example.org:6543"
     assert server_of("postgresql://postgres@127.0.0.1/x") == "postgresql://postgres@127.0.0.1"

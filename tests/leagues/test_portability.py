@@ -311,3 +311,22 @@ def test_it_refuses_arrays_nested_too_deep_and_files_too_large(tmp_path, monkeyp
     with pytest.raises(CommandError, match="larger than 1 MB"):
         call_command("import_club", str(large))
     assert not Club.objects.exists()
+
+
+def test_an_older_export_naming_a_game_by_its_name_comes_back_under_the_slug(alice, bob, carol):
+    """Issue 40: an export made before the folding may say "Shitennō" where the site now stores the slug; the
+    import folds it, so the game keeps one rating scope."""
+    data = json.loads(json.dumps(club_export(build_club_history(alice, bob, carol))))
+    renamed = [row for row in data["results"] if row["game"] == "shitenno"]
+    assert renamed
+    for row in renamed:
+        row["game"] = "Shitennō"
+    for league in data["leagues"]:
+        league["games"] = ["SHITENNO" if g == "shitenno" else g for g in league["games"]] + ["Shitennō"]
+    wipe()
+    club_import(data)
+    assert set(Result.objects.values_list("game", flat=True)) == {row["game"] for row in data["results"]} - {
+        "Shitennō"} | {"shitenno"}
+    assert all(league.games.count("shitenno") == 1 and "Shitennō" not in league.games
+               for league in League.objects.all())
+    assert not Rating.objects.filter(kind="game", key="Shitennō").exists()

@@ -90,11 +90,37 @@ def test_equal_players_have_equal_chances_and_the_stronger_wins_more_often(n, mu
     assert stronger[0].win > 1 / n > stronger[1].win and stronger[0].expected_place < (n + 1) / 2
 
 
-def test_two_player_chances_match_the_rank_model_by_hand():
+def test_two_player_chances_match_the_performance_model_by_hand():
+    """Two performances N(30, 3^2 + b^2) and N(25, 4^2 + b^2): the first is ahead with Phi(5 / sqrt(the sum))."""
     (a, b) = shown_rating.chances([(30.0, 3.0), (25.0, 4.0)])
-    c = math.sqrt(3.0**2 + 4.0**2 + 2 * (DEFAULT_SIGMA / 2) ** 2)
-    assert abs(a.win - 1 / (1 + math.exp(-5 / c))) < 1e-12 and abs(a.expected_place - (2 - a.win)) < 1e-12
-    assert abs(a.win + b.win - 1) < 1e-15
+    spread = math.sqrt(3.0**2 + 4.0**2 + 2 * shown_rating.PERFORMANCE_SD**2)
+    assert abs(a.win - (1 + math.erf(5 / spread / math.sqrt(2))) / 2) < 1e-12
+    assert abs(a.expected_place - (2 - a.win)) < 1e-12 and abs(a.win + b.win - 1) < 1e-15
+
+
+def test_the_chances_do_not_flatten_as_the_table_grows():
+    """Issue 40: a favourite's edge over one equal opponent is the same at every size. With performances of one
+    spread whatever the size, the favourite beats each other seat with the same chance, so his expected place is
+    1 + (n - 1) x (the two-player chance of losing); the old rank model's scale grew like sqrt(n)."""
+    favourite, other = (35.0, 3.0), (25.0, 3.0)
+    lose = shown_rating.chances([other, favourite])[0].win
+    for n in range(2, 6):
+        odds = shown_rating.chances([favourite, *[other] * (n - 1)])
+        assert abs(odds[0].expected_place - (1 + (n - 1) * lose)) < 1e-9
+
+
+def test_with_three_or_more_players_the_integral_agrees_with_a_simulation():
+    """The Simpson's-rule integral against 2,000,000 sampled tables (seeded numpy): within 4 standard errors."""
+    import numpy as np
+
+    ratings = [(40.0, 2.0), (30.0, 6.0), (25.0, 8.0), (20.0, 1.0)]
+    odds = shown_rating.chances(ratings)
+    spreads = [math.sqrt(s * s + shown_rating.PERFORMANCE_SD**2) for _m, s in ratings]
+    draws = 2_000_000
+    performance = np.random.default_rng(40).normal([m for m, _s in ratings], spreads, size=(draws, 4))
+    wins = np.bincount(performance.argmax(axis=1), minlength=4)
+    for chance, won in zip(odds, wins, strict=True):
+        assert abs(chance.win - won / draws) < 4 * math.sqrt(chance.win * (1 - chance.win) / draws)
 
 
 def test_the_win_chances_beat_a_guess_on_simulated_players_with_known_skills():

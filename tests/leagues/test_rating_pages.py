@@ -82,6 +82,26 @@ def test_the_chances_api_says_what_is_wrong_with_the_players(api, alice, bob, pl
     assert says.format(**ids) in answer.json()["players"][0]
 
 
+def test_the_chances_api_refuses_a_player_count_the_game_does_not_allow(api, alice, bob, carol, dave):
+    """As the new-table page does (issue 40): five players for a game of two to four is a 400 naming the game's
+    counts, while a game that seats five answers."""
+    from games.plugins import all_games
+
+    from .test_game_names import _five_players
+
+    ids = ",".join(str(p.pk) for p in _five_players(alice, bob, carol, dave))
+    before = snapshot()
+    small = next(game for game in all_games() if game.engine.max_players < 5)
+    answer = api.get(f"/api/games/{small.slug}/chances/?players={ids}")
+    assert answer.status_code == 400
+    engine = small.engine
+    assert answer.json()["players"] == [
+        f"{engine.name} is played by {engine.min_players} to {engine.max_players} players, not 5."]
+    assert snapshot() == before
+    five = next(game for game in all_games() if game.engine.min_players <= 5 <= game.engine.max_players)
+    assert api.get(f"/api/games/{five.slug}/chances/?players={ids}").status_code == 200
+
+
 def test_the_chances_api_refuses_an_unknown_game_and_a_private_league(api, club, alice, bob, dave):
     from .league_helpers import league_with_season
 
