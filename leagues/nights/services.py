@@ -154,6 +154,27 @@ def night_leave(*, night: Night, user: AbstractBaseUser, player: Player | None =
     return check_in
 
 
+def member_gone(*, club, player: Player) -> None:
+    """A player left the club or was removed (clubs.membership_remove, in its transaction): he is no longer
+    checked in to the club's nights still running (from yesterday on: a night goes past midnight; older nights
+    keep their record), he leaves the tables not opened yet (each such table is unlocked, so the next proposal
+    seats it again), and his seats at the club's night tables still being played no longer let him read or move
+    there (games.services.seats_withdraw: the organiser seated him as a member; the club's admins finish his game).
+    His finished tables and their results stay his."""
+    nights = Night.objects.filter(season__league__club=club).order_by()
+    since = timezone.localdate() - datetime.timedelta(days=1)
+    NightCheckIn.objects.filter(night__in=nights.filter(date__gte=since), player=player, left_at__isnull=True
+                                ).update(left_at=timezone.now())
+    for table in NightTable.objects.filter(round__night__in=nights, round__opened_at__isnull=True).order_by("pk"):
+        if player.pk in table.players:
+            table.players = [p for p in table.players if p != player.pk]
+            table.locked = False
+            table.save(update_fields=["players", "locked"])
+    sessions = NightTable.objects.filter(round__night__in=nights, session__isnull=False).values_list(
+        "session_id", flat=True)
+    game_services.seats_withdraw(sessions=list(sessions), player=player)
+
+
 def _history(night: Night) -> tuple[dict, dict]:
     """(met, seats) for the optimiser: the season's results (one meeting per shared result, whatever its status:
     a pending or disputed result's players still sat together), tonight's opened
