@@ -138,13 +138,14 @@ def _present_context(night: Night) -> dict:
 def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's screen: the QR members check in with, the names to tick, the round and its actions."""
     night = _managed(request, pk)
+    part = request.GET.get("part") if request.htmx else None
+    if part == "present":  # the check-in list polls every few seconds: it builds its names, not the round
+        return render(request, "leagues/nights/partials/present.html", _present_context(night))
     pick = request.GET.get("pick", "")
-    context = {**_round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None),
-               **_present_context(night)}
-    if request.htmx and request.GET.get("part") == "round":
-        return render(request, "leagues/nights/partials/round.html", context)
-    if request.htmx and request.GET.get("part") == "present":
-        return render(request, "leagues/nights/partials/present.html", context)
+    round_context = _round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None)
+    if part == "round":
+        return render(request, "leagues/nights/partials/round.html", round_context)
+    context = {**round_context, **_present_context(night)}
     check_in_url = request.build_absolute_uri(reverse("night_check_in", args=[night.pk]))
     context.update(check_in_url=check_in_url, check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
                    standings_url=reverse("night_standings", args=[night.pk]))
