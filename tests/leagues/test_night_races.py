@@ -21,10 +21,12 @@ from leagues.nights import services
 
 from .test_night_games import SHITENNO, members, open_night, season  # noqa: F401 (fixtures)
 
-pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks seen from a second connection"),
-    pytest.mark.django_db(transaction=True),
-]
+
+def on_postgresql(test):
+    """Row locks seen from a second connection: PostgreSQL's, with the rows committed for it to see."""
+    test = pytest.mark.django_db(transaction=True)(test)
+    return pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks seen from a second connection")(
+        test)
 
 
 def _waiting_on_a_lock() -> bool:
@@ -56,6 +58,7 @@ def _in_thread(target, outcome: dict, name: str) -> threading.Thread:
     return thread
 
 
+@on_postgresql
 def test_open_and_propose_again_at_once_follow_one_another_and_every_table_keeps_its_session(
         season, alice, members):
     night = open_night(season, alice, members[:8], games=[SHITENNO], table_sizes=[4])
@@ -108,6 +111,7 @@ def _nowait(holder, table: str, pk: int) -> bool:
     return True
 
 
+@on_postgresql
 def test_leave_early_locks_only_the_check_in_s_row(season, alice, members):
     night = open_night(season, alice, members[:4], games=[SHITENNO], table_sizes=[4])
     check_in = night.check_ins.get(player=members[1].player)
@@ -125,6 +129,7 @@ def test_leave_early_locks_only_the_check_in_s_row(season, alice, members):
     assert free == {"club": True, "league": True, "season": True, "night": True, "check-in": False}
 
 
+@on_postgresql
 def test_a_round_change_locks_the_night_s_row_and_no_other(season, alice, members):
     night = open_night(season, alice, members[:8], games=[SHITENNO], table_sizes=[4])
     league, club = season.league, season.league.club
