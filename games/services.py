@@ -5,6 +5,7 @@ posting at once are serialised: one move lands, the other is told the table move
 """
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -324,7 +325,7 @@ def table_open(
 
 
 @transaction.atomic
-def seats_withdraw(*, sessions: list[int], player: Model) -> int:
+def seats_withdraw(*, sessions: Iterable[int], player: Model) -> int:
     """The player's seats at these tables, while they are still being played, no longer let him read or move there
     (the club that seated him has removed him: the owner of clubs says which tables, games.people). The game goes
     on: its creator and the club's admins enter his moves or end it. Returns how many seats were withdrawn."""

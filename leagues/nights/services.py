@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games import services as game_services
 from games.engines import REGISTRY, UnknownGame, get_engine
 from games.engines.base import MoveError
+from games.models import TableSession
 from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
@@ -165,14 +166,17 @@ def member_gone(*, club, player: Player) -> None:
     since = timezone.localdate() - datetime.timedelta(days=1)
     NightCheckIn.objects.filter(night__in=nights.filter(date__gte=since), player=player, left_at__isnull=True
                                 ).update(left_at=timezone.now())
-    for table in NightTable.objects.filter(round__night__in=nights, round__opened_at__isnull=True).order_by("pk"):
-        if player.pk in table.players:
-            table.players = [p for p in table.players if p != player.pk]
-            table.locked = False
-            table.save(update_fields=["players", "locked"])
-    sessions = NightTable.objects.filter(round__night__in=nights, session__isnull=False).values_list(
-        "session_id", flat=True)
-    game_services.seats_withdraw(sessions=list(sessions), player=player)
+    proposed = NightTable.objects.filter(round__night__in=nights, round__opened_at__isnull=True)
+    seated_in = sorted({t.round.night_id for t in proposed.select_related("round") if player.pk in t.players})
+    for night_id in seated_in:  # a change to a night's round, like the others: under the night's lock
+        _night_locked(Night(pk=night_id))
+        for table in proposed.filter(round__night_id=night_id).order_by("pk"):  # read again inside the lock
+            if player.pk in table.players:
+                table.players = [p for p in table.players if p != player.pk]
+                table.locked = False
+                table.save(update_fields=["players", "locked"])
+    playing = NightTable.objects.filter(round__night__in=nights, session__status=TableSession.Status.PLAYING)
+    game_services.seats_withdraw(sessions=playing.values("session_id"), player=player)
 
 
 def _history(night: Night) -> tuple[dict, dict]:
