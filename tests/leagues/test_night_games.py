@@ -200,6 +200,19 @@ def test_a_game_a_player_at_the_table_does_not_play_is_refused(season, alice, me
     assert tables_snapshot(night) == before
 
 
+def test_a_game_that_does_not_seat_the_table_s_size_is_refused(season, alice, members):
+    """Nine players at tables of four or five: the table of five can only be Small Samurai Empires (Shitennō seats
+    two to four)."""
+    night = open_night(season, alice, members[:9], games=[SHITENNO, SSE], table_sizes=[4, 5])
+    night_round = services.round_propose(night=night, user=alice)
+    five = next(t for t in night_round.tables.all() if len(t.players) == 5)
+    assert five.game == SSE
+    before = tables_snapshot(night)
+    with pytest.raises(ValidationError, match=f"Shitennō does not seat the 5 players of table {five.position + 1}"):
+        services.table_game_set(table=five, user=alice, game=SHITENNO)
+    assert tables_snapshot(night) == before
+
+
 def test_a_member_cannot_set_a_game_nor_can_anyone_once_the_tables_are_open(api, season, alice, carol, members):
     night = open_night(season, alice, members[:8], games=[SHITENNO], table_sizes=[4])
     night_round = services.round_propose(night=night, user=alice)
