@@ -78,6 +78,10 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(help_text="The engine's seat index, 0-based.")
     player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
     colour = models.CharField(max_length=20, blank=True)
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Set when the seat no longer lets its player read or move at the table (the club that seated him "
+                  "removed him); the table's other readers and writers are unchanged.")
 
     class Meta:
         ordering = ["session", "position"]

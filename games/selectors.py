@@ -23,7 +23,7 @@ def _visible_q(viewer: AbstractBaseUser) -> Q:
     if viewer.is_authenticated:
         visible |= (
             Q(created_by=viewer)
-            | Q(seats__player__user=viewer)
+            | Q(seats__player__user=viewer, seats__withdrawn_at__isnull=True)
             | Q(club__memberships__player__user=viewer)
         )
     return visible
@@ -153,23 +153,23 @@ def head_can_write(head: Head, user: AbstractBaseUser) -> bool:
         return False
     if user.is_superuser or head.created_by_id == user.pk:
         return True
-    writer = Q(seats__player__user=user)
+    writer = Q(seats__player__user=user, seats__withdrawn_at__isnull=True)
     if head.club_id is not None:
         writer |= Q(club__memberships__player__user=user, club__memberships__role__in=people().writer_roles)
     return TableSession.objects.filter(writer, pk=head.pk).exists()
 
 
 def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
-    """The creator, the seated players' users and the club's admins may enter moves."""
+    """The creator, the seated players' users (a withdrawn seat aside) and the club's admins may enter moves."""
     if not user.is_authenticated:
         return False
     if user.is_superuser or session.created_by_id == user.pk:
         return True
     seated = getattr(session, "_prefetched_objects_cache", {}).get("seats")  # the pages have them loaded
     if seated is not None:
-        if any(seat.player.user_id == user.pk for seat in seated):
+        if any(seat.player.user_id == user.pk and seat.withdrawn_at is None for seat in seated):
             return True
-    elif session.seats.filter(player__user=user).exists():
+    elif session.seats.filter(player__user=user, withdrawn_at__isnull=True).exists():
         return True
     return session.club_id is not None and club_model().objects.filter(
         pk=session.club_id, memberships__player__user=user, memberships__role__in=people().writer_roles
@@ -328,7 +328,7 @@ def game_stats_tally(*, game: str, viewer: AbstractBaseUser) -> dict:
             # they belong to, each found by its own index. Asked of every private table instead, the read grew
             # with the site's private tables, not with the reader's.
             private = private.filter(pk__in=private.filter(created_by=viewer).values("pk").union(
-                private.filter(seats__player__user=viewer).values("pk"),
+                private.filter(seats__player__user=viewer, seats__withdrawn_at__isnull=True).values("pk"),
                 private.filter(club__memberships__player__user=viewer).values("pk")))
         private = private.values_list("setup", "outcome")
         tally = adapter.stats_merge(tally, adapter.stats_tally(

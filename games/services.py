@@ -5,6 +5,7 @@ posting at once are serialised: one move lands, the other is told the table move
 """
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -321,3 +322,12 @@ def table_open(
         game=adapter.slug, created_by=created_by, players=seated, setup=setup,
         colours=[seat.get("colour", "") for seat in seats], club=club, is_public=is_public,
     )
+
+
+@transaction.atomic
+def seats_withdraw(*, sessions: Iterable[int], player: Model) -> int:
+    """The player's seats at these tables, while they are still being played, no longer let him read or move there
+    (the club that seated him has removed him: the owner of clubs says which tables, games.people). The game goes
+    on: its creator and the club's admins enter his moves or end it. Returns how many seats were withdrawn."""
+    return Seat.objects.filter(session_id__in=sessions, player=player, withdrawn_at__isnull=True,
+                               session__status=TableSession.Status.PLAYING).update(withdrawn_at=timezone.now())

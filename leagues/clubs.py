@@ -14,6 +14,7 @@ from . import outbox
 from .access import player_consent_givers, require_club_manager
 from .audit import audit_record
 from .models import Club, ClubInvite, Membership, Player, RatingScope, Result, new_token
+from .nights import services as night_services
 from .players import player_for_user
 
 
@@ -133,7 +134,9 @@ def membership_set_role(*, membership: Membership, role: str, user: AbstractBase
 
 @transaction.atomic
 def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None:
-    """Members may leave; managers remove members; only owners remove admins or owners."""
+    """Members may leave; managers remove members; only owners remove admins or owners. Whoever goes also leaves
+    the club's running nights and no longer reads or moves at its night tables still being played
+    (nights.services.member_gone)."""
     own = membership.player.user_id == user.pk
     if not own:
         actor = require_club_manager(membership.club, user)
@@ -143,6 +146,7 @@ def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None
     audit_record(action="membership.leave" if own else "membership.remove", obj=membership, user=user,
                  club=membership.club_id, details={"player": membership.player.name, "role": membership.role})
     membership.delete()
+    night_services.member_gone(club=membership.club, player=membership.player)
 
 
 def _keep_an_owner(membership: Membership, *, leaving: bool) -> None:

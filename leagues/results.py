@@ -132,7 +132,8 @@ def result_from_session(*, session) -> Result | None:
     players = [seats[p["seat"]] for p in placings]
     result = Result.objects.create(
         game=session.game, played_on=played_on, club=session.club, session=session,
-        season=season_for(club=session.club, game=session.game, played_on=played_on, players=players),
+        season=season_for(club=session.club, game=session.game, played_on=played_on, players=players,
+                          session_id=session.pk),
         created_by=session.created_by,
     )
     ranks = standings_maths.competition_ranks([p["rank"] for p in placings])

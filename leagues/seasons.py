@@ -24,7 +24,8 @@ from .models import Club, League, Membership, Player, Season
 @transaction.atomic
 def league_create(*, club: Club, name: str, games: Sequence[str], user: AbstractBaseUser) -> League:
     """Club managers only. `games` are engine slugs or free-text names of games with no engine; a registered
-    game's name is stored as its slug (games.registry.one_name), so "Shitennō" and its slug are one game."""
+    game's name is stored as its slug (games.registry.one_name), so "Shitennō" and its slug are one game. A club's
+    leagues have different names (whatever the case), so a league named on a page or a result names one league."""
     require_club_manager(club, user)
     name = name.strip()
     games = [one_name(g) for g in games if g.strip()]
@@ -35,11 +36,15 @@ def league_create(*, club: Club, name: str, games: Sequence[str], user: Abstract
         errors["games"] = _("Name at least one game.")
     if errors:
         raise ValidationError(errors)
+    name = name[:100]
+    Club.objects.select_for_update(of=("self",)).values_list("pk", flat=True).get(pk=club.pk)  # one at a time
+    if League.objects.filter(club=club, name__iexact=name).exists():
+        raise ValidationError({"name": _("The club has a league named %(name)s already.") % {"name": name}})
     base = slugify(name)[:90] or "league"
     slug, n = base, 2
     while League.objects.filter(club=club, slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
-    return League.objects.create(club=club, name=name[:100], slug=slug, games=list(dict.fromkeys(games)))
+    return League.objects.create(club=club, name=name, slug=slug, games=list(dict.fromkeys(games)))
 
 
 @transaction.atomic
@@ -91,9 +96,16 @@ def season_refusals(season: Season, *, game: str, played_on: datetime.date,
     return errors
 
 
-def season_for(*, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player]) -> Season | None:
-    """The season a finished table's result goes into: the first league of the table's club (by id) with a season
-    that takes it (`season_refusals`); none outside a club."""
+def season_for(*, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player],
+               session_id: int | None = None) -> Season | None:
+    """The season a finished table's result goes into. A league night's table: that night's season, always (the
+    organiser chose the league by opening the night in it; two leagues of a club may count the same game over
+    the same dates, and a game may end after midnight). Any other table: the first league of the table's club (by
+    id) with a season that takes it (`season_refusals`); none outside a club."""
+    if session_id is not None:
+        night_season = Season.objects.filter(nights__rounds__tables__session_id=session_id).order_by().first()
+        if night_season is not None:
+            return night_season
     if club is None:
         return None
     seasons = Season.objects.filter(

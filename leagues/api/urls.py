@@ -43,4 +43,6 @@ urlpatterns += [
     path("nights/<int:pk>/rounds/<int:number>/open/", nights.RoundOpen.as_view(), name="api-night-open"),
     path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", nights.TableLock.as_view(),
          name="api-night-lock"),
+    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/game/", nights.TableGame.as_view(),
+         name="api-night-table-game"),
 ]

@@ -45,6 +45,8 @@ class NightOutput(serializers.Serializer):
     date = serializers.DateField()
     games = serializers.ListField(child=serializers.CharField())
     table_sizes = serializers.ListField(child=serializers.IntegerField())
+    boxes = serializers.DictField(child=serializers.IntegerField(),
+                                  help_text="Boxes of a game tonight (slug -> number); a game not named has no limit.")
     present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
     rounds = NightRoundOutput(many=True)
 
@@ -52,7 +54,7 @@ class NightOutput(serializers.Serializer):
 def night_data(night: Night) -> dict:
     return NightOutput({
         "id": night.pk, "season_id": night.season_id, "date": night.date, "games": night.games,
-        "table_sizes": night.table_sizes, "present": selectors.night_present(night),
+        "table_sizes": night.table_sizes, "boxes": night.boxes, "present": selectors.night_present(night),
         "rounds": [{"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
                    for r in night.rounds.order_by("number")],
     }).data
@@ -79,6 +81,15 @@ class SeasonNights(APIView):
                                             max_length=5, default=lambda: [3, 4])
         forbidden = serializers.ListField(child=serializers.ListField(child=IdField()), required=False,
                                           max_length=200, default=list)
+        boxes = serializers.DictField(
+            child=StrictIntegerField(min_value=1, max_value=services.MAX_BOXES), required=False, default=dict,
+            help_text="How many boxes of each game the club has tonight (slug -> number, games on offer only): "
+                      "never more tables of a game than its boxes. Optional; a game not named has no limit.")
+
+        def validate_boxes(self, value: dict) -> dict:
+            if len(value) > 20:
+                raise serializers.ValidationError("At most 20 games.")
+            return value
 
     @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
                    summary="Open a league night (managers)")
@@ -166,6 +177,22 @@ class TableLock(APIView):
         data = self.LockInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.table_lock(table=table, user=request.user, locked=data.validated_data["locked"])
+        return Response(NightTableOutput(
+            next(t for t in selectors.round_tables(table.round) if t["position"] == position)).data)
+
+
+class TableGame(APIView):
+    class GameInput(StrictSerializer):
+        game = StrictCharField(max_length=100, help_text="A game on offer tonight (its slug).")
+
+    @extend_schema(request=GameInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
+                   summary="Set a proposed table's game; the table is locked with it (managers)")
+    def post(self, request, pk: int, number: int, position: int) -> Response:
+        night = night_for_viewer(pk, request.user)
+        table = get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
+        data = self.GameInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_game_set(table=table, user=request.user, game=data.validated_data["game"])
         return Response(NightTableOutput(
             next(t for t in selectors.round_tables(table.round) if t["position"] == position)).data)
 

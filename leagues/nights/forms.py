@@ -5,11 +5,13 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engines import REGISTRY
 from leagues.forms import PhoneDateInput
 from leagues.templatetags.charts import game_name
 from shitenno_site.validation import validate_date
 
 from . import pods
+from .services import MAX_BOXES
 
 SIZE_CHOICES = [(str(n), str(n)) for n in range(2, pods.MAX_TABLE_SIZE + 1)]
 
@@ -27,6 +29,18 @@ class NightForm(forms.Form):
         self.fields["date"].initial = timezone.localdate()
         self.fields["games"].choices = [(slug, game_name(slug)) for slug in games]
         self.fields["games"].initial = games[:1]
+        boxed = [slug for slug in games if slug in REGISTRY]  # a game without the site's tables has no night
+        for slug in boxed:  # how many boxes of each game the club brought tonight: optional, a limit on its tables
+            self.fields[f"boxes_{slug}"] = forms.IntegerField(
+                label=_("Boxes of %(game)s tonight") % {"game": game_name(slug)}, required=False, min_value=1,
+                max_value=MAX_BOXES, help_text=_("Leave empty for no limit: never more tables of it than boxes."),
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+        self.box_fields = {f"boxes_{slug}": slug for slug in boxed}
+
+    def clean(self) -> dict:
+        data = super().clean()
+        data["boxes"] = {slug: data[field] for field, slug in self.box_fields.items() if data.get(field)}
+        return data
 
     def clean_table_sizes(self) -> list[int]:
         return sorted(int(size) for size in self.cleaned_data["table_sizes"])

@@ -18,6 +18,9 @@ class Night(models.Model):
     games = models.JSONField(default=list, help_text="The games on offer tonight (slugs of the league's games).")
     table_sizes = models.JSONField(default=default_sizes, help_text="Table sizes allowed, within each game's own.")
     forbidden = models.JSONField(default=list, blank=True, help_text="Pairs of player ids never seated together.")
+    boxes = models.JSONField(default=dict, blank=True,
+                             help_text="Boxes of a game the club has tonight (slug -> number): at most that many "
+                                       "tables of it. A game not named has no limit.")
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

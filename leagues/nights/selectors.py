@@ -29,6 +29,11 @@ def player_table(night: Night, player_id: int) -> dict | None:
     return None
 
 
+def night_accepts(night: Night) -> dict[int, set[str]]:
+    """Player -> the games he plays tonight, for those checked in for one game only (the others play any)."""
+    return {p: {game} for p, game in night.check_ins.exclude(only_game="").values_list("player_id", "only_game")}
+
+
 def night_present(night: Night) -> list[int]:
     """The ids of the players checked in tonight who have not left."""
     return list(night.check_ins.filter(left_at__isnull=True).values_list("player_id", flat=True))

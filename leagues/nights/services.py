@@ -16,16 +16,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.engines import UnknownGame, get_engine
+from games.engines import REGISTRY, UnknownGame, get_engine
 from games.engines.base import MoveError
+from games.models import TableSession
 from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
+from leagues.templatetags.charts import game_name
 
-from . import pods
+from . import pods, selectors, table_games
 from .models import Night, NightCheckIn, NightRound, NightTable
 
 TONIGHT_WEIGHT = 3  # a pair who met earlier tonight counts as three meetings from earlier nights
+MAX_BOXES = 99
 
 
 def game_sizes(night: Night) -> dict[str, tuple[int, ...]]:
@@ -42,34 +45,66 @@ def game_sizes(night: Night) -> dict[str, tuple[int, ...]]:
     return sizes
 
 
+def _games_refusal(season: Season, games: list[str]) -> str | None:
+    """Why tonight's games cannot be offered: none, not the league's, or a game the site has no tables for (a
+    league may count games played off the site; a night seats players at the site's tables, so it refuses them
+    here rather than when the tables open)."""
+    if not games:
+        return _("Offer at least one game.")
+    if unknown := [g for g in games if g not in season.league.games]:
+        return _("Not a game of this league: %(games)s.") % {"games": ", ".join(unknown)}
+    if off_site := [g for g in games if g not in REGISTRY]:
+        return _("The site has no tables for %(games)s: a night offers only games played on the site.") % {
+            "games": ", ".join(off_site)}
+    return None
+
+
+def _boxes_refusal(boxes: dict, games: list[str]) -> str | None:
+    if not isinstance(boxes, dict) or any(
+            not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_BOXES for n in boxes.values()):
+        return _("Boxes are counted in whole numbers from 1 to %(max)d.") % {"max": MAX_BOXES}
+    if stray := [g for g in boxes if g not in games]:
+        return _("Boxes named for a game not on offer tonight: %(games)s.") % {"games": ", ".join(map(str, stray))}
+    return None
+
+
+def _forbidden_pairs(club, forbidden: Sequence[Sequence[int]]) -> list[list[int]] | None:
+    """The pairs sorted, or None when one does not name two different members of the club."""
+    members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
+    pairs = []
+    for pair in forbidden:
+        if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= members:
+            return None
+        pairs.append(sorted(pair))
+    return pairs
+
+
 @transaction.atomic
 def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, games: Sequence[str],
-               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = ()) -> Night:
-    """Managers only. The games must be the league's; every game needs at least one table size it allows."""
+               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = (),
+               boxes: dict | None = None) -> Night:
+    """Managers only. The games must be the league's and played on the site; every game needs at least one table
+    size it allows; `boxes` (optional) says how many boxes of a game the club has tonight: never more tables of it."""
     club = season.league.club
     require_club_manager(club, user)
     errors = {}
-    games = list(dict.fromkeys(games))
-    if not games:
-        errors["games"] = _("Offer at least one game.")
-    elif unknown := [g for g in games if g not in season.league.games]:
-        errors["games"] = _("Not a game of this league: %(games)s.") % {"games": ", ".join(unknown)}
+    games, boxes = list(dict.fromkeys(games)), boxes or {}
+    if refusal := _games_refusal(season, games):
+        errors["games"] = refusal
     if (not table_sizes or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
             or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)):
         errors["table_sizes"] = _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE}
     if not season.starts_on <= date <= season.ends_on:
         errors["date"] = _("The night must fall within the season.")
-    members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
-    pairs = []
-    for pair in forbidden:
-        if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= members:
-            errors["forbidden"] = _("Each forbidden pair names two different members of the club.")
-            break
-        pairs.append(sorted(pair))
+    if refusal := _boxes_refusal(boxes, games):
+        errors["boxes"] = refusal
+    pairs = _forbidden_pairs(club, forbidden)
+    if pairs is None:
+        errors["forbidden"] = _("Each forbidden pair names two different members of the club.")
     if errors:
         raise ValidationError(errors)
     night = Night(season=season, date=date, games=games, table_sizes=sorted(set(table_sizes)), forbidden=pairs,
-                  opened_by=user)
+                  boxes=dict(boxes), opened_by=user)
     if no_size := [g for g, sizes in game_sizes(night).items() if not sizes]:
         raise ValidationError({"table_sizes": _("No size allowed tonight suits %(games)s.") % {
             "games": ", ".join(no_size)}})
@@ -109,12 +144,39 @@ def night_check_in(*, night: Night, user: AbstractBaseUser, player: Player | Non
 def night_leave(*, night: Night, user: AbstractBaseUser, player: Player | None = None) -> NightCheckIn:
     """Leaving early: kept in the night's record, not seated again."""
     player = _club_player(night, user, player)
-    check_in = NightCheckIn.objects.select_for_update().filter(night=night, player=player).first()
+    # Only the check-in's row: the model's ordering ("night", ...) would join and lock the night, season, league
+    # and club rows too, and deadlock an import that holds the club's row.
+    check_in = NightCheckIn.objects.select_for_update(of=("self",)).filter(night=night, player=player).order_by(
+        "pk").first()
     if check_in is None:
         raise ValidationError({"player": _("%(player)s has not checked in tonight.") % {"player": player.name}})
     check_in.left_at = timezone.now()
     check_in.save(update_fields=["left_at"])
     return check_in
+
+
+def member_gone(*, club, player: Player) -> None:
+    """A player left the club or was removed (clubs.membership_remove, in its transaction): he is no longer
+    checked in to the club's nights still running (from yesterday on: a night goes past midnight; older nights
+    keep their record), he leaves the tables not opened yet (each such table is unlocked, so the next proposal
+    seats it again), and his seats at the club's night tables still being played no longer let him read or move
+    there (games.services.seats_withdraw: the organiser seated him as a member; the club's admins finish his game).
+    His finished tables and their results stay his."""
+    nights = Night.objects.filter(season__league__club=club).order_by()
+    since = timezone.localdate() - datetime.timedelta(days=1)
+    NightCheckIn.objects.filter(night__in=nights.filter(date__gte=since), player=player, left_at__isnull=True
+                                ).update(left_at=timezone.now())
+    proposed = NightTable.objects.filter(round__night__in=nights, round__opened_at__isnull=True)
+    seated_in = sorted({t.round.night_id for t in proposed.select_related("round") if player.pk in t.players})
+    for night_id in seated_in:  # a change to a night's round, like the others: under the night's lock
+        _night_locked(Night(pk=night_id))
+        for table in proposed.filter(round__night_id=night_id).order_by("pk"):  # read again inside the lock
+            if player.pk in table.players:
+                table.players = [p for p in table.players if p != player.pk]
+                table.locked = False
+                table.save(update_fields=["players", "locked"])
+    playing = NightTable.objects.filter(round__night__in=nights, session__status=TableSession.Status.PLAYING)
+    game_services.seats_withdraw(sessions=playing.values("session_id"), player=player)
 
 
 def _history(night: Night) -> tuple[dict, dict]:
@@ -143,12 +205,30 @@ def _history(night: Night) -> tuple[dict, dict]:
     return dict(met), seats
 
 
+def _night_locked(night: Night) -> Night:
+    """The night's row, locked and read again: every change to a night's rounds (propose, swap, lock, set a game,
+    open) takes this one lock first and then re-reads the round, so two taps at once follow one another (an
+    "open" and a "propose again" never both work on the same tables). Only this row: `of=("self",)`, and `get`
+    orders nothing, so the season, league and club rows stay free (an import may hold the club's)."""
+    return Night.objects.select_for_update(of=("self",)).get(pk=night.pk)
+
+
+def _proposed_round(night_round: NightRound) -> tuple[Night, NightRound]:
+    """(night, round) read again under the night's lock; refused once the round's tables are open."""
+    night = _night_locked(night_round.night)
+    night_round = NightRound.objects.get(pk=night_round.pk)
+    _open_round_or_400(night_round)
+    return night, night_round
+
+
 @transaction.atomic
 def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
     """Managers only. Propose the tables of the round not opened yet (a new round after an opened one);
-    asking again keeps the locked tables and re-seats everyone else who is checked in and has not left."""
+    asking again keeps the locked tables and re-seats everyone else who is checked in and has not left. The
+    optimiser splits the players (`pods`); each new table's game is chosen by `table_games` (the boxes, the games
+    shared out)."""
     require_club_manager(night.season.league.club, user)
-    Night.objects.select_for_update().get(pk=night.pk)  # one proposal at a time per night
+    night = _night_locked(night)  # one change to the night's rounds at a time
     current = night.rounds.order_by("-number").first()
     if current is None or current.opened_at is not None:
         current = NightRound.objects.create(night=night, number=(current.number + 1) if current else 1)
@@ -159,19 +239,18 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
         if gone:
             raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
     met, seats = _history(night)
-    sizes = game_sizes(night)
     request = pods.Night(
-        players=sorted(present), met=met, seats=seats, games=sizes,
+        players=sorted(present), met=met, seats=seats, games=game_sizes(night),
         forbidden={frozenset(pair) for pair in night.forbidden},
         accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
         locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in locked],
     )
     try:
-        proposal = pods.propose(request)
+        tables = table_games.propose(request, offered=night.games, boxes=night.boxes)
     except pods.PodsError as error:
         raise ValidationError({"tables": pods_message(error)}) from None
     current.tables.filter(locked=False).delete()
-    _number_tables(current, locked, [t for t in proposal.tables if not t.locked], len(proposal.tables))
+    _number_tables(current, locked, [t for t in tables if not t.locked], len(tables))
     return current
 
 
@@ -197,10 +276,8 @@ def _open_round_or_400(night_round: NightRound) -> None:
 def tables_swap(*, night_round: NightRound, user: AbstractBaseUser, a: int, b: int) -> NightRound:
     """Managers only. Swap two players' places (two tables, or two seats at one); refused when a table would
     then break a hard rule (a forbidden pair, a game a player does not play)."""
-    night = night_round.night
-    require_club_manager(night.season.league.club, user)
-    NightRound.objects.select_for_update().get(pk=night_round.pk)
-    _open_round_or_400(night_round)
+    require_club_manager(night_round.night.season.league.club, user)
+    night, night_round = _proposed_round(night_round)
     tables = list(night_round.tables.all())
     where = {p: (t, i) for t in tables for i, p in enumerate(t.players)}
     if a not in where or b not in where or a == b:
@@ -212,11 +289,11 @@ def tables_swap(*, night_round: NightRound, user: AbstractBaseUser, a: int, b: i
     else:
         tb.players[ib] = a
     forbidden = {frozenset(pair) for pair in night.forbidden}
-    only = dict(night.check_ins.exclude(only_game="").values_list("player_id", "only_game"))
+    accepts = selectors.night_accepts(night)
     for table in {ta.pk: ta, tb.pk: tb}.values():
         if any(frozenset(pair) in forbidden for pair in combinations(table.players, 2)):
             raise ValidationError({"players": _("That swap would seat a forbidden pair together.")})
-        if any(only.get(p, table.game) != table.game for p in table.players):
+        if any(table.game not in accepts.get(p, {table.game}) for p in table.players):
             raise ValidationError({"players": _("That swap would seat a player at a game he does not play.")})
     for table in {ta.pk: ta, tb.pk: tb}.values():
         table.save(update_fields=["players"])
@@ -227,9 +304,37 @@ def tables_swap(*, night_round: NightRound, user: AbstractBaseUser, a: int, b: i
 def table_lock(*, table: NightTable, user: AbstractBaseUser, locked: bool = True) -> NightTable:
     """Managers only. A locked table is kept as it is when the round is proposed again."""
     require_club_manager(table.round.night.season.league.club, user)
-    _open_round_or_400(table.round)
+    _proposed_round(table.round)
+    table = NightTable.objects.get(pk=table.pk)
     table.locked = locked
     table.save(update_fields=["locked"])
+    return table
+
+
+@transaction.atomic
+def table_game_set(*, table: NightTable, user: AbstractBaseUser, game: str) -> NightTable:
+    """Managers only. The organiser says which game a proposed table plays (the players asked for it, or its box
+    is the one on that table): the table is locked with it, so proposing again keeps it, players and game. Refused
+    when the game is not on offer tonight, does not seat the table's size, a player at it plays another game only,
+    or every box of it is at another table of the round."""
+    require_club_manager(table.round.night.season.league.club, user)
+    night, night_round = _proposed_round(table.round)
+    table = NightTable.objects.get(pk=table.pk)
+    n, name = table.position + 1, game_name(game)
+    if game not in night.games:
+        raise ValidationError({"game": _("%(game)s is not on offer tonight.") % {"game": name}})
+    if len(table.players) not in game_sizes(night)[game]:
+        raise ValidationError({"game": _("%(game)s does not seat the %(count)d players of table %(n)d tonight.") % {
+            "game": name, "count": len(table.players), "n": n}})
+    accepts = selectors.night_accepts(night)
+    if any(game not in accepts.get(p, {game}) for p in table.players):
+        raise ValidationError({"game": _("A player at table %(n)d plays another game only.") % {"n": n}})
+    others = night_round.tables.exclude(pk=table.pk).filter(game=game).count()
+    if others >= night.boxes.get(game, table_games.UNLIMITED):
+        raise ValidationError({"game": _("Every box of %(game)s is at another table of this round.") % {
+            "game": name}})
+    table.game, table.locked = game, True
+    table.save(update_fields=["game", "locked"])
     return table
 
 
@@ -248,6 +353,8 @@ def pods_message(error: pods.PodsError) -> str:
             "count": params.get("count", 0), "sizes": sizes},
         "infeasible": lambda: _("No split keeps every rule (pairs kept apart, the games each player plays, "
                                 "table sizes)."),
+        "boxes": lambda: _("Tonight's boxes cannot seat everyone: the split needs %(tables)d tables.") % {
+            "tables": params.get("tables", 0)},
     }
     say = messages.get(error.code)
     return say() if say else str(error)
@@ -274,12 +381,9 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
     """Managers only. Each proposed table becomes a table session of the club with its seats filled in seat
     order; `setups` maps a table's position to its set-up, else the site deals one (`counts`: the number its game
     asks the organiser to count at the table, by position). All or nothing."""
-    night = night_round.night
-    club = night.season.league.club
+    club = night_round.night.season.league.club
     require_club_manager(club, user)
-    NightRound.objects.select_for_update().get(pk=night_round.pk)
-    night_round.refresh_from_db()
-    _open_round_or_400(night_round)
+    _night, night_round = _proposed_round(night_round)  # its tables as they are now, under the night's lock
     setups, counts = setups or {}, counts or {}
     by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
     for table in night_round.tables.order_by("position"):

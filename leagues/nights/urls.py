@@ -15,4 +15,6 @@ urlpatterns = [
     path("nights/<int:pk>/rounds/<int:number>/open/", views.round_open, name="night_open_tables"),
     path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", views.table_lock,
          name="night_table_lock"),
+    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/game/", views.table_game,
+         name="night_table_game"),
 ]

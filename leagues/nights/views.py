@@ -25,7 +25,7 @@ from leagues.access import club_access, require_club_manager
 from leagues.chances import tables_chances
 from leagues.models import Player
 
-from . import selectors, services
+from . import selectors, services, table_games
 from .api import night_for_viewer
 from .forms import NightForm
 from .models import Night, NightRound, NightTable
@@ -74,7 +74,8 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
                 data = form.cleaned_data
                 try:
                     night = services.night_open(season=season, user=request.user, date=data["date"],
-                                                games=data["games"], table_sizes=data["table_sizes"])
+                                                games=data["games"], table_sizes=data["table_sizes"],
+                                                boxes=data["boxes"])
                 except ValidationError as exc:
                     from leagues.forms import apply_service_errors
 
@@ -100,11 +101,15 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
         names = Player.objects.in_bulk([p for t in rows for p in t["players"]])
         proposed = night_round.opened_at is None
         odds = tables_chances([(t["game"], t["players"]) for t in rows]) if proposed else [None] * len(rows)
+        sizes = services.game_sizes(night)
+        accepts = selectors.night_accepts(night) if proposed else {}
         for table, table_odds in zip(rows, odds, strict=True):
             chances = {c.player_id: c.win for c in table_odds or []}
             seats = [{"player": names[p], "chance": chances.get(p)} for p in table["players"]]
             link = reverse("table_detail", args=[table["session"]]) if table["session"] else ""
-            tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link,
+            games = [g for g in table_games.fitting_games(table["players"], offered=night.games, sizes=sizes,
+                                                          accepts=accepts) if g != table["game"]] if proposed else []
+            tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link, "games": games,
                            "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
                                "n": table["position"] + 1}) if link else ""})
     still_playing = sum(1 for t in tables if t["session"] and not t["finished"])
@@ -133,13 +138,14 @@ def _present_context(night: Night) -> dict:
 def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's screen: the QR members check in with, the names to tick, the round and its actions."""
     night = _managed(request, pk)
+    part = request.GET.get("part") if request.htmx else None
+    if part == "present":  # the check-in list polls every few seconds: it builds its names, not the round
+        return render(request, "leagues/nights/partials/present.html", _present_context(night))
     pick = request.GET.get("pick", "")
-    context = {**_round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None),
-               **_present_context(night)}
-    if request.htmx and request.GET.get("part") == "round":
-        return render(request, "leagues/nights/partials/round.html", context)
-    if request.htmx and request.GET.get("part") == "present":
-        return render(request, "leagues/nights/partials/present.html", context)
+    round_context = _round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None)
+    if part == "round":
+        return render(request, "leagues/nights/partials/round.html", round_context)
+    context = {**round_context, **_present_context(night)}
     check_in_url = request.build_absolute_uri(reverse("night_check_in", args=[night.pk]))
     context.update(check_in_url=check_in_url, check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
                    standings_url=reverse("night_standings", args=[night.pk]))
@@ -218,6 +224,19 @@ def table_lock(request: HttpRequest, pk: int, number: int, position: int) -> Htt
     table = get_object_or_404(NightTable, round=_round(night, number), position=position)
     try:
         services.table_lock(table=table, user=request.user, locked=request.POST.get("locked") == "1")
+    except ValidationError as exc:
+        return _round_answer(request, night, _refusal(exc), 400)
+    return _round_answer(request, night)
+
+
+@login_required
+@require_POST
+def table_game(request: HttpRequest, pk: int, number: int, position: int) -> HttpResponse:
+    """The organiser taps a game for a proposed table: it plays that game, and the table is locked with it."""
+    night = _managed(request, pk)
+    table = get_object_or_404(NightTable, round=_round(night, number), position=position)
+    try:
+        services.table_game_set(table=table, user=request.user, game=request.POST.get("game", "").strip())
     except ValidationError as exc:
         return _round_answer(request, night, _refusal(exc), 400)
     return _round_answer(request, night)

@@ -110,6 +110,7 @@ WRITES = [
     ("post", "/api/nights/{night}/rounds/", None),
     ("post", "/api/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
     ("post", "/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True}),
+    ("post", "/api/nights/{night}/rounds/1/tables/0/game/", {"game": "shitenno"}),
     ("post", "/api/nights/{night}/rounds/1/open/", {}),
     ("post", "/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": "Go", "table_sizes": "3"}),
     ("post", "/nights/{night}/check-in/", {}),
@@ -117,6 +118,7 @@ WRITES = [
     ("post", "/nights/{night}/propose/", {}),
     ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"}),
     ("post", "/nights/{night}/rounds/1/tables/0/lock/", {"locked": "1"}),
+    ("post", "/nights/{night}/rounds/1/tables/0/game/", {"game": "shitenno"}),
     ("post", "/nights/{night}/rounds/1/open/", {}),
     # a result
     ("patch", "/api/results/{result}/", {"version": 1, "played_on": TODAY.isoformat()}),
@@ -239,6 +241,8 @@ ROLE_MATRIX = [
     ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"},
      _cells(404, 302, carol=403, alice=302)),
     ("post", "/nights/{night}/rounds/1/tables/0/lock/", {"locked": "1"}, _cells(404, 302, carol=403, alice=302)),
+    # (the world's table seats two and the night's sizes are 3 and 4: alice reaches the service, which says so)
+    ("post", "/nights/{night}/rounds/1/tables/0/game/", {"game": "shitenno"}, _cells(404, 302, carol=403, alice=400)),
     # guests: their creators answer for them
     ("post", "/api/players/{guest}/invite/", None, _cells(403, 401, alice=201)),
     ("post", "/api/players/{goro}/invite/", None, _cells(403, 401, gwen=201)),
