@@ -32,6 +32,7 @@ from .access import (
     result_signers,
 )
 from .audit import audit_record
+from .bulk import insert_rows
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
 from .rating_store import result_scopes
 from .seasons import season_for, season_refusals
@@ -352,14 +353,14 @@ def results_settle_imported(results: Sequence[Result], players: dict[int, list[P
     sign_offs, counted = [], []
     for result in results:
         signers = players_signers(result, players[result.pk], managers=managers if result.season_id else set())
-        mine = {player: SignOff(result=result, player_id=player, by=user, agreed=True)
+        mine = {player: SignOff(result_id=result.pk, player_id=player, by_id=user.pk, agreed=True)
                 for player, users in signers.items() if user.pk in users}
-        sign_offs.extend(mine.values())
+        sign_offs.extend((result.pk, player) for player in mine)
         status, valid = sign_off_status(signers, mine)
         if status == Result.Status.COUNTED:
             result.status = status
             counted.append(result)
-    SignOff.objects.bulk_create(sign_offs, batch_size=2000)
+    insert_rows(SignOff(result_id=0, player_id=0, by_id=user.pk, agreed=True), ("result_id", "player_id"), sign_offs)
     for start in range(0, len(counted), 5000):  # an import never ranks publicly (`result_signed_publicly`)
         Result.objects.filter(pk__in=[r.pk for r in counted[start:start + 5000]]).update(
             status=Result.Status.COUNTED, ranked_publicly=False, updated_at=timezone.now())

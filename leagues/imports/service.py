@@ -6,6 +6,7 @@ is committed: the commit re-reads what the club holds under the club's lock and 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterable, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,6 +17,7 @@ from games.engines import REGISTRY
 
 from ..access import club_manager_user_ids, require_club_manager
 from ..audit import audit_record
+from ..bulk import insert_rows
 from ..models import Club, Membership, Player, Result, ResultEntry, Season
 from ..results import results_settle_imported
 from ..seasons import season_create, seasons_adopt
@@ -116,15 +118,20 @@ def import_commit(*, club: Club, user: AbstractBaseUser, source: Source, merges:
         summary["new_seasons"] = new_seasons
     players = {p.pk: p for p in Player.objects.filter(pk__in={p.player_id for p in people.values()})}
     total, rows, players_of = len(plan.results), [], {}
+    template = Result(club=club, created_by=user, source=plan.source, vouched_by=user if vouch else None,
+                      game="", played_on=datetime.date.today())
     for start in range(0, total, CHUNK):
         chunk = plan.results[start:start + CHUNK]
-        made = Result.objects.bulk_create(
-            [Result(game=r.game, played_on=r.played_on, club=club, created_by=user, source=plan.source,
-                    external_id=r.external_id, vouched_by=user if vouch else None) for r in chunk])
-        ResultEntry.objects.bulk_create(
-            [ResultEntry(result=row, player_id=people[e.person].player_id, rank=e.rank, score=e.score,
-                         score_text=e.score_text, seat=e.seat)
-             for row, planned in zip(made, chunk, strict=True) for e in planned.entries], batch_size=5000)
+        insert_rows(template, ("game", "played_on", "external_id"),
+                    ((r.game, r.played_on, r.external_id) for r in chunk))
+        ids = dict(Result.objects.filter(club=club, source=plan.source, external_id__in=[r.external_id for r in chunk])
+                   .values_list("external_id", "pk"))
+        made = [Result(pk=ids[r.external_id], game=r.game, played_on=r.played_on, club=club, source=plan.source,
+                       external_id=r.external_id, vouched_by_id=template.vouched_by_id) for r in chunk]
+        insert_rows(ResultEntry(result_id=0, player_id=0, rank=1),
+                    ("result_id", "player_id", "rank", "score", "score_text", "seat"),
+                    ((row.pk, people[e.person].player_id, e.rank, e.score, e.score_text, e.seat)
+                     for row, planned in zip(made, chunk, strict=True) for e in planned.entries))
         for row, planned in zip(made, chunk, strict=True):
             players_of[row.pk] = [players[people[e.person].player_id] for e in planned.entries]
         rows.extend(made)

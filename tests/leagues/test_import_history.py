@@ -205,3 +205,41 @@ def test_a_bad_merge_typed_at_the_commit_is_refused_and_nothing_written(client, 
     assert response.status_code == 400 and "Nobody" in response.content.decode()
     assert Result.objects.count() == 0 and Player.objects.count() == players and SignOff.objects.count() == 0
     assert PendingImport.objects.get(token=token).state == PendingImport.State.WAITING
+
+
+def _backup(plays: int, players: int = 8) -> bytes:
+    start = datetime.date(2024, 1, 1)
+    return json.dumps({
+        "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}"} for i in range(1, players + 1)],
+        "games": [{"id": 1, "name": "Shitennō", "highestWins": True}],
+        "plays": [{"uuid": f"play-{n}", "playDate": str(start + datetime.timedelta(days=n % 300)), "gameRefId": 1,
+                   "playerScores": [{"playerRefId": 1 + (n + k) % players, "score": str(10 * k), "seatOrder": k + 1}
+                                    for k in range(4)]}
+                  for n in range(plays)],
+    }).encode()
+
+
+@pytest.mark.django_db
+def test_the_commit_reads_the_club_once_not_once_a_play(alice):
+    """50 plays cost 145 queries before (issue 34): members, entries and sign-offs were read once a play. Now
+    ten times the plays cost the same queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leagues.imports.formats import parse_bgstats
+    from leagues.imports.service import import_commit
+
+    from leagues.clubs import club_create
+
+    counts = []
+    for n, plays in enumerate((50, 500)):
+        into = club_create(name=f"Club {n}", owner=alice)  # each its own league jobs to ask for
+        league = league_of(into, alice, games=["shitenno"])
+        seasons.season_create(league=league, name="2024", starts_on=JAN, ends_on=DEC, user=alice)
+        with CaptureQueriesContext(connection) as queries:
+            summary = import_commit(club=into, user=alice, source=parse_bgstats(
+                _backup(plays).replace(b"play-", f"run{n}-".encode()).replace(b"Imported", f"Run{n}".encode()),
+                "b.json"), vouch=True)
+        assert summary["imported"] == plays
+        counts.append(len(queries))
+    assert counts[0] == counts[1] and counts[0] <= 90, counts
