@@ -226,11 +226,12 @@ def test_the_commit_reads_the_club_once_not_once_a_play(alice):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from leagues.clubs import club_create
     from leagues.imports.formats import parse_bgstats
     from leagues.imports.service import import_commit
 
-    from leagues.clubs import club_create
-
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite inserts in batches its parameter limit sets: PostgreSQL copies each chunk at once")
     counts = []
     for n, plays in enumerate((50, 500)):
         into = club_create(name=f"Club {n}", owner=alice)  # each its own league jobs to ask for

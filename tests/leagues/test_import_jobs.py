@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError, connection, connections, transaction
@@ -69,6 +70,9 @@ def test_a_second_delivery_of_the_job_writes_nothing_twice(client, club, alice, 
 @pytest.mark.django_db(transaction=True)
 def test_a_delivery_while_another_holds_the_upload_does_nothing(client, club, alice, monkeypatch):
     from leagues import tasks
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's (SQLite locks the whole database)")
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
@@ -162,10 +166,11 @@ def test_expired_uploads_are_deleted_by_the_beat(client, club, alice):
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_runs_a_large_import(celery_worker_process, client, club, alice, monkeypatch):
+def test_the_worker_runs_a_large_import(request, client, club, alice, monkeypatch):
     """The real worker on Redis, against PostgreSQL: the job's outcome reaches the progress page."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker reads the PostgreSQL test database")
+    if connection.vendor != "postgresql" or settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.skip("the worker runs on Redis and reads the PostgreSQL test database")
+    request.getfixturevalue("celery_worker_process")
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     client.force_login(alice)
     token = _upload(client, club)
