@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from shitenno_site.validation import text_problem
+
 from .access import club_for_member
 from .imports import export
 from .imports.formats import MAX_BYTES, ImportRefused
@@ -54,6 +56,9 @@ class ImportForm(forms.Form):
         if len(uploads) > MAX_FILES:
             raise forms.ValidationError(_("At most %(n)d files at once.") % {"n": MAX_FILES})
         for upload in uploads:
+            problem = text_problem(upload.name or "")
+            if problem:
+                raise forms.ValidationError(_("A file's name: %(problem)s") % {"problem": problem})
             if upload.size > MAX_BYTES:
                 raise forms.ValidationError(_("%(name)s is %(mb)d MB; at most 20 MB a file.") % {
                     "name": upload.name, "mb": upload.size // (1024 * 1024)})
@@ -79,10 +84,13 @@ def _choices(request: HttpRequest, pending: PendingImport) -> dict:
     preview's one form (the preview's "update" and its commit post the same fields); else the upload's last."""
     if request.method != "POST" or not {"choices", "merges"} & set(request.POST):
         return dict(pending.choices)
+    problem = text_problem(request.POST.get("merges", ""), multiline=True)
+    if problem:
+        raise ImportRefused(_("Merges: %(problem)s") % {"problem": problem})
     merges = [line.strip() for line in request.POST.get("merges", "").splitlines() if line.strip()]
     slugs = {g.slug for g in site_games()}
     games = {key[5:]: (value if value in slugs else None)
-             for key, value in request.POST.items() if key.startswith("game:")}
+             for key, value in request.POST.items() if key.startswith("game:") and not text_problem(key)}
     league = request.POST.get("season_league", "")
     return {"merges": merges, "games": games, "league": int(league) if league.isdigit() else None,
             "vouch": request.POST.get("vouch") == "1"}
@@ -110,11 +118,12 @@ def _plan_and_placing(club: Club, source, choices: dict):
     return plan, place_plan(club, plan, choices.get("league", "default"))
 
 
-def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, choices: dict) -> HttpResponse:
+def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, choices: dict | None,
+                    error: str = "") -> HttpResponse:
     """Plays per game, each imported name's proposed player, merges, duplicates, the season each play goes
     to: nothing written. A refused choice (a merge naming nobody) is said, and the last good choices shown."""
     source = read_files(pending.kind, pending.file_list())
-    error = ""
+    choices = dict(pending.choices) if choices is None else choices
     try:
         plan, placing = _plan_and_placing(club, source, choices)
     except ImportRefused as refused:
@@ -146,7 +155,11 @@ def import_preview(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     pending = _pending(request, club, token)
     if pending.state != PendingImport.State.WAITING:
         return redirect("import_progress", slug=club.slug, token=token)
-    return _render_preview(request, club, pending, _choices(request, pending))
+    try:
+        choices = _choices(request, pending)
+    except ImportRefused as refused:
+        return _render_preview(request, club, pending, None, str(refused))
+    return _render_preview(request, club, pending, choices)
 
 
 @login_required
@@ -158,12 +171,12 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     pending = _pending(request, club, token)
     if pending.state != PendingImport.State.WAITING:  # a second tap: the first one's outcome
         return redirect("import_progress", slug=club.slug, token=token)
-    choices = _choices(request, pending)
     source = read_files(pending.kind, pending.file_list())
     try:
+        choices = _choices(request, pending)
         plan = club_plan(club, source, merges=choices.get("merges", []), game_overrides=choices.get("games", {}))
-    except ImportRefused:
-        return _render_preview(request, club, pending, choices)  # says why; nothing written
+    except ImportRefused as refused:  # says why; nothing written
+        return _render_preview(request, club, pending, None, str(refused))
     choices["language"] = translation.get_language()  # the job says its outcome in the importer's language
     if not pending_start(pending, choices):
         return redirect("import_progress", slug=club.slug, token=token)

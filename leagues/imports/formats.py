@@ -5,6 +5,7 @@ Every refusal is an `ImportRefused` naming the file and the place in it, raised 
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import json
 import math
@@ -15,11 +16,15 @@ from typing import TYPE_CHECKING
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 
+from shitenno_site.validation import name_problem, text_problem
+
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element  # the parsed tree's type; parsing itself goes through defusedxml
 
 MAX_BYTES = 20 * 1024 * 1024  # a BG Stats backup of a decade of plays is a few MB; a 100 MB file is refused
 EARLIEST = datetime.date(1900, 1, 1)
+MAX_PLAYERS = 100  # players at one play: no board game seats more; a wide play made the preview slow (issue 36)
+MAX_RESULTS = 100_000  # results an import writes; the job must end within its time limit (docs/import.md)
 SOURCE_BGSTATS = "bgstats"
 SOURCE_BGG = "bgg"
 
@@ -82,6 +87,19 @@ def _check_bytes(data: bytes, name: str) -> None:
         raise ImportRefused(f"{name}: a NUL byte at byte {nul}; this is not a text export.")
 
 
+def _check_players(count: int, where: str) -> None:
+    if count > MAX_PLAYERS:
+        raise ImportRefused(f"{where}: {count} players at one play; at most {MAX_PLAYERS}.")
+
+
+def check_results(source: Source) -> None:
+    """An import writes at most MAX_RESULTS results (a play of quantity n is n): counted before any plan."""
+    total = sum(play.quantity for play in source.plays)
+    if total > MAX_RESULTS:
+        raise ImportRefused(f"The files hold {total} plays (a play of quantity n counted n times); at most "
+                            f"{MAX_RESULTS} an import: import them in parts.")
+
+
 def _date(text: object, where: str, today: datetime.date) -> datetime.date:
     if not isinstance(text, str):
         raise ImportRefused(f"{where}: the date is missing.")
@@ -110,12 +128,26 @@ def _int(value: object, where: str, *, positive: bool = False) -> int | None:
     return (number or None) if positive else number
 
 
-def _text(value: object, where: str, limit: int = 200) -> str:
+def _text(value: object, where: str, limit: int = 200, *, name: bool = False) -> str:
+    """A text of the file, refused with its place when the site's one rule for text (or, for a `name` shown to
+    others, for names) refuses it: a NUL, a lone surrogate (also JSON-escaped, "\\ud800"), a direction or other
+    control character (shitenno_site.validation)."""
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ImportRefused(f"{where}: expected text, found {type(value).__name__}.")
-    return str(value).strip()[:limit]
+    text = str(value).strip()
+    problem = text_problem(text) or (name_problem(text) if name and text else None)
+    if problem:
+        raise ImportRefused(f"{where}: {problem}")
+    return text[:limit]
+
+
+def _loose_id(value: object) -> int | None:
+    """An id of the file the site only matches on (a game's `bggId`, an item's `objectid`): a whole number of
+    any size, or nothing; never a reason to refuse the file."""
+    text = str(value).strip() if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+    return int(text) if text.isdigit() and len(text) <= 18 and int(text) > 0 else None
 
 
 def numeric_score(text: str) -> float | None:
@@ -174,8 +206,9 @@ def _bgstats_players(root: dict, name: str) -> dict[str, SourcePlayer]:
         ref = _text(raw.get("id"), f"{where}.id")
         if not ref:
             raise ImportRefused(f"{where}: the player has no id.")
-        player_name = _text(raw.get("name"), f"{where}.name", 80) or f"Player {ref}"
-        players[ref] = SourcePlayer(key=f"bgstats:{_text(raw.get('uuid'), where) or ref}", name=player_name,
+        player_name = _text(raw.get("name"), f"{where}.name", 80, name=True) or f"Player {ref}"
+        players[ref] = SourcePlayer(key=f"bgstats:{_text(raw.get('uuid'), f'{where}.uuid') or ref}",
+                                    name=player_name,
                                     bgg_username=_text(raw.get("bggUsername"), f"{where}.bggUsername", 80))
     return players
 
@@ -190,7 +223,7 @@ def _bgstats_games(root: dict, name: str) -> dict[str, SourceGame]:
         if not ref:
             raise ImportRefused(f"{where}: the game has no id.")
         games[ref] = SourceGame(name=_text(raw.get("name"), f"{where}.name", 120),
-                                bgg_id=_int(raw.get("bggId"), f"{where}.bggId", positive=True),
+                                bgg_id=_loose_id(raw.get("bggId")),
                                 highest_wins=raw.get("highestWins", True) is not False)
     return games
 
@@ -199,7 +232,9 @@ def _bgstats_entries(raw: dict, where: str, players: dict[str, SourcePlayer], so
     """A play's `playerScores`; each player who took part joins `source.players` (the file's other players,
     who played nothing, are not imported)."""
     entries = []
-    for j, score in enumerate(_list(raw, "playerScores", where)):
+    scores = _list(raw, "playerScores", where)
+    _check_players(len(scores), where)
+    for j, score in enumerate(scores):
         at = f"{where}.playerScores[{j}]"
         score = _object(score, at)
         ref = _text(score.get("playerRefId"), f"{at}.playerRefId")
@@ -263,10 +298,12 @@ def _bgg_root(name: str, data: bytes) -> Element:
 def _bgg_entries(play: Element, where: str, source: Source) -> list[SourceEntry]:
     """A play's `<players>`; each joins `source.players`, keyed by BGG username, else by name."""
     entries = []
-    for j, player in enumerate(play.findall("players/player")):
+    players = play.findall("players/player")
+    _check_players(len(players), where)
+    for j, player in enumerate(players):
         at = f"{where} player {j + 1}"
-        username = _text(player.get("username"), at, 80)
-        player_name = _text(player.get("name"), at, 80) or username or f"Player {j + 1}"
+        username = _text(player.get("username"), f"{at} username", 80)
+        player_name = _text(player.get("name"), f"{at} name", 80, name=True) or username or f"Player {j + 1}"
         key = f"bgg:user:{username.casefold()}" if username else f"bgg:name:{player_name.casefold()}"
         source.players.setdefault(key, SourcePlayer(key=key, name=player_name, bgg_username=username))
         entries.append(SourceEntry(
@@ -294,7 +331,7 @@ def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = 
             if item is None:
                 raise ImportRefused(f"{where}: the play has no <item> (game).")
             game = SourceGame(name=_text(item.get("name"), f"{where} item name", 120),
-                              bgg_id=_int(item.get("objectid"), f"{where} item objectid", positive=True))
+                              bgg_id=_loose_id(item.get("objectid")))
             entries = _bgg_entries(play, where, source)
             quantity = _int(play.get("quantity"), f"{where} quantity") or 1
             if quantity > 100:
@@ -312,7 +349,10 @@ def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = 
 # --- ranks ---
 
 def _competition(keys: Sequence) -> list[int]:
-    return [1 + sum(other < key for other in keys) for key in keys]
+    """Competition ranks: one more than the number of keys below each (sorted once: linear in players but for
+    the sort, where counting for each player was quadratic, issue 36)."""
+    ordered = sorted(keys)
+    return [1 + bisect.bisect_left(ordered, key) for key in keys]
 
 
 def ranks_of(entries: Sequence[SourceEntry], highest_wins: bool = True) -> list[int]:

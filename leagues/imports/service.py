@@ -21,7 +21,7 @@ from ..bulk import insert_rows
 from ..models import Club, Membership, Player, Result, ResultEntry, Season
 from ..results import results_settle_imported
 from ..seasons import season_create, seasons_adopt
-from .formats import SOURCE_BGG, SOURCE_BGSTATS, ImportRefused, Source, parse_bgg, parse_bgstats
+from .formats import SOURCE_BGG, SOURCE_BGSTATS, ImportRefused, Source, check_results, parse_bgg, parse_bgstats
 from .plan import Member, Plan, SiteGame, make_plan, parse_merges
 from .seasons import place_plan
 
@@ -39,12 +39,15 @@ def read_files(kind: str, files: Sequence[tuple[str, bytes]]) -> Source:
     if kind == SOURCE_BGSTATS:
         if len(files) != 1:
             raise ImportRefused(_("A BG Stats export is one file; give exactly one."))
-        return parse_bgstats(files[0][1], files[0][0])
-    if kind == SOURCE_BGG:
+        source = parse_bgstats(files[0][1], files[0][0])
+    elif kind == SOURCE_BGG:
         if not files:
             raise ImportRefused(_("Give at least one page of BGG plays."))
-        return parse_bgg(files)
-    raise ImportRefused(_("Unknown format %(kind)r: bgstats or bgg.") % {"kind": kind})
+        source = parse_bgg(files)
+    else:
+        raise ImportRefused(_("Unknown format %(kind)r: bgstats or bgg.") % {"kind": kind})
+    check_results(source)
+    return source
 
 
 def club_members(club: Club) -> list[Member]:
