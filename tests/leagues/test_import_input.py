@@ -218,3 +218,14 @@ def test_an_import_does_not_hold_the_clubs_row(club, alice):
         go_on.set()
         worker.join()
     assert outcome["summary"]["imported"] == 34
+
+
+@pytest.mark.django_db
+def test_a_broken_file_is_refused_in_dutch(client, club, alice):
+    client.force_login(alice)
+    before = written()
+    response = client.post(reverse("import_start", args=[club.slug]), {
+        "kind": "bgstats", "files": SimpleUploadedFile("b.json", b'{"plays": [')}, HTTP_ACCEPT_LANGUAGE="nl")
+    page = response.content.decode()
+    assert response.status_code == 400 and "b.json: geen geldige JSON op regel 1" in page and "afgekapt" in page
+    assert written() == before
