@@ -4,6 +4,7 @@ bar for a large file), and the club's export downloads. Thin: leagues.imports do
 from __future__ import annotations
 
 import io
+import logging
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -21,12 +22,13 @@ from .access import club_for_member
 from .imports import export
 from .imports.formats import MAX_BYTES, ImportRefused
 from .imports.job import run_import, run_import_job  # noqa: F401 (the job's body, kept here for its page's tests)
-from .imports.pending import pending_choose, pending_create, pending_progress, pending_start
+from .imports.pending import pending_choose, pending_create, pending_progress, pending_start, pending_unstart
 from .imports.plan import SKIP_INCOMPLETE, SKIP_OTHER_GAME, SKIP_SAME_PLAYER_TWICE, SKIP_TOO_FEW, fold
 from .imports.seasons import place_plan
 from .imports.service import FORMATS, club_plan, read_files, site_games
 from .models import Club, PendingImport
 
+logger = logging.getLogger(__name__)
 IN_PAGE = 300  # results (a play of quantity n is n) committed while the page waits; more run as a job
 PLAYS_SHOWN = 200  # plays listed with their season on the preview
 MAX_FILES = 20
@@ -185,7 +187,14 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     else:
         from .tasks import import_plays_job
 
-        import_plays_job.delay(token)  # the row says "running" already (autocommit): the worker finds it
+        try:
+            import_plays_job.delay(token)  # the row says "running" already (autocommit): the worker finds it
+        except Exception:  # the queue is down: nothing started, the upload waits for another tap
+            logger.warning("Could not queue the import %s.", token, exc_info=True)
+            pending_unstart(pending)
+            return _render_preview(request, club, pending, None, _(
+                "The import could not be started (the job queue does not answer); nothing was written. Try again "
+                "in a minute."))
     return redirect("import_progress", slug=club.slug, token=token)
 
 

@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 
 from . import outbox, rating_store, repair, standings_store
 from .imports.job import run_import_job
-from .imports.pending import pending_expire
+from .imports.pending import pending_expire, pending_lost
 from .models import Result, Season
 
 logger = logging.getLogger(__name__)
@@ -97,5 +97,8 @@ def import_plays_job(token: str) -> None:
 
 @shared_task(ignore_result=True)
 def imports_expire() -> int:
-    """Delete the import uploads past their expiry."""
+    """Delete the import uploads past their expiry, and queue again the jobs of running uploads nobody holds (a
+    lost message, a dead process): every import ends with an outcome."""
+    for token in pending_lost():
+        import_plays_job.delay(token)
     return pending_expire()

@@ -286,8 +286,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # Run the league jobs whose broker message was lost (broker down at commit): see leagues/outbox.py.
     "leagues-outbox-sweep": {"task": "leagues.tasks.outbox_sweep", "schedule": 60.0},
-    # Delete the import uploads past their expiry (leagues/imports/pending.py).
-    "leagues-imports-expire": {"task": "leagues.tasks.imports_expire", "schedule": 600.0},
+    # Delete the import uploads past their expiry; queue again a running import's lost job (leagues/imports/).
+    "leagues-imports-expire": {"task": "leagues.tasks.imports_expire", "schedule": 60.0},
     # Recompute every rating and standing from scratch; it must agree with the incremental updates.
     "leagues-nightly-recompute": {
         "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),

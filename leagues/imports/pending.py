@@ -21,6 +21,7 @@ from django.utils import timezone
 from ..models import Club, PendingImport
 
 KEEP = datetime.timedelta(hours=1)  # an upload waits this long between preview and commit; an outcome is kept as long
+LOST_AFTER = 120  # seconds a running upload may wait unheld for its job before the beat queues it again
 
 
 def _progress_key(token: str) -> str:
@@ -46,8 +47,15 @@ def pending_start(pending: PendingImport, choices: dict) -> bool:
     """Mark the upload as being committed with these choices; False when another tap got there first."""
     limit = datetime.timedelta(seconds=settings.IMPORT_JOB_TIME_LIMIT)
     started = PendingImport.objects.filter(pk=pending.pk, state=PendingImport.State.WAITING).update(
-        state=PendingImport.State.RUNNING, choices=choices, expires_at=timezone.now() + KEEP + limit)
+        state=PendingImport.State.RUNNING, choices=choices, started_at=timezone.now(),
+        expires_at=timezone.now() + KEEP + limit)
     return bool(started)
+
+
+def pending_unstart(pending: PendingImport) -> None:
+    """The job could not be queued: the upload waits again, for another tap."""
+    PendingImport.objects.filter(pk=pending.pk, state=PendingImport.State.RUNNING).update(
+        state=PendingImport.State.WAITING)
 
 
 def pending_step(token: str, done: int, total: int) -> None:
@@ -76,3 +84,15 @@ def pending_expire() -> int:
                    .filter(expires_at__lt=timezone.now()).values_list("pk", flat=True)[:1000])
     PendingImport.objects.filter(pk__in=expired).delete()
     return len(expired)
+
+
+@transaction.atomic
+def pending_lost(older_than: float = LOST_AFTER) -> list[str]:
+    """The running uploads nobody holds since `older_than` seconds: their job's message was lost (a broker
+    flush or restart) or the process committing them died. Returned (their clock reset) for the beat to queue
+    again; a second delivery of a job that was only slow does nothing (leagues/imports/job.py)."""
+    since = timezone.now() - datetime.timedelta(seconds=older_than)
+    lost = list(PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
+                .filter(state=PendingImport.State.RUNNING, started_at__lt=since).values_list("pk", "token")[:100])
+    PendingImport.objects.filter(pk__in=[pk for pk, _token in lost]).update(started_at=timezone.now())
+    return [token for _pk, token in lost]

@@ -27,6 +27,7 @@ class PendingImport(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     outcome = models.JSONField(default=dict, blank=True, help_text="The summary, or the error, once it ends.")
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="When the commit was last asked for.")
     expires_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:

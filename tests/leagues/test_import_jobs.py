@@ -179,3 +179,46 @@ def test_the_worker_runs_a_large_import(request, client, club, alice, monkeypatc
     assert PendingImport.objects.get(token=token).state == PendingImport.State.DONE
     assert "34 results imported" in client.get(progress, HTTP_HX_REQUEST="true").content.decode()
     assert Result.objects.filter(club=club).count() == 34
+
+
+@pytest.mark.django_db
+def test_a_lost_job_is_queued_again_by_the_beat(client, club, alice, monkeypatch):
+    """A Redis flush lost the job's message: the upload stays "running" nobody holds, and the beat's sweep
+    queues it again, so the import still ends."""
+    import datetime
+
+    from django.utils import timezone
+
+    from leagues import tasks
+
+    monkeypatch.setattr(import_views, "IN_PAGE", 10)
+    lost = []
+    monkeypatch.setattr(tasks.import_plays_job, "delay", lost.append)
+    client.force_login(alice)
+    token = _upload(client, club)
+    client.post(reverse("import_commit", args=[club.slug, token]))
+    assert lost == [token] and Result.objects.count() == 0  # the message the flush loses
+    tasks.imports_expire()
+    assert lost == [token]  # too early to call it lost: a worker may be just about to start it
+    PendingImport.objects.filter(token=token).update(started_at=timezone.now() - datetime.timedelta(minutes=3))
+    monkeypatch.setattr(tasks.import_plays_job, "delay", job.run_import_job)  # the worker gets it this time
+    tasks.imports_expire()
+    assert PendingImport.objects.get(token=token).state == PendingImport.State.DONE
+    assert Result.objects.filter(club=club).count() == 34
+
+
+@pytest.mark.django_db
+def test_a_queue_that_does_not_answer_leaves_the_upload_waiting(client, club, alice, monkeypatch):
+    from leagues import tasks
+
+    def down(token):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(import_views, "IN_PAGE", 10)
+    monkeypatch.setattr(tasks.import_plays_job, "delay", down)
+    client.force_login(alice)
+    token = _upload(client, club)
+    response = client.post(reverse("import_commit", args=[club.slug, token]))
+    assert response.status_code == 400 and "could not be started" in response.content.decode()
+    assert PendingImport.objects.get(token=token).state == PendingImport.State.WAITING
+    assert Result.objects.count() == 0
