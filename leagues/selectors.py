@@ -171,7 +171,8 @@ def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Re
 
     if not viewer.is_authenticated:
         return [], []
-    mine = Q(entries__player__user=viewer) | Q(entries__player__user__isnull=True, entries__player__created_by=viewer)
+    mine = (Q(entries__player__user=viewer) | Q(entries__player__user__isnull=True, entries__player__created_by=viewer)
+            | Q(vouched_by=viewer))  # the manager who vouched for an import settles a dispute of it
     managed = managed_club_ids(viewer)
     if managed:
         mine |= Q(entries__player__user__isnull=True, season__league__club_id__in=managed)
@@ -180,8 +181,10 @@ def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Re
                   .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id"))
     waiting = []
     for result in candidates[:WAITING_SHOWN * 4]:  # a few the viewer signed already are read past
-        signed = {s.player_id for s in result.sign_offs.all()}
-        result.can_sign = any(p not in signed for p in result_players_signed_by(result, viewer))
+        # a player is settled for the viewer once agreed for, or disputed by the viewer himself; another's
+        # dispute of a play the viewer vouched for waits for him to settle it
+        settled = {s.player_id for s in result.sign_offs.all() if s.agreed or s.by_id == viewer.pk}
+        result.can_sign = any(p not in settled for p in result_players_signed_by(result, viewer))
         if result.can_sign:
             waiting.append(result)
     signed_by_me = SignOff.objects.filter(by=viewer).values("result")

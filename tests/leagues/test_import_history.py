@@ -81,7 +81,7 @@ def test_a_season_takes_only_its_leagues_games_and_the_clubs_members(club, alice
 
 
 @pytest.mark.django_db
-def test_vouched_plays_count_and_a_player_may_dispute_one(club, alice, carol):
+def test_vouched_plays_count_and_a_player_may_dispute_one(client, club, alice, carol):
     season = seasons.season_create(league=league_of(club, alice), name="2024", starts_on=JAN, ends_on=DEC,
                                    user=alice)
     run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", BGSTATS)
@@ -99,7 +99,10 @@ def test_vouched_plays_count_and_a_player_may_dispute_one(club, alice, carol):
     outbox.sweep(older_than=0)
     assert Standing.objects.get(season=season, player=carol_player).games == games_before - 1
 
-    # the manager settles it: he signs it again (he answers for the play he imported)
+    # the manager settles it: his waiting page offers it, and he signs it again (he answers for his import)
+    client.force_login(alice)
+    page = client.get(reverse("results_waiting")).content.decode()
+    assert f"/results/{disputed.pk}/sign-off/" in page and "I was not there" in page
     results.result_sign_off(result=disputed, user=alice, agreed=True)
     disputed.refresh_from_db()
     assert disputed.status == Result.Status.COUNTED and disputed.flagged_by is None
