@@ -247,3 +247,42 @@ def test_the_commit_reads_the_club_once_not_once_a_play(alice):
         assert summary["imported"] == plays
         counts.append(len(queries))
     assert counts[0] == counts[1] and counts[0] <= 90, counts
+
+
+@pytest.mark.django_db
+def test_the_command_makes_the_seasons_and_vouches(club, alice):
+    league = league_of(club, alice)
+    summary = run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", "--new-seasons-in",
+                  league.slug, BGSTATS)
+    assert summary["new_seasons"] == ["2024"] and summary["imported"] == 34
+    season = Season.objects.get(league=league)
+    assert Result.objects.filter(season=season, status=Result.Status.COUNTED).count() == 34
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_a_league_of_no_such_name(club, alice):
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("import_plays", "--club", club.slug, "--format", "bgstats", "--new-seasons-in", "nowhere",
+                     BGSTATS, stdout=io.StringIO(), stderr=err)
+    assert exit_.value.code == 2 and "nowhere" in err.getvalue()
+    assert not Result.objects.exists() and not Season.objects.exists() and not Player.objects.filter(
+        created_in=club).exists()
+
+
+@pytest.mark.django_db
+def test_an_offered_season_never_overlaps_the_leagues_own(club, alice):
+    """The league has a spring season: the plays after it are offered a season from their first day to their
+    last, not the whole year; the spring plays go to the spring season."""
+    from leagues.imports.seasons import place_plan
+    from leagues.imports.service import club_plan, read_files
+
+    league = league_of(club, alice)
+    spring = seasons.season_create(league=league, name="Spring", starts_on=JAN, ends_on=JUN, user=alice)
+    plan = club_plan(club, read_files("bgstats", [("b.json", (FIXTURES / "bgstats.json").read_bytes())]))
+    placing = place_plan(club, plan)
+    later = sorted(r.played_on for r in plan.results if r.played_on > JUN)
+    assert [(o.name, o.starts_on, o.ends_on, o.plays) for o in placing.offers] == [
+        ("2024", later[0], later[-1], len(later))]
+    assert placing.existing == [(spring, len(plan.results) - len(later))]
+    assert not placing.left_out
