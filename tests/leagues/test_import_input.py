@@ -12,6 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection, connections, transaction
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leagues import import_views
 from leagues.imports import formats
@@ -229,3 +231,30 @@ def test_a_broken_file_is_refused_in_dutch(client, club, alice):
     page = response.content.decode()
     assert response.status_code == 400 and "b.json: geen geldige JSON op regel 1" in page and "afgekapt" in page
     assert written() == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.characters(exclude_categories=()), max_size=12),
+       field=st.sampled_from(["player name", "score", "game name", "team", "uuid"]))
+def test_any_text_in_any_field_is_read_or_refused_never_crashes(text, field):
+    """Random Unicode, lone surrogates and NUL included (JSON-escaped, as json.dumps writes them): the reader
+    either takes the file, with text the site's rule accepts, or refuses it with its place (issue 36)."""
+    from shitenno_site.validation import text_problem
+
+    def change(data):
+        if field == "player name":
+            data["players"][2]["name"] = text
+        elif field == "game name":
+            data["games"][0]["name"] = text
+        elif field == "uuid":
+            data["plays"][0]["uuid"] = text
+        else:
+            data["plays"][0]["playerScores"][1]["score" if field == "score" else "team"] = text
+    try:
+        source = formats.parse_bgstats(bgstats_with(change), "b.json")
+    except formats.ImportRefused as refused:
+        assert str(refused).startswith("b.json: ")
+        return
+    assert all(text_problem(p.name) is None for p in source.players.values())
+    assert all(text_problem(e.score_text) is None and text_problem(e.team) is None
+               for play in source.plays for e in play.entries)
