@@ -26,12 +26,14 @@ from . import outbox
 from . import standings as standings_maths
 from .access import (
     membership_of,
+    players_signers,
     require_club_manager,
     result_players_signed_by,
     result_signed_publicly,
     result_signers,
 )
 from .audit import audit_record
+from .bulk import insert_rows
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
 from .rating_store import result_scopes
 from .seasons import season_for, season_refusals
@@ -67,13 +69,20 @@ def signed_status(result: Result) -> tuple[str, bool]:
     creator or a manager of the league's club); disputed when anyone answering for a player disagreed; pending
     otherwise. Nothing else counts a result: not an edit, not its recorder (issue 24)."""
     sign_offs = {s.player_id: s for s in result.sign_offs.all()}
-    signers = result_signers(result)
+    status, valid = sign_off_status(result_signers(result), sign_offs)
+    if status == Result.Status.COUNTED:
+        return status, result_signed_publicly(result, valid)
+    return status, False
+
+
+def sign_off_status(signers: dict[int, set[int]], sign_offs: dict[int, SignOff]) -> tuple[str, dict[int, SignOff]]:
+    """`signed_status`'s rule on sign-offs and signers already read: the status, and the valid sign-offs."""
     valid = {player: s for player, s in sign_offs.items() if s.by_id in signers.get(player, ())}
     if any(not s.agreed for s in valid.values()):
-        return Result.Status.DISPUTED, False
+        return Result.Status.DISPUTED, valid
     if signers and all(player in valid for player in signers):
-        return Result.Status.COUNTED, result_signed_publicly(result, valid)
-    return Result.Status.PENDING, False
+        return Result.Status.COUNTED, valid
+    return Result.Status.PENDING, valid
 
 
 def _settle(result: Result, *, enqueue: bool = True) -> None:
@@ -88,7 +97,9 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     if status == result.status:
         return
     result.status, result.ranked_publicly = status, public
-    result.save(update_fields=["status", "ranked_publicly", "updated_at"])
+    if status == Result.Status.COUNTED:  # a disputed import signed again by its manager: the flag is answered
+        result.flagged_by, result.flag_note = None, ""
+    result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
 
@@ -193,6 +204,8 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
     if result.status == Result.Status.COUNTED:
         if agreed:
             return result  # it counts already: nothing to add
+        if _vouched_for_player(result, mine, user):
+            return _dispute_vouched_import(result, user, mine, note, names)
         result.flagged_by = user
         result.flag_note = note.strip()[:300]
         result.save(update_fields=["flagged_by", "flag_note", "updated_at"])
@@ -205,6 +218,32 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
     _settle(result)
     _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
                   {"players": names, "note": note[:300], "status": result.status})
+    return result
+
+
+def _vouched_for_player(result: Result, mine: list[int], user: AbstractBaseUser) -> bool:
+    """An imported play counts on its importing manager's word (`vouched_by`, issue 34): a player who never
+    signed it himself may take it out of the standings by disputing it."""
+    if not (result.source and result.vouched_by_id) or user.pk == result.vouched_by_id:
+        return False
+    own = set(result.sign_offs.filter(player_id__in=mine, by=user).values_list("player_id", flat=True))
+    return any(player not in own for player in mine)
+
+
+def _dispute_vouched_import(result: Result, user: AbstractBaseUser, mine: list[int], note: str,
+                            names: list[str]) -> Result:
+    """The player's dispute replaces the manager's word for him: the result is disputed, leaves the standings and
+    ratings it was in, and waits for a manager (flagged), who corrects it, deletes it or signs it again."""
+    scopes, season = set(result_scopes(result)), result.season_id
+    for player_id in mine:
+        SignOff.objects.update_or_create(
+            result=result, player_id=player_id, defaults={"by": user, "agreed": False, "note": note[:300]})
+    result.status, result.ranked_publicly = signed_status(result)
+    result.flagged_by, result.flag_note = user, note.strip()[:300]
+    result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
+    _enqueue_recompute(scopes, result.played_on, {season} if season else set())
+    outbox.ask_tally_players(_players_of(result))
+    _audit_result("result.dispute", result, user, {"players": names, "note": note[:300], "status": result.status})
     return result
 
 
@@ -306,16 +345,28 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
 
 
 
-def results_settle_imported(results: Sequence[Result]) -> list[Result]:
-    """An import's results, signed by the importer for whom he answers (`result_signers`, as for any result):
-    each counts by the same rule as one entered here. Their jobs are asked per scope and season (a re-rate from
-    the earliest date), not per result: one fold of thousands of results, ending where a full recompute does.
-    Runs inside the import's transaction; returns the results that now count."""
-    counted = []
+def results_settle_imported(results: Sequence[Result], players: dict[int, list[Player]], user: AbstractBaseUser,
+                            managers: set[int]) -> list[Result]:
+    """An import's results (their `season` and `club` set, their players in `players` by result id), signed by
+    the importer for whom he answers (`players_signers`, the rule of `result_signers`: himself, the guests he
+    answers for, and everyone of a play he vouched for) and settled by `sign_off_status`, the rule of any
+    result, without a query per result. Their jobs are asked per scope and season (a re-rate from the earliest
+    date), not per result: one fold of thousands of results, ending where a full recompute does. Runs inside the
+    import's transaction; returns the results that now count."""
+    sign_offs, counted = [], []
     for result in results:
-        _settle(result, enqueue=False)
-        if result.status == Result.Status.COUNTED:
+        signers = players_signers(result, players[result.pk], managers=managers if result.season_id else set())
+        mine = {player: SignOff(result_id=result.pk, player_id=player, by_id=user.pk, agreed=True)
+                for player, users in signers.items() if user.pk in users}
+        sign_offs.extend((result.pk, player) for player in mine)
+        status, valid = sign_off_status(signers, mine)
+        if status == Result.Status.COUNTED:
+            result.status = status
             counted.append(result)
+    insert_rows(SignOff(result_id=0, player_id=0, by_id=user.pk, agreed=True), ("result_id", "player_id"), sign_offs)
+    for start in range(0, len(counted), 5000):  # an import never ranks publicly (`result_signed_publicly`)
+        Result.objects.filter(pk__in=[r.pk for r in counted[start:start + 5000]]).update(
+            status=Result.Status.COUNTED, ranked_publicly=False, updated_at=timezone.now())
     if counted:
         scopes, seasons = set(), set()
         for result in counted:
@@ -323,7 +374,7 @@ def results_settle_imported(results: Sequence[Result]) -> list[Result]:
             if result.season_id:
                 seasons.add(result.season_id)
         _enqueue_recompute(scopes, min(r.played_on for r in counted), seasons)
-        outbox.ask_tally_players({p for r in counted for p in _players_of(r)})
+        outbox.ask_tally_players({p.pk for r in counted for p in players[r.pk]})
     return counted
 
 

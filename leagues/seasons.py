@@ -67,13 +67,53 @@ def season_create(
     if errors:
         raise ValidationError(errors)
     tie_breakers = standings_maths.season_tie_breakers(tie_breakers)  # what is stored is what applies
-    League.objects.select_for_update().get(pk=league.pk)
+    League.objects.select_for_update(of=("self",)).get(pk=league.pk)
     if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
         raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
-    return Season.objects.create(
+    season = Season.objects.create(
         league=league, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on, points_scheme=points_scheme,
         custom_points=custom_points, min_games=min_games, tie_breakers=tie_breakers,
     )
+    seasons_adopt(club=league.club, seasons=[season])
+    return season
+
+
+def seasons_adopt(*, club: Club, seasons: Sequence[Season] | None = None,
+                  result_ids: Sequence[int] | None = None) -> int:
+    """The one rule for a result that has no season yet (issue 34): a season of its club adopts it when the
+    season's league counts its game, its date is within the season's dates and every player is a member of the
+    club, as `season_refusals` says for a result entered into a season. The club's seasons are asked in league
+    order (as `season_for` does for a finished table), so a result goes to one season only.
+
+    A season created later (`season_create`) adopts the club's earlier results, and an import (which writes its
+    results without a season) is adopted by the seasons the club has: the same rule both ways, whichever came
+    first. `seasons` (default: all the club's) and `result_ids` (default: all the club's results) narrow it.
+    Adopted results that count are folded into their season's table and league's ratings by the usual jobs.
+    Returns how many results were adopted; runs in the caller's transaction."""
+    from django.db.models import Exists, OuterRef
+
+    from . import outbox
+    from .models import RatingScope, Result, ResultEntry
+
+    if seasons is None:
+        seasons = Season.objects.filter(league__club=club).select_related("league").order_by("league_id", "starts_on")
+    members = Membership.objects.filter(club=club).values("player_id")
+    outsider = ResultEntry.objects.filter(result=OuterRef("pk")).exclude(player_id__in=members)
+    adopted = 0
+    for season in seasons:
+        waiting = Result.objects.filter(club=club, season__isnull=True, game__in=season.league.games,
+                                        played_on__gte=season.starts_on, played_on__lte=season.ends_on)
+        if result_ids is not None:
+            waiting = waiting.filter(pk__in=result_ids)
+        waiting = waiting.exclude(Exists(outsider))
+        counted = list(waiting.filter(status=Result.Status.COUNTED).values_list("played_on", flat=True)
+                       .order_by("played_on")[:1])
+        count = waiting.update(season=season)
+        adopted += count
+        if counted:  # the season's table and the league's ratings take them in from the earliest
+            outbox.ask_rate_scope(RatingScope.LEAGUE, str(season.league_id), counted[0])
+            outbox.ask_compute_standings(season.pk)
+    return adopted
 
 
 def season_refusals(season: Season, *, game: str, played_on: datetime.date,

@@ -23,6 +23,7 @@ from .models import (
     Result,
     ResultEntry,
     Season,
+    SignOff,
     Standing,
 )
 
@@ -157,6 +158,42 @@ def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> Qu
     awaiting = results_recent(viewer=viewer, league=league).filter(
         status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
     return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
+
+
+WAITING_SHOWN = 50
+
+
+def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Result]]:
+    """Every result that waits for the viewer's sign-off, in a season or not (issue 34: an import's results in
+    no season waited on pages that listed only a league's), latest first; and the imported plays counted on a
+    manager's word (`vouched_by`) that he may still dispute. Each waiting result carries `can_sign`."""
+    from .access import managed_club_ids, result_players_signed_by
+
+    if not viewer.is_authenticated:
+        return [], []
+    mine = (Q(entries__player__user=viewer) | Q(entries__player__user__isnull=True, entries__player__created_by=viewer)
+            | Q(vouched_by=viewer))  # the manager who vouched for an import settles a dispute of it
+    managed = managed_club_ids(viewer)
+    if managed:
+        mine |= Q(entries__player__user__isnull=True, season__league__club_id__in=managed)
+    candidates = (results_visible(viewer).filter(mine, status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+                  .distinct().select_related("season__league", "club")
+                  .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id"))
+    waiting = []
+    for result in candidates[:WAITING_SHOWN * 4]:  # a few the viewer signed already are read past
+        # a player is settled for the viewer once agreed for, or disputed by the viewer himself; another's
+        # dispute of a play the viewer vouched for waits for him to settle it
+        settled = {s.player_id for s in result.sign_offs.all() if s.agreed or s.by_id == viewer.pk}
+        result.can_sign = any(p not in settled for p in result_players_signed_by(result, viewer))
+        if result.can_sign:
+            waiting.append(result)
+    signed_by_me = SignOff.objects.filter(by=viewer).values("result")
+    vouched = (results_visible(viewer).filter(entries__player__user=viewer, status=Result.Status.COUNTED,
+                                              vouched_by__isnull=False).exclude(source="")
+               .exclude(vouched_by=viewer).exclude(pk__in=signed_by_me).distinct()
+               .select_related("season__league", "club").prefetch_related("entries__player")
+               .order_by("-played_on", "-id")[:WAITING_SHOWN])
+    return waiting[:WAITING_SHOWN], list(vouched)
 
 
 def last_played_in_scope() -> Subquery:

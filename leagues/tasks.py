@@ -5,10 +5,12 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from . import outbox, rating_store, repair, standings_store
 from .imports.job import run_import_job
+from .imports.pending import pending_expire, pending_lost
 from .models import Result, Season
 
 logger = logging.getLogger(__name__)
@@ -85,7 +87,18 @@ def _sweep_at_start(sender=None, **_kwargs) -> None:
         logger.warning("Could not queue the start-up outbox sweep.", exc_info=True)
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT, time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
 def import_plays_job(token: str) -> None:
-    """A large import's commit (issue 27), reporting its progress to the page (leagues.import_views)."""
+    """A large import's commit (issue 27), reporting its progress to the page (leagues.import_views). Safe to
+    deliver twice (leagues/imports/job.py); it ends within the broker's visibility timeout."""
     run_import_job(token)
+
+
+@shared_task(ignore_result=True)
+def imports_expire() -> int:
+    """Delete the import uploads past their expiry, and queue again the jobs of running uploads nobody holds (a
+    lost message, a dead process): every import ends with an outcome."""
+    for token in pending_lost():
+        import_plays_job.delay(token)
+    return pending_expire()

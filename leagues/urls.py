@@ -25,6 +25,7 @@ urlpatterns += [
     path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
     path("rankings/", views.rankings, name="rankings"),
     path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),
+    path("results/waiting/", views.results_waiting, name="results_waiting"),
     path("tables/<str:code>/result/", table_result.table_result, name="table_result"),
 ]
 

@@ -216,7 +216,15 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, _("Thank you: your sign-off is recorded."))
-    return redirect(result.season.league if result.season_id else "league_index")
+    return redirect(result.season.league if result.season_id else "results_waiting")
+
+
+@login_required
+def results_waiting(request: HttpRequest) -> HttpResponse:
+    """Every result that waits for your sign-off, in a season or not, and the imported plays a manager vouched
+    for that you may dispute (issue 34)."""
+    awaiting, vouched = selectors.results_waiting_for(request.user)
+    return render(request, "leagues/results_waiting.html", {"awaiting": awaiting, "vouched": vouched})
 
 
 RANKINGS_PAGE = 50

@@ -275,6 +275,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # kombu looks for messages past their timeout every 10 of these intervals: once a minute, not every 100 s
     "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "6")),
 }
+# An import job (leagues/imports/job.py) is acked late and must end before the broker hands it out again: its
+# soft limit (it then records "failed: took too long" and writes nothing) and hard limit sit inside the timeout.
+IMPORT_JOB_TIME_LIMIT = max(30, CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] - 60)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -283,6 +286,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # Run the league jobs whose broker message was lost (broker down at commit): see leagues/outbox.py.
     "leagues-outbox-sweep": {"task": "leagues.tasks.outbox_sweep", "schedule": 60.0},
+    # Delete the import uploads past their expiry; queue again a running import's lost job (leagues/imports/).
+    "leagues-imports-expire": {"task": "leagues.tasks.imports_expire", "schedule": 60.0},
     # Recompute every rating and standing from scratch; it must agree with the incremental updates.
     "leagues-nightly-recompute": {
         "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),

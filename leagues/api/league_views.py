@@ -113,6 +113,8 @@ class EntryOutput(serializers.Serializer):
     player = PlayerOutput()
     rank = serializers.IntegerField()
     score = serializers.FloatField(allow_null=True)
+    score_text = serializers.CharField(help_text="A score that is not a plain number, as imported (\"3+20+5\").")
+    seat = serializers.IntegerField(allow_null=True, help_text="Seat or start order, 1 first; null when not known.")
 
 
 class SignOffOutput(serializers.Serializer):

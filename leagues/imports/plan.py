@@ -1,4 +1,4 @@
-"""What an import would do, decided before anything is written: pure Python, no Django.
+"""What an import would do, decided before anything is written: no database, no models (refusals through gettext).
 
 The plan is what the preview shows and what the commit writes: which plays become results of which of the
 site's games, which imported name becomes which club member or new guest, what is skipped and why, and which
@@ -12,6 +12,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
 
 from .formats import ImportRefused, Source, SourcePlayer, numeric_score, ranks_of
 
@@ -104,7 +106,7 @@ def parse_merges(merges: Iterable[str]) -> list[tuple[str, str]]:
     for merge in merges:
         left, sep, right = merge.partition("=")
         if not sep or not left.strip() or not right.strip():
-            raise ImportRefused(f"--merge {merge!r}: write it as \"Imported name=Other name\".")
+            raise ImportRefused(_("Merge %(merge)r: write it as “Imported name=Other name”.") % {"merge": merge})
         pairs.append((left.strip(), right.strip()))
     return pairs
 
@@ -138,7 +140,8 @@ def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[
     for left, right in merges:
         lefts = imported_by_name.get(fold(left))
         if not lefts:
-            raise ImportRefused(f"--merge {left}={right}: no player called {left!r} in the file.")
+            raise ImportRefused(_("Merge %(left)s=%(right)s: no player called %(left)r in the file.") % {
+                "left": left, "right": right})
         rights = imported_by_name.get(fold(right))
         if rights:
             for key in [*lefts, *rights[1:]]:
@@ -147,8 +150,8 @@ def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[
             for key in lefts:
                 member_of[_root(parent, key)] = by_name[fold(right)]
         else:
-            raise ImportRefused(f"--merge {left}={right}: {right!r} is neither a player in the file nor a "
-                                "member of the club.")
+            raise ImportRefused(_("Merge %(left)s=%(right)s: %(right)r is neither a player in the file nor a member "
+                                  "of the club.") % {"left": left, "right": right})
     return parent, member_of
 
 

@@ -241,6 +241,11 @@ class Result(models.Model):
         max_length=100, blank=True, default="", db_default="",
         help_text="The play's id in its source (a BG Stats uuid, a BGG play id, with #n for a quantity): "
                   "a re-import finds it and writes nothing twice.")
+    vouched_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="An imported play whose importing manager confirmed it in the preview: he answers for every "
+                  "player of it (access.result_signers), so it counts in the club's leagues at once; a player "
+                  "may still dispute it (issue 34).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -351,8 +356,9 @@ from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable  #
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
 from .derived import PlayerTally, Rating, RatingEvent, RatingScope, RivalTally, Standing  # noqa: E402
+from .imports import PendingImport  # noqa: E402 (issue 34: an upload between preview and commit)
 
 __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
-           "Night", "NightCheckIn", "NightRound", "NightTable"]
+           "Night", "NightCheckIn", "NightRound", "NightTable", "PendingImport"]

@@ -96,6 +96,7 @@ def site(db):
              (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
+             (kenji, reverse("results_waiting")),
              (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     for game in all_games():
@@ -125,13 +126,12 @@ def _league_night(league, manager, member, newcomer) -> list:
 
 
 def _import_preview(club, user) -> str:
-    """An upload waiting for its commit, as the import form leaves it (issue 27): its preview page."""
-    from django.core.cache import cache
+    """An upload waiting for its commit, as the import form leaves it (issues 27, 34): its preview page."""
+    from leagues.imports.pending import pending_create
 
     data = (Path(__file__).parent.parent / "leagues" / "fixtures" / "imports" / "bgstats.json").read_bytes()
-    cache.set("plays-import:axe", {"club": club.pk, "user": user.pk, "kind": "bgstats",
-                                   "files": [("bgstats.json", data)]}, 3600)
-    return reverse("import_preview", args=[club.slug, "axe"])
+    pending = pending_create(club=club, user=user, kind="bgstats", files=[("bgstats.json", data)])
+    return reverse("import_preview", args=[club.slug, pending.token])
 
 
 @pytest.fixture(scope="session")

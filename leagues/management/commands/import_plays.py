@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from leagues.imports.formats import MAX_BYTES, ImportRefused
 from leagues.imports.service import FORMATS, club_plan, import_commit, read_files
-from leagues.models import Club, Membership
+from leagues.models import Club, League, Membership
 
 
 class Command(BaseCommand):
@@ -26,18 +26,25 @@ class Command(BaseCommand):
         parser.add_argument("--as", dest="username",
                             help="The club manager who imports (and signs); default: the club's first owner.")
         parser.add_argument("--merge", action="append", default=[], help='"Name A=Name B": one player.')
+        parser.add_argument("--vouch", action="store_true",
+                            help="The importer vouches for the plays: they count in the club's leagues at once.")
+        parser.add_argument("--new-seasons-in", dest="league", metavar="LEAGUE_SLUG",
+                            help="Make seasons (one per year of plays) in this league for the plays no season takes.")
         parser.add_argument("files", nargs="+")
 
     def handle(self, *args, club: str, kind: str, dry_run: bool, username: str | None, merge: list[str],
                files: list[str], **options) -> None:
         try:
-            summary = self._run(club, kind, dry_run, username, merge, files)
+            summary = self._run(club, kind, dry_run, username, merge, files, options)
+        except ValidationError as error:
+            self.stderr.write(" ".join(error.messages))
+            sys.exit(2)
         except (ImportRefused, PermissionDenied, CommandError) as error:
             self.stderr.write(str(error))
             sys.exit(2)
         self.stdout.write(json.dumps(summary, sort_keys=True))
 
-    def _run(self, slug, kind, dry_run, username, merge, files) -> dict:
+    def _run(self, slug, kind, dry_run, username, merge, files, options) -> dict:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"No club with slug {slug!r}.")
@@ -54,7 +61,13 @@ class Command(BaseCommand):
         source = read_files(kind, contents)
         if dry_run:
             return club_plan(club, source, merges=merge).summary()
-        return import_commit(club=club, user=user, source=source, merges=merge)
+        league = None
+        if options.get("league"):
+            league = League.objects.filter(club=club, slug=options["league"]).values_list("pk", flat=True).first()
+            if league is None:
+                raise CommandError(f"No league {options['league']!r} in the club.")
+        return import_commit(club=club, user=user, source=source, merges=merge, vouch=options.get("vouch", False),
+                             season_league=league)
 
     def _importer(self, club: Club, username: str | None):
         if username:

@@ -1,0 +1,41 @@
+"""An upload waiting between its preview and its commit (issue 34): in the database, not the cache, so the
+preview on one process and the commit on another find it, a cache flush loses nothing, and the commit job's
+outcome (success, refusal, failure with its reason) is kept where the progress page reads it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class PendingImport(models.Model):
+    class State(models.TextChoices):
+        WAITING = "waiting"  # previewed, not committed
+        RUNNING = "running"  # a commit (in the page or the job) is under way
+        DONE = "done"
+        REFUSED = "refused"  # the commit refused it (the reason in `error`): nothing written
+        FAILED = "failed"  # the commit failed (the reason in `error`): nothing written
+
+    token = models.CharField(max_length=40, unique=True)
+    club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10)
+    files = models.JSONField(default=list, help_text="The uploaded files' names, in order (bytes in `data`).")
+    data = models.BinaryField(help_text="The files' bytes, one after another (their lengths in `sizes`).")
+    sizes = models.JSONField(default=list)
+    choices = models.JSONField(default=dict, help_text="The preview's merges, game matches, seasons and vouch.")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
+    outcome = models.JSONField(default=dict, blank=True, help_text="The summary, or the error, once it ends.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="When the commit was last asked for.")
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"import {self.token} ({self.state})"
+
+    def file_list(self) -> list[tuple[str, bytes]]:
+        data, at, out = bytes(self.data), 0, []
+        for name, size in zip(self.files, self.sizes, strict=True):
+            out.append((name, data[at:at + size]))
+            at += size
+        return out
