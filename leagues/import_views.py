@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from shitenno_site.middleware import body_limit
+
 from .access import club_for_member
 from .imports import export
 from .imports.formats import MAX_BYTES, ImportRefused
@@ -84,6 +86,7 @@ def _choices(request: HttpRequest, upload: dict) -> tuple[list[str], dict[str, s
     return merges, games
 
 
+@body_limit(MAX_FILES * MAX_BYTES + 1024 * 1024)  # the files, and room for the form's other fields
 @login_required
 def import_start(request: HttpRequest, slug: str) -> HttpResponse:
     club = _managed_club(request, slug)

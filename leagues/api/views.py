@@ -136,7 +136,7 @@ class ClubList(ListAPIView):
 
     class Input(StrictSerializer):
         name = NameField(max_length=100)
-        description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000)
+        description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000, multiline=True)
         members_public = StrictBooleanField(required=False, default=False)
 
     @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),
