@@ -24,7 +24,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import MoveError
 from shitenno_site import validation
-from shitenno_site.errors import Conflict, KeyReused
+from shitenno_site.errors import Conflict, KeyReused, TooMany
 from shitenno_site.parsers import MAX_JSON_DEPTH, StrictJSONParser  # noqa: F401  (the parser's old home)
 
 
@@ -215,6 +215,10 @@ class StrictJSONField(serializers.JSONField):
         return super().to_internal_value(data)
 
 
+# The services' errors answered with their sentence (a Conflict adds what the data is now).
+ANSWERED_WITH_A_SENTENCE = ((Conflict, 409), (KeyReused, 422), (TooMany, 429))
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, validation.InputError):
         return Response({exc.field: [exc.message]}, status=400)
@@ -225,10 +229,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if exc.code:  # the rule broken and its values, for a client that says it in its own language
             body.update(rule=exc.code, params=exc.params)
         return Response(body, status=400)
-    if isinstance(exc, Conflict):
-        return Response({"detail": exc.message, **exc.payload}, status=409)
-    if isinstance(exc, KeyReused):
-        return Response({"detail": exc.message}, status=422)
+    for kind, status in ANSWERED_WITH_A_SENTENCE:
+        if isinstance(exc, kind):
+            return Response({"detail": exc.message, **getattr(exc, "payload", {})}, status=status)
     if isinstance(exc, RecursionError):  # JSON nested thousands of levels deep: the parser gives up
         return Response({"detail": _("The JSON is nested too deeply.")}, status=400)
     if isinstance(exc, DjangoValidationError):
@@ -256,6 +259,7 @@ ERROR_BODIES = {
     413: OpenApiResponse(ErrorOutput, description="The body is too large."),
     415: OpenApiResponse(ErrorOutput, description="Send application/json."),
     422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
+    429: OpenApiResponse(ErrorOutput, description="A budget is used up for now (docs/operations.md): try later."),
 }
 
 
