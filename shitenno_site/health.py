@@ -81,7 +81,7 @@ def _database() -> str:
 
 def _broker_check(url: str) -> str:
     try:
-        with Connection(url, connect_timeout=2) as conn:
+        with Connection(url, connect_timeout=2, transport_options={"socket_timeout": 2}) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:
         return f"error: {exc.__class__.__name__}"
