@@ -13,7 +13,7 @@ import datetime
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games import services as game_services
@@ -233,6 +233,9 @@ def test_random_unicode_at_every_endpoint_that_takes_text_never_reaches_a_500(ap
 
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(text=TEXTS)
+    @example(text="\ud800")  # each endpoint meets a lone surrogate, a NUL and a direction mark at least once
+    @example(text="x\x00")
+    @example(text="\u202eevil")
     def check(text: str) -> None:
         before = snapshot()
         # ensure_ascii: a lone surrogate travels as "\ud800", as a client's JSON would carry it
