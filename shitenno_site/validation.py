@@ -92,6 +92,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _DIRECTION = re.compile("[" + "".join(sorted(DIRECTION_CONTROLS)) + "]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode's category Cc, exactly
 _CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_DIRECTION_CLASS = "".join(sorted(DIRECTION_CONTROLS))
+# Any character the rule refuses, in one scan: a text without one (nearly every text) is passed at once.
+_ANY_REFUSED = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_DIRECTION_CLASS}]")
+_ANY_REFUSED_BUT_LINES = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_DIRECTION_CLASS}]")
 
 
 def text_problem(value: str, *, multiline: bool = False) -> str | None:
@@ -102,10 +106,12 @@ def text_problem(value: str, *, multiline: bool = False) -> str | None:
     text (U+202E makes a name read backwards) and other control characters (a BEL in a name) are refused before
     anything is written; `multiline` lets line breaks and tabs through for notes.
     """
+    if not (_ANY_REFUSED_BUT_LINES if multiline else _ANY_REFUSED).search(value):
+        return None
     if "\x00" in value:
         return _("The text cannot hold a NUL character.")
-    if surrogate_problem(value):
-        return surrogate_problem(value)
+    if broken := surrogate_problem(value):
+        return broken
     if _DIRECTION.search(value):
         return _("The text cannot hold characters that change the direction of the text.")
     if (_CONTROL_BUT_LINES if multiline else _CONTROL).search(value):
@@ -132,22 +138,35 @@ def free_text_problem(value: str) -> str | None:
 
 def json_text_problem(value: object, *, where: str = "", rule=free_text_problem) -> str | None:
     """The first text in a JSON value (keys and strings, at any depth) that `rule` refuses, as a sentence naming
-    its place ("setup.players[0].name: ..."), else None. A refused key is not repeated: it may be the broken text."""
-    stack: list[tuple[object, str]] = [(value, where)]
+    its place ("setup.players[0].name: ..."), else None. A refused key is not repeated: it may be the broken text.
+    Places are spelt only for the refusal (each is a chain of steps until then)."""
+    stack: list[tuple[object, tuple | None]] = [(value, None)]
     while stack:
-        item, path = stack.pop()
+        item, place = stack.pop()
         if isinstance(item, str):
             problem = rule(item)
         elif isinstance(item, dict):
             problem = next((rule(key) for key in item if isinstance(key, str) and rule(key)), None)
-            stack += [(child, f"{path}.{key}" if path else str(key)) for key, child in reversed(item.items())]
+            stack += [(child, (place, key)) for key, child in reversed(item.items())]
         else:
             problem = None
             if isinstance(item, list):
-                stack += [(child, f"{path}[{i}]") for i, child in reversed(list(enumerate(item)))]
+                stack += [(child, (place, i)) for i, child in reversed(list(enumerate(item)))]
         if problem:
-            return where_problem(path, problem)
+            return where_problem(_spelt(where, place), problem)
     return None
+
+
+def _spelt(where: str, place: tuple | None) -> str:
+    """A chain of steps (parent, key or index) as "where.key[0].key"."""
+    steps = []
+    while place is not None:
+        place, step = place
+        steps.append(step)
+    path = where
+    for step in reversed(steps):
+        path += f"[{step}]" if isinstance(step, int) else (f".{step}" if path else str(step))
+    return path
 
 
 def name_problem(value: str) -> str | None:
