@@ -84,4 +84,7 @@ class InputEdgeMiddleware:
     def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
         if _is_api(request):
             return JsonResponse({"detail": message}, status=status)
-        return bad_request_page(request, message, status=status)
+        page = bad_request_page(request, message, status=status)
+        if request.headers.get("HX-Request"):  # a form posted by htmx: the page takes the window, not the panel
+            page["HX-Retarget"], page["HX-Reswap"] = "body", "innerHTML"
+        return page

@@ -164,8 +164,10 @@ def test_a_page_form_takes_free_text_on_several_lines(client, alice):
 def test_a_teikoku_note_from_the_move_form_follows_the_rule(client, alice, teikoku):
     client.force_login(alice)
     before = snapshot()
-    response = client.post(f"/tables/{teikoku.code}/move/", {"seq": "0", "type": "correction", "note": "x\u202e"})
+    response = client.post(f"/tables/{teikoku.code}/move/", {"seq": "0", "type": "correction", "note": "x\u202e"},
+                           HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and "note" in response.content.decode()
+    assert response["HX-Retarget"] == "body"  # htmx shows the refusal in the window, not inside the move panel
     assert snapshot() == before
 
 
