@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from shitenno_site.middleware import body_limit
 from shitenno_site.validation import text_problem
 
 from .access import club_for_member
@@ -98,6 +99,7 @@ def _choices(request: HttpRequest, pending: PendingImport) -> dict:
             "vouch": request.POST.get("vouch") == "1"}
 
 
+@body_limit(MAX_FILES * MAX_BYTES + 1024 * 1024)  # the files, and room for the form's other fields
 @login_required
 def import_start(request: HttpRequest, slug: str) -> HttpResponse:
     club = _managed_club(request, slug)

@@ -1,13 +1,16 @@
 """Writes for accounts and players: signing up, guests, and claiming a guest. Each function is one transaction;
 callers check nothing themselves."""
 
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, TooMany
 
 from . import outbox
 from .access import guest_claim_link_allowed, require_club_manager
@@ -27,6 +30,12 @@ from .models import (
 )
 
 User = get_user_model()
+
+# Guests one person may add by hand in an hour, with or without a club (docs/operations.md, "Budgets"): a club
+# night seats a few; a fresh account made a club and added 499 in 25 s (issue 36). An import's new players are
+# bounded by the import's own limits (docs/import.md) and not counted here.
+GUESTS_PER_HOUR = 50
+GUEST_WINDOW = datetime.timedelta(hours=1)
 
 
 @transaction.atomic
@@ -52,12 +61,29 @@ def player_guest_create(*, name: str, created_by: AbstractBaseUser, club: Club |
         raise ValidationError({"name": _("A guest needs a name.")})
     if club is not None:
         require_club_manager(club, created_by)
+    _check_guests_per_hour(created_by)
     player = Player.objects.create(name=name[:80], created_by=created_by, created_in=club)
     if club is not None:
         membership = Membership.objects.create(club=club, player=player)
         audit_record(action="membership.add", obj=membership, user=created_by, club=club,
                      details={"player": player.name, "role": membership.role, "guest": True})
     return player
+
+
+def _check_guests_per_hour(user: AbstractBaseUser) -> None:
+    """TooMany once `user` added GUESTS_PER_HOUR guests by hand in the last hour. The user's row is locked first,
+    so two adds at once are counted one after the other (the limit is exact)."""
+    User.objects.select_for_update().filter(pk=user.pk).exists()
+    since = timezone.now() - GUEST_WINDOW
+    added = (Player.objects.filter(created_by=user, user__isnull=True, created_at__gte=since)
+             .exclude(result_entries__result__source__gt="")  # an import's players: its own limits
+             .order_by("created_at").values_list("created_at", flat=True))
+    recent = list(added[:GUESTS_PER_HOUR])
+    if len(recent) >= GUESTS_PER_HOUR:
+        wait = recent[0] + GUEST_WINDOW - timezone.now()
+        raise TooMany(_("You added %(n)d guests in the last hour, the most one person may add; you may add the "
+                        "next in %(minutes)d minutes.") % {"n": GUESTS_PER_HOUR,
+                                                          "minutes": max(1, -(-wait.seconds // 60))})
 
 
 @transaction.atomic

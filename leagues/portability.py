@@ -28,6 +28,7 @@ from django.db.models import Q
 from games import stats_store
 from games.models import MoveEvent, Seat, TableSession
 from games.registry import one_name
+from shitenno_site.validation import json_text_problem
 
 from . import rating_store, results, standings_store, tally_store
 from .models import AuditEntry, Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
@@ -177,18 +178,12 @@ def club_export_parse(raw: bytes, *, name: str = "the file") -> dict[str, Any]:
 
 
 def _check_text(data: Any) -> None:
-    """PostgreSQL stores no NUL in text: name where one is, instead of failing mid-import with a traceback."""
-    stack: list[tuple[str, Any]] = [("", data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((f"{path}.{key}", item) for key, item in value.items())
-            if any("\x00" in str(key) for key in value):
-                raise ValidationError(f"A key at {path or 'the top'} holds a NUL character.")
-        elif isinstance(value, list):
-            stack.extend((f"{path}[{n}]", item) for n, item in enumerate(value))
-        elif isinstance(value, str) and "\x00" in value:
-            raise ValidationError(f"The text at {path.lstrip('.')} holds a NUL character.")
+    """The site's one text rule (shitenno_site.validation.text_problem) over every key and text of the file: a
+    NUL (PostgreSQL stores none), a lone surrogate (nothing can write it), a control or direction character is
+    refused naming its place, instead of failing mid-import with a traceback or storing what no form takes."""
+    problem = json_text_problem(data)
+    if problem:
+        raise ValidationError(problem)
 
 
 def _check_names(data: dict) -> None:

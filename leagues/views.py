@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from games.registry import one_name
 from leagues.models import League, Result
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, TooMany
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
 from . import player_record, players, rating_display, results, seasons, selectors
@@ -123,8 +123,12 @@ def listed_sessions(sessions) -> list:
 def guest_create(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
-                                              club=form.cleaned_data.get("club"))
+        try:
+            player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
+                                                  club=form.cleaned_data.get("club"))
+        except TooMany as exc:  # the hour's guests are added: said above the form
+            form.add_error(None, exc.message)
+            return render(request, "leagues/guest_form.html", {"form": form}, status=429)
         return redirect(player)
     return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
 

@@ -12,6 +12,7 @@ import math
 from django.core.exceptions import BadRequest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
@@ -23,7 +24,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import MoveError
 from shitenno_site import validation
-from shitenno_site.errors import Conflict, KeyReused
+from shitenno_site.errors import Conflict, KeyReused, TooMany
 from shitenno_site.parsers import MAX_JSON_DEPTH, StrictJSONParser  # noqa: F401  (the parser's old home)
 
 
@@ -111,12 +112,36 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictCharField(serializers.CharField):
-    """JSON text only (a number is not silently turned into text); NUL is refused by DRF's CharField."""
+    """JSON text only (a number is not silently turned into text), under the site's one text rule
+    (validation.text_problem: no NUL, lone surrogate, control or direction character; `multiline` lets line
+    breaks and tabs through, for notes and descriptions)."""
+
+    def __init__(self, *, multiline: bool = False, **kwargs) -> None:
+        self.multiline = multiline
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
             raise serializers.ValidationError("Text is required.")
-        return super().to_internal_value(data)
+        value = super().to_internal_value(data)  # trimmed: a line break around a name is dropped, not refused
+        problem = validation.text_problem(value, multiline=self.multiline)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
+
+
+class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
+    """The text rule in the schema, as far as a pattern can say it: no control (but line breaks and tabs in
+    free text) nor direction-control character."""
+
+    target_class = StrictCharField
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        own_pattern = any(isinstance(v, RegexValidator) for v in self.target.validators)  # a token's: stricter
+        if direction == "request" and not own_pattern:
+            schema["pattern"] = validation.FREE_TEXT_PATTERN if self.target.multiline else validation.TEXT_PATTERN
+        return schema
 
 
 class StrictSlugField(serializers.SlugField):
@@ -184,10 +209,14 @@ class StrictJSONField(serializers.JSONField):
     def to_internal_value(self, data):
         if self.objects_only and not isinstance(data, dict):
             raise serializers.ValidationError("A JSON object is required.")
-        problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
+        problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH) or validation.json_text_problem(data)
         if problem:
             raise serializers.ValidationError(problem)
         return super().to_internal_value(data)
+
+
+# The services' errors answered with their sentence (a Conflict adds what the data is now).
+ANSWERED_WITH_A_SENTENCE = ((Conflict, 409), (KeyReused, 422), (TooMany, 429))
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -200,10 +229,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if exc.code:  # the rule broken and its values, for a client that says it in its own language
             body.update(rule=exc.code, params=exc.params)
         return Response(body, status=400)
-    if isinstance(exc, Conflict):
-        return Response({"detail": exc.message, **exc.payload}, status=409)
-    if isinstance(exc, KeyReused):
-        return Response({"detail": exc.message}, status=422)
+    for kind, status in ANSWERED_WITH_A_SENTENCE:
+        if isinstance(exc, kind):
+            return Response({"detail": exc.message, **getattr(exc, "payload", {})}, status=status)
     if isinstance(exc, RecursionError):  # JSON nested thousands of levels deep: the parser gives up
         return Response({"detail": _("The JSON is nested too deeply.")}, status=400)
     if isinstance(exc, DjangoValidationError):
@@ -231,6 +259,7 @@ ERROR_BODIES = {
     413: OpenApiResponse(ErrorOutput, description="The body is too large."),
     415: OpenApiResponse(ErrorOutput, description="Send application/json."),
     422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
+    429: OpenApiResponse(ErrorOutput, description="A budget is used up for now (docs/operations.md): try later."),
 }
 
 

@@ -1,5 +1,7 @@
 """Errors the services raise; views and the API translate them to HTTP in one place each."""
 
+from django.core.exceptions import ValidationError
+
 
 class Conflict(Exception):
     """The request was sound but the data moved on (a stale sequence number, a claimed link)."""
@@ -15,4 +17,13 @@ class KeyReused(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
+        self.message = message
+
+
+class TooMany(ValidationError):
+    """A stated budget is used up for now (HTTP 429 on the API; docs/operations.md lists the budgets). A
+    ValidationError, so every form that shows a service's refusal shows this sentence too."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="too_many")
         self.message = message

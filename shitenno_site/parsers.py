@@ -9,7 +9,9 @@ MAX_JSON_DEPTH = 32
 
 
 class StrictJSONParser(parsers.JSONParser):
-    """DRF's JSON parser, refusing JSON nested deeper than MAX_JSON_DEPTH (5,000 levels overflowed the stack)."""
+    """DRF's JSON parser, refusing JSON nested deeper than MAX_JSON_DEPTH (5,000 levels overflowed the stack) and
+    text holding a lone surrogate ("\\ud800" is valid JSON, but no encoder can write it: the database and the
+    answer that echoes it, an unknown key's name say, failed with a 500), naming where it stands."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
@@ -19,4 +21,7 @@ class StrictJSONParser(parsers.JSONParser):
         depth_problem = validation.json_problem(data, max_depth=MAX_JSON_DEPTH)
         if depth_problem and "deep" in depth_problem:
             raise exceptions.ParseError(f"JSON parse error - {depth_problem}")
+        broken = validation.json_text_problem(data, rule=validation.surrogate_problem)
+        if broken:
+            raise exceptions.ParseError(broken)
         return data

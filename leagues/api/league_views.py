@@ -376,7 +376,7 @@ class ResultSignOff(APIView):
 
     class SignOffInput(StrictSerializer):
         agreed = StrictBooleanField(default=True)
-        note = StrictCharField(max_length=300, required=False, allow_blank=True, default="")
+        note = StrictCharField(max_length=300, required=False, allow_blank=True, default="", multiline=True)
 
     @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
                    summary="Agree to or dispute a result you played")

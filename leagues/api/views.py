@@ -64,7 +64,7 @@ class PlayerList(ListAPIView):
     def get_queryset(self) -> QuerySet:
         return selectors.players_list(search=query_text(self.request.query_params, "search"))
 
-    @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 404, 415),
+    @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 404, 415, 429),
                    summary="Add a guest player")
     def post(self, request) -> Response:
         data = self.GuestInput(data=request.data)
@@ -136,7 +136,7 @@ class ClubList(ListAPIView):
 
     class Input(StrictSerializer):
         name = NameField(max_length=100)
-        description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000)
+        description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000, multiline=True)
         members_public = StrictBooleanField(required=False, default=False)
 
     @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),

@@ -287,7 +287,10 @@ def test_a_counted_status_in_the_file_is_not_taken_without_its_sign_offs(alice, 
 
 @pytest.mark.parametrize(("where", "value", "message"), [
     ("slug", "../../etc/passwd", "club.slug '../../etc/passwd' is refused"),
-    ("name", "Edo\x00Gamers", "The text at club.name holds a NUL character"),
+    ("name", "Edo\x00Gamers", "club.name: The text cannot hold a NUL character"),
+    ("name", "Edo\ud800", "club.name: The text holds a broken character (a lone UTF-16 surrogate)"),
+    ("name", "\u202eEdo", "club.name: The text cannot hold characters that change the direction"),
+    ("description", "Edo\x07", "club.description: The text cannot hold control characters"),
 ])
 def test_it_refuses_a_forged_slug_or_a_nul_naming_where(alice, tmp_path, where, value, message):
     data = json.loads(json.dumps(club_export(club_of(alice))))

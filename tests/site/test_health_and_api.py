@@ -1,5 +1,7 @@
 """/healthz, the OpenAPI schema, and the API's answers to bad input."""
 
+import threading
+
 import pytest
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
@@ -88,3 +90,89 @@ def test_an_account_without_an_address_has_a_null_email_as_the_schema_says(api, 
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     email = schema["components"]["schemas"]["MeOutput"]["properties"]["email"]
     assert email["format"] == "email" and email.get("nullable") is True
+
+
+# --- /healthz during a broker outage (issue 36) -------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class DownBroker:
+    """kombu.Connection to a broker that is down, counting the connections tried; `hang` holds each one until
+    released (a broker that does not answer, rather than one that refuses)."""
+
+    def __init__(self, *, hang: bool = False) -> None:
+        self.opened = 0
+        self.hanging = threading.Event()
+        self.release = threading.Event()
+        self.finished = threading.Event()  # a hanging check gave up
+        self.hang = hang
+
+    def __call__(self, url, **options):
+        self.opened += 1
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def ensure_connection(self, **options) -> None:
+        if self.hang:
+            self.hanging.set()
+            self.release.wait(timeout=10)
+            self.finished.set()
+        raise ConnectionRefusedError("the broker is down")
+
+
+@pytest.fixture
+def broker_down(monkeypatch, settings):
+    from shitenno_site import health
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    clock, broker = Clock(), DownBroker()
+    monkeypatch.setattr(health, "Connection", broker)
+    monkeypatch.setattr(health, "BROKER", health.RecentCheck(health._broker_check, clock=clock))
+    return clock, broker, health
+
+
+def test_healthz_asks_a_broker_that_is_down_once_per_interval_however_many_ask(client, broker_down):
+    clock, broker, health = broker_down
+    answers = [client.get("/healthz") for _ in range(20)]
+    assert [a.status_code for a in answers] == [503] * 20
+    assert answers[0].json()["broker"] == "error: ConnectionRefusedError"
+    assert broker.opened == 1  # the first asked; 19 answered what it found
+
+    clock.now += health.STATE_SECONDS  # the state is now old: the next request has it asked again, in the back
+    answers = [client.get("/healthz") for _ in range(20)]
+    health.BROKER.refresher.join(timeout=10)
+    assert broker.opened == 2
+    assert all(a.status_code == 503 for a in answers)
+    clock.now += health.STATE_SECONDS - 0.001
+    client.get("/healthz")
+    assert broker.opened == 2
+
+
+def test_healthz_does_not_wait_for_a_broker_that_hangs(client, broker_down):
+    """Only the first request of a process waits for the check; after that a hanging broker is asked in the
+    background while requests answer the last state known."""
+    clock, broker, health = broker_down
+    assert client.get("/healthz").status_code == 503
+    broker.hang = True
+    clock.now += health.STATE_SECONDS
+    try:
+        answers = [client.get("/healthz") for _ in range(5)]
+        assert broker.hanging.wait(timeout=10)  # the check is under way in the background
+        assert not broker.finished.is_set()  # and still hangs: none of the five answers waited for it
+        assert [a.json()["broker"] for a in answers] == ["error: ConnectionRefusedError"] * 5
+        assert broker.opened == 2
+    finally:
+        broker.release.set()
+        health.BROKER.refresher.join(timeout=10)

@@ -1,13 +1,13 @@
 """`manage.py export_results_csv <slug> [-o file]`: a club's results for spreadsheets, one row per player."""
 
 import contextlib
-import csv
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from leagues.models import Club, ResultEntry
+from shitenno_site.spreadsheets import csv_writer
 
 HEADER = ["date", "game", "league", "season", "result id", "status", "player", "rank", "score"]
 
@@ -30,19 +30,19 @@ class Command(BaseCommand):
         )
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(Path(output).open("w", newline="", encoding="utf-8")) if output else _Lines(self)
-            writer = csv.writer(out)
+            writer = csv_writer(out)  # text cells that start like a formula are quoted (OWASP)
             writer.writerow(HEADER)
             for e in entries.iterator(chunk_size=2000):
                 season = e.result.season
                 writer.writerow([
                     e.result.played_on.isoformat(), e.result.game, season.league.name if season else "",
                     season.name if season else "", e.result.pk, e.result.status, e.player.name, e.rank,
-                    "" if e.score is None else repr(e.score),
+                    "" if e.score is None else e.score,
                 ])
 
 
 class _Lines:
-    """The command's stdout as a file for csv.writer (which ends its own lines)."""
+    """The command's stdout as a file for the CSV writer (which ends its own lines)."""
 
     def __init__(self, command: BaseCommand) -> None:
         self.command = command
