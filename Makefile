@@ -13,7 +13,7 @@ export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/shitenno
 export CELERY_BROKER_URL_TEST ?= redis://127.0.0.1:6379/15
 export CACHE_URL_TEST ?= redis://127.0.0.1:6379/11
 
-.PHONY: run test install install-run services lint
+.PHONY: run test install install-run services lint messages messages-compile
 
 # axe-core (injected into the pages by tests/browser/test_axe.py) comes from npm, pinned by package-lock.json,
 # into node_modules/ (git-ignored). Without npm the accessibility tests say how to get it and are skipped.
@@ -67,3 +67,13 @@ endif
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+# The Dutch messages (docs/development.md): `make messages` appends the strings the code uses and
+# locale/nl/LC_MESSAGES/django.po lacks at its end, untranslated, without rewriting or re-sorting the file and
+# without fuzzy guesses (shitenno_site/catalogue.py; never `manage.py makemessages`, which rewrites it all).
+# Translate them there, then `make messages-compile` checks the file and builds django.mo.
+messages: install
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) -m shitenno_site.catalogue
+
+messages-compile:
+	msgfmt --check -o locale/nl/LC_MESSAGES/django.mo locale/nl/LC_MESSAGES/django.po
