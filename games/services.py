@@ -21,7 +21,7 @@ from shitenno_site.errors import Conflict, KeyReused
 
 from . import heads, move_store, selectors, signals, stats_store
 from .models import MoveEvent, Seat, TableSession
-from .people import people, player_model
+from .people import is_club_member, people, player_model
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def session_create(
     if not engine.min_players <= len(players) <= engine.max_players:
         raise ValidationError({"players": _("%(game)s is played by %(min)d to %(max)d players.") % {
             "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
-    if club is not None and not club.memberships.filter(player__user=created_by).exists():
+    if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
     if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
@@ -277,7 +277,7 @@ def final_count_record(
             "n": len(outcome.placings)}})
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
-    if club is not None and not club.memberships.filter(player__user=created_by).exists():
+    if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may save a table for this club."))
     engine = get_engine(game)
     session = TableSession.objects.create(

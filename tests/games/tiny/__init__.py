@@ -129,7 +129,7 @@ def legal_game(seed: int, players: int | None = None) -> tuple[dict, list[dict]]
 def register(monkeypatch, settings) -> PileGame:
     """Pile registered for one test, as its line in games/registry.py would register it for the site."""
     monkeypatch.setitem(engines.REGISTRY, SLUG, ENGINE)
-    monkeypatch.setitem(plugins.GAMES, SLUG, GAME)
+    monkeypatch.setitem(plugins.ADAPTERS, SLUG, GAME)
     settings.TEMPLATES = [{**engine, "DIRS": [*engine.get("DIRS", []), HERE / "templates"]}
                           for engine in settings.TEMPLATES]
     settings.LOCALE_PATHS = [*settings.LOCALE_PATHS, HERE / "locale"]
