@@ -13,7 +13,7 @@ export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/shitenno
 export CELERY_BROKER_URL_TEST ?= redis://127.0.0.1:6379/15
 export CACHE_URL_TEST ?= redis://127.0.0.1:6379/11
 
-.PHONY: run test install install-run services lint
+.PHONY: run test install install-run services lint messages messages-compile
 
 # axe-core (injected into the pages by tests/browser/test_axe.py) comes from npm, pinned by package-lock.json,
 # into node_modules/ (git-ignored). Without npm the accessibility tests say how to get it and are skipped.
@@ -22,7 +22,7 @@ node_modules/.installed: package-lock.json
 	npm ci --no-audit --no-fund --silent && touch $@
 
 $(VENV)/bin/python:
-	@$(PYTHON) --version >/dev/null 2>&1 || { echo "Python 3.11 is required: see README.md (Set-up)" >&2; exit 1; }
+	@$(PYTHON) --version >/dev/null 2>&1 || { echo "Python 3.11 is required: see README.md (Try it) and docs/development.md" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
@@ -38,10 +38,26 @@ install-run: $(RUN_STAMP)
 
 install: $(TEST_STAMP) node_modules/.installed
 
+# `make run HOST=0.0.0.0 PORT=8000` serves the demo to the other devices on the same network (a phone on the wifi
+# opens http://<this machine's address>:8000/): the site then answers to this machine's addresses too.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+comma := ,
+empty :=
+space := $(empty) $(empty)
+ifeq ($(HOST),127.0.0.1)
+RUN_ENV :=
+else
+# this machine's IPv4 addresses (Linux: hostname -I; macOS: the wifi's)
+LAN_ADDRESSES := $(strip $(foreach a,$(shell hostname -I 2>/dev/null || ipconfig getifaddr en0 2>/dev/null),$(if $(findstring :,$(a)),,$(a))))
+RUN_ENV := ALLOWED_HOSTS=127.0.0.1,localhost$(if $(LAN_ADDRESSES),$(comma)$(subst $(space),$(comma),$(strip $(LAN_ADDRESSES))))
+endif
+
 run: install-run
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py migrate --noinput
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py demo_data
-	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) manage.py runserver 127.0.0.1:8000
+	@$(if $(LAN_ADDRESSES),echo "On a phone on the same network: $(foreach a,$(LAN_ADDRESSES),http://$(a):$(PORT)/ )")
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(RUN_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 services:
 	bash .ci/services
@@ -67,3 +83,13 @@ endif
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+# The Dutch messages (docs/development.md): `make messages` appends the strings the code uses and
+# locale/nl/LC_MESSAGES/django.po lacks at its end, untranslated, without rewriting or re-sorting the file and
+# without fuzzy guesses (shitenno_site/catalogue.py; never `manage.py makemessages`, which rewrites it all).
+# Translate them there, then `make messages-compile` checks the file and builds django.mo.
+messages: install
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(PY) -m shitenno_site.catalogue
+
+messages-compile:
+	msgfmt --check -o locale/nl/LC_MESSAGES/django.mo locale/nl/LC_MESSAGES/django.po

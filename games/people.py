@@ -4,7 +4,9 @@ Players, clubs and their members live in leagues, which builds on games; games n
 direction, docs/architecture.md; tests/site/test_architecture.py holds it). What games need of them comes in two
 ways:
 - the models themselves through games' own foreign keys (`Seat.player`, `TableSession.club`), the way Django's
-  `get_user_model()` names the user model, and their relations by name in queries (`club__memberships__...`);
+  `get_user_model()` names the user model, and the conditions on their fields games' queries need (a user's seat,
+  a club's member) built here, the one module of games that names leagues' fields (`seated_q`, `club_member_q`,
+  `is_club_member`, `SEAT_PLAYER_NAME`; tests/site/test_architecture.py holds it);
 - the few things only the owner knows (who a user's player is, how a guest is made, the club roles that may
   write, the seats' ratings and win chances) as one `People` that leagues registers in its AppConfig.ready.
 A site without it fails at the first use with a message naming the missing piece, not with an import error.
@@ -12,12 +14,12 @@ A site without it fails at the first use with a message naming the missing piece
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from .models import Seat, TableSession
 
@@ -30,6 +32,33 @@ def player_model() -> type[Model]:
 def club_model() -> type[Model]:
     """The model a table's club is (leagues.Club)."""
     return TableSession._meta.get_field("club").related_model
+
+
+# --- leagues' fields in games' queries: named here only -----------------------------------------------------
+
+SEAT_PLAYER_NAME = "player__name"  # a Seat's player's name, for values_list
+
+
+def seated_q(user: Any, *, through: str = "seats") -> Q:
+    """The rows (tables by default; `through=""` for Seat rows themselves) where `user`'s player has a seat he
+    still holds: a seat withdrawn when he left the club (a night's table, issue 36) no longer reads or moves."""
+    prefix = f"{through}__" if through else ""
+    return Q(**{f"{prefix}player__user": user, f"{prefix}withdrawn_at__isnull": True})
+
+
+def club_member_q(user: Any, *, roles: Sequence[str] | None = None) -> Q:
+    """The tables of a club `user` is a member of (with one of `roles`, when given: the same membership)."""
+    if roles is None:
+        return Q(club__memberships__player__user=user)
+    return Q(club__memberships__player__user=user, club__memberships__role__in=roles)
+
+
+def is_club_member(club: Model | int, user: Any, *, roles: Sequence[str] | None = None) -> bool:
+    """Whether `user` is a member of `club` (a Club or its id), with one of `roles` when given: one query."""
+    condition = {"memberships__player__user": user}
+    if roles is not None:
+        condition["memberships__role__in"] = roles
+    return club_model().objects.filter(pk=getattr(club, "pk", club), **condition).exists()
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from games.engines.base import replay
 
 from . import move_store
 from .models import MoveEvent, Seat, TableSession
-from .people import club_model, people
+from .people import SEAT_PLAYER_NAME, club_member_q, is_club_member, people, seated_q
 
 
 def _visible_q(viewer: AbstractBaseUser) -> Q:
@@ -21,11 +21,7 @@ def _visible_q(viewer: AbstractBaseUser) -> Q:
         return Q()
     visible = Q(is_public=True)
     if viewer.is_authenticated:
-        visible |= (
-            Q(created_by=viewer)
-            | Q(seats__player__user=viewer, seats__withdrawn_at__isnull=True)
-            | Q(club__memberships__player__user=viewer)
-        )
+        visible |= Q(created_by=viewer) | seated_q(viewer) | club_member_q(viewer)
     return visible
 
 
@@ -153,9 +149,9 @@ def head_can_write(head: Head, user: AbstractBaseUser) -> bool:
         return False
     if user.is_superuser or head.created_by_id == user.pk:
         return True
-    writer = Q(seats__player__user=user, seats__withdrawn_at__isnull=True)
+    writer = seated_q(user)
     if head.club_id is not None:
-        writer |= Q(club__memberships__player__user=user, club__memberships__role__in=people().writer_roles)
+        writer |= club_member_q(user, roles=people().writer_roles)
     return TableSession.objects.filter(writer, pk=head.pk).exists()
 
 
@@ -169,11 +165,9 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
     if seated is not None:
         if any(seat.player.user_id == user.pk and seat.withdrawn_at is None for seat in seated):
             return True
-    elif session.seats.filter(player__user=user, withdrawn_at__isnull=True).exists():
+    elif session.seats.filter(seated_q(user, through="")).exists():
         return True
-    return session.club_id is not None and club_model().objects.filter(
-        pk=session.club_id, memberships__player__user=user, memberships__role__in=people().writer_roles
-    ).exists()
+    return session.club_id is not None and is_club_member(session.club_id, user, roles=people().writer_roles)
 
 
 def effective_moves(events: Iterable[MoveEvent]) -> list[MoveEvent]:
@@ -253,7 +247,7 @@ def seat_names(session_ids: list[int]) -> dict[int, list[str]]:
     """The names of the players at each of these tables, in seat order: one query of names, for lists of tables."""
     names: dict[int, list[str]] = {}
     for session_id, name in (Seat.objects.filter(session_id__in=session_ids).order_by("session_id", "position")
-                             .values_list("session_id", "player__name")):
+                             .values_list("session_id", SEAT_PLAYER_NAME)):
         names.setdefault(session_id, []).append(name)
     return names
 
@@ -269,7 +263,7 @@ def sessions_for_club(*, club: Model, viewer: AbstractBaseUser) -> QuerySet[Tabl
 def sessions_for_home(*, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
     if not viewer.is_authenticated:
         return sessions_visible(viewer).filter(status=TableSession.Status.FINISHED).order_by("-finished_at")[:10]
-    mine = Q(created_by=viewer) | Q(seats__player__user=viewer)
+    mine = Q(created_by=viewer) | seated_q(viewer)
     ids = TableSession.objects.filter(mine).values("pk")
     return sessions_visible(viewer).filter(pk__in=ids).order_by("-updated_at")[:10]
 
@@ -328,8 +322,8 @@ def game_stats_tally(*, game: str, viewer: AbstractBaseUser) -> dict:
             # they belong to, each found by its own index. Asked of every private table instead, the read grew
             # with the site's private tables, not with the reader's.
             private = private.filter(pk__in=private.filter(created_by=viewer).values("pk").union(
-                private.filter(seats__player__user=viewer, seats__withdrawn_at__isnull=True).values("pk"),
-                private.filter(club__memberships__player__user=viewer).values("pk")))
+                private.filter(seated_q(viewer)).values("pk"),
+                private.filter(club_member_q(viewer)).values("pk")))
         private = private.values_list("setup", "outcome")
         tally = adapter.stats_merge(tally, adapter.stats_tally(
             TableRow(setup, outcome) for setup, outcome in private.iterator(chunk_size=2000)))

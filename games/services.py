@@ -22,7 +22,7 @@ from shitenno_site.errors import Conflict, KeyReused
 
 from . import heads, move_store, selectors, signals, stats_store
 from .models import MoveEvent, Seat, TableSession
-from .people import people, player_model
+from .people import is_club_member, people, player_model
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def session_create(
     if not engine.min_players <= len(players) <= engine.max_players:
         raise ValidationError({"players": _("%(game)s is played by %(min)d to %(max)d players.") % {
             "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
-    if club is not None and not club.memberships.filter(player__user=created_by).exists():
+    if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
     if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
@@ -132,11 +132,12 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
 
 
 def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload: dict, description: str,
-            phrase: dict, idempotency_key: str | None, state: dict) -> MoveEvent:
+            phrase: dict, idempotency_key: str | None, state: dict) -> tuple[MoveEvent, bool]:
     """Append one log entry and store the projection it leads to (games/move_store.py; an idempotency key used
-    before raises KeyTaken and writes nothing). The in-memory session is updated to match; a table that just
-    finished or was reopened updates its game's statistics, and a finished one tells the leagues (its result is
-    written in this transaction, games/signals.py)."""
+    before raises KeyTaken and writes nothing); the entry, and whether the table had an outcome before it. The
+    in-memory session is updated to match. What follows from the entry (the head, the statistics, the leagues'
+    result) is `_appended`'s, called after this by the writer, outside its handling of refusals: a refusal raised
+    there is the leagues' (a receiver refuses by raising), not the writer's, and rolls the whole move back."""
     outcome = get_engine(session.game).outcome(state)
     had_outcome = session.outcome is not None
     now = timezone.now()
@@ -146,12 +147,18 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
     session.finished_at = now if outcome else None
     event = move_store.append(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
                               idempotency_key=idempotency_key, now=now)
+    return event, had_outcome
+
+
+def _appended(session: TableSession, had_outcome: bool) -> None:
+    """After an entry is appended, in its transaction: the poll's head, the game's statistics of a table that just
+    finished or was reopened, and the leagues told of a finished table (its result is written in this transaction,
+    games/signals.py; a receiver that refuses raises, and the caller's transaction takes the move back)."""
     heads.head_store(session)  # under the row's lock, before the commit: never older than the table
-    if outcome or had_outcome:  # finished, or reopened by an undo: the game's statistics follow
+    if session.outcome is not None or had_outcome:  # finished, or reopened by an undo
         stats_store.table_changed(session)
-    if outcome:
+    if session.outcome is not None:
         signals.table_finished.send(sender=TableSession, session=session)
-    return event
 
 
 @transaction.atomic
@@ -182,15 +189,17 @@ def move_record(
         described = getattr(engine, "describe_phrase", None)  # a game without one is logged in its English only
         phrase = described(session.state, move, checked=True) if described else engine.describe(
             session.state, move, checked=True)
-        event = _append(session, user=user, kind=MoveEvent.Kind.MOVE, payload=move,
-                        description=str(phrase)[:300], phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
-                        idempotency_key=idempotency_key, state=new_state)
-    except (PermissionDenied, Conflict, MoveError, move_store.KeyTaken):
+        event, had_outcome = _append(
+            session, user=user, kind=MoveEvent.Kind.MOVE, payload=move, description=str(phrase)[:300],
+            phrase=phrase.to_json() if isinstance(phrase, Phrase) else {}, idempotency_key=idempotency_key,
+            state=new_state)
+    except (PermissionDenied, Conflict, MoveError, move_store.KeyTaken):  # the checks, the engine and the key only
         earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
                             payload=move if same_move_on_replay else None)
         if earlier is None:
             raise
         return _earlier(session, earlier)
+    _appended(session, had_outcome)  # a refusal from here on (a receiver's) is not a replay: it takes the move back
     return Recorded(event, replayed=False, state=session.state, session=session)
 
 
@@ -212,13 +221,14 @@ def move_undo(
     if not standing:
         raise InvalidMove(_("There is no move to undo."))
     undone = standing.pop()
-    event = _append(
+    event, had_outcome = _append(
         session, user=user, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
         description=_("Undo: %(move)s") % {"move": undone.description},
         phrase={"code": "site.undo", "params": {"move": undone.phrase or undone.description}},
         idempotency_key=idempotency_key,
         state=replay(get_engine(session.game), session.setup, [e.payload for e in standing]),
     )
+    _appended(session, had_outcome)
     signals.move_undone.send(sender=TableSession, session=session, user=user, event=event, undone=undone)
     return Recorded(event, replayed=False, state=session.state, session=session)
 
@@ -278,7 +288,7 @@ def final_count_record(
             "n": len(outcome.placings)}})
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
-    if club is not None and not club.memberships.filter(player__user=created_by).exists():
+    if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may save a table for this club."))
     engine = get_engine(game)
     session = TableSession.objects.create(

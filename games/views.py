@@ -40,7 +40,7 @@ def _game_or_404(slug: str) -> GameAdapter:
 # --- new table ------------------------------------------------------------------------------------------
 
 
-def _seatable_players(user) -> list:
+def seatable_players(user) -> list:
     """The user, his clubs' members and the players he recently sat with."""
     me = people().player_for_user(user)
     others = (
@@ -62,7 +62,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         game = get_game(slug)
     except KeyError:  # a mistyped link: say so and offer the games there are, rather than another game's form
         return render(request, "games/unknown_game.html", {"slug": slug[:80], "games": all_games()}, status=404)
-    players = _seatable_players(request.user)
+    players = seatable_players(request.user)
     form = game.setup_form_class(request.POST or None, players=players, clubs=people().clubs_of_user(request.user),
                                  initial={"game": game.slug, "seat0_player": str(players[0].pk)})
     status = 200

@@ -29,7 +29,7 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     """The chances of the seats the new-table form names (its own GET parameters: game, players_count,
     seat<i>_player, seat<i>_guest). A player the reader may not seat, a player in two seats or a count the game
     does not allow is a 400 naming it; fewer than two named seats is an empty answer."""
-    from games.views import _seatable_players  # the same players the form offers
+    from games.views import seatable_players  # the same players the form offers
 
     raw_game = request.GET.get("game", "")
     try:
@@ -44,7 +44,7 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     count = int(raw_count) if raw_count else high
     if count < MIN_PLAYERS or count > MAX_PLAYERS:
         return render(request, "games/partials/new_chances.html", {})
-    seatable = {str(p.pk): p for p in _seatable_players(request.user)}
+    seatable = {str(p.pk): p for p in seatable_players(request.user)}
     seats = []  # (player or None, name)
     for i in range(count):
         chosen = request.GET.get(f"seat{i}_player", "").strip()

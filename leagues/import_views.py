@@ -8,7 +8,6 @@ import logging
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.management import call_command
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -221,7 +220,7 @@ def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         data, content_type, name = export.export_bgg(club), "application/xml", f"{club.slug}-bgg-plays.xml"
     elif kind == "csv":
         out = io.StringIO()
-        call_command("export_results_csv", club.slug, stdout=out)
+        export.export_results_csv(club, out)
         data, content_type, name = out.getvalue().encode(), "text/csv", f"{club.slug}-results.csv"
     else:
         raise Http404

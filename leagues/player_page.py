@@ -40,7 +40,7 @@ def _first_page_and_nemesis(player: Player, viewer: AbstractBaseUser, record_ids
     found = cache.get(name)
     if found is None:
         stored = player_record.stored_head_to_head(player, viewer)
-        found = (list(stored[:per_page + 1]), player_record._nemesis(stored))
+        found = (list(stored[:per_page + 1]), player_record.nemesis_of(stored))
         cache.set(name, found, HEAD_TO_HEAD_SECONDS)
     return found
 
@@ -50,11 +50,11 @@ def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_pag
     """The page's statistics (as player_record.player_stats, with one page of the head-to-head) and that page of
     opponents (a LookaheadPage of head_to_head_rows)."""
     stored = player_record.stored_record_rows(player, viewer)
-    private = player_record._private_table_results(viewer)
-    extra = list(player_record._head_to_head_live(player, private)) if private is not None else []
+    private = player_record.private_table_results(viewer)
+    extra = list(player_record.head_to_head_live(player, private)) if private is not None else []
     if extra:  # games at private tables the viewer shares with the player: the whole list, merged
         rows = player_record.head_to_head_merged(player_record.stored_head_to_head(player, viewer), extra)
-        opponents, nemesis = selectors.LookaheadPage(rows, opponents_page, per_page), player_record._nemesis(rows)
+        opponents, nemesis = selectors.LookaheadPage(rows, opponents_page, per_page), player_record.nemesis_of(rows)
     elif not stored:  # no stored record the viewer may see: no stored head-to-head either
         opponents, nemesis = selectors.LookaheadPage([], opponents_page, per_page), None
     else:
@@ -66,8 +66,8 @@ def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_pag
                                                 per_page)
     shown = player_record.head_to_head_of([*opponents.object_list, *([nemesis] if nemesis else [])])
     stats = {
-        **player_record.game_sections(player_record._player_game_stats(player, viewer)),
-        **player_record.record_summary(player_record._record_groups(player, viewer, stored)),
+        **player_record.game_sections(player_record.player_game_stats(player, viewer)),
+        **player_record.record_summary(player_record.record_groups(player, viewer, stored)),
         "head_to_head": shown[:len(opponents.object_list)],
         "nemesis": shown[-1] if nemesis else None,
     }

@@ -44,7 +44,7 @@ def games_not_ranked_publicly(*, player: Player, viewer: AbstractBaseUser) -> li
     return [(row["result__game"], row["n"]) for row in rows]
 
 
-def _private_table_results(viewer: AbstractBaseUser) -> QuerySet[Result] | None:
+def private_table_results(viewer: AbstractBaseUser) -> QuerySet[Result] | None:
     """Counted results of private tables the viewer may see: the part of a record the stored tallies leave out
     (who sees such a table depends on the viewer). None for a visitor, who sees none."""
     if not viewer.is_authenticated:
@@ -60,7 +60,7 @@ def _tallies_seen(model, player: Player, viewer: AbstractBaseUser) -> QuerySet:
 _HEAD_TO_HEAD_ORDER = ("-decided", "name", "opponent")
 
 
-def _head_to_head_live(player: Player, results: QuerySet[Result]) -> QuerySet:
+def head_to_head_live(player: Player, results: QuerySet[Result]) -> QuerySet:
     """Head-to-head rows of the player in some results, from the results themselves (one SQL aggregate): the
     opponents' entries joined with the player's own entry of the same result (the filter's join, which the
     aggregates reuse)."""
@@ -82,10 +82,10 @@ def head_to_head_rows(*, player: Player, viewer: AbstractBaseUser) -> QuerySet |
     player's opponents, paged in SQL. Games at private tables the viewer may see are added from the results, and
     then the list is merged in Python (only for a viewer who shares such tables with the player)."""
     stored = stored_head_to_head(player, viewer)
-    private = _private_table_results(viewer)
+    private = private_table_results(viewer)
     if private is None:
         return stored
-    extra = list(_head_to_head_live(player, private))
+    extra = list(head_to_head_live(player, private))
     if not extra:
         return stored
     return head_to_head_merged(stored, extra)
@@ -122,7 +122,7 @@ def head_to_head_of(rows) -> list[dict]:
     return [{"player": players[row["opponent"]], "won": row["won"], "lost": row["lost"]} for row in rows]
 
 
-def _nemesis(rows) -> dict | None:
+def nemesis_of(rows) -> dict | None:
     """The opponent who finished ahead of the player most often (then the fewest games lost to him, then by name)."""
     if isinstance(rows, QuerySet):
         return rows.filter(lost__gt=0).order_by("-lost", "won", "name", "opponent").first()
@@ -138,7 +138,7 @@ def stored_record_rows(player: Player, viewer: AbstractBaseUser) -> list[dict]:
         "id", "game", "players", "games", "wins", "scored", "score_sum", "best"))
 
 
-def _record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] | None = None) -> list[dict]:
+def record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] | None = None) -> list[dict]:
     """The player's record by game and number of players at the table: the stored tallies of the clubs the viewer
     may see (`stored`, read here unless given), summed over clubs, plus his games at private tables the viewer may
     see, from the results. Kept apart by game: one game's points and another's do not add up."""
@@ -154,7 +154,7 @@ def _record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] 
 
     for row in stored_record_rows(player, viewer) if stored is None else stored:
         add(row["game"], row["players"], row)
-    private = _private_table_results(viewer)
+    private = private_table_results(viewer)
     if private is not None:
         size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
                         .annotate(n=Count("id")).values("n"))
@@ -179,7 +179,7 @@ def _game_unit(slug: str) -> tuple[str, str]:
 
 
 def record_summary(groups: list[dict]) -> dict:
-    """The record's figures (_record_groups): games, wins, win rate by number of players, and per game its games,
+    """The record's figures (record_groups): games, wins, win rate by number of players, and per game its games,
     wins, average and best score in that game's unit. The top-level average and best are given only when every
     scored game was of one game: an average over two games' units means nothing."""
     by_size: dict[int, dict] = {}
@@ -218,7 +218,7 @@ def record_summary(groups: list[dict]) -> dict:
 
 
 def game_sections(sections: list[tuple]) -> dict:
-    """Each game's part of the player's statistics (_player_game_stats), by the game's slug and as the page's list."""
+    """Each game's part of the player's statistics (player_game_stats), by the game's slug and as the page's list."""
     return {
         **{game.slug: found for game, found in sections},  # stats[<slug>]: what its adapter's player_stats gave
         "game_sections": [{"game": game, "template": game.player_stats_template, "stats": found}
@@ -231,10 +231,10 @@ def player_stats(*, player: Player, viewer: AbstractBaseUser) -> dict:
     the nemesis, from the stored tallies (leagues/tally_store.py) and SQL aggregates (the API's answer; the page
     reads the head-to-head a page at a time: leagues/player_page.py)."""
     rows = head_to_head_rows(player=player, viewer=viewer)
-    nemesis = _nemesis(rows)
+    nemesis = nemesis_of(rows)
     return {
-        **game_sections(_player_game_stats(player, viewer)),
-        **record_summary(_record_groups(player, viewer)),
+        **game_sections(player_game_stats(player, viewer)),
+        **record_summary(record_groups(player, viewer)),
         "head_to_head": head_to_head_of(rows),
         "nemesis": head_to_head_of([nemesis])[0] if nemesis else None,
     }
@@ -268,7 +268,7 @@ def _seen_tables_marks(seen: QuerySet, player: Player) -> dict[str, str]:
     return {game: f"{created}:{_stamp(latest.get(game))}:{digest.hexdigest()}" for game, digest in digests.items()}
 
 
-def _player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
+def player_game_stats(player: Player, viewer: AbstractBaseUser) -> list[tuple]:
     """Each game's part of the player's page (e.g. Shitennō's favourite general), from the player's finished
     move-by-move tables of that game: (adapter, its statistics) for every game that has such a part.
 

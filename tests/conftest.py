@@ -102,6 +102,18 @@ def club(alice, carol):
 
 
 @pytest.fixture
+def any_game(request, monkeypatch, settings):
+    """The adapter of the game a shared test is parametrized with (`indirect=True` over tests.games.every_game.SLUGS):
+    a registered game as it is, or Pile, the test-only game, registered for this test alone."""
+    from games.plugins import get_game
+    from tests.games import tiny
+
+    if request.param == tiny.SLUG:
+        return tiny.register(monkeypatch, settings)
+    return get_game(request.param)
+
+
+@pytest.fixture
 def api(client):
     """Django's test client speaking JSON."""
 

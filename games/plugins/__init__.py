@@ -263,35 +263,43 @@ def _games() -> dict[str, GameAdapter]:
     return {game.slug: game for game in games}
 
 
-GAMES: dict[str, GameAdapter] = _games()
+# The adapters by slug, in the registry's order (games.registry.GAMES is the list of slugs they are loaded from).
+ADAPTERS: dict[str, GameAdapter] = _games()
 
 
 def get_game(slug: str) -> GameAdapter:
     try:
-        return GAMES[slug]
+        return ADAPTERS[slug]
     except KeyError:
         raise UnknownGame(slug) from None
 
 
 def all_games() -> list[GameAdapter]:
-    return list(GAMES.values())
+    return list(ADAPTERS.values())
 
 
 def default_game() -> GameAdapter:
     """The first registered game: what a page shows when the reader has not picked one."""
-    return next(iter(GAMES.values()))
+    return next(iter(ADAPTERS.values()))
 
 
 def default_final_count_game() -> GameAdapter:
     """The first registered game with a final-count calculator (the API's default)."""
-    return next((game for game in GAMES.values() if game.final_count_form_class), default_game())
+    return next((game for game in ADAPTERS.values() if game.final_count_form_class), default_game())
+
+
+def game_name(slug: str) -> str:
+    """A registered game's name, by its slug ("dice_race" -> "Dice race"); a game the site does not know (a league
+    may count Go) as it was entered."""
+    game = ADAPTERS.get(slug)
+    return game.name if game else slug
 
 
 def game_choices() -> list[tuple[str, str]]:
-    return [(game.slug, game.name) for game in GAMES.values()]
+    return [(game.slug, game.name) for game in ADAPTERS.values()]
 
 
 __all__ = [
-    "GAMES", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",
-    "get_game",
+    "ADAPTERS", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",
+    "game_name", "get_game",
 ]

@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.plugins import GAMES
+from games import plugins
 
 register = template.Library()
 
@@ -11,8 +11,7 @@ register = template.Library()
 def game_name(slug: str) -> str:
     """"dice_race" -> "Dice race" (the engine's name); a game the site does not know (a league may count Go) as
     it was entered."""
-    game = GAMES.get(slug)
-    return game.name if game else slug
+    return plugins.game_name(slug)
 
 
 @register.filter

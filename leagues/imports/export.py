@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import TextIO
 from xml.etree.ElementTree import Element, SubElement, tostring
 
 from django.db.models import Q
 
 from games.engines import REGISTRY
+from shitenno_site.spreadsheets import csv_writer
 
-from ..models import Club, Player, Result
+from ..models import Club, Player, Result, ResultEntry
 
 BGG_PAGE = 100  # the XML API's page size; the export writes one file holding every page's plays
 
@@ -85,3 +87,25 @@ def export_bgg(club: Club) -> bytes:
         count += 1
     root.set("total", str(count))
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + tostring(root, encoding="utf-8")
+
+
+RESULTS_CSV_HEADER = ["date", "game", "league", "season", "result id", "status", "player", "rank", "score"]
+
+
+def export_results_csv(club: Club, out: TextIO) -> None:
+    """The club's results for spreadsheets, one row per player per result, written to `out` (the club's export page
+    and `manage.py export_results_csv` alike)."""
+    entries = (
+        ResultEntry.objects.filter(Q(result__club=club) | Q(result__season__league__club=club))
+        .select_related("result__season__league", "player")
+        .order_by("result__played_on", "result_id", "rank", "player__name")
+    )
+    writer = csv_writer(out)  # text cells that start like a formula are quoted (OWASP)
+    writer.writerow(RESULTS_CSV_HEADER)
+    for e in entries.iterator(chunk_size=2000):
+        season = e.result.season
+        writer.writerow([
+            e.result.played_on.isoformat(), e.result.game, season.league.name if season else "",
+            season.name if season else "", e.result.pk, e.result.status, e.player.name, e.rank,
+            "" if e.score is None else repr(e.score),
+        ])

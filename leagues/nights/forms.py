@@ -6,8 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import REGISTRY
+from games.plugins import game_name
 from leagues.forms import PhoneDateInput
-from leagues.templatetags.charts import game_name
 from shitenno_site.validation import validate_date
 
 from . import pods

@@ -5,8 +5,7 @@ from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from games.engines import UnknownGame
-from games.plugins import get_game
+from games import plugins
 from leagues import charts
 
 register = template.Library()
@@ -24,10 +23,7 @@ def places_bars(places) -> dict | None:
 
 @register.filter
 def game_name(slug: str) -> str:
-    try:
-        return get_game(slug).name
-    except (UnknownGame, KeyError):
-        return slug
+    return plugins.game_name(slug)
 
 
 @register.simple_tag

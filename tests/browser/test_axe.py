@@ -24,7 +24,7 @@ from leagues import clubs, players, standings_store, tally_store
 from leagues.models import Club, League, Season
 from leagues.players import player_for_user
 from tests.browser.layout import broken_words
-from tests.games.engines.samurai_empires.tables import random_legal_game as sse_random_game
+from tests.games import every_game, tiny
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,22 +43,17 @@ RUN_AXE = """async () => {
 
 
 def _play_in_play_and_finished_tables(users: list) -> None:
-    """Each registered game gets one table still being played and one finished, beside the demo data's (the demo
-    plays only the games with a demo game)."""
+    """Each game gets one table still being played and one finished, beside the demo data's: a legal game of its
+    own (tests/games/every_game.py) with as many of `users` as its set-up seats."""
     players = [player_for_user(user) for user in users]
     club = Club.objects.get()
     for game in all_games():
         have = set(TableSession.objects.filter(game=game.slug).values_list("status", flat=True))
-        if game.slug == "samurai_empires":
-            games = {"playing": (1, *sse_random_game(3, "solo")),
-                     "finished": (3, *sse_random_game(4, "multiplayer", 3))}
-        else:
-            seats = game.demo_players[0]
-            games = {"playing": (seats, *game.demo_game(7, seats)), "finished": (seats, *game.demo_game(8, seats))}
-        for status, (seats, setup, moves) in games.items():
+        for status, seed in (("playing", 9), ("finished", 8)):  # Pile seats six at seed 9
             if status in have:
                 continue
-            seated = players[:seats]
+            setup, moves = every_game.legal_game(game.slug, seed)
+            seated = players[:every_game.seats(game.slug, setup)]
             session = game_services.session_create(game=game.slug, created_by=users[0], players=seated,
                                                    setup=setup, club=club)
             played = moves if status == "finished" else moves[: len(moves) // 3]
@@ -67,16 +62,20 @@ def _play_in_play_and_finished_tables(users: list) -> None:
 
 
 @pytest.fixture
-def site(db):
+def site(db, monkeypatch, settings):
     """The demo data, an outsider invited to its club, a guest with a claim link: every page has something to
-    show. Returns the pages as (user or None, url) pairs."""
+    show; Pile, the test-only game (tests/games/tiny), registered beside the site's games. Returns the pages as
+    (user or None, url) pairs."""
+    tiny.register(monkeypatch, settings)
     call_command("demo_data", games=2, stdout=io.StringIO())
     for season in Season.objects.all():
         standings_store.standings_compute(season=season)
     tally_store.tallies_repair()  # the players' records and head-to-head, as the tally jobs keep them
     User = get_user_model()
     hana, kenji = User.objects.get(username="hana"), User.objects.get(username="kenji")
-    _play_in_play_and_finished_tables([kenji, hana, User.objects.get(username="yuki")])
+    yuki = User.objects.get(username="yuki")
+    others = User.objects.exclude(pk__in=[kenji.pk, hana.pk, yuki.pk]).order_by("pk")
+    _play_in_play_and_finished_tables([kenji, hana, yuki, *others])
     club, league = Club.objects.get(), League.objects.get()
     dora = players.user_sign_up(username="dora", email="dora@example.org", password="a long passphrase 42")
     clubs.club_member_add(club=club, player=players.player_for_user(dora), user=hana)
@@ -101,7 +100,8 @@ def site(db):
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     for game in all_games():
         pages.append((kenji, reverse("table_new") + f"?game={game.slug}"))
-        pages.append((kenji, reverse("game_stats", args=[game.slug])))
+        if game.stats_template:
+            pages.append((kenji, reverse("game_stats", args=[game.slug])))
         for session in TableSession.objects.filter(game=game.slug).order_by("status", "-pk").distinct("status"):
             pages.append((kenji, session.get_absolute_url()))
             pages.append((kenji, reverse("table_history", args=[session.code])))

@@ -98,6 +98,29 @@ def test_a_refusal_stands_beside_its_field_and_the_page_opens_on_it(phone, shoot
     assert TableSession.objects.get().setup["gates"]["hokkaido"] == "bushi"
 
 
+def test_a_six_seat_game_shows_only_the_seats_counted_and_opens_with_six(phone, alice, monkeypatch, settings):
+    """Pile, the test-only game (tests/games/tiny), seats up to six: site.css hides seats past any count, not only
+    past five."""
+    from tests.games import tiny
+
+    tiny.register(monkeypatch, settings)
+    page = phone(alice)
+    page.goto(reverse("table_new") + "?game=pile")
+    expect(page.locator('fieldset[data-seat="2"]')).to_be_visible()  # 2 players by default
+    expect(page.locator('fieldset[data-seat="3"]')).to_be_hidden()
+    expect(page.locator('fieldset[data-seat="6"]')).to_be_hidden()
+    page.locator("label.chip", has_text="5 players").tap()
+    expect(page.locator('fieldset[data-seat="5"]')).to_be_visible()
+    expect(page.locator('fieldset[data-seat="6"]')).to_be_hidden()
+    page.locator("label.chip", has_text="6 players").tap()
+    expect(page.locator('fieldset[data-seat="6"]')).to_be_visible()
+    for seat in range(1, 6):
+        page.locator(f"#id_seat{seat}_guest").fill(f"Guest {seat}")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("h1")).to_have_text("Pile table")
+    assert TableSession.objects.get().seats.count() == 6
+
+
 def test_teikoku_and_small_samurai_empires_show_only_the_seats_counted(phone, alice):
     page = phone(alice)
     page.goto(reverse("table_new") + "?game=teikoku")

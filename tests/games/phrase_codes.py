@@ -9,6 +9,7 @@ way is reported as a problem, so a new refusal or sentence cannot slip past the 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 ENGINES = Path(__file__).resolve().parents[2] / "games" / "engines"
@@ -61,9 +62,16 @@ def _helpers(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
     return helpers
 
 
+def engine_folder(slug: str) -> Path:
+    """The folder of the engine's package (games/engines/<slug>/; the test-only Pile's is under tests/)."""
+    from tests.games import every_game
+
+    return Path(sys.modules[type(every_game.engine(slug)).__module__].__file__).resolve().parent
+
+
 def engine_codes(slug: str) -> tuple[set[str], list[str]]:
     """(the codes the engine `slug` can produce, the places whose code could not be read)."""
-    paths = sorted((ENGINES / slug).glob("*.py")) + [ENGINES / "base.py"]
+    paths = sorted(engine_folder(slug).glob("*.py")) + [ENGINES / "base.py"]
     sources = {path: path.read_text() for path in paths}
     trees = {path: ast.parse(text) for path, text in sources.items()}
     helpers = _helpers(list(trees.values()))

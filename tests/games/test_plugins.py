@@ -106,8 +106,8 @@ class DiceGame(plugins.GameAdapter):
 def dice(monkeypatch):
     """The toy game registered beside Shitennō, as its one engine line and one adapter line would."""
     monkeypatch.setitem(game_engines.REGISTRY, "dice", DiceRace())
-    monkeypatch.setitem(plugins.GAMES, "dice", DiceGame())
-    return plugins.GAMES["dice"]
+    monkeypatch.setitem(plugins.ADAPTERS, "dice", DiceGame())
+    return plugins.ADAPTERS["dice"]
 
 
 def test_it_offers_a_second_registered_game_on_the_home_new_table_and_rankings_pages(client, alice, dice):

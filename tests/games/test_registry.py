@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_registry_is_the_one_list_both_sides_follow_in_its_order():
-    assert list(engines.REGISTRY) == list(registry.GAMES) == list(plugins.GAMES)
+    assert list(engines.REGISTRY) == list(registry.GAMES) == list(plugins.ADAPTERS)
     assert [game.slug for game in plugins.all_games()] == list(registry.GAMES)
     assert plugins.default_game().slug == registry.GAMES[0]
 

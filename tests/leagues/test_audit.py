@@ -132,8 +132,52 @@ def test_the_club_audit_page_is_for_owners_and_admins(client, club, alice, bob, 
         page = client.get(url)
         assert page.status_code == 200
         html = page.content.decode()
-        assert "membership.role" in html and "carol: member → admin" in html and "alice" in html
-        assert "membership.join" in html
+        assert "Role changed" in html and "carol: member → admin" in html and "alice" in html
+        assert "Joined the club" in html and "membership.join" not in html  # the action in words, not its code
+
+
+def test_every_action_the_services_record_has_words():
+    """A new audit action without words would show its code on the audit page."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from leagues.audit import ACTIONS
+
+    codes = set()
+    for folder in ("leagues", "games"):
+        for path in (Path(settings.BASE_DIR) / folder).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for line in path.read_text().splitlines():  # the lines that name an action: action=..., _audit_result(
+                if "action" in line or "_audit_result(" in line:
+                    codes |= set(re.findall(r'"((?:move|results?|membership|player)\.[a-z_]+)"', line))
+    assert {"result.sign_off", "membership.role", "player.claim", "results.import"} <= codes  # the reading works
+    assert codes <= set(ACTIONS), f"audit actions without words in leagues/audit.py: {sorted(codes - set(ACTIONS))}"
+
+
+def test_the_audit_page_says_every_action_and_its_details_in_words_in_english_and_dutch(client, club, alice, bob):
+    join(club, bob)
+    clubs.membership_set_role(membership=membership(club, bob), role="admin", user=alice)
+    _league, season = league_with_season(club, alice)
+    result = enter(season, alice, [(alice, 1, 30), (bob, 2, 20)])
+    results.result_sign_off(result=result, user=bob, agreed=False, note="I won that one")
+    guest = player_guest_create(name="Uncle Ken", created_by=alice)
+    clubs.club_member_add(club=club, player=guest, user=alice)
+    AuditEntry.objects.create(club=club, user=alice, action="results.import", object_type="leagues.club",
+                              object_id=club.pk, details={"source": "bgstats", "plays": 3, "imported": 2,
+                                                          "duplicates": 1, "skipped": {}})
+    client.force_login(alice)
+    url = reverse("club_audit", args=[club.slug])
+    english = client.get(url).content.decode()
+    assert "Role changed" in english and "bob: member → admin" in english and "Result disputed" in english
+    assert "2 of 3 plays from bgstats; 1 already there" in english and "Added to the club" in english
+    dutch = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Rol gewijzigd" in dutch and "bob: lid → beheerder" in dutch and "Uitslag betwist" in dutch
+    assert "2 van 3 partijen uit bgstats; 1 stond er al" in dutch
+    for page in (english, dutch):
+        assert not re.search(r"\b(membership|result|results|move)\.[a-z_]+", page)  # no action code
+        assert "{'" not in page and "&#x27;" not in page  # no Python dict
 
 
 def test_the_admin_shows_the_trail_read_only(club, alice):

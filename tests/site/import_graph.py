@@ -135,3 +135,69 @@ def cycles(root: Path, packages: list[str], *, counting_calls: bool = False) -> 
         if node not in index:
             connect(node)
     return sorted(groups)
+
+
+# --- private names ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivateUse:
+    module: str  # the module that reaches in
+    owner: str  # the module whose private name it takes
+    name: str
+    line: int
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _one_package(root: Path, a: str, b: str) -> bool:
+    """Two modules of one package below an app (leagues.standings and leagues.standings.keys): the parts of a
+    package may share their private names, as the parts of one module split in files do; two modules of a flat app
+    (leagues.player_page and leagues.player_record) may not."""
+    pa, pb = a.split(".")[:2], b.split(".")[:2]
+    return len(pa) == 2 and pa == pb and (root.joinpath(*pa) / "__init__.py").is_file()
+
+
+def private_uses(root: Path, packages: list[str]) -> list[PrivateUse]:
+    """Each `from module import _name` and each `module._name` (a module bound by an import) in these packages
+    that takes a private name of another module, outside one package's own parts (migrations aside)."""
+    found: list[PrivateUse] = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                found.extend(_private_uses_of(root, path))
+    return [use for use in found if not _one_package(root, use.module, use.owner)]
+
+
+def _private_uses_of(root: Path, path: Path) -> list[PrivateUse]:
+    module = module_name(root, path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: list[PrivateUse] = []
+    modules: dict[str, str] = {}  # local name -> the project module it is bound to
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _is_module(root, alias.name):  # `import a.b as c` binds c to a.b, `import a.b` binds a to a
+                    modules[alias.asname or alias.name.split(".")[0]] = (
+                        alias.name if alias.asname else alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if not _is_module(root, source):
+                continue  # not the project's
+            for alias in node.names:
+                if _private(alias.name) and not _is_module(root, f"{source}.{alias.name}"):
+                    found.append(PrivateUse(module, source, alias.name, node.lineno))
+                elif _is_module(root, f"{source}.{alias.name}"):
+                    modules[alias.asname or alias.name] = f"{source}.{alias.name}"
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                and _private(node.attr) and modules[node.value.id] != module):
+            found.append(PrivateUse(module, modules[node.value.id], node.attr, node.lineno))
+    return found

@@ -4,8 +4,10 @@ import pytest
 from django.core.management import call_command
 
 from games.models import TableSession
+from games.plugins import all_games, get_game
 from leagues.models import Club, Player, Rating, Result, Standing
 from shitenno_site.celery import app
+from tests.games import tiny
 
 
 @pytest.mark.django_db
@@ -29,7 +31,11 @@ def test_it_loads_the_demo_once(django_capture_on_commit_callbacks):
 
 
 @pytest.mark.django_db
-def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_rankings_are(client):
+@pytest.mark.parametrize("with_pile", [False, True], ids=["registered", "and-pile"])
+def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_rankings_are(client, with_pile,
+                                                                                         monkeypatch, settings):
+    if with_pile:  # the test-only game too: the games take turns, so the demo's table in play is Pile's
+        tiny.register(monkeypatch, settings)
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:
@@ -38,7 +44,11 @@ def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_ran
         app.conf.task_always_eager = eager
     in_play = TableSession.objects.get(status="playing")
     page = client.get("/").content.decode()
-    assert f'href="{in_play.get_absolute_url()}"' in page and "Watch a Shitennō table in play" in page
-    assert 'href="/rankings/"' in page and 'href="/games/shitenno/"' in page and 'href="/games/teikoku/"' in page
+    assert in_play.game == (tiny.SLUG if with_pile else in_play.game)
+    watch = f"Watch a {get_game(in_play.game).name} table in play"  # the game the demo left in play, by its name
+    assert f'href="{in_play.get_absolute_url()}"' in page and watch in page
+    assert 'href="/rankings/"' in page
+    for game in all_games():  # each game's statistics page, for the games that have one
+        assert (f'href="/games/{game.slug}/"' in page) == bool(game.stats_template), game.slug
     client.force_login(in_play.seats.first().player.user)
     assert "Watch a" not in client.get("/").content.decode()  # a player sees their own tables instead

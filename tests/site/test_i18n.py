@@ -59,6 +59,15 @@ def test_a_dutch_browser_gets_the_new_table_page_in_dutch(client, alice):
     assert "New table" not in html and "Starting title" not in html
 
 
+def test_the_training_grounds_offered_on_a_new_table_are_said_in_the_readers_language(client, alice):
+    """The choices are built when the module is imported: formatted then, they stayed in English on Dutch pages."""
+    client.force_login(alice)
+    dutch = _html(client.get(reverse("table_new") + "?game=samurai_empires", **DUTCH))
+    assert "Trainingsterrein 1" in dutch and "Trainingsterrein 5" in dutch and "Training Ground 1" not in dutch
+    english = _html(client.get(reverse("table_new") + "?game=samurai_empires"))
+    assert "Training Ground 1" in english and "Trainingsterrein" not in english
+
+
 def test_a_dutch_browser_gets_the_table_in_the_rulebooks_terms(client, alice, bob):
     session = _table(alice, bob)
     client.force_login(alice)

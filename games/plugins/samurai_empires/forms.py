@@ -11,6 +11,7 @@ import json
 
 from django import forms
 from django.http import QueryDict
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -20,8 +21,15 @@ from games.forms import PlayerCountField, TableSetupForm
 
 MAX_SEATS = 5
 MODE_CHOICES = [("multiplayer", _("Multiplayer")), ("solo", _("Solo against the two AIs"))]
-GROUND_CHOICES = [("", _("no Training Ground"))] + [(str(n), _("Training Ground %(n)d") % {"n": n})
-                                                      for n in TRAINING_GROUNDS]
+
+
+def _ground(n: int) -> str:
+    """"Training Ground n", said when a page is drawn, in the reader's language: a % at import time fixed it in
+    English (a lazy string formatted is no longer lazy)."""
+    return lazy(lambda: gettext("Training Ground %(n)d") % {"n": n}, str)()
+
+
+GROUND_CHOICES = [("", _("no Training Ground"))] + [(str(n), _ground(n)) for n in TRAINING_GROUNDS]
 TRAINED_FIELDS = ("samurai", "archers", "elites", "general")
 
 

@@ -4,12 +4,11 @@ import contextlib
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Q
 
-from leagues.models import Club, ResultEntry
-from shitenno_site.spreadsheets import csv_writer
+from leagues.imports.export import RESULTS_CSV_HEADER, export_results_csv
+from leagues.models import Club
 
-HEADER = ["date", "game", "league", "season", "result id", "status", "player", "rank", "score"]
+HEADER = RESULTS_CSV_HEADER
 
 
 class Command(BaseCommand):
@@ -23,22 +22,9 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"No club with slug {slug!r}.")
-        entries = (
-            ResultEntry.objects.filter(Q(result__club=club) | Q(result__season__league__club=club))
-            .select_related("result__season__league", "player")
-            .order_by("result__played_on", "result_id", "rank", "player__name")
-        )
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(Path(output).open("w", newline="", encoding="utf-8")) if output else _Lines(self)
-            writer = csv_writer(out)  # text cells that start like a formula are quoted (OWASP)
-            writer.writerow(HEADER)
-            for e in entries.iterator(chunk_size=2000):
-                season = e.result.season
-                writer.writerow([
-                    e.result.played_on.isoformat(), e.result.game, season.league.name if season else "",
-                    season.name if season else "", e.result.pk, e.result.status, e.player.name, e.rank,
-                    "" if e.score is None else e.score,
-                ])
+            export_results_csv(club, out)
 
 
 class _Lines:

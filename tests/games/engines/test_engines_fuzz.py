@@ -2,37 +2,27 @@
 
 The site hands an engine whatever a body held, so `initial_state` and `apply` must turn any JSON value
 (any depth up to 50, any types, NUL characters, numbers far beyond a table's) into a precise error,
-never a TypeError, KeyError, RecursionError or OverflowError. The tests run per engine in
-games.engines.REGISTRY; a game added later needs only a line in LEGAL_GAMES (a source of legal games to
-mutate), and the completeness test below says so.
+never a TypeError, KeyError, RecursionError or OverflowError. The tests run per registered engine (and Pile,
+the test-only game); the legal games they mutate are each game's own (tests/games/every_game.py: its demo game,
+or `legal_game(seed)` in its tests), so a game added later needs no line here.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import random
 from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import REGISTRY
 from games.engines.base import IllegalMove, InvalidMove
-from games.engines.shitenno.simulation import random_legal_game
-from games.engines.teikoku.random_game import random_legal_game as random_teikoku_game
-from tests.games.engines.samurai_empires.tables import random_legal_game as random_samurai_empires_game
+from tests.games import every_game
 
-# A source of legal games per engine slug: seed -> (set-up, moves). Mutating real set-ups and moves reaches
-# deep into the rules, where arbitrary JSON alone would stop at the first check.
-LEGAL_GAMES: dict[str, Callable[[int], tuple[dict, list[dict]]]] = {
-    "shitenno": lambda seed: random_legal_game(seed, 2 + seed % 3),
-    "teikoku": lambda seed: random_teikoku_game(random.Random(seed)),
-    "samurai_empires": lambda seed: random_samurai_empires_game(seed, "solo" if seed % 2 else "multiplayer"),
-}
-
-ENGINES = sorted(REGISTRY)
+# Mutating real set-ups and moves (each game's legal games) reaches deep into the rules, where arbitrary JSON
+# alone would stop at the first check.
+ENGINES = sorted(every_game.SLUGS)
 GAMES_PER_ENGINE = 3
 fuzz = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -40,9 +30,9 @@ fuzz = settings(max_examples=120, deadline=None, suppress_health_check=list(Heal
 @functools.cache
 def legal_games(slug: str) -> list[tuple[dict, list[dict], list[dict]]]:
     """A few legal games of the engine, each with the state before every move (computed once)."""
-    engine, games = REGISTRY[slug], []
+    engine, games = every_game.engine(slug), []
     for seed in range(GAMES_PER_ENGINE):
-        setup, moves = LEGAL_GAMES[slug](seed)
+        setup, moves = every_game.legal_game(slug, seed)
         states = [engine.initial_state(setup)]
         for move in moves:
             states.append(engine.apply(states[-1], move))
@@ -163,16 +153,17 @@ def _frozen(state: dict) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-def test_every_registered_engine_has_a_source_of_legal_games():
-    missing = sorted(set(REGISTRY) - set(LEGAL_GAMES))
-    assert not missing, f"Add a source of legal games to LEGAL_GAMES for {', '.join(missing)}."
+@pytest.mark.parametrize("slug", ENGINES)
+def test_every_engine_has_legal_games_that_end(slug):
+    for _setup, moves, states in legal_games(slug):
+        assert moves and every_game.engine(slug).outcome(states[-1]) is not None
 
 
 @pytest.mark.parametrize("slug", ENGINES)
 @fuzz
 @given(setup=any_json)
 def test_it_refuses_any_json_as_a_set_up_with_a_move_error(slug, setup):
-    _refused(slug, lambda: REGISTRY[slug].initial_state(setup))
+    _refused(slug, lambda: every_game.engine(slug).initial_state(setup))
 
 
 @pytest.mark.parametrize("slug", ENGINES)
@@ -180,7 +171,7 @@ def test_it_refuses_any_json_as_a_set_up_with_a_move_error(slug, setup):
 @given(data=st.data())
 def test_a_mutated_set_up_is_refused_with_a_move_error_or_makes_a_json_state(slug, data):
     setup, _moves, _states = data.draw(st.sampled_from(legal_games(slug)))
-    _refused_or_accepted(slug, lambda: REGISTRY[slug].initial_state(data.draw(mutations(setup))))
+    _refused_or_accepted(slug, lambda: every_game.engine(slug).initial_state(data.draw(mutations(setup))))
 
 
 @pytest.mark.parametrize("slug", ENGINES)
@@ -190,7 +181,7 @@ def test_it_refuses_any_json_as_a_move_with_a_move_error(slug, data, move):
     _setup, _moves, states = data.draw(st.sampled_from(legal_games(slug)))
     state = data.draw(st.sampled_from(states))
     before = _frozen(state)
-    _refused(slug, lambda: REGISTRY[slug].apply(state, move))
+    _refused(slug, lambda: every_game.engine(slug).apply(state, move))
     assert _frozen(state) == before  # the table as it was
 
 
@@ -203,5 +194,5 @@ def test_a_mutated_legal_move_is_refused_with_a_move_error_or_makes_a_json_state
     at = data.draw(st.integers(0, len(moves) - 1))
     move = data.draw(mutations(moves[at]))
     before = _frozen(states[at])
-    _refused_or_accepted(slug, lambda: REGISTRY[slug].apply(states[at], move))
+    _refused_or_accepted(slug, lambda: every_game.engine(slug).apply(states[at], move))
     assert _frozen(states[at]) == before  # refused or not, the state it was applied to is untouched
