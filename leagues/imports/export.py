@@ -107,5 +107,5 @@ def export_results_csv(club: Club, out: TextIO) -> None:
         writer.writerow([
             e.result.played_on.isoformat(), e.result.game, season.league.name if season else "",
             season.name if season else "", e.result.pk, e.result.status, e.player.name, e.rank,
-            "" if e.score is None else repr(e.score),
+            "" if e.score is None else e.score,  # a number: the spreadsheet-safe writer leaves it alone
         ])
