@@ -246,8 +246,19 @@ def pods_message(error: pods.PodsError) -> str:
         "locked_twice": lambda: _("A player sits at two locked tables; unlock one of them."),
         "unsplittable": lambda: _("%(count)d players cannot be split into tables of %(sizes)s.") % {
             "count": params.get("count", 0), "sizes": sizes},
-        "infeasible": lambda: _("No split keeps every rule (pairs kept apart, the games each player plays, "
-                                "table sizes)."),
+        "infeasible": lambda: {
+            "forbidden": _("No split keeps every rule: the pairs kept apart leave no way to seat everyone."),
+            "games": _("No split keeps every rule: the games each player plays and the table sizes each game "
+                       "allows leave no way to seat everyone."),
+        }.get(params.get("rule"), _("No split keeps every rule (pairs kept apart, the games each player plays, "
+                                    "table sizes).")),
+        "too_many_players": lambda: _("A night proposes tables for at most %(max)d players.") % {
+            "max": params.get("max", pods.MAX_PLAYERS)},
+        "locked_size": lambda: _("A locked table's size is not one its game allows tonight; unlock it first."),
+        "locked_pair": lambda: _("A locked table seats a pair kept apart; unlock it first."),
+        "locked_game": lambda: _("A locked table seats a player at a game he does not play; unlock it first."),
+        "undecided": lambda: _("No split was found within the optimiser's time budget; propose again, or ease the "
+                               "pairs kept apart."),
     }
     say = messages.get(error.code)
     return say() if say else str(error)
