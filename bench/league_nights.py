@@ -1,7 +1,7 @@
 """Issues 25 and 37's benchmark: the league-night optimiser (leagues/nights/pods.py), no database needed.
 
 Run: `.venv/bin/python bench/league_nights.py [--small-cases 30] [--sizes 13,16,20,24,30,40,50,60] [--nights 6]
-      [--reference-seconds 10] [--big-players 200] [--season-nights 10]`
+      [--reference-seconds 10] [--reference-columns 40000] [--big-players 200] [--season-nights 10]`
 
 Prints, each beside a reference measured in the same run:
 1. exactness: 6-12 players, random histories, both mixes: `propose` against a plain enumeration of every split
@@ -9,8 +9,9 @@ Prints, each beside a reference measured in the same run:
 2. random nights of 13-60 players after 3-12 earlier rounds (tables of 4, shuffled), mixes "fill" and "free"
    alternating: per size, the share of nights whose `repeats` equal the proven optimum, the worst seat-cost gap
    at equal repeats, the worst time, and the site's own stated bound. The reference is the same solver given
-   `--reference-seconds` instead of the request's budget (set partitioning, proven optimal up to about 20
-   players; past that the assignment model, whose optimum is proven only where its bound meets its best);
+   `--reference-seconds` instead of the request's budget and set partitioning up to `--reference-columns` tables
+   (about 30 players at sizes 3-4: proven optimal); past that the assignment model, whose optimum is proven only
+   where its bound meets its best;
 3. times: 12 players at sizes 2-6 (target <= 0.3 s), 60 (<= 2 s) and `--big-players` (<= 5 s) after 12 rounds;
 4. a simulated season (N nights x 3 rounds, the same 20 players): each player's seat-count spread with the
    optimiser against random seating.
@@ -118,9 +119,9 @@ def history_night(rng, n: int, rounds: int, mix: str, size=4) -> Night:
     return Night(players=players, table_sizes=(3, 4), met=met, seats=seats, mix=mix)
 
 
-def against_reference(sizes, nights: int, reference_seconds: float, seed: int) -> None:
+def against_reference(sizes, nights: int, reference_seconds: float, reference_columns: int, seed: int) -> None:
     print(f"2. random nights after 3-12 earlier rounds, {nights} per size (mixes alternate), against the solver given"
-          f" {reference_seconds:g} s")
+          f" {reference_seconds:g} s and set partitioning up to {reference_columns} tables")
     print("   players | at the proven optimum | unproven | worst seat gap at equal repeats | worst time |"
           " site bound = repeats")
     for n in sizes:
@@ -135,7 +136,11 @@ def against_reference(sizes, nights: int, reference_seconds: float, seed: int) -
             equal_bound += got.bound == got.repeats
             reference = Night(**{**night.__dict__, "time_budget": reference_seconds})
             evaluator = Evaluator(reference)
-            split, bound, proven, _how = pods_solver.solve(night.players, evaluator, reference)
+            site_columns, pods_solver.MAX_COLUMNS = pods_solver.MAX_COLUMNS, reference_columns
+            try:
+                split, bound, proven, _how = pods_solver.solve(night.players, evaluator, reference)
+            finally:
+                pods_solver.MAX_COLUMNS = site_columns
             ref_repeats = round(sum(evaluator.score(t)[0][1] for t in split) / 10**6, 6)
             ref_seats = round(sum(evaluator.score(t)[0][2] for t in split) / 10**6, 6)
             optimum_known = proven or bound / 10**6 >= ref_repeats - 1e-9
@@ -158,11 +163,11 @@ def times(big: int, seed: int) -> None:
              ("60 players, 12 rounds, free", history_night(rng, 60, 12, "free"), 2.0),
              (f"{big} players, 12 rounds, fill", history_night(rng, big, 12, "fill"), 5.0)]
     for label, night, target in cases:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         got = propose(night)
-        took = time.perf_counter() - t0
-        print(f"   {label}: {took:.2f} s (target <= {target:g} s); repeats {got.repeats:g}, bound {got.bound:g};"
-              f" {got.solver}")
+        took, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"   {label}: {took:.2f} s wall, {cpu:.2f} s CPU (target <= {target:g} s); repeats {got.repeats:g},"
+              f" bound {got.bound:g}; {got.solver}")
 
 
 def season(nights: int, seed: int, players_count=20, rounds=3) -> None:
@@ -212,12 +217,14 @@ def main() -> None:
     parser.add_argument("--sizes", default="13,16,20,24,30,40,50,60")
     parser.add_argument("--nights", type=int, default=6)
     parser.add_argument("--reference-seconds", type=float, default=10.0)
+    parser.add_argument("--reference-columns", type=int, default=40_000)
     parser.add_argument("--big-players", type=int, default=200)
     parser.add_argument("--season-nights", type=int, default=10)
     parser.add_argument("--seed", type=int, default=37)
     args = parser.parse_args()
     exactness(args.small_cases, args.seed)
-    against_reference([int(n) for n in args.sizes.split(",")], args.nights, args.reference_seconds, args.seed)
+    against_reference([int(n) for n in args.sizes.split(",")], args.nights, args.reference_seconds,
+                      args.reference_columns, args.seed)
     times(args.big_players, args.seed)
     season(args.season_nights, args.seed)
 

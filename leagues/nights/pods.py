@@ -79,7 +79,7 @@ class Night:
     seed: int = 0
     mix: str = "fill"
     time_budget: float = TIME_BUDGET  # the solver's limit in seconds (wall and deterministic), one core
-    search_rounds: int = 20  # perturb-and-descend rounds of the warm start (a fixed budget, not a clock)
+    search_rounds: int = 200  # perturb-and-descend rounds of the warm start at most (its work limit comes first)
 
 
 @dataclass(frozen=True)

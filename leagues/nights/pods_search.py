@@ -181,7 +181,48 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
         trial_key = _key(trial, evaluator, night.mix)
         if trial_key < best_key:
             best, best_key = trial, trial_key
-    return best, best_key
+    best = _polish(best, evaluator, night.mix)
+    return best, _key(best, evaluator, night.mix)
+
+
+RESPLIT_WORK = 20  # a re-split of two tables costs about as much as this many swaps
+
+
+def _polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
+    """Split every two tables again exactly (every swap, move and exchange between them at once, by the whole
+    objective), until no two can do better or the work runs out: where swaps stop short, this does not."""
+    tables = [set(t) for t in tables]
+    improved = True
+    while improved and evaluator.work_left > 0:
+        improved = False
+        for a in range(len(tables)):
+            for b in range(a + 1, len(tables)):
+                if b < len(tables) and evaluator.work_left > 0 and _resplit(tables, [a, b], evaluator, mix):
+                    improved = True
+    return tables
+
+
+def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) -> bool:
+    """Replace the picked tables by the best split of their players ("fill": into the same sizes); True if that
+    is strictly better. "free" may seat them at fewer or more tables (the list then shrinks or grows)."""
+    evaluator.work_left -= RESPLIT_WORK
+    members = sorted((p for i in picked for p in tables[i]), key=_sort_key)
+    subsets = _Subsets(members, evaluator, mix)
+    index = {p: i for i, p in enumerate(members)}
+    current = 0
+    for i in picked:
+        tmask = sum(1 << index[p] for p in tables[i])
+        if subsets.cheap_key(tmask) is None:
+            return False  # only rule-keeping splits are compared
+        current += subsets.full_key(tmask)
+    plan = tuple(sorted((len(tables[i]) for i in picked), reverse=True)) if mix == "fill" else None
+    found = subsets.best((1 << len(members)) - 1, plan, True)
+    if found is None or found[0] >= current:
+        return False
+    new = [{members[i] for i in range(len(members)) if t >> i & 1} for t in found[1]]
+    keep = [t for i, t in enumerate(tables) if i not in picked]
+    tables[:] = keep + new
+    return True
 
 
 def _nothing_to_win(tables, evaluator: Evaluator) -> bool:

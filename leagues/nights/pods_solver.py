@@ -26,7 +26,7 @@ from .pods import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, 
 from .pods_search import local_search, start_plans, why_infeasible
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
-WARM_TRIES = 15_000  # the warm start's tries of a swap or a move per second of budget (about 0.3 s, one core)
+WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
 SOLVER_SHARE = 0.5  # of the budget, CP-SAT's deterministic time (its wall time is capped by what is left)
 SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget: the warm start answers alone,
 #                      and CP-SAT is asked only when it must decide feasibility (its model is then much smaller)
@@ -90,9 +90,11 @@ def _key(tables, evaluator: Evaluator, night: Night) -> tuple:
 
 def _warm_start(players, evaluator: Evaluator, night: Night):
     """The local search from each starting mix, within a work limit that follows the time budget."""
-    evaluator.work_left = int(WARM_TRIES * night.time_budget)
+    plans = start_plans(len(players), evaluator.sizes, night.mix)
+    share = 0.25 if _columns_fit(players, evaluator.sizes) else 1.0  # set partitioning does the real work there
     best = None
-    for plan in start_plans(len(players), evaluator.sizes, night.mix):
+    for plan in plans:
+        evaluator.work_left = int(WARM_TRIES * night.time_budget * share / len(plans))
         tables, key = local_search(players, evaluator, night, plan)
         if best is None or key < best[1]:
             best = (tables, key)
@@ -141,10 +143,13 @@ MAX_COLUMNS = 6_000  # set partitioning when the night has at most this many pos
 def _model_for(players, evaluator: Evaluator, night: Night, plan, objective: str = "tables"):
     """Set partitioning while the tables can be listed (its bound is strong: it proves such nights optimal in a
     fraction of a second), else the assignment model."""
-    sizes = set(plan) if plan else evaluator.sizes
-    if sum(math.comb(len(players), size) for size in sizes) <= MAX_COLUMNS:
+    if _columns_fit(players, set(plan) if plan else evaluator.sizes):
         return _Columns(players, evaluator, night, plan, objective)
     return _Model(players, evaluator, night, plan, objective)
+
+
+def _columns_fit(players, sizes) -> bool:
+    return sum(math.comb(len(players), size) for size in sizes) <= MAX_COLUMNS
 
 
 class _Columns:
