@@ -45,6 +45,7 @@ class NightOutput(serializers.Serializer):
     date = serializers.DateField()
     games = serializers.ListField(child=serializers.CharField())
     table_sizes = serializers.ListField(child=serializers.IntegerField())
+    mix = serializers.CharField(help_text="fill: the fewest, fullest tables first; free: the fewest repeats first.")
     present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
     rounds = NightRoundOutput(many=True)
 
@@ -52,7 +53,7 @@ class NightOutput(serializers.Serializer):
 def night_data(night: Night) -> dict:
     return NightOutput({
         "id": night.pk, "season_id": night.season_id, "date": night.date, "games": night.games,
-        "table_sizes": night.table_sizes, "present": selectors.night_present(night),
+        "table_sizes": night.table_sizes, "mix": night.mix, "present": selectors.night_present(night),
         "rounds": [{"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
                    for r in night.rounds.order_by("number")],
     }).data
@@ -79,6 +80,7 @@ class SeasonNights(APIView):
                                             max_length=5, default=lambda: [3, 4])
         forbidden = serializers.ListField(child=serializers.ListField(child=IdField()), required=False,
                                           max_length=200, default=list)
+        mix = serializers.ChoiceField(choices=["fill", "free"], required=False, default="fill")
 
     @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
                    summary="Open a league night (managers)")

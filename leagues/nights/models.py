@@ -12,12 +12,17 @@ def default_sizes() -> list[int]:
     return [3, 4]
 
 
+MIX_CHOICES = [("fill", _("Full tables first")), ("free", _("Fewest repeats first"))]
+
+
 class Night(models.Model):
     season = models.ForeignKey("leagues.Season", on_delete=models.CASCADE, related_name="nights")
     date = models.DateField(_("date"))
     games = models.JSONField(default=list, help_text="The games on offer tonight (slugs of the league's games).")
     table_sizes = models.JSONField(default=default_sizes, help_text="Table sizes allowed, within each game's own.")
     forbidden = models.JSONField(default=list, blank=True, help_text="Pairs of player ids never seated together.")
+    mix = models.CharField(_("table mix"), max_length=4, choices=MIX_CHOICES, default="fill",
+                           help_text="The optimiser's objective (leagues.nights.pods): fill or free.")
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -44,8 +44,10 @@ def game_sizes(night: Night) -> dict[str, tuple[int, ...]]:
 
 @transaction.atomic
 def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, games: Sequence[str],
-               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = ()) -> Night:
-    """Managers only. The games must be the league's; every game needs at least one table size it allows."""
+               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = (),
+               mix: str = "fill") -> Night:
+    """Managers only. The games must be the league's; every game needs at least one table size it allows.
+    `mix`: "fill" (the fewest, fullest tables first) or "free" (the fewest repeats first: leagues.nights.pods)."""
     club = season.league.club
     require_club_manager(club, user)
     errors = {}
@@ -57,6 +59,8 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
     if (not table_sizes or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
             or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)):
         errors["table_sizes"] = _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE}
+    if mix not in pods.MIXES:
+        errors["mix"] = _("Choose full tables first or fewest repeats first.")
     if not season.starts_on <= date <= season.ends_on:
         errors["date"] = _("The night must fall within the season.")
     members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
@@ -69,7 +73,7 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
     if errors:
         raise ValidationError(errors)
     night = Night(season=season, date=date, games=games, table_sizes=sorted(set(table_sizes)), forbidden=pairs,
-                  opened_by=user)
+                  mix=mix, opened_by=user)
     if no_size := [g for g, sizes in game_sizes(night).items() if not sizes]:
         raise ValidationError({"table_sizes": _("No size allowed tonight suits %(games)s.") % {
             "games": ", ".join(no_size)}})
@@ -161,7 +165,7 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
     met, seats = _history(night)
     sizes = game_sizes(night)
     request = pods.Night(
-        players=sorted(present), met=met, seats=seats, games=sizes,
+        players=sorted(present), met=met, seats=seats, games=sizes, mix=night.mix,
         forbidden={frozenset(pair) for pair in night.forbidden},
         accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
         locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in locked],

@@ -74,7 +74,8 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
                 data = form.cleaned_data
                 try:
                     night = services.night_open(season=season, user=request.user, date=data["date"],
-                                                games=data["games"], table_sizes=data["table_sizes"])
+                                                games=data["games"], table_sizes=data["table_sizes"],
+                                                mix=data["mix"])
                 except ValidationError as exc:
                     from leagues.forms import apply_service_errors
 
