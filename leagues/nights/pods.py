@@ -16,8 +16,9 @@ the same rules, kept as given, and counted in the reported figures.
 
 How (leagues/nights/pods_search.py and pods_solver.py): nights of up to ``EXACT_LIMIT`` free players are solved
 exactly by a dynamic programme over subsets; larger ones by a deterministic local search whose split warm-starts
-OR-Tools CP-SAT (an assignment model of the same objective) for at most ``Night.time_budget`` seconds on one
-core. CP-SAT also decides feasibility completely, so "no split" is said only when it is proven, and it states a
+OR-Tools (set partitioning by CBC while the possible tables can be listed, about 20 players; else CP-SAT on an
+assignment model of the same objective, up to 80 players) for at most ``Night.time_budget`` seconds on one core.
+The solver also decides feasibility completely, so "no split" is said only when it is proven, and it states a
 proven lower bound on ``repeats`` (``Proposal.bound``).
 """
 

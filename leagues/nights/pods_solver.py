@@ -1,16 +1,17 @@
-"""Nights past the exact limit: the local search's split warm-starts OR-Tools CP-SAT on the same objective.
+"""Nights past the exact limit: the local search's split warm-starts OR-Tools on the same objective.
 
-Why CP-SAT: it decides feasibility completely (a night is refused only when no split exists), improves on the
-local search where it stopped short, and proves a lower bound, all within a stated limit: `Night.time_budget`
-seconds of wall time and as many of its deterministic time, on one core (so two proposals at once leave a core
-to the site). The answer is re-scored by the site's own Evaluator, and the better of the two splits is kept.
-
-The model: a slot per possible table; w[p, t, s, g] = player p in seat s of table t, playing game g; a pair
-who met (or is kept apart) sits together at t only through their x[p, t]. The objective is the mix's tuple as
-one weighted sum, each part's weight above the most the parts after it can add up to: repeats in their own
-units (met figures are whole or simple fractions), seat costs in thousandths.
+Why OR-Tools: it decides feasibility completely (a night is refused only when no split exists), improves on the
+local search where it stopped short, and proves a lower bound, all within a stated limit, `Night.time_budget`
+seconds, on one core (so two proposals at once leave a core to the site). Two models:
+- set partitioning (`_Columns`, solved by CBC) while the possible tables number at most MAX_COLUMNS: each table
+  scored by the site's own Evaluator, so its optimum is exactly the site's; it proves such nights optimal;
+- past that, an assignment model (`_Model`, CP-SAT): a slot per possible table; w[p, t, s, g] = player p in
+  seat s of table t, playing game g; a pair who met (or is kept apart) sits together at t only through their
+  x[p, t]. Its objective is the mix's tuple as one weighted sum, each part's weight above the most the parts after
+  it can add up to: repeats in their own unit (met figures are whole or simple fractions), seat costs in
+  thousandths. It stops at half the budget in deterministic time (the same answer each run) or the wall time left.
+The answer is re-scored by the site's own Evaluator, and the better of the warm start and the solver's is kept.
 """
-
 from __future__ import annotations
 
 import math
