@@ -47,7 +47,14 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
             raise _refusal(players, night, status)
     found = None
     bound = repeats_lower_bound(night, players, min(plan) if plan else min(evaluator.sizes))
-    if len(players) <= SOLVER_PLAYERS or hint is None:
+    listed = None if hint is None or _columns_fit(players, set(plan) if plan else evaluator.sizes) else (
+        _low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
+    if listed is not None:  # the tables no worse than the warm start's worst: the best split among them
+        model = _Columns(players, evaluator, night, plan, candidates=listed)
+        model.hint(hint)
+        status, found, _unproven = model.solve(budget.split(1))
+        status = "FEASIBLE" if status in ("OPTIMAL", "FEASIBLE") else status  # optimal among those listed only
+    elif len(players) <= SOLVER_PLAYERS or hint is None:
         model = _model_for(players, evaluator, night, plan,
                            objective="tables" if len(players) <= SOLVER_PLAYERS else "none")
         if hint is not None:
@@ -153,6 +160,41 @@ def _columns_fit(players, sizes) -> bool:
     return sum(math.comb(len(players), size) for size in sizes) <= MAX_COLUMNS
 
 
+class _TooMany(Exception):
+    pass
+
+
+def _low_repeat_tables(players, evaluator: Evaluator, sizes, hint) -> list[frozenset] | None:
+    """Every table (of these sizes, no pair kept apart) whose repeats are at most the warm start's worst table's,
+    or None past MAX_COLUMNS of them. Set partitioning over these improves on the warm start (its tables are
+    among them), mostly in seat cost; it proves nothing about tables left out."""
+    limit = max(evaluator.cheap(frozenset(t))[1] for t in hint)
+    night, ordered = evaluator.night, sorted(players, key=lambda p: (isinstance(p, str), p))
+    found: list[frozenset] = []
+
+    def grow(table: list, start: int, repeats: int) -> None:
+        if len(table) in sizes:
+            found.append(frozenset(table))
+            if len(found) > MAX_COLUMNS:
+                raise _TooMany
+        if len(table) == max(sizes):
+            return
+        for q in ordered[start:]:
+            start += 1
+            if any(frozenset((p, q)) in night.forbidden for p in table):
+                continue
+            more = sum(round(night.met.get(frozenset((p, q)), 0) * SCALE) for p in table)
+            if repeats + more <= limit:
+                grow([*table, q], start, repeats + more)
+
+    try:
+        for i, p in enumerate(ordered):
+            grow([p], i + 1, 0)
+    except _TooMany:
+        return None
+    return found
+
+
 class _Columns:
     """Set partitioning, solved as a MIP by CBC (which OR-Tools ships; on these models it proved optimality
     several times faster than CP-SAT): one variable per table that keeps every hard rule, scored by the site's
@@ -160,25 +202,25 @@ class _Columns:
     each size. Two stages with whole coefficients: repeats (and, for "free", the tables) first; then, with that
     part held at its optimum, the seat cost in millionths: the optimum is exactly the site's own."""
 
-    def __init__(self, players, evaluator: Evaluator, night: Night, plan, objective: str = "tables"):
+    def __init__(self, players, evaluator: Evaluator, night: Night, plan, objective: str = "tables",
+                 candidates=None):
         self.pywraplp, self.solver = pywraplp, pywraplp.Solver.CreateSolver("CBC")
         self.evaluator, self.night, self.objective = evaluator, night, objective
         self.columns: dict[frozenset, object] = {}
         self.keys: dict[frozenset, tuple] = {}
         by_player: dict = {p: [] for p in players}
-        for size in sorted(set(plan) if plan else evaluator.sizes):
-            for members in combinations(players, size):
-                members = frozenset(members)
-                if evaluator.cheap(members)[0] or (key := evaluator.score(members)[0])[0]:
-                    continue
-                self.columns[members] = v = self.solver.BoolVar("")
-                self.keys[members] = key
-                for p in members:
-                    by_player[p].append(v)
+        sizes = sorted(set(plan) if plan else evaluator.sizes)
+        for members in candidates or (frozenset(t) for size in sizes for t in combinations(players, size)):
+            if evaluator.cheap(members)[0] or (key := evaluator.score(members)[0])[0]:
+                continue
+            self.columns[members] = v = self.solver.BoolVar("")
+            self.keys[members] = key
+            for p in members:
+                by_player[p].append(v)
         for cells in by_player.values():
             self.solver.Add(self.solver.Sum(cells) == 1)
         counts = {}  # tables of each size: whole numbers seating everyone (a cut the solver cannot find by itself)
-        for size in sorted(set(plan) if plan else evaluator.sizes):
+        for size in sizes:
             counts[size] = self.solver.IntVar(0, len(players) // size, "")
             self.solver.Add(self.solver.Sum(v for m, v in self.columns.items() if len(m) == size) == counts[size])
             if plan:
