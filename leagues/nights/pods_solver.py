@@ -53,7 +53,8 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         model = _Columns(players, evaluator, night, plan, candidates=listed)
         model.hint(hint)
         status, found, _unproven = model.solve(budget.split(1))
-        status = "FEASIBLE" if status in ("OPTIMAL", "FEASIBLE") else status  # optimal among those listed only
+        if status == "OPTIMAL" and not _listed_is_enough(found, hint, evaluator, bound):
+            status = "FEASIBLE"  # optimal among the tables listed only
     elif len(players) <= SOLVER_PLAYERS or hint is None:
         model = _model_for(players, evaluator, night, plan,
                            objective="tables" if len(players) <= SOLVER_PLAYERS else "none")
@@ -158,6 +159,13 @@ def _model_for(players, evaluator: Evaluator, night: Night, plan, objective: str
 
 def _columns_fit(players, sizes) -> bool:
     return sum(math.comb(len(players), size) for size in sizes) <= MAX_COLUMNS
+
+
+def _listed_is_enough(found, hint, evaluator: Evaluator, bound: int) -> bool:
+    """The best split among the tables listed is the best of all when its repeats meet the proven bound and no
+    table of a split with that many repeats could have been left out (each has at most the split's repeats)."""
+    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in found)
+    return repeats <= bound and repeats <= max(evaluator.cheap(frozenset(t))[1] for t in hint)
 
 
 class _TooMany(Exception):
