@@ -40,7 +40,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     hint = None if warm_key[0] else warm
     plan = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     budget = _Budget(night.time_budget, started)
-    status, mix_proven = "WARM_START", True
+    status, mix_proven, method = "WARM_START", True, "local search"
     if plan is not None and (hint is None or _sizes(hint) != plan):  # the hard rules move the "fill" mix
         plan, mix_proven, status, hint = _fill_plan(players, evaluator, night, budget.split(2))
         if plan is None:
@@ -50,7 +50,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     listed = None if hint is None or _columns_fit(players, set(plan) if plan else evaluator.sizes) else (
         _low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
     if listed is not None:  # the tables no worse than the warm start's worst: the best split among them
-        model = _Columns(players, evaluator, night, plan, candidates=listed)
+        model, method = _Columns(players, evaluator, night, plan, candidates=listed), "cbc, low-repeat tables"
         model.hint(hint)
         status, found, _unproven = model.solve(budget.split(1))
         if status == "OPTIMAL" and not _listed_is_enough(found, hint, evaluator, bound):
@@ -58,6 +58,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     elif len(players) <= SOLVER_PLAYERS or hint is None:
         model = _model_for(players, evaluator, night, plan,
                            objective="tables" if len(players) <= SOLVER_PLAYERS else "none")
+        method = "cbc, every table" if isinstance(model, _Columns) else "cp-sat"
         if hint is not None:
             model.hint(hint)
         status, found, solver_bound = model.solve(budget.split(1))
@@ -69,7 +70,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         raise _refusal(players, night, status)
     repeats = sum(evaluator.cheap(frozenset(t))[1] for t in best)
     return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
-        "method": "cp-sat", "status": status, "limit_seconds": night.time_budget,
+        "method": method, "status": status, "limit_seconds": night.time_budget,
         "wall_seconds": round(time.perf_counter() - started, 3)}
 
 
