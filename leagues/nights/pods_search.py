@@ -225,6 +225,11 @@ def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) ->
     return True
 
 
+def improve(tables, evaluator: Evaluator, mix: str) -> list[set]:
+    """Swaps and moves from a given split (a solver's, stopped before its seat costs were settled)."""
+    return _polish(_descend(tables, evaluator, _move_rule(mix, evaluator.sizes)), evaluator, mix)
+
+
 def _nothing_to_win(tables, evaluator: Evaluator) -> bool:
     return _no_repeats(tables, evaluator) and _seats_at_floor(tables, evaluator)
 

@@ -24,7 +24,7 @@ from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
 from .pods import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
-from .pods_search import local_search, start_plans, why_infeasible
+from .pods_search import improve, local_search, start_plans, why_infeasible
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
@@ -68,6 +68,9 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         best = found
     if best is None:
         raise _refusal(players, night, status)
+    if status != "OPTIMAL" and best is found:  # stopped before its seat costs were settled: the swaps settle them
+        evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
+        best = improve(best, evaluator, night.mix)
     repeats = sum(evaluator.cheap(frozenset(t))[1] for t in best)
     return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
         "method": method, "status": status, "limit_seconds": night.time_budget,
