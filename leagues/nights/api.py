@@ -47,6 +47,7 @@ class NightOutput(serializers.Serializer):
     table_sizes = serializers.ListField(child=serializers.IntegerField())
     boxes = serializers.DictField(child=serializers.IntegerField(),
                                   help_text="Boxes of a game tonight (slug -> number); a game not named has no limit.")
+    mix = serializers.CharField(help_text="fill: the fewest, fullest tables first; free: the fewest repeats first.")
     present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
     rounds = NightRoundOutput(many=True)
 
@@ -54,7 +55,8 @@ class NightOutput(serializers.Serializer):
 def night_data(night: Night) -> dict:
     return NightOutput({
         "id": night.pk, "season_id": night.season_id, "date": night.date, "games": night.games,
-        "table_sizes": night.table_sizes, "boxes": night.boxes, "present": selectors.night_present(night),
+        "table_sizes": night.table_sizes, "boxes": night.boxes, "mix": night.mix,
+        "present": selectors.night_present(night),
         "rounds": [{"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
                    for r in night.rounds.order_by("number")],
     }).data
@@ -81,6 +83,8 @@ class SeasonNights(APIView):
                                             max_length=5, default=lambda: [3, 4])
         forbidden = serializers.ListField(child=serializers.ListField(child=IdField()), required=False,
                                           max_length=200, default=list)
+        mix = serializers.ChoiceField(choices=["fill", "free"], required=False, default="fill")
+
         boxes = serializers.DictField(
             child=StrictIntegerField(min_value=1, max_value=services.MAX_BOXES), required=False, default=dict,
             help_text="How many boxes of each game the club has tonight (slug -> number, games on offer only): "

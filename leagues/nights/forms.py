@@ -11,6 +11,7 @@ from leagues.forms import PhoneDateInput
 from shitenno_site.validation import validate_date
 
 from . import pods
+from .models import MIX_CHOICES
 from .services import MAX_BOXES
 
 SIZE_CHOICES = [(str(n), str(n)) for n in range(2, pods.MAX_TABLE_SIZE + 1)]
@@ -23,6 +24,10 @@ class NightForm(forms.Form):
     table_sizes = forms.MultipleChoiceField(
         label=_("Table sizes"), choices=SIZE_CHOICES, initial=["3", "4"], widget=forms.CheckboxSelectMultiple,
         help_text=_("Each game's tables use the sizes it can seat."))
+    mix = forms.ChoiceField(
+        label=_("Table mix"), choices=MIX_CHOICES, initial="fill", widget=forms.RadioSelect, required=False,
+        help_text=_("Full tables first: the fewest tables, as even as possible, then the fewest repeated opponents. "
+                    "Fewest repeats first: any of the sizes, the fewest repeated opponents first."))
 
     def __init__(self, *args, games: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -41,6 +46,9 @@ class NightForm(forms.Form):
         data = super().clean()
         data["boxes"] = {slug: data[field] for field, slug in self.box_fields.items() if data.get(field)}
         return data
+
+    def clean_mix(self) -> str:
+        return self.cleaned_data["mix"] or "fill"  # a form from before the mix was offered
 
     def clean_table_sizes(self) -> list[int]:
         return sorted(int(size) for size in self.cleaned_data["table_sizes"])

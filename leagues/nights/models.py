@@ -12,6 +12,9 @@ def default_sizes() -> list[int]:
     return [3, 4]
 
 
+MIX_CHOICES = [("fill", _("Full tables first")), ("free", _("Fewest repeats first"))]
+
+
 class Night(models.Model):
     season = models.ForeignKey("leagues.Season", on_delete=models.CASCADE, related_name="nights")
     date = models.DateField(_("date"))
@@ -21,6 +24,8 @@ class Night(models.Model):
     boxes = models.JSONField(default=dict, blank=True,
                              help_text="Boxes of a game the club has tonight (slug -> number): at most that many "
                                        "tables of it. A game not named has no limit.")
+    mix = models.CharField(_("table mix"), max_length=4, choices=MIX_CHOICES, default="fill",
+                           help_text="The optimiser's objective (leagues.nights.pods): fill or free.")
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

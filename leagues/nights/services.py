@@ -82,9 +82,10 @@ def _forbidden_pairs(club, forbidden: Sequence[Sequence[int]]) -> list[list[int]
 @transaction.atomic
 def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, games: Sequence[str],
                table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = (),
-               boxes: dict | None = None) -> Night:
+               boxes: dict | None = None, mix: str = "fill") -> Night:
     """Managers only. The games must be the league's and played on the site; every game needs at least one table
-    size it allows; `boxes` (optional) says how many boxes of a game the club has tonight: never more tables of it."""
+    size it allows; `boxes` (optional) says how many boxes of a game the club has tonight: never more tables of it.
+    `mix`: "fill" (the fewest, fullest tables first) or "free" (the fewest repeats first: leagues.nights.pods)."""
     club = season.league.club
     require_club_manager(club, user)
     errors = {}
@@ -94,6 +95,8 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
     if (not table_sizes or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
             or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)):
         errors["table_sizes"] = _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE}
+    if mix not in pods.MIXES:
+        errors["mix"] = _("Choose full tables first or fewest repeats first.")
     if not season.starts_on <= date <= season.ends_on:
         errors["date"] = _("The night must fall within the season.")
     if refusal := _boxes_refusal(boxes, games):
@@ -104,7 +107,7 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
     if errors:
         raise ValidationError(errors)
     night = Night(season=season, date=date, games=games, table_sizes=sorted(set(table_sizes)), forbidden=pairs,
-                  boxes=dict(boxes), opened_by=user)
+                  boxes=dict(boxes), mix=mix, opened_by=user)
     if no_size := [g for g, sizes in game_sizes(night).items() if not sizes]:
         raise ValidationError({"table_sizes": _("No size allowed tonight suits %(games)s.") % {
             "games": ", ".join(no_size)}})
@@ -240,7 +243,7 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
             raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
     met, seats = _history(night)
     request = pods.Night(
-        players=sorted(present), met=met, seats=seats, games=game_sizes(night),
+        players=sorted(present), met=met, seats=seats, games=game_sizes(night), mix=night.mix,
         forbidden={frozenset(pair) for pair in night.forbidden},
         accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
         locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in locked],
@@ -351,8 +354,19 @@ def pods_message(error: pods.PodsError) -> str:
         "locked_twice": lambda: _("A player sits at two locked tables; unlock one of them."),
         "unsplittable": lambda: _("%(count)d players cannot be split into tables of %(sizes)s.") % {
             "count": params.get("count", 0), "sizes": sizes},
-        "infeasible": lambda: _("No split keeps every rule (pairs kept apart, the games each player plays, "
-                                "table sizes)."),
+        "infeasible": lambda: {
+            "forbidden": _("No split keeps every rule: the pairs kept apart leave no way to seat everyone."),
+            "games": _("No split keeps every rule: the games each player plays and the table sizes each game "
+                       "allows leave no way to seat everyone."),
+        }.get(params.get("rule"), _("No split keeps every rule (pairs kept apart, the games each player plays, "
+                                    "table sizes).")),
+        "too_many_players": lambda: _("A night proposes tables for at most %(max)d players.") % {
+            "max": params.get("max", pods.MAX_PLAYERS)},
+        "locked_size": lambda: _("A locked table's size is not one its game allows tonight; unlock it first."),
+        "locked_pair": lambda: _("A locked table seats a pair kept apart; unlock it first."),
+        "locked_game": lambda: _("A locked table seats a player at a game he does not play; unlock it first."),
+        "undecided": lambda: _("No split was found within the optimiser's time budget; propose again, or ease the "
+                               "pairs kept apart."),
         "boxes": lambda: _("Tonight's boxes cannot seat everyone: the split needs %(tables)d tables.") % {
             "tables": params.get("tables", 0)},
     }

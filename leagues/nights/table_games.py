@@ -19,6 +19,7 @@ larger tables) before the night is refused.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Sequence
 
@@ -59,10 +60,8 @@ def propose(request: pods.Night, *, offered: Sequence[str], boxes: dict) -> list
 
 
 def _with_games(request: pods.Night, games: dict) -> pods.Night:
-    return pods.Night(players=request.players, table_sizes=request.table_sizes, met=request.met,
-                      seats=request.seats, forbidden=request.forbidden, games=games, accepts=request.accepts,
-                      locked=request.locked, ratings=request.ratings, rating_weight=request.rating_weight,
-                      renyi_order=request.renyi_order, seed=request.seed, search_rounds=request.search_rounds)
+    """The same night with other games' sizes: every other field (the mix, the time budget...) kept as asked."""
+    return dataclasses.replace(request, games=games)
 
 
 def _seated(table: pods.Table, game: str, request: pods.Night) -> pods.Table:

@@ -75,7 +75,7 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
                 try:
                     night = services.night_open(season=season, user=request.user, date=data["date"],
                                                 games=data["games"], table_sizes=data["table_sizes"],
-                                                boxes=data["boxes"])
+                                                boxes=data["boxes"], mix=data["mix"])
                 except ValidationError as exc:
                     from leagues.forms import apply_service_errors
 

@@ -1,5 +1,7 @@
-"""The league-night optimiser (issue 25): every hard rule holds, small nights are split optimally, and the
-`manage.py pods` contract answers JSON or refuses with exit 2."""
+"""The league-night optimiser (issues 25 and 37): every hard rule holds, locked tables included; one objective
+for every night size ("fill": the fewest, fullest tables; "free": the fewest repeats); small nights are split
+optimally and the exact and solver paths agree; a night is refused only when no split exists, saying which rule
+makes it so; the proposal keeps to its budget; and the `manage.py pods` contract answers JSON or exits 2."""
 
 import json
 import subprocess
@@ -12,7 +14,19 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.nights.pods import Night, PodsError, Table, night_from_json, propose, seat_cost
+from leagues.nights import pods_search, pods_solver
+from leagues.nights.pods import (
+    MAX_PLAYERS,
+    TIME_BUDGET,
+    Evaluator,
+    Night,
+    PodsError,
+    Table,
+    night_from_json,
+    propose,
+    seat_cost,
+    split_key,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -26,8 +40,6 @@ def assert_every_rule_kept(night: Night, proposal):
     assert sorted(seated) == sorted(night.players), "everyone seated exactly once"
     games = night.games or {"": tuple(night.table_sizes)}
     for table in proposal.tables:
-        if table.locked:
-            continue
         assert len(table.players) in games[table.game]
         for p in table.players:
             assert table.game in night.accepts.get(p, set(games))
@@ -82,8 +94,9 @@ def test_only_game_x_is_honoured():
 
 
 def test_no_valid_split_is_refused_and_says_why():
-    with pytest.raises(PodsError, match="forbidden pairs"):
+    with pytest.raises(PodsError, match="the pairs kept apart leave no way") as refused:
         propose(Night(players=[1, 2, 3], table_sizes=(3,), forbidden={pair(1, 2)}))
+    assert refused.value.code == "infeasible" and refused.value.params["rule"] == "forbidden"
     with pytest.raises(PodsError, match="5 players cannot be split into tables of \\[4\\]"):
         propose(Night(players=[1, 2, 3, 4, 5], table_sizes=(4,)))
 
@@ -136,7 +149,10 @@ def test_every_hard_rule_holds_or_the_night_is_refused(data):
         if len(free) <= 8:  # small enough to prove by brute force that nothing valid exists
             sizes = sorted(set(data["sizes"]) | {3, 4})
             for split in splits(free, sizes):
-                valid = True
+                valid = not locked or (len(locked[0].players) in data["sizes"]
+                                       and not set(locked[0].players) & set(data["teikoku_only"])
+                                       and not any(pair(a, b) in night.forbidden
+                                                   for a, b in combinations(locked[0].players, 2)))
                 for table in split:
                     if any(pair(a, b) in night.forbidden for a, b in combinations(table, 2)):
                         valid = False
@@ -154,14 +170,14 @@ def test_every_hard_rule_holds_or_the_night_is_refused(data):
        st.dictionaries(st.integers(1, 9), st.tuples(*[st.integers(0, 3)] * 4)))
 def test_small_nights_are_split_optimally(n, met, seats):
     players = list(range(1, n + 1))
-    night = Night(players=players, table_sizes=(2, 3, 4),
+    night = Night(players=players, table_sizes=(2, 3, 4), mix="free",
                   met={pair(a, b): t for (a, b), t in met.items() if a != b and a <= n and b <= n},
                   seats={(p, ""): s for p, s in seats.items()})
     proposal = propose(night)
     best = min(round(sum(night.met.get(pair(a, b), 0) for t in split for a, b in combinations(t, 2)), 9)
                for split in splits(players, (2, 3, 4)))
     assert proposal.repeats == best
-    assert proposal.repeats_lower_bound <= best
+    assert proposal.exact and proposal.bound == best
 
 
 def test_a_large_night_keeps_every_rule_and_is_deterministic():
@@ -169,11 +185,12 @@ def test_a_large_night_keeps_every_rule_and_is_deterministic():
     met = {pair(a, a + 1): 2 for a in range(1, 40)} | {pair(a, a + 4): 1 for a in range(1, 37)}
     night = Night(players=players, table_sizes=(3, 4), met=met, forbidden={pair(1, 3), pair(10, 12)},
                   seats={(p, ""): (p % 3, 1, 0, 0) for p in players})
+    night.time_budget = 5.0  # CP-SAT stops on its deterministic clock (2.5 s) long before the wall clock (5 s)
     first, second = propose(night), propose(night)
-    assert not first.exact
+    assert first.solver["method"] in {"cbc, low-repeat tables", "cp-sat"}
     assert_every_rule_kept(night, first)
-    assert first == second
-    assert first.repeats >= first.repeats_lower_bound
+    assert (first.tables, first.repeats, first.seat_cost) == (second.tables, second.repeats, second.seat_cost)
+    assert first.repeats >= first.bound
 
 
 def write(tmp_path, data):
@@ -187,7 +204,8 @@ def test_the_pods_command_answers_the_contract(tmp_path, capsys):
             "seats": {"1": [2, 0, 0, 0]}, "forbidden": [[5, 6]]}
     call_command("pods", "--input", write(tmp_path, data))
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"tables", "repeats", "seat_cost"}
+    assert set(answer) == {"tables", "repeats", "seat_cost", "bound"}
+    assert answer["bound"] <= answer["repeats"]
     assert sorted(p for t in answer["tables"] for p in t) == data["players"]
     assert answer["repeats"] == 0 and answer["seat_cost"] > 0
     assert not any({5, 6} <= set(t) for t in answer["tables"])
@@ -204,12 +222,19 @@ def test_the_pods_command_answers_the_contract(tmp_path, capsys):
     ({"players": [1, 1, 2]}, "listed twice"),
     ({"players": [1, 2, 3, 4, 5], "table_sizes": [4]}, "cannot be split"),
     ({"players": [1, 2, 3], "table_sizes": [3], "forbidden": [[1, 2]]}, "No split keeps every hard rule"),
+    ({"players": [1, 2, 3, 4], "mix": "snug"}, '"mix" must be "fill"'),
+    ({"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "forbidden": [[1, 2]], "locked": [[1, 2, 3]]},
+     "A locked table seats 1 with 2, a pair kept apart"),
+    ({"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "locked": [[1, 2, 3, 4]]},
+     "A locked table of 4 is not a size allowed"),
+    ({"players": list(range(MAX_PLAYERS + 1))}, f"at most {MAX_PLAYERS} players"),
 ])
-def test_bad_input_is_refused_with_exit_two(tmp_path, data, says):
+def test_bad_input_is_refused_with_exit_two(tmp_path, data, says, capsys):
     with pytest.raises(CommandError) as refused:
         call_command("pods", "--input", write(tmp_path, data))
     assert refused.value.returncode == 2
     assert says in str(refused.value)
+    assert capsys.readouterr().out == ""  # no tables printed
 
 
 def test_the_pods_command_exits_two_from_the_shell(tmp_path):
@@ -224,7 +249,224 @@ def test_night_from_json_ignores_history_about_absentees():
 
 
 def test_the_league_nights_benchmark_runs():
-    done = subprocess.run([sys.executable, "bench/league_nights.py", "--small-cases", "2", "--big-players", "24",
-                           "--big-runs", "1", "--nights", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "bench/league_nights.py", "--small-cases", "2", "--sizes", "13",
+                           "--nights", "1", "--reference-seconds", "1", "--big-players", "24", "--season-nights", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "every case optimal: yes" in done.stdout
+
+
+# --- issue 37: one objective for every night size -------------------------------------------------------------
+
+ROOMY = 30.0  # a budget no test night needs (each stops once proven): under any load, the answer is the optimum
+
+
+def everyone_met(players):
+    return {pair(a, b): 1 for a, b in combinations(players, 2)}
+
+
+def sizes_of(proposal):
+    return sorted((len(t.players) for t in proposal.tables), reverse=True)
+
+
+@pytest.mark.parametrize("count, mix", [(12, [4, 4, 4]), (13, [4, 3, 3, 3]), (14, [4, 4, 3, 3])])
+def test_fill_seats_the_fewest_fullest_tables_whatever_the_history(count, mix):
+    players = list(range(1, count + 1))
+    for met in ({}, everyone_met(players)):  # even when every pair at a table is a repeat
+        for sizes in ((3, 4), (2, 3, 4)):
+            assert sizes_of(propose(Night(players=players, table_sizes=sizes, met=met))) == mix
+
+
+@pytest.mark.parametrize("count, mix", [(12, [2] * 6), (13, [3] + [2] * 5), (14, [2] * 7)])
+def test_free_seats_whatever_sizes_give_the_fewest_repeats(count, mix):
+    players = list(range(1, count + 1))
+    night = Night(players=players, table_sizes=(2, 3, 4), met=everyone_met(players), mix="free", time_budget=ROOMY)
+    proposal = propose(night)
+    assert sizes_of(proposal) == mix  # everyone met everyone: the fewest pairs at a table
+    assert proposal.repeats == proposal.bound == sum(s * (s - 1) // 2 for s in mix)
+    assert proposal.exact
+
+
+@pytest.mark.parametrize("count", [12, 13, 14])
+def test_free_without_history_takes_the_fewest_tables(count):
+    proposal = propose(Night(players=list(range(1, count + 1)), table_sizes=(2, 3, 4), mix="free"))
+    assert len(proposal.tables) == -(-count // 4) and proposal.repeats == 0
+
+
+def five_groups():
+    groups = [list(range(g * 3 + 1, g * 3 + 4)) for g in range(5)]
+    across = {pair(a, b) for one, two in combinations(groups, 2) for a in one for b in two}
+    return groups, across
+
+
+def test_fifteen_players_in_five_groups_who_all_met_across_sit_in_their_groups_in_free():
+    groups, across = five_groups()
+    night = Night(players=list(range(1, 16)), met=dict.fromkeys(across, 1), mix="free", time_budget=ROOMY)
+    proposal = propose(night)
+    assert proposal.repeats == 0 and proposal.exact
+    assert sorted(sorted(t.players) for t in proposal.tables) == groups
+    filled = propose(Night(players=list(range(1, 16)), met=dict.fromkeys(across, 1)))
+    assert sizes_of(filled) == [4, 4, 4, 3] and filled.repeats > 0  # "fill" puts full tables first
+
+
+@pytest.mark.parametrize("mix", ["fill", "free"])
+def test_five_groups_kept_apart_from_each_other_are_split_not_refused(mix):
+    groups, across = five_groups()
+    night = Night(players=list(range(1, 16)), forbidden=across, mix=mix, time_budget=ROOMY)
+    proposal = propose(night)
+    assert_every_rule_kept(night, proposal)
+    assert sorted(sorted(t.players) for t in proposal.tables) == groups
+
+
+def test_a_night_with_no_split_names_the_rule_that_makes_it_so():
+    players = list(range(1, 16))
+    apart = Night(players=players, forbidden={pair(1, p) for p in range(2, 16)}, time_budget=ROOMY)  # 1: nobody
+    with pytest.raises(PodsError, match="the pairs kept apart") as refused:
+        propose(apart)
+    assert refused.value.params["rule"] == "forbidden"
+    games = Night(players=players, games={"shitenno": (4,), "teikoku": (3,)},
+                  accepts={p: {"shitenno"} for p in range(1, 14)}, time_budget=ROOMY)  # 13 at tables of 4 only
+    with pytest.raises(PodsError, match="the games each player plays") as refused:
+        propose(games)
+    assert refused.value.params["rule"] == "games"
+
+
+# --- issue 37: the exact and the solver paths answer the same objective -----------------------------------------
+
+small_nights = st.integers(min_value=4, max_value=12).flatmap(lambda n: st.fixed_dictionaries({
+    "n": st.just(n),
+    "sizes": st.sampled_from([(3, 4), (2, 3, 4), (2, 4), (3, 4, 5)]),
+    "mix": st.sampled_from(["fill", "free"]),
+    "met": st.dictionaries(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]),
+                           st.sampled_from([1, 2, 3, 0.5]), max_size=30),
+    "seats": st.dictionaries(st.integers(1, n), st.tuples(*[st.integers(0, 3)] * 4), max_size=n),
+    "forbidden": st.lists(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]),
+                          max_size=4),
+}))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(small_nights)
+def test_the_exact_search_and_the_solver_agree_on_every_small_night(data):
+    night = Night(players=list(range(1, data["n"] + 1)), table_sizes=data["sizes"], mix=data["mix"],
+                  met={pair(*k): v for k, v in data["met"].items()},
+                  seats={(p, ""): s for p, s in data["seats"].items()},
+                  forbidden={pair(*f) for f in data["forbidden"]}, time_budget=ROOMY)
+    if not pods_search.reachable(data["n"], data["sizes"]):
+        return
+    exact = pods_search.exact(night.players, Evaluator(night), night.mix)
+    try:
+        solved, _bound, proven, how = pods_solver.solve(night.players, Evaluator(night), night)
+    except PodsError as refused:
+        assert exact is None and refused.code == "infeasible"
+        return
+    assert exact is not None and proven, how  # ROOMY is far more than a dozen players need: proven optimal
+
+    def key(split):
+        evaluator = Evaluator(night)
+        return split_key([evaluator.score(t)[0] for t in split], [len(t) for t in split], night.mix)
+
+    assert key(solved) == key(exact)
+
+
+# --- issue 37: locked tables are checked and counted ------------------------------------------------------------
+
+def test_a_locked_table_is_checked_like_any_other():
+    with pytest.raises(PodsError, match="a pair kept apart") as refused:
+        propose(Night(players=list(range(1, 7)), table_sizes=(3,), forbidden={pair(1, 2)},
+                      locked=[Table((1, 2, 3))]))
+    assert refused.value.code == "locked_pair"
+    with pytest.raises(PodsError, match="not a size allowed") as refused:
+        propose(Night(players=list(range(1, 8)), table_sizes=(3, 4), locked=[Table((1, 2))]))
+    assert refused.value.code == "locked_size"
+    with pytest.raises(PodsError, match="a game he does not play") as refused:
+        propose(Night(players=list(range(1, 8)), games={"shitenno": (3, 4), "teikoku": (3, 4)},
+                      accepts={1: {"teikoku"}}, locked=[Table((1, 2, 3), "shitenno")]))
+    assert refused.value.code == "locked_game"
+
+
+def test_the_figures_cover_the_locked_tables_too():
+    locked = Table((1, 2, 3))
+    met = {pair(1, 2): 2, pair(4, 5): 1}
+    seats = {(1, ""): (4, 0, 0, 0)}  # 1 was first player four times, and the locked table seats him first again
+    night = Night(players=list(range(1, 10)), table_sizes=(3,), met=met, seats=seats, locked=[locked])
+    proposal = propose(night)
+    assert proposal.tables[0] == Table((1, 2, 3), locked=True)
+    assert proposal.repeats == 2  # the locked table's 2; 4 and 5 are kept apart
+    evaluator = Evaluator(night)
+    expected = sum(evaluator.score(frozenset(t.players))[0][2] for t in proposal.tables[1:])
+    expected += sum(evaluator.row(p, "")[s] for s, p in enumerate(locked.players))
+    assert proposal.seat_cost == round(expected / 10**6, 6) and proposal.bound == 2
+
+
+# --- issues 36 and 37: the budget ------------------------------------------------------------------------------
+
+def test_a_hard_small_night_is_searched_exactly_not_by_the_clock():
+    night = Night(players=list(range(1, 13)), table_sizes=(2, 3, 4), mix="free",
+                  met={pair(a, b): (a * b) % 3 for a, b in combinations(range(1, 13), 2)})
+    proposal = propose(night)
+    assert proposal.solver == {"method": "exact", "status": "OPTIMAL"} and proposal.exact
+
+
+def test_a_large_night_stays_within_the_stated_budget():
+    players = list(range(1, MAX_PLAYERS + 1))
+    met = {pair(a, b): 1 for a, b in combinations(players, 2) if (a + b) % 7 == 0}
+    proposal = propose(Night(players=players, met=met))
+    assert proposal.solver["limit_seconds"] == TIME_BUDGET
+    assert proposal.solver["status"] in {"WARM_START", "OPTIMAL", "FEASIBLE"}
+    assert proposal.repeats >= proposal.bound
+    with pytest.raises(PodsError, match=f"at most {MAX_PLAYERS} players") as refused:
+        propose(Night(players=list(range(500))))
+    assert refused.value.code == "too_many_players"
+
+
+def test_the_solver_is_told_its_limits():
+    players = list(range(1, 25))
+    night = Night(players=players, met=everyone_met(players[:12]), time_budget=0.5)
+    seen = {}
+    real_solve = pods_solver._Model.solve
+
+    def spy(model, limits):
+        seen["limits"] = limits
+        return real_solve(model, limits)
+
+    pods_solver._Model.solve = spy
+    try:
+        proposal = propose(night)
+    finally:
+        pods_solver._Model.solve = real_solve
+    deterministic, wall = seen["limits"]
+    assert deterministic == 0.5 * pods_solver.SOLVER_SHARE and wall <= 0.5
+    assert proposal.solver["limit_seconds"] == 0.5
+
+
+@pytest.mark.parametrize("error, dutch", [
+    (PodsError("", "infeasible", rule="forbidden"), "de paren die uit elkaar blijven, laten geen manier over"),
+    (PodsError("", "infeasible", rule="games"), "de spellen die elke speler speelt en de tafelgroottes"),
+    (PodsError("", "locked_pair", a=1, b=2), "Aan een vastgezette tafel zit een paar dat uit elkaar moet blijven"),
+    (PodsError("", "too_many_players", count=500, max=MAX_PLAYERS), f"hoogstens {MAX_PLAYERS} spelers"),
+])
+def test_the_site_says_the_new_refusals_in_dutch(error, dutch):
+    from django.utils import translation
+
+    from leagues.nights.services import pods_message
+
+    with translation.override("nl"):
+        assert dutch in pods_message(error)
+
+
+def test_a_night_too_large_to_list_is_proven_optimal_among_the_tables_a_best_split_can_use():
+    # 36 players in three groups of 12 who all met within their group; tables of 3: C(36, 3) = 7,140 possible
+    # tables, too many to list, but only the 1,728 with one player of each group can be in a split without repeats
+    players = list(range(1, 37))
+    met = {pair(a, b): 1 for a, b in combinations(players, 2) if (a - 1) // 12 == (b - 1) // 12}
+    seats = {(p, ""): (p % 3, (p + 1) % 2, 0) for p in players}
+    night = Night(players=players, table_sizes=(3,), met=met, seats=seats, time_budget=ROOMY)
+    proposal = propose(night)
+    assert proposal.solver["method"] == "cbc, low-repeat tables"
+    assert proposal.repeats == proposal.bound == 0 and proposal.exact
+    assert all(len({(p - 1) // 12 for p in t.players}) == 3 for t in proposal.tables)
+    _tables, warm_key = pods_solver._warm_start(players, Evaluator(night), night)
+    evaluator = Evaluator(night)
+    key = split_key([evaluator.score(frozenset(t.players))[0] for t in proposal.tables], [3] * 12, "fill")
+    assert key <= warm_key  # never worse than the local search it started from
