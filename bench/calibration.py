@@ -46,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.rating_display import PERFORMANCE_SD, chances, fitted_performance_sd  # noqa: E402
+from leagues.rating_display import PERFORMANCE_SD, chances, fit_window, fitted_performance_sd  # noqa: E402
 from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
@@ -170,8 +170,8 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
          ) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
     true chances. Each table carries the club's own b, fitted as the site's rating job fits it
-    (`fitted_performance_sd` over every game's seats before it); `with_experiment`, also the exponent fitted on the
-    club's later half of games."""
+    (`fitted_performance_sd` over its latest `fit_window` games' seats before them); `with_experiment`, also the
+    exponent fitted on the club's later half of games."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, spread) for _ in range(CLUB_PLAYERS)]
     state = [(DEFAULT_MU, DEFAULT_SIGMA)] * CLUB_PLAYERS
@@ -188,7 +188,8 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
-    performance_sd = fitted_performance_sd(seats, {p: mu for p, (mu, _sigma) in enumerate(state)})
+    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):],
+                                           {p: mu for p, (mu, _sigma) in enumerate(state)})
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []

@@ -166,23 +166,29 @@ FIT_RANGE = 3  # b stays within [b0 / 3, 3 b0] (the benchmark's small clubs want
 _FIT_STEPS = 24  # golden-section steps on ln b over that range: to within 0.0001
 
 
+def fit_window(games: int) -> int:
+    """How many of a scope's latest games its b is fitted on: the later third of its `games`, at most
+    FIT_MAX_GAMES."""
+    return min(FIT_MAX_GAMES, math.ceil(games / FIT_SHARE))
+
+
 def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, int]]],
                           current: Mapping[object, float]) -> float:
     """The scope's b: the performance spread that best predicts its own later games from the ratings each player
     had before each game (prequential, so no game is predicted from a rating it has moved), in today's units.
 
-    `games` is the scope's games in the order they were rated, each its seats' (player, mu before, sigma before,
-    rank); `current` each player's mu now. Of the later third (at most the last FIT_MAX_GAMES), every pair of seats
-    with different ranks is one observation, P(the better placed one outperforms the other) = Phi((mu_i - mu_j) /
-    sqrt(sigma_i^2 + sigma_j^2 + 2 b^2)) (the chances' own model, read pair by pair: a pair needs no integral); b
-    maximises their summed log-likelihood plus the prior's log-density (the posterior mode). Why prequential and not
-    today's ratings: those have been moved by the very games they would predict, which makes them look too good (b
-    too small, in a 300-game club by about a quarter). But the mus before those games were on the scale of their
-    day, and a young scope's mus are still stretching: b is multiplied by the stretch since, the spread of the same
-    seats' mus today over their spread then (1.03-1.10 in the benchmark's 300-game clubs, about 1 in the others).
-    The result stays within FIT_RANGE of PERFORMANCE_SD.
+    `games` is the scope's latest games (`fit_window` of them: its later third, at most the last FIT_MAX_GAMES) in
+    the order they were rated, each its seats' (player, mu before, sigma before, rank); `current` each player's mu
+    now. Every pair of seats with different ranks is one observation, P(the better placed one outperforms the
+    other) = Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2 + 2 b^2)) (the chances' own model, read pair by pair: a
+    pair needs no integral); b maximises their summed log-likelihood plus the prior's log-density (the posterior
+    mode). Why prequential and not today's ratings: those have been moved by the very games they would predict,
+    which makes them look too good (b too small, in a 300-game club by about a quarter). But the mus before those
+    games were on the scale of their day, and a young scope's mus are still stretching: b is multiplied by the
+    stretch since, the spread of the same seats' mus today over their spread then (1.03-1.10 in the benchmark's
+    300-game clubs, about 1 in the others). The result stays within FIT_RANGE of PERFORMANCE_SD.
     """
-    later = list(games)[-min(FIT_MAX_GAMES, math.ceil(len(games) / FIT_SHARE)):] if games else []
+    later = list(games)
     pairs = [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
              for seats in later for k, (_p, mi, si, ri) in enumerate(seats) for (_q, mj, sj, rj) in seats[k + 1:]
              if ri != rj]

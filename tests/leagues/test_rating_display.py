@@ -158,7 +158,9 @@ def _unchanged(games) -> dict[int, float]:
 
 
 def _fit(games, current=None) -> float:
-    return shown_rating.fitted_performance_sd(games, _unchanged(games) if current is None else current)
+    """The site's fit over the scope's window (the later third of `games`)."""
+    later = games[len(games) - shown_rating.fit_window(len(games)):]
+    return shown_rating.fitted_performance_sd(later, _unchanged(games) if current is None else current)
 
 
 def test_a_scope_s_own_performance_spread_is_found_from_its_games():
@@ -177,6 +179,10 @@ def test_a_spread_found_on_the_mus_of_their_day_is_stretched_as_the_mus_have_sin
     mean = sum(then.values()) / len(then)
     stretched = {player: mean + 1.2 * (mu - mean) for player, mu in then.items()}
     assert abs(_fit(games, stretched) / _fit(games) - 1.2) < 1e-9
+
+
+def test_the_window_is_the_later_third_and_at_most_1000_games():
+    assert [shown_rating.fit_window(n) for n in (1, 3, 4, 300, 2500, 3000, 100_000)] == [1, 1, 2, 100, 834, 1000, 1000]
 
 
 def test_only_the_later_third_of_a_scope_s_games_counts():
