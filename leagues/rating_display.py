@@ -103,8 +103,9 @@ def chances(ratings: Sequence[tuple[float, float]], performance_sd: float | None
     Why not the rank model the ratings are fitted with (Plackett-Luce with c^2 = sum(sigma_i^2 + beta^2)): its c
     grows like sqrt(n), so its chances flatten as the table grows, while the ratings' scale is the one a club's mix
     of table sizes gave them; measured on simulated clubs (bench/calibration.py) it was too sure at 2 seats and not
-    sure enough at 5. Here b (PERFORMANCE_SD) is one constant, so the chances mean the same at every size, and each
-    rating's own sigma widens its own performance (a player we know little about is less predictable).
+    sure enough at 5. Here b is one figure per scope whatever the table's size (the scope's own, fitted on its games,
+    else PERFORMANCE_SD), so the chances mean the same at every size, and each rating's own sigma widens its own
+    performance (a player we know little about is less predictable).
 
         win_i = integral of pdf_i(x) * prod_{j != i} cdf_j(x) dx      (Simpson's rule; exact for two players)
         expected_place_i = 1 + sum_{j != i} Phi((mu_j - mu_i) / sqrt(s_i^2 + s_j^2)),   s_i^2 = sigma_i^2 + b^2
@@ -162,7 +163,7 @@ FIT_SHARE = 3  # the later third of the scope's games: the ratings before them a
 FIT_MAX_GAMES = 1000  # at most its last 1,000 games: already ~5,000 pairs, and a bounded cost per rating job
 FIT_MIN_PAIRS = 20  # fewer ordered pairs than this: the fixed PERFORMANCE_SD
 FIT_PRIOR_SD = 0.5  # ln b ~ N(ln PERFORMANCE_SD, 0.5^2): a handful of games cannot send b to an extreme
-FIT_RANGE = 3  # b stays within [b0 / 3, 3 b0] (the benchmark's small clubs want 0.7 b0 to 1.8 b0)
+FIT_RANGE = 3  # b stays within [b0 / 3, 3 b0] (the benchmark's small clubs want 0.6 b0 to 1.9 b0)
 _FIT_STEPS = 24  # golden-section steps on ln b over that range: to within 0.0001
 
 
@@ -183,10 +184,11 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
     other) = Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2 + 2 b^2)) (the chances' own model, read pair by pair: a
     pair needs no integral); b maximises their summed log-likelihood plus the prior's log-density (the posterior
     mode). Why prequential and not today's ratings: those have been moved by the very games they would predict,
-    which makes them look too good (b too small, in a 300-game club by about a quarter). But the mus before those
+    which makes them look too good (b too small, in a 300-game club by up to 40%). But the mus before those
     games were on the scale of their day, and a young scope's mus are still stretching: b is multiplied by the
     stretch since, the spread of the same seats' mus today over their spread then (1.03-1.10 in the benchmark's
-    300-game clubs, about 1 in the others). The result stays within FIT_RANGE of PERFORMANCE_SD.
+    300-game clubs of usual or wide skills, 0.93-1.05 in its others). The result stays within FIT_RANGE of
+    PERFORMANCE_SD.
     """
     later = list(games)
     pairs = [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
