@@ -46,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.rating_display import chances  # noqa: E402
+from leagues.rating_display import PERFORMANCE_SD, chances, fit_window, fitted_performance_sd  # noqa: E402
 from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
@@ -140,6 +140,7 @@ class Table(NamedTuple):
     ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
     true_win: list[float]
     true_place: list[float]
+    performance_sd: float = PERFORMANCE_SD  # the club's own b (fitted_performance_sd), as its rating job stores it
     scope_exponent: float = 1.0  # the experiment's exponent, fitted on the club's own later games (scope_exponent)
 
 
@@ -168,28 +169,35 @@ def scope_exponent(history: list[tuple[list[float], int]]) -> float:
 def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False
          ) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
-    true chances (and, `with_experiment`, the exponent fitted on the club's later half of games)."""
+    true chances. Each table carries the club's own b, fitted as the site's rating job fits it
+    (`fitted_performance_sd` over its latest `fit_window` games' seats before them); `with_experiment`, also the
+    exponent fitted on the club's later half of games."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, spread) for _ in range(CLUB_PLAYERS)]
     state = [(DEFAULT_MU, DEFAULT_SIGMA)] * CLUB_PLAYERS
     history = []  # the later half's chances before each game and its winner, for the experiment
+    seats = []  # every game's (player, mu, sigma, rank) before it, for the club's b
     for played in range(games):
         seated = rng.sample(range(CLUB_PLAYERS), rng.choice(SIZES))
         performance = {p: skill[p] + rng.gauss(0, 1) for p in seated}
         order = sorted(seated, key=performance.__getitem__, reverse=True)
         before = [state[p] for p in seated]
+        seats.append([(p, *state[p], order.index(p) + 1) for p in seated])
         if with_experiment and played >= games // 2:
-            history.append((site_win(before), seated.index(order[0])))
+            history.append((site_win(before, None), seated.index(order[0])))
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
+    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):],
+                                           {p: mu for p, (mu, _sigma) in enumerate(state)})
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []
         for _ in range(held_out):
             seated = rng.sample(range(CLUB_PLAYERS), n)
             skills = [skill[p] for p in seated]
-            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills), exponent))
+            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills),
+                                   performance_sd, exponent))
     return tables
 
 
@@ -233,8 +241,8 @@ def expected_brier(predicted: np.ndarray, truth: np.ndarray) -> float:
 Predictor = Callable[[Table], list[float]]
 
 
-def site_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
-    return [c.win for c in chances(ratings)]
+def site_win(ratings: Sequence[tuple[float, float]], performance_sd: float | None) -> list[float]:
+    return [c.win for c in chances(ratings, performance_sd)]
 
 
 def figures(tables: list[Table], predictor: Predictor) -> dict:
@@ -245,18 +253,18 @@ def figures(tables: list[Table], predictor: Predictor) -> dict:
 
 
 def place_error(tables: list[Table]) -> float:
-    given = np.array([[c.expected_place for c in chances(t.ratings)] for t in tables])
+    given = np.array([[c.expected_place for c in chances(t.ratings, t.performance_sd)] for t in tables])
     return float(np.abs(given - np.array([t.true_place for t in tables])).mean())
 
 
 def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
     truth = np.array([t.true_win for t in tables])
     n = truth.shape[1]
-    row = {"site": figures(tables, lambda t: site_win(t.ratings)),
+    row = {"site": figures(tables, lambda t: site_win(t.ratings, t.performance_sd)),
            "openskill": figures(tables, lambda t: predict_win(t.ratings)),
            "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
     if with_experiment:
-        row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings), t.scope_exponent))
+        row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings, None), t.scope_exponent))
     return row
 
 

@@ -39,7 +39,7 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
     found = {rating.player_id: rating for rating in
              Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
-             .annotate(last_played=selectors.last_played_in_scope())}
+             .annotate(last_played=selectors.last_played_in_scope(), performance_sd=selectors.scope_performance_sd())}
     return _seat_chances(player_ids, found, timezone.localdate())
 
 
@@ -51,7 +51,8 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[l
     if wanted:
         ratings = (Rating.objects.filter(kind="game", key__in={g for g, _p in wanted},
                                          player_id__in={p for _g, p in wanted})
-                   .annotate(last_played=selectors.last_played_in_scope()))
+                   .annotate(last_played=selectors.last_played_in_scope(),
+                             performance_sd=selectors.scope_performance_sd()))
         found = {(rating.key, rating.player_id): rating for rating in ratings}
     today = timezone.localdate()
     answers: list[list[SeatChance] | None] = []
@@ -72,7 +73,9 @@ def _check_size(player_ids: Sequence[int | None]) -> None:
 
 
 def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date) -> list[SeatChance]:
-    """The rank model over the seats, from the ratings found (keyed by player); the rest get the prior."""
+    """The chances over the seats, from the ratings found (keyed by player); the rest get the prior. The scope's
+    own performance spread comes with each rating found (none found: every seat has the prior, and any spread gives
+    them equal chances)."""
     seats = []
     for player_id in player_ids:
         rating = found.get(player_id)
@@ -82,7 +85,8 @@ def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime
         else:
             shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
             seats.append((rating.mu, shown.sigma, shown))
-    odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats])
+    spread = next((rating.performance_sd for rating in found.values()), None)
+    odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats], spread)
     return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
                        rating=shown.rating, provisional=shown.provisional)
             for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
@@ -122,7 +126,7 @@ def seat_chances(session) -> dict | None:
             mu, sigma = seat.before_mu, seat.before_sigma
         shown.append(current)
         model.append((mu, sigma))
-    odds = rating_display.chances(model)
+    odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
     return {"before": before, "seats": [
         SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
                  expected_place=chance.expected_place)

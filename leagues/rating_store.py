@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from itertools import accumulate
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Window
+from django.db.models import Count, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from . import rating_partitions
+from . import rating_display, rating_partitions
 from . import ratings as rating_maths
 from .bulk import (
     big_endian,
@@ -30,7 +30,7 @@ from .bulk import (
     replace_rows,
     to_array,
 )
-from .models import League, Rating, RatingEvent, RatingScope, Result, ResultEntry
+from .models import League, Rating, RatingEvent, RatingFit, RatingScope, Result, ResultEntry
 
 
 def result_scopes(result: Result) -> list[tuple[str, str]]:
@@ -188,6 +188,32 @@ def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
     )
 
 
+def _write_fit(kind: str, key: str) -> None:
+    """The scope's own performance spread for its win chances (issue 40, leagues.rating_display
+    .fitted_performance_sd), from the history just written: the ratings before each of its latest games, their
+    ranks and today's mus. Three reads bounded by the fit's window whatever the scope's size (its last
+    FIT_SHARE x FIT_MAX_GAMES results by the history's index, their rows, today's mus of their players), and one
+    write; a scope left without history loses its row."""
+    events = RatingEvent.objects.filter(kind=kind, key=key)
+    newest = list(events.order_by("-played_on", "-result_id").values_list("played_on", "result_id").distinct()
+                  [:rating_display.FIT_SHARE * rating_display.FIT_MAX_GAMES])
+    if not newest:
+        RatingFit.objects.filter(kind=kind, key=key).delete()
+        return
+    window = [result_id for _day, result_id in newest[:rating_display.fit_window(len(newest))]]
+    rank = ResultEntry.objects.filter(result_id=OuterRef("result_id"), player_id=OuterRef("player_id"))
+    games: dict[int, list] = {result_id: [] for result_id in reversed(window)}  # in the order they were rated
+    for result_id, player_id, mu, sigma, place in (events.filter(result_id__in=window).annotate(
+            place=Subquery(rank.values("rank")[:1])).values_list("result_id", "player_id", "mu_before",
+                                                                  "sigma_before", "place")):
+        games[result_id].append((player_id, mu, sigma, place))
+    current = dict(Rating.objects.filter(kind=kind, key=key, player_id__in={p for seats in games.values()
+                                                                           for p, *_rest in seats})
+                   .values_list("player_id", "mu"))
+    RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
+        "performance_sd": rating_display.fitted_performance_sd(list(games.values()), current)})
+
+
 def _start_state(earlier) -> dict[int, list]:
     """Each player's rating after the last of the `earlier` history rows, and how many rows they have, in
     one set-based query: results are ordered by (played_on, result id), so ties on the day go by the id."""
@@ -235,6 +261,7 @@ def ratings_recompute(*, kind: str, key: str, since: datetime.date | None = None
     # unique key and updates them, so the straight COPY is only for a scope that holds no rows at all.
     players |= _write_events(kind, key, placings, state, stale, where, params, fresh=not events.exists())
     _write_ratings(kind, key, state, players | set(placings.players))
+    _write_fit(kind, key)
     return placings.counted
 
 
@@ -252,7 +279,8 @@ def _recompute_into_fresh_partition(kind: str, key: str) -> int:
     table = rating_partitions.fill_partition(
         key, lambda table: copy_in_binary(table, _EVENT_COLUMNS, _history_chunks(kind, key, placings, state)))
     _write_ratings(kind, key, state, players | set(placings.players))
-    rating_partitions.swap_partition(key, table)  # last: it locks the history until the commit
+    rating_partitions.swap_partition(key, table)  # it locks the history until the commit
+    _write_fit(kind, key)
     return placings.counted
 
 
@@ -284,6 +312,7 @@ def ratings_apply_result(*, result: Result) -> None:
         _write_events(kind, key, placings, state, events.filter(result=result),
                       "t.kind = %s AND t.key = %s AND t.result_id = %s", [kind, key, result.pk], fresh=True)
         _write_ratings(kind, key, state, seated)
+        _write_fit(kind, key)
 
 
 def rating_scopes() -> set[tuple[str, str]]:

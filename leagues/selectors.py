@@ -20,6 +20,7 @@ from .models import (
     Player,
     Rating,
     RatingEvent,
+    RatingFit,
     Result,
     ResultEntry,
     Season,
@@ -201,6 +202,15 @@ def last_played_in_scope() -> Subquery:
     rating's own query, so reading it costs no query of its own."""
     return Subquery(RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"),
                                                key=OuterRef("key")).order_by("-played_on").values("played_on")[:1])
+
+
+def scope_performance_sd(kind=None, key=None) -> Subquery:
+    """The scope's own performance spread for its win chances (RatingFit, issue 40; None: the fixed one): a
+    subquery of the ratings' own query, so the chances still cost one query. The scope is the outer row's
+    `kind` and `key` unless given (values or expressions)."""
+    return Subquery(RatingFit.objects.filter(kind=OuterRef("kind") if kind is None else kind,
+                                             key=OuterRef("key") if key is None else key)
+                    .values("performance_sd")[:1])
 
 
 def ratings_list(*, kind: str, key: str, min_games: int = 0, active_since: date | None = None) -> QuerySet[Rating]:

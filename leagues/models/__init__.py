@@ -355,10 +355,11 @@ from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable  #
 
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
-from .derived import PlayerTally, Rating, RatingEvent, RatingScope, RivalTally, Standing  # noqa: E402
+from .derived import PlayerTally, Rating, RatingEvent, RatingFit, RatingScope, RivalTally, Standing  # noqa: E402
 from .imports import PendingImport  # noqa: E402 (issue 34: an upload between preview and commit)
 
 __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
-           "Night", "NightCheckIn", "NightRound", "NightTable", "PendingImport"]
+           "Night", "NightCheckIn", "NightRound", "NightTable", "PendingImport",
+           "RatingFit"]

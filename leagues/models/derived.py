@@ -40,6 +40,22 @@ class Rating(models.Model):
         return self.mu - 3 * self.sigma
 
 
+class RatingFit(models.Model):
+    """A scope's own figure for its win chances (issue 40): the performance spread b its own later games give
+    (leagues.rating_display.fitted_performance_sd), stored by the rating jobs each time they rate the scope, so
+    reading the chances stays one query (a subquery of the ratings' own). No row: the fixed b."""
+
+    kind = models.CharField(max_length=8, choices=RatingScope.choices)
+    key = models.CharField(max_length=80)
+    performance_sd = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="one_rating_fit_per_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.key} b={self.performance_sd:.2f}"
+
+
 class RatingEvent(models.Model):
     """One result's effect on one player's rating in one scope: the rating history.
 

@@ -137,3 +137,85 @@ def test_the_win_chances_beat_a_guess_on_simulated_players_with_known_skills():
     assert figures["log_loss"] < 0.85 * figures["base_log_loss"]
     unfair = calibration.replay([([0, 1], [1, 2])] * 50)  # the same player always wins: the model learns it
     assert unfair["log_loss"] < unfair["base_log_loss"]
+
+
+def _games_with_spread(b: float, count: int, seed: int) -> list[list[tuple[int, float, float, int]]]:
+    """`count` tables of 5 from known ratings (each seat a player of its own), each finishing in the order of
+    performances N(mu, sigma^2 + b^2): the chances' own model with a performance spread of `b`."""
+    rng = random.Random(seed)
+    games = []
+    for game in range(count):
+        seats = [(rng.gauss(25, 8), rng.uniform(2, 6)) for _seat in range(5)]
+        performance = [rng.gauss(mu, math.hypot(sigma, b)) for mu, sigma in seats]
+        order = sorted(range(5), key=lambda i: -performance[i])
+        games.append([(5 * game + i, mu, sigma, order.index(i) + 1) for i, (mu, sigma) in enumerate(seats)])
+    return games
+
+
+def _unchanged(games) -> dict[int, float]:
+    """Each player's mu today: as it was at his game (no stretch since)."""
+    return {player: mu for seats in games for player, mu, _sigma, _rank in seats}
+
+
+def _fit(games, current=None) -> float:
+    """The site's fit over the scope's window (the later third of `games`)."""
+    later = games[len(games) - shown_rating.fit_window(len(games)):]
+    return shown_rating.fitted_performance_sd(later, _unchanged(games) if current is None else current)
+
+
+def test_a_scope_s_own_performance_spread_is_found_from_its_games():
+    """Issue 40's small clubs: games played with a spread of 6 (surer than the fixed b of 11.7) or 20 (less sure)
+    give back that spread, within 10% (1,500 tables, of which the later 500 count: 5,000 pairs)."""
+    for truth in (6.0, 20.0):
+        fitted = _fit(_games_with_spread(truth, 1500, seed=int(truth)))
+        assert abs(fitted / truth - 1) < 0.10, (truth, fitted)
+
+
+def test_a_spread_found_on_the_mus_of_their_day_is_stretched_as_the_mus_have_since():
+    """The same games read after the scope's mus spread 20% wider around their mean (a young club's ratings still
+    stretching): b is 20% wider too, on today's scale."""
+    games = _games_with_spread(8.0, 300, seed=3)
+    then = _unchanged(games)
+    mean = sum(then.values()) / len(then)
+    stretched = {player: mean + 1.2 * (mu - mean) for player, mu in then.items()}
+    assert abs(_fit(games, stretched) / _fit(games) - 1.2) < 1e-9
+
+
+def test_the_window_is_the_later_third_and_at_most_1000_games():
+    assert [shown_rating.fit_window(n) for n in (1, 3, 4, 300, 2500, 3000, 100_000)] == [1, 1, 2, 100, 834, 1000, 1000]
+
+
+def test_only_the_later_third_of_a_scope_s_games_counts():
+    """The ratings before the later games are the nearest to those the chances will read: the first two thirds of
+    the games do not move the fit, whatever they say."""
+    late = _games_with_spread(6.0, 100, seed=1)
+    sure = _games_with_spread(6.0, 200, seed=2)
+    upside_down = [[(p, mu, sigma, len(seats) + 1 - rank) for p, mu, sigma, rank in seats] for seats in sure]
+    assert _fit(sure + late) == _fit(upside_down + late)
+    assert _fit(sure + late) != _fit(late)
+
+
+def test_a_scope_with_few_games_or_only_ties_keeps_the_fixed_spread():
+    """Fewer than 20 ordered pairs in the later third (here 3 two-player games, or any number of full ties) say too
+    little: the fixed PERFORMANCE_SD."""
+    assert _fit([]) == shown_rating.PERFORMANCE_SD
+    few = [[(1, 30.0, 3.0, 1), (2, 20.0, 3.0, 2)]] * 9
+    assert _fit(few) == shown_rating.PERFORMANCE_SD
+    ties = [[(1, 30.0, 3.0, 1), (2, 20.0, 3.0, 1), (3, 25.0, 3.0, 1)]] * 90
+    assert _fit(ties) == shown_rating.PERFORMANCE_SD
+
+
+def test_the_prior_keeps_a_one_sided_record_from_an_extreme_spread():
+    """Favourites who won every one of 60 games would fit a spread of nothing alone (the likelihood grows as b
+    shrinks); the prior on ln b and the range keep it within a factor of 3 of the fixed one, below it."""
+    sure = [[(1, 30.0, 3.0, 1), (2, 25.0, 3.0, 2), (3, 20.0, 3.0, 3)]] * 60
+    fitted = _fit(sure)
+    assert shown_rating.PERFORMANCE_SD / 3 - 1e-9 <= fitted < shown_rating.PERFORMANCE_SD / 2
+
+
+def test_the_chances_read_with_a_scope_s_spread():
+    """`performance_sd` replaces b in the formula: two performances N(30, 3^2 + b^2), N(25, 4^2 + b^2), b = 20."""
+    (a, _b) = shown_rating.chances([(30.0, 3.0), (25.0, 4.0)], performance_sd=20.0)
+    assert abs(a.win - (1 + math.erf(5 / math.sqrt(9 + 16 + 2 * 400) / math.sqrt(2))) / 2) < 1e-12
+    assert shown_rating.chances([(30.0, 3.0), (25.0, 4.0)], performance_sd=None) == shown_rating.chances(
+        [(30.0, 3.0), (25.0, 4.0)])

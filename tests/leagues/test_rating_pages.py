@@ -151,3 +151,34 @@ def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it
     assert "Chances before this game" in page and "alice had a 33% chance" in page  # all three were new then
     now = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk, carol.player.pk])
     assert round(now[0].win * 100) != 33  # after the game alice, who won it, is favoured
+
+
+def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_query(
+        client, club, alice, bob, carol, django_assert_num_queries):
+    """Issue 40: a game whose own games gave a wide performance spread (b = 40, stored by the rating job) gives
+    flatter chances than the fixed b, on the API's selector, a league night's round and the table page, and reading
+    it costs no query of its own."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+    from leagues import rating_display
+    from leagues.chances import table_chances, tables_chances
+    from leagues.models import RatingFit
+
+    rated_season(club, alice, bob, carol)
+    ids = [alice.player.pk, bob.player.pk, carol.player.pk]
+    stored = [(r.mu, r.sigma) for r in (Rating.objects.get(kind="game", key="shitenno", player_id=p) for p in ids)]
+    fixed = table_chances(game="shitenno", player_ids=ids)
+    RatingFit.objects.filter(kind="game", key="shitenno").update(performance_sd=40.0)
+    wide = [c.win for c in rating_display.chances(stored, 40.0)]
+    with django_assert_num_queries(1):
+        seats = table_chances(game="shitenno", player_ids=ids)
+    assert [s.win for s in seats] == wide and seats[0].win < fixed[0].win  # alice won: less sure of her now
+    with django_assert_num_queries(1):
+        (round_,) = tables_chances([("shitenno", ids)])
+    assert [s.win for s in round_] == wide
+    setup, _legal = random_legal_game(3, 3)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert f"alice has a {round(wide[0] * 100)}% chance" in page
+    assert round(wide[0] * 100) != round(fixed[0].win * 100)

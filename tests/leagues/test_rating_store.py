@@ -225,3 +225,37 @@ def test_an_array_literal_reads_back_as_the_same_values(pg_type, values):
         (read,) = cursor.fetchone()
     assert [bytes(v) if isinstance(v, memoryview) else v for v in read] == values
     assert [str(v) for v in read] == [str(v) for v in values]  # -0.0 stays -0.0
+
+
+def _expected_fit(rated) -> float:
+    """The scope's performance spread worked out from the fold itself (not from the stored rows): its latest
+    `fit_window` results' seats before each, their ranks, and today's mus."""
+    from leagues import rating_display
+
+    final, history = rate_results(rated)
+    before = {(c.result_id, c.player): (c.mu_before, c.sigma_before) for c in history}
+    games = [[(player, *before[(result.result_id, player)], rank) for player, rank in result.ranks]
+             for result in rated]
+    later = games[len(games) - rating_display.fit_window(len(games)):]
+    return rating_display.fitted_performance_sd(later, {player: state.mu for player, state in final.items()})
+
+
+def test_the_rating_job_stores_the_scope_s_own_spread_and_a_new_result_refits_it():
+    """Issue 40: each run of the rating job leaves the scope's own b, fitted on its later third of results, the
+    same whether the last result came incrementally or by a full recompute; a scope with nothing left loses it."""
+    from leagues.models import RatingFit
+
+    rated, rows = make_results(61, players=9)
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    fit = RatingFit.objects.get(kind="game", key="shitenno")
+    assert fit.performance_sd == _expected_fit(rated)
+    more, more_rows = make_results(1, players=3, seed=8)
+    Result.objects.filter(pk=more_rows[0].pk).update(played_on=DAY + datetime.timedelta(days=30))
+    rating_store.ratings_apply_result(result=more_rows[0])
+    incremental = RatingFit.objects.get(kind="game", key="shitenno").performance_sd
+    assert incremental == _expected_fit(rated + more) != fit.performance_sd
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    assert RatingFit.objects.get(kind="game", key="shitenno").performance_sd == incremental
+    Result.objects.all().delete()
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    assert not RatingFit.objects.filter(kind="game", key="shitenno").exists()
