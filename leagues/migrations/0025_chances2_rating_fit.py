@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0023_imports_history_and_uploads'),
+        ('leagues', '0024_optimiser_night_mix'),
     ]
 
     operations = [
