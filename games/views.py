@@ -9,7 +9,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
+from django.db.models import F, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -41,16 +41,25 @@ def _game_or_404(slug: str) -> GameAdapter:
 
 
 def _seatable_players(user) -> list:
-    """The user, his clubs' members and the players he recently sat with."""
+    """The user, all his clubs' members, the players he sat with and the guests he added. Not cut at a count: a
+    cut left the last members of a big club out of the list and the chances (issue 34); the list is what the user
+    plays with, so it grows with his clubs, not with the site."""
     me = people().player_for_user(user)
     others = (
         player_model().objects.filter(
             Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
             | Q(created_by=user, user__isnull=True)
         )
-        .exclude(pk=me.pk).filter(merged_into__isnull=True).distinct().order_by("name")[:60]
+        .exclude(pk=me.pk).filter(merged_into__isnull=True).distinct().order_by("name", "id")
     )
     return [me, *others]
+
+
+def _usual_club(user, clubs) -> object | None:
+    """The club a new table starts in: of the user's clubs, the one of his latest table, else the first by name;
+    none for a user in no club (issue 34: tables were opened outside the club by default). One query."""
+    latest = Max("sessions__created_at", filter=Q(sessions__created_by=user))
+    return clubs.annotate(latest_table=latest).order_by(F("latest_table").desc(nulls_last=True), "name", "pk").first()
 
 
 @login_required
@@ -63,8 +72,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
     except KeyError:  # a mistyped link: say so and offer the games there are, rather than another game's form
         return render(request, "games/unknown_game.html", {"slug": slug[:80], "games": all_games()}, status=404)
     players = _seatable_players(request.user)
-    form = game.setup_form_class(request.POST or None, players=players, clubs=people().clubs_of_user(request.user),
-                                 initial={"game": game.slug, "seat0_player": str(players[0].pk)})
+    clubs = people().clubs_of_user(request.user)
+    club = _usual_club(request.user, clubs)
+    form = game.setup_form_class(request.POST or None, players=players, clubs=clubs,
+                                 initial={"game": game.slug, "seat0_player": str(players[0].pk),
+                                          "club": club.pk if club else None})
     status = 200
     if request.method == "POST":
         if form.is_valid():
