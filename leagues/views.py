@@ -190,9 +190,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": selectors.results_recent(viewer=request.user, league=league)
         .filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
+        "can_manage": club_access(league.club, request.user).manages,  # also the season's Edit and Delete
     }
     if not request.htmx:
-        context["can_manage"] = club_access(league.club, request.user).manages
         context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
@@ -298,13 +298,11 @@ def _form_page(request: HttpRequest, template: str, context: dict) -> HttpRespon
 
 @login_required
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
-    from games.plugins import default_game
-
     from .forms import LeagueForm, apply_service_errors
 
     club = get_object_or_404(Club, slug=slug)
     club_for_member(club, request.user, manage=True)
-    form = LeagueForm(request.POST or None, initial={"engines": [default_game().slug]})
+    form = LeagueForm(request.POST or None)  # no game ticked: the organiser chooses (issue 34)
     if request.method == "POST" and form.is_valid():
         try:
             league = seasons.league_create(
