@@ -285,15 +285,17 @@ HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first 
 
 
 # What a history row shows of an entry: not its move (the payload, JSON read for nothing) nor its enterer's account
-# beyond the name.
-_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username")
+# beyond his name: the name others see him by, his player's (the user's `player`, by name, games/people.py), with
+# the username for an account that has no player yet.
+_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username",
+                   "entered_by__player__name")
 
 
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     # a part of the log without counting it (one entry more says whether another part follows): a long log cost
     # its count on every part
-    page = LookaheadPage(session.events.select_related("entered_by").only(*_HISTORY_FIELDS).order_by("seq"),
+    page = LookaheadPage(session.events.select_related("entered_by__player").only(*_HISTORY_FIELDS).order_by("seq"),
                          request.GET.get("page"), HISTORY_PAGE)
     events = list(page.object_list)
     undone = selectors.undone_among(session, events)

@@ -43,9 +43,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.player.name})
         return redirect(_next_page(request) or "home")
     return render(request, "registration/sign_up.html", {"form": form, "next": _next_page(request)},
                   status=400 if form.errors else 200)
