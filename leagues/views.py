@@ -197,7 +197,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
-                                      .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])
+                                      .filter(flagged_by__isnull=False).select_related("flagged_by__player")[:20])
     if request.htmx:  # another season's table, or "show more" rows of this one
         part = "standing_rows" if "standings" in request.GET else "standings"
         return render(request, f"leagues/partials/{part}.html", context)

@@ -305,3 +305,21 @@ def test_the_account_page_speaks_dutch(client, alice):
     assert "Je account" in page and "Je naam" in page
     page = client.get("/accounts/sign-up/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "De naam die anderen zien" in page
+
+
+def test_an_invite_and_a_dispute_name_their_author_by_his_shown_name(client, club, alice, bob, carol, dave):
+    from leagues import results
+    from tests.leagues.league_helpers import enter, league_with_season, sign_all
+
+    players.player_rename(user=alice, name="Alice Sato")
+    players.player_rename(user=carol, name="Carol Tanaka")
+    clubs.club_member_add(club=club, player=players.player_for_user(dave), user=alice)
+    client.force_login(dave)
+    assert "Alice Sato invites you to Edo Gamers." in client.get("/clubs/").content.decode()
+
+    league, season = league_with_season(club, alice)
+    counted = sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 20)]), carol)
+    results.result_sign_off(result=counted, user=carol, agreed=False, note="I won that one")
+    client.force_login(alice)
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "Carol Tanaka: “I won that one”" in page
