@@ -8,11 +8,11 @@ its nights outside. A league or season is deleted only while empty: a result or 
 orphaned. Each refusal says why and changes nothing.
 
 Each public function is one transaction; permission is checked here (`access.require_club_manager`). The
-league's row is locked first, then the season's, the order `seasons.season_create` takes them in. A result or a
-night written into a season takes a key-share lock on the season's row (its foreign key), which the season's FOR
-UPDATE lock waits for, so "is the season empty" is read after any such write committed, and none slips in before
-the edit commits. Not covered: a result checked against the old dates (`season_refusals`, which locks nothing)
-and written after the new dates committed; closing that needs the result's writers to lock the season too.
+league's row is locked first, then the season's, the order `seasons.season_create` takes them in. The foreign
+keys are checked at commit (Django makes them deferrable), so a result or night being written holds no lock on
+its season by itself: `results.result_enter` locks the season's row before it checks the dates, so an edit
+waits for a result being entered (and then sees it) or the result waits for the new dates. Writers that do not
+lock the season (the import, a finished table's result) can still slip a result in beside a date change.
 """
 
 from __future__ import annotations

@@ -370,3 +370,72 @@ def test_the_new_league_form_starts_with_no_game_ticked(client, club, alice):
     page = client.get(f"/clubs/{club.slug}/leagues/new/").content.decode()
     boxes = re.findall(r'<input type="checkbox" name="engines"[^>]*>', page)
     assert len(boxes) == len(REGISTRY) and not any("checked" in box for box in boxes)
+
+
+# --- a race: a result written while the season's dates change -----------------------------------------------------
+
+
+def _waiting_on_a_lock() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND wait_event_type = 'Lock'")
+        return cursor.fetchone()[0] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then_refuses(club, alice, carol):
+    """alice's result is being entered into the season (its transaction not yet committed) while she changes the
+    season's dates from another phone. The change waits on the season's row, which the entry holds, then sees the
+    result and refuses: without that lock it would read the season as empty (the result is not committed; its
+    foreign key is checked only at commit) and move the dates away from the result."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from leagues import league_edits
+    from shitenno_site.errors import Conflict
+
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections at once: PostgreSQL's")
+    _league, season = league_with_season(club, alice)
+    entered, release = threading.Event(), threading.Event()
+    answers = []
+
+    def enter_a_result() -> None:
+        try:
+            with transaction.atomic():
+                enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
+                entered.set()
+                release.wait(30)
+        finally:
+            entered.set()
+            connection.close()
+
+    def change_dates() -> None:
+        try:
+            league_edits.season_update(season=season, user=alice, starts_on=TODAY + datetime.timedelta(days=1))
+            answers.append("changed")
+        except Conflict as refusal:
+            answers.append(refusal.message)
+        finally:
+            connection.close()
+
+    entry, change = threading.Thread(target=enter_a_result), threading.Thread(target=change_dates)
+    try:
+        entry.start()
+        assert entered.wait(30)
+        change.start()
+        deadline = time.monotonic() + 30  # bounds a hang only: the test waits on the condition
+        while not _waiting_on_a_lock() and change.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _waiting_on_a_lock(), ("the date change never waited for the result being entered", answers)
+        assert answers == []  # still waiting
+    finally:
+        release.set()
+        entry.join(30)
+        change.join(30)
+    assert answers == ["1 result is in this season already: its dates and points stay as they are."]
+    assert Season.objects.get(pk=season.pk).starts_on == START
