@@ -9,7 +9,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
+from django.db.models import F, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -41,16 +41,25 @@ def _game_or_404(slug: str) -> GameAdapter:
 
 
 def seatable_players(user) -> list:
-    """The user, his clubs' members and the players he recently sat with."""
+    """The user, all his clubs' members, the players he sat with and the guests he added. Not cut at a count: a
+    cut left the last members of a big club out of the list and the chances (issue 34); the list is what the user
+    plays with, so it grows with his clubs, not with the site."""
     me = people().player_for_user(user)
     others = (
         player_model().objects.filter(
             Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
             | Q(created_by=user, user__isnull=True)
         )
-        .exclude(pk=me.pk).filter(merged_into__isnull=True).distinct().order_by("name")[:60]
+        .exclude(pk=me.pk).filter(merged_into__isnull=True).distinct().order_by("name", "id")
     )
     return [me, *others]
+
+
+def _usual_club(user, clubs) -> object | None:
+    """The club a new table starts in: of the user's clubs, the one of his latest table, else the first by name;
+    none for a user in no club (issue 34: tables were opened outside the club by default). One query."""
+    latest = Max("sessions__created_at", filter=Q(sessions__created_by=user))
+    return clubs.annotate(latest_table=latest).order_by(F("latest_table").desc(nulls_last=True), "name", "pk").first()
 
 
 @login_required
@@ -63,8 +72,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
     except KeyError:  # a mistyped link: say so and offer the games there are, rather than another game's form
         return render(request, "games/unknown_game.html", {"slug": slug[:80], "games": all_games()}, status=404)
     players = seatable_players(request.user)
-    form = game.setup_form_class(request.POST or None, players=players, clubs=people().clubs_of_user(request.user),
-                                 initial={"game": game.slug, "seat0_player": str(players[0].pk)})
+    clubs = people().clubs_of_user(request.user)
+    club = _usual_club(request.user, clubs)
+    form = game.setup_form_class(request.POST or None, players=players, clubs=clubs,
+                                 initial={"game": game.slug, "seat0_player": str(players[0].pk),
+                                          "club": club.pk if club else None})
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -273,15 +285,17 @@ HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first 
 
 
 # What a history row shows of an entry: not its move (the payload, JSON read for nothing) nor its enterer's account
-# beyond the name.
-_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username")
+# beyond his name: the name others see him by, his player's (the user's `player`, by name, games/people.py), with
+# the username for an account that has no player yet.
+_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username",
+                   "entered_by__player__name")
 
 
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     # a part of the log without counting it (one entry more says whether another part follows): a long log cost
     # its count on every part
-    page = LookaheadPage(session.events.select_related("entered_by").only(*_HISTORY_FIELDS).order_by("seq"),
+    page = LookaheadPage(session.events.select_related("entered_by__player").only(*_HISTORY_FIELDS).order_by("seq"),
                          request.GET.get("page"), HISTORY_PAGE)
     events = list(page.object_list)
     undone = selectors.undone_among(session, events)

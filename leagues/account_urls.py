@@ -1,8 +1,9 @@
 from django.urls import include, path
 
-from . import views
+from . import account_views, views
 
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign_up"),
+    path("me/", account_views.account, name="account"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -93,7 +93,7 @@ def club_invites_for(user: AbstractBaseUser) -> QuerySet:
         return ClubInvite.objects.none()
     return (ClubInvite.objects.filter(player__user=user)
             | ClubInvite.objects.filter(player__user__isnull=True, player__created_by=user)
-            ).select_related("club", "player", "invited_by").order_by("-created_at", "-id")
+            ).select_related("club", "player", "invited_by__player").order_by("-created_at", "-id")
 
 
 @transaction.atomic

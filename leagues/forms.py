@@ -25,11 +25,23 @@ class PhoneDateInput(forms.DateInput):
 
 
 class SignUpForm(UserCreationForm):
+    display_name = forms.CharField(
+        label=_("Your name"), max_length=80, required=False, validators=[validate_name],
+        help_text=_("The name others see at tables, in standings and on league nights; you can change it later. "
+                    "Left empty, your username."))
     email = forms.EmailField(label=_("E-mail"), help_text=_("Used only to reset your password."))
+    field_order = ["username", "display_name", "email", "password1", "password2"]
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+
+class DisplayNameForm(forms.Form):
+    """The account page's one field: the name others see (leagues.players.player_rename)."""
+
+    name = forms.CharField(label=_("Your name"), max_length=80, validators=[validate_name],
+                           help_text=_("The name others see at tables, in standings and on league nights."))
 
 
 class ClubForm(forms.ModelForm):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from shitenno_site.errors import Conflict, TooMany
+from shitenno_site.validation import name_problem
 
 from . import outbox
 from .access import guest_claim_link_allowed, require_club_manager
@@ -30,6 +31,19 @@ from .models import (
 )
 
 User = get_user_model()
+PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
+
+
+def _shown_name(name: str) -> str:
+    """A name others read on tables, standings, nights and player pages (its player's `name`: the one place a
+    person's shown name lives), or a 400 saying why not."""
+    name = name.strip()
+    problem = name_problem(name) if name else _("Give the name others see you by.")
+    if problem:
+        raise ValidationError({"name": problem})
+    if len(name) > PLAYER_NAME_MAX:
+        raise ValidationError({"name": _("A name has at most %(n)d characters.") % {"n": PLAYER_NAME_MAX}})
+    return name
 
 # Guests one person may add by hand in an hour, with or without a club (docs/operations.md, "Budgets"): a club
 # night seats a few; a fresh account made a club and added 499 in 25 s (issue 36). An import's new players are
@@ -39,11 +53,25 @@ GUEST_WINDOW = datetime.timedelta(hours=1)
 
 
 @transaction.atomic
-def user_sign_up(*, username: str, email: str, password: str) -> AbstractBaseUser:
-    """Every account comes with its own Player, so it can sit at tables at once."""
+def user_sign_up(*, username: str, email: str, password: str, display_name: str = "") -> AbstractBaseUser:
+    """Every account comes with its own Player, so it can sit at tables at once. The player is named by the
+    display name asked at sign-up (the account's username when none is given): others see that name, not the
+    username, which is for logging in (issue 34)."""
+    name = _shown_name(display_name) if display_name.strip() else username
     user = User.objects.create_user(username=username, email=email, password=password)
-    Player.objects.create(name=username, user=user, created_by=user)
+    Player.objects.create(name=name, user=user, created_by=user)
     return user
+
+
+@transaction.atomic
+def player_rename(*, user: AbstractBaseUser, name: str) -> Player:
+    """A person changes the name others see him by (his account page, PATCH /api/me/); only his own player."""
+    name = _shown_name(name)
+    player = Player.objects.select_for_update().get(pk=player_for_user(user).pk)
+    if player.name != name:
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
 
 
 def player_for_user(user: AbstractBaseUser) -> Player:

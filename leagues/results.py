@@ -172,6 +172,10 @@ def result_enter(
     entries = _clean_entries(entries)
     players = [e["player"] for e in entries]
     if season is not None:
+        # the season as it is now, held until this result is written: a manager changing its dates meanwhile
+        # (league_edits.season_update) waits for this result, or this waits for the new dates (issue 34)
+        season = Season.objects.select_for_update(no_key=True, of=("self",)).select_related("league__club").get(
+            pk=season.pk)
         club = season.league.club
         refusals = season_refusals(season, game=game, played_on=played_on, players=players)
         if refusals:  # one reason at a time, the first field first, as before

@@ -39,7 +39,14 @@ urlpatterns += [
     path("leagues/<int:pk>/results/new/", views.result_create, name="result_create"),
 ]
 
-from . import import_views  # noqa: E402
+from . import import_views, league_edit_views  # noqa: E402
+
+urlpatterns += [  # editing and deleting leagues and seasons (issue 34)
+    path("leagues/<int:pk>/edit/", league_edit_views.league_edit, name="league_edit"),
+    path("leagues/<int:pk>/delete/", league_edit_views.league_delete, name="league_delete"),
+    path("seasons/<int:pk>/edit/", league_edit_views.season_edit, name="season_edit"),
+    path("seasons/<int:pk>/delete/", league_edit_views.season_delete, name="season_delete"),
+]
 
 urlpatterns += [
     path("clubs/<slug:slug>/import/", import_views.import_start, name="import_start"),

@@ -44,9 +44,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.player.name})
         return redirect(_next_page(request) or "home")
     return render(request, "registration/sign_up.html", {"form": form, "next": _next_page(request)},
                   status=400 if form.errors else 200)
@@ -195,13 +196,13 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": selectors.results_recent(viewer=request.user, league=league)
         .filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
+        "can_manage": club_access(league.club, request.user).manages,  # also the season's Edit and Delete
     }
     if not request.htmx:
-        context["can_manage"] = club_access(league.club, request.user).manages
         context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
         if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
             context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
-                                      .filter(flagged_by__isnull=False).select_related("flagged_by")[:20])
+                                      .filter(flagged_by__isnull=False).select_related("flagged_by__player")[:20])
     if request.htmx:  # another season's table, or "show more" rows of this one
         part = "standing_rows" if "standings" in request.GET else "standings"
         return render(request, f"leagues/partials/{part}.html", context)
@@ -312,13 +313,11 @@ def _form_page(request: HttpRequest, template: str, context: dict) -> HttpRespon
 
 @login_required
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
-    from games.plugins import default_game
-
     from .forms import LeagueForm, apply_service_errors
 
     club = get_object_or_404(Club, slug=slug)
     club_for_member(club, request.user, manage=True)
-    form = LeagueForm(request.POST or None, initial={"engines": [default_game().slug]})
+    form = LeagueForm(request.POST or None)  # no game ticked: the organiser chooses (issue 34)
     if request.method == "POST" and form.is_valid():
         try:
             league = seasons.league_create(

@@ -34,6 +34,13 @@ def in_words(event, game) -> str:
     return game.say(getattr(event, "phrase", None), event.description) if game else event.description
 
 
+def _shown_name(user) -> str:
+    """The name others see a user by: his player's (issue 34), else his username (an account with no player yet;
+    the missing reverse relation is an AttributeError, so getattr's default answers it)."""
+    player = getattr(user, "player", None)
+    return (player.name if player is not None else "") or user.get_username() or "?"
+
+
 @register.simple_tag
 def history_rows(rows: list[dict], game) -> str:
     """A part of a table's log (games/partials/history_rows.html) as the template wrote it, row by row, in plain
@@ -49,7 +56,7 @@ def history_rows(rows: list[dict], game) -> str:
             words = f'<del>{words}</del> <span class="visually-hidden">{undone_note}</span>'
         elif row["is_undo"]:
             words = f"<em>{words}</em>"
-        who = (event.entered_by.username if event.entered_by_id else "") or "?"
+        who = _shown_name(event.entered_by) if event.entered_by_id else "?"
         by = entered % {"who": escape(who), "when": escape(date(template_localtime(event.created_at), "j M H:i"))}
         css = ("undone" if row["undone"] else "") + (" undo" if row["is_undo"] else "")
         out.append(f'\n  <li class="{css}">\n    <span class="seq">#{event.seq}</span>\n    {words}'

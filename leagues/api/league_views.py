@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from games.engines import UnknownGame
 from games.plugins import get_game
 from games.registry import one_name, registered_slug
-from leagues import chances, player_record, rating_display, results, seasons, selectors
+from leagues import chances, league_edits, player_record, rating_display, results, seasons, selectors
 from leagues.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
 from leagues.standings import SCHEMES, TIE_BREAKERS
@@ -209,9 +209,30 @@ class LeagueList(APIView):
 
 
 class LeagueDetail(APIView):
+    class LeagueEditInput(StrictSerializer):
+        name = NameField(max_length=100, required=False)
+        games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20, required=False)
+
     @extend_schema(responses=with_errors({200: LeagueOutput}, 404))
     def get(self, request, pk: int) -> Response:
         return Response(LeagueOutput(selectors.league_for_viewer(pk=pk, viewer=request.user)).data)
+
+    @extend_schema(request=LeagueEditInput, responses=with_errors({200: LeagueOutput}, 400, 403, 404, 409, 415),
+                   summary="Rename a league or change its games (club owners and admins); a game its results or "
+                           "nights are of stays (409)")
+    def patch(self, request, pk: int) -> Response:
+        league = selectors.league_for_viewer(pk=pk, viewer=request.user)
+        data = self.LeagueEditInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_edits.league_update(league=league, user=request.user, **data.validated_data)
+        return Response(LeagueOutput(league).data)
+
+    @extend_schema(responses=with_errors({204: None}, 403, 404, 409),
+                   summary="Delete a league whose seasons hold no result and no night (club owners and admins)")
+    def delete(self, request, pk: int) -> Response:
+        league = selectors.league_for_viewer(pk=pk, viewer=request.user)
+        league_edits.league_delete(league=league, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class LeagueSeasons(APIView):
@@ -239,6 +260,39 @@ class LeagueSeasons(APIView):
         data.is_valid(raise_exception=True)
         season = seasons.season_create(league=league, user=request.user, **data.validated_data)
         return Response(SeasonOutput(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonDetail(APIView):
+    class SeasonEditInput(StrictSerializer):
+        name = NameField(max_length=100, required=False)
+        starts_on = StrictDateField(required=False)
+        ends_on = StrictDateField(required=False)
+        points_scheme = serializers.ChoiceField(choices=SCHEMES, required=False)
+        custom_points = serializers.DictField(
+            child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False)
+        min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, required=False)
+        tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
+
+    @extend_schema(responses=with_errors({200: SeasonOutput}, 404), summary="A season and its rules")
+    def get(self, request, pk: int) -> Response:
+        return Response(SeasonOutput(selectors.season_for_viewer(pk=pk, viewer=request.user)).data)
+
+    @extend_schema(request=SeasonEditInput, responses=with_errors({200: SeasonOutput}, 400, 403, 404, 409, 415),
+                   summary="Change a season (managers): its name always, its dates and points only while no result "
+                           "is in it (409 says why)")
+    def patch(self, request, pk: int) -> Response:
+        season = selectors.season_for_viewer(pk=pk, viewer=request.user)
+        data = self.SeasonEditInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = league_edits.season_update(season=season, user=request.user, **data.validated_data)
+        return Response(SeasonOutput(season).data)
+
+    @extend_schema(responses=with_errors({204: None}, 403, 404, 409),
+                   summary="Delete a season with no result and no night (managers)")
+    def delete(self, request, pk: int) -> Response:
+        season = selectors.season_for_viewer(pk=pk, viewer=request.user)
+        league_edits.season_delete(season=season, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SeasonStandings(APIView):

@@ -26,6 +26,7 @@ urlpatterns += [
     path("clubs/<slug:slug>/leagues/", league_views.ClubLeagues.as_view(), name="api-club-leagues"),
     path("leagues/<int:pk>/", league_views.LeagueDetail.as_view(), name="api-league"),
     path("leagues/<int:pk>/seasons/", league_views.LeagueSeasons.as_view(), name="api-league-seasons"),
+    path("seasons/<int:pk>/", league_views.SeasonDetail.as_view(), name="api-season"),
     path("seasons/<int:pk>/standings/", league_views.SeasonStandings.as_view(), name="api-season-standings"),
     path("ratings/", league_views.RatingList.as_view(), name="api-ratings"),
     path("games/<str:slug>/chances/", league_views.GameChances.as_view(), name="api-game-chances"),

@@ -44,13 +44,26 @@ class MeOutput(serializers.Serializer):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")
-    def get(self, request) -> Response:
-        user = request.user
+    class MeInput(StrictSerializer):
+        name = NameField(max_length=80, help_text="The name others see you by (your player's); the username stays.")
+
+    @staticmethod
+    def _me(user, player: Player) -> Response:
         return Response(MeOutput({
             "id": user.pk, "username": user.get_username(), "email": user.email or None,  # "" is no address
-            "player": players.player_for_user(user),
+            "player": player,
         }).data)
+
+    @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")
+    def get(self, request) -> Response:
+        return self._me(request.user, players.player_for_user(request.user))
+
+    @extend_schema(request=MeInput, responses=with_errors({200: MeOutput}, 400, 401, 403, 415),
+                   summary="Change the name others see you by")
+    def patch(self, request) -> Response:
+        data = self.MeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return self._me(request.user, players.player_rename(user=request.user, **data.validated_data))
 
 
 class PlayerList(ListAPIView):

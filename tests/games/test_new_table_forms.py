@@ -316,3 +316,51 @@ def test_a_mistyped_game_is_a_404_listing_the_games_and_opens_nothing(client, al
         assert f'href="{url}?game={game.slug}"' in page and game.name in page
     assert "Open the table" not in page  # not another game's form
     assert not TableSession.objects.exists()
+
+
+# --- who may be seated, and where a new table starts (issue 34) ---------------------------------------------------
+
+
+def test_a_club_of_65_can_seat_its_64th_member_and_the_chances_answer_for_him(client, alice, club):
+    from leagues.models import Membership
+
+    members = [Player.objects.create(name=f"Member {n:02d}", created_by=alice) for n in range(1, 64)]
+    Membership.objects.bulk_create([Membership(club=club, player=p) for p in members])
+    assert Membership.objects.filter(club=club).count() == 65  # alice, carol and 63 more
+    last = members[-1]  # "Member 63": 64th in the list of alice's co-players by name, past the old cut at 60
+    client.force_login(alice)
+    page = client.get(reverse("table_new")).content.decode()
+    assert f'<option value="{last.pk}">Member 63</option>' in page
+
+    data = form_as_left(page, "new-table") | {"seat1_player": str(last.pk), "seat2_guest": "Sora"}
+    chances = client.get("/tables/new/chances/", data)
+    assert chances.status_code == 200 and "Member 63" in chances.content.decode()
+    response = client.post(reverse("table_new"), data)
+    assert response.status_code == 302
+    assert last in [seat.player for seat in TableSession.objects.get().seats.all()]
+
+
+def test_a_new_table_starts_in_the_users_club(client, alice, club):
+    client.force_login(alice)
+    data = page_form(client, reverse("table_new"))
+    assert data["club"] == str(club.pk)
+    client.post(reverse("table_new"), data | {"seat1_guest": "Kenji", "seat2_guest": "Sora"})
+    assert TableSession.objects.get().club == club
+
+
+def test_with_two_clubs_a_new_table_starts_in_the_club_of_his_latest_table(client, alice, club):
+    from games import services
+    from leagues import clubs as club_services
+    from tests.games.tables import two_player_setup
+
+    first_by_name = club_services.club_create(name="Aaa Kyoto", owner=alice)
+    client.force_login(alice)
+    assert page_form(client, reverse("table_new"))["club"] == str(first_by_name.pk)
+    services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(), club=club,
+                            players=[player_for_user(alice), Player.objects.create(name="Kenji", created_by=alice)])
+    assert page_form(client, reverse("table_new"))["club"] == str(club.pk)
+
+
+def test_a_user_in_no_club_starts_a_table_in_no_club(client, dave):
+    client.force_login(dave)
+    assert page_form(client, reverse("table_new")).get("club", "") == ""

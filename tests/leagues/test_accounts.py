@@ -194,3 +194,132 @@ def test_the_site_stores_passwords_with_pbkdf2_and_logs_in_with_them(client, rea
     assert user.password.startswith("pbkdf2_sha256$")
     response = client.post("/accounts/login/", {"username": "hana", "password": PASSWORD})
     assert response.status_code == 302 and client.get("/").wsgi_request.user == user
+
+
+# --- the name others see (issue 34) -------------------------------------------------------------------------------
+
+
+def test_sign_up_asks_for_the_name_others_see_and_stores_it_as_the_players(client):
+    page = client.get("/accounts/sign-up/").content.decode()
+    assert page.index('name="username"') < page.index('name="display_name"') < page.index('name="password1"')
+    response = client.post("/accounts/sign-up/", {
+        "username": "erin77", "display_name": "  Erin de Vries ", "email": "erin@example.org",
+        "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 302
+    assert Player.objects.get(user__username="erin77").name == "Erin de Vries"
+    assert "Welcome, Erin de Vries!" in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("name", ["Erin\u202e", "Erin\x07", "E" * 81])
+def test_sign_up_refuses_a_name_that_cannot_be_shown_and_creates_nothing(client, name):
+    response = client.post("/accounts/sign-up/", {
+        "username": "erin77", "display_name": name, "email": "erin@example.org",
+        "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 400
+    assert not get_user_model().objects.filter(username="erin77").exists() and not Player.objects.exists()
+
+
+def test_the_service_refuses_an_unshowable_name_and_creates_no_account():
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as refused:
+        players.user_sign_up(username="erin77", email="", password=PASSWORD, display_name="\u200f")
+    assert "name" in refused.value.message_dict
+    assert not get_user_model().objects.exists()
+
+
+def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_username(client, club, alice, bob,
+                                                                                     carol):
+    from games import services as game_services
+    from leagues import standings_store
+    from leagues.nights.models import Night, NightCheckIn
+    from tests.games.tables import two_player_setup
+    from tests.leagues.league_helpers import enter, league_with_season, sign_all
+
+    clubs.club_join(token=club.invite_token, user=bob)
+    _league, season = league_with_season(club, alice)
+    sign_all(enter(season, alice, [(carol, 1, 30), (bob, 2, 20)]), carol, bob)
+    standings_store.standings_compute(season=season)
+    table = game_services.session_create(game="shitenno", created_by=carol, setup=two_player_setup(),
+                                         players=[players.player_for_user(carol), players.player_for_user(bob)])
+    night = Night.objects.create(season=season, date=season.starts_on, games=["shitenno"], opened_by=alice)
+    NightCheckIn.objects.create(night=night, player=players.player_for_user(carol))
+
+    client.force_login(carol)
+    assert 'value="carol"' in client.get("/accounts/me/").content.decode()
+    response = client.post("/accounts/me/", {"name": "Carol Tanaka"})
+    assert response.status_code == 302 and response.url == "/accounts/me/"
+    assert players.player_for_user(carol).name == "Carol Tanaka"
+
+    client.force_login(alice)
+    me = players.player_for_user(carol)
+    for url in (f"/leagues/{season.league_id}/", table.get_absolute_url(), me.get_absolute_url(),
+                f"/nights/{night.pk}/"):
+        page = client.get(url).content.decode()
+        assert "Carol Tanaka" in page, url
+        assert ">carol<" not in page and " carol " not in page, url
+
+
+def test_the_table_log_names_who_entered_a_move_by_his_shown_name(client, alice, bob):
+    from games import services as game_services
+    from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE
+    from tests.games.tables import four_player_setup
+
+    seated = [players.player_for_user(alice), players.player_for_user(bob)] + [
+        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
+    table = game_services.session_create(game="shitenno", created_by=alice, players=seated,
+                                         setup=four_player_setup())
+    game_services.move_record(session=table, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)
+    players.player_rename(user=alice, name="Alice Sato")
+    client.force_login(bob)
+    log = client.get(f"{table.get_absolute_url()}history/").content.decode()
+    assert "entered by Alice Sato" in log and "entered by alice" not in log
+
+
+def test_a_refused_name_on_the_account_page_changes_nothing(client, alice):
+    client.force_login(alice)
+    for name in ("", "   ", "\u202eecila", "x" * 81):
+        response = client.post("/accounts/me/", {"name": name})
+        assert response.status_code == 400, name
+    assert players.player_for_user(alice).name == "alice"
+    client.logout()
+    assert client.post("/accounts/me/", {"name": "Mallory"}).status_code == 302  # to the log-in page
+    assert players.player_for_user(alice).name == "alice"
+
+
+def test_the_api_changes_the_name_and_refuses_a_bad_one(api, alice):
+    api.login(alice)
+    answer = api.patch("/api/me/", {"name": "Alice Sato"})
+    assert answer.status_code == 200 and answer.json()["player"]["name"] == "Alice Sato"
+    assert answer.json()["username"] == "alice"
+    for body in ({"name": "\u202e"}, {"name": ""}, {"name": 3}, {"username": "mallory"}, {}):
+        assert api.patch("/api/me/", body).status_code == 400, body
+    assert players.player_for_user(alice).name == "Alice Sato"
+
+
+def test_the_account_page_speaks_dutch(client, alice):
+    client.force_login(alice)
+    page = client.get("/accounts/me/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Je account" in page and "Je naam" in page
+    page = client.get("/accounts/sign-up/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "De naam die anderen zien" in page
+
+
+def test_an_invite_and_a_dispute_name_their_author_by_his_shown_name(client, club, alice, bob, carol, dave):
+    from leagues import results
+    from tests.leagues.league_helpers import enter, league_with_season, sign_all
+
+    players.player_rename(user=alice, name="Alice Sato")
+    players.player_rename(user=carol, name="Carol Tanaka")
+    clubs.club_member_add(club=club, player=players.player_for_user(dave), user=alice)
+    client.force_login(dave)
+    assert "Alice Sato invites you to Edo Gamers." in client.get("/clubs/").content.decode()
+
+    league, season = league_with_season(club, alice)
+    counted = sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 20)]), carol)
+    results.result_sign_off(result=counted, user=carol, agreed=False, note="I won that one")
+    client.force_login(alice)
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "Carol Tanaka: “I won that one”" in page
