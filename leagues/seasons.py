@@ -18,6 +18,7 @@ from games.registry import one_name
 
 from . import standings as standings_maths
 from .access import require_club_manager
+from .league_edits import league_named
 from .models import Club, League, Membership, Player, Season
 
 
@@ -38,7 +39,7 @@ def league_create(*, club: Club, name: str, games: Sequence[str], user: Abstract
         raise ValidationError(errors)
     name = name[:100]
     Club.objects.select_for_update(of=("self",)).values_list("pk", flat=True).get(pk=club.pk)  # one at a time
-    if League.objects.filter(club=club, name__iexact=name).exists():
+    if league_named(club_id=club.pk, name=name):  # the one comparison, shared with a league's rename
         raise ValidationError({"name": _("The club has a league named %(name)s already.") % {"name": name}})
     base = slugify(name)[:90] or "league"
     slug, n = base, 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .pods import DEFAULT_GAME, MIXES, Night, PodsError, Table
+from .pods_model import DEFAULT_GAME, MIXES, Night, PodsError, Table
 
 
 def _is_id(value) -> bool:

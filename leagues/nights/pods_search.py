@@ -12,7 +12,7 @@ import random
 from dataclasses import replace
 from itertools import combinations
 
-from .pods import DEFAULT_GAME, Evaluator, Night, PodsError, _sort_key, fill_mix, reachable, split_key
+from .pods_model import DEFAULT_GAME, Evaluator, Night, PodsError, fill_mix, reachable, sort_key, split_key
 
 
 def _add(a: tuple, b: tuple) -> tuple:
@@ -22,7 +22,7 @@ def _add(a: tuple, b: tuple) -> tuple:
 def exact(players, evaluator: Evaluator, mix: str) -> list[frozenset] | None:
     """The best split by the mix's objective, or None when no split keeps every hard rule. "fill" tries the
     mixes in their order (fewest tables, then most even) and stops at the first that has a split."""
-    ordered = sorted(players, key=_sort_key)
+    ordered = sorted(players, key=sort_key)
     if mix == "free":
         return _Subsets(ordered, evaluator, mix).best_split(None)
     subsets = _Subsets(ordered, evaluator, mix)
@@ -164,7 +164,7 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
     that the mix allows ("fill": between tables one apart in size, which keeps the mix), then random
     perturbations from the night's seed, so the same night gives the same tables; within the evaluator's work."""
     rng = random.Random(night.seed)
-    ordered = sorted(players, key=_sort_key)
+    ordered = sorted(players, key=sort_key)
     moves = _move_rule(night.mix, evaluator.sizes)
     best = _descend(_greedy(ordered, plan, evaluator), evaluator, moves)
     best_key = _key(best, evaluator, night.mix)
@@ -174,7 +174,7 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
         trial = [set(t) for t in best]
         for _ in range(max(2, len(trial) // 4)):
             a, b = rng.sample(range(len(trial)), 2)
-            x, y = rng.choice(sorted(trial[a], key=_sort_key)), rng.choice(sorted(trial[b], key=_sort_key))
+            x, y = rng.choice(sorted(trial[a], key=sort_key)), rng.choice(sorted(trial[b], key=sort_key))
             trial[a].remove(x), trial[b].remove(y)
             trial[a].add(y), trial[b].add(x)
         trial = _descend(trial, evaluator, moves)
@@ -206,7 +206,7 @@ def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) ->
     """Replace the picked tables by the best split of their players ("fill": into the same sizes); True if that
     is strictly better. "free" may seat them at fewer or more tables (the list then shrinks or grows)."""
     evaluator.work_left -= RESPLIT_WORK
-    members = sorted((p for i in picked for p in tables[i]), key=_sort_key)
+    members = sorted((p for i in picked for p in tables[i]), key=sort_key)
     subsets = _Subsets(members, evaluator, mix)
     index = {p: i for i, p in enumerate(members)}
     current = 0
@@ -300,15 +300,15 @@ def _descend(tables, evaluator: Evaluator, moves) -> list[set]:
 
 def _improve_pair(tables, keys, a, b, evaluator, moves) -> bool:
     changed = False
-    for x in sorted(tables[a], key=_sort_key):
-        for y in sorted(tables[b], key=_sort_key):
+    for x in sorted(tables[a], key=sort_key):
+        for y in sorted(tables[b], key=sort_key):
             if x not in tables[a] or y not in tables[b]:
                 continue
             if _try(tables, keys, a, b, frozenset(tables[a] - {x} | {y}), frozenset(tables[b] - {y} | {x}),
                     evaluator):
                 changed = True
     for src, dst in ((a, b), (b, a)):  # a single player changes tables when the mix allows it
-        for x in sorted(tables[src], key=_sort_key):
+        for x in sorted(tables[src], key=sort_key):
             if x not in tables[src] or not moves(len(tables[src]), len(tables[dst])):
                 continue
             if _try(tables, keys, src, dst, frozenset(tables[src] - {x}), frozenset(tables[dst] | {x}), evaluator):

@@ -23,7 +23,7 @@ from itertools import combinations
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
-from .pods import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
+from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
 from .pods_search import improve, local_search, start_plans, why_infeasible
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
