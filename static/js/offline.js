@@ -457,6 +457,8 @@
       loaded = true;
       render();
       return sendAll();
+    }).finally(() => {
+      banner.dataset.ready = ""; // the queue is read and its first sending done (the browser tests wait for it)
     });
   }
 
