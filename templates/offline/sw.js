@@ -5,26 +5,33 @@
 // the copies are kept per account, and all of them are forgotten as soon as a page arrives for another account
 // (sign-out, sign-in, an expired session). A page that shows a secret (an invite link, a token, a manager's
 // actions) comes with Cache-Control: no-store and is never kept.
-// Static files: from the phone's cache, refreshed behind. Posts (moves) never pass through here: the page keeps
-// them in its own queue (static/js/offline.js), as a worker's background sync does not exist on Safari.
+// Static files: the shell (style sheet, scripts, icons) precached by Workbox when the worker installs, each with
+// its revision (its hashed address, or a hash of its bytes), older precaches removed; other static files with a
+// hashed address from the cache first (the address changes when the file does), the rest from the cache and
+// refreshed behind. Posts (moves) never pass through here: the page keeps them in its own queue
+// (static/js/offline.js), as a worker's background sync does not exist on Safari.
 const SETTINGS = {{ settings|safe }};
 importScripts(SETTINGS.workbox);
 workbox.setConfig({ modulePathPrefix: SETTINGS.modules, debug: false });
 workbox.loadModule("workbox-expiration");
+workbox.loadModule("workbox-precaching");
 
 const PAGES = "shitenno-copies-"; // + the account's tag: one cache per account, and only ever one left
-const STATIC = "shitenno-static-v" + SETTINGS.version;
+const STATIC = "shitenno-static"; // static files outside the precache
 const ACCOUNT_HEADER = "X-Shitenno-Account";
 const { ExpirationPlugin, CacheExpiration } = workbox.expiration;
 // A page is kept only while it is useful at a club evening: 60 pages, a week.
 const KEEP = { maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 };
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(SETTINGS.shell)).then(() => self.skipWaiting()));
-});
+// Precached on install; a precache of an older worker is removed once this one runs.
+workbox.precaching.precacheAndRoute(SETTINGS.precache);
+workbox.precaching.cleanupOutdatedCaches();
+
+self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("activate", (event) => {
-  // An older worker's copies are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
+  // Caches of the workers before Workbox's precaching ("shitenno-static-v1", "shitenno-pages-v1": the latter with
+  // copies of anyone's pages) are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names.filter((name) => name.startsWith("shitenno-") && !name.startsWith(PAGES)
       && name !== STATIC).map((name) => caches.delete(name))))
@@ -91,12 +98,18 @@ workbox.routing.registerRoute(
   },
 );
 
+// collectstatic's hashed names: "site.3f2a9c1b0d4e.css"
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
+const isStatic = ({ request, url }) => request.method === "GET" && url.origin === self.location.origin
+  && url.pathname.startsWith(SETTINGS.static);
 workbox.routing.registerRoute(
-  ({ request, url }) => request.method === "GET" && url.origin === self.location.origin
-    && url.pathname.startsWith(SETTINGS.static),
+  (options) => isStatic(options) && HASHED.test(options.url.pathname),
+  new workbox.strategies.CacheFirst({ cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })] }),
+);
+workbox.routing.registerRoute(
+  isStatic,
   new workbox.strategies.StaleWhileRevalidate({
-    cacheName: STATIC,
-    plugins: [new ExpirationPlugin({ maxEntries: 80 })],
+    cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })],
   }),
 );
 

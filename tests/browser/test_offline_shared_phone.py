@@ -17,14 +17,16 @@ from .test_offline import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# Every page copy the worker holds, as (cache, address, text), read from the page (the Cache API is the site's).
+# Every page copy on the phone, in any of the site's caches, as (cache, address, text), read from the page (the
+# Cache API is the site's): any HTML response kept, whatever the worker named its cache.
 COPIES = """async () => {
   const found = [];
   for (const name of await caches.keys()) {
-    if (!name.startsWith("shitenno-copies-")) continue;
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
-      found.push([name, new URL(request.url).pathname, await (await cache.match(request)).text()]);
+      const response = await cache.match(request);
+      if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) continue;
+      found.push([name, new URL(request.url).pathname, await response.text()]);
     }
   }
   return found;
