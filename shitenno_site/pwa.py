@@ -1,8 +1,10 @@
 """What makes the site installable and lets a table keep scoring with the club's wifi gone (docs/offline.md): the web
 app manifest, and the service worker, served from the site's root so that its scope covers every page."""
 
+import hashlib
 import json
 
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import PrefixNode, static
@@ -11,10 +13,8 @@ from django.views.decorators.http import require_GET
 
 from games.plugins import all_games
 
-# Bumped when the worker's caching changes, so phones drop the copies an older worker kept.
-OFFLINE_VERSION = "1"
-# The files every page needs, fetched when the worker installs: the first page a phone opens was loaded before the
-# worker ran, so without these it would have no style sheet or scripts offline.
+# The files every page needs, precached when the worker installs (Workbox's precaching): the first page a phone
+# opens was loaded before the worker ran, so without these it would have no style sheet or scripts offline.
 SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline.js", "favicon.svg", "icons/icon-192.png")
 
 
@@ -22,6 +22,24 @@ def shell_files() -> list[str]:
     """The site's own shell files, then each game's style sheets and scripts (its adapter's): a table opened first
     with the wifi gone still has its board styled and its forms' scripts."""
     return [*SHELL_FILES, *(path for game in all_games() for path in (*game.stylesheets, *game.scripts))]
+
+
+def _revision(name: str) -> str | None:
+    """Workbox's precache entry revision: none for a hashed address (collectstatic's manifest storage: the address
+    changes with the file), else a hash of the file's bytes (DEBUG's plain addresses), so a changed file is fetched
+    again and its old copy dropped."""
+    if static(name) != PrefixNode.handle_simple("STATIC_URL") + name:
+        return None
+    path = finders.find(name)
+    if not path:
+        return None
+    with open(path, "rb") as file:
+        return hashlib.md5(file.read(), usedforsecurity=False).hexdigest()
+
+
+def precache_manifest() -> list[dict]:
+    """The shell files as Workbox's precache manifest: [{url, revision}]."""
+    return [{"url": static(name), "revision": _revision(name)} for name in shell_files()]
 
 
 @require_GET
@@ -49,9 +67,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # The static prefix is read from the settings: static("") is refused by the manifest storage (DEBUG=0), as "" is
     # no file; bench/lighthouse.py serves the site that way.
     settings = {
-        "version": OFFLINE_VERSION, "workbox": static("js/workbox/workbox-sw.js"),
+        "workbox": static("js/workbox/workbox-sw.js"),
         "modules": static("js/workbox/workbox-core.prod.js").rsplit("/", 1)[0] + "/",
-        "static": PrefixNode.handle_simple("STATIC_URL"), "shell": [static(name) for name in shell_files()],
+        "static": PrefixNode.handle_simple("STATIC_URL"), "precache": precache_manifest(),
     }
     body = render_to_string("offline/sw.js", {"settings": json.dumps(settings)})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -1,15 +1,24 @@
-// Keeps a table scoring when the club's wifi drops (docs/offline.md). Three jobs:
-// 1. registers the service worker (/sw.js), which keeps the last copy of each page read and the static files;
-// 2. on a page opened from that copy, says how old it is ("Offline: this is the copy of this page from …");
-// 3. on a table page, keeps the moves entered without a network in a queue on the phone (IndexedDB), shows them
-//    as waiting, and sends them in order, each with its own key and the seq it expects, when the network returns
-//    (the `online` event) and whenever the page opens. A move refused on return (409: another phone moved; 400: the
-//    rules say no) stops the queue: the table is shown as it is now and the moves not taken are listed, to enter
-//    again. Nothing is sent twice (a move's key makes a repeat answer what the first got) nor dropped unsaid.
+// Keeps a table scoring when the club's wifi drops or only pretends to work (docs/offline.md). Jobs:
+// 1. registers the service worker (/sw.js), which keeps the last copy of each page read, per account;
+// 2. on a page shown from that copy, says how old it is ("Offline: this is the copy of this page from …");
+// 3. on a table page, keeps the moves that could not be sent in a queue on the phone (IndexedDB), one per account
+//    and table, shared by the phone's tabs: a move entered offline, and a move whose send failed while the phone
+//    believed it was online (no answer, a timeout, a 5xx: lie-fi), which keeps that send's key and seq so the site
+//    answers it as the same request. The queue is sent in order, each move with its key and the seq it expects,
+//    on the `online` event, whenever the page opens, and again and again (with growing pauses) while the site
+//    does not answer. A move refused on return (409: another phone moved; 400: the rules say no) stops the queue:
+//    the table is shown as it is now and the moves not taken are listed with the reason, to enter again. Nothing is
+//    sent twice (a move's key makes a repeat answer what the first got) nor dropped unsaid;
+// 4. at sign-out, says when moves of this account still wait, and drops them (and this phone's copies of the
+//    account's pages) only when they were sent or the holder confirms.
 // Safari has no Background Sync, so sending is the page's job, not the worker's.
 (() => {
   const script = document.currentScript;
   const LIMIT = 200; // waiting moves a phone holds per table: a whole evening's play, far below IndexedDB's room
+  const ANSWER_WITHIN = 20000; // ms: a send unanswered this long counts as failed (it is sent again, same key)
+  const PAUSE_MAX = 30000; // ms: the longest pause between two tries while the site does not answer
+  const account = (document.body && document.body.dataset.account) || "";
+  const COPIES = "shitenno-copies-"; // the worker's caches of page copies (templates/offline/sw.js)
 
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
     navigator.serviceWorker.register(script.dataset.worker, { scope: "/" }).then(() => navigator.serviceWorker.ready)
@@ -21,9 +30,11 @@
       }).catch(() => {});
   }
 
+  // A copy is shown only when the network could not be reached; the worker marks it (data-from-copy), so it says
+  // so even when the phone believes it is online.
   function showCopyAge() {
     const notice = document.getElementById("offline-copy");
-    if (!notice || navigator.onLine) return;
+    if (!notice || (navigator.onLine && !("fromCopy" in notice.dataset))) return;
     const at = new Date(notice.dataset.copiedAt);
     const when = at.toLocaleString(document.documentElement.lang || undefined,
       { dateStyle: "medium", timeStyle: "short" });
@@ -31,13 +42,18 @@
     notice.hidden = false;
   }
 
-  // --- the queue, one IndexedDB record per table: {waiting: [...], notTaken: [...]} ---------------------------
-  // Plain IndexedDB: two calls (get, put) on one store do not need a library.
+  // --- the queues: one IndexedDB record per account and table, {waiting: [...], notTaken: [...]} ----------------
+  // Every change is one readwrite transaction that reads the record and writes it back (IndexedDB runs such
+  // transactions on one store one after another, across tabs), so two tabs never overwrite each other's moves.
   let dbOpening = null;
   function db() {
     dbOpening = dbOpening || new Promise((resolve, reject) => {
-      const request = indexedDB.open("shitenno-offline", 1);
-      request.onupgradeneeded = () => request.result.createObjectStore("tables");
+      const request = indexedDB.open("shitenno-offline", 2);
+      request.onupgradeneeded = () => {
+        // Version 1 kept one queue per table, whoever entered it: those records are left where they are (in
+        // "tables"), read once by the table page and listed as not taken, never sent (see adoptOld).
+        if (!request.result.objectStoreNames.contains("queues")) request.result.createObjectStore("queues");
+      };
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
@@ -49,13 +65,38 @@
       request.onerror = () => reject(request.error);
     });
   }
-  async function load(code) {
-    const store = (await db()).transaction("tables").objectStore("tables");
-    return (await done(store.get(code))) || { waiting: [], notTaken: [] };
+  function empty() {
+    return { waiting: [], notTaken: [] };
   }
-  async function save(code, record) {
-    const store = (await db()).transaction("tables", "readwrite").objectStore("tables");
-    await done(store.put(record, code));
+  async function read(id) {
+    const store = (await db()).transaction("queues").objectStore("queues");
+    return (await done(store.get(id))) || empty();
+  }
+  // change(record) edits the record in place; its return value is passed back. One transaction, then the other
+  // tabs are told.
+  async function update(id, change) {
+    const transaction = (await db()).transaction("queues", "readwrite");
+    const store = transaction.objectStore("queues");
+    const record = (await done(store.get(id))) || empty();
+    const result = change(record);
+    store.put(record, id);
+    await new Promise((resolve, reject) => {
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+    tell(id);
+    return { record, result };
+  }
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel("shitenno-offline") : null;
+  function tell(id) {
+    if (channel) channel.postMessage({ id });
+  }
+  async function accountQueues() {
+    const store = (await db()).transaction("queues").objectStore("queues");
+    const range = IDBKeyRange.bound(`${account} `, `${account} \uffff`);
+    const [keys, records] = await Promise.all([done(store.getAllKeys(range)), done(store.getAll(range))]);
+    return keys.map((key, i) => ({ key, record: records[i] }));
   }
 
   function newKey() {
@@ -63,26 +104,76 @@
     return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
 
+  // What a move was, in the words of the form it came from (the reader's language): the button tapped, then each
+  // field filled in as "its label: its value" (a list's chosen option, a ticked box's label). Shared code: it
+  // reads any game's form the same way.
+  function labelOf(field) {
+    const label = field.labels && field.labels[0];
+    if (label) {
+      const copy = label.cloneNode(true);
+      copy.querySelectorAll("input, select, textarea").forEach((inner) => inner.remove());
+      return copy.textContent.replace(/\s+/g, " ").trim();
+    }
+    return (field.getAttribute("aria-label") || "").trim();
+  }
+  function legendOf(field) {
+    const legend = field.closest("fieldset") && field.closest("fieldset").querySelector("legend");
+    return legend ? legend.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  function fieldWords(field) {
+    if (!field.name || field.disabled || ["hidden", "submit", "button", "reset"].includes(field.type)) return "";
+    if (field.type === "radio" || field.type === "checkbox") {
+      if (!field.checked) return "";
+      const legend = legendOf(field);
+      return legend ? `${legend}: ${labelOf(field)}` : labelOf(field);
+    }
+    const value = field.tagName === "SELECT"
+      ? [...field.selectedOptions].map((option) => option.textContent.trim()).join(", ") : field.value.trim();
+    if (!value) return "";
+    const label = labelOf(field) || legendOf(field);
+    return label ? `${label}: ${value}` : value;
+  }
+  function describe(form, submitter) {
+    const tapped = ((submitter && submitter.textContent) || form.dataset.move || "").replace(/\s+/g, " ").trim();
+    const fields = [...form.elements].map(fieldWords).filter(Boolean);
+    return [tapped, fields.join(", ")].filter(Boolean).join(": ");
+  }
+
   function setUpTable(banner) {
     const code = banner.dataset.table;
+    const id = `${account} ${code}`;
     const moveUrl = banner.dataset.moveUrl;
+    const undoUrl = banner.dataset.undoUrl;
+    const playing = "playing" in banner.dataset;
+    const note = document.getElementById("offline-note");
     const waitingPart = document.getElementById("offline-moves");
     const notTakenPart = document.getElementById("not-taken");
-    let record = { waiting: [], notTaken: [] }; // the in-memory copy; IndexedDB is written after each change
-    let sending = false;
+    let record = empty(); // this tab's copy of the shared record, read again after every change (any tab's)
     let loaded = false;
-    const early = []; // moves entered before IndexedDB answered
+    let sending = false;
+    let stalled = false; // the last send got no answer while the phone believed it was online
+    let failures = 0;
+    let retry = null;
+    let pending = null; // a move htmx is sending right now: {move, form, queued}
 
     function plural(kind, n) {
       return (n === 1 ? banner.dataset[kind + "One"] : banner.dataset[kind + "Many"]).replace("{n}", n);
     }
 
+    function say(text) {
+      note.textContent = text;
+      note.hidden = !text;
+    }
+
     function render() {
       const n = record.waiting.length;
-      if (n) banner.textContent = plural(sending && navigator.onLine ? "sending" : "offline", n);
-      else if (!navigator.onLine) banner.textContent = banner.dataset.offlineNone;
-      banner.hidden = !n && navigator.onLine;
-      banner.classList.toggle("sending", Boolean(n) && navigator.onLine);
+      let kind = "sending";
+      if (!navigator.onLine) kind = "offline";
+      else if (stalled) kind = "stalled";
+      if (n) banner.textContent = plural(kind, n);
+      else if (!navigator.onLine && playing) banner.textContent = banner.dataset.offlineNone;
+      banner.hidden = !n && (navigator.onLine || !playing);
+      banner.classList.toggle("sending", Boolean(n) && navigator.onLine && !stalled);
       const list = waitingPart.querySelector("ol");
       const word = list.dataset.waitingLabel;
       list.replaceChildren(...record.waiting.map((move) => {
@@ -96,10 +187,19 @@
       notTakenPart.querySelector("ol").replaceChildren(...record.notTaken.map((move) => {
         const item = document.createElement("li");
         item.dataset.key = move.key;
-        item.textContent = move.label;
+        item.textContent = move.reason ? `${move.label}: ${move.reason}` : move.label;
         return item;
       }));
       notTakenPart.hidden = !record.notTaken.length;
+    }
+
+    async function refresh() {
+      try {
+        record = await read(id);
+      } catch (error) {
+        // storage refused (private mode): this tab's copy is all there is
+      }
+      render();
     }
 
     function showBody(html) {
@@ -112,6 +212,17 @@
       if (window.htmx) window.htmx.process(body);
     }
 
+    // Why the site refused: the game is over (the table it shows is finished), else its own words in the answer
+    // (the notice or the error it shows), else that the table changed.
+    function reasonIn(html) {
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      const body = template.content.querySelector("#table-body");
+      if (body && "over" in body.dataset) return banner.dataset.over;
+      const said = body && body.querySelector(".notice, [role=alert]");
+      return (said && said.textContent.replace(/\s+/g, " ").trim()) || banner.dataset.refused;
+    }
+
     function csrfHeader() {
       try {
         return JSON.parse(document.body.getAttribute("hx-headers") || "{}");
@@ -120,116 +231,263 @@
       }
     }
 
-    async function store() {
+    function tryAgainLater() {
+      stalled = true;
+      failures += 1;
+      clearTimeout(retry);
+      // 1 s, 2 s, 4 s … up to 30 s, each a little shuffled so that a club's phones do not all come back at once
+      const pause = Math.min(PAUSE_MAX, 1000 * 2 ** (failures - 1)) * (0.8 + 0.4 * Math.random());
+      retry = setTimeout(sendAll, pause);
+    }
+
+    // One move to the site. "taken", "refused" (with the answer) or "failed" (no answer, or the site failing).
+    async function post(move, last) {
+      const body = new URLSearchParams(move.fields);
+      body.set("seq", String(move.seq));
+      body.set("key", move.key);
+      // Only the last move asks for the table body back (as htmx does); the ones before it are posted as a plain
+      // form, which the site answers with a redirect and no page to render: the queue empties faster.
+      const headers = csrfHeader();
+      if (last) Object.assign(headers, { "HX-Request": "true", "HX-Current-URL": window.location.href });
+      let response;
       try {
-        await save(code, record);
+        response = await fetch(move.url, {
+          method: "POST", body, credentials: "same-origin", headers, redirect: "manual",
+          signal: AbortSignal.timeout ? AbortSignal.timeout(ANSWER_WITHIN) : undefined,
+        });
       } catch (error) {
-        // A phone refusing storage (private mode) still queues in this page; only a reload would lose the moves.
+        return { outcome: "failed" };
+      }
+      if (response.status >= 500) return { outcome: "failed" };
+      if (response.type === "opaqueredirect" || response.ok) {
+        return { outcome: "taken", html: response.ok ? await response.text() : "" };
+      }
+      return { outcome: "refused", html: await response.text() };
+    }
+
+    // The queue goes one move at a time, in the order entered: each expects the seq the one before it makes. One
+    // tab sends at a time (a lock named after the queue); the others show what it does.
+    async function sendQueue() {
+      for (;;) {
+        const move = (await read(id)).waiting[0];
+        if (!move || !navigator.onLine) return;
+        const answer = await post(move, (await read(id)).waiting.length === 1);
+        if (answer.outcome === "failed") {
+          tryAgainLater();
+          return;
+        }
+        stalled = false;
+        failures = 0;
+        if (answer.outcome === "taken") {
+          ({ record } = await update(id, (r) => {
+            r.waiting = r.waiting.filter((waiting) => waiting.key !== move.key);
+          }));
+          if (answer.html) showBody(answer.html);
+          render();
+          continue;
+        }
+        // 409 (another phone moved first), 400 (the rules refuse it), 403, 422: this move and those behind it
+        // were entered on a table that is not the table now. Stop, show the table now, list them to enter again.
+        const reason = reasonIn(answer.html);
+        ({ record } = await update(id, (r) => {
+          r.notTaken.push(...r.waiting.map((waiting) => ({ ...waiting, reason })));
+          r.waiting = [];
+        }));
+        showBody(answer.html);
+        return;
       }
     }
 
-    // The moves go one at a time, in the order entered: each expects the seq the one before it makes.
-    async function send() {
-      if (sending || !loaded || !record.waiting.length || !navigator.onLine) return;
+    async function sendAll() {
+      clearTimeout(retry);
+      if (!playing || sending || pending || !loaded || !navigator.onLine || !record.waiting.length) return;
       sending = true;
       render();
       try {
-        while (record.waiting.length && navigator.onLine) {
-          const move = record.waiting[0];
-          const body = new URLSearchParams(move.fields);
-          body.set("seq", String(move.seq));
-          body.set("key", move.key);
-          // Only the last move asks for the table body back (as htmx does); the ones before it are posted as a
-          // plain form, which the site answers with a redirect and no page to render: the queue empties faster.
-          const last = record.waiting.length === 1;
-          const headers = csrfHeader();
-          if (last) Object.assign(headers, { "HX-Request": "true", "HX-Current-URL": window.location.href });
-          let response;
-          try {
-            response = await fetch(move.url, {
-              method: "POST", body, credentials: "same-origin", headers, redirect: "manual",
-            });
-          } catch (error) {
-            break; // the network went again: the move stays first in line; sent again with its key, never twice
-          }
-          if (response.status >= 500) break; // the site is down: try again on the next `online` or page open
-          if (response.type === "opaqueredirect" || response.ok) {
-            record.waiting.shift();
-            // Not awaited: were the page closed before this write, the move would be sent again on the next open,
-            // with its key, and the site would answer what it answered now (taken once).
-            store();
-            if (response.ok) showBody(await response.text());
-            render();
-            continue;
-          }
-          const html = await response.text();
-          // 409 (another phone moved first), 400 (the rules refuse it), 403: this move and those behind it were
-          // entered on a table that is not the table now. Stop, show the table now, list them to enter again.
-          record.notTaken.push(...record.waiting);
-          record.waiting = [];
-          await store();
-          showBody(html);
-          break;
-        }
+        if (navigator.locks) await navigator.locks.request(`shitenno-send ${id}`, sendQueue);
+        else await sendQueue();
+      } catch (error) {
+        tryAgainLater();
       } finally {
         sending = false;
-        render();
+        await refresh();
       }
     }
 
-    // A move form inside the table body: sent by htmx as always while online with nothing waiting; else queued.
+    // Into the queue: the move (with its key and seq when it is a send that failed, else a new key and the seq
+    // after the last one waiting), behind any move htmx is still sending.
+    async function enqueue(move) {
+      const { result } = await update(id, (r) => {
+        if (r.waiting.length >= LIMIT) return false;
+        if (pending && !pending.queued && !r.waiting.some((waiting) => waiting.key === pending.move.key)) {
+          r.waiting.push(pending.move);
+          pending.queued = true;
+        }
+        if (move) {
+          if (r.waiting.some((waiting) => waiting.key === move.key)) return true;
+          const last = r.waiting[r.waiting.length - 1];
+          r.waiting.push({ ...move, seq: last ? last.seq + 1 : move.seq });
+        }
+        return true;
+      });
+      if (!result) say(banner.dataset.full.replace("{n}", LIMIT));
+      await refresh();
+      return result;
+    }
+
+    function moveFrom(form, submitter) {
+      const data = new FormData(form);
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+      const fields = [...data.entries()].filter(([name, value]) => typeof value === "string" && name !== "seq"
+        && name !== "key");
+      return { url: moveUrl, fields, seq: Number(data.get("seq")), key: String(data.get("key") || newKey()),
+        label: describe(form, submitter), at: Date.now() };
+    }
+
     document.addEventListener("submit", (event) => {
       const form = event.target;
       if (!form.closest || !form.closest("#table-body")) return;
-      if (new URL(form.action, window.location.href).pathname !== moveUrl) return;
-      if (navigator.onLine && !sending && !record.waiting.length && !early.length) return;
+      const path = new URL(form.action, window.location.href).pathname;
+      // (before the queue is read, a move goes straight to the site: IndexedDB answers within milliseconds)
+      const busy = sending || pending || stalled || record.waiting.length;
+      if (path === undoUrl && (!navigator.onLine || busy)) {
+        // An undo takes back the last move the site holds: it cannot wait in a queue of moves not sent yet.
+        event.preventDefault();
+        event.stopPropagation();
+        say(banner.dataset.undoWaits);
+        return;
+      }
+      if (path !== moveUrl) return;
+      say("");
+      const move = moveFrom(form, event.submitter);
+      if (navigator.onLine && !busy) {
+        // htmx sends it (htmx:beforeSend, below, follows the request); a send htmx did not start is forgotten
+        const sent = { move, form, queued: false, xhr: null };
+        pending = sent;
+        setTimeout(() => {
+          if (pending === sent && !sent.xhr) pending = null;
+        }, 0);
+        return;
+      }
       event.preventDefault();
       event.stopPropagation(); // htmx listens on the form itself, after this capturing listener
-      if (record.waiting.length >= LIMIT) {
-        banner.textContent = banner.dataset.full.replace("{n}", LIMIT);
-        banner.hidden = false;
-        return;
-      }
-      const submitter = event.submitter;
-      const data = new FormData(form);
-      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-      const fields = [...data.entries()].filter(([, value]) => typeof value === "string");
-      const last = record.waiting[record.waiting.length - 1];
-      const seq = last ? last.seq + 1 : Number(data.get("seq"));
-      const label = ((submitter && submitter.textContent) || form.dataset.move || "").trim();
-      const move = { url: moveUrl, fields, seq, key: newKey(), label, at: Date.now() };
-      if (!loaded) {
-        early.push(move);
-        return;
-      }
-      record.waiting.push(move);
-      form.reset();
-      render();
-      store().then(send);
+      move.key = newKey(); // a queued move is a new request: its own key
+      enqueue(move).then((queued) => {
+        if (queued) form.reset();
+        return sendAll();
+      });
     }, true);
 
-    notTakenPart.querySelector("[data-forget-not-taken]").addEventListener("click", () => {
-      record.notTaken = [];
+    // htmx's send of a move: answered (any 2xx to 4xx: the site decided, htmx shows it), or not (no answer, a
+    // timeout, a 5xx): then the move goes into the queue with the same key and seq, to be sent again. Followed on
+    // the request itself (its loadend), as htmx's own events are lost when its answer replaced the form.
+    document.addEventListener("htmx:beforeSend", (event) => {
+      const sent = pending;
+      if (!sent || event.detail.elt !== sent.form || sent.xhr) return;
+      sent.xhr = event.detail.xhr;
+      sent.xhr.timeout = ANSWER_WITHIN;
+      sent.xhr.addEventListener("loadend", () => answered(sent, sent.xhr.status));
+    });
+    async function answered(sent, status) {
+      if (pending !== sent) return;
+      if (status > 0 && status < 500) {
+        pending = null;
+        if (sent.queued && status < 300) {
+          // taken: its queued copy is not needed (were it sent anyway, its key would get the same answer)
+          ({ record } = await update(id, (r) => {
+            r.waiting = r.waiting.filter((waiting) => waiting.key !== sent.move.key);
+          }));
+        }
+        stalled = false;
+        failures = 0;
+        sendAll();
+        return;
+      }
+      await enqueue(null);
+      pending = null;
+      tryAgainLater();
       render();
-      store();
+    }
+
+    notTakenPart.querySelector("[data-forget-not-taken]").addEventListener("click", () => {
+      update(id, (r) => {
+        r.notTaken = [];
+      }).then(refresh);
     });
 
-    window.addEventListener("online", send);
+    if (channel) channel.addEventListener("message", (event) => {
+      if (event.data && event.data.id === id) refresh().then(sendAll);
+    });
+    window.addEventListener("online", () => {
+      failures = 0;
+      render();
+      sendAll();
+    });
     window.addEventListener("offline", render);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") sendAll();
+    });
 
-    load(code).catch(() => ({ waiting: [], notTaken: [] })).then((found) => {
-      record = found;
-      early.forEach((move, i) => {
-        const last = record.waiting[record.waiting.length - 1];
-        if (last && i === 0) move.seq = last.seq + 1;
-        else if (i > 0) move.seq = early[i - 1].seq + 1;
-        record.waiting.push(move);
+    // On a finished table nothing can be sent: the moves still waiting are listed as not taken, with the reason.
+    async function open() {
+      if ("finished" in banner.dataset) {
+        await update(id, (r) => {
+          r.notTaken.push(...r.waiting.map((move) => ({ ...move, reason: banner.dataset.over })));
+          r.waiting = [];
+        });
+      }
+      await adoptOld();
+    }
+
+    // A queue kept by the previous version of this script (per table, whoever entered it) is never sent: it may
+    // be another account's. Its moves are listed as not taken, to enter again.
+    async function adoptOld() {
+      const base = await db();
+      if (!base.objectStoreNames.contains("tables")) return;
+      const old = await done(base.transaction("tables").objectStore("tables").get(code));
+      if (!old || !(old.waiting || []).length) return;
+      await update(id, (r) => {
+        r.notTaken.push(...old.waiting.map((move) => ({ ...move, reason: banner.dataset.old })));
       });
-      early.length = 0;
+      const tx = base.transaction("tables", "readwrite");
+      tx.objectStore("tables").delete(code);
+    }
+
+    open().catch(() => {}).then(refresh).then(() => {
       loaded = true;
       render();
-      return store();
-    }).then(send);
+      return sendAll();
+    }).finally(() => {
+      banner.dataset.ready = ""; // the queue is read and its first sending done (the browser tests wait for it)
+    });
+  }
+
+  // Sign-out on a shared phone: moves of this account still waiting are said, and dropped only when the holder
+  // confirms; then this phone's copies of the account's pages go (the worker would drop them at the next page
+  // anyway: this also covers a sign-out that fails for want of a network).
+  async function signOut(form) {
+    let waiting = 0;
+    let queues = [];
+    try {
+      queues = await accountQueues();
+      waiting = queues.reduce((n, { record }) => n + record.waiting.length, 0);
+    } catch (error) {
+      // no storage: nothing waits here
+    }
+    if (waiting && !window.confirm(form.dataset.confirm.replace("{n}", waiting))) return;
+    try {
+      if (queues.length) {
+        const transaction = (await db()).transaction("queues", "readwrite");
+        queues.forEach(({ key }) => transaction.objectStore("queues").delete(key));
+        queues.forEach(({ key }) => tell(key));
+      }
+      if ("caches" in window) {
+        const names = (await caches.keys()).filter((name) => name.startsWith(COPIES));
+        await Promise.all(names.map((name) => caches.delete(name)));
+      }
+    } finally {
+      form.submit(); // not requestSubmit: this listener must not see it again
+    }
   }
 
   function setUp() {
@@ -238,6 +496,12 @@
     // A table page's body follows the table live, so only a copy opened offline is "the copy from …".
     if (!banner) window.addEventListener("offline", showCopyAge);
     if (banner && "indexedDB" in window) setUpTable(banner);
+    document.addEventListener("submit", (event) => {
+      const form = event.target;
+      if (!form.matches || !form.matches("form[data-sign-out]") || !("indexedDB" in window)) return;
+      event.preventDefault();
+      signOut(form);
+    });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);

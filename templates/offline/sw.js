@@ -1,47 +1,115 @@
 // The site's service worker (shitenno_site/pwa.py serves it at /sw.js; docs/offline.md says what it does and why).
-// Pages: from the network when there is one, else the last copy this phone saw, so a table page opened once, and
-// the league pages and rankings read before, still open with the wifi gone (each says how old its copy is).
-// Static files: from the phone's cache, refreshed behind. Posts (moves) never pass through here: the page keeps
-// them in its own queue (static/js/offline.js), as a worker's background sync does not exist on Safari.
+// Pages: always from the network; only when the network cannot be reached at all (the fetch fails, not a slow or
+// failing server) the last copy this phone saw of that page, for the account it was made for, marked as a copy.
+// Club phones are shared: each page names its account (the X-Shitenno-Account header, shitenno_site/offline.py);
+// the copies are kept per account, and all of them are forgotten as soon as a page arrives for another account
+// (sign-out, sign-in, an expired session). A page that shows a secret (an invite link, a token, a manager's
+// actions) comes with Cache-Control: no-store and is never kept.
+// Static files: the shell (style sheet, scripts, icons) precached by Workbox when the worker installs, each with
+// its revision (its hashed address, or a hash of its bytes), older precaches removed; other static files with a
+// hashed address from the cache first (the address changes when the file does), the rest from the cache and
+// refreshed behind. Posts (moves) never pass through here: the page keeps them in its own queue
+// (static/js/offline.js), as a worker's background sync does not exist on Safari.
 const SETTINGS = {{ settings|safe }};
 importScripts(SETTINGS.workbox);
 workbox.setConfig({ modulePathPrefix: SETTINGS.modules, debug: false });
 workbox.loadModule("workbox-expiration");
+workbox.loadModule("workbox-precaching");
 
-const PAGES = "shitenno-pages-v" + SETTINGS.version;
-const STATIC = "shitenno-static-v" + SETTINGS.version;
-const { ExpirationPlugin } = workbox.expiration;
+const PAGES = "shitenno-copies-"; // + the account's tag: one cache per account, and only ever one left
+const STATIC = "shitenno-static"; // static files outside the precache
+const ACCOUNT_HEADER = "X-Shitenno-Account";
+const { ExpirationPlugin, CacheExpiration } = workbox.expiration;
+// A page is kept only while it is useful at a club evening: 60 pages, a week.
+const KEEP = { maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 };
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(SETTINGS.shell)).then(() => self.skipWaiting()));
-});
+// Precached on install; a precache of an older worker is removed once this one runs.
+workbox.precaching.precacheAndRoute(SETTINGS.precache);
+workbox.precaching.cleanupOutdatedCaches();
+
+self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("activate", (event) => {
-  // An older worker's copies are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
+  // Caches of the workers before Workbox's precaching ("shitenno-static-v1", "shitenno-pages-v1": the latter with
+  // copies of anyone's pages) are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
   event.waitUntil(caches.keys()
-    .then((names) => Promise.all(names.filter((name) => name.startsWith("shitenno-") && name !== PAGES
+    .then((names) => Promise.all(names.filter((name) => name.startsWith("shitenno-") && !name.startsWith(PAGES)
       && name !== STATIC).map((name) => caches.delete(name))))
     .then(() => self.clients.claim()));
 });
 
-// A page is kept only while it is useful at a club evening: 60 pages, a week.
+function pagesOf(account) {
+  return PAGES + account;
+}
+
+// Every copy made for another account is dropped (with its expiry records).
+async function forgetAllBut(account) {
+  const names = (await caches.keys()).filter((name) => name.startsWith(PAGES) && name !== pagesOf(account));
+  await Promise.all(names.map((name) => caches.delete(name)));
+  await Promise.all(names.map((name) => new CacheExpiration(name, KEEP).delete())); // their expiry records
+}
+
+function keepable(response) {
+  return response.status === 200 && response.type === "basic" && response.headers.has(ACCOUNT_HEADER)
+    && !/no-store/i.test(response.headers.get("Cache-Control") || "");
+}
+
+// The page from the network; its account's copy kept (the other accounts' copies forgotten first).
+async function fetchAndKeep(request) {
+  const response = await fetch(request);
+  const account = response.headers.get(ACCOUNT_HEADER);
+  if (!account) return response; // a redirect (opaque) or a reply not from the site: nothing learnt, nothing kept
+  await forgetAllBut(account);
+  if (keepable(response)) {
+    const cache = await caches.open(pagesOf(account));
+    await cache.put(request.url, response.clone());
+    const expiration = new CacheExpiration(pagesOf(account), KEEP);
+    await expiration.updateTimestamp(request.url);
+    await expiration.expireEntries();
+  }
+  return response;
+}
+
+// The copy of a page for the account whose copies are on this phone (after any account change only one such
+// cache is left: with none, or two while a change is being made, no copy is shown). It is marked, so that the
+// page says it is a copy even when the phone thinks it is online (lie-fi).
+async function copyOf(request) {
+  const names = (await caches.keys()).filter((name) => name.startsWith(PAGES));
+  if (names.length !== 1) return undefined;
+  if (await new CacheExpiration(names[0], KEEP).isURLExpired(request.url)) return undefined;
+  const copy = await (await caches.open(names[0])).match(request.url, { ignoreVary: true });
+  if (!copy) return undefined;
+  const html = (await copy.text()).replace('id="offline-copy"', 'id="offline-copy" data-from-copy');
+  return new Response(html, { status: copy.status, statusText: copy.statusText, headers: copy.headers });
+}
+
 workbox.routing.registerRoute(
   ({ request, url }) => request.mode === "navigate" && url.origin === self.location.origin
     && !url.pathname.startsWith("/admin/") && !url.pathname.startsWith("/accounts/"),
-  new workbox.strategies.NetworkFirst({
-    cacheName: PAGES,
-    networkTimeoutSeconds: 6,
-    matchOptions: { ignoreVary: true },
-    plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 })],
-  }),
+  async ({ request, event }) => {
+    try {
+      const response = fetchAndKeep(request);
+      event.waitUntil(response.catch(() => undefined));
+      return await response;
+    } catch (error) {
+      // No network at all (not a slow server: there is no timeout): the copy, or the browser's own error page.
+      return (await copyOf(request)) || Response.error();
+    }
+  },
 );
 
+// collectstatic's hashed names: "site.3f2a9c1b0d4e.css"
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
+const isStatic = ({ request, url }) => request.method === "GET" && url.origin === self.location.origin
+  && url.pathname.startsWith(SETTINGS.static);
 workbox.routing.registerRoute(
-  ({ request, url }) => request.method === "GET" && url.origin === self.location.origin
-    && url.pathname.startsWith(SETTINGS.static),
+  (options) => isStatic(options) && HASHED.test(options.url.pathname),
+  new workbox.strategies.CacheFirst({ cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })] }),
+);
+workbox.routing.registerRoute(
+  isStatic,
   new workbox.strategies.StaleWhileRevalidate({
-    cacheName: STATIC,
-    plugins: [new ExpirationPlugin({ maxEntries: 80 })],
+    cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })],
   }),
 );
 
@@ -49,5 +117,5 @@ workbox.routing.registerRoute(
 self.addEventListener("message", (event) => {
   const url = event.data && event.data.keepPage;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(caches.open(PAGES).then((cache) => cache.add(new Request(url, { credentials: "same-origin" }))));
+  event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).catch(() => undefined));
 });

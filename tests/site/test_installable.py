@@ -39,7 +39,7 @@ def test_the_worker_is_served_from_the_root_uncached_with_local_workbox_only(cli
     body = response.content.decode()
     assert '"/static/js/workbox/workbox-sw.js"' in body and "modulePathPrefix" in body
     for name in ("workbox-sw.js", "workbox-core.prod.js", "workbox-routing.prod.js", "workbox-strategies.prod.js",
-                 "workbox-expiration.prod.js"):
+                 "workbox-expiration.prod.js", "workbox-precaching.prod.js"):
         assert finders.find(f"js/workbox/{name}"), name
     assert "googleapis" not in body
     assert "script-src 'self'" in response["Content-Security-Policy"]
@@ -48,3 +48,17 @@ def test_the_worker_is_served_from_the_root_uncached_with_local_workbox_only(cli
 def test_the_worker_refuses_a_post(client):
     assert client.post("/sw.js").status_code == 405
     assert client.post("/manifest.webmanifest").status_code == 405
+
+
+def test_the_worker_precaches_the_shell_with_revisions_that_follow_the_files(client):
+    """Workbox's precache manifest: each shell file with a revision (a hash of its bytes under plain addresses),
+    so a changed file changes the worker and is fetched again; no hand-kept version number."""
+    import json
+    import re
+
+    body = client.get("/sw.js").content.decode()
+    precache = json.loads(re.search(r"const SETTINGS = (\{.*\});", body).group(1))["precache"]
+    urls = [entry["url"] for entry in precache]
+    assert "/static/css/site.css" in urls and "/static/js/offline.js" in urls
+    assert all(re.fullmatch(r"[0-9a-f]{32}", entry["revision"]) for entry in precache)
+    assert "precacheAndRoute(SETTINGS.precache)" in body and "cleanupOutdatedCaches()" in body
