@@ -64,6 +64,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "GET /api/games/{slug}/chances/": "player ids that name nobody, or one player twice",
     "GET /api/players/{id}/ratings/history/": "either a game or a league, not both nor neither",
     "GET /api/ratings/": "either a game or a league, not both nor neither",
+    "POST /api/clubs/{slug}/leagues/": "a name no other league of the club has",
     "POST /api/leagues/{id}/seasons/": "an end on or after the start; no overlap with the league's other seasons",
     "PATCH /api/leagues/{id}/": "a name no other league of the club has",
     "PATCH /api/seasons/{id}/": "an end on or after the start; no overlap with the league's other seasons; custom "
