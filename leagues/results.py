@@ -32,6 +32,7 @@ from .access import (
 )
 from .audit import audit_record
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
+from .notifications import services as notifications
 from .rating_store import result_scopes
 from .seasons import season_for, season_refusals
 
@@ -139,6 +140,7 @@ def result_from_session(*, session) -> Result | None:
         ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"))
         for p, rank in zip(placings, ranks, strict=True)
     )
+    notifications.result_recorded(result)
     return result
 
 
@@ -172,6 +174,7 @@ def result_enter(
     for player_id in result_players_signed_by(result, user):
         SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
     _settle(result)
+    notifications.result_recorded(result)
     return result
 
 
@@ -194,6 +197,7 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
         result.flag_note = note.strip()[:300]
         result.save(update_fields=["flagged_by", "flag_note", "updated_at"])
         _audit_result("result.flag", result, user, {"players": names, "note": note[:300], "status": result.status})
+        notifications.result_disputed(result, by=user, note=note)
         return result
     for player_id in mine:
         SignOff.objects.update_or_create(
@@ -202,6 +206,8 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
     _settle(result)
     _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
                   {"players": names, "note": note[:300], "status": result.status})
+    if not agreed:
+        notifications.result_disputed(result, by=user, note=note)
     return result
 
 
@@ -313,6 +319,7 @@ def results_settle_imported(results: Sequence[Result]) -> list[Result]:
         _settle(result, enqueue=False)
         if result.status == Result.Status.COUNTED:
             counted.append(result)
+    notifications.imported_to_sign(results)
     if counted:
         scopes, seasons = set(), set()
         for result in counted:

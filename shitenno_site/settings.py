@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "leagues",
+    "leagues.notifications",
     "games",
 ]
 
@@ -97,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.registered_games",
                 "shitenno_site.context_processors.site",
+                "leagues.notifications.context_processors.to_sign",
             ],
         },
     },
@@ -223,6 +225,10 @@ STORAGES = {
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
+# Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes an anonymous write answer 401 (not 403), as docs/api.md says.
@@ -289,6 +295,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Count each game's statistics again from its tables; it must agree with the stored tally (games/stats_store.py).
     "games-nightly-stats-rebuild": {"task": "games.tasks.stats_rebuild", "schedule": crontab(hour=3, minute=50)},
+    # Notifications (issue 39): reminders, pushes held by quiet hours, and each club's daily digest, every hour.
+    "notifications-hourly": {"task": "leagues.notifications.tasks.hourly", "schedule": crontab(minute=0)},
 }
 
 if not DEBUG:

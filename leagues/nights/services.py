@@ -21,6 +21,7 @@ from games.engines.base import MoveError
 from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
+from leagues.notifications import services as notifications
 
 from . import pods
 from .models import Night, NightCheckIn, NightRound, NightTable
@@ -298,4 +299,5 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
         table.save(update_fields=["session"])
     night_round.opened_at = timezone.now()
     night_round.save(update_fields=["opened_at"])
+    notifications.round_opened(night_round)
     return night_round

@@ -1,0 +1,70 @@
+"""Pages for notifications: each person's choices and devices, and the results waiting for his sign-off."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from . import selectors, services
+from .forms import DeviceForm, PreferenceForm
+from .push import push_enabled
+
+
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    preference = services.preference_for(request.user)
+    form = PreferenceForm(request.POST or None, instance=preference)
+    if request.method == "POST" and form.is_valid():
+        services.preference_save(user=request.user, choices=form.cleaned_data, language=get_language())
+        messages.success(request, _("Your notification choices are saved."))
+        return redirect("notifications:settings")
+    return render(request, "notifications/settings.html", {
+        "form": form, "push_enabled": push_enabled(), "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+        "devices": request.user.push_subscriptions.count()})
+
+
+def _bad(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"detail": message}, status=status)
+
+
+@require_http_methods(["POST", "DELETE"])
+def devices(request: HttpRequest) -> HttpResponse:
+    """POST: this device's push subscription (after the member tapped "Turn on"); DELETE: turn it off."""
+    if not request.user.is_authenticated:
+        return _bad(_("Log in first."), 401)
+    try:
+        body = json.loads(request.body or b"{}")
+        keys = body.get("keys") or {}
+        data = {"endpoint": body.get("endpoint"), "p256dh": keys.get("p256dh"), "auth": keys.get("auth")}
+    except (ValueError, AttributeError):
+        return _bad(_("The body is not a push subscription (JSON with endpoint and keys)."))
+    if request.method == "DELETE":
+        services.device_unsubscribe(user=request.user, endpoint=str(data["endpoint"] or ""))
+        return HttpResponse(status=204)
+    if not push_enabled():
+        return _bad(_("Push is off on this site."), 409)
+    form = DeviceForm(data)
+    if not form.is_valid():
+        return _bad(_("The body is not a push subscription (JSON with endpoint and keys)."))
+    if not request.session.session_key:
+        request.session.save()
+    services.device_subscribe(user=request.user, session_key=request.session.session_key,
+                              user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+    return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
+
+
+@login_required
+def to_sign(request: HttpRequest) -> HttpResponse:
+    awaiting = list(selectors.results_to_sign(request.user).prefetch_related("entries__player",
+                                                                             "sign_offs__player")[:50])
+    for result in awaiting:
+        result.can_sign = True
+    return render(request, "notifications/to_sign.html", {"awaiting": awaiting})
