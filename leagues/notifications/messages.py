@@ -31,7 +31,7 @@ def _sign_off(p: dict) -> tuple[str, str]:
         return title, _("See them")
     import datetime
 
-    day = date_format(datetime.date.fromisoformat(p["played_on"]), "j M")
+    day = date_format(datetime.date.fromisoformat(p["played_on"]), "j F")
     if p.get("reminder"):
         title = _("Still waiting for your sign-off: %(game)s of %(day)s") % {"game": p["game"], "day": day}
     else:
