@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
@@ -224,7 +225,11 @@ STORAGES = {
 }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+if os.environ.get("EMAIL_URL"):  # smtp://user:password@host:587/?tls=True and the like (dj-email-url)
+    globals().update(dj_email_url.parse(os.environ["EMAIL_URL"]))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
+# The site's address for links in e-mails sent by the worker (no request there): the digest's links.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 # Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")

@@ -165,6 +165,22 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
     return subscription
 
 
+@transaction.atomic
+def email_stop(*, user_id: int) -> int:
+    """The digest's unsubscribe: every kind that went by e-mail goes nowhere; the messages waiting for it are
+    dropped. Returns how many kinds changed."""
+    preference = Preference.objects.select_for_update().filter(user_id=user_id).first()
+    if preference is None:
+        return 0
+    changed = [kind for kind in Kind.values if preference.channel(kind) == Channel.EMAIL]
+    for kind in changed:
+        setattr(preference, kind, Channel.NONE)
+    preference.save()
+    Notification.objects.filter(recipient_id=user_id, state=Notification.State.DIGEST).update(
+        state=Notification.State.DROPPED)
+    return len(changed)
+
+
 def device_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> int:
     return PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()[0]
 

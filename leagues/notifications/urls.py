@@ -8,4 +8,5 @@ urlpatterns = [
     path("", views.preferences, name="settings"),
     path("devices/", views.devices, name="devices"),
     path("to-sign/", views.to_sign, name="to_sign"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from . import selectors, services
+from . import digest, selectors, services
 from .forms import DeviceForm, PreferenceForm
 from .push import push_enabled
 
@@ -68,3 +69,17 @@ def to_sign(request: HttpRequest) -> HttpResponse:
     for result in awaiting:
         result.can_sign = True
     return render(request, "notifications/to_sign.html", {"awaiting": awaiting})
+
+
+@csrf_exempt  # the signed token is the proof; a mail client's one-click unsubscribe (RFC 8058) posts no CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The digest's link, without logging in: GET asks (a mail scanner that opens links changes nothing), POST
+    stops every e-mail kind."""
+    user_id = digest.unsubscribe_user_id(token)
+    if user_id is None:
+        return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
+    if request.method == "POST":
+        services.email_stop(user_id=user_id)
+        return render(request, "notifications/unsubscribe.html", {"done": True})
+    return render(request, "notifications/unsubscribe.html", {})
