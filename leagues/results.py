@@ -91,6 +91,7 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     result.save(update_fields=["status", "ranked_publicly", "updated_at"])
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
+    notifications.result_settled(result)
 
 
 def _clean_entries(entries: Sequence[dict]) -> list[dict]:

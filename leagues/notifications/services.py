@@ -209,3 +209,33 @@ def imported_to_sign(results: Iterable[Result]) -> list[Notification]:
     url = reverse("notifications:to_sign")
     return _write([(uid, f"import:{first}:{uid}", {"count": n, "url": url}) for uid, n in sorted(counts.items())],
                   Kind.SIGN_OFF, pending[0].club)
+
+
+STANDINGS_SHOWN = 3  # the top of the night's table in the message; the link opens the whole of it
+
+
+def result_settled(result: Result) -> list[Notification]:
+    """A night's table counted: once every table opened that night counts, each member who checked in gets the
+    night's standings (again after a later round's last table: the key counts the tables)."""
+    if result.status != Result.Status.COUNTED or not result.session_id:
+        return []
+    from leagues.models import NightCheckIn, NightTable
+    from leagues.nights.selectors import night_sessions, night_standings
+
+    table = NightTable.objects.filter(session_id=result.session_id).select_related(
+        "round__night__season__league__club").first()
+    if table is None:
+        return []
+    night = table.round.night
+    sessions = night_sessions(night)
+    counted = Result.objects.filter(session_id__in=sessions, status=Result.Status.COUNTED).count()
+    if counted < len(sessions):
+        return []
+    standings = night_standings(night)
+    payload = {"league": night.season.league.name, "url": reverse("night_standings", args=[night.pk]),
+               "top": [{"place": row["position"], "name": row["name"], "points": row["points"]}
+                       for row in standings["rows"][:STANDINGS_SHOWN]]}
+    users = NightCheckIn.objects.filter(night=night, player__user__isnull=False).values_list("player__user_id",
+                                                                                            flat=True)
+    return _write([(uid, f"standings:{night.pk}:{counted}:{uid}", payload) for uid in sorted(set(users))],
+                  Kind.STANDINGS, night.season.league.club)
