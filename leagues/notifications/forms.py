@@ -1,6 +1,6 @@
 from django import forms
 
-from .models import Preference
+from .models import ClubHours, Preference
 
 
 class PreferenceForm(forms.ModelForm):
@@ -16,3 +16,19 @@ class DeviceForm(forms.Form):
     endpoint = forms.URLField(max_length=1000, assume_scheme="https")
     p256dh = forms.RegexField(regex=r"^[A-Za-z0-9_\-=]{20,200}$")
     auth = forms.RegexField(regex=r"^[A-Za-z0-9_\-=]{8,100}$")
+
+
+HOURS = [(h, f"{h:02d}:00") for h in range(24)]
+
+
+class ClubHoursForm(forms.ModelForm):
+    digest_hour = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
+        "digest_hour").verbose_name)
+    quiet_from = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
+        "quiet_from").verbose_name)
+    quiet_until = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
+        "quiet_until").verbose_name)
+
+    class Meta:
+        model = ClubHours
+        fields = ["digest_hour", "quiet_from", "quiet_until"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from leagues.models import Result
+from leagues.models import Club, Result
 
 
 def results_to_sign(user: AbstractBaseUser) -> QuerySet[Result]:
@@ -18,3 +18,10 @@ def results_to_sign(user: AbstractBaseUser) -> QuerySet[Result]:
 def to_sign_count(user: AbstractBaseUser) -> int:
     """The badge's number: one query."""
     return results_to_sign(user).count() if user.is_authenticated else 0
+
+
+def clubs_managed(user: AbstractBaseUser) -> list[Club]:
+    """The clubs whose hours this user sets (an owner or admin of them)."""
+    from leagues.access import managed_club_ids
+
+    return list(Club.objects.filter(pk__in=managed_club_ids(user)).order_by("name"))

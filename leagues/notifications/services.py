@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from leagues import outbox
 from leagues.models import Club, Player, Result
 
-from .models import Channel, Kind, Notification, Preference, PushSubscription
+from .models import Channel, ClubHours, Kind, Notification, Preference, PushSubscription
 from .push import push_enabled
 
 DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
@@ -163,6 +163,18 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
     if not Preference.objects.filter(user=user).exists():  # the language his pushes are worded in
         Preference.objects.create(user=user, language=get_language() or "en")
     return subscription
+
+
+@transaction.atomic
+def club_hours_save(*, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int,
+                    quiet_until: int) -> ClubHours:
+    """Managers only: the hour of the club's daily e-mail and its quiet hours (equal hours: none)."""
+    from leagues.access import require_club_manager
+
+    require_club_manager(club, user)
+    hours, _created = ClubHours.objects.update_or_create(club=club, defaults={
+        "digest_hour": digest_hour, "quiet_from": quiet_from, "quiet_until": quiet_until})
+    return hours
 
 
 @transaction.atomic

@@ -15,7 +15,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from . import digest, selectors, services
-from .forms import DeviceForm, PreferenceForm
+from .forms import ClubHoursForm, DeviceForm, PreferenceForm
+from .models import ClubHours
 from .push import push_enabled
 
 
@@ -29,7 +30,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
         return redirect("notifications:settings")
     return render(request, "notifications/settings.html", {
         "form": form, "push_enabled": push_enabled(), "vapid_public_key": settings.VAPID_PUBLIC_KEY,
-        "devices": request.user.push_subscriptions.count()})
+        "devices": request.user.push_subscriptions.count(), "managed": selectors.clubs_managed(request.user)})
 
 
 def _bad(message: str, status: int = 400) -> JsonResponse:
@@ -83,3 +84,22 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         services.email_stop(user_id=user_id)
         return render(request, "notifications/unsubscribe.html", {"done": True})
     return render(request, "notifications/unsubscribe.html", {})
+
+
+@login_required
+def club_hours(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's digest hour and quiet hours: its owners and admins only (others: 404 or 403, as for its pages)."""
+    from django.shortcuts import get_object_or_404
+
+    from leagues.access import club_for_member
+    from leagues.models import Club
+
+    club = get_object_or_404(Club, slug=slug)
+    club_for_member(club, request.user, manage=True)
+    hours = ClubHours.objects.filter(club=club).first() or ClubHours(club=club)
+    form = ClubHoursForm(request.POST or None, instance=hours)
+    if request.method == "POST" and form.is_valid():
+        services.club_hours_save(club=club, user=request.user, **form.cleaned_data)
+        messages.success(request, _("The club's hours are saved."))
+        return redirect("notifications:settings")
+    return render(request, "notifications/club_hours.html", {"club": club, "form": form})

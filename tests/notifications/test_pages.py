@@ -114,3 +114,24 @@ def test_the_nav_counts_what_waits_for_my_sign_off_and_links_to_it(client, club,
     assert len(page.context["awaiting"]) == 2 and "Sign off" in page.content.decode()
     results.result_sign_off(result=page.context["awaiting"][0], user=carol)
     assert ">1 to sign</a>" in client.get(reverse("home")).content.decode()
+
+
+def test_a_club_s_owner_sets_its_hours_and_a_member_cannot(client, club, alice, carol, dave):
+    from leagues.notifications.models import ClubHours
+
+    url = reverse("notifications:club_hours", args=[club.slug])
+    client.force_login(alice)
+    assert url in client.get(reverse("notifications:settings")).content.decode()  # linked for her club
+    answer = client.post(url, {"digest_hour": "7", "quiet_from": "22", "quiet_until": "9"})
+    assert answer.status_code == 302
+    assert ClubHours.objects.filter(club=club).values_list("digest_hour", "quiet_from", "quiet_until").get() == (
+        7, 22, 9)
+    client.force_login(carol)  # a member, not an admin
+    assert url not in client.get(reverse("notifications:settings")).content.decode()
+    assert client.post(url, {"digest_hour": "3", "quiet_from": "0", "quiet_until": "0"}).status_code == 403
+    client.force_login(dave)  # not a member: the club is not his to know of
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"digest_hour": "25", "quiet_from": "0", "quiet_until": "0"}).status_code == 404
+    client.force_login(alice)
+    assert client.post(url, {"digest_hour": "25", "quiet_from": "0", "quiet_until": "0"}).status_code == 200
+    assert ClubHours.objects.get(club=club).digest_hour == 7  # refusals changed nothing
