@@ -42,7 +42,8 @@ def service():
 
 
 def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
-        phone, live_server, alice, opened_round, vapid, service):  # noqa: F811
+        phone, live_server, settings, alice, opened_round, vapid, service):  # noqa: F811
+    settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is on localhost
     device = Browser(service, "alice-phone")
     page = phone(alice)
     page.context.grant_permissions(["notifications"], origin=live_server.url)

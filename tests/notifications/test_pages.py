@@ -2,6 +2,7 @@
 calls after "Turn on"; the nav's "to sign" badge; signing out of a device stops its pushes."""
 
 import datetime
+import json
 
 import pytest
 from django.urls import reverse
@@ -65,8 +66,17 @@ def test_a_device_subscribes_once_and_turns_off(client, alice, push_on):
     assert not PushSubscription.objects.exists()
 
 
-@pytest.mark.parametrize("body", [b"not json", b"[]", b'{"endpoint": "ftp://x", "keys": {}}',
-                                  b'{"endpoint": "https://push.example/x", "keys": {"p256dh": "short"}}'])
+KEYS = SUBSCRIPTION["keys"]
+
+
+@pytest.mark.parametrize("body", [
+    b"not json", b"[]", b'{"endpoint": "ftp://x", "keys": {}}',
+    b'{"endpoint": "https://push.example/x", "keys": {"p256dh": "short"}}',
+    # the worker would post there: never plain http, an address on the site's own network, or a bare name
+    *(json.dumps({"endpoint": url, "keys": KEYS}).encode() for url in (
+        "http://push.example/x", "https://127.0.0.1:8000/admin/", "https://10.0.0.7/x", "https://[::1]/x",
+        "https://localhost/x", "https://redis/x")),
+])
 def test_a_malformed_subscription_is_a_400_and_writes_nothing(client, alice, push_on, body):
     client.force_login(alice)
     answer = client.post(reverse("notifications:devices"), body, content_type="application/json")
