@@ -60,6 +60,8 @@ def _first_state(channel: str, has_device: bool) -> str:
 def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) -> list[Notification]:
     """messages: (user id, dedupe key, payload). Each reachable person's message is written once per key; a push
     one is handed to the outbox. Returns the rows written now (none for a key written before)."""
+    if not messages:  # nobody to tell (a result whose players all signed, a table of guests): no query
+        return []
     reachable = reachable_users((uid for uid, _key, _payload in messages), club)
     channels = _channels(reachable, kind)
     devices = set(PushSubscription.objects.filter(user_id__in=reachable).values_list(
