@@ -53,9 +53,12 @@ def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     status = page.locator(".push-state")
     expect(status).to_have_text("Push is off for this device.")
+    expect(page.get_by_role("button", name="Turn off")).to_be_hidden()
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Turn on").click()
     expect(status).to_have_text("Push is on for this device.")
+    expect(page.get_by_role("button", name="Turn on")).to_be_hidden()
+    expect(page.get_by_role("button", name="Turn off")).to_be_visible()
     assert list(PushSubscription.objects.values_list("user_id", "endpoint")) == [(alice.pk, device.endpoint)]
 
     with mock.patch.object(outbox, "publish"):
