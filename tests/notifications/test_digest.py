@@ -3,6 +3,7 @@ he chose to get by e-mail; unsubscribed by the link in it without logging in; on
 
 import datetime
 import socket
+from unittest import mock
 
 import pytest
 from django.core import mail
@@ -120,3 +121,11 @@ def test_the_digest_goes_out_through_a_real_smtp_server(two_waiting, carol, sett
     assert envelope.rcpt_tos == [carol.email]
     text = envelope.content.decode()
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in text and "Subject:" in text
+
+
+def test_the_beat_s_hourly_task_runs_the_round(two_waiting, carol):
+    from leagues.notifications import tasks
+
+    with mock.patch.object(digest.timezone, "now", return_value=AT_SIX):
+        assert tasks.hourly.run() == {"reminders": 0, "released": 0, "digests": 1}
+    assert mail.outbox[0].to == [carol.email]
