@@ -129,10 +129,18 @@ def publish(row_ids: list[int]) -> None:
         logger.warning("League jobs %s not published (%s); the sweep will run them.", row_ids, exc)
 
 
+def ask_notify(user_id: int) -> None:
+    """Push this person's waiting notifications (leagues/notifications/delivery.py)."""
+    _ask(Job.NOTIFY, str(user_id))
+
+
 def _run_row(row: LeagueJob) -> object:
     from . import rating_store, standings_store, tally_store
     from .models import Result, Season
+    from .notifications import delivery
 
+    if row.job == Job.NOTIFY:
+        return delivery.deliver(int(row.target))
     if row.job == Job.TALLY_PLAYER:
         return tally_store.tallies_recount(players=[int(row.target)])
     if row.job == Job.RATE_SCOPE:

@@ -35,6 +35,7 @@ from .access import (
 from .audit import audit_record
 from .bulk import insert_rows
 from .models import Club, Player, Result, ResultEntry, Season, SignOff
+from .notifications import services as notifications
 from .rating_store import result_scopes
 from .seasons import season_for, season_refusals
 
@@ -102,6 +103,7 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
+    notifications.result_settled(result)
 
 
 def _clean_entries(entries: Sequence[dict]) -> list[dict]:
@@ -152,6 +154,7 @@ def result_from_session(*, session) -> Result | None:
         ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"))
         for p, rank in zip(placings, ranks, strict=True)
     )
+    notifications.result_recorded(result)
     return result
 
 
@@ -190,6 +193,7 @@ def result_enter(
     for player_id in result_players_signed_by(result, user):
         SignOff.objects.create(result=result, player_id=player_id, by=user, agreed=True)
     _settle(result)
+    notifications.result_recorded(result)
     return result
 
 
@@ -214,6 +218,7 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
         result.flag_note = note.strip()[:300]
         result.save(update_fields=["flagged_by", "flag_note", "updated_at"])
         _audit_result("result.flag", result, user, {"players": names, "note": note[:300], "status": result.status})
+        notifications.result_disputed(result, by=user, note=note)
         return result
     for player_id in mine:
         SignOff.objects.update_or_create(
@@ -222,6 +227,8 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
     _settle(result)
     _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
                   {"players": names, "note": note[:300], "status": result.status})
+    if not agreed:
+        notifications.result_disputed(result, by=user, note=note)
     return result
 
 
@@ -371,6 +378,7 @@ def results_settle_imported(results: Sequence[Result], players: dict[int, list[P
     for start in range(0, len(counted), 5000):  # an import never ranks publicly (`result_signed_publicly`)
         Result.objects.filter(pk__in=[r.pk for r in counted[start:start + 5000]]).update(
             status=Result.Status.COUNTED, ranked_publicly=False, updated_at=timezone.now())
+    notifications.imported_to_sign(results)
     if counted:
         scopes, seasons = set(), set()
         for result in counted:

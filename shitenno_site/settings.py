@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "leagues",
+    "leagues.notifications",
     "games",
 ]
 
@@ -98,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.registered_games",
                 "shitenno_site.context_processors.site",
+                "leagues.notifications.context_processors.to_sign",
             ],
         },
     },
@@ -223,7 +226,15 @@ STORAGES = {
 }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+if os.environ.get("EMAIL_URL"):  # smtp://user:password@host:587/?tls=True and the like (dj-email-url)
+    globals().update(dj_email_url.parse(os.environ["EMAIL_URL"]))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
+# The site's address for links in e-mails sent by the worker (no request there): the digest's links.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes an anonymous write answer 401 (not 403), as docs/api.md says.
@@ -295,6 +306,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Count each game's statistics again from its tables; it must agree with the stored tally (games/stats_store.py).
     "games-nightly-stats-rebuild": {"task": "games.tasks.stats_rebuild", "schedule": crontab(hour=3, minute=50)},
+    # Notifications (issue 39): reminders, pushes held by quiet hours, and each club's daily digest, every hour.
+    "notifications-hourly": {"task": "leagues.notifications.tasks.hourly", "schedule": crontab(minute=0)},
 }
 
 if not DEBUG:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("admin/", admin.site.urls),
+    path("accounts/notifications/", include("leagues.notifications.urls")),  # issue 39
     path("accounts/", include("leagues.account_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("leagues.urls")),

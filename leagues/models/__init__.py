@@ -335,6 +335,7 @@ class LeagueJob(models.Model):
         FOLD_RESULT = "fold_result", "fold a counted result into its season's table"
         COMPUTE_STANDINGS = "compute_standings", "recompute a season's table"
         TALLY_PLAYER = "tally_player", "recount a player's tallies"
+        NOTIFY = "notify", "push a person's waiting notifications"  # issue 39 (leagues/notifications)
 
     job = models.CharField(max_length=20, choices=Job.choices)
     target = models.CharField(max_length=100,

@@ -22,6 +22,7 @@ from games.models import TableSession
 from games.plugins import get_game
 from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
+from leagues.notifications import services as notifications
 from leagues.templatetags.charts import game_name
 
 from . import pods, selectors, table_games
@@ -416,4 +417,5 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
         table.save(update_fields=["session"])
     night_round.opened_at = timezone.now()
     night_round.save(update_fields=["opened_at"])
+    notifications.round_opened(night_round)
     return night_round

@@ -119,3 +119,22 @@ self.addEventListener("message", (event) => {
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
   event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).catch(() => undefined));
 });
+
+// Web push (issue 39, leagues/notifications): show the message; a tap opens (or focuses) the page it names.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = { title: event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(message.title || "Shitennō", {
+    body: message.body || "", tag: message.tag, data: { url: message.url || "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => client.url === url.href);
+    return open ? open.focus() : self.clients.openWindow(url.href);
+  }));
+});

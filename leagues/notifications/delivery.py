@@ -1,0 +1,93 @@
+"""Delivering a person's waiting pushes: run by the league outbox (job "notify", target the user id), so a
+broker outage delays them but loses none; the hint and the sweep may both run it, and each message is locked,
+sent and marked in its own transaction, so none goes out twice.
+
+Held back, not sent: a club's quiet hours (the hourly beat asks again afterwards). Over the per-person limit
+(PUSHES_PER_HOUR), or with push off or no device, a message is dropped: the count badge and the pages still show
+what waits.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from .messages import worded
+from .models import ClubHours, Notification, Preference, PushSubscription
+from .push import Gone, push_enabled, send
+
+logger = logging.getLogger(__name__)
+
+PUSHES_PER_HOUR = 6  # at most this many pushes an hour to one person; the rest wait for the badge and the page
+
+
+def in_quiet_hours(club_id: int | None, now: datetime.datetime | None = None) -> bool:
+    hours = ClubHours.objects.filter(club_id=club_id).first() if club_id else None
+    if hours is None or hours.quiet_from == hours.quiet_until:
+        return False
+    hour = timezone.localtime(now).hour
+    if hours.quiet_from < hours.quiet_until:
+        return hours.quiet_from <= hour < hours.quiet_until
+    return hour >= hours.quiet_from or hour < hours.quiet_until
+
+
+def _pushed_last_hour(user_id: int) -> int:
+    return Notification.objects.filter(recipient_id=user_id, state=Notification.State.PUSHED,
+                                       sent_at__gte=timezone.now() - datetime.timedelta(hours=1)).count()
+
+
+def _push_to_devices(row: Notification, message: dict) -> bool:
+    """True when at least one device took it; a device the push service forgot is deleted. Raises when every
+    device failed otherwise (nothing was sent, so a retry sends it once)."""
+    delivered, failure = False, None
+    for subscription in PushSubscription.objects.filter(user_id=row.recipient_id):
+        try:
+            send(subscription, message)
+            delivered = True
+        except Gone:
+            subscription.delete()
+        except Exception as error:
+            logger.warning("Push to a device of user %s failed: %s", row.recipient_id, error)
+            failure = failure or error
+    if not delivered and failure is not None:
+        raise failure
+    return delivered
+
+
+def _deliver_one(row_id: int, language: str) -> str:
+    with transaction.atomic():
+        row = Notification.objects.select_for_update().filter(pk=row_id, state=Notification.State.QUEUED).first()
+        if row is None:  # sent by another run meanwhile
+            return "done"
+        if in_quiet_hours(row.club_id):
+            return "held"
+        delivered = False
+        if push_enabled() and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR:
+            message = worded(row.kind, row.payload, language) | {"tag": row.dedupe_key}
+            delivered = _push_to_devices(row, message)
+        row.state = Notification.State.PUSHED if delivered else Notification.State.DROPPED
+        row.sent_at = timezone.now()
+        row.save(update_fields=["state", "sent_at"])
+        return row.state
+
+
+def deliver(user_id: int) -> dict:
+    """Push each of this person's queued messages, oldest first. A message whose every device failed stays
+    queued and the first such failure is raised at the end (the outbox keeps its row for the sweep)."""
+    language = Preference.objects.filter(user_id=user_id).values_list("language", flat=True).first() or "en"
+    counts: dict[str, int] = {}
+    failure: Exception | None = None
+    for row_id in Notification.objects.filter(recipient_id=user_id, state=Notification.State.QUEUED).order_by(
+            "pk").values_list("pk", flat=True):
+        try:
+            state = _deliver_one(row_id, language)
+        except Exception as error:
+            failure = failure or error
+            continue
+        counts[state] = counts.get(state, 0) + 1
+    if failure is not None:
+        raise failure
+    return counts

@@ -1,0 +1,62 @@
+"""How each kind of message is worded: from the parameters stored with it, in the recipient's language at the time
+it is sent (so a message written in one request reads right on a phone set to the other language)."""
+
+from __future__ import annotations
+
+from django.utils.formats import date_format
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, override, pgettext
+
+from .models import Kind
+
+
+def _names(names: list[str]) -> str:
+    return get_text_list(list(names), pgettext("the last of a list of names", "and"))
+
+
+def _your_table(p: dict) -> tuple[str, str]:
+    title = _("Round %(round)d: table %(table)d") % {"round": p["round"], "table": p["table"]}
+    if p.get("with"):
+        body = _("%(game)s, with %(names)s") % {"game": p["game"], "names": _names(p["with"])}
+    else:
+        body = p["game"]
+    return title, body
+
+
+def _sign_off(p: dict) -> tuple[str, str]:
+    if p.get("count"):  # an import: one message for all its plays
+        title = ngettext("%(count)d play imported waits for your sign-off",
+                         "%(count)d plays imported wait for your sign-off", p["count"]) % {"count": p["count"]}
+        return title, _("See them")
+    import datetime
+
+    day = date_format(datetime.date.fromisoformat(p["played_on"]), "j F")
+    if p.get("reminder"):
+        title = _("Still waiting for your sign-off: %(game)s of %(day)s") % {"game": p["game"], "day": day}
+    else:
+        title = _("%(game)s of %(day)s waits for your sign-off") % {"game": p["game"], "day": day}
+    body = _("with %(names)s") % {"names": _names(p["with"])} if p.get("with") else ""
+    return title, body
+
+
+def _dispute(p: dict) -> tuple[str, str]:
+    title = _("%(who)s disputes %(game)s") % {"who": p["by"], "game": p["game"]}
+    return title, p.get("note", "")
+
+
+def _standings(p: dict) -> tuple[str, str]:
+    title = _("Tonight's standings: %(league)s") % {"league": p["league"]}
+    lines = [f"{row['place']}. {row['name']} ({row['points']})" for row in p.get("top", [])]
+    return title, "; ".join(lines)
+
+
+WORDING = {Kind.YOUR_TABLE: _your_table, Kind.SIGN_OFF: _sign_off, Kind.DISPUTE: _dispute,
+           Kind.STANDINGS: _standings}
+
+
+def worded(kind: str, payload: dict, language: str) -> dict:
+    """{title, body, url} of one message in `language`."""
+    with override(language):
+        title, body = WORDING[kind](payload)
+    return {"title": title, "body": body, "url": payload.get("url", "/")}

@@ -1,0 +1,110 @@
+"""The notifications' rows: the messages themselves (the outbox of what each person is told), each person's
+choices, each club's hours, and the devices that receive pushes."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Kind(models.TextChoices):
+    YOUR_TABLE = "your_table", _("Your table tonight")
+    SIGN_OFF = "sign_off", _("A result waits for your sign-off")
+    DISPUTE = "dispute", _("A dispute on a result you recorded or manage")
+    STANDINGS = "standings", _("The night's standings")
+
+
+class Channel(models.TextChoices):
+    PUSH = "push", _("Push to my devices")
+    EMAIL = "email", _("In the daily e-mail")
+    NONE = "none", _("Nothing")
+
+
+class Notification(models.Model):
+    """One message for one person, written in the transaction of the event it tells of. `dedupe_key` names the
+    event and the person ("sign_off:<result>:<user>"): writing it again (a retried request, a second hint) adds
+    nothing, and delivery marks it so no retry sends it twice."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "waiting for its push"
+        PUSHED = "pushed", "pushed"
+        DIGEST = "digest", "waiting for the e-mail digest"
+        EMAILED = "emailed", "sent in a digest"
+        DROPPED = "dropped", "not sent (no device, push off, or over the hourly limit)"
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    club = models.ForeignKey("leagues.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             help_text="The club the event is in: its quiet hours hold the push.")
+    payload = models.JSONField(default=dict, help_text="What the message says, as parameters; worded at delivery "
+                                                         "in the recipient's language.")
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["recipient", "created_at", "pk"]
+        indexes = [models.Index(fields=["recipient", "state"], name="notification_recipient_state")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.recipient_id} ({self.state})"
+
+
+def _push() -> str:
+    return Channel.PUSH
+
+
+def _none() -> str:
+    return Channel.NONE
+
+
+class Preference(models.Model):
+    """One person's choices: how each kind reaches him, and the language his messages are worded in."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="notification_preference")
+    your_table = models.CharField(_("Your table tonight"), max_length=5, choices=Channel.choices, default=_push)
+    sign_off = models.CharField(_("A result waits for your sign-off"), max_length=5, choices=Channel.choices,
+                                default=_push)
+    dispute = models.CharField(_("A dispute on a result you recorded or manage"), max_length=5,
+                               choices=Channel.choices, default=_none)
+    standings = models.CharField(_("The night's standings"), max_length=5, choices=Channel.choices, default=_none)
+    language = models.CharField(max_length=10, default=settings.LANGUAGE_CODE)
+    last_digest_on = models.DateField(null=True, blank=True, help_text="At most one digest a day.")
+
+    def __str__(self) -> str:
+        return f"notification choices of {self.user_id}"
+
+    def channel(self, kind: str) -> str:
+        return getattr(self, kind)
+
+
+class ClubHours(models.Model):
+    """A club's hours: when its digest goes out, and the quiet hours in which no push is sent (held for later)."""
+
+    club = models.OneToOneField("leagues.Club", on_delete=models.CASCADE, related_name="notification_hours")
+    digest_hour = models.PositiveSmallIntegerField(_("hour of the daily e-mail"), default=18)
+    quiet_from = models.PositiveSmallIntegerField(_("quiet from (hour)"), default=23)
+    quiet_until = models.PositiveSmallIntegerField(_("quiet until (hour)"), default=8)
+
+    def __str__(self) -> str:
+        return f"hours of club {self.club_id}"
+
+
+class PushSubscription(models.Model):
+    """One device's push subscription (the browser's PushSubscription JSON), tied to the session that made it so
+    signing out of that device removes it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    session_key = models.CharField(max_length=40, blank=True, default="")
+    user_agent = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"push device of {self.user_id}"

@@ -1,0 +1,255 @@
+"""Writes for notifications: each event writes its messages in the caller's transaction (the outbox), so a
+message exists exactly when its event committed; the push itself runs later (`delivery`), hinted through the
+league outbox (`outbox.ask_notify`).
+
+Who is told: only a person with an account (never a guest), who is still a member of the club the event is in,
+and who did not choose "nothing" for that kind. A message names only what its recipient may see: the players at
+his own table or in his own result, the result he recorded or manages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import get_language
+
+from leagues import outbox
+from leagues.models import Club, Player, Result
+
+from .models import Channel, ClubHours, Kind, Notification, Preference, PushSubscription
+from .push import push_enabled
+
+DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
+
+
+def game_name(slug: str) -> str:
+    from games.engines import UnknownGame
+    from games.plugins import get_game
+
+    try:
+        return str(get_game(slug).name)
+    except (UnknownGame, KeyError):
+        return slug
+
+
+def reachable_users(user_ids: Iterable[int], club: Club | None) -> set[int]:
+    """The accounts among `user_ids` that may be told of an event in `club`: active, and still members of it."""
+    users = get_user_model().objects.filter(pk__in=set(user_ids), is_active=True)
+    if club is not None:
+        users = users.filter(player__memberships__club=club)
+    return set(users.values_list("pk", flat=True))
+
+
+def _channels(user_ids: Iterable[int], kind: str) -> dict[int, str]:
+    chosen = dict(Preference.objects.filter(user_id__in=set(user_ids)).values_list("user_id", kind))
+    return {uid: chosen.get(uid, DEFAULT_CHANNELS[kind]) for uid in user_ids}
+
+
+def _first_state(channel: str, has_device: bool) -> str:
+    """Push with no device to push to (or push off on the site) is kept as dropped: the badge and the pages still
+    show what waits, and the outbox is not asked for a push that cannot happen."""
+    if channel == Channel.EMAIL:
+        return Notification.State.DIGEST
+    return Notification.State.QUEUED if has_device else Notification.State.DROPPED
+
+
+def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) -> list[Notification]:
+    """messages: (user id, dedupe key, payload). Each reachable person's message is written once per key; a push
+    one is handed to the outbox. Returns the rows written now (none for a key written before)."""
+    if not messages:  # nobody to tell (a result whose players all signed, a table of guests): no query
+        return []
+    reachable = reachable_users((uid for uid, _key, _payload in messages), club)
+    channels = _channels(reachable, kind)
+    devices = set(PushSubscription.objects.filter(user_id__in=reachable).values_list(
+        "user_id", flat=True)) if push_enabled() else set()
+    written = []
+    for uid, key, payload in messages:
+        channel = channels.get(uid, Channel.NONE)
+        if channel == Channel.NONE:
+            continue
+        state = _first_state(channel, uid in devices)
+        row, created = Notification.objects.get_or_create(
+            dedupe_key=key, defaults={"recipient_id": uid, "kind": kind, "club": club, "payload": payload,
+                                      "state": state})
+        if created:
+            written.append(row)
+            if state == Notification.State.QUEUED:
+                outbox.ask_notify(uid)
+    return written
+
+
+# --- the events (each called by one line in the service where the event happens) ---
+
+def round_opened(night_round) -> list[Notification]:
+    """Each seated member: "Round 2: table 3", the game and who else sits there, opening his table."""
+    night = night_round.night
+    club = night.season.league.club
+    tables = list(night_round.tables.select_related("session"))
+    players = Player.objects.in_bulk([p for t in tables for p in t.players])
+    messages = []
+    for table in tables:
+        url = table.session.get_absolute_url() if table.session_id else reverse("league_detail",
+                                                                                 args=[night.season.league_id])
+        for pid in table.players:
+            uid = players[pid].user_id
+            if uid is None:
+                continue
+            messages.append((uid, f"your_table:{table.pk}:{uid}", {
+                "round": night_round.number, "table": table.position + 1, "game": game_name(table.game),
+                "with": [players[o].name for o in table.players if o != pid], "url": url}))
+    return _write(messages, Kind.YOUR_TABLE, club)
+
+
+def _result_payload(result: Result, player_id: int, names: dict[int, str], **extra) -> dict:
+    return {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
+            "with": [name for pid, name in names.items() if pid != player_id], "url": reverse("results_waiting"),
+            **extra}
+
+
+def result_recorded(result: Result, *, reminder: bool = False) -> list[Notification]:
+    """Each player with an account who has not signed the result yet (and it does not count yet)."""
+    if result.status == Result.Status.COUNTED:
+        return []
+    entries = list(result.entries.select_related("player").order_by("rank", "pk"))
+    names = {e.player_id: e.player.name for e in entries}
+    signed = set(result.sign_offs.values_list("player_id", flat=True))
+    prefix = "sign_off_reminder" if reminder else "sign_off"
+    messages = [(e.player.user_id, f"{prefix}:{result.pk}:{e.player.user_id}",
+                 _result_payload(result, e.player_id, names, reminder=reminder))
+                for e in entries if e.player.user_id is not None and e.player_id not in signed]
+    return _write(messages, Kind.SIGN_OFF, result.club)
+
+
+def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
+    """Its recorder and the club's managers (but not who disputed): who disputed, the game and why."""
+    from leagues.access import club_manager_user_ids
+
+    told = {result.created_by_id} if result.created_by_id else set()
+    if result.club_id:
+        told |= set(club_manager_user_ids(result.club_id))
+    told.discard(by.pk)
+    who = getattr(getattr(by, "player", None), "name", None) or by.get_username()
+    url = reverse("league_detail", args=[result.season.league_id]) if result.season_id else "/"
+    payload = {"result": result.pk, "game": game_name(result.game), "by": who, "note": note[:200], "url": url}
+    return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}", payload) for uid in sorted(told)],
+                  Kind.DISPUTE, result.club)
+
+
+# --- each person's choices and devices ---
+
+def preference_for(user: AbstractBaseUser) -> Preference:
+    return Preference.objects.filter(user=user).first() or Preference(user=user, language=get_language() or "en")
+
+
+@transaction.atomic
+def preference_save(*, user: AbstractBaseUser, choices: dict[str, str], language: str) -> Preference:
+    preference = preference_for(user)
+    for kind in Kind.values:
+        setattr(preference, kind, choices[kind])
+    preference.language = language
+    preference.save()
+    return preference
+
+
+@transaction.atomic
+def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth: str, session_key: str,
+                     user_agent: str = "") -> PushSubscription:
+    """One row per endpoint: a device that subscribes again (or changes hands) is updated, never doubled."""
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "session_key": session_key,
+                                     "user_agent": user_agent[:200]})
+    if not Preference.objects.filter(user=user).exists():  # the language his pushes are worded in
+        Preference.objects.create(user=user, language=get_language() or "en")
+    return subscription
+
+
+@transaction.atomic
+def club_hours_save(*, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int,
+                    quiet_until: int) -> ClubHours:
+    """Managers only: the hour of the club's daily e-mail and its quiet hours (equal hours: none)."""
+    from leagues.access import require_club_manager
+
+    require_club_manager(club, user)
+    hours, _created = ClubHours.objects.update_or_create(club=club, defaults={
+        "digest_hour": digest_hour, "quiet_from": quiet_from, "quiet_until": quiet_until})
+    return hours
+
+
+@transaction.atomic
+def email_stop(*, user_id: int) -> int:
+    """The digest's unsubscribe: every kind that went by e-mail goes nowhere; the messages waiting for it are
+    dropped. Returns how many kinds changed."""
+    preference = Preference.objects.select_for_update().filter(user_id=user_id).first()
+    if preference is None:
+        return 0
+    changed = [kind for kind in Kind.values if preference.channel(kind) == Channel.EMAIL]
+    for kind in changed:
+        setattr(preference, kind, Channel.NONE)
+    preference.save()
+    Notification.objects.filter(recipient_id=user_id, state=Notification.State.DIGEST).update(
+        state=Notification.State.DROPPED)
+    return len(changed)
+
+
+def device_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> int:
+    return PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()[0]
+
+
+def forget_device_at_logout(sender=None, request=None, user=None, **_kwargs) -> None:
+    """Signing out of a device removes the push subscription made in that session."""
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and session_key:
+        PushSubscription.objects.filter(user=user, session_key=session_key).delete()
+
+
+def imported_to_sign(results: Iterable[Result]) -> list[Notification]:
+    """An import: one message per person for all its plays that wait for his sign-off ("26 plays imported")."""
+    from leagues.models import ResultEntry, SignOff
+
+    pending = [r for r in results if r.status != Result.Status.COUNTED]
+    if not pending:
+        return []
+    signed = set(SignOff.objects.filter(result__in=pending).values_list("result_id", "player_id"))
+    counts: dict[int, int] = {}
+    for result_id, player_id, user_id in ResultEntry.objects.filter(
+            result__in=pending, player__user__isnull=False).values_list("result_id", "player_id", "player__user_id"):
+        if (result_id, player_id) not in signed:
+            counts[user_id] = counts.get(user_id, 0) + 1
+    first = min(r.pk for r in pending)
+    url = reverse("results_waiting")
+    return _write([(uid, f"import:{first}:{uid}", {"count": n, "url": url}) for uid, n in sorted(counts.items())],
+                  Kind.SIGN_OFF, pending[0].club)
+
+
+STANDINGS_SHOWN = 3  # the top of the night's table in the message; the link opens the whole of it
+
+
+def result_settled(result: Result) -> list[Notification]:
+    """A night's table counted: once every table opened that night counts, each member who checked in gets the
+    night's standings (again after a later round's last table: the key counts the tables)."""
+    if result.status != Result.Status.COUNTED or not result.session_id:
+        return []
+    from leagues.models import NightCheckIn, NightTable
+    from leagues.nights.selectors import night_sessions, night_standings
+
+    table = NightTable.objects.filter(session_id=result.session_id).select_related(
+        "round__night__season__league__club").first()
+    if table is None:
+        return []
+    night = table.round.night
+    sessions = night_sessions(night)
+    counted = Result.objects.filter(session_id__in=sessions, status=Result.Status.COUNTED).count()
+    if counted < len(sessions):
+        return []
+    standings = night_standings(night)
+    payload = {"league": night.season.league.name, "url": reverse("night_standings", args=[night.pk]),
+               "top": [{"place": row["position"], "name": row["name"], "points": row["points"]}
+                       for row in standings["rows"][:STANDINGS_SHOWN]]}
+    users = NightCheckIn.objects.filter(night=night, player__user__isnull=False).values_list("player__user_id",
+                                                                                            flat=True)
+    return _write([(uid, f"standings:{night.pk}:{counted}:{uid}", payload) for uid in sorted(set(users))],
+                  Kind.STANDINGS, night.season.league.club)

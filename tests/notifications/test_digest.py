@@ -1,0 +1,131 @@
+"""The e-mail digest (issue 39): at most one a day per person, at his club's hour, in his language, for the kinds
+he chose to get by e-mail; unsubscribed by the link in it without logging in; once through a real SMTP server."""
+
+import datetime
+import socket
+from unittest import mock
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from leagues import results
+from leagues.notifications import digest
+from leagues.notifications.models import Channel, ClubHours, Notification, Preference
+from leagues.players import player_for_user
+
+from .conftest import TONIGHT
+
+AT_SIX = timezone.make_aware(datetime.datetime(2026, 11, 26, 18, 5))
+
+
+@pytest.fixture
+def two_waiting(season, alice, bob, carol, members):
+    """Two results waiting for carol's sign-off; carol chose the e-mail for them, in Dutch."""
+    Preference.objects.create(user=carol, sign_off=Channel.EMAIL, language="nl")
+    for day in (1, 2):
+        results.result_enter(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day), season=season,
+                             user=alice, entries=[{"player": player_for_user(alice), "rank": 1},
+                                                  {"player": player_for_user(carol), "rank": 2}])
+    assert Notification.objects.filter(recipient=carol, state=Notification.State.DIGEST).count() == 2
+
+
+def test_one_digest_a_day_with_everything_waiting_in_the_person_s_language(two_waiting, carol, settings):
+    settings.SITE_URL = "https://shitenno.example"
+    assert digest.hourly(AT_SIX - datetime.timedelta(hours=1))["digests"] == 0  # not the club's hour yet
+    assert digest.hourly(AT_SIX)["digests"] == 1
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [carol.email] and message.subject == "Shitennō: 2 dingen voor jou"
+    assert "Shitennō van 25 november wacht op je akkoord" in message.body
+    assert "Shitennō van 24 november wacht op je akkoord" in message.body
+    assert "https://shitenno.example/results/waiting/" in message.body
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert set(Notification.objects.filter(recipient=carol).values_list("state", flat=True)) == {"emailed"}
+    assert digest.hourly(AT_SIX)["digests"] == 0  # the beat running twice in the hour sends none twice
+    assert len(mail.outbox) == 1
+
+
+def test_a_message_after_today_s_digest_waits_for_tomorrow_s(two_waiting, season, alice, carol):
+    digest.hourly(AT_SIX)
+    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
+        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    assert digest.send_digests(AT_SIX) == 0
+    assert digest.send_digests(AT_SIX + datetime.timedelta(days=1)) == 1
+    assert len(mail.outbox) == 2 and mail.outbox[1].subject == "Shitennō: 1 ding voor jou"
+
+
+def test_the_club_chooses_the_hour(two_waiting, club):
+    ClubHours.objects.create(club=club, digest_hour=7)
+    assert digest.send_digests(AT_SIX) == 0
+    assert digest.send_digests(AT_SIX.replace(hour=7)) == 1
+
+
+def test_push_and_nothing_never_go_by_e_mail(season, alice, bob, carol, members):
+    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
+        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    assert digest.send_digests(AT_SIX) == 0 and not mail.outbox  # the default: push, no e-mail until chosen
+
+
+def test_the_link_in_the_digest_unsubscribes_without_logging_in(two_waiting, client, carol, settings):
+    settings.SITE_URL = "http://testserver"
+    digest.hourly(AT_SIX)
+    link = next(line for line in mail.outbox[0].body.splitlines() if "/unsubscribe/" in line).split()[-1]
+    path = link.removeprefix("http://testserver")
+    assert client.get(path).status_code == 200  # opening the link (or a mail scanner) changes nothing
+    assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL
+    assert client.post(path).status_code == 200
+    assert Preference.objects.get(user=carol).sign_off == Channel.NONE
+
+
+def test_a_forged_or_cut_link_is_refused_and_changes_nothing(two_waiting, client, carol, alice):
+    token = digest.unsubscribe_token(carol.pk)
+    payload, _sep, signature = token.partition(":")
+    alice_payload = digest.unsubscribe_token(alice.pk).partition(":")[0]
+    assert alice_payload != payload
+    for bad in (token[:-3], f"{alice_payload}:{signature}", "nonsense"):
+        assert client.post(reverse("notifications:unsubscribe", args=[bad])).status_code == 400
+    assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL
+    assert Notification.objects.filter(recipient=carol, state=Notification.State.DIGEST).count() == 2
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_digest_goes_out_through_a_real_smtp_server(two_waiting, carol, settings):
+    from aiosmtpd.controller import Controller
+
+    class Inbox:
+        def __init__(self):
+            self.envelopes = []
+
+        async def handle_DATA(self, server, session, envelope):
+            self.envelopes.append(envelope)
+            return "250 OK"
+
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+        assert digest.send_digests(AT_SIX) == 1
+    finally:
+        controller.stop()
+    assert len(inbox.envelopes) == 1
+    envelope = inbox.envelopes[0]
+    assert envelope.rcpt_tos == [carol.email]
+    text = envelope.content.decode()
+    assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in text and "Subject:" in text
+
+
+def test_the_beat_s_hourly_task_runs_the_round(two_waiting, carol):
+    from leagues.notifications import tasks
+
+    with mock.patch.object(digest.timezone, "now", return_value=AT_SIX):
+        assert tasks.hourly.run() == {"reminders": 0, "released": 0, "digests": 1}
+    assert mail.outbox[0].to == [carol.email]
