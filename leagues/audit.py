@@ -15,6 +15,8 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.plugins import game_name
+
 from .models import AuditEntry, Club, Membership
 
 # Every action a service records, in words (a new action without words shows its code: tests/leagues/test_audit.py
@@ -36,10 +38,21 @@ ACTIONS: dict[str, str] = {
     "membership.leave": _("Left the club"),
     "membership.remove": _("Removed from the club"),
     "player.claim": _("Guest claimed by an account"),
+    "league.update": _("League changed"),
+    "league.delete": _("League deleted"),
+    "season.update": _("Season changed"),
+    "season.delete": _("Season deleted"),
 }
 OBJECTS: dict[str, str] = {
     "games.tablesession": _("table"), "leagues.result": _("result"), "leagues.membership": _("membership"),
     "leagues.clubinvite": _("invitation"), "leagues.player": _("player"), "leagues.club": _("club"),
+    "leagues.league": _("league"), "leagues.season": _("season"),
+}
+# The fields a league's or a season's change names ("name: Winter -> Winter 2026-27").
+FIELDS: dict[str, str] = {
+    "name": _("name"), "games": _("games"), "starts_on": _("starts"), "ends_on": _("ends"),
+    "points_scheme": _("points"), "custom_points": _("points by place"), "tie_breakers": _("tie-breakers"),
+    "min_games": _("minimum games"),
 }
 
 
@@ -87,6 +100,10 @@ def details_words(action: str, details: dict) -> str:
         return gettext("%(imported)s of %(plays)s plays from %(source)s; %(duplicates)s already there") % {
             "imported": details.get("imported", 0), "plays": details.get("plays", 0),
             "source": details.get("source", "?"), "duplicates": details.get("duplicates", 0)}
+    if action.endswith(".update") and isinstance(details.get("after"), dict):
+        before = details.get("before") if isinstance(details.get("before"), dict) else {}
+        return "; ".join(f"{FIELDS.get(key, key)}: {_value_words(before.get(key, ''))} → {_value_words(value)}"
+                         for key, value in details["after"].items())
     return "; ".join(f"{key}: {_value_words(value)}" for key, value in details.items() if key != "via")
 
 
@@ -95,4 +112,4 @@ def _value_words(value: Any) -> str:
         return ", ".join(f"{key} {_value_words(inner)}" for key, inner in value.items())
     if isinstance(value, list | tuple):
         return ", ".join(_value_words(inner) for inner in value)
-    return str(value)
+    return game_name(value) if isinstance(value, str) else str(value)  # a game's slug reads as its name

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -36,6 +37,13 @@ from .models import League, Result, Season
 from .nights.models import Night
 
 RULE_FIELDS = ("points_scheme", "custom_points", "tie_breakers", "min_games")
+
+
+def season_overlap_message(other: Season) -> str:
+    """Which season a new one's dates overlap, named with its dates: a season an import made for a few days of
+    plays is otherwise hard to find."""
+    return _("This season overlaps the league's season %(name)s (%(starts)s to %(ends)s).") % {
+        "name": other.name, "starts": date_format(other.starts_on), "ends": date_format(other.ends_on)}
 
 
 def league_named(*, club_id: int, name: str, other_than: League | None = None) -> League | None:
@@ -163,8 +171,8 @@ def _check_dates(season: Season, starts_on: datetime.date, ends_on: datetime.dat
     if ends_on < starts_on:
         raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
     others = Season.objects.filter(league_id=season.league_id, starts_on__lte=ends_on, ends_on__gte=starts_on)
-    if others.exclude(pk=season.pk).exists():
-        raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
+    if overlap := others.exclude(pk=season.pk).order_by("starts_on").first():
+        raise ValidationError({"starts_on": season_overlap_message(overlap)})
     outside = season.nights.exclude(date__range=(starts_on, ends_on)).order_by("date").first()
     if outside is not None:
         raise Conflict(_("A league night of this season is on %(date)s, outside those dates.")

@@ -18,7 +18,7 @@ from games.registry import one_name
 
 from . import standings as standings_maths
 from .access import require_club_manager
-from .league_edits import league_named
+from .league_edits import league_named, season_overlap_message
 from .models import Club, League, Membership, Player, Season
 
 
@@ -69,8 +69,8 @@ def season_create(
         raise ValidationError(errors)
     tie_breakers = standings_maths.season_tie_breakers(tie_breakers)  # what is stored is what applies
     League.objects.select_for_update(of=("self",)).get(pk=league.pk)
-    if league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
-        raise ValidationError({"starts_on": _("This season overlaps another season of the league.")})
+    if overlap := league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).order_by("starts_on").first():
+        raise ValidationError({"starts_on": season_overlap_message(overlap)})
     season = Season.objects.create(
         league=league, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on, points_scheme=points_scheme,
         custom_points=custom_points, min_games=min_games, tie_breakers=tie_breakers,

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from django.utils.formats import date_format
 
 from games.engines import REGISTRY
 from leagues import seasons
@@ -180,7 +181,9 @@ def test_a_season_cannot_overlap_another_or_end_before_it_starts(api, league, se
     before = stored()
     answer = api.login(alice).patch(f"/api/seasons/{other.pk}/", {"starts_on": TODAY.isoformat()})
     assert answer.status_code == 400
-    assert answer.json() == {"starts_on": ["This season overlaps another season of the league."]}
+    expected = (f"This season overlaps the league's season {season.name} ({date_format(season.starts_on)} to "
+                f"{date_format(season.ends_on)}).")  # named, with its dates: an import's short season is found
+    assert answer.json() == {"starts_on": [expected]}
     answer = api.patch(f"/api/seasons/{other.pk}/", {"ends_on": "2030-12-31"})
     assert answer.status_code == 400 and answer.json() == {"ends_on": ["A season cannot end before it starts."]}
     assert stored() == before

@@ -105,7 +105,7 @@ def test_a_season_with_custom_points(client, club, alice):
 
 @pytest.mark.parametrize(("changes", "error"), [
     ({"ends_on": "2030-02-01"}, "A season cannot end before it starts."),
-    ({"starts_on": START.isoformat(), "ends_on": TODAY.isoformat()}, "This season overlaps another season"),
+    ({"starts_on": START.isoformat(), "ends_on": TODAY.isoformat()}, "This season overlaps the league&#x27;s season"),
     ({"points_scheme": "custom", "custom_points": ""}, "Give points by place for each player count"),
     ({"points_scheme": "custom", "custom_points": "4: 4, 2"}, "Player count 4 needs a list of 4 numbers."),
     ({"custom_points": "four: lots"}, "Write one line per player count"),

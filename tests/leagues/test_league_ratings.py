@@ -22,7 +22,7 @@ def test_the_league_page_shows_its_ratings_with_the_displayed_number(client, clu
     assert section.index(best.player.name) < section.index("</table>")
     assert f"/rankings/?scope=league:{league.pk}" in section
     dutch = client.get(f"/leagues/{league.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert "Ratings in deze competitie" in dutch
+    assert "Speelsterktes in deze competitie" in dutch
 
 
 def test_a_league_without_ratings_says_so(client, club, alice):

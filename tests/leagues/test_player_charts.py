@@ -69,7 +69,7 @@ def test_in_dutch_the_charts_write_values_with_a_comma_and_coordinates_with_a_po
     client.cookies["django_language"] = "nl"
     page = client.get(bob.player.get_absolute_url()).content.decode()
     charts_html = page[page.index('<figure class="chart">'):]
-    assert "Rating door de tijd" in page and "Plaats 2 van 3" in page
+    assert "Speelsterkte door de tijd" in page and "Plaats 2 van 3" in page
     assert not re.search(r'(?:x|y|x1|x2|y1|y2|cx|cy|width|height)="-?\d+,\d', charts_html)
     assert re.search(r'class="value-label"[^>]*>1\d{3}<', charts_html)  # the last displayed rating: whole
     assert re.search(r"<small>\(\d+,\d ± \d+,\d\)</small>", page)  # mu and sigma, as Dutch writes them

@@ -190,7 +190,7 @@ def test_the_record_is_the_record_of_the_games_the_viewer_may_see(client, alice,
     root = get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
     assert seen(root) == (4, 2, 50, [("ann", 2, 2)], "ann")
     page = client.get(me.get_absolute_url()).content.decode()
-    assert "1 wins in 2 counted games." in page
+    assert "Won 1 of 2 counted games." in page
 
 
 @pytest.mark.django_db

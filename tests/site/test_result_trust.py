@@ -109,7 +109,7 @@ def test_one_account_with_guests_of_its_own_never_enters_the_public_rankings(cli
     client.logout()
     assert "dave" not in client.get("/rankings/?scope=game:shitenno").content.decode()
     page = client.get(player_for_user(dave).get_absolute_url()).content.decode()
-    assert "3 wins in 3 counted games" in page  # his own statistics still show them
+    assert "Won 3 of 3 counted games" in page  # his own statistics still show them
     assert "3 counted games of Shitennō are not in the public rankings" in page
 
 
