@@ -23,6 +23,13 @@ from django.utils.translation import gettext
 
 register = template.Library()
 
+
+@register.filter
+def points_here(text: str) -> str:
+    """Exact points ("12.5", "66 2/3") with the reader's decimal separator: "12,5" on a Dutch page, beside the
+    ratings' "28,2" (the API keeps the point: it is read by programs)."""
+    return str(text).replace(".", get_format("DECIMAL_SEPARATOR"))
+
 # An id no pattern could mistake: the player's (or table's) page for it, cut around it, gives the URL's two halves
 # once. It holds up bench/README.md's row "Issue 18: each page 1,000 / 10 <= 1.5" (bench/pages.py: rankings 1.31,
 # the largest, on the merged main): a reverse() costs ~64 us on this machine when busy, the halves ~6 us, and a page
@@ -122,7 +129,7 @@ def standing_rows(page) -> str:
             f"\n      <td>{place}</td>"
             f'\n      <td><a href="{head}{row.player_id}{tail}">{escape(row.player.name)}</a>'
             f'\n        <span class="phone-only">{on_phone}</span></td>'
-            f"\n      <td>{escape(row.points_text)}</td><td>{row.games}</td><td>{row.wins}</td>"
+            f"\n      <td>{escape(points_here(row.points_text))}</td><td>{row.games}</td><td>{row.wins}</td>"
             f'\n      <td class="wide-only">{separation}</td>'
             "\n    </tr>")
     return mark_safe("".join(rows))  # noqa: S308 (names and texts escaped, the rest numbers)

@@ -24,3 +24,16 @@ def test_tenths_writes_what_floatformat_1_writes(language):
 def test_player_url_is_the_players_page():
     player = Player.objects.create(name="hana")
     assert player_url(player.pk) == player.get_absolute_url()
+
+
+def test_points_use_the_reader_s_decimal_separator():
+    """A Dutch page writes half points as 12,5, as it writes a rating's 28,2; a fraction keeps its slash."""
+    from django.utils import translation
+
+    from leagues.templatetags.rows import points_here
+
+    with translation.override("nl"):
+        assert [points_here("12.5"), points_here("-0.75"), points_here("66 2/3"), points_here("3")] == [
+            "12,5", "-0,75", "66 2/3", "3"]
+    with translation.override("en"):
+        assert points_here("12.5") == "12.5"
