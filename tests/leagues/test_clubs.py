@@ -51,6 +51,19 @@ def test_it_hides_a_private_members_list_from_outsiders(client, club, dave, caro
     assert "alice" in client.get(f"/clubs/{club.slug}/").content.decode()
 
 
+def test_an_outsider_is_told_only_members_see_a_private_club_s_leagues(client, club, alice, dave):
+    """Not "No leagues yet": the club has one, the outsider may not see it."""
+    from leagues import seasons
+
+    seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
+    client.force_login(dave)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "Only members see this club's leagues and games." in page and "No leagues yet" not in page
+    client.force_login(alice)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "Thursday" in page and "Only members see this club" not in page
+
+
 def test_it_lets_the_owner_make_an_admin(client, club, alice, carol):
     membership = Membership.objects.get(club=club, player__user=carol)
     client.force_login(alice)
