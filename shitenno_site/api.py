@@ -160,6 +160,14 @@ class NameField(StrictCharField):
         super().__init__(**kwargs)
         self.validators.append(validation.validate_name)
 
+    def to_internal_value(self, data):
+        """A name is checked as sent, before the trim: its schema (`format: name` and the pattern) refuses a line
+        break anywhere, so "E\\n" is refused, not stored as "E" (a free text's line breaks stay its own)."""
+        problem = validation.text_problem(data) if isinstance(data, str) else None
+        if problem:
+            raise serializers.ValidationError(problem)
+        return super().to_internal_value(data)
+
 
 class NameFieldSchema(OpenApiSerializerFieldExtension):
     """A name's rule in the schema: `format: name` (docs/api.md: a letter, digit or sign, no control or

@@ -22,7 +22,7 @@ def account_tag(user) -> str:
     the same tag, two accounts never share one, and the tag says nothing about who it is."""
     if user is None or not user.is_authenticated:
         return ANONYMOUS
-    return salted_hmac("shitenno.offline.account", str(user.pk)).hexdigest()[:20]
+    return salted_hmac("site.offline.account", str(user.pk)).hexdigest()[:20]
 
 
 class OfflineAccountMiddleware:

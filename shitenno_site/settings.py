@@ -263,6 +263,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
     ],
+    # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit).
+    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.standings.points.SCHEMES"},
 }
 
 # Celery: with no broker configured, tasks run in-process so the site needs no service.

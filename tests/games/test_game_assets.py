@@ -92,4 +92,4 @@ def test_the_offline_worker_keeps_every_games_files(client):
     settings = json.loads(re.search(r"const SETTINGS = (\{.*?\});", worker, re.S).group(1))
     for game in all_games():
         for path in (*game.stylesheets, *game.scripts):
-            assert any(url.endswith(path) for url in settings["shell"]), path
+            assert any(entry["url"].endswith(path) for entry in settings["precache"]), path  # Workbox's manifest
