@@ -99,6 +99,19 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
                                                        "usage": usage}, status=status)
 
 
+def _delete_page(request: HttpRequest, context: dict, delete, done: str, after) -> HttpResponse:
+    """The confirmation page of a league's or a season's deletion: GET asks (saying beforehand why it would be
+    refused), POST deletes (409 with the service's reason when it refuses) and goes back to `after`."""
+    if request.method == "POST":
+        try:
+            delete()
+        except Conflict as exc:
+            return _page(request, "leagues/delete_confirm.html", {**context, "error": exc.message}, status=409)
+        messages.success(request, done)
+        return redirect(after)
+    return _page(request, "leagues/delete_confirm.html", context)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def league_delete(request: HttpRequest, pk: int) -> HttpResponse:
@@ -106,14 +119,8 @@ def league_delete(request: HttpRequest, pk: int) -> HttpResponse:
     club_for_member(league.club, request.user, manage=True)
     context = {"league": league, "what": league.name, "back": league.get_absolute_url(),
                "error": league_edits.league_delete_refusal(league)}
-    if request.method == "POST":
-        try:
-            league_edits.league_delete(league=league, user=request.user)
-        except Conflict as exc:
-            return _page(request, "leagues/delete_confirm.html", {**context, "error": exc.message}, status=409)
-        messages.success(request, _("League %(name)s deleted.") % {"name": league.name})
-        return redirect(league.club)
-    return _page(request, "leagues/delete_confirm.html", context)
+    return _delete_page(request, context, lambda: league_edits.league_delete(league=league, user=request.user),
+                        _("League %(name)s deleted.") % {"name": league.name}, league.club)
 
 
 @login_required
@@ -124,11 +131,5 @@ def season_delete(request: HttpRequest, pk: int) -> HttpResponse:
     back = f"{season.league.get_absolute_url()}?season={season.pk}"
     context = {"league": season.league, "season": season, "what": season.name, "back": back,
                "error": league_edits.season_delete_refusal(season)}
-    if request.method == "POST":
-        try:
-            league_edits.season_delete(season=season, user=request.user)
-        except Conflict as exc:
-            return _page(request, "leagues/delete_confirm.html", {**context, "error": exc.message}, status=409)
-        messages.success(request, _("Season %(name)s deleted.") % {"name": season.name})
-        return redirect(season.league)
-    return _page(request, "leagues/delete_confirm.html", context)
+    return _delete_page(request, context, lambda: league_edits.season_delete(season=season, user=request.user),
+                        _("Season %(name)s deleted.") % {"name": season.name}, season.league)
