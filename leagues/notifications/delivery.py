@@ -15,8 +15,9 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from .due import split_due
 from .messages import worded
-from .models import ClubHours, Notification, Preference, PushSubscription
+from .models import Channel, ClubHours, Notification, Preference, PushSubscription
 from .push import Gone, push_enabled, send
 
 logger = logging.getLogger(__name__)
@@ -65,7 +66,8 @@ def _deliver_one(row_id: int, language: str) -> str:
         if in_quiet_hours(row.club_id):
             return "held"
         delivered = False
-        if push_enabled() and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR:
+        still_due, _gone = split_due([row], row.recipient_id, Channel.PUSH)  # quiet hours held it: ask again
+        if still_due and push_enabled() and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR:
             message = worded(row.kind, row.payload, language) | {"tag": row.dedupe_key}
             delivered = _push_to_devices(row, message)
         row.state = Notification.State.PUSHED if delivered else Notification.State.DROPPED

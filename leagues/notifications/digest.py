@@ -18,8 +18,9 @@ from leagues import outbox
 from leagues.models import Result
 
 from . import services
+from .due import split_due
 from .messages import worded
-from .models import ClubHours, Kind, Notification, Preference
+from .models import Channel, ClubHours, Kind, Notification, Preference
 
 REMIND_AFTER = datetime.timedelta(days=1)
 REMIND_WITHIN = datetime.timedelta(days=7)  # older sign-offs are left to the badge
@@ -101,6 +102,9 @@ def send_digest(user_id: int, today: datetime.date) -> bool:
             return False
         rows = list(Notification.objects.select_for_update().filter(
             recipient_id=user_id, state=Notification.State.DIGEST).order_by("created_at", "pk"))
+        rows, gone = split_due(rows, user_id, Channel.EMAIL)  # left the club, chose otherwise, signed meanwhile
+        Notification.objects.filter(pk__in=[row.pk for row in gone]).update(
+            state=Notification.State.DROPPED, sent_at=timezone.now())
         if not rows or not preference.user.email or not preference.user.is_active:
             return False
         _digest_mail(preference, rows, settings.SITE_URL).send()

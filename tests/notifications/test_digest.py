@@ -11,11 +11,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues import results
+from leagues.models import Result
 from leagues.notifications import digest
-from leagues.notifications.models import Channel, ClubHours, Notification, Preference
+from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference
 from leagues.players import player_for_user
 
-from .conftest import TONIGHT
+from .conftest import TONIGHT, leave
 
 AT_SIX = timezone.make_aware(datetime.datetime(2026, 11, 26, 18, 5))
 
@@ -129,3 +130,33 @@ def test_the_beat_s_hourly_task_runs_the_round(two_waiting, carol):
     with mock.patch.object(digest.timezone, "now", return_value=AT_SIX):
         assert tasks.hourly.run() == {"reminders": 0, "released": 0, "digests": 1}
     assert mail.outbox[0].to == [carol.email]
+
+
+# --- what is still worth telling when the digest goes out, not only when the message was written ---
+
+
+def test_a_member_who_left_the_club_gets_none_of_its_messages(two_waiting, club, carol):
+    """A private club's names never reach someone no longer in it, though they waited for his digest."""
+    leave(club, carol)
+    assert digest.hourly(AT_SIX)["digests"] == 0 and not mail.outbox
+    assert set(Notification.objects.filter(recipient=carol).values_list("state", flat=True)) == {"dropped"}
+
+
+def test_nothing_chosen_after_the_message_stops_it(two_waiting, carol):
+    Preference.objects.filter(user=carol).update(sign_off=Channel.NONE)
+    assert digest.hourly(AT_SIX)["digests"] == 0 and not mail.outbox
+
+
+def test_a_result_signed_before_the_digest_is_left_out_and_a_reminder_beside_it_said_once(
+        two_waiting, season, alice, carol):
+    signed, waiting = Result.objects.filter(season=season).order_by("played_on")
+    results.result_sign_off(result=signed, user=carol)
+    Notification.objects.create(recipient=carol, club=season.league.club, kind=Kind.SIGN_OFF,
+                                dedupe_key=f"sign_off_reminder:{waiting.pk}:{carol.pk}",
+                                state=Notification.State.DIGEST,
+                                payload=dict(Notification.objects.get(
+                                    dedupe_key=f"sign_off:{waiting.pk}:{carol.pk}").payload, reminder=True))
+    assert digest.hourly(AT_SIX)["digests"] == 1
+    body = mail.outbox[0].body
+    assert mail.outbox[0].subject == "Shitennō: 1 ding voor jou"
+    assert body.count(f"{waiting.played_on.day} november") == 1 and f"{signed.played_on.day} november" not in body

@@ -88,6 +88,7 @@ def test_a_day_later_those_who_still_have_not_signed_are_asked_once_more(season,
 
 
 def test_no_more_than_the_hourly_limit_of_pushes_reaches_a_person(push_on, alice):
+    Preference.objects.create(user=alice, dispute=Channel.PUSH)  # she asked for disputes by push
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
     for n in range(delivery.PUSHES_PER_HOUR + 2):
         Notification.objects.create(recipient=alice, kind=Kind.DISPUTE, dedupe_key=f"k{n}",
@@ -99,6 +100,7 @@ def test_no_more_than_the_hourly_limit_of_pushes_reaches_a_person(push_on, alice
 
 
 def test_quiet_hours_hold_a_push_until_the_hourly_round_after_them(push_on, club, alice):
+    Preference.objects.create(user=alice, dispute=Channel.PUSH)  # she asked for disputes by push
     ClubHours.objects.create(club=club, quiet_from=23, quiet_until=8)
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
     row = Notification.objects.create(recipient=alice, club=club, kind=Kind.DISPUTE, dedupe_key="k",
