@@ -59,7 +59,8 @@ def table_result(request: HttpRequest, code: str) -> HttpResponse:
             if error:
                 messages.error(request, error)
             else:
-                messages.success(request, _("Thank you: your sign-off is recorded."))
+                messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
+                         _("Your dispute is recorded: the club's managers settle it."))
             return redirect("table_detail", code)
         result = _result_of_table(request, code)
     if not request.htmx:

@@ -220,7 +220,8 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, _("Thank you: your sign-off is recorded."))
+        messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
+                         _("Your dispute is recorded: the club's managers settle it."))
     return redirect(result.season.league if result.season_id else "results_waiting")
 
 

@@ -38,6 +38,16 @@ def test_the_league_page_shows_standings_recent_games_and_sign_offs(client, club
     assert Result.objects.get(pk=pending.pk).status == "counted"
 
 
+def test_a_dispute_is_thanked_as_a_dispute_not_as_a_sign_off(client, club, alice, bob, carol):
+    league, _season, pending = rated_season(club, alice, bob, carol)
+    client.force_login(bob)
+    page = client.post(f"/results/{pending.pk}/sign-off/", {"agreed": "no", "note": "wrong score"},
+                       follow=True).content.decode()
+    assert "Your dispute is recorded: the club&#x27;s managers settle it." in page
+    assert "your sign-off is recorded" not in page
+    assert Result.objects.get(pk=pending.pk).status == "disputed"
+
+
 def test_it_refuses_a_sign_off_from_someone_not_at_the_table(client, club, alice, bob, carol, dave):
     _league, _season, pending = rated_season(club, alice, bob, carol)
     client.force_login(dave)
