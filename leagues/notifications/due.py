@@ -12,9 +12,8 @@ from collections.abc import Sequence
 
 from leagues.models import Membership
 
-from .models import Kind, Notification, Preference
+from .models import DEFAULT_CHANNELS, Kind, Notification, Preference
 from .selectors import results_to_sign
-from .services import DEFAULT_CHANNELS
 
 
 def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple[list, list]:

@@ -79,6 +79,11 @@ class Preference(models.Model):
         return getattr(self, kind)
 
 
+# Each kind's way when the person chose none (his choices' defaults): read where a message is written and again
+# where it goes out (due.py).
+DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
+
+
 class ClubHours(models.Model):
     """A club's hours: when its digest goes out, and the quiet hours in which no push is sent (held for later)."""
 

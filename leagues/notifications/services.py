@@ -20,10 +20,8 @@ from django.utils.translation import get_language
 from leagues import outbox
 from leagues.models import Club, Player, Result
 
-from .models import Channel, ClubHours, Kind, Notification, Preference, PushSubscription
+from .models import DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
 from .push import push_enabled
-
-DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
 
 
 def game_name(slug: str) -> str:
