@@ -2,7 +2,7 @@ from django.urls import path
 
 from leagues.nights import api as nights
 
-from . import league_views, views
+from . import chance_views, league_views, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="api-me"),
@@ -29,7 +29,7 @@ urlpatterns += [
     path("seasons/<int:pk>/", league_views.SeasonDetail.as_view(), name="api-season"),
     path("seasons/<int:pk>/standings/", league_views.SeasonStandings.as_view(), name="api-season-standings"),
     path("ratings/", league_views.RatingList.as_view(), name="api-ratings"),
-    path("games/<str:slug>/chances/", league_views.GameChances.as_view(), name="api-game-chances"),
+    path("games/<str:slug>/chances/", chance_views.GameChances.as_view(), name="api-game-chances"),
     path("players/<int:pk>/ratings/history/", league_views.PlayerRatingHistory.as_view(), name="api-rating-history"),
     path("players/<int:pk>/stats/", league_views.PlayerStats.as_view(), name="api-player-stats"),
     path("results/", league_views.ResultList.as_view(), name="api-results"),
