@@ -188,8 +188,7 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
-    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):],
-                                           {p: mu for p, (mu, _sigma) in enumerate(state)})
+    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):])
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []
