@@ -185,15 +185,18 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
     today's ratings but for a tenth of the window. Every pair of seats with different ranks in a held-out game is
     one observation, P(the better placed one outperforms the other) = Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2
     + 2 b^2)) (the chances' own model, read pair by pair: a pair needs no integral); b maximises their summed
-    log-likelihood plus the prior's log-density (the posterior mode), within FIT_RANGE of PERFORMANCE_SD.
+    log-likelihood plus the prior's log-density (the posterior mode). A young scope's mus are still spreading out,
+    and ratings short of a tenth of the games are a little narrower than today's: b is multiplied by that stretch,
+    the spread of the held-out seats' mus today (the window rated whole) over their spread without their fold. The
+    result stays within FIT_RANGE of PERFORMANCE_SD.
 
-    Why today's ratings less a fold, and not the ratings each player had before each game (the fit until this
-    change): those are noisier and on the narrower scale of their day, and only the later third of a scope's games
-    had ratings near today's, so a 300-game club fitted b on 100 games and missed the b its ratings want by ±13-17%
-    (seeds 200-219 of bench/calibration.py); held out by folds, all 300 count, on today's scale (±6-14%). Why not
-    today's ratings themselves: they were moved by the very games they would predict and look too good.
+    Why today's ratings less a fold, and not the ratings each player had before each game (the fit until then):
+    those are noisier and on the narrower scale of their day, so only the scope's later third was used, and a
+    300-game club fitted b on 100 games: it missed the b its ratings want by ±12-21% (rms of ln b over seeds 300-339
+    of bench/calibration.py's clubs); with every game held out once, ±7-15%. Why not today's ratings themselves:
+    they were moved by the very games they would predict and look too good.
     """
-    pairs = _held_out_pairs(list(games))
+    pairs, stretch = _held_out_pairs(list(games))
     if len(pairs) < FIT_MIN_PAIRS:
         return PERFORMANCE_SD
     centre = math.log(PERFORMANCE_SD)
@@ -203,27 +206,41 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
         return ((log_b - centre) ** 2 / (2 * FIT_PRIOR_SD**2)
                 - math.fsum(math.log(max(_normal_cdf(d / math.sqrt(v + twice)), 1e-300)) for d, v in pairs))
 
-    return math.exp(_golden_minimum(loss, centre - math.log(FIT_RANGE), centre + math.log(FIT_RANGE)))
+    held_out = math.exp(_golden_minimum(loss, centre - math.log(FIT_RANGE), centre + math.log(FIT_RANGE)))
+    return min(max(held_out * stretch, PERFORMANCE_SD / FIT_RANGE), PERFORMANCE_SD * FIT_RANGE)
 
 
-def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> list[tuple[float, float]]:
+def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> tuple[list[tuple[float, float]],
+                                                                                      float]:
     """Each held-out game's ordered pairs as (mu of the better placed − mu of the other, sum of their sigma²), from
-    the window rated without the game's fold."""
+    the window rated without the game's fold; and the stretch, the held-out seats' mus' spread today over without."""
     start: dict = {}
     for seats in games:
         for player, mu, sigma, _rank in seats:
             start.setdefault(player, (mu, sigma))
+    today = _rated(games, start, skip=None)
     pairs: list[tuple[float, float]] = []
+    without, now = [], []
     for fold in range(min(FIT_FOLDS, len(games))):
-        state = dict(start)
-        for index, seats in enumerate(games):
-            if index % FIT_FOLDS != fold:
-                players = [seat[0] for seat in seats]
-                rated = plackett_luce([state[p] for p in players], [seat[3] for seat in seats])
-                state.update(zip(players, rated, strict=True))
+        state = _rated(games, start, skip=fold)
         for seats in games[fold::FIT_FOLDS]:
             pairs.extend(_ordered_pairs([(*state[player], rank) for player, _mu, _sigma, rank in seats]))
-    return pairs
+            without.extend(state[seat[0]][0] for seat in seats)
+            now.extend(today[seat[0]][0] for seat in seats)
+    spread = _spread(without) if without else 0.0
+    return pairs, _spread(now) / spread if spread else 1.0
+
+
+def _rated(games: list[Sequence[tuple[object, float, float, int]]], start: dict, skip: int | None) -> dict:
+    """Each player's (mu, sigma) after the window's games from `start`, rated as the site rates them, without the
+    games of fold `skip` (every FIT_FOLDS-th game from it; None: all of them)."""
+    state = dict(start)
+    for index, seats in enumerate(games):
+        if skip is None or index % FIT_FOLDS != skip:
+            players = [seat[0] for seat in seats]
+            state.update(zip(players, plackett_luce([state[p] for p in players], [seat[3] for seat in seats]),
+                             strict=True))
+    return state
 
 
 def _ordered_pairs(seats: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
@@ -231,6 +248,11 @@ def _ordered_pairs(seats: list[tuple[float, float, int]]) -> list[tuple[float, f
     sum of their sigma²)."""
     return [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
             for k, (mi, si, ri) in enumerate(seats) for (mj, sj, rj) in seats[k + 1:] if ri != rj]
+
+
+def _spread(values: list[float]) -> float:
+    mean = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
 
 
 def _golden_minimum(f, low: float, high: float) -> float:
