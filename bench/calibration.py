@@ -23,6 +23,9 @@ behind luck or behind the pooling of table sizes (each size is reported apart). 
 - the same figures for openskill's `predict_win` (its 6.2 formula, checked against openskill itself at start).
 - **place**: mean |expected place given − true expected place| (true: 1 + Σ_{j≠i} Φ((s_j − s_i)/√2)).
 
+Then each seed's club apart: its own exponent over its held-out tables of every size (lowest, median, highest, and
+how many are within 0.9-1.1), since pooled rows can hide a club too sure beside one not sure enough.
+
 Each club kind is played with `--seeds` seeds (default 40, 41, 42: not the seeds the model was checked on while
 it was built, which were 100-102), and the held-out tables of all seeds are pooled.
 

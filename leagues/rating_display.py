@@ -193,7 +193,7 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
     Why today's ratings less a fold, and not the ratings each player had before each game (the fit until then):
     those are noisier and on the narrower scale of their day, so only the scope's later third was used, and a
     300-game club fitted b on 100 games: it missed the b its ratings want by ±12-21% (rms of ln b over seeds 300-339
-    of bench/calibration.py's clubs); with every game held out once, ±7-15%. Why not today's ratings themselves:
+    of bench/calibration.py's clubs); with every game held out once, ±8-16%. Why not today's ratings themselves:
     they were moved by the very games they would predict and look too good.
     """
     pairs, stretch = _held_out_pairs(list(games))
