@@ -23,6 +23,9 @@ behind luck or behind the pooling of table sizes (each size is reported apart). 
 - the same figures for openskill's `predict_win` (its 6.2 formula, checked against openskill itself at start).
 - **place**: mean |expected place given − true expected place| (true: 1 + Σ_{j≠i} Φ((s_j − s_i)/√2)).
 
+Then each seed's club apart: its own exponent over its held-out tables of every size (lowest, median, highest, and
+how many are within 0.9-1.1), since pooled rows can hide a club too sure beside one not sure enough.
+
 Each club kind is played with `--seeds` seeds (default 40, 41, 42: not the seeds the model was checked on while
 it was built, which were 100-102), and the held-out tables of all seeds are pooled.
 
@@ -152,18 +155,13 @@ def sharpened(chances_: Sequence[float], exponent: float) -> list[float]:
 
 def scope_exponent(history: list[tuple[list[float], int]]) -> float:
     """The experiment (not on the site): the sharpening exponent that best predicts a scope's own games, each from
-    the chances as they stood before it (the log-likelihood of the winner; ternary search, convex in a)."""
-    def loss(a: float) -> float:
-        return -sum(math.log(sharpened(p, a)[winner]) for p, winner in history)
-
-    low, high = 0.1, 4.0
-    for _ in range(50):
-        a, b = low + (high - low) / 3, high - (high - low) / 3
-        if loss(a) < loss(b):
-            high = b
-        else:
-            low = a
-    return (low + high) / 2
+    the chances as they stood before it (the log-likelihood of the winner)."""
+    groups: dict[int, tuple[list, list]] = {}
+    for chances_, winner in history:
+        predicted, won = groups.setdefault(len(chances_), ([], []))
+        predicted.append(chances_)
+        won.append([float(i == winner) for i in range(len(chances_))])
+    return best_exponent([(np.array(p), np.array(w)) for p, w in groups.values()], low=0.1, high=4.0, steps=50)
 
 
 def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False
@@ -188,8 +186,7 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
-    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):],
-                                           {p: mu for p, (mu, _sigma) in enumerate(state)})
+    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):])
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []
@@ -201,18 +198,22 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
     return tables
 
 
-def best_exponent(predicted: np.ndarray, truth: np.ndarray) -> float:
-    """The a minimising the cross-entropy of the true chances against p^a / Σ p^a (convex in a: ternary search)."""
-    logs = np.log(np.clip(predicted, 1e-12, 1.0))
+def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
+                  steps: int = 80) -> float:
+    """The a minimising the cross-entropy of the truth against p^a / Σ p^a, summed over `groups` of (predicted,
+    truth) arrays, one row a table (a group a table size): convex in a, so a ternary search."""
+    logs = [(np.log(np.clip(predicted, 1e-12, 1.0)), truth) for predicted, truth in groups]
 
     def loss(a: float) -> float:
-        scaled = a * logs
-        top = scaled.max(axis=1, keepdims=True)
-        log_norm = top[:, 0] + np.log(np.exp(scaled - top).sum(axis=1))
-        return float(-(truth * (scaled - log_norm[:, None])).sum())
+        total = 0.0
+        for log_p, truth in logs:
+            scaled = a * log_p
+            top = scaled.max(axis=1, keepdims=True)
+            log_norm = top[:, 0] + np.log(np.exp(scaled - top).sum(axis=1))
+            total -= float((truth * (scaled - log_norm[:, None])).sum())
+        return total
 
-    low, high = 0.05, 5.0
-    for _ in range(80):
+    for _ in range(steps):
         a, b = low + (high - low) / 3, high - (high - low) / 3
         if loss(a) < loss(b):
             high = b
@@ -248,7 +249,7 @@ def site_win(ratings: Sequence[tuple[float, float]], performance_sd: float | Non
 def figures(tables: list[Table], predictor: Predictor) -> dict:
     predicted = np.array([predictor(t) for t in tables])
     truth = np.array([t.true_win for t in tables])
-    return {"exponent": best_exponent(predicted, truth), "cal": calibration_error(predicted, truth),
+    return {"exponent": best_exponent([(predicted, truth)]), "cal": calibration_error(predicted, truth),
             "brier": expected_brier(predicted, truth)}
 
 
@@ -270,17 +271,27 @@ def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
 
 def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False
           ) -> list[tuple[str, int, dict]]:
-    """Every (club kind, size)'s row, the seeds' held-out tables pooled."""
+    """Every (club kind, size)'s row, the seeds' held-out tables pooled; each row also holds ("own") each seed's
+    club's own exponent, over its held-out tables of every size."""
     rows = []
     for spread_name, spread in SPREADS.items():
         for count in games:
             pooled: dict[int, list[Table]] = {n: [] for n in SIZES}
+            own = []
             for seed in seeds:
-                for n, tables in club(spread, count, seed, held_out, with_experiment).items():
+                played = club(spread, count, seed, held_out, with_experiment)
+                own.append(club_exponent(played))
+                for n, tables in played.items():
                     pooled[n].extend(tables)
-            rows.extend((f"{spread_name} (sd {spread}), {count} games", n, size_row(pooled[n], with_experiment))
-                        for n in SIZES)
+            rows.extend((f"{spread_name} (sd {spread}), {count} games", n,
+                         {**size_row(pooled[n], with_experiment), "own": own}) for n in SIZES)
     return rows
+
+
+def club_exponent(tables: dict[int, list[Table]]) -> float:
+    """One club's own exponent: the site's chances of its held-out tables of every size against their truth."""
+    return best_exponent([(np.array([site_win(t.ratings, t.performance_sd) for t in sized]),
+                           np.array([t.true_win for t in sized])) for sized in tables.values()])
 
 
 def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out: int) -> None:
@@ -295,8 +306,19 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
               f" {row['oracle']:.4f} | {row['guess']:.4f} | {row['place']:.3f} | {theirs['exponent']:.2f} |"
               f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |")
     verdict(rows)
+    show_own(rows)
     if "scope" in rows[0][2]:
         show_experiment(rows)
+
+
+def show_own(rows: list[tuple[str, int, dict]]) -> None:
+    """Each club apart: the pooled rows above can hide clubs too sure and clubs not sure enough that cancel."""
+    print("\nEach seed's club apart (its held-out tables of every size): its own exponent")
+    print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
+    print("|---|---|---|---|---|---|")
+    for name, own in {name: row["own"] for name, _n, row in rows}.items():
+        print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
+              f" {sum(0.9 <= a <= 1.1 for a in own)} |")
 
 
 def show_experiment(rows: list[tuple[str, int, dict]]) -> None:

@@ -16,11 +16,11 @@ new player), sigma is shown as its band and as the "?", and the conservative est
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from .ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL
+from .ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce
 
 TARGET = 1500  # a new player's number
 ALPHA = 200 / DEFAULT_SIGMA  # points per unit of mu: the prior's sigma is worth 200 points (24 per unit)
@@ -158,9 +158,11 @@ def _first_place(mus: list[float], spreads: list[float]) -> list[float]:
 # A scope's own b, fitted on its own games (issue 40, small clubs). With PERFORMANCE_SD fixed, the chances of a club
 # of 300 games were too sure when its skills are close (its mus are still mostly noise, and sigma does not say so)
 # and not sure enough when they are wide (its mus have not yet stretched to the spread): the error goes in opposite
-# directions with a spread no (mu, sigma) shows, so the scale is measured in each scope instead.
-FIT_SHARE = 3  # the later third of the scope's games: the ratings before them are near the ones the chances read
-FIT_MAX_GAMES = 1000  # at most its last 1,000 games: already ~5,000 pairs, and a bounded cost per rating job
+# directions with a spread no (mu, sigma) shows, so the scale is measured in each scope instead, by cross-validation:
+# the ratings that predict a held-out game are the scope's ratings of today without that game (nearly the ones the
+# chances will read: their noise and their scale), so no game is predicted from a rating it has moved.
+FIT_MAX_GAMES = 1000  # the scope's last 1,000 games at most: ~5,000 pairs, and a bounded cost per rating job
+FIT_FOLDS = 10  # each game is held out once, with a tenth of the window: the window is re-rated 10 times
 FIT_MIN_PAIRS = 20  # fewer ordered pairs than this: the fixed PERFORMANCE_SD
 FIT_PRIOR_SD = 0.5  # ln b ~ N(ln PERFORMANCE_SD, 0.5^2): a handful of games cannot send b to an extreme
 FIT_RANGE = 3  # b stays within [b0 / 3, 3 b0] (the benchmark's small clubs want 0.6 b0 to 1.9 b0)
@@ -168,32 +170,33 @@ _FIT_STEPS = 24  # golden-section steps on ln b over that range: to within 0.000
 
 
 def fit_window(games: int) -> int:
-    """How many of a scope's latest games its b is fitted on: the later third of its `games`, at most
-    FIT_MAX_GAMES."""
-    return min(FIT_MAX_GAMES, math.ceil(games / FIT_SHARE))
+    """How many of a scope's latest games its b is fitted on: all of them, at most FIT_MAX_GAMES."""
+    return min(FIT_MAX_GAMES, games)
 
 
-def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, int]]],
-                          current: Mapping[object, float]) -> float:
-    """The scope's b: the performance spread that best predicts its own later games from the ratings each player
-    had before each game (prequential, so no game is predicted from a rating it has moved), in today's units.
+def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, int]]]) -> float:
+    """The scope's b: the performance spread with which the scope's ratings of today best predict its own games,
+    each game predicted from ratings that have not seen it (10-fold cross-validation).
 
-    `games` is the scope's latest games (`fit_window` of them: its later third, at most the last FIT_MAX_GAMES) in
-    the order they were rated, each its seats' (player, mu before, sigma before, rank); `current` each player's mu
-    now. Every pair of seats with different ranks is one observation, P(the better placed one outperforms the
-    other) = Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2 + 2 b^2)) (the chances' own model, read pair by pair: a
-    pair needs no integral); b maximises their summed log-likelihood plus the prior's log-density (the posterior
-    mode). Why prequential and not today's ratings: those have been moved by the very games they would predict,
-    which makes them look too good (b too small, in a 300-game club by up to 40%). But the mus before those
-    games were on the scale of their day, and a young scope's mus are still stretching: b is multiplied by the
-    stretch since, the spread of the same seats' mus today over their spread then (1.03-1.10 in the benchmark's
-    300-game clubs of usual or wide skills, 0.93-1.05 in its others). The result stays within FIT_RANGE of
-    PERFORMANCE_SD.
+    `games` is the scope's latest games (`fit_window` of them) in the order they were rated, each its seats'
+    (player, mu before, sigma before, rank). The ratings before a player's first game in the window are where the
+    window starts; the window's games are rated again from there 10 times (openskill's update, as the site rates),
+    each time without one fold (every 10th game), and that fold's games are predicted from the ratings so reached:
+    today's ratings but for a tenth of the window. Every pair of seats with different ranks in a held-out game is
+    one observation, P(the better placed one outperforms the other) = Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2
+    + 2 b^2)) (the chances' own model, read pair by pair: a pair needs no integral); b maximises their summed
+    log-likelihood plus the prior's log-density (the posterior mode). A young scope's mus are still spreading out,
+    and ratings short of a tenth of the games are a little narrower than today's: b is multiplied by that stretch,
+    the spread of the held-out seats' mus today (the window rated whole) over their spread without their fold. The
+    result stays within FIT_RANGE of PERFORMANCE_SD.
+
+    Why today's ratings less a fold, and not the ratings each player had before each game (the fit until then):
+    those are noisier and on the narrower scale of their day, so only the scope's later third was used, and a
+    300-game club fitted b on 100 games: it missed the b its ratings want by ±12-21% (rms of ln b over seeds 300-339
+    of bench/calibration.py's clubs); with every game held out once, ±8-16%. Why not today's ratings themselves:
+    they were moved by the very games they would predict and look too good.
     """
-    later = list(games)
-    pairs = [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
-             for seats in later for k, (_p, mi, si, ri) in enumerate(seats) for (_q, mj, sj, rj) in seats[k + 1:]
-             if ri != rj]
+    pairs, stretch = _held_out_pairs(list(games))
     if len(pairs) < FIT_MIN_PAIRS:
         return PERFORMANCE_SD
     centre = math.log(PERFORMANCE_SD)
@@ -203,11 +206,48 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
         return ((log_b - centre) ** 2 / (2 * FIT_PRIOR_SD**2)
                 - math.fsum(math.log(max(_normal_cdf(d / math.sqrt(v + twice)), 1e-300)) for d, v in pairs))
 
-    then = math.exp(_golden_minimum(loss, centre - math.log(FIT_RANGE), centre + math.log(FIT_RANGE)))
-    seated = [(player, mu) for seats in later for player, mu, _sigma, _rank in seats]
-    spread_then = _spread([mu for _player, mu in seated])
-    stretch = _spread([current.get(player, mu) for player, mu in seated]) / spread_then if spread_then else 1.0
-    return min(max(then * stretch, PERFORMANCE_SD / FIT_RANGE), PERFORMANCE_SD * FIT_RANGE)
+    held_out = math.exp(_golden_minimum(loss, centre - math.log(FIT_RANGE), centre + math.log(FIT_RANGE)))
+    return min(max(held_out * stretch, PERFORMANCE_SD / FIT_RANGE), PERFORMANCE_SD * FIT_RANGE)
+
+
+def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> tuple[list[tuple[float, float]],
+                                                                                      float]:
+    """Each held-out game's ordered pairs as (mu of the better placed − mu of the other, sum of their sigma²), from
+    the window rated without the game's fold; and the stretch, the held-out seats' mus' spread today over without."""
+    start: dict = {}
+    for seats in games:
+        for player, mu, sigma, _rank in seats:
+            start.setdefault(player, (mu, sigma))
+    today = _rated(games, start, skip=None)
+    pairs: list[tuple[float, float]] = []
+    without, now = [], []
+    for fold in range(min(FIT_FOLDS, len(games))):
+        state = _rated(games, start, skip=fold)
+        for seats in games[fold::FIT_FOLDS]:
+            pairs.extend(_ordered_pairs([(*state[player], rank) for player, _mu, _sigma, rank in seats]))
+            without.extend(state[seat[0]][0] for seat in seats)
+            now.extend(today[seat[0]][0] for seat in seats)
+    spread = _spread(without) if without else 0.0
+    return pairs, _spread(now) / spread if spread else 1.0
+
+
+def _rated(games: list[Sequence[tuple[object, float, float, int]]], start: dict, skip: int | None) -> dict:
+    """Each player's (mu, sigma) after the window's games from `start`, rated as the site rates them, without the
+    games of fold `skip` (every FIT_FOLDS-th game from it; None: all of them)."""
+    state = dict(start)
+    for index, seats in enumerate(games):
+        if skip is None or index % FIT_FOLDS != skip:
+            players = [seat[0] for seat in seats]
+            state.update(zip(players, plackett_luce([state[p] for p in players], [seat[3] for seat in seats]),
+                             strict=True))
+    return state
+
+
+def _ordered_pairs(seats: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
+    """Every pair of (mu, sigma, rank) seats with different ranks: (the better placed one's mu − the other's, the
+    sum of their sigma²)."""
+    return [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
+            for k, (mi, si, ri) in enumerate(seats) for (mj, sj, rj) in seats[k + 1:] if ri != rj]
 
 
 def _spread(values: list[float]) -> float:

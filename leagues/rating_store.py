@@ -190,28 +190,24 @@ def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
 
 def _write_fit(kind: str, key: str) -> None:
     """The scope's own performance spread for its win chances (issue 40, leagues.rating_display
-    .fitted_performance_sd), from the history just written: the ratings before each of its latest games, their
-    ranks and today's mus. Three reads bounded by the fit's window whatever the scope's size (its last
-    FIT_SHARE x FIT_MAX_GAMES results by the history's index, their rows, today's mus of their players), and one
-    write; a scope left without history loses its row."""
+    .fitted_performance_sd), from the history just written: the ratings before each of its latest games and their
+    ranks (the fit rates the window again itself). Two reads bounded by the fit's window whatever the scope's size
+    (its last FIT_MAX_GAMES results by the history's index, and their rows), and one write; a scope left without
+    history loses its row."""
     events = RatingEvent.objects.filter(kind=kind, key=key)
-    newest = list(events.order_by("-played_on", "-result_id").values_list("played_on", "result_id").distinct()
-                  [:rating_display.FIT_SHARE * rating_display.FIT_MAX_GAMES])
-    if not newest:
+    newest = events.order_by("-played_on", "-result_id").values_list("played_on", "result_id").distinct()
+    window = [result_id for _day, result_id in newest[:rating_display.FIT_MAX_GAMES]]
+    if not window:
         RatingFit.objects.filter(kind=kind, key=key).delete()
         return
-    window = [result_id for _day, result_id in newest[:rating_display.fit_window(len(newest))]]
     rank = ResultEntry.objects.filter(result_id=OuterRef("result_id"), player_id=OuterRef("player_id"))
     games: dict[int, list] = {result_id: [] for result_id in reversed(window)}  # in the order they were rated
     for result_id, player_id, mu, sigma, place in (events.filter(result_id__in=window).annotate(
             place=Subquery(rank.values("rank")[:1])).values_list("result_id", "player_id", "mu_before",
                                                                   "sigma_before", "place")):
         games[result_id].append((player_id, mu, sigma, place))
-    current = dict(Rating.objects.filter(kind=kind, key=key, player_id__in={p for seats in games.values()
-                                                                           for p, *_rest in seats})
-                   .values_list("player_id", "mu"))
     RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
-        "performance_sd": rating_display.fitted_performance_sd(list(games.values()), current)})
+        "performance_sd": rating_display.fitted_performance_sd(list(games.values()))})
 
 
 def _start_state(earlier) -> dict[int, list]:

@@ -229,19 +229,18 @@ def test_an_array_literal_reads_back_as_the_same_values(pg_type, values):
 
 def _expected_fit(rated) -> float:
     """The scope's performance spread worked out from the fold itself (not from the stored rows): its latest
-    `fit_window` results' seats before each, their ranks, and today's mus."""
+    `fit_window` results' seats before each and their ranks."""
     from leagues import rating_display
 
-    final, history = rate_results(rated)
+    _final, history = rate_results(rated)
     before = {(c.result_id, c.player): (c.mu_before, c.sigma_before) for c in history}
     games = [[(player, *before[(result.result_id, player)], rank) for player, rank in result.ranks]
              for result in rated]
-    later = games[len(games) - rating_display.fit_window(len(games)):]
-    return rating_display.fitted_performance_sd(later, {player: state.mu for player, state in final.items()})
+    return rating_display.fitted_performance_sd(games[len(games) - rating_display.fit_window(len(games)):])
 
 
 def test_the_rating_job_stores_the_scope_s_own_spread_and_a_new_result_refits_it():
-    """Issue 40: each run of the rating job leaves the scope's own b, fitted on its later third of results, the
+    """Issue 40: each run of the rating job leaves the scope's own b, fitted on its last 1,000 results, the
     same whether the last result came incrementally or by a full recompute; a scope with nothing left loses it."""
     from leagues.models import RatingFit
 
