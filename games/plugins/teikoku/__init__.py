@@ -34,6 +34,11 @@ class TeikokuGame(GameAdapter):
     panel_template = "games/teikoku/panel.html"
     outcome_template = "games/teikoku/outcome.html"
     night_count_label = gettext_lazy("cards in the Units deck")
+    # the rulebook prints no size for the Units deck (docs/rules/teikoku.md, T4): the table counts it
+    night_count_help = gettext_lazy(
+        "Once the 3 Port cards are face up, count the face-down cards left in the Units deck. The rulebook prints "
+        "no number; the site counts the deck down to know when the Port lies open to attack and when two empty "
+        "decks end the game.")
     move_labels = {
         "end_turn": gettext_lazy("end the turn"),
         "banish": gettext_lazy("banish a card (Autumn)"),
