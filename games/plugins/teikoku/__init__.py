@@ -78,7 +78,8 @@ class TeikokuGame(GameAdapter):
         return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
 
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
-        return context.table_context(session.state, seats, query)
+        return context.table_context(session.state, seats, query,
+                                     say=lambda phrase: self.phrases.say_phrase(phrase) or phrase.text)
 
     # the game's own functions, as the adapter's (GameAdapter says what each is for)
     outcome_context = staticmethod(context.outcome_context)
