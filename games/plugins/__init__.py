@@ -136,6 +136,9 @@ class GameAdapter:
     # What the organiser counts at each of the game's tables before the site opens it (gettext_lazy, the label of a
     # whole-number field, e.g. the cards of a deck), or None when nothing is asked.
     night_count_label: str | None = None
+    # A short hint under that field (gettext_lazy): what exactly to count and why the site needs it, for an
+    # organiser who has not set the game up before. None says nothing more than the label.
+    night_count_help: str | None = None
 
     def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
         """(set-up, deal) for table `number` of a league night's round, with the seated players' `names` in seat

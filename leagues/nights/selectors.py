@@ -1,19 +1,80 @@
 """Reading a league night (issue 25). `round_tables` is the one place a round's proposed tables are read, so
-other features (win chances beside each table) can show them without knowing the models."""
+other features (win chances beside each table) can show them without knowing the models.
+
+A night table's state is read here and nowhere else: an opened table is finished when it has a result
+(`night_results`: its session's own, or one entered by hand that covers it), so the organiser's screen, the API,
+the night's standings and its notification agree however the result was entered."""
+
+import datetime
 
 from leagues import standings as standings_maths
 from leagues.models import Membership, Player, Result
 
 from .models import Night, NightRound, NightTable
 
+NIGHT_SPAN = datetime.timedelta(days=1)  # a night goes past midnight: its games are played on its date or the next
+
 
 def round_tables(night_round: NightRound) -> list[dict]:
     """The round's tables in order: {"position", "game", "players" (ids in seat order), "locked", "session" (its
-    code) and "finished" (whether its game has ended; False before it opens)}."""
+    code) and "finished" (whether its game has ended, on the phones or by a result entered for it: `night_results`;
+    False before it opens)}."""
+    tables = list(night_round.tables.select_related("session").order_by("position", "pk"))
+    with_result = set(night_results(night_round.night)) if night_round.opened_at else set()
     return [{"position": t.position, "game": t.game, "players": list(t.players), "locked": t.locked,
              "session": t.session.code if t.session_id else None,
-             "finished": bool(t.session_id) and t.session.status == t.session.Status.FINISHED}
-            for t in night_round.tables.select_related("session").order_by("position", "pk")]
+             "finished": bool(t.session_id) and (t.session.status == t.session.Status.FINISHED
+                                                  or t.pk in with_result)}
+            for t in tables]
+
+
+def night_results(night: Night) -> dict[int, Result]:
+    """Each opened night table's result, by the table's id (a table still playing has none).
+
+    Its session's own result when the game was played to its end on the phones; else a result entered by hand
+    (the league page, the API: no session) that covers it: the table's game and exactly its players, in the
+    night's season, played on the night's date or the next, and entered after the table opened. A club that
+    finishes a game on paper, or whose phone died, records it that way and expects the table done. One result
+    covers one table (the earliest still open, rounds in order); deleting it puts the table back in play, and a
+    disputed one keeps it finished but out of the standings, as a disputed result from the phones does."""
+    tables = list(NightTable.objects.filter(round__night=night, session__isnull=False).select_related("round")
+                  .order_by("round__number", "position", "pk"))
+    if not tables:
+        return {}
+    own = {r.session_id: r for r in Result.objects.filter(session_id__in=[t.session_id for t in tables])
+           .prefetch_related("entries")}
+    found = {t.pk: own[t.session_id] for t in tables if t.session_id in own}
+    still_open = [t for t in tables if t.pk not in found]
+    if still_open:
+        by_hand = list(Result.objects.filter(
+            season=night.season, session__isnull=True, game__in={t.game for t in still_open},
+            played_on__range=(night.date, night.date + NIGHT_SPAN),
+            created_at__gte=min(t.round.opened_at for t in still_open)).prefetch_related("entries")
+            .order_by("created_at", "pk"))
+        for table in still_open:
+            covering = next((r for r in by_hand if r.game == table.game and r.created_at >= table.round.opened_at
+                             and {e.player_id for e in r.entries.all()} == set(table.players)), None)
+            if covering is not None:
+                found[table.pk] = covering
+                by_hand.remove(covering)
+    return found
+
+
+def night_of_result(result: Result) -> Night | None:
+    """The night one of whose tables `result` finished (`night_results`: its session's, or a game entered by hand
+    that covers a table), or None."""
+    if result.session_id:
+        table = NightTable.objects.filter(session_id=result.session_id).select_related(
+            "round__night__season__league__club").first()
+        return table.round.night if table else None
+    if not result.season_id:
+        return None
+    nights = Night.objects.filter(season_id=result.season_id, rounds__opened_at__isnull=False,
+                                  date__range=(result.played_on - NIGHT_SPAN, result.played_on)).distinct()
+    for night in nights.select_related("season__league__club").order_by("date", "pk"):
+        if any(r.pk == result.pk for r in night_results(night).values()):
+            return night
+    return None
 
 
 def player_table(night: Night, player_id: int) -> dict | None:
@@ -53,7 +114,7 @@ def night_standings(night: Night) -> dict:
     Computed from tonight's few results on each read (a dozen tables at most), so it follows every sign-off at
     once, without waiting for the season's stored table to be recomputed by its job."""
     season = night.season
-    results = list(Result.objects.filter(session_id__in=night_sessions(night)).prefetch_related("entries"))
+    results = list(night_results(night).values())
     counted = [r for r in results if r.status == Result.Status.COUNTED]
     games = [[(e.player_id, e.rank, e.score) for e in r.entries.all()] for r in counted]
     rows = standings_maths.table_of(games, scheme=season.points_scheme, custom=season.custom_points,

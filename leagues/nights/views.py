@@ -115,16 +115,18 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
     still_playing = sum(1 for t in tables if t["session"] and not t["finished"])
     return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
             "still_playing": still_playing,
-            "counts_asked": [{**t, "what": label} for t in tables if not t["session"]
-                             for label in [_night_count_label(t["game"])] if label]}
+            "counts_asked": [{**t, "what": label, "help": help_text} for t in tables if not t["session"]
+                             for label, help_text in [_night_count_label(t["game"])] if label]}
 
 
-def _night_count_label(game: str) -> str | None:
-    """What the organiser counts at a table of `game` before the site opens it (its adapter's), or None."""
+def _night_count_label(game: str) -> tuple[str | None, str | None]:
+    """What the organiser counts at a table of `game` before the site opens it, and the hint saying what exactly to
+    count and why (its adapter's), or (None, None)."""
     try:
-        return get_game(game).night_count_label
+        adapter = get_game(game)
     except UnknownGame:
-        return None
+        return None, None
+    return adapter.night_count_label, adapter.night_count_help
 
 
 def _present_context(night: Night) -> dict:

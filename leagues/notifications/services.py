@@ -227,20 +227,19 @@ STANDINGS_SHOWN = 3  # the top of the night's table in the message; the link ope
 
 
 def result_settled(result: Result) -> list[Notification]:
-    """A night's table counted: once every table opened that night counts, each member who checked in gets the
+    """A night's table counted (played on the phones or entered by hand: leagues.nights.selectors.night_results):
+    once every table opened that night counts, each member who checked in gets the
     night's standings (again after a later round's last table: the key counts the tables)."""
-    if result.status != Result.Status.COUNTED or not result.session_id:
+    if result.status != Result.Status.COUNTED or not (result.session_id or result.season_id):
         return []
-    from leagues.models import NightCheckIn, NightTable
-    from leagues.nights.selectors import night_sessions, night_standings
+    from leagues.models import NightCheckIn
+    from leagues.nights.selectors import night_of_result, night_results, night_sessions, night_standings
 
-    table = NightTable.objects.filter(session_id=result.session_id).select_related(
-        "round__night__season__league__club").first()
-    if table is None:
+    night = night_of_result(result)  # a table's own result, or one entered by hand for a night table
+    if night is None:
         return []
-    night = table.round.night
     sessions = night_sessions(night)
-    counted = Result.objects.filter(session_id__in=sessions, status=Result.Status.COUNTED).count()
+    counted = sum(r.status == Result.Status.COUNTED for r in night_results(night).values())
     if counted < len(sessions):
         return []
     standings = night_standings(night)

@@ -11,13 +11,14 @@
 //    sent twice (a move's key makes a repeat answer what the first got) nor dropped unsaid;
 // 4. at sign-out, says when moves of this account still wait, and drops them (and this phone's copies of the
 //    account's pages) only when they were sent or the holder confirms.
-// Safari has no Background Sync, so sending is the page's job, not the worker's.
+// Safari has no Background Sync, so sending is the page's job, not the worker's: the queues of the tables not on
+// screen are sent from any page of the site by static/js/offline-queue.js, which also keeps the queues' storage
+// and posts a move for this file (window.shitennoQueue; loaded first).
 (() => {
   const script = document.currentScript;
   const LIMIT = 200; // waiting moves a phone holds per table: a whole evening's play, far below IndexedDB's room
-  const ANSWER_WITHIN = 20000; // ms: a send unanswered this long counts as failed (it is sent again, same key)
-  const PAUSE_MAX = 30000; // ms: the longest pause between two tries while the site does not answer
-  const account = (document.body && document.body.dataset.account) || "";
+  const queue = window.shitennoQueue;
+  const { ANSWER_WITHIN, account, db, done, empty, read, update, channel, tell, accountQueues, newKey } = queue;
   const COPIES = "shitenno-copies-"; // the worker's caches of page copies (templates/offline/sw.js)
 
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
@@ -42,67 +43,7 @@
     notice.hidden = false;
   }
 
-  // --- the queues: one IndexedDB record per account and table, {waiting: [...], notTaken: [...]} ----------------
-  // Every change is one readwrite transaction that reads the record and writes it back (IndexedDB runs such
-  // transactions on one store one after another, across tabs), so two tabs never overwrite each other's moves.
-  let dbOpening = null;
-  function db() {
-    dbOpening = dbOpening || new Promise((resolve, reject) => {
-      const request = indexedDB.open("shitenno-offline", 2);
-      request.onupgradeneeded = () => {
-        // Version 1 kept one queue per table, whoever entered it: those records are left where they are (in
-        // "tables"), read once by the table page and listed as not taken, never sent (see adoptOld).
-        if (!request.result.objectStoreNames.contains("queues")) request.result.createObjectStore("queues");
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    return dbOpening;
-  }
-  function done(request) {
-    return new Promise((resolve, reject) => {
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  }
-  function empty() {
-    return { waiting: [], notTaken: [] };
-  }
-  async function read(id) {
-    const store = (await db()).transaction("queues").objectStore("queues");
-    return (await done(store.get(id))) || empty();
-  }
-  // change(record) edits the record in place; its return value is passed back. One transaction, then the other
-  // tabs are told.
-  async function update(id, change) {
-    const transaction = (await db()).transaction("queues", "readwrite");
-    const store = transaction.objectStore("queues");
-    const record = (await done(store.get(id))) || empty();
-    const result = change(record);
-    store.put(record, id);
-    await new Promise((resolve, reject) => {
-      transaction.oncomplete = resolve;
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-    tell(id);
-    return { record, result };
-  }
-  const channel = "BroadcastChannel" in window ? new BroadcastChannel("shitenno-offline") : null;
-  function tell(id) {
-    if (channel) channel.postMessage({ id });
-  }
-  async function accountQueues() {
-    const store = (await db()).transaction("queues").objectStore("queues");
-    const range = IDBKeyRange.bound(`${account} `, `${account} \uffff`);
-    const [keys, records] = await Promise.all([done(store.getAllKeys(range)), done(store.getAll(range))]);
-    return keys.map((key, i) => ({ key, record: records[i] }));
-  }
-
-  function newKey() {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  }
+  // --- the queues: one IndexedDB record per account and table (static/js/offline-queue.js) ----------------------
 
   // What a move was, in the words of the form it came from (the reader's language): the button tapped, then each
   // field filled in as "its label: its value" (a list's chosen option, a ticked box's label). Shared code: it
@@ -212,57 +153,11 @@
       if (window.htmx) window.htmx.process(body);
     }
 
-    // Why the site refused: the game is over (the table it shows is finished), else its own words in the answer
-    // (the notice or the error it shows), else that the table changed.
-    function reasonIn(html) {
-      const template = document.createElement("template");
-      template.innerHTML = html;
-      const body = template.content.querySelector("#table-body");
-      if (body && "over" in body.dataset) return banner.dataset.over;
-      const said = body && body.querySelector(".notice, [role=alert]");
-      return (said && said.textContent.replace(/\s+/g, " ").trim()) || banner.dataset.refused;
-    }
-
-    function csrfHeader() {
-      try {
-        return JSON.parse(document.body.getAttribute("hx-headers") || "{}");
-      } catch (error) {
-        return {};
-      }
-    }
-
     function tryAgainLater() {
       stalled = true;
       failures += 1;
       clearTimeout(retry);
-      // 1 s, 2 s, 4 s … up to 30 s, each a little shuffled so that a club's phones do not all come back at once
-      const pause = Math.min(PAUSE_MAX, 1000 * 2 ** (failures - 1)) * (0.8 + 0.4 * Math.random());
-      retry = setTimeout(sendAll, pause);
-    }
-
-    // One move to the site. "taken", "refused" (with the answer) or "failed" (no answer, or the site failing).
-    async function post(move, last) {
-      const body = new URLSearchParams(move.fields);
-      body.set("seq", String(move.seq));
-      body.set("key", move.key);
-      // Only the last move asks for the table body back (as htmx does); the ones before it are posted as a plain
-      // form, which the site answers with a redirect and no page to render: the queue empties faster.
-      const headers = csrfHeader();
-      if (last) Object.assign(headers, { "HX-Request": "true", "HX-Current-URL": window.location.href });
-      let response;
-      try {
-        response = await fetch(move.url, {
-          method: "POST", body, credentials: "same-origin", headers, redirect: "manual",
-          signal: AbortSignal.timeout ? AbortSignal.timeout(ANSWER_WITHIN) : undefined,
-        });
-      } catch (error) {
-        return { outcome: "failed" };
-      }
-      if (response.status >= 500) return { outcome: "failed" };
-      if (response.type === "opaqueredirect" || response.ok) {
-        return { outcome: "taken", html: response.ok ? await response.text() : "" };
-      }
-      return { outcome: "refused", html: await response.text() };
+      retry = setTimeout(sendAll, queue.pause(failures));
     }
 
     // The queue goes one move at a time, in the order entered: each expects the seq the one before it makes. One
@@ -271,7 +166,8 @@
       for (;;) {
         const move = (await read(id)).waiting[0];
         if (!move || !navigator.onLine) return;
-        const answer = await post(move, (await read(id)).waiting.length === 1);
+        // only the last move asks for the table body back: the ones before it get a redirect, nothing to render
+        const answer = await queue.post(move, (await read(id)).waiting.length === 1);
         if (answer.outcome === "failed") {
           tryAgainLater();
           return;
@@ -288,7 +184,7 @@
         }
         // 409 (another phone moved first), 400 (the rules refuse it), 403, 422: this move and those behind it
         // were entered on a table that is not the table now. Stop, show the table now, list them to enter again.
-        const reason = reasonIn(answer.html);
+        const reason = queue.reasonIn(answer.html, banner);
         ({ record } = await update(id, (r) => {
           r.notTaken.push(...r.waiting.map((waiting) => ({ ...waiting, reason })));
           r.waiting = [];
@@ -320,13 +216,13 @@
       const { result } = await update(id, (r) => {
         if (r.waiting.length >= LIMIT) return false;
         if (pending && !pending.queued && !r.waiting.some((waiting) => waiting.key === pending.move.key)) {
-          r.waiting.push(pending.move);
+          r.waiting.push(named(pending.move, r.waiting));
           pending.queued = true;
         }
         if (move) {
           if (r.waiting.some((waiting) => waiting.key === move.key)) return true;
           const last = r.waiting[r.waiting.length - 1];
-          r.waiting.push({ ...move, seq: last ? last.seq + 1 : move.seq });
+          r.waiting.push(named({ ...move, seq: last ? last.seq + 1 : move.seq }, r.waiting));
         }
         return true;
       });
@@ -335,13 +231,37 @@
       return result;
     }
 
+    // A button tapped again and again while the page cannot change (offline) reads the same each time; a game may
+    // give the words each tap in a row stands for (data-queued-words on the button: a JSON list, the first for the
+    // tap on the page as it is, the next for the tap after it...). `series` is that button on this page's state.
     function moveFrom(form, submitter) {
       const data = new FormData(form);
       if (submitter && submitter.name) data.append(submitter.name, submitter.value);
       const fields = [...data.entries()].filter(([name, value]) => typeof value === "string" && name !== "seq"
         && name !== "key");
-      return { url: moveUrl, fields, seq: Number(data.get("seq")), key: String(data.get("key") || newKey()),
+      const move = { url: moveUrl, fields, seq: Number(data.get("seq")), key: String(data.get("key") || newKey()),
         label: describe(form, submitter), at: Date.now() };
+      let words = null;
+      try {
+        words = submitter && submitter.dataset.queuedWords ? JSON.parse(submitter.dataset.queuedWords) : null;
+      } catch (error) {
+        words = null; // the button's own words, as any other move
+      }
+      if (Array.isArray(words) && words.length) {
+        const body = document.getElementById("table-body");
+        move.words = words;
+        move.series = `${body ? body.dataset.seq : ""} ${submitter.name}=${submitter.value}`;
+      }
+      return move;
+    }
+
+    // The move as it waits: with the words of its place in its series (the taps of the same button before it,
+    // still waiting), kept without the list.
+    function named(move, waiting) {
+      if (!move.words) return move;
+      const { words, ...kept } = move;
+      const before = waiting.filter((other) => other.series === move.series).length;
+      return { ...kept, label: before < words.length ? words[before] : move.label };
     }
 
     document.addEventListener("submit", (event) => {

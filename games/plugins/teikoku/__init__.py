@@ -34,6 +34,11 @@ class TeikokuGame(GameAdapter):
     panel_template = "games/teikoku/panel.html"
     outcome_template = "games/teikoku/outcome.html"
     night_count_label = gettext_lazy("cards in the Units deck")
+    # the rulebook prints no size for the Units deck (docs/rules/teikoku.md, T4): the table counts it
+    night_count_help = gettext_lazy(
+        "Once the 3 Port cards are face up, count the face-down cards left in the Units deck. The rulebook prints "
+        "no number; the site counts the deck down to know when the Port lies open to attack and when two empty "
+        "decks end the game.")
     move_labels = {
         "end_turn": gettext_lazy("end the turn"),
         "banish": gettext_lazy("banish a card (Autumn)"),
@@ -73,7 +78,8 @@ class TeikokuGame(GameAdapter):
         return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
 
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
-        return context.table_context(session.state, seats, query)
+        return context.table_context(session.state, seats, query,
+                                     say=lambda phrase: self.phrases.say_phrase(phrase) or phrase.text)
 
     # the game's own functions, as the adapter's (GameAdapter says what each is for)
     outcome_context = staticmethod(context.outcome_context)

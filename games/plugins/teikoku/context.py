@@ -6,16 +6,21 @@ Presentation only, read from the engine's state and hint, in the reader's langua
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.engines.base import MoveError, Phrase
 from games.engines.teikoku import TeikokuEngine
 from games.engines.teikoku.rules import CLAN_NAMES, DECKS, SPECIAL_DECKS
 
 from .forms import COLOURS, DEFAULT_COLOURS
 
 ENGINE = TeikokuEngine()
+TURNS_AHEAD = 16  # "end the turn" taps in a row a phone can tell apart offline (two seasons of four clans' phases)
 
 SEASONS = {
     "winter": gettext_lazy("Winter"), "spring": gettext_lazy("Spring"), "summer": gettext_lazy("Summer"),
@@ -67,7 +72,28 @@ def _holders(seats: list[dict]) -> list[tuple[str, str]]:
     return [(str(s["index"]), s["clan"]) for s in seats] + [("port", _("the Port")), ("supply", _("the supply"))]
 
 
-def table_context(state: dict, rows: list, query: QueryDict) -> dict:
+def end_turn_words(state: dict, say: Callable[[Phrase], str]) -> list[str]:
+    """What "end the turn" tapped again and again from this state ends, in the reader's words: the first tap ends
+    the turn on the page, the next the turn after it ("Year 1, Winter, Troop Movement: Minamoto ends their Troop
+    Movement turn."). A phone offline keeps the page as it is, so its waiting moves would otherwise all read as the
+    one button ("End the Troop Movement turn"); the shared queue lists each by its place in the row
+    (static/js/offline.js, data-queued-words). Only "end the turn" moves the turn on: a move in between (a bounty,
+    an acquisition) leaves the next tap's words as they are. Stops where the engine refuses the next one."""
+    words = []
+    for _turn in range(TURNS_AHEAD):
+        seat = ENGINE.hint(state)["to_move"]
+        if seat is None:
+            break
+        move = {"type": "end_turn", "seat": seat}
+        try:
+            words.append(say(ENGINE.describe_phrase(state, move)))
+            state = ENGINE.apply(state, move)
+        except MoveError:
+            break
+    return words
+
+
+def table_context(state: dict, rows: list, query: QueryDict, say: Callable[[Phrase], str] | None = None) -> dict:
     hint = ENGINE.hint(state)
     seats = seat_rows(rows, state["clans"])
     for seat in seats:
@@ -90,6 +116,8 @@ def table_context(state: dict, rows: list, query: QueryDict) -> dict:
     }
     if hint["to_move"] is not None:
         context["mover"] = seats[hint["to_move"]]
+    if say is not None and "end_turn" in hint["moves"]:
+        context["end_turn_words"] = json.dumps(end_turn_words(state, say), ensure_ascii=False)
     return context
 
 

@@ -1,0 +1,112 @@
+# ruff: noqa: F811  (the fixtures imported from test_nights are parameters here, by name)
+"""A night table whose result is entered by hand on the league page (the players finished it on paper, or a phone
+died) is as finished as one played to its end on the phones: it is no longer "playing" on the organiser's screen,
+it counts in the night's standings once signed off, and a deleted result puts it back in play."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import TableSession
+from leagues import results
+from leagues.models import Result
+from leagues.nights import selectors, services
+from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
+from tests.leagues.test_nights import TONIGHT, night, regulars, season  # noqa: F401 (fixtures)
+
+
+@pytest.fixture
+def opened(six, alice):
+    """Round 1 of six players opened: two tables of three, both playing on the phones."""
+    services.round_propose(night=six, user=alice)
+    services.tables_open(night_round=six.rounds.get(), user=alice)
+    return six
+
+
+def _enter_on_the_league_page(client, alice, night, players):
+    """alice, the organiser, records the table's game on the league page (first place first)."""
+    data = {"game": "shitenno", "played_on": TONIGHT.isoformat()}
+    for i, player in enumerate(players, start=1):
+        data |= {f"player_{i}": player, f"rank_{i}": i}
+    answer = as_user(client, alice).post(reverse("result_create", args=[night.season.league_id]), data)
+    assert answer.status_code == 302, answer.content.decode()
+    return Result.objects.filter(session__isnull=True).order_by("-pk").first()
+
+
+def _round_part(client, alice, night):
+    return as_user(client, alice).get(reverse("night_detail", args=[night.pk]), {"part": "round"},
+                                      headers={"HX-Request": "true"}).content.decode()
+
+
+def test_a_result_entered_on_the_league_page_finishes_its_night_table(client, opened, alice):
+    first, second = tables_of(opened)
+    _enter_on_the_league_page(client, alice, opened, first["players"])
+    by_position = {t["position"]: t for t in tables_of(opened)}
+    assert by_position[first["position"]]["finished"] and not by_position[second["position"]]["finished"]
+    page = _round_part(client, alice, opened)
+    assert page.count('<small class="tag">playing</small>') == 1 and '<small class="tag">finished</small>' in page
+    assert "One table of this round is still playing" in page  # the other table only: its players stay seated
+    # the session itself is the phones' business: nothing was written to it
+    assert TableSession.objects.get(code=first["session"]).status == TableSession.Status.PLAYING
+
+
+def test_the_entered_result_counts_in_the_night_s_standings_once_signed_off(client, opened, alice, carol,
+                                                                             regulars):
+    first = tables_of(opened)[0]
+    result = _enter_on_the_league_page(client, alice, opened, first["players"])
+    standings = selectors.night_standings(opened)
+    assert standings["counted"] + standings["waiting"] == 1  # tonight's game, waiting or counted
+    users = {u.player.pk: u for u in [alice, carol, *regulars]}
+    for player in first["players"]:
+        results.result_sign_off(result=Result.objects.get(pk=result.pk), user=users[player])
+    assert Result.objects.get(pk=result.pk).status == Result.Status.COUNTED
+    standings = selectors.night_standings(opened)
+    assert [row["player"] for row in standings["rows"]] == first["players"] and standings["counted"] == 1
+
+
+def test_a_deleted_result_puts_the_table_back_in_play(client, opened, alice):
+    first = tables_of(opened)[0]
+    result = _enter_on_the_league_page(client, alice, opened, first["players"])
+    results.result_delete(result=result, version=result.version, user=alice)
+    assert not any(t["finished"] for t in tables_of(opened))
+    assert "2 tables of this round are still playing" in _round_part(client, alice, opened)
+
+
+def test_a_result_for_other_players_finishes_nothing(client, opened, alice, carol):
+    first, second = tables_of(opened)
+    # two players of one table and one of the other: not a table of tonight
+    _enter_on_the_league_page(client, alice, opened, [*first["players"][:2], second["players"][0]])
+    assert not any(t["finished"] for t in tables_of(opened))
+
+
+def test_one_result_finishes_one_table_and_the_phones_own_result_comes_first(client, opened, alice):
+    first = tables_of(opened)[0]
+    session = TableSession.objects.get(code=first["session"])
+    own = Result.objects.create(game="shitenno", played_on=TONIGHT, season=opened.season, session=session)
+    for rank, player in enumerate(first["players"], start=1):
+        own.entries.create(player_id=player, rank=rank)
+    by_hand = _enter_on_the_league_page(client, alice, opened, first["players"])
+    assert selectors.night_results(opened) == {
+        selectors.NightTable.objects.get(session=session).pk: own}  # the copy by hand covers no other table
+    assert by_hand.pk not in {r.pk for r in selectors.night_results(opened).values()}
+
+
+def test_a_result_entered_before_the_round_opened_is_not_its_table_s(client, six, alice):
+    services.round_propose(night=six, user=alice)
+    first = tables_of(six)[0]
+    _enter_on_the_league_page(client, alice, six, first["players"])  # an earlier game of the same three
+    services.tables_open(night_round=six.rounds.get(), user=alice)
+    assert not any(t["finished"] for t in tables_of(six))
+
+
+def test_the_night_s_standings_go_out_when_its_last_table_is_counted_by_hand(client, opened, alice, carol,
+                                                                            regulars):
+    from leagues.notifications.models import Channel, Kind, Notification, Preference
+
+    Preference.objects.create(user=alice, standings=Channel.EMAIL)
+    users = {u.player.pk: u for u in [alice, carol, *regulars]}
+    for table in tables_of(opened):
+        assert not Notification.objects.filter(kind=Kind.STANDINGS).exists()  # a table still plays or waits
+        result = _enter_on_the_league_page(client, alice, opened, table["players"])
+        for player in table["players"]:
+            results.result_sign_off(result=Result.objects.get(pk=result.pk), user=users[player])
+    assert Notification.objects.filter(kind=Kind.STANDINGS, recipient=alice).exists()
