@@ -144,7 +144,7 @@ def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, ch
         "club": club, "token": pending.token, "plan": plan, "summary": plan.summary(), "games": game_rows,
         "site_games": site_games(), "people": people, "merges": "\n".join(choices.get("merges", [])),
         "error": error, "placing": placing, "left_out": sorted(placing.left_out.items()),
-        "vouch": choices.get("vouch", True),
+        "vouch": bool(choices.get("vouch")),  # an explicit act: never ticked for the organiser
         "plays_seasons": [(r.played_on, r.game, placing.by_result.get(r.external_id, ""))
                           for r in plan.results[:PLAYS_SHOWN]],
         "skipped": [(REASONS.get(reason, reason), n) for reason, n in sorted(plan.skipped.items())],

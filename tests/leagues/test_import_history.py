@@ -178,6 +178,28 @@ def test_the_preview_offers_a_season_per_year_and_the_commit_makes_it(client, cl
 
 
 @pytest.mark.django_db
+def test_vouching_is_an_explicit_act_and_without_it_the_plays_wait_for_sign_off(client, club, alice, carol):
+    """The box is not ticked for the organiser; the preview's form imported as it stands vouches for nothing, so
+    each member with an account signs his own plays first (they wait on his page), and none counts for him yet."""
+    league = league_of(club, alice)
+    client.force_login(alice)
+    token = _upload(client, club)
+    page = client.get(reverse("import_preview", args=[club.slug, token])).content.decode()
+    assert re.search(r'<input type="checkbox" id="vouch" name="vouch" value="1">', page)  # no "checked"
+    client.post(reverse("import_commit", args=[club.slug, token]),
+                {"choices": "1", "merges": "", "season_league": str(league.pk),
+                 "game:Shitennō": "shitenno", "game:Teikoku": "teikoku", "game:Harbour Lanterns": ""})
+    assert Result.objects.filter(club=club).count() == 34
+    assert not Result.objects.filter(club=club, vouched_by__isnull=False).exists()
+    hers = Result.objects.filter(club=club, entries__player__user=carol)
+    assert hers.exists() and set(hers.values_list("status", flat=True)) == {Result.Status.PENDING}
+    client.force_login(carol)
+    waiting = client.get(reverse("results_waiting")).content.decode()
+    assert set(re.findall(r"/results/(\d+)/sign-off/", waiting)) == {str(pk) for pk in hers.values_list("pk",
+                                                                                                        flat=True)}
+
+
+@pytest.mark.django_db
 def test_the_preview_says_where_each_play_goes_in_dutch(client, club, alice):
     seasons.season_create(league=league_of(club, alice), name="Voorjaar", starts_on=JAN, ends_on=JUN, user=alice)
     client.force_login(alice)
