@@ -200,6 +200,24 @@ def test_vouching_is_an_explicit_act_and_without_it_the_plays_wait_for_sign_off(
 
 
 @pytest.mark.django_db
+def test_the_waiting_page_names_the_season_each_imported_play_will_count_in(client, club, alice, carol):
+    """Her Shitennō plays go to the new season 2024 of Dinsdag; no league of the club counts Teikoku, so those
+    wait in no season: the page says which, in English and in Dutch."""
+    league = league_of(club, alice, games=("shitenno",))
+    run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--new-seasons-in", league.slug, BGSTATS)
+    hers = Result.objects.filter(club=club, entries__player__user=carol, status=Result.Status.PENDING)
+    in_season, seasonless = hers.filter(season__name="2024").count(), hers.filter(season=None).count()
+    assert in_season and seasonless
+    client.force_login(carol)
+    page = client.get(reverse("results_waiting")).content.decode()
+    assert page.count("counts in 2024 of Dinsdag") == in_season
+    assert page.count("in no season: it counts in no standings") == seasonless
+    dutch = client.get(reverse("results_waiting"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert dutch.count("telt mee in 2024 van Dinsdag") == in_season
+    assert dutch.count("in geen seizoen: telt in geen stand mee") == seasonless
+
+
+@pytest.mark.django_db
 def test_the_preview_says_where_each_play_goes_in_dutch(client, club, alice):
     seasons.season_create(league=league_of(club, alice), name="Voorjaar", starts_on=JAN, ends_on=JUN, user=alice)
     client.force_login(alice)
