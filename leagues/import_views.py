@@ -181,6 +181,7 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     except ImportRefused as refused:  # says why; nothing written
         return _render_preview(request, club, pending, None, str(refused))
     choices["language"] = translation.get_language()  # the job says its outcome in the importer's language
+    choices["seats"] = sum(len(r.entries) for r in plan.results)  # the job's size: its time limit follows it
     if not pending_start(pending, choices):
         return redirect("import_progress", slug=club.slug, token=token)
     if len(plan.results) <= IN_PAGE:
