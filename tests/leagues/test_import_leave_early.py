@@ -11,14 +11,16 @@ aborted one of them ("deadlock detected"; the progress page stayed at "Importing
 check-in's row only, and finishes while the import still runs.
 
 The order is made, not hoped for: the import stops, holding the league's row (checked from a third connection),
-until "leave early" has either finished or is seen waiting on a lock in `pg_stat_activity`; only then does the
-import go on. With the old lock (`select_for_update().filter(night=..., player=...).first()`) this test fails
-with "deadlock detected ... while locking tuple in relation leagues_league"."""
+until "leave early" has either finished or its connection is seen waiting on a lock in `pg_stat_activity`; only
+then does the import go on. With the old lock (`select_for_update().filter(night=..., player=...).first()`) this
+test fails with "deadlock detected ... while locking tuple in relation leagues_league"."""
 
 import json
 import threading
 import time
 from unittest import mock
+
+from django.db import connection
 
 from leagues import outbox
 from leagues.imports import job, service
@@ -27,7 +29,7 @@ from leagues.models import NightCheckIn, PendingImport, Result, Season
 from leagues.nights import services
 
 from .test_night_games import SHITENNO, members, open_night, season  # noqa: F401 (fixtures)
-from .test_night_races import _in_thread, _nowait, _second_connection, _waiting_on_a_lock, on_postgresql
+from .test_night_races import _in_thread, _nowait, _second_connection, on_postgresql
 
 PLAY_DAYS = ["2023-03-03", "2023-03-06", "2026-11-03", "2026-11-10"]  # two for a new season, two for "Winter"
 
@@ -48,6 +50,26 @@ def _wait_until(condition, seconds: float = 30) -> bool:
     while not condition() and time.monotonic() < deadline:
         time.sleep(0.02)
     return condition()
+
+
+class Backend(threading.Event):
+    """The PostgreSQL process serving a thread's connection, once it has one."""
+
+    pid: int = 0
+
+
+def _leave_early(night, user, backend: Backend):
+    connection.ensure_connection()
+    backend.pid = connection.connection.info.backend_pid
+    backend.set()
+    return services.night_leave(night=night, user=user)
+
+
+def _waits_on_a_lock(pid: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+        row = cursor.fetchone()
+    return row is not None and row[0] == "Lock"
 
 
 @on_postgresql
@@ -71,15 +93,18 @@ def test_leave_early_during_an_import_commit_finishes_and_so_does_the_import(sea
         return created
 
     outcome: dict = {}
+    backend = Backend()
     observer = _second_connection()
     try:
         with mock.patch.object(service, "_create_seasons", create_seasons_then_pause):
             importer = _in_thread(lambda: job.run_import(pending.pk), outcome, "import")
             assert holding.wait(60), f"the import never reached its seasons: {outcome}"
             league_row_free = _nowait(observer, "leagues_league", league.pk)
-            leaver = _in_thread(lambda: services.night_leave(night=night, user=members[1]), outcome, "leave")
-            # "leave early" has finished, or it waits on a lock (the import's): either way, the import goes on
-            assert _wait_until(lambda: not leaver.is_alive() or _waiting_on_a_lock()), "leave early hung elsewhere"
+            leaver = _in_thread(lambda: _leave_early(night, members[1], backend), outcome, "leave")
+            # "leave early" has finished, or its own connection waits on a lock (the import's): either way, the
+            # import goes on
+            assert backend.wait(60), f"leave early never connected: {outcome}"
+            assert _wait_until(lambda: not leaver.is_alive() or _waits_on_a_lock(backend.pid)), "leave early hung"
             left_while_the_import_held_the_league = not leaver.is_alive()
             go.set()
             leaver.join(60)
