@@ -265,3 +265,25 @@ def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(client, club
     assert seats == sum(len(r.entries) for r in plan.results) > len(plan.results) == 34
     soft, hard = import_job_limits(seats)
     assert sent == [((token,), {"soft_time_limit": soft, "time_limit": hard})]
+
+
+@pytest.mark.django_db
+def test_the_beat_queues_a_lost_job_again_with_its_upload_s_time_limit(client, club, alice, monkeypatch):
+    import datetime
+
+    from celery.app.task import Task
+    from django.utils import timezone
+
+    from leagues import tasks
+
+    sent = []
+    monkeypatch.setattr(import_views, "IN_PAGE", 10)
+    monkeypatch.setattr(Task, "apply_async", lambda self, args=None, kwargs=None, **options: sent.append(
+        (args, options)))
+    client.force_login(alice)
+    token = _upload(client, club)
+    client.post(reverse("import_commit", args=[club.slug, token]))
+    PendingImport.objects.filter(token=token).update(started_at=timezone.now() - datetime.timedelta(minutes=3))
+    tasks.imports_expire()
+    limits = tasks.import_job_limits(PendingImport.objects.get(token=token).choices["seats"])
+    assert sent == [((token,), {"soft_time_limit": limits[0], "time_limit": limits[1]})] * 2  # the tap, the beat
