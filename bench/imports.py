@@ -7,6 +7,11 @@
   vouched for by the manager so every play counts, and the rating and standings jobs it asks for, run at once
   (tasks are eager in benchmarks);
 - re-import: the same file again, every play a duplicate.
+
+`python bench/imports.py [plays] --job` times the import's commit job alone (issue 36), as the worker runs it:
+`leagues.imports.job.run_import` on an upload kept in the database (read the files, parse, plan, commit, write the
+outcome), with the rating and standings jobs it asks for left in the outbox (a worker runs them as jobs of their
+own afterwards); it prints each progress step's time and the job's time limit for that many results.
 """
 
 import datetime
@@ -63,6 +68,47 @@ def bgg_pages(plays: int) -> list[tuple[str, bytes]]:
     return pages
 
 
+def job_only(plays: int, files: list[tuple[str, bytes]], kind: str) -> None:
+    """The commit job alone, as the worker runs it, against its time limit and the broker's visibility timeout."""
+    from django.conf import settings
+
+    from leagues import clubs, outbox, players, seasons
+    from leagues.imports import job
+    from leagues.imports.pending import pending_create, pending_start
+    from leagues.imports.service import CHUNK
+    from leagues.models import LeagueJob, PendingImport
+    from leagues.tasks import import_job_limits
+
+    owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
+    club = clubs.club_create(name="Importers", owner=owner)
+    league = seasons.league_create(club=club, name="Shitennō league", games=["shitenno"], user=owner)
+    seasons.season_create(league=league, name="2020-2023", starts_on=datetime.date(2020, 1, 1),
+                          ends_on=datetime.date(2023, 12, 31), user=owner)
+    pending = pending_create(club=club, user=owner, kind=kind, files=files)
+    pending_start(pending, {"vouch": True, "language": "en", "seats": plays * 4})
+    steps: list[tuple[float, int]] = []
+    t0 = time.perf_counter()
+    job.pending_step = lambda _token, done, _total: steps.append((time.perf_counter() - t0, done))
+    outbox.publish = lambda row_ids: None  # the follow-up jobs stay in the outbox: not part of this job
+    job.run_import(pending.pk)
+    took = time.perf_counter() - t0
+    pending.refresh_from_db()
+    soft, _hard = import_job_limits(pending.choices.get("seats", plays * 4))
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    print(f"plays: {plays}, {kind} {sum(len(d) for _n, d in files) / 1024:.0f} KB; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    first, last = (steps[0][0], steps[-1][0]) if steps else (took, took)
+    print(f"commit job: {took:6.1f} s, {pending.state} {pending.outcome.get('summary', pending.outcome)}")
+    print(f"  read the upload, parse, plan, guests, seasons (to the first chunk's end): {first:.1f} s; the other "
+          f"{max(len(steps) - 1, 0)} chunks of {CHUNK} results: {last - first:.1f} s; after the last chunk "
+          f"(seasons' adoption, sign-offs, audit, outcome): {took - last:.1f} s")
+    seats = pending.choices.get("seats", plays * 4)
+    print(f"its soft time limit for {seats} players' places: {soft} s ({'met' if took <= soft else 'MISSED'}, "
+          f"{took / soft:.0%} of it); visibility timeout {visibility} s; outbox rows left for the worker: "
+          f"{LeagueJob.objects.count()}")
+    assert pending.state == PendingImport.State.DONE, pending.outcome
+
+
 def main(plays: int) -> None:
     _django.setup("shitenno_bench_imports")
     from leagues import clubs, players, seasons
@@ -70,6 +116,10 @@ def main(plays: int) -> None:
     from leagues.imports.service import import_commit, read_files
     from leagues.models import Player, Result, ResultEntry
 
+    if "--job" in sys.argv[2:]:
+        kind = "bgg" if plays > 20_000 or "bgg" in sys.argv[2:] else "bgstats"
+        job_only(plays, bgg_pages(plays) if kind == "bgg" else [("bench.json", backup(plays))], kind)
+        return
     owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
     # past a BG Stats file's 20 MB: BGG pages, as a club with that many plays would bring
     large = plays > 20_000 or "bgg" in sys.argv[2:]

@@ -144,7 +144,7 @@ def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, ch
         "club": club, "token": pending.token, "plan": plan, "summary": plan.summary(), "games": game_rows,
         "site_games": site_games(), "people": people, "merges": "\n".join(choices.get("merges", [])),
         "error": error, "placing": placing, "left_out": sorted(placing.left_out.items()),
-        "vouch": choices.get("vouch", True),
+        "vouch": bool(choices.get("vouch")),  # an explicit act: never ticked for the organiser
         "plays_seasons": [(r.played_on, r.game, placing.by_result.get(r.external_id, ""))
                           for r in plan.results[:PLAYS_SHOWN]],
         "skipped": [(REASONS.get(reason, reason), n) for reason, n in sorted(plan.skipped.items())],
@@ -181,6 +181,7 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     except ImportRefused as refused:  # says why; nothing written
         return _render_preview(request, club, pending, None, str(refused))
     choices["language"] = translation.get_language()  # the job says its outcome in the importer's language
+    choices["seats"] = sum(len(r.entries) for r in plan.results)  # the job's size: its time limit follows it
     if not pending_start(pending, choices):
         return redirect("import_progress", slug=club.slug, token=token)
     if len(plan.results) <= IN_PAGE:

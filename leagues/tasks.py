@@ -2,8 +2,9 @@
 
 import datetime
 import logging
+import math
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -11,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from . import outbox, rating_store, repair, standings_store
 from .imports.job import run_import_job
 from .imports.pending import pending_expire, pending_lost
-from .models import Result, Season
+from .models import PendingImport, Result, Season
 
 logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError)
@@ -87,11 +88,32 @@ def _sweep_at_start(sender=None, **_kwargs) -> None:
         logger.warning("Could not queue the start-up outbox sweep.", exc_info=True)
 
 
-@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+def import_job_limits(seats: int | None) -> tuple[int, int]:
+    """The import job's (soft, hard) time limits in seconds, from its size in players' places (None: unknown,
+    the largest): IMPORT_JOB_BASE_SECONDS + IMPORT_JOB_SECONDS_PER_SEAT a place, at most IMPORT_JOB_TIME_LIMIT,
+    which sits inside the broker's visibility timeout (shitenno_site/settings.py, docs/import.md)."""
+    cap = settings.IMPORT_JOB_TIME_LIMIT
+    soft = cap if seats is None else min(cap, settings.IMPORT_JOB_BASE_SECONDS + math.ceil(
+        seats * settings.IMPORT_JOB_SECONDS_PER_SEAT))
+    return soft, soft + 30
+
+
+class ImportJob(Task):
+    """Every delivery of the import job, from the page or the beat, carries the time limits of its upload's size."""
+
+    def apply_async(self, args=None, kwargs=None, **options):  # noqa: ANN201 (Celery's AsyncResult)
+        if args and "soft_time_limit" not in options:
+            choices = PendingImport.objects.filter(token=args[0]).values_list("choices", flat=True).first() or {}
+            options["soft_time_limit"], options["time_limit"] = import_job_limits(choices.get("seats"))
+        return super().apply_async(args, kwargs, **options)
+
+
+@shared_task(base=ImportJob, ignore_result=True, acks_late=True, reject_on_worker_lost=True,
              soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT, time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
 def import_plays_job(token: str) -> None:
     """A large import's commit (issue 27), reporting its progress to the page (leagues.import_views). Safe to
-    deliver twice (leagues/imports/job.py); it ends within the broker's visibility timeout."""
+    deliver twice (leagues/imports/job.py); its time limit follows its size and ends within the broker's
+    visibility timeout (`ImportJob`)."""
     run_import_job(token)
 
 

@@ -282,15 +282,20 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task whose worker died is delivered again once its visibility timeout passes: the league jobs take seconds,
-# so 5 minutes, not Redis's default hour (docs/operations.md). A task waiting for its retry's countdown is held
-# unacknowledged too, so retries back off for at most 2 minutes, well below it.
+# so 15 minutes, not Redis's default hour, and above the largest import job's limit (below; docs/operations.md).
+# A task waiting for its retry's countdown is held unacknowledged too, so retries back off for at most 2 minutes.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "900")),
     # kombu looks for messages past their timeout every 10 of these intervals: once a minute, not every 100 s
     "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "6")),
 }
 # An import job (leagues/imports/job.py) is acked late and must end before the broker hands it out again: its
-# soft limit (it then records "failed: took too long" and writes nothing) and hard limit sit inside the timeout.
+# soft limit (it then records "failed: took too long" and writes nothing) follows its size, 60 s + 1.25 ms a
+# player's place (about 3 times the 100,000-play job's time measured on 2 cores at load 10: docs/import.md), and
+# never passes IMPORT_JOB_TIME_LIMIT, which with its hard limit (+30 s) sits inside the timeout. The largest import
+# allowed (leagues.imports.formats.MAX_SEATS, 600,000 places) needs 810 s: keep the timeout above 870 s.
+IMPORT_JOB_BASE_SECONDS = 60
+IMPORT_JOB_SECONDS_PER_SEAT = 0.00125
 IMPORT_JOB_TIME_LIMIT = max(30, CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] - 60)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"

@@ -27,6 +27,7 @@ MAX_BYTES = 20 * 1024 * 1024  # a BG Stats backup of a decade of plays is a few 
 EARLIEST = datetime.date(1900, 1, 1)
 MAX_PLAYERS = 100  # players at one play: no board game seats more; a wide play made the preview slow (issue 36)
 MAX_RESULTS = 100_000  # results an import writes; the job must end within its time limit (docs/import.md)
+MAX_SEATS = 600_000  # players' places over all its results (100,000 plays of 6): the job's time follows them
 SOURCE_BGSTATS = "bgstats"
 SOURCE_BGG = "bgg"
 
@@ -96,12 +97,22 @@ def _check_players(count: int, where: str) -> None:
             "where": where, "count": count, "max": MAX_PLAYERS})
 
 
+def seats_of(source: Source) -> int:
+    """The players' places an import would write (a play of quantity n counted n times): its job's size."""
+    return sum(play.quantity * len(play.entries) for play in source.plays)
+
+
 def check_results(source: Source) -> None:
-    """An import writes at most MAX_RESULTS results (a play of quantity n is n): counted before any plan."""
+    """An import writes at most MAX_RESULTS results (a play of quantity n is n) and MAX_SEATS players' places,
+    so its job ends within its time limit (docs/import.md): counted before any plan."""
     total = sum(play.quantity for play in source.plays)
     if total > MAX_RESULTS:
         raise ImportRefused(_("The files hold %(total)d plays (a play of quantity n counted n times); at most "
                               "%(max)d an import: import them in parts.") % {"total": total, "max": MAX_RESULTS})
+    seats = seats_of(source)
+    if seats > MAX_SEATS:
+        raise ImportRefused(_("The files hold %(seats)d players' places over all their plays; at most %(max)d an "
+                              "import: import them in parts.") % {"seats": seats, "max": MAX_SEATS})
 
 
 def _date(text: object, where: str, today: datetime.date) -> datetime.date:

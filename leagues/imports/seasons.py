@@ -3,9 +3,8 @@
 The preview asks the rule of `leagues.seasons` (`season_refusals`: a game its league counts, within its dates;
 every player of an import is a member of the club once it is written, matched or added as a guest) of the club's
 seasons in league order, as `seasons_adopt` does when the commit has written the results. The plays no season
-takes are offered seasons in a league the manager chooses: one per calendar year of plays, or, where the league
-already has a season in that year, one from that year's first such play to its last (seasons of a league never
-overlap).
+takes are offered seasons in a league the manager chooses: one per calendar year of plays, covering the year, clipped
+where the league already has a season in that year (seasons of a league never overlap).
 """
 
 from __future__ import annotations
@@ -47,9 +46,29 @@ def _first_season(seasons: Sequence[Season], game: str, played_on: datetime.date
     return next((s for s in seasons if not season_refusals(s, game=game, played_on=played_on, players=None)), None)
 
 
+def _free_spans(year: int, spans: Sequence[tuple[datetime.date, datetime.date]]
+                ) -> list[tuple[datetime.date, datetime.date]]:
+    """The parts of the calendar year `year` that none of the league's seasons (`spans`) covers, in order."""
+    day = datetime.timedelta(days=1)
+    cursor, last = datetime.date(year, 1, 1), datetime.date(year, 12, 31)
+    free = []
+    for start, end in sorted(spans):
+        if end < cursor or start > last:
+            continue
+        if start > cursor:
+            free.append((cursor, start - day))
+        cursor = max(cursor, end + day)
+    if cursor <= last:
+        free.append((cursor, last))
+    return free
+
+
 def _offers(league: League, plays: Sequence[tuple[str, datetime.date]]) -> tuple[list[SeasonOffer], list[int]]:
-    """One season per year of the plays the league counts; where the year's span overlaps a season of the
-    league, the span of those plays only; where that overlaps too, no offer for the year."""
+    """A season per year of the plays the league counts, covering the whole year, clipped so that it never
+    overlaps a season of the league: a club with plays on three days of 2023 expects a season "2023", not one of
+    three days, and a later play of that year then goes into it too. Where the league's seasons split the year,
+    each free part with plays is offered ("2023 (1)", "2023 (2)"); a year with plays that no free part holds is
+    listed as blocked (those plays are left out)."""
     years: dict[int, list[datetime.date]] = {}
     for game, played_on in plays:
         if game in league.games:
@@ -57,11 +76,12 @@ def _offers(league: League, plays: Sequence[tuple[str, datetime.date]]) -> tuple
     spans = [(s.starts_on, s.ends_on) for s in league.seasons.all()]
     offers, blocked = [], []
     for year, dates in sorted(years.items()):
-        for start, end in ((datetime.date(year, 1, 1), datetime.date(year, 12, 31)), (min(dates), max(dates))):
-            if not any(start <= e and s <= end for s, e in spans):
-                offers.append(SeasonOffer(name=str(year), starts_on=start, ends_on=end, plays=len(dates)))
-                break
-        else:
+        parts = [(start, end, sum(start <= d <= end for d in dates)) for start, end in _free_spans(year, spans)]
+        parts = [part for part in parts if part[2]]
+        for n, (start, end, count) in enumerate(parts, start=1):
+            name = str(year) if len(parts) == 1 else f"{year} ({n})"
+            offers.append(SeasonOffer(name=name, starts_on=start, ends_on=end, plays=count))
+        if sum(count for _start, _end, count in parts) < len(dates):
             blocked.append(year)
     return offers, blocked
 

@@ -82,7 +82,8 @@ def _import_last_year(page, club, maandag: League) -> Season:
     page.locator("#import-update").click()
     expect(seasons_part).to_contain_text("17 plays go to a new season 2024 of Maandag (1 Jan 2024 to 31 Dec 2024)")
     expect(seasons_part).to_contain_text("17 plays of 2024 go to no season")  # Maandag counts no Teikoku
-    expect(page.locator("#vouch")).to_be_checked()
+    expect(page.locator("#vouch")).not_to_be_checked()  # vouching is her act, never a default
+    page.locator("#vouch").check()
     no_horizontal_scroll(page)
     page.locator("#import-commit").click()
     expect(page.locator("#import-progress [role=status]")).to_contain_text("34")

@@ -50,7 +50,8 @@ def test_alice_previews_and_imports_on_her_phone(phone, live_server, club, alice
 
     expect(page.locator(".import-seasons")).to_contain_text("2024")  # the season the import offers to make
     expect(page.locator("#season-league")).to_have_value(str(league.pk))
-    expect(page.locator("#vouch")).to_be_checked()
+    expect(page.locator("#vouch")).not_to_be_checked()  # vouching is her act, never a default
+    page.locator("#vouch").check()
     page.locator("#merges").fill("Masashi=Masa")
     page.locator("#import-update").click()
     expect(page.locator(".import-players")).to_contain_text("Masa, Masashi")

@@ -178,6 +178,46 @@ def test_the_preview_offers_a_season_per_year_and_the_commit_makes_it(client, cl
 
 
 @pytest.mark.django_db
+def test_vouching_is_an_explicit_act_and_without_it_the_plays_wait_for_sign_off(client, club, alice, carol):
+    """The box is not ticked for the organiser; the preview's form imported as it stands vouches for nothing, so
+    each member with an account signs his own plays first (they wait on his page), and none counts for him yet."""
+    league = league_of(club, alice)
+    client.force_login(alice)
+    token = _upload(client, club)
+    page = client.get(reverse("import_preview", args=[club.slug, token])).content.decode()
+    assert re.search(r'<input type="checkbox" id="vouch" name="vouch" value="1">', page)  # no "checked"
+    client.post(reverse("import_commit", args=[club.slug, token]),
+                {"choices": "1", "merges": "", "season_league": str(league.pk),
+                 "game:Shitennō": "shitenno", "game:Teikoku": "teikoku", "game:Harbour Lanterns": ""})
+    assert Result.objects.filter(club=club).count() == 34
+    assert not Result.objects.filter(club=club, vouched_by__isnull=False).exists()
+    hers = Result.objects.filter(club=club, entries__player__user=carol)
+    assert hers.exists() and set(hers.values_list("status", flat=True)) == {Result.Status.PENDING}
+    client.force_login(carol)
+    waiting = client.get(reverse("results_waiting")).content.decode()
+    assert set(re.findall(r"/results/(\d+)/sign-off/", waiting)) == {str(pk) for pk in hers.values_list("pk",
+                                                                                                        flat=True)}
+
+
+@pytest.mark.django_db
+def test_the_waiting_page_names_the_season_each_imported_play_will_count_in(client, club, alice, carol):
+    """Her Shitennō plays go to the new season 2024 of Dinsdag; no league of the club counts Teikoku, so those
+    wait in no season: the page says which, in English and in Dutch."""
+    league = league_of(club, alice, games=("shitenno",))
+    run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--new-seasons-in", league.slug, BGSTATS)
+    hers = Result.objects.filter(club=club, entries__player__user=carol, status=Result.Status.PENDING)
+    in_season, seasonless = hers.filter(season__name="2024").count(), hers.filter(season=None).count()
+    assert in_season and seasonless
+    client.force_login(carol)
+    page = client.get(reverse("results_waiting")).content.decode()
+    assert page.count("counts in 2024 of Dinsdag") == in_season
+    assert page.count("in no season: it counts in no standings") == seasonless
+    dutch = client.get(reverse("results_waiting"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert dutch.count("telt mee in 2024 van Dinsdag") == in_season
+    assert dutch.count("in geen seizoen: telt in geen stand mee") == seasonless
+
+
+@pytest.mark.django_db
 def test_the_preview_says_where_each_play_goes_in_dutch(client, club, alice):
     seasons.season_create(league=league_of(club, alice), name="Voorjaar", starts_on=JAN, ends_on=JUN, user=alice)
     client.force_login(alice)
@@ -272,8 +312,8 @@ def test_the_command_refuses_a_league_of_no_such_name(club, alice):
 
 @pytest.mark.django_db
 def test_an_offered_season_never_overlaps_the_leagues_own(club, alice):
-    """The league has a spring season: the plays after it are offered a season from their first day to their
-    last, not the whole year; the spring plays go to the spring season."""
+    """The league has a spring season: the plays after it are offered the rest of the year (from the day after
+    spring ends to 31 December), not the spring too; the spring plays go to the spring season."""
     from leagues.imports.seasons import place_plan
     from leagues.imports.service import club_plan, read_files
 
@@ -283,6 +323,73 @@ def test_an_offered_season_never_overlaps_the_leagues_own(club, alice):
     placing = place_plan(club, plan)
     later = sorted(r.played_on for r in plan.results if r.played_on > JUN)
     assert [(o.name, o.starts_on, o.ends_on, o.plays) for o in placing.offers] == [
-        ("2024", later[0], later[-1], len(later))]
+        ("2024", datetime.date(2024, 7, 1), DEC, len(later))]
     assert placing.existing == [(spring, len(plan.results) - len(later))]
     assert not placing.left_out
+
+
+def _plays_on(*days: str) -> bytes:
+    """A BG Stats file of one Shitennō play on each day, by the same two players."""
+    return json.dumps({
+        "players": [{"id": n, "uuid": f"p-{n}", "name": f"Player {n}", "bggUsername": ""} for n in (1, 2)],
+        "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+        "plays": [{"uuid": f"play-{day}", "playDate": f"{day} 20:00:00", "gameRefId": 1, "playerScores": [
+            {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1} for p in (1, 2)]}
+            for day in days]}).encode()
+
+
+def _file(folder: Path, data: bytes) -> str:
+    path = folder / f"plays-{len(list(folder.iterdir()))}.json"
+    path.write_bytes(data)
+    return str(path)
+
+
+def _offers_for(club, *days: str) -> list[tuple]:
+    from leagues.imports.seasons import place_plan
+    from leagues.imports.service import club_plan, read_files
+
+    placing = place_plan(club, club_plan(club, read_files("bgstats", [("b.json", _plays_on(*days))])))
+    return [(o.name, o.starts_on, o.ends_on, o.plays) for o in placing.offers] + [("blocked", placing.blocked_years)]
+
+
+@pytest.mark.django_db
+def test_a_sparse_year_is_offered_the_year_up_to_the_leagues_next_season(club, alice):
+    """The walk's case: plays on three days of March 2023, and the league's first season starts in September.
+    The offer is the year's part before it (1 January to 31 August), not 3 to 6 March."""
+    league = league_of(club, alice)
+    seasons.season_create(league=league, name="2023-2024", starts_on=datetime.date(2023, 9, 1),
+                          ends_on=datetime.date(2024, 6, 30), user=alice)
+    assert _offers_for(club, "2023-03-03", "2023-03-04", "2023-03-06") == [
+        ("2023", datetime.date(2023, 1, 1), datetime.date(2023, 8, 31), 3), ("blocked", [])]
+
+
+@pytest.mark.django_db
+def test_a_sparse_year_without_seasons_is_offered_the_whole_year(club, alice):
+    league_of(club, alice)
+    assert _offers_for(club, "2023-03-03", "2023-03-06") == [("2023", datetime.date(2023, 1, 1), DEC.replace(
+        year=2023), 2), ("blocked", [])]
+
+
+@pytest.mark.django_db
+def test_a_year_split_by_a_season_is_offered_each_free_part_with_plays(club, alice):
+    league = league_of(club, alice)
+    seasons.season_create(league=league, name="Summer", starts_on=datetime.date(2023, 6, 1),
+                          ends_on=datetime.date(2023, 8, 31), user=alice)
+    seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2023, 12, 1),
+                          ends_on=datetime.date(2024, 2, 29), user=alice)
+    assert _offers_for(club, "2023-03-03", "2023-10-10", "2023-07-01") == [
+        ("2023 (1)", datetime.date(2023, 1, 1), datetime.date(2023, 5, 31), 1),
+        ("2023 (2)", datetime.date(2023, 9, 1), datetime.date(2023, 11, 30), 1), ("blocked", [])]
+
+
+@pytest.mark.django_db
+def test_the_commit_makes_the_clipped_season_and_a_later_play_of_the_year_goes_into_it(club, alice, tmp_path):
+    league = league_of(club, alice)
+    seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2023, 9, 1),
+                          ends_on=datetime.date(2023, 12, 31), user=alice)
+    run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--new-seasons-in", league.slug,
+        _file(tmp_path, _plays_on("2023-03-03", "2023-03-06")))
+    made = Season.objects.get(league=league, name="2023")
+    assert (made.starts_on, made.ends_on) == (datetime.date(2023, 1, 1), datetime.date(2023, 8, 31))
+    run("--club", club.slug, "--format", "bgstats", "--as", "alice", _file(tmp_path, _plays_on("2023-05-20")))
+    assert Result.objects.filter(club=club, season=made).count() == 3

@@ -139,6 +139,16 @@ def test_an_import_past_the_results_limit_is_refused(club, tmp_path, monkeypatch
 
 
 @pytest.mark.django_db
+def test_an_import_past_the_players_places_limit_is_refused(club, tmp_path, monkeypatch):
+    """Its job's time follows the players' places it writes: a play of quantity 10 with 4 players is 40."""
+    monkeypatch.setattr(formats, "MAX_SEATS", 10)
+    before = written()
+    message = refused(tmp_path, BGG_PAGE.replace(b'quantity="1"', b'quantity="10"'), "bgg", "p.xml")
+    assert "players' places over all their plays; at most 10 an import" in message
+    assert written() == before
+
+
+@pytest.mark.django_db
 def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeypatch):
     """Four plays of quantity 100 are 400 results: more than the page writes while it waits, so a job."""
     from leagues import tasks
