@@ -1,31 +1,15 @@
-import datetime
 
 import pytest
 
-from leagues import clubs, players, seasons
 from leagues.models import Membership
 from leagues.nights import services as nights
-
-TONIGHT = datetime.date(2026, 11, 26)
-
-
-@pytest.fixture
-def season(club, alice):
-    league = seasons.league_create(club=club, name="Thursday", games=["shitenno", "teikoku"], user=alice)
-    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+from tests.leagues.league_helpers import TONIGHT, members_joined, thursday_season  # noqa: F401 (the `season` fixture)
 
 
 @pytest.fixture
 def members(club, bob):
     """bob and three more members besides alice (owner) and carol."""
-    clubs.club_join(token=club.invite_token, user=bob)
-    users = [bob]
-    for name in ("erin", "frank", "gina"):
-        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
-        clubs.club_join(token=club.invite_token, user=user)
-        users.append(user)
-    return users
+    return members_joined(club, bob, ("erin", "frank", "gina"))
 
 
 @pytest.fixture
