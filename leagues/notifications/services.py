@@ -122,8 +122,30 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
     return _write(messages, Kind.SIGN_OFF, result.club)
 
 
+def _result_place(result: Result) -> dict:
+    """Which result a manager is asked to look at: its league (or club), its night's round and table when it was
+    played at one, and a link to the result itself: its row on the league page, else its table, else the sign-off
+    page."""
+    from leagues.models import NightTable
+
+    place: dict = {"league": result.season.league.name if result.season_id else None,
+                   "club": result.club.name if result.club_id else None}
+    table = NightTable.objects.filter(session_id=result.session_id).select_related(
+        "round").first() if result.session_id else None
+    if table is not None:
+        place |= {"round": table.round.number, "table": table.position + 1}
+    if result.season_id:
+        place["url"] = reverse("league_detail", args=[result.season.league_id]) + f"#result-{result.pk}"
+    elif result.session_id:
+        place["url"] = result.session.get_absolute_url()
+    else:
+        place["url"] = reverse("results_waiting")
+    return place
+
+
 def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
-    """Its recorder and the club's managers (but not who disputed): who disputed, the game and why."""
+    """Its recorder and the club's managers (but not who disputed): who disputed which result (the game, the day,
+    the league and the night's table), why, and a link to it."""
     from leagues.access import club_manager_user_ids
 
     told = {result.created_by_id} if result.created_by_id else set()
@@ -131,8 +153,8 @@ def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[
         told |= set(club_manager_user_ids(result.club_id))
     told.discard(by.pk)
     who = getattr(getattr(by, "player", None), "name", None) or by.get_username()
-    url = reverse("league_detail", args=[result.season.league_id]) if result.season_id else "/"
-    payload = {"result": result.pk, "game": game_name(result.game), "by": who, "note": note[:200], "url": url}
+    payload = {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
+               "by": who, "note": note[:200], **_result_place(result)}
     return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}", payload) for uid in sorted(told)],
                   Kind.DISPUTE, result.club)
 
