@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from leagues import outbox
 from leagues.models import Club, Player, Result
 
-from .models import DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
+from .models import AT_ONCE, DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
 from .push import push_enabled
 
 
@@ -47,11 +47,12 @@ def _channels(user_ids: Iterable[int], kind: str) -> dict[int, str]:
     return {uid: chosen.get(uid, DEFAULT_CHANNELS[kind]) for uid in user_ids}
 
 
-def _first_state(channel: str, has_device: bool) -> str:
+def _first_state(kind: str, channel: str, has_device: bool) -> str:
     """Push with no device to push to (or push off on the site) is kept as dropped: the badge and the pages still
-    show what waits, and the outbox is not asked for a push that cannot happen."""
+    show what waits, and the outbox is not asked for a push that cannot happen. By e-mail a message waits for the
+    daily digest, unless its kind cannot wait (AT_ONCE): then the outbox sends it now, like a push."""
     if channel == Channel.EMAIL:
-        return Notification.State.DIGEST
+        return Notification.State.QUEUED if kind in AT_ONCE else Notification.State.DIGEST
     return Notification.State.QUEUED if has_device else Notification.State.DROPPED
 
 
@@ -69,7 +70,7 @@ def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) 
         channel = channels.get(uid, Channel.NONE)
         if channel == Channel.NONE:
             continue
-        state = _first_state(channel, uid in devices)
+        state = _first_state(kind, channel, uid in devices)
         row, created = Notification.objects.get_or_create(
             dedupe_key=key, defaults={"recipient_id": uid, "kind": kind, "club": club, "payload": payload,
                                       "state": state})
