@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from leagues import outbox
 from leagues.nights import services as nights
 from leagues.notifications.models import PushSubscription
-from tests.notifications.conftest import members, opened_round, season  # noqa: F401 (fixtures)
+from tests.notifications.conftest import members, opened_round, thursday_season  # noqa: F401 (fixtures)
 from tests.notifications.test_web_push import Browser, PushService, b64, public_raw, vapid  # noqa: F401
 
 from .test_table import no_horizontal_scroll
