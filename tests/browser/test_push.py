@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FAKE_SUBSCRIBE = """([endpoint, p256dh, auth]) => {
   const subscription = {endpoint, expirationTime: null, options: {userVisibleOnly: true},
     toJSON: () => ({endpoint, expirationTime: null, keys: {p256dh, auth}}),
-    unsubscribe: () => Promise.resolve(true)};
+    unsubscribe: () => { current = null; return Promise.resolve(true); }};
   let current = null;
   PushManager.prototype.subscribe = function () { current = subscription; return Promise.resolve(subscription); };
   PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
