@@ -40,8 +40,8 @@ def test_one_digest_a_day_with_everything_waiting_in_the_person_s_language(two_w
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [carol.email] and message.subject == "Shitennō: 2 dingen voor jou"
-    assert "Shitennō van 25 november wacht op je akkoord" in message.body
-    assert "Shitennō van 24 november wacht op je akkoord" in message.body
+    assert "Shitennō van 25 november wacht op je bevestiging" in message.body
+    assert "Shitennō van 24 november wacht op je bevestiging" in message.body
     assert "https://shitenno.example/results/waiting/" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert set(Notification.objects.filter(recipient=carol).values_list("state", flat=True)) == {"emailed"}
