@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from leagues.notifications.models import PushSubscription
 
+from .test_axe import RUN_AXE, axe_source  # noqa: F401 (a fixture)
 from .test_push import FAKE_SUBSCRIBE
 from .test_table import no_horizontal_scroll
 
@@ -117,3 +118,19 @@ def test_push_turned_off_on_the_site_meanwhile_says_why(phone, live_server, alic
     page.get_by_role("button", name=SAYS[language]["turn on"]).click()
     said(page, SAYS[language]["push off"])
     assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_failure_said_on_the_page_passes_axe(phone, live_server, alice, push_on, axe_source, language,  # noqa: F811
+                                               dark):
+    """The failure's red line keeps its contrast, light and dark (axe-core, as tests/browser/test_axe.py runs it)."""
+    page = phone(alice, dark=dark)
+    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
+                               "url": live_server.url}])
+    page.context.add_init_script(f"({PERMISSION})(\"denied\")")
+    page.goto("/accounts/notifications/")
+    page.get_by_role("button", name=SAYS[language]["turn on"]).click()
+    said(page, SAYS[language]["denied"])
+    page.evaluate(axe_source + "\n;0")
+    assert page.evaluate(RUN_AXE) == []
