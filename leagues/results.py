@@ -255,6 +255,7 @@ def _dispute_vouched_import(result: Result, user: AbstractBaseUser, mine: list[i
     _enqueue_recompute(scopes, result.played_on, {season} if season else set())
     outbox.ask_tally_players(_players_of(result))
     _audit_result("result.dispute", result, user, {"players": names, "note": note[:300], "status": result.status})
+    notifications.result_disputed(result, by=user, note=note)
     return result
 
 

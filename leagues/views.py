@@ -54,7 +54,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def _next_page(request: HttpRequest) -> str:
-    """Where to go after signing up (an invite link, say): only a page of this site, as the log-in page does."""
+    """Where to go after signing up (an invite link, say) or signing a result off (the page the form was on): only a
+    page of this site, as the log-in page does."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure())
@@ -222,7 +223,8 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
                          _("Your dispute is recorded: the club's managers settle it."))
-    return redirect(result.season.league if result.season_id else "results_waiting")
+    # back to the page the form was on (the sign-off page a message opened, the league page), at that result
+    return redirect(_next_page(request) or (result.season.league if result.season_id else "results_waiting"))
 
 
 @login_required

@@ -6,20 +6,15 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.core import signing
-from django.core.mail import EmailMessage
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import ngettext, override
 
 from leagues import outbox
 from leagues.models import Result
 
 from . import services
 from .due import split_due
-from .messages import worded
+from .mail import mail
 from .models import Channel, ClubHours, Kind, Notification, Preference
 
 REMIND_AFTER = datetime.timedelta(days=1)
@@ -52,19 +47,6 @@ def release_held(now: datetime.datetime) -> int:
 
 
 DIGEST_HOUR = 18  # a club that chose no hour, and messages outside any club
-UNSUBSCRIBE_SALT = "notifications.unsubscribe"
-
-
-def unsubscribe_token(user_id: int) -> str:
-    """The digest's unsubscribe link works without logging in: the user id, signed with the site's key."""
-    return signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True)
-
-
-def unsubscribe_user_id(token: str) -> int | None:
-    try:
-        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT)["u"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        return None
 
 
 def _due_users(hour: int, today: datetime.date) -> list[int]:
@@ -78,19 +60,6 @@ def _due_users(hour: int, today: datetime.date) -> list[int]:
             due.add(user_id)
     done = set(Preference.objects.filter(user_id__in=due, last_digest_on=today).values_list("user_id", flat=True))
     return sorted(due - done)
-
-
-def _digest_mail(preference: Preference, rows: list[Notification], site: str) -> EmailMessage:
-    unsubscribe = site + reverse("notifications:unsubscribe", args=[unsubscribe_token(preference.user_id)])
-    with override(preference.language):
-        lines = [worded(row.kind, row.payload, preference.language) for row in rows]
-        body = render_to_string("notifications/digest.txt", {
-            "lines": [line | {"url": site + line["url"]} for line in lines], "unsubscribe": unsubscribe,
-            "settings_url": site + reverse("notifications:settings")})
-        subject = ngettext("Shitennō: %(count)d thing for you", "Shitennō: %(count)d things for you",
-                           len(rows)) % {"count": len(rows)}
-    return EmailMessage(subject, body, to=[preference.user.email], headers={
-        "List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
 
 
 def send_digest(user_id: int, today: datetime.date) -> bool:
@@ -107,7 +76,7 @@ def send_digest(user_id: int, today: datetime.date) -> bool:
             state=Notification.State.DROPPED, sent_at=timezone.now())
         if not rows or not preference.user.email or not preference.user.is_active:
             return False
-        _digest_mail(preference, rows, settings.SITE_URL).send()
+        mail(preference, rows, settings.SITE_URL).send()
         Notification.objects.filter(pk__in=[row.pk for row in rows]).update(
             state=Notification.State.EMAILED, sent_at=timezone.now())
         preference.last_digest_on = today

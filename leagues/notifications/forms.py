@@ -5,7 +5,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from .models import ClubHours, Preference
+from .models import AT_ONCE, Channel, ClubHours, Preference
 
 
 class PreferenceForm(forms.ModelForm):
@@ -13,6 +13,12 @@ class PreferenceForm(forms.ModelForm):
         model = Preference
         fields = ["your_table", "sign_off", "dispute", "standings"]
         widgets = {name: forms.RadioSelect for name in fields}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for kind in AT_ONCE:  # these do not wait for the daily e-mail: the choice says so
+            self.fields[kind].choices = [(value, _("By e-mail, at once") if value == Channel.EMAIL else label)
+                                         for value, label in self.fields[kind].choices]
 
 
 class DeviceForm(forms.Form):

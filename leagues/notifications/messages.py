@@ -3,6 +3,8 @@ it is sent (so a message written in one request reads right on a phone set to th
 
 from __future__ import annotations
 
+import datetime
+
 from django.utils.formats import date_format
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -29,9 +31,7 @@ def _sign_off(p: dict) -> tuple[str, str]:
         title = ngettext("%(count)d play imported waits for your sign-off",
                          "%(count)d plays imported wait for your sign-off", p["count"]) % {"count": p["count"]}
         return title, _("See them")
-    import datetime
-
-    day = date_format(datetime.date.fromisoformat(p["played_on"]), "j F")
+    day = _day(p["played_on"])
     if p.get("reminder"):
         title = _("Still waiting for your sign-off: %(game)s of %(day)s") % {"game": p["game"], "day": day}
     else:
@@ -40,9 +40,28 @@ def _sign_off(p: dict) -> tuple[str, str]:
     return title, body
 
 
+def _day(iso: str) -> str:
+    return date_format(datetime.date.fromisoformat(iso), "j F")
+
+
+def _where(p: dict) -> str:
+    """"Thursday, round 2, table 3", "Thursday" or the club's name: where the result was played."""
+    place = p.get("league") or p.get("club") or ""
+    if place and p.get("table"):
+        return _("%(league)s, round %(round)d, table %(table)d") % {
+            "league": place, "round": p["round"], "table": p["table"]}
+    return place
+
+
 def _dispute(p: dict) -> tuple[str, str]:
-    title = _("%(who)s disputes %(game)s") % {"who": p["by"], "game": p["game"]}
-    return title, p.get("note", "")
+    if not p.get("played_on"):  # a message written before it named the result: worded as it was
+        return _("%(who)s disputes %(game)s") % {"who": p["by"], "game": p["game"]}, p.get("note", "")
+    title = _("%(who)s disputes %(game)s of %(day)s") % {"who": p["by"], "game": p["game"],
+                                                          "day": _day(p["played_on"])}
+    where, note = _where(p), p.get("note", "")
+    if where and note:
+        return title, _("%(where)s: “%(note)s”") % {"where": where, "note": note}
+    return title, where or note
 
 
 def _standings(p: dict) -> tuple[str, str]:

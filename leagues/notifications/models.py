@@ -83,6 +83,11 @@ class Preference(models.Model):
 # where it goes out (due.py).
 DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
 
+# The kinds that are about now: "your table" is stale by the evening's digest (the round has been played). By
+# e-mail they go out on their own, through the outbox like a push (the hint at once, the minute sweep at the
+# latest), not in the daily digest.
+AT_ONCE = frozenset({Kind.YOUR_TABLE})
+
 
 class ClubHours(models.Model):
     """A club's hours: when its digest goes out, and the quiet hours in which no push is sent (held for later)."""

@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from leagues import outbox
 from leagues.models import Club, Player, Result
 
-from .models import DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
+from .models import AT_ONCE, DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
 from .push import push_enabled
 
 
@@ -47,11 +47,12 @@ def _channels(user_ids: Iterable[int], kind: str) -> dict[int, str]:
     return {uid: chosen.get(uid, DEFAULT_CHANNELS[kind]) for uid in user_ids}
 
 
-def _first_state(channel: str, has_device: bool) -> str:
+def _first_state(kind: str, channel: str, has_device: bool) -> str:
     """Push with no device to push to (or push off on the site) is kept as dropped: the badge and the pages still
-    show what waits, and the outbox is not asked for a push that cannot happen."""
+    show what waits, and the outbox is not asked for a push that cannot happen. By e-mail a message waits for the
+    daily digest, unless its kind cannot wait (AT_ONCE): then the outbox sends it now, like a push."""
     if channel == Channel.EMAIL:
-        return Notification.State.DIGEST
+        return Notification.State.QUEUED if kind in AT_ONCE else Notification.State.DIGEST
     return Notification.State.QUEUED if has_device else Notification.State.DROPPED
 
 
@@ -69,7 +70,7 @@ def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) 
         channel = channels.get(uid, Channel.NONE)
         if channel == Channel.NONE:
             continue
-        state = _first_state(channel, uid in devices)
+        state = _first_state(kind, channel, uid in devices)
         row, created = Notification.objects.get_or_create(
             dedupe_key=key, defaults={"recipient_id": uid, "kind": kind, "club": club, "payload": payload,
                                       "state": state})
@@ -122,8 +123,30 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
     return _write(messages, Kind.SIGN_OFF, result.club)
 
 
+def _result_place(result: Result) -> dict:
+    """Which result a manager is asked to look at: its league (or club), its night's round and table when it was
+    played at one, and a link to the result itself: its row on the league page, else its table, else the sign-off
+    page."""
+    from leagues.models import NightTable
+
+    place: dict = {"league": result.season.league.name if result.season_id else None,
+                   "club": result.club.name if result.club_id else None}
+    table = NightTable.objects.filter(session_id=result.session_id).select_related(
+        "round").first() if result.session_id else None
+    if table is not None:
+        place |= {"round": table.round.number, "table": table.position + 1}
+    if result.season_id:
+        place["url"] = reverse("league_detail", args=[result.season.league_id]) + f"#result-{result.pk}"
+    elif result.session_id:
+        place["url"] = result.session.get_absolute_url()
+    else:
+        place["url"] = reverse("results_waiting")
+    return place
+
+
 def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
-    """Its recorder and the club's managers (but not who disputed): who disputed, the game and why."""
+    """Its recorder and the club's managers (but not who disputed): who disputed which result (the game, the day,
+    the league and the night's table), why, and a link to it."""
     from leagues.access import club_manager_user_ids
 
     told = {result.created_by_id} if result.created_by_id else set()
@@ -131,8 +154,8 @@ def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[
         told |= set(club_manager_user_ids(result.club_id))
     told.discard(by.pk)
     who = getattr(getattr(by, "player", None), "name", None) or by.get_username()
-    url = reverse("league_detail", args=[result.season.league_id]) if result.season_id else "/"
-    payload = {"result": result.pk, "game": game_name(result.game), "by": who, "note": note[:200], "url": url}
+    payload = {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
+               "by": who, "note": note[:200], **_result_place(result)}
     return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}", payload) for uid in sorted(told)],
                   Kind.DISPUTE, result.club)
 

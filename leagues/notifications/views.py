@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from . import digest, selectors, services
+from . import mail, selectors, services
 from .forms import ClubHoursForm, DeviceForm, PreferenceForm
 from .models import ClubHours
 from .push import push_enabled
@@ -74,7 +74,7 @@ def to_sign(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """The digest's link, without logging in: GET asks (a mail scanner that opens links changes nothing), POST
     stops every e-mail kind."""
-    user_id = digest.unsubscribe_user_id(token)
+    user_id = mail.unsubscribe_user_id(token)
     if user_id is None:
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":

@@ -1,4 +1,6 @@
 // Web push on this device (issue 39): the browser's permission is asked only when the member taps "Turn on".
+// Every way it can fail is said on the page (the status line is a live region): permission refused or dismissed,
+// a browser without push, a browser or push service that fails, and the site refusing the subscription.
 (function () {
   "use strict";
   var box = document.getElementById("push");
@@ -7,11 +9,15 @@
   var on = box.querySelector("[data-push-on]");
   var off = box.querySelector("[data-push-off]");
   var url = box.getAttribute("data-devices-url");
+  var FAILURES = ["denied", "dismissed", "unsupported", "failed", "refused", "off-failed"];
+  var READY_WITHIN = 10000;  // ms: a service worker that never gets ready (blocked, private mode) is a failure
 
-  function say(which) {
-    state.textContent = state.getAttribute("data-text-" + which);
-    on.hidden = which === "on" || which === "unsupported";
-    off.hidden = which !== "on";
+  function say(which, detail) {
+    state.textContent = state.getAttribute("data-text-" + which) + (detail ? " " + detail : "");
+    state.classList.toggle("error", FAILURES.indexOf(which) >= 0);
+    on.hidden = which === "on" || which === "unsupported" || which === "off-failed";
+    on.disabled = which === "working";
+    off.hidden = which !== "on" && which !== "off-failed";
   }
   function csrf() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
@@ -27,35 +33,53 @@
     return fetch(url, {method: method, credentials: "same-origin", body: JSON.stringify(subscription),
                        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()}});
   }
+  function ready() {
+    return Promise.race([navigator.serviceWorker.ready, new Promise(function (resolve, reject) {
+      setTimeout(function () { reject(new Error("the service worker is not ready")); }, READY_WITHIN);
+    })]);
+  }
+  function refused(answer, subscription) {
+    // the site said no: say so (with its reason when it is one for people: logged out, push off on the site)
+    // and drop the browser's subscription, so the page and the browser agree that push is off
+    return answer.json().catch(function () { return {}; }).then(function (body) {
+      var readable = answer.status === 401 || answer.status === 409;
+      say("refused", readable && body.detail ? body.detail : "");
+      return subscription.unsubscribe().catch(function () { return false; });
+    });
+  }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     say("unsupported");
     return;
   }
-  navigator.serviceWorker.ready.then(function (registration) {
+  say(Notification.permission === "denied" ? "denied" : "off");
+  ready().then(function (registration) {
     return registration.pushManager.getSubscription();
   }).then(function (subscription) {
-    say(subscription ? "on" : (Notification.permission === "denied" ? "denied" : "off"));
-  });
+    if (subscription) { say("on"); }
+  }).catch(function () { return null; });  // the first tap says what fails
   on.addEventListener("click", function () {
-    Notification.requestPermission().then(function (permission) {
-      if (permission !== "granted") { say("denied"); return null; }
-      return navigator.serviceWorker.ready.then(function (registration) {
+    say("working");
+    Promise.resolve(Notification.requestPermission()).then(function (permission) {
+      if (permission === "denied") { say("denied"); return null; }
+      if (permission !== "granted") { say("dismissed"); return null; }
+      return ready().then(function (registration) {
         return registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key()});
       }).then(function (subscription) {
         return send("POST", subscription.toJSON()).then(function (answer) {
-          if (answer.ok) { say("on"); }
+          if (answer.ok) { say("on"); return null; }
+          return refused(answer, subscription);
         });
       });
-    });
+    }).catch(function () { say("failed"); });
   });
   off.addEventListener("click", function () {
-    navigator.serviceWorker.ready.then(function (registration) {
+    ready().then(function (registration) {
       return registration.pushManager.getSubscription();
     }).then(function (subscription) {
       if (!subscription) { say("off"); return null; }
       return send("DELETE", subscription.toJSON()).then(function () {
         return subscription.unsubscribe();
       }).then(function () { say("off"); });
-    });
+    }).catch(function () { say("off-failed"); });
   });
 }());

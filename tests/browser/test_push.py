@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from leagues import outbox
 from leagues.nights import services as nights
 from leagues.notifications.models import PushSubscription
-from tests.notifications.conftest import members, opened_round, season  # noqa: F401 (fixtures)
+from tests.notifications.conftest import members, opened_round, thursday_season  # noqa: F401 (fixtures)
 from tests.notifications.test_web_push import Browser, PushService, b64, public_raw, vapid  # noqa: F401
 
 from .test_table import no_horizontal_scroll
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FAKE_SUBSCRIBE = """([endpoint, p256dh, auth]) => {
   const subscription = {endpoint, expirationTime: null, options: {userVisibleOnly: true},
     toJSON: () => ({endpoint, expirationTime: null, keys: {p256dh, auth}}),
-    unsubscribe: () => Promise.resolve(true)};
+    unsubscribe: () => { current = null; return Promise.resolve(true); }};
   let current = null;
   PushManager.prototype.subscribe = function () { current = subscription; return Promise.resolve(subscription); };
   PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };

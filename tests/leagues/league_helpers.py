@@ -2,7 +2,9 @@
 
 import datetime
 
-from leagues import results, seasons
+import pytest
+
+from leagues import players, results, seasons
 from leagues.clubs import club_join
 from leagues.models import Rating, RatingEvent, Standing
 from leagues.players import player_for_user
@@ -17,6 +19,30 @@ def league_with_season(club, owner, **rules):
         league=league, name="2026", starts_on=START, ends_on=TODAY + datetime.timedelta(days=30), user=owner, **rules
     )
     return league, season
+
+
+TONIGHT = datetime.date(2026, 11, 26)  # the league nights' Thursday
+
+
+@pytest.fixture(name="season")
+def thursday_season(club, alice):
+    """The league nights' league, "Thursday" (Shitennō and Teikoku), and its "Autumn" season from 1 September to
+    31 December 2026, alice's. A fixture named `season` for the modules that import it: the league nights' tests
+    and the notifications' (their conftest)."""
+    league = seasons.league_create(club=club, name="Thursday", games=["shitenno", "teikoku"], user=alice)
+    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
+                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+
+
+def members_joined(club, first, names):
+    """`first` and a new account for each of `names` join the club: [first, *the new accounts]."""
+    club_join(token=club.invite_token, user=first)
+    users = [first]
+    for name in names:
+        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
+        club_join(token=club.invite_token, user=user)
+        users.append(user)
+    return users
 
 
 def join(club, *users):

@@ -14,7 +14,7 @@ from django.urls import reverse
 from leagues import clubs, players, seasons
 from leagues.models import Night, NightTable
 from leagues.nights import pods, selectors, services, table_games
-from tests.leagues.test_nights import TONIGHT
+from tests.leagues.league_helpers import TONIGHT
 
 SSE, SHITENNO, TEIKOKU = "samurai_empires", "shitenno", "teikoku"
 

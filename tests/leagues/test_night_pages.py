@@ -13,7 +13,8 @@ from leagues import seasons
 from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
 from leagues.nights import pods, selectors, services
 from tests.games.engines.samurai_empires.tables import random_legal_game as sse_game
-from tests.leagues.test_nights import TONIGHT, night, regulars, season  # noqa: F401 (fixtures)
+from tests.leagues.league_helpers import TONIGHT, thursday_season  # noqa: F401 (the `season` fixture)
+from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 
 
 def as_user(client, user):

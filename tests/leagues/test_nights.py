@@ -6,30 +6,17 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from leagues import clubs, players, seasons
+from leagues import clubs, players
 from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
 from leagues.nights import selectors, services
 
-TONIGHT = datetime.date(2026, 11, 26)
-
-
-@pytest.fixture
-def season(club, alice):
-    league = seasons.league_create(club=club, name="Thursday", games=["shitenno", "teikoku"], user=alice)
-    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+from .league_helpers import TONIGHT, members_joined, thursday_season  # noqa: F401 (the `season` fixture)
 
 
 @pytest.fixture
 def regulars(club, bob):
     """bob and five more members besides alice and carol."""
-    clubs.club_join(token=club.invite_token, user=bob)
-    users = [bob]
-    for name in ("erin", "frank", "gina", "hiro", "ito"):
-        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
-        clubs.club_join(token=club.invite_token, user=user)
-        users.append(user)
-    return users
+    return members_joined(club, bob, ("erin", "frank", "gina", "hiro", "ito"))
 
 
 @pytest.fixture

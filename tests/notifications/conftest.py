@@ -1,31 +1,18 @@
-import datetime
 
 import pytest
+from django.utils import timezone
 
-from leagues import clubs, players, seasons
-from leagues.models import Membership
+from games.models import TableSession
+from leagues import results
+from leagues.models import Membership, Result
 from leagues.nights import services as nights
-
-TONIGHT = datetime.date(2026, 11, 26)
-
-
-@pytest.fixture
-def season(club, alice):
-    league = seasons.league_create(club=club, name="Thursday", games=["shitenno", "teikoku"], user=alice)
-    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+from tests.leagues.league_helpers import TONIGHT, members_joined, thursday_season  # noqa: F401 (the `season` fixture)
 
 
 @pytest.fixture
 def members(club, bob):
     """bob and three more members besides alice (owner) and carol."""
-    clubs.club_join(token=club.invite_token, user=bob)
-    users = [bob]
-    for name in ("erin", "frank", "gina"):
-        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
-        clubs.club_join(token=club.invite_token, user=user)
-        users.append(user)
-    return users
+    return members_joined(club, bob, ("erin", "frank", "gina"))
 
 
 @pytest.fixture
@@ -35,6 +22,24 @@ def opened_round(season, alice, carol, members):
     for user in [alice, carol, *members]:
         nights.night_check_in(night=night, user=user)
     return nights.round_propose(night=night, user=alice)
+
+
+def finish(session: TableSession, *, sign: bool = True) -> Result:
+    """The table's game ends, seat order is finishing order; every player signs (unless `sign` is False: then the
+    result waits for their sign-off)."""
+    seats = list(session.seats.order_by("position").select_related("player__user"))
+    session.status, session.finished_at = TableSession.Status.FINISHED, timezone.now()
+    session.outcome = {"termination": "end", "details": {}, "placings": [
+        {"seat": seat.position, "rank": n, "score": 10 - n, "tiebreak": None} for n, seat in enumerate(seats, 1)]}
+    session.save()
+    result = results.result_from_session(session=session)
+    if not sign:
+        return result
+    for seat in seats:
+        results.result_sign_off(result=result, user=seat.player.user)
+    result.refresh_from_db()
+    assert result.status == Result.Status.COUNTED
+    return result
 
 
 def leave(club, user) -> None:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from leagues import results
 from leagues.models import Result
 from leagues.notifications import digest
+from leagues.notifications.mail import unsubscribe_token
 from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference
 from leagues.players import player_for_user
 
@@ -39,8 +40,8 @@ def test_one_digest_a_day_with_everything_waiting_in_the_person_s_language(two_w
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [carol.email] and message.subject == "Shitennō: 2 dingen voor jou"
-    assert "Shitennō van 25 november wacht op je akkoord" in message.body
-    assert "Shitennō van 24 november wacht op je akkoord" in message.body
+    assert "Shitennō van 25 november wacht op je bevestiging" in message.body
+    assert "Shitennō van 24 november wacht op je bevestiging" in message.body
     assert "https://shitenno.example/results/waiting/" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert set(Notification.objects.filter(recipient=carol).values_list("state", flat=True)) == {"emailed"}
@@ -81,9 +82,9 @@ def test_the_link_in_the_digest_unsubscribes_without_logging_in(two_waiting, cli
 
 
 def test_a_forged_or_cut_link_is_refused_and_changes_nothing(two_waiting, client, carol, alice):
-    token = digest.unsubscribe_token(carol.pk)
+    token = unsubscribe_token(carol.pk)
     payload, _sep, signature = token.partition(":")
-    alice_payload = digest.unsubscribe_token(alice.pk).partition(":")[0]
+    alice_payload = unsubscribe_token(alice.pk).partition(":")[0]
     assert alice_payload != payload
     for bad in (token[:-3], f"{alice_payload}:{signature}", "nonsense"):
         assert client.post(reverse("notifications:unsubscribe", args=[bad])).status_code == 400

@@ -7,7 +7,6 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games.models import TableSession
 from leagues import outbox, results
 from leagues.models import Result, ResultEntry
 from leagues.nights import services as nights
@@ -15,7 +14,7 @@ from leagues.notifications import delivery, digest, services
 from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference, PushSubscription
 from leagues.players import player_for_user
 
-from .conftest import TONIGHT
+from .conftest import TONIGHT, finish
 
 
 @pytest.fixture(autouse=True)
@@ -27,21 +26,6 @@ def no_broker():
 @pytest.fixture
 def push_on(settings):
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, settings.VAPID_SUBJECT = "k", "p", "mailto:a@b.c"
-
-
-def finish(session: TableSession) -> Result:
-    """The table's game ends, seat order is finishing order; every player signs."""
-    seats = list(session.seats.order_by("position").select_related("player__user"))
-    session.status, session.finished_at = TableSession.Status.FINISHED, timezone.now()
-    session.outcome = {"termination": "end", "details": {}, "placings": [
-        {"seat": seat.position, "rank": n, "score": 10 - n, "tiebreak": None} for n, seat in enumerate(seats, 1)]}
-    session.save()
-    result = results.result_from_session(session=session)
-    for seat in seats:
-        results.result_sign_off(result=result, user=seat.player.user)
-    result.refresh_from_db()
-    assert result.status == Result.Status.COUNTED
-    return result
 
 
 def test_the_night_s_standings_go_out_when_its_last_table_counts(opened_round, alice, carol):

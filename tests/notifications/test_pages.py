@@ -3,6 +3,7 @@ calls after "Turn on"; the nav's "to sign" badge; signing out of a device stops 
 
 import datetime
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -26,7 +27,28 @@ def test_the_defaults_push_your_table_and_sign_offs_and_nothing_goes_by_e_mail(c
     form = page.context["form"]
     assert {name: form[name].value() for name in ("your_table", "sign_off", "dispute", "standings")} == {
         "your_table": "push", "sign_off": "push", "dispute": "none", "standings": "none"}
-    assert "Push is off on this site" in page.content.decode()  # no VAPID keys in the test settings
+    assert "Phone notifications are not set up on this site yet" in page.content.decode()  # no VAPID keys here
+
+
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "Phone notifications are not set up on this site yet. Choose e-mail below for what you want to hear "
+           "about."),
+    ("nl", "Meldingen op je telefoon zijn op deze site nog niet ingesteld. Kies hieronder voor e-mail voor waarover "
+           "je bericht wilt krijgen.")])
+def test_push_not_set_up_is_said_in_the_member_s_words_not_the_operator_s(client, alice, language, says):
+    """The keys and their setting names are for whoever runs the site (docs/notifications.md, Production)."""
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+    body = client.get(reverse("notifications:settings"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert says in body
+    assert "VAPID" not in body and "data-push-on" not in body
+
+
+def test_the_page_s_title_is_only_its_name(client, club, alice):
+    client.force_login(alice)  # she owns the club: the page lists her clubs' hours, in the page and not its title
+    body = client.get(reverse("notifications:settings")).content.decode()
+    assert re.search(r"<title>([^<]*)</title>", body).group(1).startswith("Notifications")
+    assert body.count(reverse("notifications:club_hours", args=[club.slug])) == 1
 
 
 def test_a_member_chooses_per_kind_in_dutch(client, alice):

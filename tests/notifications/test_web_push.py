@@ -153,7 +153,7 @@ def test_a_message_is_worded_in_the_recipient_s_language(season, alice, bob, mem
     results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
         {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
     outbox.sweep(older_than=0)
-    assert phone.decrypt(service.received[0])["title"] == "Shitennō van 26 november wacht op je akkoord"
+    assert phone.decrypt(service.received[0])["title"] == "Shitennō van 26 november wacht op je bevestiging"
 
 
 @pytest.mark.parametrize("status", [404, 410])

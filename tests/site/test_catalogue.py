@@ -33,3 +33,26 @@ def test_a_message_the_catalogue_lacks_is_found(tmp_path):
     fuzzy = next(entry for entry in po if entry.msgid == "Invitations")
     fuzzy.flags.append("fuzzy")
     assert [entry.msgid for entry in catalogue.untranslated(po)] == ["Invitations"]
+
+
+# One Dutch word for signing a result off: "bevestigen" (the word the site used most), never a second word for the
+# same act (a new user met "aftekenen", "akkoord", "goedkeuren" and "tekenen" on neighbouring pages).
+SIGN_OFF = r"sign(s|ed|ing)?[- ]off|sign it off|sign (the|its) result|signs? (his|their) own|\bto sign\b"
+OTHER_WORDS = r"afteken|afgetekend|tekent\b.*\baf\b|\btekenen\b|ondertek|akkoord|goedkeur|goedgekeurd"
+
+
+def sign_off_entries(po) -> list:
+    import re
+
+    return [entry for entry in po if re.search(SIGN_OFF, entry.msgid + entry.msgid_plural, re.I)]
+
+
+def test_every_dutch_message_about_signing_off_says_bevestigen():
+    import re
+
+    entries = sign_off_entries(polib.pofile(str(catalogue.CATALOGUE)))
+    assert len(entries) > 20  # the check reads what it means to
+    for entry in entries:
+        dutch = " ".join([entry.msgstr, *entry.msgstr_plural.values()])
+        assert re.search(r"bevestig", dutch, re.I), (entry.msgid, dutch)
+        assert not re.search(OTHER_WORDS, dutch, re.I), (entry.msgid, dutch)

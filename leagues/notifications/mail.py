@@ -1,0 +1,46 @@
+"""The e-mails: the daily digest (digest.py) and a message of a kind that cannot wait for it (delivery.py), worded
+the same way, each with the unsubscribe link that works without logging in. Apart from both so the outbox's
+delivery does not import the hourly round (digest -> services -> outbox -> delivery would be a cycle)."""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import ngettext, override
+
+from .messages import worded
+from .models import Notification, Preference
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+
+def unsubscribe_token(user_id: int) -> str:
+    """The e-mail's unsubscribe link works without logging in: the user id, signed with the site's key."""
+    return signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_user_id(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT)["u"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+
+
+def mail(preference: Preference, rows: list[Notification], site: str, *, at_once: bool = False) -> EmailMessage:
+    """One e-mail to the person with `rows`, in his language: the digest's subject counts them; a message sent
+    `at_once` on its own (a kind that cannot wait for the digest) is its own subject."""
+    unsubscribe = site + reverse("notifications:unsubscribe", args=[unsubscribe_token(preference.user_id)])
+    with override(preference.language):
+        lines = [worded(row.kind, row.payload, preference.language) for row in rows]
+        body = render_to_string("notifications/digest.txt", {
+            "lines": [line | {"url": site + line["url"]} for line in lines], "unsubscribe": unsubscribe,
+            "settings_url": site + reverse("notifications:settings")})
+        if at_once:
+            subject = f"Shitennō: {lines[0]['title']}"
+        else:
+            subject = ngettext("Shitennō: %(count)d thing for you", "Shitennō: %(count)d things for you",
+                               len(rows)) % {"count": len(rows)}
+    return EmailMessage(subject, body, to=[preference.user.email], headers={
+        "List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
