@@ -10,8 +10,9 @@ from games.models import TableSession
 from leagues import results
 from leagues.models import Result
 from leagues.nights import selectors, services
+from tests.leagues.league_helpers import TONIGHT, thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
-from tests.leagues.test_nights import TONIGHT, night, regulars, season  # noqa: F401 (fixtures)
+from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from games.plugins import GameAdapter, get_game
+from tests.leagues.league_helpers import thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import _one_table_of, as_user, mixed  # noqa: F401 (fixtures)
-from tests.leagues.test_nights import night, regulars, season  # noqa: F401 (fixtures)
+from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 
 
 def test_teikoku_says_what_to_count_for_a_night_s_table_and_invents_no_number():
