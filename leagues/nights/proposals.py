@@ -107,6 +107,25 @@ def _outcome(row: NightProposal) -> tuple[str, dict]:
     return State.DONE, {"round": night_round.number}
 
 
+PROPOSE_TASK = "leagues.nights.propose_round"  # by name: jobs.py imports this module, not back
+SEND_TIMEOUT = 1  # seconds: a broker that does not answer by then is as good as down
+
+
+def send_job(proposal_id: int, attempt: int) -> None:
+    """Queue the job (leagues/nights/jobs.py) on a connection of its own that gives up after SEND_TIMEOUT (the
+    shared producer pool retries connecting, which kept a request waiting on a dead broker: leagues.outbox); in
+    eager mode (`make run`, no broker) run it here."""
+    from shitenno_site.celery import app
+
+    if app.conf.task_always_eager:
+        proposal_run(proposal_id, attempt)
+        return
+    with app.connection_for_write(connect_timeout=SEND_TIMEOUT, transport_options={
+            "max_retries": 0, "socket_connect_timeout": SEND_TIMEOUT, "socket_timeout": SEND_TIMEOUT}) as connection:
+        connection.ensure_connection(max_retries=0)
+        app.send_task(PROPOSE_TASK, (proposal_id, attempt), connection=connection, retry=False, ignore_result=True)
+
+
 def proposal_ask(*, night: Night, user: AbstractBaseUser) -> tuple[NightProposal, bool]:
     """Managers only. Propose the night's round: in the request for a small night, else as the job. Returns the
     row as it is now (finished when it ran here, queued or running when the job has it) and whether this ask
@@ -117,10 +136,8 @@ def proposal_ask(*, night: Night, user: AbstractBaseUser) -> tuple[NightProposal
     if services.snapshot(night.pk).free <= IN_REQUEST_LIMIT:
         proposal_run(row.pk, row.attempt)
     else:
-        from .jobs import propose_round
-
         try:
-            propose_round.delay(row.pk, row.attempt)  # in eager mode (`make run`): run here
+            send_job(row.pk, row.attempt)
         except Exception:  # the queue is down: say so now rather than "proposing" for two minutes
             logger.warning("Could not queue the proposal of night %s.", night.pk, exc_info=True)
             NightProposal.objects.filter(pk=row.pk, attempt=row.attempt, state=State.QUEUED).update(

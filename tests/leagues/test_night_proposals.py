@@ -8,6 +8,7 @@ of a night at a time: a second "propose" while one runs is answered at once with
 outside the night's row lock and writes only if the night is still as it read it."""
 
 import datetime
+import os
 
 import pytest
 from django.urls import reverse
@@ -23,7 +24,7 @@ from .test_night_races import _nowait, _second_connection, on_postgresql
 def queued(monkeypatch):
     """The job's messages, kept instead of sent: each test runs them when it wants (a worker that is slow)."""
     messages = []
-    monkeypatch.setattr(jobs.propose_round, "delay", lambda *args: messages.append(args))
+    monkeypatch.setattr(proposals, "send_job", lambda *args: messages.append(args))
     return messages
 
 
@@ -163,10 +164,20 @@ def test_a_queue_that_does_not_answer_is_said_at_once(api, season, alice, member
     def down(*args):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(jobs.propose_round, "delay", down)
+    monkeypatch.setattr(proposals, "send_job", down)
     answer = api.login(alice).post(rounds_url(night))
     assert answer.status_code == 503 and "job queue does not answer" in answer.json()["detail"]
     assert api.post(rounds_url(night)).status_code == 503  # not "running": each tap tries again
+
+
+def test_a_broker_nobody_listens_on_is_a_503_not_a_wait(api, season, alice, members, monkeypatch):
+    from shitenno_site.celery import app
+
+    night = night_of(season, alice, members, 4)
+    monkeypatch.setattr(app.conf, "broker_write_url", "redis://127.0.0.1:1/0")  # nothing listens there
+    answer = api.login(alice).post(rounds_url(night))
+    assert answer.status_code == 503 and "job queue does not answer" in answer.json()["detail"]
+    assert not NightRound.objects.filter(night=night).exists()
 
 
 # --- outside the night's row lock -------------------------------------------------------------------------
@@ -268,3 +279,17 @@ def test_a_plain_post_comes_back_to_the_page_which_says_proposing(client, season
 def test_the_proposal_state_names_no_state_before_the_first_ask(season, alice, members):
     night = night_of(season, alice, members, 0)
     assert proposals.proposal_state(night)["state"] is None
+
+
+def test_the_worker_finds_the_job_by_the_name_it_is_sent_with():
+    """In a fresh process, as a worker starts: the app's autodiscovery registers leagues/nights/jobs.py."""
+    import subprocess
+    import sys
+
+    code = ("import django; django.setup(); from shitenno_site.celery import app; "
+            f"app.loader.import_default_modules(); task = app.tasks[{proposals.PROPOSE_TASK!r}]; "
+            "print(task.run.__module__)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "DJANGO_SETTINGS_MODULE": "shitenno_site.settings"})
+    assert found.returncode == 0, found.stderr[-2000:]
+    assert found.stdout.strip() == "leagues.nights.jobs"
