@@ -201,8 +201,8 @@ def night_propose(request: HttpRequest, pk: int) -> HttpResponse:
     night = _managed(request, pk)
     row, _started = proposals.proposal_ask(night=night, user=request.user)
     state = proposals.proposal_state(night, row.attempt)
-    if state["state"] in (NightProposal.State.REFUSED, NightProposal.State.FAILED):
-        return _round_answer(request, night, state["error"], 400 if state["state"] == "refused" else 503)
+    if state["state"] in (NightProposal.State.REFUSED, NightProposal.State.FAILED):  # a 400 either way: htmx
+        return _round_answer(request, night, state["error"], 400)  # shows a 4xx's part, not a 5xx's
     if state["state"] == NightProposal.State.DONE or not request.htmx:
         return _round_answer(request, night)
     return render(request, "leagues/nights/partials/round.html",

@@ -293,3 +293,17 @@ def test_the_worker_finds_the_job_by_the_name_it_is_sent_with():
                            env={**os.environ, "DJANGO_SETTINGS_MODULE": "shitenno_site.settings"})
     assert found.returncode == 0, found.stderr[-2000:]
     assert found.stdout.strip() == "leagues.nights.jobs"
+
+
+def test_the_page_shows_a_queue_that_does_not_answer_in_the_round_s_part(client, season, alice, members,
+                                                                         monkeypatch):
+    night = night_of(season, alice, members, 4)
+
+    def down(*args):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(proposals, "send_job", down)
+    client.force_login(alice)
+    tapped = client.post(reverse("night_propose", args=[night.pk]), headers={"HX-Request": "true"})
+    assert tapped.status_code == 400  # htmx swaps a 4xx's part (base.html), never a 5xx's
+    assert "job queue does not answer" in tapped.content.decode()
