@@ -59,15 +59,14 @@ def proposal_start(*, night: Night, user: AbstractBaseUser) -> tuple[NightPropos
     """Managers only. Claim the night's proposal for a new attempt: (row, True); (row, False) when one is queued
     or running already (the caller answers with that one)."""
     require_club_manager(night.season.league.club, user)
-    row, _created = NightProposal.objects.get_or_create(night=night)
+    NightProposal.objects.bulk_create([NightProposal(night=night)], ignore_conflicts=True)  # the night's first
     now = timezone.now()
     busy = (Q(state=State.QUEUED, started_at__gte=now - QUEUED_LOST_AFTER)
             | Q(state=State.RUNNING, started_at__gte=now - running_lost_after()))
-    claimed = NightProposal.objects.filter(pk=row.pk).exclude(busy).update(
+    claimed = NightProposal.objects.filter(night=night).exclude(busy).update(
         state=State.QUEUED, attempt=F("attempt") + 1, outcome={}, started_at=now, finished_at=None,
         requested_by=user, language=translation.get_language() or "")
-    row.refresh_from_db()
-    return row, bool(claimed)
+    return NightProposal.objects.get(night=night), bool(claimed)
 
 
 def proposal_run(proposal_id: int, attempt: int) -> None:
@@ -128,8 +127,8 @@ def send_job(proposal_id: int, attempt: int) -> None:
 
 def proposal_ask(*, night: Night, user: AbstractBaseUser) -> tuple[NightProposal, bool]:
     """Managers only. Propose the night's round: in the request for a small night, else as the job. Returns the
-    row as it is now (finished when it ran here, queued or running when the job has it) and whether this ask
-    started it (False: one was running already, and that one is returned)."""
+    row as claimed (its `attempt`; `proposal_state` says how it went) and whether this ask started it (False: one
+    was running already, and that one is returned)."""
     row, started = proposal_start(night=night, user=user)
     if not started:
         return row, False
@@ -144,7 +143,6 @@ def proposal_ask(*, night: Night, user: AbstractBaseUser) -> tuple[NightProposal
                 state=State.FAILED, finished_at=timezone.now(), outcome={"error": _(
                     "The proposal could not be started (the job queue does not answer); nothing was written. Try "
                     "again in a minute.")})
-    row.refresh_from_db()
     return row, True
 
 
