@@ -268,6 +268,7 @@ ERROR_BODIES = {
     415: OpenApiResponse(ErrorOutput, description="Send application/json."),
     422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
     429: OpenApiResponse(ErrorOutput, description="A budget is used up for now (docs/operations.md): try later."),
+    503: OpenApiResponse(ErrorOutput, description="A job failed or could not be queued: detail says why; try again."),
 }
 
 

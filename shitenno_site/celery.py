@@ -1,4 +1,4 @@
-"""The Celery app. Tasks live in each app's tasks.py and are thin wrappers around services."""
+"""The Celery app. Tasks live in each app's tasks.py (or a feature's jobs.py) and are thin wrappers around services."""
 
 import os
 
@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shitenno_site.settings")
 app = Celery("shitenno_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Jobs kept beside their feature rather than in an app's tasks.py: a night's proposal (issue 36).
+app.autodiscover_tasks(["leagues.nights"], related_name="jobs")

@@ -297,6 +297,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 IMPORT_JOB_BASE_SECONDS = 60
 IMPORT_JOB_SECONDS_PER_SEAT = 0.00125
 IMPORT_JOB_TIME_LIMIT = max(30, CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] - 60)
+# A night's proposal as a job (leagues/nights/jobs.py): the optimiser takes 1-2 s, a few more on a loaded machine;
+# past this soft limit the organiser is told it failed (docs/operations.md, "The night optimiser's budget").
+NIGHT_PROPOSAL_TIME_LIMIT = int(os.environ.get("NIGHT_PROPOSAL_TIME_LIMIT", "30"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -40,6 +40,7 @@ urlpatterns += [
     path("nights/<int:pk>/check-in/", nights.NightCheckInView.as_view(), name="api-night-check-in"),
     path("nights/<int:pk>/leave/", nights.NightLeave.as_view(), name="api-night-leave"),
     path("nights/<int:pk>/rounds/", nights.NightRounds.as_view(), name="api-night-rounds"),
+    path("nights/<int:pk>/proposal/", nights.NightProposalView.as_view(), name="api-night-proposal"),
     path("nights/<int:pk>/rounds/<int:number>/swap/", nights.RoundSwap.as_view(), name="api-night-swap"),
     path("nights/<int:pk>/rounds/<int:number>/open/", nights.RoundOpen.as_view(), name="api-night-open"),
     path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", nights.TableLock.as_view(),

@@ -352,7 +352,7 @@ class LeagueJob(models.Model):
         return f"{self.job} {self.target}" + (f" since {self.since}" if self.since else "")
 
 
-from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable  # noqa: E402 (issue 25)
+from leagues.nights.models import Night, NightCheckIn, NightProposal, NightRound, NightTable  # noqa: E402 (issue 25)
 
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
@@ -362,5 +362,5 @@ from .imports import PendingImport  # noqa: E402 (issue 34: an upload between pr
 __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
-           "Night", "NightCheckIn", "NightRound", "NightTable", "PendingImport",
+           "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport",
            "RatingFit"]

@@ -2,6 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -20,7 +21,7 @@ from shitenno_site.api import (
     with_errors,
 )
 
-from . import selectors, services
+from . import proposals, selectors, services
 from .models import Night, NightRound, NightTable
 
 
@@ -141,15 +142,63 @@ class NightLeave(APIView):
         return Response(night_data(night))
 
 
+class ProposalOutput(serializers.Serializer):
+    state = serializers.ChoiceField(
+        choices=["queued", "running", "done", "refused", "failed"], allow_null=True,
+        help_text="queued or running: poll again; done: `round` is the proposed round; refused or failed: `error` "
+                  "says why (nothing was written). null: no round was ever proposed.")
+    attempt = serializers.IntegerField(help_text="Counts the night's proposals; each ask starts the next one.")
+    round = NightRoundOutput(allow_null=True, help_text="Once done: the round as it is now.")
+    error = serializers.CharField(help_text="The reason of a refusal or a failure, in the organiser's language.")
+    code = serializers.CharField(help_text='"changed": the night changed while proposing (propose again).')
+    poll = serializers.CharField(help_text="Where to ask how it goes (this answer's address).")
+
+
+def round_data(night_round: NightRound) -> dict:
+    return NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
+                             "tables": selectors.round_tables(night_round)}).data
+
+
+def proposal_data(request, night: Night, attempt: int | None = None) -> dict:
+    state = proposals.proposal_state(night, attempt)
+    number = state.pop("round")
+    night_round = NightRound.objects.filter(night=night, number=number).first() if number else None
+    poll = request.build_absolute_uri(reverse("api-night-proposal", args=[night.pk]))
+    return ProposalOutput({**state, "round": round_data(night_round) if night_round else None, "poll": poll}).data
+
+
 class NightRounds(APIView):
-    @extend_schema(request=None, responses=with_errors({201: NightRoundOutput}, 400, 403, 404),
-                   summary="Propose the tables of the round not yet opened (locked tables kept) (managers)")
+    @extend_schema(request=None, responses=with_errors(
+        {201: NightRoundOutput, 202: ProposalOutput}, 400, 403, 404, 409, 503),
+        summary="Propose the tables of the round not yet opened (locked tables kept) (managers)",
+        description="A night of at most 12 free players (checked in, not at a locked table) is proposed at once: "
+                    "201 with the round. A larger one runs as a job: 202 with `poll` (also in `Location`), "
+                    "to GET until its state is done (with the round), refused or failed. A proposal of the night "
+                    "already queued or running is answered with that one (202), never waited for. 400: the night "
+                    "cannot be split (the reason); 409: the night changed while proposing; 503: the job failed or "
+                    "could not be queued.")
     def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
-        night_round = services.round_propose(night=night, user=request.user)
-        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
-                                     "tables": selectors.round_tables(night_round)}).data,
-                        status=status.HTTP_201_CREATED)
+        row, _started = proposals.proposal_ask(night=night, user=request.user)
+        body = proposal_data(request, night, row.attempt)
+        state = body["state"]
+        if state == "done":
+            return Response(body["round"], status=status.HTTP_201_CREATED)
+        if state == "refused":
+            if body["code"] == "changed":
+                return Response({"detail": body["error"]}, status=status.HTTP_409_CONFLICT)
+            return Response({"tables": [body["error"]]}, status=status.HTTP_400_BAD_REQUEST)
+        if state == "failed":
+            return Response({"detail": body["error"]}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["poll"]})
+
+
+class NightProposalView(APIView):
+    @extend_schema(responses=with_errors({200: ProposalOutput}, 404),
+                   summary="How the night's latest proposal goes (poll after a 202)")
+    def get(self, request, pk: int) -> Response:
+        night = night_for_viewer(pk, request.user)
+        return Response(proposal_data(request, night))
 
 
 class RoundSwap(APIView):

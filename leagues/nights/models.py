@@ -82,3 +82,34 @@ class NightTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}, table {self.position + 1}: {self.game}"
+
+
+class NightProposal(models.Model):
+    """A night's latest proposal of its round (issue 36): one row per night, claimed by the proposal that runs, so
+    a second "propose" while one runs answers at once instead of waiting, and kept with its outcome (the round
+    proposed, a refusal and its reason, a failure) for the organiser's page and the API to poll
+    (leagues.nights.proposing). `attempt` counts the claims: a job runs only the attempt it was queued for."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("waiting for the optimiser")
+        RUNNING = "running", _("proposing")
+        DONE = "done", _("proposed")
+        REFUSED = "refused", _("refused")
+        FAILED = "failed", _("failed")
+
+    night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="proposal")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.DONE)
+    attempt = models.PositiveIntegerField(default=0)
+    outcome = models.JSONField(default=dict, blank=True,
+                               help_text='{"round": number} once proposed; {"error": reason, "code": ...} else.')
+    language = models.CharField(max_length=16, blank=True, help_text="The organiser's, for the outcome's words.")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "leagues"
+
+    def __str__(self) -> str:
+        return f"{self.night}: {self.state}"

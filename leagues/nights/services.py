@@ -7,6 +7,7 @@ checks himself in. The tables come from `leagues.nights.pods.propose`, the same 
 import datetime
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -24,6 +25,7 @@ from leagues.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 from leagues.notifications import services as notifications
 from leagues.templatetags.charts import game_name
+from shitenno_site.errors import Conflict
 
 from . import pods, selectors, table_games
 from .models import Night, NightCheckIn, NightRound, NightTable
@@ -225,36 +227,91 @@ def _proposed_round(night_round: NightRound) -> tuple[Night, NightRound]:
     return night, night_round
 
 
-@transaction.atomic
+class NightChanged(Conflict):
+    """The night's inputs changed twice while its tables were being proposed (HTTP 409): nothing was written."""
+
+
+@dataclass
+class Snapshot:
+    """What a proposal reads of a night, without its lock: the night, its latest round (`last`), the round not
+    opened yet (`current`, None when the proposal makes a new one), who is here and the locked tables. `key` is
+    what must still be the same when the tables are written (the night's settings, its rounds and whether they are
+    open, the check-ins, the locked tables); the season's results are not in it (tonight's pairs are counted
+    from the opened tables, and a result entered meanwhile only moves the soft objective)."""
+
+    night: Night
+    last: NightRound | None
+    current: NightRound | None
+    present: dict
+    locked: list
+    key: tuple
+
+    @property
+    def free(self) -> int:
+        """The players the optimiser seats (here, not at a locked table)."""
+        return len(set(self.present) - {p for table in self.locked for p in table.players})
+
+
+def snapshot(night_pk: int) -> Snapshot:
+    night = Night.objects.select_related("season").get(pk=night_pk)
+    rounds = list(NightRound.objects.filter(night_id=night_pk).order_by("number"))
+    last = rounds[-1] if rounds else None
+    current = last if last is not None and last.opened_at is None else None
+    check_ins = list(NightCheckIn.objects.filter(night_id=night_pk, left_at__isnull=True).order_by("player_id"))
+    locked = list(current.tables.filter(locked=True).order_by("position", "pk")) if current else []
+    key = ((night.games, night.table_sizes, night.forbidden, night.boxes, night.mix),
+           [(r.pk, r.opened_at) for r in rounds], [(c.player_id, c.only_game) for c in check_ins],
+           [(t.pk, t.position, t.game, t.players) for t in locked])
+    return Snapshot(night, last, current, {c.player_id: c for c in check_ins}, locked, key)
+
+
 def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
     """Managers only. Propose the tables of the round not opened yet (a new round after an opened one);
     asking again keeps the locked tables and re-seats everyone else who is checked in and has not left. The
     optimiser splits the players (`pods`); each new table's game is chosen by `table_games` (the boxes, the games
-    shared out)."""
+    shared out).
+
+    The optimiser runs outside the night's row lock (issues 36 and 37: it takes up to 1-2 s on a large night, and
+    every other change to the night's round waited on it): the inputs are read without the lock, the tables
+    computed, and the lock taken only to write them, if the inputs are still what was read (`Snapshot.key`).
+    Else they are read and computed once more; a night changed again meanwhile is refused (NightChanged, 409)
+    and nothing is written. Asked inside a transaction, the lock is held until that one ends."""
     require_club_manager(night.season.league.club, user)
-    night = _night_locked(night)  # one change to the night's rounds at a time
-    current = night.rounds.order_by("-number").first()
-    if current is None or current.opened_at is not None:
-        current = NightRound.objects.create(night=night, number=(current.number + 1) if current else 1)
-    present = {c.player_id: c for c in night.check_ins.filter(left_at__isnull=True)}
-    locked = list(current.tables.filter(locked=True))
-    for table in locked:
-        gone = [p for p in table.players if p not in present]
-        if gone:
-            raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
+    for _try in range(2):
+        read = snapshot(night.pk)
+        tables = _optimise(read)
+        with transaction.atomic():
+            _night_locked(night)  # one change to the night's rounds at a time
+            if snapshot(night.pk).key == read.key:
+                return _write_round(read, tables)
+    raise NightChanged(_("The night changed while its tables were being proposed (a check-in, a locked table, "
+                         "an opened round); nothing was written. Propose again."))
+
+
+def _optimise(read: Snapshot) -> list:
+    present, night = read.present, read.night
+    if any(p not in present for table in read.locked for p in table.players):
+        raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
     met, seats = _history(night)
     request = pods.Night(
         players=sorted(present), met=met, seats=seats, games=game_sizes(night), mix=night.mix,
         forbidden={frozenset(pair) for pair in night.forbidden},
         accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
-        locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in locked],
+        locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in read.locked],
     )
     try:
-        tables = table_games.propose(request, offered=night.games, boxes=night.boxes)
+        return table_games.propose(request, offered=night.games, boxes=night.boxes)
     except pods.PodsError as error:
         raise ValidationError({"tables": pods_message(error)}) from None
+
+
+def _write_round(read: Snapshot, tables: list) -> NightRound:
+    """The proposal's tables, under the night's lock, the inputs unchanged since `read`."""
+    current = read.current
+    if current is None:
+        current = NightRound.objects.create(night=read.night, number=(read.last.number + 1) if read.last else 1)
     current.tables.filter(locked=False).delete()
-    _number_tables(current, locked, [t for t in tables if not t.locked], len(tables))
+    _number_tables(current, read.locked, [t for t in tables if not t.locked], len(tables))
     return current
 
 

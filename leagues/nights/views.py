@@ -25,13 +25,14 @@ from leagues.access import club_access, require_club_manager
 from leagues.chances import tables_chances
 from leagues.models import Player
 
-from . import selectors, services, table_games
+from . import proposals, selectors, services, table_games
 from .api import night_for_viewer
 from .forms import NightForm
-from .models import Night, NightRound, NightTable
+from .models import Night, NightProposal, NightRound, NightTable
 
 STANDINGS_POLL_SECONDS = 10
 PRESENT_POLL_SECONDS = 5
+PROPOSAL_POLL_SECONDS = 1  # the organiser waits for the optimiser's job (1-2 s)
 SEAT_POLL_SECONDS = 10  # a checked-in member's phone asks where he sits until the organiser opens the tables
 
 
@@ -92,8 +93,14 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the organiser's screen ------------------------------------------------------------------------------------
 
 
-def _round_context(request: HttpRequest, night: Night, *, pick: int | None = None, error: str = "") -> dict:
-    """The current round (the latest), its tables with names and, while proposed, each seat's chance to win."""
+def _round_context(request: HttpRequest, night: Night, *, pick: int | None = None, error: str = "",
+                   proposing: int | None = None) -> dict:
+    """The current round (the latest), its tables with names and, while proposed, each seat's chance to win.
+    `proposing`: the attempt of a proposal queued or running (the page says so and polls; read when not given)."""
+    if proposing is None:
+        state = proposals.proposal_state(night)
+        if state["state"] in (NightProposal.State.QUEUED, NightProposal.State.RUNNING):
+            proposing = state["attempt"]
     night_round = night.rounds.order_by("-number").first()
     tables = []
     if night_round is not None:
@@ -114,7 +121,7 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
                                "n": table["position"] + 1}) if link else ""})
     still_playing = sum(1 for t in tables if t["session"] and not t["finished"])
     return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
-            "still_playing": still_playing,
+            "still_playing": still_playing, "proposing": proposing, "proposal_poll_seconds": PROPOSAL_POLL_SECONDS,
             "counts_asked": [{**t, "what": label, "help": help_text} for t in tables if not t["session"]
                              for label, help_text in [_night_count_label(t["game"])] if label]}
 
@@ -146,7 +153,7 @@ def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     pick = request.GET.get("pick", "")
     round_context = _round_context(request, night, pick=int(pick) if pick.isdigit() and len(pick) < 12 else None)
     if part == "round":
-        return render(request, "leagues/nights/partials/round.html", round_context)
+        return _round_part(request, night, round_context)
     context = {**round_context, **_present_context(night)}
     check_in_url = request.build_absolute_uri(reverse("night_check_in", args=[night.pk]))
     context.update(check_in_url=check_in_url, check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
@@ -190,13 +197,31 @@ def night_tick(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def night_propose(request: HttpRequest, pk: int) -> HttpResponse:
-    """Propose the round's tables (again): the locked tables stay."""
+    """Propose the round's tables (again): the locked tables stay. A large night is proposed by a job
+    (leagues.nights.proposals): the round's part says "Proposing…" and polls until the round is there or the
+    refusal or failure is known; a second tap while it runs shows the same."""
     night = _managed(request, pk)
-    try:
-        services.round_propose(night=night, user=request.user)
-    except ValidationError as exc:
-        return _round_answer(request, night, _refusal(exc), 400)
-    return _round_answer(request, night)
+    row, _started = proposals.proposal_ask(night=night, user=request.user)
+    state = proposals.proposal_state(night, row.attempt)
+    if state["state"] in (NightProposal.State.REFUSED, NightProposal.State.FAILED):  # a 400 either way: htmx
+        return _round_answer(request, night, state["error"], 400)  # shows a 4xx's part, not a 5xx's
+    if state["state"] == NightProposal.State.DONE or not request.htmx:
+        return _round_answer(request, night)
+    return render(request, "leagues/nights/partials/round.html",
+                  _round_context(request, night, proposing=row.attempt), status=202)
+
+
+def _round_part(request: HttpRequest, night: Night, round_context: dict) -> HttpResponse:
+    """The round's part, polled while a proposal runs (`?attempt=`): "Proposing…" until it ends, then the round
+    or the proposal's refusal."""
+    attempt = request.GET.get("attempt", "")
+    if attempt.isdigit() and len(attempt) < 12:
+        state = proposals.proposal_state(night, int(attempt))
+        if state["state"] in (NightProposal.State.QUEUED, NightProposal.State.RUNNING):
+            round_context["proposing"] = state["attempt"]
+        elif state["state"] in (NightProposal.State.REFUSED, NightProposal.State.FAILED):
+            round_context["round_error"] = state["error"]
+    return render(request, "leagues/nights/partials/round.html", round_context)
 
 
 def _round(night: Night, number: int) -> NightRound:

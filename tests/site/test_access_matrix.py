@@ -73,6 +73,7 @@ PRIVATE_READS = [
     ("get", "/api/tables/{private}/score/", None),
     ("get", "/api/clubs/{slug}/members/", None),
     ("get", "/api/nights/{night}/", None),
+    ("get", "/api/nights/{night}/proposal/", None),
     ("get", "/seasons/{season}/nights/", None),
     ("get", "/api/seasons/{season}/", None),
     ("get", "/leagues/{league}/edit/", None),
@@ -258,6 +259,7 @@ ROLE_MATRIX = [
     ("post", "/clubs/{slug}/invite/rotate/", {}, _cells(404, 302, carol=403, alice=302)),
     # a league night's pages: its club's managers run it, members check in, the standings are the club's
     ("get", "/nights/{night}/", None, _cells(404, 302, carol=403, alice=200)),
+    ("get", "/api/nights/{night}/proposal/", None, PRIVATE_CLUB_READ),
     ("get", "/nights/{night}/check-in/", None, _cells(404, 302, carol=200, alice=200)),
     ("get", "/nights/{night}/standings/", None, PRIVATE_CLUB_READ),
     ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"},
