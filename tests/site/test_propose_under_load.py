@@ -3,14 +3,16 @@
 
 Two organisers propose the round of a hard night (80 checked-in players with 10 past rounds of history: the
 solver uses its whole 1 s budget, and each gunicorn worker's first proposal loads OR-Tools) at the same moment.
-While the proposals run, the site keeps answering: `/healthz` within 1 s every time (it takes milliseconds; with
-the optimiser inside the request, both workers sat in it and `/healthz` waited 4.8 s); a second tap on a night
-being proposed is answered at once with the running proposal; both nights end with their round, every player
-seated once.
+While the proposals run (the nights' rows are held meanwhile, so the jobs cannot finish before the probes are
+done, however fast the optimiser is), the site keeps answering: `/healthz` within 1 s every time (it takes
+milliseconds; with the optimiser inside the request, both workers sat in it and `/healthz` waited 4.8 s); a
+second tap on a night being proposed is answered within a tap's budget with the running proposal; both nights
+end with their round, every player seated once.
 
 Marked slow (about 45 s, most of it starting gunicorn and the worker and seating the history) and
 celery_worker."""
 
+import contextlib
 import datetime
 import http.client
 import json
@@ -23,18 +25,21 @@ import threading
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from leagues import clubs, seasons
-from leagues.models import Membership, NightCheckIn, NightRound, NightTable, Player, Result, ResultEntry
+from leagues.models import Membership, Night, NightCheckIn, NightRound, NightTable, Player, Result, ResultEntry
 from leagues.nights import services
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SHITENNO = "shitenno"
 PLAYERS, PAST_ROUNDS = 80, 10
 HEALTHZ_BUDGET = 1.0  # seconds: issue 36's "Done means"
+TAP_BUDGET = 2.0  # seconds: a tap's budget (docs/operations.md), for the second "propose"
+PROBES = 20
 
 pytestmark = [pytest.mark.slow, pytest.mark.celery_worker, pytest.mark.django_db(transaction=True),
               pytest.mark.skipif(connection.vendor != "postgresql", reason="gunicorn and the worker share the "
@@ -163,16 +168,6 @@ def _warm(site: Site, season, alice, people, token: str) -> None:
         assert {answer[0] for answer in answers.values()} == {201}, answers
 
 
-def _tap_again(site: Site, nights: list, token: str) -> tuple | None:
-    """The second tap: "propose" again on a night whose proposal is still queued or running (after its first
-    answer), answered at once with the running one; None when no night is still being proposed."""
-    for night in nights:
-        status, body, _seconds = site.request("GET", f"/api/nights/{night.pk}/proposal/", token)
-        if status == 200 and body["state"] in ("queued", "running"):
-            return site.request("POST", f"/api/nights/{night.pk}/rounds/", token)
-    return None
-
-
 def _seated(night) -> list[int]:
     tables = NightTable.objects.filter(round__night=night, round__number=1)
     return sorted(p for table in tables for p in table.players)
@@ -189,33 +184,57 @@ def site(tmp_path, celery_worker_process):
     running.stop()
 
 
+@contextlib.contextmanager
+def _rows_held(nights: list):
+    """The nights' rows locked from a connection of the test's own, as a long write would hold them: the jobs
+    compute their tables outside the lock and then wait here to write, so the probes below fall while both
+    proposals are certainly under way, however fast the optimiser (no timing luck either way). FOR NO KEY UPDATE, as
+    an UPDATE of the row takes: the proposal's claim inserts a row that refers to the night (a key-share lock) and
+    goes on; the job's write (FOR UPDATE) waits."""
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"]) as held:
+        held.execute(f"SELECT id FROM {Night._meta.db_table} WHERE id = ANY(%s) FOR NO KEY UPDATE",
+                     [[night.pk for night in nights]])
+        yield
+        held.rollback()
+
+
+def _state(site: Site, night, token: str) -> str | None:
+    status, body, _seconds = site.request("GET", f"/api/nights/{night.pk}/proposal/", token)
+    return body.get("state") if status == 200 else None
+
+
 def test_two_hard_proposals_at_once_leave_the_site_answering(site, alice):
     season, people = _club_of_sixty(alice)
     nights = [_hard_night(season, alice, people, 3), _hard_night(season, alice, people, 10)]
     token = Token.objects.create(user=alice).key
     _warm(site, season, alice, people, token)
 
-    _sent, threads, answers = _propose_at_once(site, nights, token)
-    probes, while_running, again = [], 0, None
+    with _rows_held(nights):
+        _sent, threads, answers = _propose_at_once(site, nights, token)
+        for thread in threads:  # with the optimiser in the request, these never answer while the rows are held
+            thread.join(60)
+        assert {answer[0] for answer in answers.values()} == {202}, answers
+        deadline = time.monotonic() + 60
+        while "running" not in (states := [_state(site, night, token) for night in nights]) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)  # the worker has taken a night's job (it computes, then waits for the row to write)
+        probes = [site.request("GET", "/healthz")[2] for _probe in range(PROBES)]
+        busy = nights[states.index("running")] if "running" in states else nights[0]
+        again = site.request("POST", f"/api/nights/{busy.pk}/rounds/", token)
+        proposed_meanwhile = [_proposed(night) for night in nights]
     deadline = time.monotonic() + 120
     while not all(_proposed(night) for night in nights) and time.monotonic() < deadline:
-        probes.append(site.request("GET", "/healthz")[2])
-        while_running += not all(_proposed(night) for night in nights)
-        if again is None and len(answers) == len(nights):
-            again = _tap_again(site, nights, token)
-        time.sleep(0.05)
-    for thread in threads:
-        thread.join(60)
+        time.sleep(0.1)
 
-    assert all(_proposed(night) for night in nights), f"the proposals did not finish: {answers}"
+    assert "running" in states and set(states) <= {"queued", "running"}, states
+    assert proposed_meanwhile == [False, False]  # the probes fell while both proposals were under way
     slow = [round(seconds, 3) for seconds in probes if seconds >= HEALTHZ_BUDGET]
     assert not slow, f"/healthz took {slow} s of {len(probes)} probes while two hard nights were proposed"
-    assert while_running >= 3, f"only {while_running} /healthz probes fell while the proposals ran: {probes}"
-    assert {answer[0] for answer in answers.values()} == {202}, answers
-    assert again is not None, "no night was still being proposed once both proposals were answered"
     status, body, seconds = again
-    assert seconds < HEALTHZ_BUDGET, f"the second 'propose' of a night being proposed waited {seconds:.2f} s"
+    assert seconds < TAP_BUDGET, f"the second 'propose' of a night being proposed waited {seconds:.2f} s"
     assert status == 202 and body["state"] in ("queued", "running") and body["attempt"] == 1, again
+    assert all(_proposed(night) for night in nights), f"the proposals did not finish: {answers}"
     for night in nights:
         assert _seated(night) == sorted(p.pk for p in people)  # every player seated once
         status, body, _seconds = site.request("GET", f"/api/nights/{night.pk}/proposal/", token)
