@@ -20,44 +20,52 @@ import random
 from ortools.graph.python import linear_sum_assignment
 
 from .pods_model import Evaluator, sort_key, split_key
-from .pods_search import nothing_to_win as _nothing_to_win
-from .pods_search import polish
+from .pods_search import nothing_to_win, polish
 
 RANDOM_ROUNDS = 6  # rounds of players picked at random after each pass over the seats
-QUIET_CYCLES = 2  # the rounds stop after this many passes (seats, then random) without a better split
+QUIET_CYCLES = 2  # the rounds stop after this many passes (seats, then random) without a better split (after a
+#                  kick, one)
+UNHAPPY_SHARE = 0.7  # of the random picks, those among players not in their cheapest seat
+ALTERNATIONS = 6  # ejection rounds and two-table re-splits take turns at most this often
+KICKS = 60  # kicked splits tried at most, while the work lasts
 INT_ROOM = 2**62  # the assignment's costs are 64-bit integers: the parts of a key are packed below this
 
 
-ALTERNATIONS = 6  # ejection rounds and two-table re-splits take turns at most this often
-KICKS = 12  # settled splits tried: the first, then kicked ones (each with a quarter of the work)
+class Work:
+    """What is left of a phase's work, in tables scored by the ejection rounds and tries of the local search
+    (a re-split of two tables counts as pods_search.RESPLIT_WORK tries): a count, never the clock."""
+
+    def __init__(self, left: int):
+        self.left = left
 
 
 def settle(tables, evaluator: Evaluator, mix: str, work: int, seed: int = 0) -> list[set]:
     """Ejection rounds and the local search's exact two-table re-splits in turn, while either finds better (each
     leaves the other new chances: a chain of moves opens a pair of tables to re-split, and back); then, while
-    `work` lasts, kicks: a few random swaps that keep the repeats, settled again, kept when better. `work` counts
-    tables scored by the ejection rounds and tries of the local search."""
-    rng = random.Random(seed)
-    best = _alternate(tables, evaluator, mix, work, rng)
+    the work lasts, kicks: a few random swaps that keep the repeats, settled again, kept when better. Stops
+    early when no split could be better (no repeats, every player in his cheapest seat)."""
+    rng, budget = random.Random(seed), Work(work)
+    best = _alternate(tables, evaluator, mix, budget, rng, QUIET_CYCLES)
     best_key = _key(best, evaluator, mix)
-    for _ in range(KICKS - 1):
-        if _nothing_to_win(best, evaluator):
+    for _ in range(KICKS):
+        if budget.left <= 0 or nothing_to_win(best, evaluator):
             break
-        trial = _alternate(_kick(best, evaluator, rng), evaluator, mix, work // 4, rng)
+        trial = _alternate(_kick(best, evaluator, rng), evaluator, mix, budget, rng, 1)
         trial_key = _key(trial, evaluator, mix)
         if trial_key < best_key:
             best, best_key = trial, trial_key
     return best
 
 
-def _alternate(tables, evaluator: Evaluator, mix: str, work: int, rng: random.Random) -> list[set]:
+def _alternate(tables, evaluator: Evaluator, mix: str, budget: Work, rng: random.Random, quiet: int) -> list[set]:
     key = _key(tables, evaluator, mix)
     for turn in range(ALTERNATIONS):
-        if _nothing_to_win(tables, evaluator):
+        if budget.left <= 0 or nothing_to_win(tables, evaluator):
             break
-        tables = reassign(tables, evaluator, mix, work, rng.randrange(2**31))
-        evaluator.work_left = work
+        tables = _reassign(tables, evaluator, mix, budget, random.Random(rng.randrange(2**31)), quiet)
+        evaluator.work_left = budget.left
         tables = polish(tables, evaluator, mix)
+        budget.left = evaluator.work_left
         new_key = _key(tables, evaluator, mix)
         if new_key >= key and turn:
             break
@@ -84,19 +92,21 @@ def _add(a: tuple, b: tuple) -> tuple:
 
 
 def reassign(tables, evaluator: Evaluator, mix: str, work: int, seed: int = 0) -> list[set]:
-    """The split improved by ejection rounds until a whole cycle of them finds nothing, or `work` tables have
-    been scored. The same tables in, the same tables out."""
-    tables = [set(t) for t in tables]
+    """The split improved by ejection rounds alone, until two passes find nothing or `work` tables have been
+    scored. The same tables in, the same tables out."""
+    return _reassign([set(t) for t in tables], evaluator, mix, Work(work), random.Random(seed), QUIET_CYCLES)
+
+
+def _reassign(tables, evaluator: Evaluator, mix: str, budget: Work, rng: random.Random, quiet_cycles: int) -> list[set]:
     if len(tables) < 2:
         return tables
-    rng = random.Random(seed)
     key = _key(tables, evaluator, mix)
     widest = max(map(len, tables))
     cycle = widest + RANDOM_ROUNDS
     quiet, layer = 0, 0
-    while work > 0 and quiet < QUIET_CYCLES * cycle:
+    while budget.left > 0 and quiet < quiet_cycles * cycle:
         picks = _picks(tables, evaluator, layer % cycle, rng, widest)
-        work -= len(tables) ** 2
+        budget.left -= len(tables) ** 2
         layer += 1
         trial = _round(tables, picks, evaluator)
         if trial is None:
@@ -116,15 +126,21 @@ def _key(tables, evaluator: Evaluator, mix: str) -> tuple:
 
 def _picks(tables, evaluator: Evaluator, layer: int, rng: random.Random, widest: int) -> list:
     """Who leaves each table this round: first the player in seat `layer` of every table (all the first
-    players at once, then all the second...), then one at random from each, by the night's seed."""
+    players at once, then all the second...), then one at random from each, by the night's seed, mostly one
+    of those not in their cheapest seat where a table has such."""
     picks = []
     for table in tables:
+        _key, game, order = evaluator.score(frozenset(table))
         if layer < widest:
-            order = evaluator.score(frozenset(table))[2]
             picks.append(order[layer % len(order)])
-        else:
-            picks.append(rng.choice(sorted(table, key=sort_key)))
+            continue
+        unhappy = [p for s, p in enumerate(order) if evaluator.row(p, game)[s] > _floor(p, evaluator)]
+        picks.append(rng.choice(unhappy if unhappy and rng.random() < UNHAPPY_SHARE else sorted(table, key=sort_key)))
     return picks
+
+
+def _floor(player, evaluator: Evaluator) -> int:
+    return min(min(evaluator.row(player, game)) for game in evaluator.accepts(player))
 
 
 def _round(tables, picks, evaluator: Evaluator) -> list[set] | None:
@@ -152,6 +168,7 @@ def _pack(parts: list[tuple], count: int) -> list[int]:
     each part's radix above the most `count` arcs can add up to in the parts after it. Where that would pass
     64 bits, the lowest parts lose their last digits (the round is then checked by the exact key anyway)."""
     columns = [list(column) for column in zip(*parts, strict=True)]
+    columns = [column for column in columns if any(column)] or [columns[0]]  # (no rating spread: one part less)
     while True:
         radix, total = [], 1
         for column in reversed(columns):
@@ -159,7 +176,11 @@ def _pack(parts: list[tuple], count: int) -> list[int]:
             total *= count * max(column) + 1
         if total < INT_ROOM:
             break
-        lowest = max(k for k, column in enumerate(columns) if any(column))
-        columns[lowest] = [value >> 8 for value in columns[lowest]]
+        columns[-1] = [value >> 8 for value in columns[-1]]
+        if len(columns) > 1 and not any(columns[-1]):
+            columns.pop()
     radix.reverse()
-    return [sum(value * r for value, r in zip(row, radix, strict=True)) for row in zip(*columns, strict=True)]
+    packed = [value * radix[0] for value in columns[0]]
+    for column, r in zip(columns[1:], radix[1:], strict=True):
+        packed = [value + part * r for value, part in zip(packed, column, strict=True)]
+    return packed

@@ -29,7 +29,7 @@ from .pods_search import improve, local_search, seats_at_floor, start_plans, why
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
-REASSIGN_WORK = 20_000  # tables scored by the ejection rounds per second of budget, at most
+SETTLE_WORK = 100_000  # the last phase's work per second of budget (pods_improve.Work), at most
 SETTLE_AT_BOUND = True  # skip the solver when the warm start's repeats meet the bound (the bench's reference
 #                         sets it False, to compare with the solver's own answer)
 SOLVER_SHARE = 0.5  # of the budget, CP-SAT's deterministic time (its wall time is capped by what is left)
@@ -63,7 +63,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
         best = improve(best, evaluator, night.mix)
     if status != "OPTIMAL":  # chains of moves the swaps cannot make, by exact assignments (pods_improve)
-        best = settle(best, evaluator, night.mix, int(REASSIGN_WORK * night.time_budget), night.seed)
+        best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed)
     repeats = sum(evaluator.cheap(frozenset(t))[1] for t in best)
     if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
         status = "OPTIMAL"
