@@ -19,7 +19,9 @@ exactly by a dynamic programme over subsets; larger ones by a deterministic loca
 OR-Tools (set partitioning by CBC while the possible tables can be listed, about 20 players; else CP-SAT on an
 assignment model of the same objective, up to 80 players) for at most ``Night.time_budget`` seconds on one core.
 The solver also decides feasibility completely, so "no split" is said only when it is proven, and it states a
-proven lower bound on ``repeats`` (``Proposal.bound``).
+proven lower bound on ``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
+solver is not asked. An answer not proven optimal is settled last by ejection rounds and kicks
+(leagues/nights/pods_improve.py), which count their work rather than time it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ seconds, on one core (so two proposals at once leave a core to the site). Two mo
   x[p, t]. Its objective is the mix's tuple as one weighted sum, each part's weight above the most the parts after
   it can add up to: repeats in their own unit (met figures are whole or simple fractions), seat costs in
   thousandths. It stops at half the budget in deterministic time (the same answer each run) or the wall time left.
-The answer is re-scored by the site's own Evaluator, and the better of the warm start and the solver's is kept.
+The answer is re-scored by the site's own Evaluator, and the better of the warm start and the solver's is kept;
+unless proven optimal, pods_improve.settle finishes it. No solver runs when the warm start's repeats meet the bound.
 """
 from __future__ import annotations
 
@@ -30,8 +31,7 @@ from .pods_search import improve, local_search, seats_at_floor, start_plans, why
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
 SETTLE_WORK = 100_000  # the last phase's work per second of budget (pods_improve.Work), at most
-SETTLE_AT_BOUND = True  # skip the solver when the warm start's repeats meet the bound (the bench's reference
-#                         sets it False, to compare with the solver's own answer)
+SETTLE_AT_BOUND = True  # no solver when the warm start's repeats meet the bound (False: the bench's reference)
 SOLVER_SHARE = 0.5  # of the budget, CP-SAT's deterministic time (its wall time is capped by what is left)
 SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget: the warm start answers alone,
 #                      and CP-SAT is asked only when it must decide feasibility (its model is then much smaller)
@@ -64,7 +64,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         best = improve(best, evaluator, night.mix)
     if status != "OPTIMAL":  # chains of moves the swaps cannot make, by exact assignments (pods_improve)
         best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed)
-    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in best)
+    repeats = _repeats(best, evaluator)
     if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
         status = "OPTIMAL"
     return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
@@ -73,14 +73,12 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
 
 
 def _proven_by_floor(tables, evaluator: Evaluator, night: Night, repeats: int, bound: int) -> bool:
-    """Repeats at the proven bound and every player in his cheapest seat: nothing can be better."""
-    return repeats <= bound and not night.rating_weight and seats_at_floor(tables, evaluator)
+    return repeats <= bound and not night.rating_weight and seats_at_floor(tables, evaluator)  # nothing is better
 
 
 def _repeats_settled(players, evaluator: Evaluator, night: Night, plan, hint, bound: int) -> bool:
-    """The warm start's repeats meet the proven bound and its tables are as few as any split's ("free"), so
-    only seat costs are left to win: the ejection rounds do that in a fraction of a solver's time. Nights whose
-    every table can be listed still go to CBC, which proves them optimal."""
+    """Repeats at the proven bound and ("free") tables as few as any split's: only seat costs are left, which
+    pods_improve wins in a fraction of a solver's time (nights whose tables can all be listed go to CBC)."""
     sizes = set(plan) if plan else evaluator.sizes
     if not SETTLE_AT_BOUND or _columns_fit(players, sizes) or _repeats(hint, evaluator) > bound:
         return False
@@ -108,6 +106,9 @@ def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int,
         bound = max(bound, solver_bound)
     return status, found, bound, method
 
+
+def _repeats(tables, evaluator: Evaluator) -> int:
+    return sum(evaluator.cheap(frozenset(t))[1] for t in tables)
 
 class _Budget:
     """What is left of the proposal's time budget: CP-SAT stops at its deterministic share (the same answer on
@@ -200,7 +201,7 @@ def _columns_fit(players, sizes) -> bool:
 def _listed_is_enough(found, hint, evaluator: Evaluator, bound: int) -> bool:
     """The best split among the tables listed is the best of all when its repeats meet the proven bound and no
     table of a split with that many repeats could have been left out (each has at most the split's repeats)."""
-    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in found)
+    repeats = _repeats(found, evaluator)
     return repeats <= bound and repeats <= max(evaluator.cheap(frozenset(t))[1] for t in hint)
 
 
@@ -498,6 +499,3 @@ class _Model:
                 bound = 0
         return status, list(tables.values()), bound
 
-
-def _repeats(tables, evaluator: Evaluator) -> int:
-    return sum(evaluator.cheap(frozenset(t))[1] for t in tables)
