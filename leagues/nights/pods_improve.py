@@ -20,13 +20,14 @@ import random
 from ortools.graph.python import linear_sum_assignment
 
 from .pods_model import Evaluator, sort_key, split_key
-from .pods_search import nothing_to_win, polish
+from .pods_search import nothing_to_win, polish, resplit_threes
 
 RANDOM_ROUNDS = 6  # rounds of players picked at random after each pass over the seats
 QUIET_CYCLES = 2  # the rounds stop after this many passes (seats, then random) without a better split (after a
 #                  kick, one)
 UNHAPPY_SHARE = 0.7  # of the random picks, those among players not in their cheapest seat
 ALTERNATIONS = 6  # ejection rounds and two-table re-splits take turns at most this often
+THREES_TABLES = 8  # up to this many tables, every three are also split again exactly (pods_search.resplit_threes)
 KICKS = 60  # kicked splits tried at most, while the work lasts
 INT_ROOM = 2**62  # the assignment's costs are 64-bit integers: the parts of a key are packed below this
 
@@ -65,6 +66,8 @@ def _alternate(tables, evaluator: Evaluator, mix: str, budget: Work, rng: random
         tables = _reassign(tables, evaluator, mix, budget, random.Random(rng.randrange(2**31)), quiet)
         evaluator.work_left = budget.left
         tables = polish(tables, evaluator, mix)
+        if len(tables) <= THREES_TABLES:
+            tables = resplit_threes(tables, evaluator, mix)
         budget.left = evaluator.work_left
         new_key = _key(tables, evaluator, mix)
         if new_key >= key and turn:
