@@ -54,8 +54,6 @@ from .pods_model import (
 
 def propose(night: Night) -> Proposal:
     """The best split of tonight's free players into tables by the night's mix, the locked tables kept first."""
-    from . import pods_solver  # OR-Tools loads once, on first use, not when a page imports the night
-
     free = check(night)
     evaluator = Evaluator(night)
     if not free:
@@ -68,6 +66,8 @@ def propose(night: Night) -> Proposal:
         repeats = sum(evaluator.score(t)[0][1] for t in split)
         bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL"}
     else:
+        from . import pods_solver  # OR-Tools (about 0.7 s) loads on the first night past the exact limit only
+
         split, bound, exact, solver = pods_solver.solve(free, evaluator, night)
     return _proposal(night, evaluator, split, bound, exact, solver)
 

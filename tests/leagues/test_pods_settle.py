@@ -108,3 +108,18 @@ def test_the_same_night_gives_the_same_tables_whatever_the_clock(monkeypatch):
     monkeypatch.setattr(pods_solver.time, "perf_counter", lambda: float(next(clock)))
     second = propose(night)
     assert (first.tables, first.repeats, first.seat_cost) == (second.tables, second.repeats, second.seat_cost)
+
+
+def test_a_small_night_is_answered_without_loading_or_tools():
+    """The exact search needs no solver: a first proposal of a dozen players in a fresh process (`manage.py pods`,
+    a new worker) must not pay OR-Tools' load (about 0.4-0.7 s of CPU, most of a 12-player night's wall time)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("import sys; from leagues.nights.pods import Night, propose; "
+              "propose(Night(players=list(range(1, 13)), table_sizes=(2, 3, 4, 5, 6), mix='free')); "
+              "print(sorted(m for m in sys.modules if m.startswith('ortools'))[:1])")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
