@@ -18,6 +18,7 @@ Prints, each beside a reference measured in the same run:
 """
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -29,6 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from leagues.nights import pods_solver  # noqa: E402
 from leagues.nights.pods import Evaluator, Night, PodsError, propose, reachable, split_key  # noqa: E402
+
+
+def load() -> str:
+    """The machine's load beside each figure: a wall time means little without it (the machine is shared)."""
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def random_night(rng: random.Random, n: int, mix: str) -> Night:
@@ -137,10 +143,11 @@ def against_reference(sizes, nights: int, reference_seconds: float, reference_co
             reference = Night(**{**night.__dict__, "time_budget": reference_seconds})
             evaluator = Evaluator(reference)
             site_columns, pods_solver.MAX_COLUMNS = pods_solver.MAX_COLUMNS, reference_columns
+            pods_solver.SETTLE_AT_BOUND = False  # the reference is the solver's own answer
             try:
                 split, bound, proven, _how = pods_solver.solve(night.players, evaluator, reference)
             finally:
-                pods_solver.MAX_COLUMNS = site_columns
+                pods_solver.MAX_COLUMNS, pods_solver.SETTLE_AT_BOUND = site_columns, True
             ref_repeats = round(sum(evaluator.score(t)[0][1] for t in split) / 10**6, 6)
             ref_seats = round(sum(evaluator.score(t)[0][2] for t in split) / 10**6, 6)
             optimum_known = proven or bound / 10**6 >= ref_repeats - 1e-9
@@ -151,7 +158,7 @@ def against_reference(sizes, nights: int, reference_seconds: float, reference_co
                 worst_gap = max(worst_gap, (got.seat_cost - ref_seats) / ref_seats)
         share = f"{at_optimum}/{proven_count}" if proven_count else "-"
         print(f"   {n:7d} | {share:>21} | {nights - proven_count:8d} | {worst_gap:31.2%} | {worst_time:8.2f} s |"
-              f" {equal_bound}/{nights}")
+              f" {equal_bound}/{nights} | {load()}")
 
 
 def times(big: int, seed: int) -> None:
@@ -167,7 +174,7 @@ def times(big: int, seed: int) -> None:
         got = propose(night)
         took, cpu = time.perf_counter() - t0, time.process_time() - c0
         print(f"   {label}: {took:.2f} s wall, {cpu:.2f} s CPU (target <= {target:g} s); repeats {got.repeats:g},"
-              f" bound {got.bound:g}; {got.solver}")
+              f" bound {got.bound:g}; {got.solver}; {load()}")
 
 
 def season(nights: int, seed: int, players_count=20, rounds=3) -> None:
@@ -222,6 +229,7 @@ def main() -> None:
     parser.add_argument("--season-nights", type=int, default=10)
     parser.add_argument("--seed", type=int, default=37)
     args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, {load()}")
     exactness(args.small_cases, args.seed)
     against_reference([int(n) for n in args.sizes.split(",")], args.nights, args.reference_seconds,
                       args.reference_columns, args.seed)

@@ -19,7 +19,9 @@ exactly by a dynamic programme over subsets; larger ones by a deterministic loca
 OR-Tools (set partitioning by CBC while the possible tables can be listed, about 20 players; else CP-SAT on an
 assignment model of the same objective, up to 80 players) for at most ``Night.time_budget`` seconds on one core.
 The solver also decides feasibility completely, so "no split" is said only when it is proven, and it states a
-proven lower bound on ``repeats`` (``Proposal.bound``).
+proven lower bound on ``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
+solver is not asked. An answer not proven optimal is settled last by ejection rounds and kicks
+(leagues/nights/pods_improve.py), which count their work rather than time it.
 """
 
 from __future__ import annotations
@@ -52,8 +54,6 @@ from .pods_model import (
 
 def propose(night: Night) -> Proposal:
     """The best split of tonight's free players into tables by the night's mix, the locked tables kept first."""
-    from . import pods_solver  # OR-Tools loads once, on first use, not when a page imports the night
-
     free = check(night)
     evaluator = Evaluator(night)
     if not free:
@@ -66,6 +66,8 @@ def propose(night: Night) -> Proposal:
         repeats = sum(evaluator.score(t)[0][1] for t in split)
         bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL"}
     else:
+        from . import pods_solver  # OR-Tools (about 0.7 s) loads on the first night past the exact limit only
+
         split, bound, exact, solver = pods_solver.solve(free, evaluator, night)
     return _proposal(night, evaluator, split, bound, exact, solver)
 

@@ -124,10 +124,15 @@ class Evaluator:
         self.score = lru_cache(maxsize=None)(self._score)
         self.cheap = lru_cache(maxsize=None)(self._cheap)
         self._rows = {}
+        self._accepts = {}
+        self.settled = set()  # (mix, tables) whose exact re-split is no better (pods_search._resplit)
         self.work_left = 10**9  # the local search's remaining tries (pods_solver sets it from the time budget)
 
     def accepts(self, player) -> frozenset:
-        return frozenset(self.night.accepts.get(player, self.all_games)) & self.all_games
+        found = self._accepts.get(player)
+        if found is None:
+            found = self._accepts[player] = frozenset(self.night.accepts.get(player, self.all_games)) & self.all_games
+        return found
 
     def _cheap(self, members: frozenset) -> tuple[int, int]:
         night = self.night

@@ -12,7 +12,7 @@ import random
 from dataclasses import replace
 from itertools import combinations
 
-from .pods_model import DEFAULT_GAME, Evaluator, Night, PodsError, fill_mix, reachable, sort_key, split_key
+from .pods_model import DEFAULT_GAME, SCALE, Evaluator, Night, PodsError, fill_mix, reachable, sort_key, split_key
 
 
 def _add(a: tuple, b: tuple) -> tuple:
@@ -66,6 +66,37 @@ class _Subsets:
         self.cheap: dict[int, int | None] = {}
         self.full: dict[int, int] = {}
         self.memo: dict = {}
+        self._tables(ordered, evaluator)
+
+    def _tables(self, ordered, evaluator: Evaluator) -> None:
+        """Each player's met figures and pairs kept apart as rows over the others' bits, and each game's players
+        as a bit mask, so a table's cheap part is worked out from bits (the search asks it tens of thousands of
+        times: sets and the evaluator's cache took most of a small night's time)."""
+        night = evaluator.night
+        self.weight = [[round(night.met.get(frozenset((p, q)), 0) * SCALE) for q in ordered] for p in ordered]
+        self.apart = [sum(1 << j for j, q in enumerate(ordered) if frozenset((p, q)) in night.forbidden)
+                      for p in ordered]
+        self.game_masks = [(frozenset(sizes), sum(1 << i for i, p in enumerate(ordered) if game in
+                                                   evaluator.accepts(p)))
+                           for game, sizes in sorted(evaluator.games.items())]
+        self.repeats = {0: 0}
+
+    def _repeats(self, tmask: int) -> int:
+        """The table's repeats in millionths: its highest player's with the rest, plus the rest's."""
+        found = self.repeats.get(tmask)
+        if found is None:
+            top = tmask.bit_length() - 1
+            rest = tmask ^ (1 << top)
+            row = self.weight[top]
+            found = self._repeats(rest) + sum(row[i] for i in range(top) if rest >> i & 1)
+            self.repeats[tmask] = found
+        return found
+
+    def _keeps_rules(self, tmask: int) -> bool:
+        if any(self.apart[i] & tmask for i in range(self.count) if tmask >> i & 1):
+            return False
+        size = tmask.bit_count()
+        return any(size in sizes and tmask & ~players == 0 for sizes, players in self.game_masks)
 
     def best_split(self, plan) -> list[frozenset] | None:
         found = self.best((1 << self.count) - 1, plan, True)
@@ -80,10 +111,9 @@ class _Subsets:
         """fill: the table's repeats (its size is fixed by the plan); free: (repeats, one table). None when the
         table breaks a hard rule."""
         if tmask not in self.cheap:
-            members = self._members(tmask)
-            violations, repeats = self.evaluator.cheap(members)
             key = None
-            if not violations and self.evaluator.fits(members):
+            if self._keeps_rules(tmask):
+                repeats = self._repeats(tmask)
                 key = (repeats << _BITS | 1) if self.mix == "free" else repeats
             self.cheap[tmask] = key
         return self.cheap[tmask]
@@ -169,7 +199,7 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
     best = _descend(_greedy(ordered, plan, evaluator), evaluator, moves)
     best_key = _key(best, evaluator, night.mix)
     for _ in range(night.search_rounds):
-        if evaluator.work_left <= 0 or len(best) < 2 or _nothing_to_win(best, evaluator):
+        if evaluator.work_left <= 0 or len(best) < 2 or nothing_to_win(best, evaluator):
             break
         trial = [set(t) for t in best]
         for _ in range(max(2, len(trial) // 4)):
@@ -181,14 +211,14 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
         trial_key = _key(trial, evaluator, night.mix)
         if trial_key < best_key:
             best, best_key = trial, trial_key
-    best = _polish(best, evaluator, night.mix)
+    best = polish(best, evaluator, night.mix)
     return best, _key(best, evaluator, night.mix)
 
 
 RESPLIT_WORK = 20  # a re-split of two tables costs about as much as this many swaps
 
 
-def _polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
+def polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
     """Split every two tables again exactly (every swap, move and exchange between them at once, by the whole
     objective), until no two can do better or the work runs out: where swaps stop short, this does not."""
     tables = [set(t) for t in tables]
@@ -202,10 +232,29 @@ def _polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
     return tables
 
 
-def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) -> bool:
+def resplit_threes(tables, evaluator: Evaluator, mix: str) -> list[set]:
+    """`polish` by every three tables (12 players at most: an exact split of them takes about what 30 of two
+    tables take), while any three do better and the work lasts; for nights of a few tables, where it reaches
+    what no swap or two-table re-split does (20 players: the optimum a solver takes seconds to prove)."""
+    tables = [set(t) for t in tables]
+    improved = True
+    while improved and evaluator.work_left > 0:
+        improved = False
+        for picked in combinations(range(len(tables)), 3):
+            if max(picked) < len(tables) and evaluator.work_left > 0 and _resplit(tables, list(picked), evaluator,
+                                                                                  mix, RESPLIT_WORK * 30):
+                improved = True
+    return tables
+
+
+def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str, work: int = RESPLIT_WORK) -> bool:
     """Replace the picked tables by the best split of their players ("fill": into the same sizes); True if that
-    is strictly better. "free" may seat them at fewer or more tables (the list then shrinks or grows)."""
-    evaluator.work_left -= RESPLIT_WORK
+    is strictly better. "free" may seat them at fewer or more tables (the list then shrinks or grows).
+    Tables already found to have no better re-split are not split again (the answer depends on them alone)."""
+    settled = (mix, frozenset(frozenset(tables[i]) for i in picked))
+    if settled in evaluator.settled:
+        return False
+    evaluator.work_left -= work
     members = sorted((p for i in picked for p in tables[i]), key=sort_key)
     subsets = _Subsets(members, evaluator, mix)
     index = {p: i for i, p in enumerate(members)}
@@ -218,6 +267,7 @@ def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) ->
     plan = tuple(sorted((len(tables[i]) for i in picked), reverse=True)) if mix == "fill" else None
     found = subsets.best((1 << len(members)) - 1, plan, True)
     if found is None or found[0] >= current:
+        evaluator.settled.add(settled)
         return False
     new = [{members[i] for i in range(len(members)) if t >> i & 1} for t in found[1]]
     keep = [t for i, t in enumerate(tables) if i not in picked]
@@ -227,11 +277,12 @@ def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str) ->
 
 def improve(tables, evaluator: Evaluator, mix: str) -> list[set]:
     """Swaps and moves from a given split (a solver's, stopped before its seat costs were settled)."""
-    return _polish(_descend(tables, evaluator, _move_rule(mix, evaluator.sizes)), evaluator, mix)
+    return polish(_descend(tables, evaluator, _move_rule(mix, evaluator.sizes)), evaluator, mix)
 
 
-def _nothing_to_win(tables, evaluator: Evaluator) -> bool:
-    return _no_repeats(tables, evaluator) and _seats_at_floor(tables, evaluator)
+def nothing_to_win(tables, evaluator: Evaluator) -> bool:
+    """No repeats and every player in his cheapest seat: no split of these players can do better."""
+    return _no_repeats(tables, evaluator) and seats_at_floor(tables, evaluator)
 
 
 def _move_rule(mix: str, sizes):
@@ -264,7 +315,7 @@ def _no_repeats(tables, evaluator) -> bool:
     return all(evaluator.cheap(frozenset(t))[1] == 0 for t in tables)
 
 
-def _seats_at_floor(tables, evaluator: Evaluator) -> bool:
+def seats_at_floor(tables, evaluator: Evaluator) -> bool:
     """Every player in his cheapest seat of his cheapest game: no split can seat them for less."""
     floor = sum(min(min(evaluator.row(p, g)) for g in evaluator.accepts(p)) for t in tables for p in t)
     return sum(evaluator.score(frozenset(t))[0][2] for t in tables) <= floor

@@ -10,7 +10,8 @@ seconds, on one core (so two proposals at once leave a core to the site). Two mo
   x[p, t]. Its objective is the mix's tuple as one weighted sum, each part's weight above the most the parts after
   it can add up to: repeats in their own unit (met figures are whole or simple fractions), seat costs in
   thousandths. It stops at half the budget in deterministic time (the same answer each run) or the wall time left.
-The answer is re-scored by the site's own Evaluator, and the better of the warm start and the solver's is kept.
+The answer is re-scored by the site's own Evaluator, and the better of the warm start and the solver's is kept;
+unless proven optimal, pods_improve.settle finishes it. No solver runs when the warm start's repeats meet the bound.
 """
 from __future__ import annotations
 
@@ -23,11 +24,14 @@ from itertools import combinations
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
+from .pods_improve import settle
 from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
-from .pods_search import improve, local_search, start_plans, why_infeasible
+from .pods_search import improve, local_search, seats_at_floor, start_plans, why_infeasible
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
+SETTLE_WORK = 100_000  # the last phase's work per second of budget (pods_improve.Work), at most
+SETTLE_AT_BOUND = True  # no solver when the warm start's repeats meet the bound (False: the bench's reference)
 SOLVER_SHARE = 0.5  # of the budget, CP-SAT's deterministic time (its wall time is capped by what is left)
 SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget: the warm start answers alone,
 #                      and CP-SAT is asked only when it must decide feasibility (its model is then much smaller)
@@ -45,8 +49,45 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         plan, mix_proven, status, hint = _fill_plan(players, evaluator, night, budget.split(2))
         if plan is None:
             raise _refusal(players, night, status)
-    found = None
     bound = repeats_lower_bound(night, players, min(plan) if plan else min(evaluator.sizes))
+    if hint is not None and _repeats_settled(players, evaluator, night, plan, hint, bound):
+        found, method = None, "local search, repeats at the bound"
+    else:
+        status, found, bound, method = _search(players, evaluator, night, plan, hint, bound, budget)
+    best = hint
+    if found is not None and (best is None or _key(found, evaluator, night) < _key(best, evaluator, night)):
+        best = found
+    if best is None:
+        raise _refusal(players, night, status)
+    if status != "OPTIMAL" and best is found:  # stopped before its seat costs were settled: the swaps settle them
+        evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
+        best = improve(best, evaluator, night.mix)
+    if status != "OPTIMAL":  # chains of moves the swaps cannot make, by exact assignments (pods_improve)
+        best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed)
+    repeats = _repeats(best, evaluator)
+    if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
+        status = "OPTIMAL"
+    return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
+        "method": method, "status": status, "limit_seconds": night.time_budget,
+        "wall_seconds": round(time.perf_counter() - started, 3)}
+
+
+def _proven_by_floor(tables, evaluator: Evaluator, night: Night, repeats: int, bound: int) -> bool:
+    return repeats <= bound and not night.rating_weight and seats_at_floor(tables, evaluator)  # nothing is better
+
+
+def _repeats_settled(players, evaluator: Evaluator, night: Night, plan, hint, bound: int) -> bool:
+    """Repeats at the proven bound and ("free") tables as few as any split's: only seat costs are left, which
+    pods_improve wins in a fraction of a solver's time (nights whose tables can all be listed go to CBC)."""
+    sizes = set(plan) if plan else evaluator.sizes
+    if not SETTLE_AT_BOUND or _columns_fit(players, sizes) or _repeats(hint, evaluator) > bound:
+        return False
+    return night.mix == "fill" or len(hint) == len(fill_mix(len(players), evaluator.sizes))
+
+
+def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int, budget):
+    """(status, split or None, bound, method): OR-Tools on the night, warm-started from `hint`."""
+    found, status, method = None, "WARM_START", "local search"
     listed = None if hint is None or _columns_fit(players, set(plan) if plan else evaluator.sizes) else (
         _low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
     if listed is not None:  # the tables no worse than the warm start's worst: the best split among them
@@ -63,19 +104,11 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
             model.hint(hint)
         status, found, solver_bound = model.solve(budget.split(1))
         bound = max(bound, solver_bound)
-    best = hint
-    if found is not None and (best is None or _key(found, evaluator, night) < _key(best, evaluator, night)):
-        best = found
-    if best is None:
-        raise _refusal(players, night, status)
-    if status != "OPTIMAL" and best is found:  # stopped before its seat costs were settled: the swaps settle them
-        evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
-        best = improve(best, evaluator, night.mix)
-    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in best)
-    return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
-        "method": method, "status": status, "limit_seconds": night.time_budget,
-        "wall_seconds": round(time.perf_counter() - started, 3)}
+    return status, found, bound, method
 
+
+def _repeats(tables, evaluator: Evaluator) -> int:
+    return sum(evaluator.cheap(frozenset(t))[1] for t in tables)
 
 class _Budget:
     """What is left of the proposal's time budget: CP-SAT stops at its deterministic share (the same answer on
@@ -168,7 +201,7 @@ def _columns_fit(players, sizes) -> bool:
 def _listed_is_enough(found, hint, evaluator: Evaluator, bound: int) -> bool:
     """The best split among the tables listed is the best of all when its repeats meet the proven bound and no
     table of a split with that many repeats could have been left out (each has at most the split's repeats)."""
-    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in found)
+    repeats = _repeats(found, evaluator)
     return repeats <= bound and repeats <= max(evaluator.cheap(frozenset(t))[1] for t in hint)
 
 
@@ -465,3 +498,4 @@ class _Model:
             if self.unit == 1000:  # figures were rounded to thousandths: the bound is not proven
                 bound = 0
         return status, list(tables.values()), bound
+
