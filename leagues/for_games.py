@@ -12,11 +12,14 @@ from games import people, signals
 from . import chances, players, results, selectors
 from .audit import audit_record
 from .models import Membership, Rating, RatingEvent
+from .nights import selectors as night_selectors
 
 
 def _table_finished(sender, *, session, **_kwargs) -> None:
-    """A finished table's pending result, in the finishing move's transaction."""
-    results.result_from_session(session=session)
+    """A finished table's pending result, in the finishing move's transaction; none for a night table whose game
+    was entered by hand before its phones finished it: that result is the table's, and one game counts once."""
+    if night_selectors.hand_result_of_session(session.pk) is None:
+        results.result_from_session(session=session)
 
 
 def _table_reopening(sender, *, session, **_kwargs) -> None:
