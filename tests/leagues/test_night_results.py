@@ -4,6 +4,8 @@ died) is as finished as one played to its end on the phones: it is no longer "pl
 it counts in the night's standings once signed off, and a deleted result puts it back in play. When its players
 then finish it on the phones too, the game still counts once: the hand entry is the table's result."""
 
+import threading
+
 import pytest
 from django.db import transaction
 from django.urls import reverse
@@ -12,10 +14,11 @@ from django.utils import timezone
 from games import signals
 from games.models import TableSession
 from leagues import results
-from leagues.models import Result
+from leagues.models import Player, Result
 from leagues.nights import selectors, services
 from tests.leagues.league_helpers import TONIGHT, thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
+from tests.leagues.test_night_races import _in_thread, _waiting_on_a_lock, on_postgresql
 from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 
 
@@ -193,3 +196,40 @@ def test_a_table_finished_on_the_phones_and_then_entered_by_hand_keeps_the_phone
     assert selectors.night_results(opened) == {table.pk: own}
     assert selectors.hand_result_of_session(session.pk) is None
     assert Result.objects.get(pk=by_hand.pk).status == Result.Status.PENDING
+
+
+@on_postgresql
+def test_a_hand_entry_and_the_last_move_at_once_make_one_result(opened, alice):
+    """The hand entry is written and not yet committed when the phones end the game: the last move waits for it
+    (the night's season row, which the hand entry holds) and then makes no second result."""
+    from unittest import mock
+
+    from leagues.notifications import services as notifications
+
+    first = tables_of(opened)[0]
+    players = list(Player.objects.filter(pk__in=first["players"]))
+    real_recorded, writing, go = notifications.result_recorded, threading.Event(), threading.Event()
+
+    def recorded_held(result):
+        """The hand entry's result is written: hold its transaction open here."""
+        if not writing.is_set():
+            writing.set()
+            assert go.wait(30), "the test never let the hand entry go on"
+        return real_recorded(result)
+
+    outcome: dict = {}
+    with mock.patch.object(notifications, "result_recorded", recorded_held):
+        hand = _in_thread(lambda: results.result_enter(
+            game="shitenno", played_on=TONIGHT, season=opened.season, user=alice,
+            entries=[{"player": p, "rank": rank} for rank, p in enumerate(players, start=1)]), outcome, "hand")
+        assert writing.wait(30), "the hand entry never reached its result"
+        phones = _in_thread(lambda: _finish_on_the_phones(first["session"]), outcome, "phones")
+        for _ in range(600):  # the phones either wait for the hand entry's lock or (the defect) write at once
+            if not phones.is_alive() or _waiting_on_a_lock():
+                break
+            phones.join(0.05)
+        go.set()
+        hand.join(30)
+        phones.join(30)
+    assert isinstance(outcome["hand"], Result) and isinstance(outcome["phones"], TableSession), outcome
+    assert _results_of(opened.season, first["players"]) == [outcome["hand"]]
