@@ -156,6 +156,10 @@ def test_a_table_entered_by_hand_and_then_finished_on_the_phones_counts_once(cli
     assert standings["counted"] == 1 and [row["games"] for row in standings["rows"]] == [1, 1, 1]
     # the hand entry's order, not the phones': the first one recorded is the game
     assert [row["player"] for row in standings["rows"]] == list(reversed(first["players"]))
+    # counted, it is still no result of the session's: the table's undo stays open, and the page does not say it is shut
+    fragment = as_user(client, alice).get(reverse("table_result", args=[session.code]),
+                                          headers={"HX-Request": "true"}).content.decode()
+    assert "The result counts" not in fragment and 'id="table-undo"' not in fragment
 
 
 @pytest.mark.parametrize(("language", "says"), [
