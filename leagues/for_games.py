@@ -11,12 +11,22 @@ from games import people, signals
 
 from . import chances, players, results, selectors
 from .audit import audit_record
-from .models import Membership, Rating, RatingEvent
+from .models import Membership, NightTable, Rating, RatingEvent, Season
+from .nights import selectors as night_selectors
 
 
 def _table_finished(sender, *, session, **_kwargs) -> None:
-    """A finished table's pending result, in the finishing move's transaction."""
-    results.result_from_session(session=session)
+    """A finished table's pending result, in the finishing move's transaction; none for a night table whose game
+    was entered by hand before its phones finished it: that result is the table's, and one game counts once.
+
+    A night table's season row is locked first, as `results.result_enter` holds it while it writes a hand entry:
+    a hand entry and the last move at once follow one another, so whichever commits first is the table's."""
+    season_id = NightTable.objects.filter(session_id=session.pk).values_list("round__night__season_id",
+                                                                             flat=True).first()
+    if season_id is not None:
+        list(Season.objects.select_for_update(no_key=True, of=("self",)).filter(pk=season_id).values_list("pk"))
+    if night_selectors.hand_result_of_session(session.pk) is None:
+        results.result_from_session(session=session)
 
 
 def _table_reopening(sender, *, session, **_kwargs) -> None:

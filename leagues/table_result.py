@@ -13,14 +13,28 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.models import TableSession
+
 from . import results, selectors
 from .access import result_players_signed_by
 from .models import Result
+from .nights import selectors as night_selectors
 
 
 def _result_of_table(request: HttpRequest, code: str) -> Result | None:
-    return (selectors.results_visible(request.user).filter(session__code=code)
-            .select_related("season__league", "session").prefetch_related("entries__player", "sign_offs").first())
+    """The table's result: its session's own, or, for a night table, the one entered by hand that finished it
+    (`by_hand` set: the phones then made no second one)."""
+    visible = selectors.results_visible(request.user).select_related("season__league", "session").prefetch_related(
+        "entries__player", "sign_offs")
+    result = visible.filter(session__code=code).first()
+    if result is not None:
+        return result
+    session_id = TableSession.objects.filter(code=code).values_list("pk", flat=True).first()
+    by_hand = night_selectors.hand_result_of_session(session_id) if session_id else None
+    result = visible.filter(pk=by_hand.pk).first() if by_hand else None
+    if result is not None:
+        result.by_hand = True
+    return result
 
 
 def _context(request: HttpRequest, code: str, result: Result | None, error: str = "") -> dict:

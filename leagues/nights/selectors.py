@@ -60,6 +60,20 @@ def night_results(night: Night) -> dict[int, Result]:
     return found
 
 
+def hand_result_of_session(session_id: int) -> Result | None:
+    """The result entered by hand that finished the night table played at this session (`night_results`), or None
+    (not a night's table, or its result is its session's own, or none yet).
+
+    When its players then finish the game on the phones too, that hand result stays the table's one result: the
+    phones make no second one (for_games), and the table page shows the hand one (table_result)."""
+    table = NightTable.objects.filter(session_id=session_id, round__opened_at__isnull=False).select_related(
+        "round__night").first()
+    if table is None:
+        return None
+    result = night_results(table.round.night).get(table.pk)
+    return result if result is not None and result.session_id is None else None
+
+
 def night_of_result(result: Result) -> Night | None:
     """The night one of whose tables `result` finished (`night_results`: its session's, or a game entered by hand
     that covers a table), or None."""

@@ -11,7 +11,7 @@ from games.models import MoveEvent, TableSession
 
 from .test_offline import END_TURN, enter_offline, logged, open_table, table  # noqa: F401  (table is a fixture)
 from .test_offline_lie_fi import Wifi, until, waiting
-from .test_offline_shared_phone import sign_in
+from .test_offline_shared_phone import log_out, sign_in, signed_in_as
 from .test_table import see_seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,10 +63,11 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     # Signing out says the moves wait; "Cancel" keeps alice signed in and her moves waiting.
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.get_by_role("button", name="Log out (alice)").click()
+    log_out(page, "alice")
     until(page, lambda: asked)
     assert asked == ["2 moves entered on this phone have not reached the site yet. Sign out anyway and drop them?"]
     expect(page.get_by_role("button", name="Log out (alice)")).to_be_visible()
+    open_table(page, table)
     waiting(page, 2)
 
     # bob takes the phone (his session, the wifi fine now): alice's moves are not his, nothing is sent.
@@ -75,7 +76,7 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     tries = len(wifi.posts)
     open_table(page, table)
     ready(page)
-    expect(page.get_by_role("button", name="Log out (bob)")).to_be_visible()
+    signed_in_as(page, "bob")
     waiting(page, 0)
     assert len(wifi.posts) == tries and logged(table) == []
 
@@ -85,7 +86,7 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     open_table(page, table)
     waiting(page, 2)
     page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Log out (alice)").click()
+    log_out(page, "alice")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     wifi.mode = "pass"
     sign_in(page, alice)
@@ -104,7 +105,7 @@ def test_a_move_sent_before_sign_out_needs_no_question(phone, table, alice):  # 
     see_seq(page, 1)
     waiting(page, 0)
     page.on("dialog", lambda dialog: pytest.fail(f"asked: {dialog.message}"))
-    page.get_by_role("button", name="Log out (alice)").click()
+    log_out(page, "alice")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     assert entered_by(table) == ["alice"]
 

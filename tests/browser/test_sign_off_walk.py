@@ -67,6 +67,32 @@ def test_from_the_badge_to_a_signed_result_and_back_on_a_phone(phone, live_serve
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone, live_server, shoot, club, season,
+                                                                           alice, django_user_model, language):
+    """The account's row of the header (who is signed in, the badge) stays one row at 360 px: "Log out (name)"
+    had wrapped under the badge, pushing every page down a row. Signing out is on the account page."""
+    from leagues.clubs import club_join
+
+    kenji = django_user_model.objects.create_user("kenji_tanaka")
+    club_join(token=club.invite_token, user=kenji)
+    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
+        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(kenji), "rank": 2}])
+    page = in_language(phone, live_server, kenji, language)
+    page.goto("/")
+    badge = page.get_by_role("link", name=SAYS[language]["badge"])
+    expect(badge).to_be_in_viewport()
+    on_one_line(badge)
+    expect(page.locator("header .account")).to_contain_text("kenji_tanaka")  # whose phone this is, at a glance
+    rows = page.locator("header .account > *").evaluate_all("items => items.map(i => i.getBoundingClientRect().top)")
+    assert len(rows) >= 2 and max(rows) - min(rows) < 44, rows  # one row: nothing wrapped under the badge
+    no_horizontal_scroll(page)
+    shoot(page, f"header-with-badge-{language}")
+    page.get_by_role("link", name="kenji_tanaka").click()
+    expect(page.get_by_role("button", name="Log out (kenji_tanaka)" if language == "en"
+                            else "Uitloggen (kenji_tanaka)")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_dispute_s_message_opens_the_league_page_at_that_result(phone, live_server, shoot, alice, bob, waiting,
                                                                   language):
     Preference.objects.create(user=alice, dispute=Channel.EMAIL)
