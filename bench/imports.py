@@ -65,10 +65,11 @@ def bgg_pages(plays: int) -> list[tuple[str, bytes]]:
 
 def main(plays: int) -> None:
     _django.setup("shitenno_bench_imports")
-    from leagues import clubs, players, seasons
+    from leagues.club import clubs, seasons
     from leagues.imports.formats import parse_bgstats
     from leagues.imports.service import import_commit, read_files
     from leagues.models import Player, Result, ResultEntry
+    from leagues.people import players
 
     owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
     # past a BG Stats file's 20 MB: BGG pages, as a club with that many plays would bring

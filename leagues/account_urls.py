@@ -1,6 +1,7 @@
 from django.urls import include, path
 
-from . import account_views, views
+from leagues.people import account_views
+from leagues.result import views
 
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign_up"),

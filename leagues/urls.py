@@ -1,6 +1,8 @@
 from django.urls import include, path
 
-from . import chance_views, club_views, table_result, views
+from leagues.club import views as club_views
+from leagues.rating import chance_views
+from leagues.result import table_result, views
 
 urlpatterns = [
     path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
@@ -39,7 +41,8 @@ urlpatterns += [
     path("leagues/<int:pk>/results/new/", views.result_create, name="result_create"),
 ]
 
-from . import import_views, league_edit_views  # noqa: E402
+from leagues.club import league_edit_views  # noqa: E402
+from leagues.imports import views as import_views  # noqa: E402
 
 urlpatterns += [  # editing and deleting leagues and seasons (issue 34)
     path("leagues/<int:pk>/edit/", league_edit_views.league_edit, name="league_edit"),

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext, override
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.models import Result
 
 from . import services

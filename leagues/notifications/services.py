@@ -17,7 +17,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.models import Club, Player, Result
 
 from .models import DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
@@ -124,7 +124,7 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
 
 def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
     """Its recorder and the club's managers (but not who disputed): who disputed, the game and why."""
-    from leagues.access import club_manager_user_ids
+    from leagues.common.access import club_manager_user_ids
 
     told = {result.created_by_id} if result.created_by_id else set()
     if result.club_id:
@@ -169,7 +169,7 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
 def club_hours_save(*, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int,
                     quiet_until: int) -> ClubHours:
     """Managers only: the hour of the club's daily e-mail and its quiet hours (equal hours: none)."""
-    from leagues.access import require_club_manager
+    from leagues.common.access import require_club_manager
 
     require_club_manager(club, user)
     hours, _created = ClubHours.objects.update_or_create(club=club, defaults={

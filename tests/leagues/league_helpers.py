@@ -2,10 +2,11 @@
 
 import datetime
 
-from leagues import results, seasons
-from leagues.clubs import club_join
+from leagues.club import seasons
+from leagues.club.clubs import club_join
 from leagues.models import Rating, RatingEvent, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 TODAY = datetime.date.today()
 START = TODAY - datetime.timedelta(days=60)

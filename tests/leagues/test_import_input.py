@@ -15,9 +15,10 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues import import_views, outbox
 from leagues.imports import formats
+from leagues.imports import views as import_views
 from leagues.imports.formats import _competition
+from leagues.jobs import outbox
 from leagues.models import Club, Membership, PendingImport, Player, Result, ResultEntry, SignOff
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
@@ -141,7 +142,7 @@ def test_an_import_past_the_results_limit_is_refused(club, tmp_path, monkeypatch
 @pytest.mark.django_db
 def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeypatch):
     """Four plays of quantity 100 are 400 results: more than the page writes while it waits, so a job."""
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     queued = []
     monkeypatch.setattr(tasks.import_plays_job, "delay", queued.append)

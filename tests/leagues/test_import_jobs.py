@@ -13,8 +13,8 @@ from django.db import OperationalError, connection, connections, transaction
 from django.test import override_settings
 from django.urls import reverse
 
-from leagues import import_views
 from leagues.imports import job
+from leagues.imports import views as import_views
 from leagues.models import PendingImport, Player, Result, SignOff
 
 from .test_jobs import wait_for
@@ -50,7 +50,7 @@ def test_an_upload_survives_a_cache_flush_and_another_process(client, club, alic
 
 @pytest.mark.django_db
 def test_a_second_delivery_of_the_job_writes_nothing_twice(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
@@ -69,7 +69,7 @@ def test_a_second_delivery_of_the_job_writes_nothing_twice(client, club, alice, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_delivery_while_another_holds_the_upload_does_nothing(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's (SQLite locks the whole database)")
@@ -105,7 +105,7 @@ def test_a_delivery_while_another_holds_the_upload_does_nothing(client, club, al
 @pytest.mark.django_db
 def test_a_database_error_is_reported_and_nothing_written(client, club, alice, monkeypatch):
     """A deadlock (issue 36) ends the job with its reason on the progress page, never "Importing..." for ever."""
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
@@ -129,7 +129,7 @@ def test_a_database_error_is_reported_and_nothing_written(client, club, alice, m
 @pytest.mark.django_db
 def test_a_refusal_is_reported_in_the_importers_language(client, club, alice, carol, monkeypatch):
     """Alice lost her right to import between the tap and the job: the job refuses, in Dutch, nothing written."""
-    from leagues import tasks
+    from leagues.jobs import tasks
     from leagues.models import Membership
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
@@ -154,7 +154,7 @@ def test_expired_uploads_are_deleted_by_the_beat(client, club, alice):
 
     from django.utils import timezone
 
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     client.force_login(alice)
     old, fresh = _upload(client, club), _upload(client, club)
@@ -189,7 +189,7 @@ def test_a_lost_job_is_queued_again_by_the_beat(client, club, alice, monkeypatch
 
     from django.utils import timezone
 
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     lost = []
@@ -209,7 +209,7 @@ def test_a_lost_job_is_queued_again_by_the_beat(client, club, alice, monkeypatch
 
 @pytest.mark.django_db
 def test_a_queue_that_does_not_answer_leaves_the_upload_waiting(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     def down(token):
         raise ConnectionError("Redis is down")

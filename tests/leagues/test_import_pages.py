@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from leagues import import_views
+from leagues.imports import views as import_views
 from leagues.models import Player, Result
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
@@ -78,7 +78,7 @@ def test_only_managers_import(client, club, carol, dave):
 
 @pytest.mark.django_db
 def test_a_large_import_runs_as_a_job_with_a_progress_bar(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.jobs import tasks
 
     queued = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)

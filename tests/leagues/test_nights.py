@@ -6,9 +6,10 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
 from leagues.nights import selectors, services
+from leagues.people import players
 
 TONIGHT = datetime.date(2026, 11, 26)
 

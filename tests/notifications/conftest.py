@@ -2,9 +2,10 @@ import datetime
 
 import pytest
 
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Membership
 from leagues.nights import services as nights
+from leagues.people import players
 
 TONIGHT = datetime.date(2026, 11, 26)
 

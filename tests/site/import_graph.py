@@ -155,7 +155,7 @@ def _private(name: str) -> bool:
 def _one_package(root: Path, a: str, b: str) -> bool:
     """Two modules of one package below an app (leagues.standings and leagues.standings.keys): the parts of a
     package may share their private names, as the parts of one module split in files do; two modules of a flat app
-    (leagues.player_page and leagues.player_record) may not."""
+    (leagues.people.player_page and leagues.people.player_record) may not."""
     pa, pb = a.split(".")[:2], b.split(".")[:2]
     return len(pa) == 2 and pa == pb and (root.joinpath(*pa) / "__init__.py").is_file()
 

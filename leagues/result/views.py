@@ -1,0 +1,385 @@
+"""Pages for accounts, players, leagues and their results: thin adapters that check access and call one service
+(a club's pages are leagues/club/views.py)."""
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games.registry import one_name
+from leagues.club import seasons
+from leagues.common import selectors
+from leagues.common.access import (
+    club_access,
+    club_for_member,
+    club_manager_user_ids,
+    guest_claim_link_allowed,
+    result_players_signed_by,
+)
+from leagues.common.forms import GuestForm, SignUpForm
+from leagues.models import Club, League, Player, Result
+from leagues.people import player_record, players
+from leagues.people.player_page import player_page_stats
+from leagues.rating import display as rating_display
+from leagues.rating.views import league_ratings
+from leagues.result import results
+from shitenno_site.errors import Conflict, TooMany
+from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = players.user_sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.player.name})
+        return redirect(_next_page(request) or "home")
+    return render(request, "registration/sign_up.html", {"form": form, "next": _next_page(request)},
+                  status=400 if form.errors else 200)
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where to go after signing up (an invite link, say): only a page of this site, as the log-in page does."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure())
+    return target if safe else ""
+
+
+PLAYERS_PAGE = 50
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    search = query_text(request.GET, "q")
+    # a page in name order off the index, without counting the players (one more says whether a next page
+    # follows), with what a row shows: the name, and whether the player is a guest
+    players = selectors.players_list(search=search).select_related(None).only("id", "name", "user_id")
+    page = selectors.LookaheadPage(players, request.GET.get("page"), PLAYERS_PAGE)
+    template = "leagues/partials/player_rows.html" if request.htmx else "leagues/player_list.html"
+    return render(request, template, {"page": page, "q": search})
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("user", "merged_into"), pk=pk)
+    if player.merged_into_id:
+        return redirect(player.merged_into)
+    context = {"player": player, "claim_url": None}
+    if request.user.is_authenticated and player.is_guest and player.claim_token:
+        if guest_claim_link_allowed(player, request.user):
+            context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
+    if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
+        opponents = selectors.LookaheadPage(player_record.head_to_head_rows(player=player, viewer=request.user),
+                                            request.GET.get("opponents"), HEAD_TO_HEAD_PAGE)
+        return render(request, "leagues/partials/head_to_head_rows.html", {
+            "player": player, "opponents": opponents,
+            "head_to_head": player_record.head_to_head_of(opponents.object_list)})
+    context.update(_player_extras(request, player))
+    return render(request, "leagues/player_detail.html", context)
+
+
+def _player_extras(request: HttpRequest, player: Player) -> dict:
+    """Later capabilities (games, ratings) add to the player page through this one hook."""
+    from games.selectors import sessions_for_player
+
+    return {
+        "sessions": listed_sessions(sessions_for_player(player=player, viewer=request.user)),
+        **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
+    }
+
+
+LISTED_TABLES = 20
+
+
+def listed_sessions(sessions) -> list:
+    """The latest tables as the pages' lists show them (games/partials/session_list.html: the link, the names at
+    the seats, the status and the day): their moves' state and set-up, the largest columns, are not read, and the
+    names at their seats come in one query of names (`seat_names`), not as seat and player objects: 80 seats made
+    into 160 objects cost a page with 20 tables twice what one with a few cost (issue 18)."""
+    from games.selectors import seat_names
+
+    tables = list(sessions.select_related(None).prefetch_related(None).only("code", "status", "created_at")
+                  [:LISTED_TABLES])
+    names = seat_names([table.pk for table in tables])
+    for table in tables:
+        table.seat_names = names.get(table.pk, [])
+    return tables
+
+
+@login_required
+def guest_create(request: HttpRequest) -> HttpResponse:
+    form = GuestForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
+                                                  club=form.cleaned_data.get("club"))
+        except TooMany as exc:  # the hour's guests are added: said above the form
+            form.add_error(None, exc.message)
+            return render(request, "leagues/guest_form.html", {"form": form}, status=429)
+        return redirect(player)
+    return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def player_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        players.player_claim_link_create(player=player, user=request.user)
+    except Conflict as exc:
+        messages.error(request, exc.message)
+    return redirect(player)
+
+
+@login_required
+def player_claim(request: HttpRequest, token: str) -> HttpResponse:
+    guest = Player.objects.filter(claim_token=token).first()
+    if request.method == "POST":
+        try:
+            player = players.player_claim(token=token, user=request.user)
+        except Conflict as exc:
+            return render(request, "leagues/claim.html", {"guest": guest, "error": exc.message}, status=409)
+        messages.success(request, _("Welcome to your games, %(name)s.") % {"name": player.name})
+        return redirect(player)
+    if guest is None:
+        error = _("This invite link is not valid any more: it was used or replaced.")
+        return render(request, "leagues/claim.html", {"guest": None, "error": error}, status=404)
+    return render(request, "leagues/claim.html", {"guest": guest})
+
+
+
+def league_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list(viewer=request.user)})
+
+
+def league_rules(request: HttpRequest) -> HttpResponse:
+    """For club organisers: the points schemes and tie-breakers, exactly as leagues.standings applies them."""
+    return render(request, "leagues/league_rules.html")
+
+
+STANDINGS_PAGE = 50
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from django.utils import timezone
+
+    league = selectors.league_for_viewer(pk=pk, viewer=request.user)
+    seasons = list(league.seasons.all())
+    season_id = request.GET.get("season", "")
+    season = next((s for s in seasons if str(s.pk) == season_id), None) if season_id else None
+    season = season or selectors.season_current(league, on=timezone.localdate())
+    awaiting = list(selectors.results_awaiting_sign_off(viewer=request.user, league=league)[:20])
+    managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
+    for result in awaiting:
+        signed = {s.player_id for s in result.sign_offs.all()}
+        result.can_sign = any(p not in signed for p in result_players_signed_by(result, request.user,
+                                                                                 managers=managers))
+    context = {
+        "league": league, "seasons": seasons, "season": season,
+        "standings": selectors.standings_page(season, page=request.GET.get("standings"), per_page=STANDINGS_PAGE)
+        if season else [],
+        "season_query": f"&season={season.pk}" if season else "",
+        "recent": selectors.results_recent(viewer=request.user, league=league)
+        .filter(status=Result.Status.COUNTED)[:10],
+        "awaiting": awaiting,
+        "can_manage": club_access(league.club, request.user).manages,  # also the season's Edit and Delete
+    }
+    if not request.htmx:
+        context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
+        if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
+            context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
+                                      .filter(flagged_by__isnull=False).select_related("flagged_by__player")[:20])
+    if request.htmx:  # another season's table, or "show more" rows of this one
+        part = "standing_rows" if "standings" in request.GET else "standings"
+        return render(request, f"leagues/partials/{part}.html", context)
+    return render(request, "leagues/league_detail.html", context)
+
+
+@login_required
+@require_POST
+def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
+    result = get_object_or_404(selectors.results_visible(request.user).select_related("season__league"), pk=pk)
+    agreed = request.POST.get("agreed", "yes") != "no"
+    try:  # someone not at the table gets the service's PermissionDenied as a 403: the page offers them no form
+        results.result_sign_off(result=result, user=request.user, agreed=agreed,
+                                        note=request.POST.get("note", ""))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
+                         _("Your dispute is recorded: the club's managers settle it."))
+    return redirect(result.season.league if result.season_id else "results_waiting")
+
+
+@login_required
+def results_waiting(request: HttpRequest) -> HttpResponse:
+    """Every result that waits for your sign-off, in a season or not, and the imported plays a manager vouched
+    for that you may dispute (issue 34)."""
+    awaiting, vouched = selectors.results_waiting_for(request.user)
+    return render(request, "leagues/results_waiting.html", {"awaiting": awaiting, "vouched": vouched})
+
+
+RANKINGS_PAGE = 50
+MAX_ACTIVE_DAYS = 3650
+ACTIVE_CHOICES = [(0, gettext_lazy("Everyone")), (90, gettext_lazy("Played in the last 3 months")),
+                  (365, gettext_lazy("Played in the last year"))]  # hide the long inactive
+
+
+def rankings(request: HttpRequest) -> HttpResponse:
+    """Ratings in one scope (a game or a league), best first, with the uncertainty, a min-games filter and a filter
+    hiding who has not played for a while."""
+    scopes = selectors.rating_scope_choices(viewer=request.user)
+    scope = request.GET.get("scope", "")
+    kind, _sep, key = scope.partition(":")
+    key = one_name(key) if kind == "game" else key  # a game by its slug or its name (issue 40)
+    if (kind, key) not in {(k, v) for k, v, _label in scopes}:
+        kind, key = scopes[0][0], scopes[0][1]
+    min_games = query_int(request.GET, "min_games", default=0, max_value=MAX_MIN_GAMES)
+    active = query_int(request.GET, "active", default=0, max_value=MAX_ACTIVE_DAYS)
+    since = timezone.localdate() - timedelta(days=active) if active else None
+    rows = selectors.ratings_list(kind=kind, key=key, min_games=min_games, active_since=since).values(
+        "player_id", "player__name", "mu", "sigma", "games", "last_played")  # what a row shows, no models
+    page = Paginator(rows, RANKINGS_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
+        "min_games": min_games, "active": active, "active_choices": ACTIVE_CHOICES, "ratings": page, "page": page,
+        "page_query": "&" + urlencode({"scope": f"{kind}:{key}", "min_games": min_games, "active": active}),
+    }
+    if request.htmx:  # the filter's answer is the whole table; "show more" gets the next rows only
+        part = "ranking_body" if "page" in request.GET else "ranking_rows"
+        return render(request, f"leagues/partials/{part}.html", context)
+    return render(request, "leagues/rankings.html", context)
+
+
+RATING_CHART_EVENTS = 200  # the chart draws the latest games' ratings: a line of 1,000 points says no more
+HEAD_TO_HEAD_PAGE = 20
+RECENT_PLACES = 30  # the bars of the latest counted games
+
+
+def _game_blocks(stats: dict, game_ratings: list) -> list[dict]:
+    """One block per game the player has played (issue 30): its counted record, its own statistics from the
+    move-by-move tables and its rating side by side, so no figure of one game sits among another's. Most played
+    first; a game with tables but no counted game yet comes after."""
+    sections = {s["game"].slug: s for s in stats.get("game_sections", []) if s["stats"].get("tables")}
+    ratings = {r.key: r for r in game_ratings}
+    blocks = [{"slug": row["game"], "name": row["name"], "record": row, "section": sections.pop(row["game"], None),
+               "rating": ratings.get(row["game"])} for row in stats.get("by_game", [])]
+    blocks += [{"slug": slug, "name": s["game"].name, "record": None, "section": s, "rating": ratings.get(slug)}
+               for slug, s in sections.items()]
+    return blocks
+
+
+def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
+    from leagues.models import RatingScope
+
+    stats, opponents = player_page_stats(player=player, viewer=viewer, opponents_page=opponents_page,
+                                         per_page=HEAD_TO_HEAD_PAGE)
+    game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games")
+                        .annotate(last_played=selectors.last_played_in_scope()))
+    today = timezone.localdate()
+    for rating in game_ratings:  # the displayed number, with rust up to today (leagues/rating/display.py)
+        rating.shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
+    chart = None
+    if game_ratings:
+        main = game_ratings[0]
+        history = selectors.rating_values(player=player, kind=main.kind, key=main.key, last=RATING_CHART_EVENTS)
+        chart = {"game": main.key, "values": [rating_display.displayed(mu) for mu, _sigma in history],
+                 "band": [(rating_display.displayed(mu - rating_display.BAND_Z * sigma),
+                           rating_display.displayed(mu + rating_display.BAND_Z * sigma)) for mu, sigma in history]}
+    # (place, players at the table) in each recent counted game, oldest first; leagues/people/charts.py draws them.
+    places = player_record.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
+    return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
+            "result_places": places, "game_blocks": _game_blocks(stats, game_ratings),
+            "not_ranked_publicly": player_record.games_not_ranked_publicly(player=player, viewer=viewer)}
+
+
+
+def _form_page(request: HttpRequest, template: str, context: dict) -> HttpResponse:
+    return render(request, template, context, status=400 if context["form"].errors else 200)
+
+
+@login_required
+def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    from leagues.common.forms import LeagueForm, apply_service_errors
+
+    club = get_object_or_404(Club, slug=slug)
+    club_for_member(club, request.user, manage=True)
+    form = LeagueForm(request.POST or None)  # no game ticked: the organiser chooses (issue 34)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = seasons.league_create(
+                club=club, name=form.cleaned_data["name"], games=form.cleaned_data["game_list"], user=request.user)
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, _("League %(name)s created.") % {"name": league.name})
+            return redirect(league)
+    return _form_page(request, "leagues/league_form.html", {"form": form, "club": club})
+
+
+@login_required
+def season_create(request: HttpRequest, pk: int) -> HttpResponse:
+    from leagues.common.forms import SeasonForm, apply_service_errors
+
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    club_for_member(league.club, request.user, manage=True)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = seasons.season_create(
+                league=league, name=data["name"], starts_on=data["starts_on"], ends_on=data["ends_on"],
+                points_scheme=data["points_scheme"], min_games=data["min_games"], tie_breakers=data["tie_breakers"],
+                custom_points=data["custom_points"] if data["points_scheme"] == "custom" else {}, user=request.user,
+            )
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+            return redirect(f"{league.get_absolute_url()}?season={season.pk}")
+    return _form_page(request, "leagues/season_form.html", {"form": form, "league": league})
+
+
+@login_required
+def result_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club manager enters a game played off the site, into the league's season running on its date."""
+    from django.utils import timezone
+
+    from leagues.common.forms import ResultForm, apply_service_errors
+
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    club_for_member(league.club, request.user, manage=True)
+    members = [m.player for m in selectors.club_members(league.club).order_by("player__name")]
+    form = ResultForm(request.POST or None, games=league.games, players=members,
+                      initial={"played_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        season = league.seasons.filter(starts_on__lte=data["played_on"], ends_on__gte=data["played_on"]).first()
+        if season is None:
+            form.add_error("played_on", _("No season of this league runs on this date."))
+        else:
+            try:
+                results.result_enter(game=data["game"], played_on=data["played_on"], entries=data["entries"],
+                                             user=request.user, season=season)
+            except ValidationError as exc:
+                apply_service_errors(form, exc)
+            else:
+                messages.success(request, _("The result is recorded; the players sign it off on this page."))
+                return redirect(f"{league.get_absolute_url()}?season={season.pk}")
+    return _form_page(request, "leagues/result_form.html", {"form": form, "league": league})
