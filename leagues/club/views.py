@@ -18,8 +18,8 @@ from leagues.club import clubs
 from leagues.common import selectors
 from leagues.common.access import club_access, club_for_member
 from leagues.common.forms import ClubForm, RoleForm
+from leagues.common.selectors import listed_sessions
 from leagues.models import Club, Membership
-from leagues.result.views import listed_sessions
 from shitenno_site.errors import Conflict
 
 

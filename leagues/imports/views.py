@@ -185,7 +185,7 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     if len(plan.results) <= IN_PAGE:
         run_import(pending.pk)
     else:
-        from leagues.jobs.tasks import import_plays_job
+        from leagues.imports.tasks import import_plays_job
 
         try:
             import_plays_job.delay(token)  # the row says "running" already (autocommit): the worker finds it

@@ -1,15 +1,15 @@
-"""Celery wrappers for ratings and standings: they take ids, call one service, and are safe to run twice."""
+"""Celery wrappers for ratings, standings and the outbox: they take ids, call one service, and are safe to run
+twice. Each keeps the name it had before leagues/ was split into packages (`leagues.tasks.<function>`): queued
+messages, the outbox's hint (outbox.RUN_MANY_TASK) and the beat schedule name tasks by it, so the name is given
+(name=) rather than taken from this module's path. The import jobs are in leagues/imports/tasks.py."""
 
 import datetime
 import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from leagues.imports.job import run_import_job
-from leagues.imports.pending import pending_expire, pending_lost
 from leagues.jobs import outbox, repair
 from leagues.models import Result, Season
 from leagues.rating import store as rating_store
@@ -87,20 +87,3 @@ def _sweep_at_start(sender=None, **_kwargs) -> None:
         outbox_sweep.apply_async((0,))
     except Exception:  # the beat sweeps anyway
         logger.warning("Could not queue the start-up outbox sweep.", exc_info=True)
-
-
-@shared_task(name="leagues.tasks.import_plays_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT, time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
-def import_plays_job(token: str) -> None:
-    """A large import's commit (issue 27), reporting its progress to the page (leagues.imports.views). Safe to
-    deliver twice (leagues/imports/job.py); it ends within the broker's visibility timeout."""
-    run_import_job(token)
-
-
-@shared_task(name="leagues.tasks.imports_expire", ignore_result=True)
-def imports_expire() -> int:
-    """Delete the import uploads past their expiry, and queue again the jobs of running uploads nobody holds (a
-    lost message, a dead process): every import ends with an outcome."""
-    for token in pending_lost():
-        import_plays_job.delay(token)
-    return pending_expire()

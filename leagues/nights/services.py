@@ -19,11 +19,10 @@ from games import services as game_services
 from games.engines import REGISTRY, UnknownGame, get_engine
 from games.engines.base import MoveError
 from games.models import TableSession
-from games.plugins import get_game
+from games.plugins import game_name, get_game
 from leagues.common.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 from leagues.notifications import services as notifications
-from leagues.templatetags.charts import game_name
 
 from . import pods, selectors, table_games
 from .models import Night, NightCheckIn, NightRound, NightTable

@@ -99,27 +99,10 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     from games.selectors import sessions_for_player
 
     return {
-        "sessions": listed_sessions(sessions_for_player(player=player, viewer=request.user)),
+        "sessions": selectors.listed_sessions(sessions_for_player(player=player, viewer=request.user)),
         **player_stats_context(player, viewer=request.user, opponents_page=request.GET.get("opponents")),
     }
 
-
-LISTED_TABLES = 20
-
-
-def listed_sessions(sessions) -> list:
-    """The latest tables as the pages' lists show them (games/partials/session_list.html: the link, the names at
-    the seats, the status and the day): their moves' state and set-up, the largest columns, are not read, and the
-    names at their seats come in one query of names (`seat_names`), not as seat and player objects: 80 seats made
-    into 160 objects cost a page with 20 tables twice what one with a few cost (issue 18)."""
-    from games.selectors import seat_names
-
-    tables = list(sessions.select_related(None).prefetch_related(None).only("code", "status", "created_at")
-                  [:LISTED_TABLES])
-    names = seat_names([table.pk for table in tables])
-    for table in tables:
-        table.seat_names = names.get(table.pk, [])
-    return tables
 
 
 @login_required

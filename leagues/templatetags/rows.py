@@ -163,7 +163,7 @@ def session_rows(sessions) -> str:
     head, tail = _table_url_parts(get_script_prefix())
     rows = []
     for session in sessions:
-        seated = getattr(session, "seat_names", None)  # leagues.result.views.listed_sessions reads the names alone
+        seated = getattr(session, "seat_names", None)  # leagues.common.selectors.listed_sessions reads the names alone
         if seated is None:
             seated = [seat.player.name for seat in session.seats.all()]
         names = ", ".join(escape(name) for name in seated)
