@@ -142,10 +142,10 @@ def test_an_import_past_the_results_limit_is_refused(club, tmp_path, monkeypatch
 @pytest.mark.django_db
 def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeypatch):
     """Four plays of quantity 100 are 400 results: more than the page writes while it waits, so a job."""
-    from leagues.jobs import tasks
+    from leagues.imports import tasks as imports_tasks
 
     queued = []
-    monkeypatch.setattr(tasks.import_plays_job, "delay", queued.append)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", queued.append)
     client.force_login(alice)
     data = BGG_PAGE.replace(b'quantity="1"', b'quantity="100"')
     response = client.post(reverse("import_start", args=[club.slug]), {
