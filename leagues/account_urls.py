@@ -1,7 +1,6 @@
 from django.urls import include, path
 
-from leagues.people import account_views
-from leagues.result import views
+from leagues.people import account_views, views
 
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign_up"),

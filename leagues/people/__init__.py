@@ -1,2 +1,2 @@
-"""Accounts and players: signing up, guests and claims (players), the account page, and the player page's reads and
-charts."""
+"""Accounts and players: signing up, guests and claims (players), the players' pages and signing up (views), the
+account page (account_views), and the player page's reads and charts."""
