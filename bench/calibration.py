@@ -8,7 +8,7 @@ benches).
 
 **Clubs (issue 40).** A club of 40 players with hidden skills N(0, spread); a player's performance in a game is
 skill + N(0, 1) and the finishing order is the order of performance. The club plays `games` games (2,500 or 300)
-of 2 to 5 players drawn uniformly, rated exactly as the site rates them (leagues.ratings.plackett_luce). Then
+of 2 to 5 players drawn uniformly, rated exactly as the site rates them (leagues.rating.maths.plackett_luce). Then
 `--held-out` tables of each size 2-5 are drawn and predicted from the final ratings. Because the skills are known,
 every held-out table's TRUE chances are computed, not sampled: P(i wins) = ∫ φ(x − s_i) Π_{j≠i} Φ(x − s_j) dx on a
 fine grid. So every figure is an expectation over the outcomes, free of outcome noise, and a bias cannot hide
@@ -49,8 +49,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.rating_display import PERFORMANCE_SD, chances, fit_window, fitted_performance_sd  # noqa: E402
-from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
+from leagues.rating.display import PERFORMANCE_SD, chances, fit_window, fitted_performance_sd  # noqa: E402
+from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
 CLUB_PLAYERS = 40

@@ -43,7 +43,7 @@ from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from games.models import Seat, TableSession  # noqa: E402
 from games.plugins import TableRow, get_game  # noqa: E402
 from leagues.models import Player  # noqa: E402
-from leagues.players import player_for_user  # noqa: E402
+from leagues.people.players import player_for_user  # noqa: E402
 
 RNG = random.Random(18)
 PRIVATE = 10  # the signed-in reader's own private tables, the same at every size

@@ -72,12 +72,14 @@ def job_only(plays: int, files: list[tuple[str, bytes]], kind: str) -> None:
     """The commit job alone, as the worker runs it, against its time limit and the broker's visibility timeout."""
     from django.conf import settings
 
-    from leagues import clubs, outbox, players, seasons
+    from leagues.club import clubs, seasons
     from leagues.imports import job
     from leagues.imports.pending import pending_create, pending_start
     from leagues.imports.service import CHUNK
+    from leagues.imports.tasks import import_job_limits
+    from leagues.jobs import outbox
     from leagues.models import LeagueJob, PendingImport
-    from leagues.tasks import import_job_limits
+    from leagues.people import players
 
     owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
     club = clubs.club_create(name="Importers", owner=owner)
@@ -111,10 +113,11 @@ def job_only(plays: int, files: list[tuple[str, bytes]], kind: str) -> None:
 
 def main(plays: int) -> None:
     _django.setup("shitenno_bench_imports")
-    from leagues import clubs, players, seasons
+    from leagues.club import clubs, seasons
     from leagues.imports.formats import parse_bgstats
     from leagues.imports.service import import_commit, read_files
     from leagues.models import Player, Result, ResultEntry
+    from leagues.people import players
 
     if "--job" in sys.argv[2:]:
         kind = "bgg" if plays > 20_000 or "bgg" in sys.argv[2:] else "bgstats"

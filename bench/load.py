@@ -50,7 +50,7 @@ def prepare(args) -> dict:
 
     from games import services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues.players import player_for_user, user_sign_up
+    from leagues.people.players import player_for_user, user_sign_up
 
     redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run
     games = [random_legal_game(seed, 4) for seed in range(8)]

@@ -43,7 +43,7 @@ def test_replay_of_fifty_offline_moves(phone, live_server):  # noqa: F811  (the 
 
     from games import services
     from games.models import MoveEvent
-    from leagues.players import player_for_user
+    from leagues.people.players import player_for_user
 
     setup = {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
              "aggression_target": 35}

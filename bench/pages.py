@@ -34,8 +34,10 @@ from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from games.models import MoveEvent, Seat, TableSession  # noqa: E402
-from leagues import rating_store, standings_store, tally_store  # noqa: E402
 from leagues.models import Membership, Player, Result, ResultEntry  # noqa: E402
+from leagues.rating import store as rating_store  # noqa: E402
+from leagues.standings import store as standings_store  # noqa: E402
+from leagues.standings import tally as tally_store  # noqa: E402
 
 RNG = random.Random(18)
 

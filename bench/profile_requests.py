@@ -42,7 +42,7 @@ def prepare() -> dict:
 
     from games import services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues.players import player_for_user, user_sign_up
+    from leagues.people.players import player_for_user, user_sign_up
 
     cache.clear()
     user = user_sign_up(username="phone0", email="p0@example.org", password="bench passphrase 42")

@@ -35,8 +35,12 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
-from leagues import outbox, rating_store, ratings, results, standings_store  # noqa: E402
+from leagues.jobs import outbox  # noqa: E402
 from leagues.models import Rating, Result, ResultEntry, Season  # noqa: E402
+from leagues.rating import maths as ratings  # noqa: E402
+from leagues.rating import store as rating_store  # noqa: E402
+from leagues.result import results  # noqa: E402
+from leagues.standings import store as standings_store  # noqa: E402
 
 
 def peak_mib() -> float:
@@ -217,7 +221,7 @@ def main() -> None:
     child = recompute_in_child("game", "shitenno")
     full = child["seconds"]
     print(f"full recompute of the game's ratings (PostgreSQL → stored ratings + history): {full:.2f} s")
-    if child.get("swap"):  # the fresh history table swapped in at the end (leagues/rating_partitions.py)
+    if child.get("swap"):  # the fresh history table swapped in at the end (leagues/rating/partitions.py)
         swap = child["swap"]
         print(f"  the history's swap: {'swapped in' if swap['swapped'] else 'put in place'} after "
               f"{swap['tries']} tries of its lock, {swap['waited'] * 1000:.1f} ms waiting for it")

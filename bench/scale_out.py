@@ -70,8 +70,8 @@ def prepare(tables: int) -> dict:
 
     from games import services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues import clubs, seasons
-    from leagues.players import player_for_user, user_sign_up
+    from leagues.club import clubs, seasons
+    from leagues.people.players import player_for_user, user_sign_up
 
     users = [user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org", password="scale passphrase 42")
              for i in range(4)]
@@ -192,8 +192,8 @@ def lost_answer(stack: Stack, plan: dict, table: dict) -> None:
 def league(stack: Stack, plan: dict, results: int) -> None:
     from django.utils import timezone
 
-    from leagues import rating_store
     from leagues.models import Rating, RatingEvent, Result, Standing
+    from leagues.rating import store as rating_store
 
     print(f"\n3. League: {results} results entered through one instance, signed off through the other, the last"
           " sign-off through both at once")

@@ -23,9 +23,10 @@ _django.setup("shitenno_bench_standings")
 
 from django.db import connection  # noqa: E402
 
-from leagues import selectors, standings_store  # noqa: E402
 from leagues import standings as standings_maths  # noqa: E402  # noqa: E402
+from leagues.common import selectors  # noqa: E402
 from leagues.models import Result, Season, Standing  # noqa: E402
+from leagues.standings import store as standings_store  # noqa: E402
 
 
 def loadavg() -> str:

@@ -30,8 +30,18 @@ _django.setup("shitenno_bench_stores")
 
 from django.db import connection  # noqa: E402
 
-from leagues import bulk, rating_partitions, rating_store, standings_store  # noqa: E402
-from leagues.models import Rating, RatingEvent, Result, ResultEntry, Season, Standing  # noqa: E402
+from leagues.models import (  # noqa: E402
+    Rating,
+    RatingEvent,
+    Result,
+    ResultEntry,
+    Season,
+    Standing,
+    bulk,  # noqa: E402
+)
+from leagues.rating import partitions as rating_partitions  # noqa: E402
+from leagues.rating import store as rating_store  # noqa: E402
+from leagues.standings import store as standings_store  # noqa: E402
 
 
 class _Plain:

@@ -21,7 +21,7 @@ from games.engines import get_engine  # noqa: E402
 from games.engines.base import replay  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
 from games.engines.teikoku.random_game import random_legal_game as random_teikoku_game  # noqa: E402
-from leagues.players import player_for_user, user_sign_up  # noqa: E402
+from leagues.people.players import player_for_user, user_sign_up  # noqa: E402
 
 RUNS = 30
 

@@ -6,7 +6,7 @@ ways:
 - the models themselves through games' own foreign keys (`Seat.player`, `TableSession.club`), the way Django's
   `get_user_model()` names the user model, and the conditions on their fields games' queries need (a user's seat,
   a club's member) built here, the one module of games that names leagues' fields (`seated_q`, `club_member_q`,
-  `is_club_member`, `SEAT_PLAYER_NAME`; tests/site/test_architecture.py holds it);
+  `is_club_member`, `seatable_q`, `unmerged_q`, `SEAT_PLAYER_NAME`; tests/site/test_architecture.py holds it);
 - the few things only the owner knows (who a user's player is, how a guest is made, the club roles that may
   write, the seats' ratings and win chances) as one `People` that leagues registers in its AppConfig.ready.
 A site without it fails at the first use with a message naming the missing piece, not with an import error.
@@ -51,6 +51,18 @@ def club_member_q(user: Any, *, roles: Sequence[str] | None = None) -> Q:
     if roles is None:
         return Q(club__memberships__player__user=user)
     return Q(club__memberships__player__user=user, club__memberships__role__in=roles)
+
+
+def seatable_q(me: Model, user: Any) -> Q:
+    """The players `user` (whose own player is `me`) may seat at a new table: his clubs' members, the players he
+    sat with and the guests he added (games.views.seatable_players)."""
+    return (Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
+            | Q(created_by=user, user__isnull=True))
+
+
+def unmerged_q() -> Q:
+    """Players not merged into another (a claimed guest's old row): the ones a list offers."""
+    return Q(merged_into__isnull=True)
 
 
 def is_club_member(club: Model | int, user: Any, *, roles: Sequence[str] | None = None) -> bool:

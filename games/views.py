@@ -27,7 +27,7 @@ from shitenno_site.validation import idempotency_key
 
 from . import balance_stats, heads, selectors, services
 from .models import MoveEvent, TableSession
-from .people import people, player_model
+from .people import people, player_model, seatable_q, unmerged_q
 
 
 def _game_or_404(slug: str) -> GameAdapter:
@@ -46,11 +46,8 @@ def seatable_players(user) -> list:
     plays with, so it grows with his clubs, not with the site."""
     me = people().player_for_user(user)
     others = (
-        player_model().objects.filter(
-            Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
-            | Q(created_by=user, user__isnull=True)
-        )
-        .exclude(pk=me.pk).filter(merged_into__isnull=True).distinct().order_by("name", "id")
+        player_model().objects.filter(seatable_q(me, user))
+        .exclude(pk=me.pk).filter(unmerged_q()).distinct().order_by("name", "id")
     )
     return [me, *others]
 

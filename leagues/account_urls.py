@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import account_views, views
+from leagues.people import account_views, views
 
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign_up"),

@@ -1,9 +1,11 @@
 from django.contrib import admin
 from django.db.models import F
 
+from leagues.jobs import outbox
+from leagues.result import results
 from shitenno_site.admin import AppendOnlyAdmin
 
-from . import models, outbox, results
+from . import models
 
 
 class MembershipInline(admin.TabularInline):
@@ -28,7 +30,7 @@ class ClubAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         if change and "members_public" in form.changed_data:
-            from .clubs import club_privacy_changed
+            from leagues.club.clubs import club_privacy_changed
 
             club_privacy_changed(club=obj)
 

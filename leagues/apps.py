@@ -6,6 +6,6 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Players, clubs and leagues"
 
     def ready(self) -> None:
-        from . import for_games
+        from leagues.result import for_games
 
         for_games.connect()  # results follow tables, and games learn who plays (games never import leagues)

@@ -1,14 +1,17 @@
 from django.urls import include, path
 
-from . import chance_views, club_views, table_result, views
+from leagues.club import views as club_views
+from leagues.people import views as people_views
+from leagues.rating import chance_views
+from leagues.result import table_result, views
 
 urlpatterns = [
     path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
-    path("players/", views.player_list, name="player_list"),
-    path("players/new-guest/", views.guest_create, name="guest_create"),
-    path("players/<int:pk>/", views.player_detail, name="player_detail"),
-    path("players/<int:pk>/invite/", views.player_invite, name="player_invite"),
-    path("players/claim/<str:token>/", views.player_claim, name="player_claim"),
+    path("players/", people_views.player_list, name="player_list"),
+    path("players/new-guest/", people_views.guest_create, name="guest_create"),
+    path("players/<int:pk>/", people_views.player_detail, name="player_detail"),
+    path("players/<int:pk>/invite/", people_views.player_invite, name="player_invite"),
+    path("players/claim/<str:token>/", people_views.player_claim, name="player_claim"),
     path("clubs/", club_views.club_list, name="club_list"),
     path("clubs/new/", club_views.club_create, name="club_create"),
     path("clubs/join/<str:token>/", club_views.club_join, name="club_join"),
@@ -39,7 +42,8 @@ urlpatterns += [
     path("leagues/<int:pk>/results/new/", views.result_create, name="result_create"),
 ]
 
-from . import import_views, league_edit_views  # noqa: E402
+from leagues.club import league_edit_views  # noqa: E402
+from leagues.imports import views as import_views  # noqa: E402
 
 urlpatterns += [  # editing and deleting leagues and seasons (issue 34)
     path("leagues/<int:pk>/edit/", league_edit_views.league_edit, name="league_edit"),

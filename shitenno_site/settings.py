@@ -306,7 +306,7 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
-    # Run the league jobs whose broker message was lost (broker down at commit): see leagues/outbox.py.
+    # Run the league jobs whose broker message was lost (broker down at commit): see leagues/jobs/outbox.py.
     "leagues-outbox-sweep": {"task": "leagues.tasks.outbox_sweep", "schedule": 60.0},
     # Delete the import uploads past their expiry; queue again a running import's lost job (leagues/imports/).
     "leagues-imports-expire": {"task": "leagues.tasks.imports_expire", "schedule": 60.0},

@@ -216,3 +216,15 @@ def json_problem(value: object, *, max_depth: int = 32) -> str | None:
         elif isinstance(item, list):
             stack += [(child, depth + 1) for child in item]
     return None
+
+
+def next_page(request) -> str:  # noqa: ANN001 (an HttpRequest; this module imports no Django HTTP)
+    """Where a form sends its user back (`next`, posted or in the query): after signing up from an invite link, or
+    after signing a result off on the page the form was on. Only a page of this site, as the log-in page does
+    (a `next` off the site is ignored: "" and the caller's own default)."""
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure())
+    return target if safe else ""

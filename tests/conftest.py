@@ -16,7 +16,8 @@ from django.conf import settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-from leagues import clubs, players
+from leagues.club import clubs
+from leagues.people import players
 from tests.xdist_env import worker_environment
 
 ROOT = Path(__file__).resolve().parent.parent

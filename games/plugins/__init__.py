@@ -261,7 +261,7 @@ def _load(slug: str) -> GameAdapter:
 def _games() -> dict[str, GameAdapter]:
     games = [_load(slug) for slug in REGISTERED]  # in the registry's order: the order pages list them
     # A game's ratings are keyed by its slug and a league's by its id: the rating history's partitions
-    # (leagues/rating_partitions.py) tell them apart only because a slug is never all digits.
+    # (leagues/rating/partitions.py) tell them apart only because a slug is never all digits.
     assert not any(game.slug.isdigit() for game in games), "a game's slug cannot be all digits"
     return {game.slug: game for game in games}
 

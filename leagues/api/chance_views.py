@@ -11,8 +11,9 @@ from rest_framework.views import APIView
 from games.engines import UnknownGame
 from games.plugins import get_game
 from games.registry import registered_slug
-from leagues import chances, selectors
+from leagues.common import selectors
 from leagues.models import Player
+from leagues.rating import chances
 from shitenno_site.api import id_parameter, with_errors
 from shitenno_site.validation import MAX_INT, InputError, query_int, query_text, whole_number
 

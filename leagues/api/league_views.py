@@ -9,9 +9,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.registry import one_name
-from leagues import league_edits, player_record, rating_display, results, seasons, selectors
-from leagues.access import club_sees_inside
+from leagues.club import league_edits, seasons
+from leagues.common import selectors
+from leagues.common.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
+from leagues.people import player_record
+from leagues.rating import display as rating_display
+from leagues.result import results
 from leagues.standings import SCHEMES, TIE_BREAKERS
 from shitenno_site.api import (
     IdField,
@@ -63,7 +67,7 @@ class StandingOutput(serializers.ModelSerializer):
 
 
 class RatingOutput(serializers.ModelSerializer):
-    """mu and sigma as stored, and the displayed rating beside them (leagues/rating_display.py, docs/ratings.md):
+    """mu and sigma as stored, and the displayed rating beside them (leagues/rating/display.py, docs/ratings.md):
     the number, its band (mu +- 2 sigma on the same scale), whether it is provisional, and sigma after rust."""
 
     player = PlayerOutput()

@@ -11,9 +11,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import clubs, players, selectors
-from leagues.access import club_sees_inside
+from leagues.club import clubs
+from leagues.common import selectors
+from leagues.common.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
+from leagues.people import players
 from shitenno_site.api import (
     IdField,
     NameField,

@@ -1,6 +1,6 @@
 """Which season each play of an import goes to, and the seasons the preview offers to create (issue 34).
 
-The preview asks the rule of `leagues.seasons` (`season_refusals`: a game its league counts, within its dates;
+The preview asks the rule of `leagues.club.seasons` (`season_refusals`: a game its league counts, within its dates;
 every player of an import is a member of the club once it is written, matched or added as a guest) of the club's
 seasons in league order, as `seasons_adopt` does when the commit has written the results. The plays no season
 takes are offered seasons in a league the manager chooses: one per calendar year of plays, covering the year, clipped
@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from leagues.club.seasons import season_refusals
+
 from ..models import Club, League, Season
-from ..seasons import season_refusals
 from .plan import Plan
 
 

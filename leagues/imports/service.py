@@ -14,13 +14,13 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from games.engines import REGISTRY
+from leagues.club.seasons import season_create, seasons_adopt
+from leagues.common.access import club_manager_user_ids, require_club_manager
+from leagues.common.audit import audit_record
+from leagues.models.bulk import insert_rows
+from leagues.result.results import results_settle_imported
 
-from ..access import club_manager_user_ids, require_club_manager
-from ..audit import audit_record
-from ..bulk import insert_rows
 from ..models import Club, Membership, Player, Result, ResultEntry, Season
-from ..results import results_settle_imported
-from ..seasons import season_create, seasons_adopt
 from .formats import SOURCE_BGG, SOURCE_BGSTATS, ImportRefused, Source, check_results, parse_bgg, parse_bgstats
 from .plan import Member, Plan, SiteGame, make_plan, parse_merges
 from .seasons import place_plan

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.db.models.expressions
 from django.db import migrations, models
 
-# Every player's tallies from the counted results of no table or of a table anyone may watch: leagues.tally_store's
+# Every player's tallies from the counted results of no table or of a table anyone may watch: leagues.standings.tally's
 # two statements as they are today, for all players at once (frozen here: a migration must not follow the code).
 _TALLIED = ("FROM leagues_resultentry e JOIN leagues_result r ON r.id = e.result_id "
             "LEFT JOIN games_tablesession s ON s.id = r.session_id "

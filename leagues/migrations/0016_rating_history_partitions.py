@@ -1,7 +1,7 @@
 """The rating history becomes a table partitioned by scope key (PostgreSQL only; the model does not change).
 
 Why: a full recompute of a scope can then write its history into a fresh table with no index, build the indexes
-in bulk and swap the table in for the scope's partition (leagues/rating_partitions.py): at 1,000,000 results,
+in bulk and swap the table in for the scope's partition (leagues/rating/partitions.py): at 1,000,000 results,
 keeping four indexes up to date row by row was the recompute's critical path (bench/HISTORY.md, issue 18).
 
 LIST on `key` alone: league keys are ids (digits) and game slugs are never all digits, so a key names one scope.
@@ -25,7 +25,7 @@ COLUMNS = "id, kind, key, played_on, mu_before, sigma_before, mu_after, sigma_af
 
 
 def partition_name(key: str) -> str:
-    """A frozen copy of leagues.rating_partitions.partition_name (the store finds the partitions by it)."""
+    """A frozen copy of leagues.rating.partitions.partition_name (the store finds the partitions by it)."""
     return f"{PARENT}_{hashlib.md5(key.encode()).hexdigest()[:12]}"
 
 

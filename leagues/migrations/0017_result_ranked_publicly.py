@@ -1,6 +1,6 @@
 """Issue 24: no single account moves a public ranking. A result counts in the site-wide game ratings only when at
 least two different accounts signed it, each guest vouched for by someone other than its recorder (or by a manager
-of the league's club): `Result.ranked_publicly`, set when it comes to count (leagues.access.result_signed_publicly).
+of the league's club): `Result.ranked_publicly`, set when it comes to count (leagues.common.access.result_signed_publicly).
 
 The counted results already there get the flag from their sign-offs (the rule frozen below: a migration must not
 follow the code), and every game scope is asked to be re-rated through the league jobs' outbox (the worker runs

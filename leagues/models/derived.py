@@ -1,6 +1,6 @@
 """What the jobs compute from the results, never entered by hand: ratings and their events, standings, and the
 player and rival tallies. Apart from the people, clubs and results they are computed from (leagues/models/__init__.py)
-so each half reads on its own; all of it can be rebuilt from the results (leagues/repair.py)."""
+so each half reads on its own; all of it can be rebuilt from the results (leagues/jobs/repair.py)."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +27,8 @@ class Rating(models.Model):
     class Meta:
         ordering = ["kind", "key", "-mu"]
         constraints = [models.UniqueConstraint(fields=["kind", "key", "player"], name="one_rating_per_scope")]
-        indexes = [  # the rankings' order (leagues.selectors.ratings_list): a page of 50 read in order, not sorted
+        # the rankings' order (leagues.common.selectors.ratings_list): a page of 50 read in order, not sorted
+        indexes = [
             models.Index(models.F("kind"), models.F("key"), (models.F("mu") - 3 * models.F("sigma")).desc(),
                          name="rating_leaderboard"),
         ]
@@ -42,7 +43,7 @@ class Rating(models.Model):
 
 class RatingFit(models.Model):
     """A scope's own figure for its win chances (issue 40): the performance spread b its own later games give
-    (leagues.rating_display.fitted_performance_sd), stored by the rating jobs each time they rate the scope, so
+    (leagues.rating.display.fitted_performance_sd), stored by the rating jobs each time they rate the scope, so
     reading the chances stays one query (a subquery of the ratings' own). No row: the fixed b."""
 
     kind = models.CharField(max_length=8, choices=RatingScope.choices)
@@ -67,7 +68,7 @@ class RatingEvent(models.Model):
     On PostgreSQL the table's pages keep half their room free (fillfactor 50, migration 0007): a re-rate from
     a date updates the later rows in place, each on its own page, without touching the indexes. Each scope's rows
     are a partition of their own (migration 0016): a full recompute builds a scope's history unindexed and swaps
-    it in (leagues/rating_partitions.py).
+    it in (leagues/rating/partitions.py).
     """
 
     kind = models.CharField(max_length=8, choices=RatingScope.choices)
@@ -134,7 +135,7 @@ class Standing(models.Model):
 class PlayerTally(models.Model):
     """A player's counted games in one club (or none) at one table size, from tables anyone may watch (or none):
     the player page's record and win rate by number of players are sums of a few of these rows, whatever the
-    player's history. Derived rows, rewritten per player by the tally job (leagues/tally_store.py) from the
+    player's history. Derived rows, rewritten per player by the tally job (leagues/standings/tally.py) from the
     results; the viewer's visible clubs are chosen when the page reads them, so a club going private needs no job.
     """
 

@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import selectors as league_selectors
+from leagues.common import selectors as league_selectors
 from leagues.models import Player
 from shitenno_site.api import (
     IdField,

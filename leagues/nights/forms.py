@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines import REGISTRY
 from games.plugins import game_name
-from leagues.forms import PhoneDateInput
+from leagues.common.forms import PhoneDateInput
 from shitenno_site.validation import validate_date
 
 from . import pods

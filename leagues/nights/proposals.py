@@ -33,7 +33,7 @@ from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from leagues.access import require_club_manager
+from leagues.common.access import require_club_manager
 
 from . import pods, services
 from .models import Night, NightProposal
@@ -112,7 +112,7 @@ SEND_TIMEOUT = 1  # seconds: a broker that does not answer by then is as good as
 
 def send_job(proposal_id: int, attempt: int) -> None:
     """Queue the job (leagues/nights/jobs.py) on a connection of its own that gives up after SEND_TIMEOUT (the
-    shared producer pool retries connecting, which kept a request waiting on a dead broker: leagues.outbox); in
+    shared producer pool retries connecting, which kept a request waiting on a dead broker: leagues.jobs.outbox); in
     eager mode (`make run`, no broker) run it here."""
     from shitenno_site.celery import app
 

@@ -1,6 +1,6 @@
 """League nights (issue 25): opening a night, checking in, proposing a round's tables and adjusting them.
 
-Each service is one transaction and checks access itself (leagues.access): managers run the night, a member
+Each service is one transaction and checks access itself (leagues.common.access): managers run the night, a member
 checks himself in. The tables come from `leagues.nights.pods.propose`, the same function `manage.py pods` runs.
 """
 
@@ -20,11 +20,10 @@ from games import services as game_services
 from games.engines import REGISTRY, UnknownGame, get_engine
 from games.engines.base import MoveError
 from games.models import TableSession
-from games.plugins import get_game
-from leagues.access import club_access, require_club_manager
+from games.plugins import game_name, get_game
+from leagues.common.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 from leagues.notifications import services as notifications
-from leagues.templatetags.charts import game_name
 from shitenno_site.errors import Conflict
 
 from . import pods, selectors, table_games

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engines import UnknownGame
 from games.plugins import get_game
-from leagues import selectors as league_selectors
-from leagues.access import club_access, require_club_manager
-from leagues.chances import tables_chances
+from leagues.common import selectors as league_selectors
+from leagues.common.access import club_access, require_club_manager
 from leagues.models import Player
+from leagues.rating.chances import tables_chances
 
 from . import proposals, selectors, services, table_games
 from .api import night_for_viewer
@@ -78,7 +78,7 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
                                                 games=data["games"], table_sizes=data["table_sizes"],
                                                 boxes=data["boxes"], mix=data["mix"])
                 except ValidationError as exc:
-                    from leagues.forms import apply_service_errors
+                    from leagues.common.forms import apply_service_errors
 
                     apply_service_errors(form, exc)
                 else:

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.models import Result
 
 from . import services

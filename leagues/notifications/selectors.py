@@ -22,6 +22,6 @@ def to_sign_count(user: AbstractBaseUser) -> int:
 
 def clubs_managed(user: AbstractBaseUser) -> list[Club]:
     """The clubs whose hours this user sets (an owner or admin of them)."""
-    from leagues.access import managed_club_ids
+    from leagues.common.access import managed_club_ids
 
     return list(Club.objects.filter(pk__in=managed_club_ids(user)).order_by("name"))

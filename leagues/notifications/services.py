@@ -17,7 +17,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.models import Club, Player, Result
 
 from .models import AT_ONCE, DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
@@ -147,7 +147,7 @@ def _result_place(result: Result) -> dict:
 def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
     """Its recorder and the club's managers (but not who disputed): who disputed which result (the game, the day,
     the league and the night's table), why, and a link to it."""
-    from leagues.access import club_manager_user_ids
+    from leagues.common.access import club_manager_user_ids
 
     told = {result.created_by_id} if result.created_by_id else set()
     if result.club_id:
@@ -192,7 +192,7 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
 def club_hours_save(*, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int,
                     quiet_until: int) -> ClubHours:
     """Managers only: the hour of the club's daily e-mail and its quiet hours (equal hours: none)."""
-    from leagues.access import require_club_manager
+    from leagues.common.access import require_club_manager
 
     require_club_manager(club, user)
     hours, _created = ClubHours.objects.update_or_create(club=club, defaults={

@@ -88,7 +88,7 @@ def club_hours(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's digest hour and quiet hours: its owners and admins only (others: 404 or 403, as for its pages)."""
     from django.shortcuts import get_object_or_404
 
-    from leagues.access import club_for_member
+    from leagues.common.access import club_for_member
     from leagues.models import Club
 
     club = get_object_or_404(Club, slug=slug)

@@ -1,4 +1,4 @@
-"""The club audit page's words for the trail's codes (leagues/audit.py): `{% load audit_words %}`."""
+"""The club audit page's words for the trail's codes (leagues/common/audit.py): `{% load audit_words %}`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from leagues import audit
+from leagues.common import audit
 
 register = template.Library()
 

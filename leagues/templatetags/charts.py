@@ -1,12 +1,13 @@
-"""The player page's charts: `{% rating_line values as line %}`, `{% places_bars places as bars %}` (leagues/charts.py
-does the geometry) and `game_name`, which names a game by its slug in the reader's language."""
+"""The player page's charts: `{% rating_line values as line %}`, `{% places_bars places as bars %}`
+(leagues/people/charts.py does the geometry) and `game_name`, which names a game by its slug in the reader's
+language."""
 
 from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from games import plugins
-from leagues import charts
+from leagues.people import charts
 
 register = template.Library()
 

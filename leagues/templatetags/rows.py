@@ -91,11 +91,11 @@ def separated_by(row, first: bool) -> str:
 @register.simple_tag
 def rating_rows(page) -> str:
     """The rows of a page of rankings (partials/ranking_body.html): place, player, the displayed rating ("1540?"
-    while provisional, leagues/rating_display.py) with μ ± σ (σ after rust) under it, and games, from rows of
+    while provisional, leagues/rating/display.py) with μ ± σ (σ after rust) under it, and games, from rows of
     `player_id`, `player__name`, `mu`, `sigma`, `games` and `last_played`."""
     from django.utils import timezone
 
-    from leagues.rating_display import shown
+    from leagues.rating.display import shown
 
     head, tail = _player_url_parts(get_script_prefix())
     today = timezone.localdate()
@@ -163,7 +163,7 @@ def session_rows(sessions) -> str:
     head, tail = _table_url_parts(get_script_prefix())
     rows = []
     for session in sessions:
-        seated = getattr(session, "seat_names", None)  # leagues.views.listed_sessions reads the names alone
+        seated = getattr(session, "seat_names", None)  # leagues.common.selectors.listed_sessions reads the names alone
         if seated is None:
             seated = [seat.player.name for seat in session.seats.all()]
         names = ", ".join(escape(name) for name in seated)

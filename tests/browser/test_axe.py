@@ -20,9 +20,12 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.models import TableSession
 from games.plugins import all_games
-from leagues import clubs, players, standings_store, tally_store
+from leagues.club import clubs
 from leagues.models import Club, League, Season
-from leagues.players import player_for_user
+from leagues.people import players
+from leagues.people.players import player_for_user
+from leagues.standings import store as standings_store
+from leagues.standings import tally as tally_store
 from tests.browser.layout import broken_words
 from tests.games import every_game, tiny
 

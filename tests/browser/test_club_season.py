@@ -17,10 +17,12 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import BoardSetup
-from leagues import clubs, outbox, players
+from leagues.club import clubs
+from leagues.jobs import outbox
 from leagues.models import League, Player, Result, Season
 from leagues.nights import selectors
 from leagues.nights import services as night_services
+from leagues.people import players
 from tests.games.engines.samurai_empires.tables import BOARD
 
 from .test_table import LIVE, no_horizontal_scroll, see_seq

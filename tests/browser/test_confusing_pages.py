@@ -9,7 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.plugins import all_games
-from leagues.forms import months_later
+from leagues.common.forms import months_later
 from leagues.models import League
 
 from .test_table import no_horizontal_scroll
@@ -66,7 +66,7 @@ def test_signed_in_the_rankings_and_each_games_statistics_are_a_tap_away(phone, 
 def test_the_season_select_shows_a_whole_season_at_360_px(phone, club, alice):
     import datetime
 
-    from leagues import seasons
+    from leagues.club import seasons
 
     league = seasons.league_create(club=club, name="Cup", games=["Go"], user=alice)
     today = timezone.localdate()

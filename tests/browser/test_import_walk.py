@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from leagues import clubs, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Result, Season
 
 from .test_table import no_horizontal_scroll

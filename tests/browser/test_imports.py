@@ -9,7 +9,8 @@ from django.conf import settings as django_settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from leagues import outbox, seasons
+from leagues.club import seasons
+from leagues.jobs import outbox
 from leagues.models import Player, Result, Season
 from tests.browser.test_axe import RUN_AXE
 

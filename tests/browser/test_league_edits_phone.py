@@ -6,7 +6,7 @@ from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from leagues.models import League, Season
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.browser.test_phone import fits_the_phone
 from tests.leagues.league_helpers import enter, league_with_season
 

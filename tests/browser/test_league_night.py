@@ -11,10 +11,11 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Result
 from leagues.nights import selectors
 from leagues.nights import services as night_services
+from leagues.people import players
 
 from .test_table import no_horizontal_scroll
 

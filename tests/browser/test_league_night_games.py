@@ -7,9 +7,10 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.nights import selectors
 from leagues.nights import services as night_services
+from leagues.people import players
 
 from .test_table import no_horizontal_scroll
 

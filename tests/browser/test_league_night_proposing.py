@@ -7,7 +7,7 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from leagues import seasons
+from leagues.club import seasons
 from leagues.models import Membership, NightCheckIn, Player
 from leagues.nights import jobs, proposals
 from leagues.nights import services as night_services

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.teikoku_site.test_pages import SHORT
 
 from .test_table import LIVE, no_horizontal_scroll, see_seq

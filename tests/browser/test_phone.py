@@ -11,9 +11,9 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
-from leagues import standings_store
 from leagues.models import League, Season
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.standings import store as standings_store
 from tests.browser.layout import broken_words
 from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, SETUP
 

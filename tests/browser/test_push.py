@@ -14,7 +14,7 @@ from unittest import mock
 import pytest
 from playwright.sync_api import expect
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.nights import services as nights
 from leagues.notifications.models import PushSubscription
 from tests.notifications.conftest import members, opened_round, thursday_season  # noqa: F401 (fixtures)

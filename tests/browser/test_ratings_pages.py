@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import stats_store
 from games.models import TableSession
 from leagues.models import Rating
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.browser.test_phone import fits_the_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

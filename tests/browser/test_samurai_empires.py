@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.browser.test_table import no_horizontal_scroll, see_seq
 from tests.games.engines.samurai_empires.tables import BOARD, SOLO_BOARD, random_legal_move
 from tests.games.samurai_empires_site import form_of

@@ -7,10 +7,10 @@ import pytest
 from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
-from leagues import results
 from leagues.notifications.messages import worded
 from leagues.notifications.models import Channel, Kind, Notification, Preference
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 from tests.leagues.league_helpers import TONIGHT, thursday_season  # noqa: F401 (the `season` fixture)
 
 from .test_table import no_horizontal_scroll
@@ -39,7 +39,7 @@ def on_one_line(locator) -> None:
 
 @pytest.fixture
 def waiting(club, season, alice, bob):
-    from leagues.clubs import club_join
+    from leagues.club.clubs import club_join
 
     club_join(token=club.invite_token, user=bob)
     return results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
@@ -71,7 +71,7 @@ def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone
                                                                            alice, django_user_model, language):
     """The account's row of the header (who is signed in, the badge) stays one row at 360 px: "Log out (name)"
     had wrapped under the badge, pushing every page down a row. Signing out is on the account page."""
-    from leagues.clubs import club_join
+    from leagues.club.clubs import club_join
 
     kenji = django_user_model.objects.create_user("kenji_tanaka")
     club_join(token=club.invite_token, user=kenji)

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from leagues import clubs
-from leagues.players import player_for_user
+from leagues.club import clubs
+from leagues.people.players import player_for_user
 from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, GATES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

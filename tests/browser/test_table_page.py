@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.engines.shitenno.simulation import random_legal_game
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.browser.conftest import PHONE
 from tests.games.engines.samurai_empires.tables import SOLO_BOARD
 from tests.games.teikoku_site.test_pages import SHORT

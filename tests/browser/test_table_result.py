@@ -7,9 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from leagues import clubs, seasons, standings_store
+from leagues.club import clubs, seasons
 from leagues.models import Result, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.standings import store as standings_store
 
 from .test_table import LIVE, no_horizontal_scroll, see_seq
 

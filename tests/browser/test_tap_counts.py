@@ -12,9 +12,9 @@ from playwright.sync_api import expect
 
 from games import services
 from games.plugins import get_game
-from leagues import clubs, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Player, Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.browser.test_samurai_empires_board_editor import Thumb
 from tests.browser.test_table import LIVE, no_horizontal_scroll, see_seq
 from tests.browser.test_table_result import DEBT, LAST_CARDS, TWO_CLANS

@@ -19,7 +19,7 @@ def end_turn(page) -> None:
 
 
 def test_two_phones_play_teikoku_to_a_victory_by_aggression(phone, shoot, live_server, alice, bob, club):
-    from leagues import clubs
+    from leagues.club import clubs
 
     clubs.club_join(token=club.invite_token, user=bob)
     alice_phone, bob_phone = phone(alice), phone(bob, dark=True)

@@ -9,7 +9,7 @@ from django.test import Client
 from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 
 @pytest.mark.django_db(transaction=True)

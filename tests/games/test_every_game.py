@@ -11,10 +11,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.models import MoveEvent, TableSession
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Result
 from leagues.nights import services as nights
-from leagues.players import player_for_user
+from leagues.people import players
+from leagues.people.players import player_for_user
 from tests.games import every_game
 from tests.games.every_game import SLUGS
 

@@ -12,7 +12,7 @@ from django.contrib.staticfiles import finders
 
 from games import services
 from games.plugins import all_games, get_game
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import SOLO_BOARD
 from tests.games.tables import two_player_setup
 from tests.games.teikoku_site.test_pages import SHORT

@@ -9,8 +9,8 @@ from games.models import Seat, TableSession
 from games.plugins import get_game
 from games.plugins.shitenno.stats import TableRow, player_shitenno_stats
 from leagues.models import Player
-from leagues.player_record import player_stats
-from leagues.players import player_for_user
+from leagues.people.player_record import player_stats
+from leagues.people.players import player_for_user
 from tests.games.tables import GATES
 
 NO_TILES = {"exchange": 0, "plus_one": 0, "card_taking": 0}

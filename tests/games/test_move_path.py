@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import move_store, services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 

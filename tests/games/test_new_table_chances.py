@@ -7,7 +7,7 @@ import pytest
 
 from games.models import TableSession
 from leagues.models import Rating
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 URL = "/tables/new/chances/"

@@ -20,7 +20,7 @@ from games.engines.shitenno.board import PROVINCES, TILES_PER_TROOP, TROOPS
 from games.models import TableSession
 from games.plugins import get_game
 from leagues.models import Player
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import BOARD
 from tests.games.page_form import form_as_left
 
@@ -355,7 +355,7 @@ def test_a_new_table_starts_in_the_users_club(client, alice, club):
 
 def test_with_two_clubs_a_new_table_starts_in_the_club_of_his_latest_table(client, alice, club):
     from games import services
-    from leagues import clubs as club_services
+    from leagues.club import clubs as club_services
     from tests.games.tables import two_player_setup
 
     first_by_name = club_services.club_create(name="Aaa Kyoto", owner=alice)

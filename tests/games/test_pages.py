@@ -12,7 +12,7 @@ from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
 from leagues.models import Player
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE, GATES
 from tests.games.tables import four_player_setup, two_player_setup
 

@@ -9,7 +9,7 @@ from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent
 from games.phrase_backfill import phrases_backfill
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import random_legal_game as samurai_empires_game
 
 

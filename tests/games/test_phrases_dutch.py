@@ -14,7 +14,7 @@ from django.utils import dateformat, translation
 from games import services
 from games.engines.base import IllegalMove
 from games.plugins import get_game
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.every_game import SLUGS
 from tests.games.phrase_codes import engine_codes
 from tests.games.tables import two_player_setup

@@ -13,9 +13,9 @@ from games import plugins
 from games.engines.base import IllegalMove, InvalidMove, Outcome, Placing
 from games.forms import TableSetupForm
 from games.models import TableSession
+from leagues.common.selectors import rating_scope_choices
 from leagues.models import Result
-from leagues.players import player_for_user
-from leagues.selectors import rating_scope_choices
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 

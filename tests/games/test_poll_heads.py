@@ -7,7 +7,7 @@ from games import heads
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from games.engines.base import IllegalMove
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
 from leagues.models import Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from shitenno_site.errors import Conflict
 
 pytestmark = pytest.mark.django_db  # move_record's transaction is a savepoint here: a refusal rolls it back the same

@@ -13,7 +13,7 @@ import pytest
 
 from games.models import MoveEvent, TableSession
 from leagues.models import Rating, RatingEvent, Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import BOARD, SOLO_BOARD, random_legal_move, solo_setup
 
 pytestmark = pytest.mark.django_db

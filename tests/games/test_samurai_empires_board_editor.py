@@ -9,7 +9,7 @@ import pytest
 from games.engines.samurai_empires.board import check_board
 from games.models import BoardSetup, TableSession
 from games.plugins.samurai_empires.board_editor import DRAFT_KEY
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import BOARD, SOLO_BOARD
 
 pytestmark = pytest.mark.django_db
@@ -214,7 +214,7 @@ def test_solo_parts_on_a_board_without_spaces_say_which_region_lacks_them(client
 
 
 def test_the_start_screen_refuses_a_taken_name_and_a_club_not_yours(client, member, club, dave):
-    from leagues import clubs
+    from leagues.club import clubs
 
     BoardSetup.objects.create(club=club, game="samurai_empires", name="Our board", board=BOARD)
     response = start(client, club)

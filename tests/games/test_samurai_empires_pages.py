@@ -12,7 +12,7 @@ import pytest
 from games import services
 from games.models import BoardSetup, TableSession
 from leagues.models import Membership, Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import (
     BOARD,
     SOLO_BOARD,

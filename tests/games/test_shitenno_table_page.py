@@ -15,7 +15,7 @@ from games.engines.shitenno import ShitennoEngine
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent
 from games.plugins import get_game
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.test_pages import _form_of_any
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from games.engines.base import replay
 from games.models import GameStatsCounted, GameStatsTally, MoveEvent, TableSession
 from games.plugins import TableRow, get_game
 from leagues.models import Club, Membership
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games import stats_before
 
 # --- each game's count adds up ---------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_two_tables_finishing_at_once_both_count(alice, bob, carol, dave):
 @pytest.mark.django_db
 def test_a_club_import_brings_its_public_tables_into_the_statistics(alice, bob, carol):
     """The import enters tables in bulk, around the services, and then hands them to the stored tally."""
-    from leagues.portability import club_export, club_import
+    from leagues.imports.portability import club_export, club_import
     from tests.leagues.test_portability import build_club_history, wipe
 
     club = build_club_history(alice, bob, carol)

@@ -7,7 +7,7 @@ import pytest
 
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -209,8 +209,8 @@ def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
 
 
 def test_a_finished_table_waits_for_sign_off_and_undo_withdraws_it(table, api, alice, bob, game):
-    from leagues import results
     from leagues.models import Result
+    from leagues.result import results
 
     _setup, moves = game
     for seq, move in enumerate(moves):

@@ -4,7 +4,7 @@ import pytest
 
 from games import services, tasks
 from games.models import TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 

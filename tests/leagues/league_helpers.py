@@ -4,10 +4,12 @@ import datetime
 
 import pytest
 
-from leagues import players, results, seasons
-from leagues.clubs import club_join
+from leagues.club import seasons
+from leagues.club.clubs import club_join
 from leagues.models import Rating, RatingEvent, Standing
-from leagues.players import player_for_user
+from leagues.people import players
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 TODAY = datetime.date.today()
 START = TODAY - datetime.timedelta(days=60)

@@ -6,8 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from leagues import clubs, players, rating_store
+from leagues.club import clubs
 from leagues.models import Player
+from leagues.people import players
+from leagues.rating import store as rating_store
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -130,8 +132,8 @@ def test_it_rotates_the_session_key_at_log_in(client, alice):
 
 
 def test_a_claim_merges_a_guest_who_already_has_ratings(alice, bob, carol, django_capture_on_commit_callbacks):
-    from leagues import players
     from leagues.models import Rating
+    from leagues.people import players
     from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
     club = clubs.club_create(name="Edo Gamers", owner=alice, members_public=True)  # public: rated site-wide too
@@ -233,8 +235,8 @@ def test_the_service_refuses_an_unshowable_name_and_creates_no_account():
 def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_username(client, club, alice, bob,
                                                                                      carol):
     from games import services as game_services
-    from leagues import standings_store
     from leagues.nights.models import Night, NightCheckIn
+    from leagues.standings import store as standings_store
     from tests.games.tables import two_player_setup
     from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
@@ -308,7 +310,7 @@ def test_the_account_page_speaks_dutch(client, alice):
 
 
 def test_an_invite_and_a_dispute_name_their_author_by_his_shown_name(client, club, alice, bob, carol, dave):
-    from leagues import results
+    from leagues.result import results
     from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
     players.player_rename(user=alice, name="Alice Sato")

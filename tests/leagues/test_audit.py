@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
-from leagues import clubs, results
+from leagues.club import clubs
 from leagues.models import AuditEntry, Membership
-from leagues.players import player_for_user, player_guest_create
+from leagues.people.players import player_for_user, player_guest_create
+from leagues.result import results
 
 from .league_helpers import enter, join, league_with_season, sign_all
 
@@ -142,7 +143,7 @@ def test_every_action_the_services_record_has_words():
 
     from django.conf import settings
 
-    from leagues.audit import ACTIONS
+    from leagues.common.audit import ACTIONS
 
     codes = set()
     for folder in ("leagues", "games"):
@@ -153,7 +154,8 @@ def test_every_action_the_services_record_has_words():
                 if "action" in line or "_audit_result(" in line:
                     codes |= set(re.findall(r'"((?:move|results?|membership|player)\.[a-z_]+)"', line))
     assert {"result.sign_off", "membership.role", "player.claim", "results.import"} <= codes  # the reading works
-    assert codes <= set(ACTIONS), f"audit actions without words in leagues/audit.py: {sorted(codes - set(ACTIONS))}"
+    assert codes <= set(ACTIONS), (
+        f"audit actions without words in leagues/common/audit.py: {sorted(codes - set(ACTIONS))}")
 
 
 def test_the_audit_page_says_every_action_and_its_details_in_words_in_english_and_dutch(client, club, alice, bob):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from leagues import clubs
+from leagues.club import clubs
 from leagues.models import Membership
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_it_hides_a_private_members_list_from_outsiders(client, club, dave, caro
 
 def test_an_outsider_is_told_only_members_see_a_private_club_s_leagues(client, club, alice, dave):
     """Not "No leagues yet": the club has one, the outsider may not see it."""
-    from leagues import seasons
+    from leagues.club import seasons
 
     seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
     client.force_login(dave)

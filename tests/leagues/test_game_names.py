@@ -9,8 +9,10 @@ from django.apps import apps as django_apps
 
 from games.engines import REGISTRY
 from games.registry import game_key, one_name, registered_slug
-from leagues import outbox, rating_store, seasons
+from leagues.club import seasons
+from leagues.jobs import outbox
 from leagues.models import League, LeagueJob, Rating, RatingEvent, Result
+from leagues.rating import store as rating_store
 
 from .league_helpers import enter, join, league_with_season, sign_all
 

@@ -13,9 +13,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from leagues import outbox, results, seasons
+from leagues.club import seasons
+from leagues.jobs import outbox
 from leagues.models import PendingImport, Player, Result, Season, SignOff, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 BGSTATS = str(FIXTURES / "bgstats.json")
@@ -269,7 +271,7 @@ def test_the_commit_reads_the_club_once_not_once_a_play(alice):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from leagues.clubs import club_create
+    from leagues.club.clubs import club_create
     from leagues.imports.formats import parse_bgstats
     from leagues.imports.service import import_commit
 

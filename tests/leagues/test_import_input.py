@@ -15,9 +15,10 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues import import_views, outbox
 from leagues.imports import formats
+from leagues.imports import views as import_views
 from leagues.imports.formats import _competition
+from leagues.jobs import outbox
 from leagues.models import Club, Membership, PendingImport, Player, Result, ResultEntry, SignOff
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
@@ -151,10 +152,10 @@ def test_an_import_past_the_players_places_limit_is_refused(club, tmp_path, monk
 @pytest.mark.django_db
 def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeypatch):
     """Four plays of quantity 100 are 400 results: more than the page writes while it waits, so a job."""
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     queued = []
-    monkeypatch.setattr(tasks.import_plays_job, "delay", queued.append)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", queued.append)
     client.force_login(alice)
     data = BGG_PAGE.replace(b'quantity="1"', b'quantity="100"')
     response = client.post(reverse("import_start", args=[club.slug]), {

@@ -13,8 +13,8 @@ from django.db import OperationalError, connection, connections, transaction
 from django.test import override_settings
 from django.urls import reverse
 
-from leagues import import_views
 from leagues.imports import job
+from leagues.imports import views as import_views
 from leagues.models import LeagueJob, PendingImport, Player, Result, SignOff
 
 from .test_jobs import wait_for
@@ -50,10 +50,10 @@ def test_an_upload_survives_a_cache_flush_and_another_process(client, club, alic
 
 @pytest.mark.django_db
 def test_a_second_delivery_of_the_job_writes_nothing_twice(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", lambda token: None)
     client.force_login(alice)
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))
@@ -69,13 +69,13 @@ def test_a_second_delivery_of_the_job_writes_nothing_twice(client, club, alice, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_delivery_while_another_holds_the_upload_does_nothing(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's (SQLite locks the whole database)")
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", lambda token: None)
     client.force_login(alice)
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))
@@ -105,10 +105,10 @@ def test_a_delivery_while_another_holds_the_upload_does_nothing(client, club, al
 @pytest.mark.django_db
 def test_a_database_error_is_reported_and_nothing_written(client, club, alice, monkeypatch):
     """A deadlock (issue 36) ends the job with its reason on the progress page, never "Importing..." for ever."""
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", lambda token: None)
     client.force_login(alice)
     token = _upload(client, club)
     before = _written()
@@ -129,11 +129,11 @@ def test_a_database_error_is_reported_and_nothing_written(client, club, alice, m
 @pytest.mark.django_db
 def test_a_refusal_is_reported_in_the_importers_language(client, club, alice, carol, monkeypatch):
     """Alice lost her right to import between the tap and the job: the job refuses, in Dutch, nothing written."""
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
     from leagues.models import Membership
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", lambda token: None)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", lambda token: None)
     client.force_login(alice)
     token = _upload(client, club)
     before = _written()
@@ -154,12 +154,12 @@ def test_expired_uploads_are_deleted_by_the_beat(client, club, alice):
 
     from django.utils import timezone
 
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     client.force_login(alice)
     old, fresh = _upload(client, club), _upload(client, club)
     PendingImport.objects.filter(token=old).update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
-    assert tasks.imports_expire() == 1
+    assert imports_tasks.imports_expire() == 1
     assert list(PendingImport.objects.values_list("token", flat=True)) == [fresh]
     assert client.get(reverse("import_preview", args=[club.slug, old])).status_code == 404
 
@@ -192,33 +192,33 @@ def test_a_lost_job_is_queued_again_by_the_beat(client, club, alice, monkeypatch
 
     from django.utils import timezone
 
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
     lost = []
-    monkeypatch.setattr(tasks.import_plays_job, "delay", lost.append)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", lost.append)
     client.force_login(alice)
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))
     assert lost == [token] and Result.objects.count() == 0  # the message the flush loses
-    tasks.imports_expire()
+    imports_tasks.imports_expire()
     assert lost == [token]  # too early to call it lost: a worker may be just about to start it
     PendingImport.objects.filter(token=token).update(started_at=timezone.now() - datetime.timedelta(minutes=3))
-    monkeypatch.setattr(tasks.import_plays_job, "delay", job.run_import_job)  # the worker gets it this time
-    tasks.imports_expire()
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", job.run_import_job)  # the worker gets it this time
+    imports_tasks.imports_expire()
     assert PendingImport.objects.get(token=token).state == PendingImport.State.DONE
     assert Result.objects.filter(club=club).count() == 34
 
 
 @pytest.mark.django_db
 def test_a_queue_that_does_not_answer_leaves_the_upload_waiting(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     def down(token):
         raise ConnectionError("Redis is down")
 
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", down)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", down)
     client.force_login(alice)
     token = _upload(client, club)
     response = client.post(reverse("import_commit", args=[club.slug, token]))
@@ -234,7 +234,7 @@ def test_the_largest_import_s_time_limit_ends_inside_the_visibility_timeout():
     """A delivery still running when the broker hands the message out again would be the double delivery of issue
     36: the hard limit of the largest import allowed ends before the visibility timeout."""
     from leagues.imports.formats import MAX_SEATS
-    from leagues.tasks import import_job_limits
+    from leagues.imports.tasks import import_job_limits
 
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     soft, hard = import_job_limits(MAX_SEATS)
@@ -251,7 +251,7 @@ def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(client, club
     from celery.app.task import Task
 
     from leagues.imports.service import club_plan, read_files
-    from leagues.tasks import import_job_limits
+    from leagues.imports.tasks import import_job_limits
 
     sent = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
@@ -274,7 +274,7 @@ def test_the_beat_queues_a_lost_job_again_with_its_upload_s_time_limit(client, c
     from celery.app.task import Task
     from django.utils import timezone
 
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     sent = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
@@ -284,6 +284,6 @@ def test_the_beat_queues_a_lost_job_again_with_its_upload_s_time_limit(client, c
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))
     PendingImport.objects.filter(token=token).update(started_at=timezone.now() - datetime.timedelta(minutes=3))
-    tasks.imports_expire()
-    limits = tasks.import_job_limits(PendingImport.objects.get(token=token).choices["seats"])
+    imports_tasks.imports_expire()
+    limits = imports_tasks.import_job_limits(PendingImport.objects.get(token=token).choices["seats"])
     assert sent == [((token,), {"soft_time_limit": limits[0], "time_limit": limits[1]})] * 2  # the tap, the beat

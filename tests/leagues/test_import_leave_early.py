@@ -22,9 +22,9 @@ from unittest import mock
 
 from django.db import connection
 
-from leagues import outbox
 from leagues.imports import job, service
 from leagues.imports.pending import pending_create, pending_start
+from leagues.jobs import outbox
 from leagues.models import NightCheckIn, PendingImport, Result, Season
 from leagues.nights import services
 

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from leagues import import_views
+from leagues.imports import views as import_views
 from leagues.models import Player, Result
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
@@ -78,11 +78,11 @@ def test_only_managers_import(client, club, carol, dave):
 
 @pytest.mark.django_db
 def test_a_large_import_runs_as_a_job_with_a_progress_bar(client, club, alice, monkeypatch):
-    from leagues import tasks
+    from leagues.imports import tasks as imports_tasks
 
     queued = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(tasks.import_plays_job, "delay", queued.append)
+    monkeypatch.setattr(imports_tasks.import_plays_job, "delay", queued.append)
     client.force_login(alice)
     token = token_of(upload(client, club))
     progress = client.post(reverse("import_commit", args=[club.slug, token]))

@@ -10,9 +10,11 @@ from django.core.management import call_command
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues import clubs, outbox, results
+from leagues.club import clubs
 from leagues.imports.formats import SourceEntry, ranks_of
+from leagues.jobs import outbox
 from leagues.models import AuditEntry, Membership, Player, Rating, Result, ResultEntry, SignOff
+from leagues.result import results
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 BGSTATS = str(FIXTURES / "bgstats.json")

@@ -5,10 +5,11 @@ import time
 import pytest
 from django.db.models import F
 
-from leagues import results, tasks
+from leagues.jobs import tasks
 from leagues.models import Rating, RatingEvent, Standing
-from leagues.players import player_for_user
-from leagues.ratings import RatedResult, rate_results
+from leagues.people.players import player_for_user
+from leagues.rating.maths import RatedResult, rate_results
+from leagues.result import results
 
 from .league_helpers import enter, ids_snapshot, join, league_with_season, sign_all, snapshot
 

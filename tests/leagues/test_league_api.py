@@ -5,9 +5,11 @@ import json
 
 import pytest
 
-from leagues import rating_store, standings_store, tally_store
 from leagues.models import League, Result, Season
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.rating import store as rating_store
+from leagues.standings import store as standings_store
+from leagues.standings import tally as tally_store
 
 from .league_helpers import START, TODAY, enter, join, league_with_season, sign_all
 

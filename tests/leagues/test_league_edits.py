@@ -11,7 +11,7 @@ import pytest
 from django.utils.formats import date_format
 
 from games.engines import REGISTRY
-from leagues import seasons
+from leagues.club import seasons
 from leagues.models import AuditEntry, League, Season
 from leagues.nights.models import Night
 from tests.games.page_form import form_as_left
@@ -79,7 +79,7 @@ def test_a_league_cannot_take_the_name_of_another_league_of_the_club(api, club, 
 
 
 def test_a_league_of_another_club_may_have_the_same_name(api, league, alice, dave):
-    from leagues.clubs import club_create
+    from leagues.club.clubs import club_create
 
     other = club_create(name="Kyoto", owner=dave)
     seasons.league_create(club=other, name="Summer cup", games=["Go"], user=dave)
@@ -398,7 +398,7 @@ def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then
 
     from django.db import connection, transaction
 
-    from leagues import league_edits
+    from leagues.club import league_edits
     from shitenno_site.errors import Conflict
 
     if connection.vendor != "postgresql":

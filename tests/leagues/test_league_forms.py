@@ -5,9 +5,9 @@ import datetime
 
 import pytest
 
-from leagues.clubs import club_join
+from leagues.club.clubs import club_join
 from leagues.models import League, Result, Season
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 from .league_helpers import START, TODAY, league_with_season
 
@@ -47,7 +47,7 @@ def test_an_owner_creates_a_league_from_the_club_page(client, club, alice):
 
 
 def test_an_admin_may_create_a_league_too(client, club, alice, bob):
-    from leagues.clubs import membership_set_role
+    from leagues.club.clubs import membership_set_role
 
     club_join(token=club.invite_token, user=bob)
     membership_set_role(membership=club.memberships.get(player__user=bob), role="admin", user=alice)
@@ -194,7 +194,7 @@ def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_poin
                                                                                                      alice, language):
     from django.utils import timezone
 
-    from leagues.forms import months_later
+    from leagues.common.forms import months_later
     from leagues.standings import DEFAULT_TIE_BREAKERS
     from tests.games.page_form import form_as_left
 
@@ -219,6 +219,6 @@ def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_poin
     (datetime.date(2026, 1, 31), datetime.date(2026, 4, 30)),
 ])
 def test_three_months_later_is_the_same_day_or_the_months_last(day, later):
-    from leagues.forms import months_later
+    from leagues.common.forms import months_later
 
     assert months_later(day, 3) == later

@@ -4,8 +4,11 @@ import datetime
 
 import pytest
 
-from leagues import rating_store, seasons, standings_store, tally_store
+from leagues.club import seasons
 from leagues.models import Result
+from leagues.rating import store as rating_store
+from leagues.standings import store as standings_store
+from leagues.standings import tally as tally_store
 
 from .league_helpers import enter, join, league_with_season, sign_all
 

@@ -3,7 +3,7 @@ show them, and a link to all of them."""
 
 import pytest
 
-from leagues import seasons
+from leagues.club import seasons
 from leagues.models import Rating
 
 from .test_league_pages import rated_season

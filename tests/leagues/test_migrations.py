@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from leagues import selectors
+from leagues.common import selectors
 from leagues.models import Season
 
 BEFORE_KEYS = [("leagues", "0005_rating_history_unchecked_keys")]
@@ -101,7 +101,7 @@ WITH_PARTITIONS = [("leagues", "0016_rating_history_partitions")]
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the history is partitioned on PostgreSQL only")
 @pytest.mark.django_db(transaction=True)
 def test_the_rating_history_moves_into_a_partition_per_scope_and_back_with_its_ids():
-    from leagues import rating_partitions
+    from leagues.rating import partitions as rating_partitions
 
     apps = migrate(BEFORE_PARTITIONS)
     Club, League, Player = (apps.get_model("leagues", name) for name in ("Club", "League", "Player"))

@@ -11,9 +11,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Night, NightTable
 from leagues.nights import pods, selectors, services, table_games
+from leagues.people import players
 from tests.leagues.league_helpers import TONIGHT
 
 SSE, SHITENNO, TEIKOKU = "samurai_empires", "shitenno", "teikoku"

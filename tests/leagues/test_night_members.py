@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import selectors as game_selectors
 from games.models import TableSession
-from leagues import clubs
+from leagues.club import clubs
 from leagues.models import Membership, NightCheckIn
 from leagues.nights import selectors, services
 

@@ -5,9 +5,10 @@ import datetime
 
 import pytest
 
-from leagues import clubs, players, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Night
 from leagues.nights import pods
+from leagues.people import players
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.models import BoardSetup, TableSession
-from leagues import seasons
+from leagues.club import seasons
 from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
 from leagues.nights import pods, selectors, services
 from tests.games.engines.samurai_empires.tables import random_legal_game as sse_game
@@ -279,9 +279,10 @@ def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from leagues import clubs, players
-    from leagues.chances import table_chances, tables_chances
+    from leagues.club import clubs
     from leagues.models import Rating
+    from leagues.people import players
+    from leagues.rating.chances import table_chances, tables_chances
 
     def round_queries():
         client.post(reverse("night_propose", args=[night.pk]))

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from games import signals
 from games.models import TableSession
-from leagues import results
 from leagues.models import Player, Result
 from leagues.nights import selectors, services
+from leagues.result import results
 from tests.leagues.league_helpers import TONIGHT, thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
 from tests.leagues.test_night_races import _in_thread, _waiting_on_a_lock, on_postgresql
@@ -177,7 +177,7 @@ def test_the_table_page_shows_the_hand_entry_as_the_table_s_result(client, opene
 
 
 def test_an_undo_on_the_phones_leaves_the_hand_entry(client, opened, alice):
-    from leagues import for_games
+    from leagues.result import for_games
 
     first = tables_of(opened)[0]
     by_hand = _enter_on_the_league_page(client, alice, opened, first["players"])

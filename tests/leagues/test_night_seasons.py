@@ -10,9 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import TableSession
-from leagues import clubs, players, results, seasons, standings_store
+from leagues.club import clubs, seasons
 from leagues.models import League, Standing
 from leagues.nights import selectors, services
+from leagues.people import players
+from leagues.result import results
+from leagues.standings import store as standings_store
 
 TONIGHT = datetime.date(2026, 11, 26)
 WINTER = {"starts_on": datetime.date(2026, 11, 1), "ends_on": datetime.date(2027, 2, 28)}

@@ -6,9 +6,10 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from leagues import clubs, players
+from leagues.club import clubs
 from leagues.models import Night, NightCheckIn, NightRound, NightTable, Result, ResultEntry
 from leagues.nights import selectors, services
+from leagues.people import players
 
 from .league_helpers import TONIGHT, members_joined, thursday_season  # noqa: F401 (the `season` fixture)
 

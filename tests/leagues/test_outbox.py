@@ -11,10 +11,14 @@ import pytest
 import redis.connection
 from django.db import transaction
 
-from leagues import outbox, players, rating_store, results, standings_store, tasks
+from leagues.jobs import outbox, tasks
 from leagues.models import LeagueJob, PlayerTally, Rating, Result, Standing
-from leagues.players import player_for_user
-from leagues.ratings import RatedResult, rate_results
+from leagues.people import players
+from leagues.people.players import player_for_user
+from leagues.rating import store as rating_store
+from leagues.rating.maths import RatedResult, rate_results
+from leagues.result import results
+from leagues.standings import store as standings_store
 from shitenno_site.celery import app
 from tests.conftest import start_worker, stop_worker
 

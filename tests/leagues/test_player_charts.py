@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from leagues import charts
-from leagues.players import player_for_user
+from leagues.people import charts
+from leagues.people.players import player_for_user
 
 from .test_league_pages import rated_season
 

@@ -7,9 +7,10 @@ import datetime
 import pytest
 from django.utils import translation
 
-from leagues import player_record, tally_store
 from leagues.models import Player, Result, ResultEntry
-from leagues.players import player_for_user
+from leagues.people import player_record
+from leagues.people.players import player_for_user
+from leagues.standings import tally as tally_store
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime.date.today()

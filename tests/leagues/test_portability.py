@@ -20,8 +20,10 @@ from django.core.management import CommandError, call_command
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
-from leagues import portability, rating_store, results, selectors, standings_store
-from leagues.clubs import club_member_add
+from leagues.club.clubs import club_member_add
+from leagues.common import selectors
+from leagues.imports import portability
+from leagues.imports.portability import FORMAT, VERSION, club_export, club_import
 from leagues.models import (
     AuditEntry,
     Club,
@@ -36,8 +38,10 @@ from leagues.models import (
     SignOff,
     Standing,
 )
-from leagues.players import player_for_user, player_guest_create
-from leagues.portability import FORMAT, VERSION, club_export, club_import
+from leagues.people.players import player_for_user, player_guest_create
+from leagues.rating import store as rating_store
+from leagues.result import results
+from leagues.standings import store as standings_store
 
 from .league_helpers import enter, join, league_with_season, sign_all
 
@@ -105,7 +109,7 @@ def build_club_history(alice, bob, carol):
 
 
 def club_of(owner):
-    from leagues.clubs import club_create
+    from leagues.club.clubs import club_create
 
     return club_create(name="Edo Gamers", owner=owner, description="Thursdays at the café.", members_public=True)
 

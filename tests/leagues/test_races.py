@@ -11,9 +11,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from leagues import outbox, rating_store, results, standings_store
+from leagues.jobs import outbox
 from leagues.models import LeagueJob, Membership, Rating, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.rating import store as rating_store
+from leagues.result import results
+from leagues.standings import store as standings_store
 
 from .league_helpers import enter, join, league_with_season, sign_all, snapshot
 

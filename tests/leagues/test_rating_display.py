@@ -1,4 +1,4 @@
-"""The rating people read (leagues/rating_display.py, docs/ratings.md): a number that moves the way the game went,
+"""The rating people read (leagues/rating/display.py, docs/ratings.md): a number that moves the way the game went,
 a "?" while it is provisional, rust for time away, and win chances that add up."""
 
 import datetime
@@ -8,8 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues import rating_display as shown_rating
-from leagues.ratings import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce
+from leagues.rating import display as shown_rating
+from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce
 
 TODAY = datetime.date(2026, 11, 26)
 

@@ -125,7 +125,7 @@ def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, ali
                                            players=[alice.player, bob.player], setup=setup)
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert "Chances" in page and "alice has a" in page and "bob has a" in page
-    from leagues.chances import table_chances
+    from leagues.rating.chances import table_chances
 
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     assert f"alice has a {round(expected[0].win * 100)}% chance" in page
@@ -137,8 +137,8 @@ def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it
     from games import services as game_services
     from games.engines.shitenno.simulation import random_legal_game
     from games.models import TableSession
-    from leagues.chances import table_chances
     from leagues.models import Result
+    from leagues.rating.chances import table_chances
 
     rated_season(club, alice, bob, carol)
     counted = Result.objects.get(status=Result.Status.COUNTED)
@@ -160,9 +160,9 @@ def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_qu
     it costs no query of its own."""
     from games import services as game_services
     from games.engines.shitenno.simulation import random_legal_game
-    from leagues import rating_display
-    from leagues.chances import table_chances, tables_chances
     from leagues.models import RatingFit
+    from leagues.rating import display as rating_display
+    from leagues.rating.chances import table_chances, tables_chances
 
     rated_season(club, alice, bob, carol)
     ids = [alice.player.pk, bob.player.pk, carol.player.pk]

@@ -7,9 +7,11 @@ import psycopg
 import pytest
 from django.db import connection
 
-from leagues import players, rating_partitions, rating_store
 from leagues.models import Player, RatingEvent, Result, ResultEntry
-from leagues.ratings import RatedResult
+from leagues.people import players
+from leagues.rating import partitions as rating_partitions
+from leagues.rating import store as rating_store
+from leagues.rating.maths import RatedResult
 
 from .league_helpers import snapshot
 from .test_rating_store import DAY, assert_equals_fold, make_results

@@ -9,9 +9,10 @@ from array import array
 import pytest
 from django.db import connection
 
-from leagues import bulk, rating_partitions, rating_store
-from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry
-from leagues.ratings import PlayerRating, RatedResult, fold_columns, rate_results
+from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, bulk
+from leagues.rating import partitions as rating_partitions
+from leagues.rating import store as rating_store
+from leagues.rating.maths import PlayerRating, RatedResult, fold_columns, rate_results
 
 from .league_helpers import snapshot
 
@@ -230,7 +231,7 @@ def test_an_array_literal_reads_back_as_the_same_values(pg_type, values):
 def _expected_fit(rated) -> float:
     """The scope's performance spread worked out from the fold itself (not from the stored rows): its latest
     `fit_window` results' seats before each and their ranks."""
-    from leagues import rating_display
+    from leagues.rating import display as rating_display
 
     _final, history = rate_results(rated)
     before = {(c.result_id, c.player): (c.mu_before, c.sigma_before) for c in history}

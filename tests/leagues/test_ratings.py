@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from leagues.ratings import RatedResult, plackett_luce, rate_results
+from leagues.rating.maths import RatedResult, plackett_luce, rate_results
 
 
 def by_hand(results):
@@ -45,7 +45,7 @@ def test_it_rates_tied_players_equally():
 
 def test_openskill_does_not_average_tied_players_changes_and_neither_do_we():
     """openskill 6.2's tie averaging is a no-op (it compares a mutated player with itself; see
-    leagues/ratings.py): tied players keep their own changes. Should an upgrade make it average them, the
+    leagues/rating/maths.py): tied players keep their own changes. Should an upgrade make it average them, the
     first assertion fails, and this module's equality with openskill must be revisited with it."""
     model = PlackettLuce()
     strong, weak, third = model.rating(mu=30, sigma=5), model.rating(mu=20, sigma=8), model.rating(mu=25, sigma=8.3)

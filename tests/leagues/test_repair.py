@@ -7,8 +7,11 @@ from unittest import mock
 
 import pytest
 
-from leagues import rating_store, repair, seasons, standings_store
+from leagues.club import seasons
+from leagues.jobs import repair
 from leagues.models import Rating, Standing
+from leagues.rating import store as rating_store
+from leagues.standings import store as standings_store
 
 from .league_helpers import START, TODAY, enter, join, league_with_season, sign_all, snapshot
 

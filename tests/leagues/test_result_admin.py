@@ -8,9 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from leagues import outbox, results, tally_store
+from leagues.jobs import outbox
 from leagues.models import AuditEntry, Rating, RatingEvent, Result, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
+from leagues.standings import tally as tally_store
 from shitenno_site.errors import Conflict
 
 from .league_helpers import enter, join, league_with_season, sign_all, snapshot

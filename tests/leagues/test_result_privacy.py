@@ -5,7 +5,7 @@ import pytest
 from games import services
 from games.engines.shitenno.simulation import random_legal_game
 from leagues.models import Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,8 @@ def test_an_outsider_cannot_read_the_result_of_a_private_table(api, alice, bob, 
 
 
 def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see_the_table(client, alice, bob, dave):
-    from leagues import results
-    from leagues.clubs import club_create, club_join
+    from leagues.club.clubs import club_create, club_join
+    from leagues.result import results
     from tests.leagues.league_helpers import league_with_season
 
     club = club_create(name="Edo Gamers", owner=alice, members_public=True)  # the table is private, not the club
@@ -52,7 +52,7 @@ def test_a_players_statistics_leave_out_private_tables_for_outsiders(api, alice,
                                     players=[player_for_user(alice), player_for_user(bob)])
     for seq, move in enumerate(moves):
         services.move_record(session=table, seq=seq, move=move, user=alice)
-    from leagues import results
+    from leagues.result import results
 
     for user in (alice, bob):
         results.result_sign_off(result=Result.objects.get(session=table), user=user)

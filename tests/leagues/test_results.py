@@ -7,10 +7,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games.models import Seat, TableSession
-from leagues import outbox, rating_store, results, seasons, selectors, standings_store
+from leagues.club import seasons
+from leagues.common import selectors
+from leagues.jobs import outbox
 from leagues.models import Rating, RatingEvent, Result, Standing
-from leagues.players import player_for_user
-from leagues.ratings import RatedResult, rate_results
+from leagues.people.players import player_for_user
+from leagues.rating import store as rating_store
+from leagues.rating.maths import RatedResult, rate_results
+from leagues.result import results
+from leagues.standings import store as standings_store
 from shitenno_site.errors import Conflict
 
 from .league_helpers import TODAY, enter, join, league_with_season, sign_all, snapshot
@@ -57,8 +62,8 @@ def test_it_counts_a_result_once_every_player_signs_off(club, alice, bob, carol,
 
 
 def test_it_lets_the_recorder_sign_for_guests(club, alice, bob):
-    from leagues.clubs import club_member_add
-    from leagues.players import player_guest_create
+    from leagues.club.clubs import club_member_add
+    from leagues.people.players import player_guest_create
 
     _league, season = league_with_season(club, alice)
     guest = player_guest_create(name="Uncle Ken", created_by=alice)

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues import selectors, standings_store
 from leagues import standings as standings_maths
+from leagues.common import selectors
 from leagues.models import Club, League, LeagueJob, Player, Result, ResultEntry, Season, Standing
+from leagues.standings import store as standings_store
 
 from . import standings_reference as reference
 
@@ -217,7 +218,7 @@ def test_new_rules_in_the_admin_recompute_the_table(django_capture_on_commit_cal
 
     from django.contrib import admin
 
-    from leagues import outbox
+    from leagues.jobs import outbox
 
     season, people = make_season(2, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": []})
     add_result(season, people, [(0, 1, 10), (1, 2, 5)], "counted")

@@ -10,10 +10,10 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from leagues import seasons
-from leagues.clubs import club_join
+from leagues.club import seasons
+from leagues.club.clubs import club_join
 from leagues.models import Result, SignOff
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.teikoku_site.test_results import ATTRITION, MOVES, play
 
 TODAY = datetime.date.today()

@@ -12,8 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import TableSession
-from leagues import outbox, player_record, players, repair, results, tally_store
+from leagues.jobs import outbox, repair
 from leagues.models import Club, LeagueJob, Membership, Player, PlayerTally, Result, ResultEntry, RivalTally
+from leagues.people import player_record, players
+from leagues.result import results
+from leagues.standings import tally as tally_store
 from tests.conftest import PASSWORD
 
 DAY = datetime.date(2026, 1, 10)

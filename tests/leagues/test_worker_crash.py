@@ -9,9 +9,9 @@ import time
 import pytest
 from django.db import connection
 
-from leagues import tasks
+from leagues.jobs import tasks
 from leagues.models import Club, League, Player, Rating, Result, ResultEntry, Season
-from leagues.ratings import RatedResult, rate_results
+from leagues.rating.maths import RatedResult, rate_results
 from tests.conftest import start_worker, stop_worker
 
 QUEUE = "crash-test"

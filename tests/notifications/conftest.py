@@ -3,9 +3,9 @@ import pytest
 from django.utils import timezone
 
 from games.models import TableSession
-from leagues import results
 from leagues.models import Membership, Result
 from leagues.nights import services as nights
+from leagues.result import results
 from tests.leagues.league_helpers import TONIGHT, members_joined, thursday_season  # noqa: F401 (the `season` fixture)
 
 

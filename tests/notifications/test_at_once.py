@@ -12,7 +12,7 @@ from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import outbox
+from leagues.jobs import outbox
 from leagues.models import LeagueJob
 from leagues.nights import services as nights
 from leagues.notifications import delivery, digest

@@ -10,12 +10,12 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import results
 from leagues.models import Result
 from leagues.notifications import digest
 from leagues.notifications.mail import unsubscribe_token
 from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 from .conftest import TONIGHT, leave
 

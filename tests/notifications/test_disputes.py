@@ -5,12 +5,12 @@ link that opens that very result, in English and in Dutch."""
 import pytest
 from django.urls import reverse
 
-from leagues import results
 from leagues.models import Result
 from leagues.nights import services as nights
 from leagues.notifications.messages import worded
 from leagues.notifications.models import Channel, Kind, Notification, Preference
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 from .conftest import TONIGHT, finish
 

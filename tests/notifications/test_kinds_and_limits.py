@@ -7,12 +7,13 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from leagues import outbox, results
+from leagues.jobs import outbox
 from leagues.models import Result, ResultEntry
 from leagues.nights import services as nights
 from leagues.notifications import delivery, digest, services
 from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference, PushSubscription
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 from .conftest import TONIGHT, finish
 

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from leagues import results
 from leagues.notifications.models import Preference, PushSubscription
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 SUBSCRIPTION = {"endpoint": "https://push.example/send/abc", "keys": {"p256dh": "B" * 87, "auth": "a" * 22}}
 
@@ -125,7 +125,7 @@ def test_signing_out_of_a_device_removes_its_subscription_only(client, alice, pu
 
 
 def test_the_nav_counts_what_waits_for_my_sign_off_and_links_to_it(client, club, alice, carol):
-    from leagues import seasons
+    from leagues.club import seasons
 
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
     today = datetime.date.today()

@@ -7,10 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from leagues import results
 from leagues.models import SignOff
 from leagues.notifications.models import Kind, Notification
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 from .conftest import TONIGHT
 

@@ -16,11 +16,12 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from leagues import outbox, results
+from leagues.jobs import outbox
 from leagues.models import LeagueJob
 from leagues.notifications import push
 from leagues.notifications.models import Notification, PushSubscription
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 
 from .conftest import TONIGHT
 

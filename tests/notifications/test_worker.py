@@ -5,10 +5,11 @@ sweep push nothing twice."""
 import pytest
 from django.db import connection
 
-from leagues import results, tasks
+from leagues.jobs import tasks
 from leagues.models import LeagueJob
 from leagues.notifications.models import Notification
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.result import results
 from shitenno_site.celery import app
 from tests.conftest import start_worker, stop_worker
 from tests.leagues.test_outbox import DeadBroker

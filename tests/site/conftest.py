@@ -7,8 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from games import services as game_services
-from leagues import results, seasons
-from leagues.players import player_for_user, player_guest_create
+from leagues.club import seasons
+from leagues.people.players import player_for_user, player_guest_create
+from leagues.result import results
 from tests.games.tables import two_player_setup
 
 TODAY = datetime.date.today()

@@ -152,23 +152,27 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-def _one_package(root: Path, a: str, b: str) -> bool:
-    """Two modules of one package below an app (leagues.standings and leagues.standings.keys): the parts of a
-    package may share their private names, as the parts of one module split in files do; two modules of a flat app
-    (leagues.player_page and leagues.player_record) may not."""
-    pa, pb = a.split(".")[:2], b.split(".")[:2]
-    return len(pa) == 2 and pa == pb and (root.joinpath(*pa) / "__init__.py").is_file()
+def _one_module(a: str, b: str, split: dict[str, tuple[str, ...]]) -> bool:
+    """Two files of one module split in files (`split`: a package -> its parts; leagues.standings and its keys,
+    points and rows, the standings maths): they share their private names as one module's functions do. Two
+    modules of one feature package (leagues.people.player_page and leagues.people.player_record) do not."""
+    for package, parts in split.items():
+        members = {package} | {f"{package}.{part}" for part in parts}
+        if a in members and b in members:
+            return True
+    return False
 
 
-def private_uses(root: Path, packages: list[str]) -> list[PrivateUse]:
+def private_uses(root: Path, packages: list[str], split: dict[str, tuple[str, ...]] | None = None
+                 ) -> list[PrivateUse]:
     """Each `from module import _name` and each `module._name` (a module bound by an import) in these packages
-    that takes a private name of another module, outside one package's own parts (migrations aside)."""
+    that takes a private name of another module, outside one split module's own files (migrations aside)."""
     found: list[PrivateUse] = []
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
             if "migrations" not in path.parts:
                 found.extend(_private_uses_of(root, path))
-    return [use for use in found if not _one_package(root, use.module, use.owner)]
+    return [use for use in found if not _one_module(use.module, use.owner, split or {})]
 
 
 def _private_uses_of(root: Path, path: Path) -> list[PrivateUse]:
@@ -200,4 +204,34 @@ def _private_uses_of(root: Path, path: Path) -> list[PrivateUse]:
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
                 and _private(node.attr) and modules[node.value.id] != module):
             found.append(PrivateUse(module, modules[node.value.id], node.attr, node.lineno))
+    return found
+
+
+# --- the direction between one app's packages -------------------------------------------------------------------
+
+
+def room(module: str, app: str) -> str | None:
+    """The part of `app` a module belongs to: the package or module directly under the app (leagues.rating.store
+    -> "rating", leagues.urls -> "urls"); None for the app itself or another app."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == app and len(parts) > 1 else None
+
+
+def upward_imports(root: Path, app: str, floors: list[tuple[str, ...]], *, floor: str, outside: set[str]
+                   ) -> list[Import]:
+    """The imports, at import time or inside a function, that break `app`'s one direction between its packages:
+    `floors` lists them top to bottom (one tuple a floor; packages on one floor import none of each other), and
+    each may import only packages on lower floors and `floor` (the models, which every part stands on). What is in
+    no floor is the frame (apps, admin, URLconfs, management commands, template tags): it may import any package,
+    and no package imports it. `outside` (an app of its own inside this one) is left out both ways."""
+    rank = {package: level for level, packages in enumerate(floors) for package in packages}
+    found = []
+    for i in imports(root, app):
+        source, target = room(i.module, app), room(i.target, app)
+        if i.when == "never" or source is None or target is None or source == target or target == floor:
+            continue
+        if source in outside or target in outside or source not in rank:
+            continue
+        if target not in rank or rank[target] <= rank[source]:
+            found.append(i)
     return found

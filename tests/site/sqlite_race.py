@@ -23,7 +23,7 @@ from django.test import Client  # noqa: E402
 from games import services  # noqa: E402
 from games.engines.shitenno import ShitennoEngine  # noqa: E402
 from games.engines.shitenno.simulation import random_legal_game  # noqa: E402
-from leagues.players import player_for_user, user_sign_up  # noqa: E402
+from leagues.people.players import player_for_user, user_sign_up  # noqa: E402
 
 assert settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"), settings.DATABASES
 call_command("migrate", verbosity=0)

@@ -26,7 +26,7 @@ from leagues.models import (
     SignOff,
 )
 from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -277,7 +277,8 @@ ROLE_MATRIX = [
 
 @pytest.fixture
 def role_world(world, alice, club, django_user_model):
-    from leagues import clubs, players
+    from leagues.club import clubs
+    from leagues.people import players
 
     erin = players.user_sign_up(username="erin", email="erin@example.org", password="a long test passphrase 42")
     clubs.club_create(name="Kyoto", owner=erin)

@@ -55,9 +55,47 @@ def test_no_import_cycle_at_import_time():
 
 
 def test_leagues_modules_never_need_each_other_even_inside_functions():
-    """The outbox hints its task by name and the import job has its own module, so leagues.tasks imports the
-    outbox and the job and nothing imports the tasks back (issue 28: outbox <-> tasks)."""
+    """The outbox hints its task by name, so leagues.jobs.tasks imports the outbox and nothing imports the tasks
+    back (issue 28: outbox <-> tasks); the import job has its own module, which leagues.imports.tasks wraps."""
     assert import_graph.cycles(ROOT, ["leagues"], counting_calls=True) == []
+
+
+# leagues' parts, top to bottom (docs/architecture.md, "Inside leagues"): a package imports only the packages on the
+# floors below it, at import time or inside a function; the packages on one floor import none of each other. Every
+# part may import leagues.models; the frame (apps, admin, urls, account_urls, management, templatetags) may import
+# any part and no part imports it; leagues.notifications is an app of its own (docs/notifications.md).
+LEAGUES_FLOORS = [("api",), ("imports",), ("result",), ("club",), ("nights", "people"), ("jobs",), ("rating",),
+                  ("common",), ("standings",)]
+LEAGUES_FRAME = {"apps", "admin", "urls", "account_urls", "management", "templatetags", "migrations"}
+
+
+def test_the_direction_checker_finds_a_planted_upward_import(tmp_path):
+    root = _plant(tmp_path, {
+        "app/__init__.py": "", "app/models.py": "", "app/urls.py": "from app.top import views\n",
+        "app/top/__init__.py": "", "app/top/views.py": "from app.low import store\nfrom app import models\n",
+        "app/low/__init__.py": "", "app/low/store.py": "def f():\n    from app.top import views\n",  # up, in a call
+        "app/side/__init__.py": "from app.low import store\n",  # two packages on one floor
+        "app/low/frame.py": "from app import urls\n",  # a part importing the frame
+    })
+    floors = [("top",), ("low", "side")]
+    found = {(i.module, i.target) for i in import_graph.upward_imports(root, "app", floors, floor="models",
+                                                                         outside=set())}
+    assert found == {("app.low.store", "app.top.views"), ("app.side", "app.low.store"), ("app.low.frame", "app.urls")}
+
+
+def test_leagues_parts_import_in_one_direction():
+    """The drawing of docs/architecture.md: api -> imports -> result -> club -> nights, people -> jobs -> rating ->
+    common -> standings (-> models). A part that needs one above it asks by a name or a signal, as games does."""
+    parts = {p.name for p in (ROOT / "leagues").iterdir() if (p / "__init__.py").is_file() or p.suffix == ".py"}
+    parts = {p.removesuffix(".py") for p in parts} - {"__init__"}
+    named = {p for floor in LEAGUES_FLOORS for p in floor} | LEAGUES_FRAME | {"models", "notifications"}
+    assert parts <= named, f"leagues/ parts on no floor (add them to LEAGUES_FLOORS and the doc): {parts - named}"
+    found = [f"{i.module}:{i.line} imports {i.target}" for i in import_graph.upward_imports(
+        ROOT, "leagues", LEAGUES_FLOORS, floor="models", outside={"notifications"})]
+    assert found == [], "imports against leagues' one direction (docs/architecture.md): " + "; ".join(found)
+
+
+ONE_MODULE_IN_FILES = {"leagues.standings": ("keys", "points", "rows")}  # the standings maths, split in files
 
 
 def test_the_checker_finds_a_planted_private_name_taken_from_another_module(tmp_path):
@@ -65,26 +103,26 @@ def test_the_checker_finds_a_planted_private_name_taken_from_another_module(tmp_
         "app/__init__.py": "", "app/a.py": "def _helper():\n    pass\n_LIMIT = 3\n",
         "app/b.py": "from app.a import _helper\nfrom . import a\n\ndef f():\n    return a._LIMIT\n",
         "app/c.py": "from app import a\n\ndef f():\n    return a.public, a.__name__\n",  # public and dunder: fine
-        "app/part/__init__.py": "from .inner import _shared\n",  # one package's own parts may share
+        "app/part/__init__.py": "from .inner import _shared\n",  # one module split in files may share
+        "app/part/other.py": "from .inner import _shared\n",  # another module of that package may not
         "app/part/inner.py": "_shared = 1\n",
     })
-    found = {(u.module, u.owner, u.name) for u in import_graph.private_uses(root, ["app"])}
-    assert found == {("app.b", "app.a", "_helper"), ("app.b", "app.a", "_LIMIT")}
+    found = {(u.module, u.owner, u.name) for u in import_graph.private_uses(root, ["app"], {"app.part": ("inner",)})}
+    assert found == {("app.b", "app.a", "_helper"), ("app.b", "app.a", "_LIMIT"),
+                     ("app.part.other", "app.part.inner", "_shared")}
 
 
 def test_no_module_takes_another_modules_private_name():
-    """A name with a leading underscore is its module's own: another module that needs it asks for a public one
-    (the parts of one package, leagues/standings/, share theirs)."""
-    found = [f"{u.module}:{u.line} takes {u.owner}.{u.name}" for u in import_graph.private_uses(ROOT, PACKAGES)]
+    """A name with a leading underscore is its module's own: another module that needs it asks for a public one,
+    in its own package too (only the standings maths, one module split in files, shares its files' names)."""
+    found = [f"{u.module}:{u.line} takes {u.owner}.{u.name}"
+             for u in import_graph.private_uses(ROOT, PACKAGES, ONE_MODULE_IN_FILES)]
     assert found == [], "private names taken from another module: " + "; ".join(found)
 
 
 # games reaches leagues' models only through its own foreign keys; the conditions on their fields (a user's seat,
 # a club's member) are built in games/people.py alone, so a query in games never spells a field of leagues.
 LEAGUES_FIELDS = re.compile(r"(^|__)(player|club)__(?!id$|pk$|in$|isnull$)[a-z]|^memberships__|\bmerged_into\b")
-# seatable_players (games/views.py) names leagues' fields too: it moves to games/people.py once the branch that
-# lifts its 60-player cap is merged (leave its body where it is until then).
-NAMES_FIELDS_FOR_NOW = {("games/views.py", "seatable_players")}
 
 
 def _lookups(tree: ast.AST, function: str | None = None):
@@ -109,7 +147,7 @@ def test_games_queries_never_spell_a_field_of_leagues():
         if "migrations" in path.parts or relative == "games/people.py" or relative.startswith("games/engines/"):
             continue
         for function, lookup in _lookups(ast.parse(path.read_text())):
-            if LEAGUES_FIELDS.search(lookup) and (relative, function) not in NAMES_FIELDS_FOR_NOW:
+            if LEAGUES_FIELDS.search(lookup):
                 found.add(f"{relative} ({function}): {lookup}")
     assert not found, "leagues' fields in games' queries (build them in games/people.py): " + "; ".join(sorted(found))
 

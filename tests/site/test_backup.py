@@ -13,8 +13,8 @@ from django.db import connection
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent
-from leagues.clubs import club_create, club_join
-from leagues.players import player_for_user
+from leagues.club.clubs import club_create, club_join
+from leagues.people.players import player_for_user
 
 SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "backup-restore-check"
 

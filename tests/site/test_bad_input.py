@@ -18,7 +18,7 @@ from django.test import Client
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
 from leagues.models import Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.shitenno.tables import EVEN_YEAR_EXAMPLE
 from tests.games.tables import four_player_setup, two_player_setup
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.test import RequestFactory
 
-from leagues import import_views
+from leagues.imports import views as import_views
 
 pytestmark = pytest.mark.django_db
 MB = 1024 * 1024

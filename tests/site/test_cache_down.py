@@ -20,8 +20,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
-from leagues import seasons
-from leagues.players import player_for_user
+from leagues.club import seasons
+from leagues.people.players import player_for_user
 from shitenno_site.cache import ForgivingRedisCache
 from tests.conftest import PASSWORD
 from tests.games.test_pages import _new_table_post

@@ -11,9 +11,12 @@ import pytest
 
 from games import services as game_services
 from games.models import MoveEvent
-from leagues import clubs, players, rating_store, results, seasons
+from leagues.club import clubs, seasons
 from leagues.models import AuditEntry, ClubInvite, LeagueJob, Membership, Rating, Result
-from leagues.players import player_for_user
+from leagues.people import players
+from leagues.people.players import player_for_user
+from leagues.rating import store as rating_store
+from leagues.result import results
 from shitenno_site.errors import Conflict
 from tests.games.tables import two_player_setup
 

@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 from games import services
 from games.models import MoveEvent, TableSession
 from leagues.models import Club
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.conftest import PASSWORD
 from tests.games.tables import two_player_setup
 

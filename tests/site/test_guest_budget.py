@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import TableSession
 from leagues.models import Membership, Player, Result, ResultEntry
-from leagues.players import GUESTS_PER_HOUR, player_for_user, player_guest_create
+from leagues.people.players import GUESTS_PER_HOUR, player_for_user, player_guest_create
 from tests.games.test_pages import _new_table_post
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
 from leagues.models import Club, League, Membership, Player, Result, ResultEntry, Season, SignOff
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from shitenno_site.validation import free_text_problem, json_text_problem, text_problem
 from tests.games.tables import two_player_setup
 from tests.games.teikoku_site.worked import worked_game

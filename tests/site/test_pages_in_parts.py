@@ -7,9 +7,13 @@ import random
 import pytest
 
 from games.models import MoveEvent
-from leagues import player_record, seasons, selectors, standings_store, tally_store
+from leagues.club import seasons
+from leagues.common import selectors
 from leagues.models import Player, Rating, Result, ResultEntry
-from leagues.players import player_for_user
+from leagues.people import player_record
+from leagues.people.players import player_for_user
+from leagues.standings import store as standings_store
+from leagues.standings import tally as tally_store
 
 from .test_query_budgets import _table
 

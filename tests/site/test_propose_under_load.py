@@ -30,7 +30,7 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from leagues import clubs, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Membership, Night, NightCheckIn, NightRound, NightTable, Player, Result, ResultEntry
 from leagues.nights import services
 

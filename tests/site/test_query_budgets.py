@@ -16,9 +16,11 @@ from games.engines import get_engine
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, Seat, TableSession
 from games.plugins import all_games
-from leagues import seasons, selectors, tally_store
+from leagues.club import seasons
+from leagues.common import selectors
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, SignOff, Standing
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
+from leagues.standings import tally as tally_store
 
 pytestmark = pytest.mark.django_db
 SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the session's query, if it is not cached

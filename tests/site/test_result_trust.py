@@ -13,9 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Seat, TableSession
-from leagues import outbox, players, results
+from leagues.jobs import outbox
 from leagues.models import LeagueJob, Rating, Result, SignOff
-from leagues.players import player_for_user
+from leagues.people import players
+from leagues.people.players import player_for_user
+from leagues.result import results
 from tests.conftest import _user
 from tests.leagues.test_result_admin import change_form
 

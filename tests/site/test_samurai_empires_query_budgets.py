@@ -9,7 +9,7 @@ from django.conf import settings
 from games import services as game_services
 from games.engines import get_engine
 from games.models import GameStatsTally, MoveEvent, Seat, TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from tests.games.engines.samurai_empires.tables import multiplayer, random_legal_game, solo_setup
 
 pytestmark = pytest.mark.django_db

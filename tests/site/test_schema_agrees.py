@@ -11,7 +11,7 @@ import pytest
 
 from games.models import TableSession
 from leagues.models import Result
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from shitenno_site.validation import MAX_INT, name_problem
 
 pytestmark = pytest.mark.django_db

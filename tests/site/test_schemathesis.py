@@ -28,7 +28,7 @@ from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUS
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import status_code_conformance
 
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 from shitenno_site.validation import name_problem
 from shitenno_site.wsgi import application
 from tests.games.tables import two_player_setup

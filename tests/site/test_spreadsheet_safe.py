@@ -11,9 +11,9 @@ import io
 import pytest
 from django.core.management import call_command
 
-from leagues import results
-from leagues.clubs import club_member_add
-from leagues.players import player_for_user, player_guest_create
+from leagues.club.clubs import club_member_add
+from leagues.people.players import player_for_user, player_guest_create
+from leagues.result import results
 from shitenno_site.spreadsheets import FORMULA_STARTS, csv_writer, spreadsheet_cell
 
 ATTACKS = {

@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.plugins import all_games
-from leagues import clubs, results, seasons
+from leagues.club import clubs, seasons
 from leagues.models import Club, Result
-from leagues.players import player_for_user, user_sign_up
+from leagues.people.players import player_for_user, user_sign_up
+from leagues.result import results
 
 USERNAMES = ["hana", "kenji", "yuki", "taro", "emi", "sora", "ren", "aiko"]
 PASSWORD = "shitenno-demo-2026"

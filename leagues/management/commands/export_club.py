@@ -1,12 +1,12 @@
-"""`manage.py export_club <slug> [-o file]`: a club's whole history as versioned JSON (leagues.portability)."""
+"""`manage.py export_club <slug> [-o file]`: a club's whole history as versioned JSON (leagues.imports.portability)."""
 
 import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from leagues.imports.portability import club_export
 from leagues.models import Club
-from leagues.portability import club_export
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from leagues.portability import MAX_EXPORT_BYTES, club_export_parse, club_export_too_large, club_import
+from leagues.imports.portability import MAX_EXPORT_BYTES, club_export_parse, club_export_too_large, club_import
 
 
 class Command(BaseCommand):

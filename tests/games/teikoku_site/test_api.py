@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 from .worked import worked_game
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 pytestmark = pytest.mark.django_db
 DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}

@@ -17,7 +17,7 @@ from games.engines.teikoku.random_game import random_legal_game
 from games.models import MoveEvent, TableSession
 from games.plugins import get_game
 from leagues.models import Player
-from leagues.players import player_for_user
+from leagues.people.players import player_for_user
 
 from .forms import as_post, form_of
 from .worked import worked_game

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games import services as game_services
 from games.models import MoveEvent, TableSession
-from leagues.players import player_for_user, player_guest_create
+from leagues.people.players import player_for_user, player_guest_create
 
 pytestmark = pytest.mark.django_db
 SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the session's query, if it is not cached

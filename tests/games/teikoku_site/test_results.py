@@ -10,10 +10,11 @@ import time
 import pytest
 
 from games import services
-from leagues import results, seasons
-from leagues.clubs import club_join
+from leagues.club import seasons
+from leagues.club.clubs import club_join
 from leagues.models import Rating, Result, Standing
-from leagues.players import player_for_user, player_guest_create
+from leagues.people.players import player_for_user, player_guest_create
+from leagues.result import results
 
 TODAY = datetime.date.today()
 # Three clans; the Units deck is already empty, so emptying the Yakuza deck ends the game by attrition.

@@ -1,0 +1,163 @@
+"""Writes for clubs: creating one, joining, invites and consent, members' roles. Each function is one
+transaction; callers check nothing themselves."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from leagues.common.access import player_consent_givers, require_club_manager
+from leagues.common.audit import audit_record
+from leagues.jobs import outbox
+from leagues.models import Club, ClubInvite, Membership, Player, RatingScope, Result, new_token
+from leagues.nights import services as night_services
+from leagues.people.players import player_for_user
+from shitenno_site.errors import Conflict
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def club_create(*, name: str, owner: AbstractBaseUser, description: str = "", members_public: bool = False) -> Club:
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("A club needs a name.")})
+    club = Club.objects.create(
+        name=name[:100], slug=_unique_slug(name), description=description, members_public=members_public
+    )
+    Membership.objects.create(club=club, player=player_for_user(owner), role=Membership.Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def club_join(*, token: str, user: AbstractBaseUser) -> Club:
+    club = Club.objects.filter(invite_token=token).first()
+    if club is None:
+        raise Conflict(_("This club invite link is not valid any more."))
+    membership, created = Membership.objects.get_or_create(club=club, player=player_for_user(user))
+    if created:
+        audit_record(action="membership.join", obj=membership, user=user, club=club,
+                     details={"player": membership.player.name, "role": membership.role})
+    ClubInvite.objects.filter(club=club, player=membership.player).delete()  # answered by joining
+    return club
+
+
+@transaction.atomic
+def club_invite_rotate(*, club: Club, user: AbstractBaseUser) -> str:
+    require_club_manager(club, user)
+    club.invite_token = new_token()
+    club.save(update_fields=["invite_token"])
+    return club.invite_token
+
+
+@transaction.atomic
+def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Membership | ClubInvite:
+    """Managers ask a player in; the player joins only with consent. When the manager is who answers for the
+    player (their own guest) that consent is given, and the membership is made at once; otherwise the player
+    (or the guest's creator) gets an invite to accept, and nothing else changes until they do."""
+    require_club_manager(club, user)
+    existing = Membership.objects.filter(club=club, player=player).first()
+    if existing is not None:
+        return existing
+    if player.merged_into_id is not None:
+        raise ValidationError({"player": _("%(name)s was claimed: add the account instead.") % {"name": player.name}})
+    if user.pk in player_consent_givers(player):
+        return _membership_add(club=club, player=player, user=user, invited_by=user)
+    invite, created = ClubInvite.objects.get_or_create(club=club, player=player, defaults={"invited_by": user})
+    if created:
+        audit_record(action="membership.invite", obj=invite, user=user, club=club, details={"player": player.name})
+    return invite
+
+
+def _membership_add(*, club: Club, player: Player, user: AbstractBaseUser, invited_by) -> Membership:
+    membership, created = Membership.objects.get_or_create(club=club, player=player)
+    if created:
+        audit_record(action="membership.add", obj=membership, user=user, club=club,
+                     details={"player": player.name, "role": membership.role,
+                              "invited_by": invited_by.get_username() if invited_by else None})
+    return membership
+
+
+def club_invites_for(user: AbstractBaseUser) -> QuerySet:
+    """The invites this user may answer: for their own player, and for the guests they added."""
+    if not user.is_authenticated:
+        return ClubInvite.objects.none()
+    return (ClubInvite.objects.filter(player__user=user)
+            | ClubInvite.objects.filter(player__user__isnull=True, player__created_by=user)
+            ).select_related("club", "player", "invited_by__player").order_by("-created_at", "-id")
+
+
+@transaction.atomic
+def club_invite_answer(*, invite: ClubInvite, user: AbstractBaseUser, accept: bool) -> Membership | None:
+    """The player (or the guest's creator) says yes, and the player becomes a member, or no, and the invite goes."""
+    invite = ClubInvite.objects.select_for_update(of=("self",)).select_related("club", "player", "invited_by").get(
+        pk=invite.pk)
+    if user.pk not in player_consent_givers(invite.player):
+        raise PermissionDenied(_("Only the invited player, or whoever added this guest, may answer this invite."))
+    membership = None
+    if accept:
+        membership = _membership_add(club=invite.club, player=invite.player, user=user, invited_by=invite.invited_by)
+    else:
+        audit_record(action="membership.decline", obj=invite, user=user, club=invite.club_id,
+                     details={"player": invite.player.name})
+    invite.delete()
+    return membership
+
+
+@transaction.atomic
+def membership_set_role(*, membership: Membership, role: str, user: AbstractBaseUser) -> Membership:
+    """Admins manage members; only owners make or unmake owners and admins. A club keeps an owner."""
+    actor = require_club_manager(membership.club, user)
+    if role not in Membership.Role.values:
+        raise ValidationError({"role": _("Unknown role %(role)s.") % {"role": role}})
+    touches_managers = role != Membership.Role.MEMBER or membership.manages
+    if touches_managers and not actor.owns:
+        raise PermissionDenied(_("Only an owner may change who is an owner or an admin."))
+    _keep_an_owner(membership, leaving=role != Membership.Role.OWNER)
+    old_role = membership.role
+    membership.role = role
+    membership.save(update_fields=["role"])
+    if old_role != role:
+        audit_record(action="membership.role", obj=membership, user=user, club=membership.club_id,
+                     details={"player": membership.player.name, "from": old_role, "to": role})
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None:
+    """Members may leave; managers remove members; only owners remove admins or owners. Whoever goes also leaves
+    the club's running nights and no longer reads or moves at its night tables still being played
+    (nights.services.member_gone)."""
+    own = membership.player.user_id == user.pk
+    if not own:
+        actor = require_club_manager(membership.club, user)
+        if membership.manages and not actor.owns:
+            raise PermissionDenied(_("Only an owner may remove an owner or an admin."))
+    _keep_an_owner(membership, leaving=True)
+    audit_record(action="membership.leave" if own else "membership.remove", obj=membership, user=user,
+                 club=membership.club_id, details={"player": membership.player.name, "role": membership.role})
+    membership.delete()
+    night_services.member_gone(club=membership.club, player=membership.player)
+
+
+def _keep_an_owner(membership: Membership, *, leaving: bool) -> None:
+    if not leaving or membership.role != Membership.Role.OWNER:
+        return
+    owners = Membership.objects.select_for_update().filter(club=membership.club, role=Membership.Role.OWNER)
+    if owners.count() <= 1:
+        raise Conflict(_("A club needs an owner: make someone else owner first."))
+
+
+def club_privacy_changed(*, club: Club) -> None:
+    """A club turned private (or public): its results leave (or join) the site-wide ratings of their games."""
+    games = Result.objects.filter(club=club, status=Result.Status.COUNTED).values_list("game", flat=True).distinct()
+    for game in sorted(set(games)):
+        outbox.ask_rate_scope(RatingScope.GAME, game)

@@ -1,0 +1,133 @@
+"""Win chances for a table that has not been played yet, or as they stood before one that was: the selector that
+reads the players' ratings in a scope and hands them to the rank model (leagues/rating_display.chances).
+
+Other features call `table_chances` (the new-table confirmation, a finished game's page) or `tables_chances` (a
+league night's proposed round: every table in one query); the API's /api/games/<slug>/chances/ is a thin adapter
+over it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from games.registry import one_name
+from leagues.common import selectors
+from leagues.models import Rating
+from leagues.rating import display as rating_display
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+@dataclass(frozen=True)
+class SeatChance:
+    player_id: int | None  # None: a guest, or a seat nobody is named for yet (the prior)
+    win: float
+    expected_place: float
+    rating: int  # the displayed number (1500 for a player without a rating in the scope)
+    provisional: bool
+
+
+def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int | None = None) -> list[SeatChance]:
+    """Each seat's chance to win and expected place, in seat order, from the players' current ratings in the game
+    (or in the league, when given); a player without a rating there, or a seat without a player (None: a guest),
+    counts as new (the prior). The game is its slug or its name (games.registry.one_name). One query."""
+    _check_size(player_ids)
+    kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
+    found = {rating.player_id: rating for rating in
+             Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
+             .annotate(last_played=selectors.last_played_in_scope(), performance_sd=selectors.scope_performance_sd())}
+    return _seat_chances(player_ids, found, timezone.localdate())
+
+
+def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[list[SeatChance] | None]:
+    """`table_chances` in each game's scope for many tables at once (a league night's proposed round): one query
+    for all of them, not one a table. A table of a size the chances do not cover gets None."""
+    wanted = {(game, p) for game, ids in tables for p in ids if p is not None}
+    found: dict[tuple[str, int], Rating] = {}
+    if wanted:
+        ratings = (Rating.objects.filter(kind="game", key__in={g for g, _p in wanted},
+                                         player_id__in={p for _g, p in wanted})
+                   .annotate(last_played=selectors.last_played_in_scope(),
+                             performance_sd=selectors.scope_performance_sd()))
+        found = {(rating.key, rating.player_id): rating for rating in ratings}
+    today = timezone.localdate()
+    answers: list[list[SeatChance] | None] = []
+    for game, ids in tables:
+        covered = _covered(ids)
+        answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today)
+                       if covered else None)
+    return answers
+
+
+def _covered(player_ids: Sequence[int | None]) -> bool:
+    return MIN_PLAYERS <= len(player_ids) <= MAX_PLAYERS
+
+
+def _check_size(player_ids: Sequence[int | None]) -> None:
+    if not _covered(player_ids):
+        raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
+
+
+def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date) -> list[SeatChance]:
+    """The chances over the seats, from the ratings found (keyed by player); the rest get the prior. The scope's
+    own performance spread comes with each rating found (none found: every seat has the prior, and any spread gives
+    them equal chances)."""
+    seats = []
+    for player_id in player_ids:
+        rating = found.get(player_id)
+        if rating is None:
+            mu, sigma = rating_display.prior()
+            seats.append((mu, sigma, rating_display.shown(mu, sigma, 0)))
+        else:
+            shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
+            seats.append((rating.mu, shown.sigma, shown))
+    spread = next((rating.performance_sd for rating in found.values()), None)
+    odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats], spread)
+    return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
+                       rating=shown.rating, provisional=shown.provisional)
+            for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat on the table's page: who, his displayed rating and his chance to win (as it stood before the game,
+    for a rated finished table; from the current ratings otherwise)."""
+
+    name: str
+    rating: int
+    provisional: bool
+    win: float
+    expected_place: float
+
+
+def seat_chances(session) -> dict | None:
+    """The table page's ratings and chances, from seats read with for_games.seats_rated (no query); None
+    for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
+    players had before the finished game ("alice had a 41% chance")."""
+    seats = list(session.seats.all())
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
+        return None
+    today = timezone.localdate()
+    before = all(seat.before_mu is not None for seat in seats)
+    shown, model = [], []
+    for seat in seats:
+        if seat.rating_mu is None:
+            mu, sigma = rating_display.prior()
+            current = rating_display.shown(mu, sigma, 0)
+        else:
+            current = rating_display.shown(seat.rating_mu, seat.rating_sigma, seat.rating_games,
+                                           seat.rating_last_played, today)
+            mu, sigma = seat.rating_mu, current.sigma
+        if before:
+            mu, sigma = seat.before_mu, seat.before_sigma
+        shown.append(current)
+        model.append((mu, sigma))
+    odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
+    return {"before": before, "seats": [
+        SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
+                 expected_place=chance.expected_place)
+        for seat, now, chance in zip(seats, shown, odds, strict=True)]}

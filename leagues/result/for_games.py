@@ -1,0 +1,72 @@
+"""Leagues' side of the one direction (docs/architecture.md): games never import leagues, so what leagues does when
+a table changes, and what it answers for games about players and clubs, is plugged in here, at start-up
+(LeaguesConfig.ready): receivers for games' table signals (games/signals.py) and the `People` games ask
+(games/people.py)."""
+
+from __future__ import annotations
+
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from games import people, signals
+from leagues.common import selectors
+from leagues.common.audit import audit_record
+from leagues.models import Membership, NightTable, Rating, RatingEvent, Season
+from leagues.nights import selectors as night_selectors
+from leagues.people import players
+from leagues.rating import chances
+from leagues.result import results
+
+
+def _table_finished(sender, *, session, **_kwargs) -> None:
+    """A finished table's pending result, in the finishing move's transaction; none for a night table whose game
+    was entered by hand before its phones finished it: that result is the table's, and one game counts once.
+
+    A night table's season row is locked first, as `results.result_enter` holds it while it writes a hand entry:
+    a hand entry and the last move at once follow one another, so whichever commits first is the table's."""
+    season_id = NightTable.objects.filter(session_id=session.pk).values_list("round__night__season_id",
+                                                                             flat=True).first()
+    if season_id is not None:
+        list(Season.objects.select_for_update(no_key=True, of=("self",)).filter(pk=season_id).values_list("pk"))
+    if night_selectors.hand_result_of_session(session.pk) is None:
+        results.result_from_session(session=session)
+
+
+def _table_reopening(sender, *, session, **_kwargs) -> None:
+    """The reopened table's result goes; a result that already counts refuses the undo (409)."""
+    results.result_withdraw_for_session(session=session)
+
+
+def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
+    audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
+                 details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
+
+
+def seats_rated(seats: QuerySet) -> QuerySet:
+    """The seats with each player's rating in the table's game (`rating_mu`, `rating_sigma`, `rating_games`,
+    `rating_last_played`), the game's own performance spread (`rating_performance_sd`, issue 40) and, for a rated
+    finished table, his rating before it (`before_mu`, `before_sigma`):
+    columns of the seats' own query, so the table page's win chances (issue 29) cost no query."""
+    rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
+    events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
+    before = events.filter(result__session=OuterRef("session_id"))
+    latest = events.order_by("-played_on").values("played_on")[:1]
+    return seats.annotate(
+        rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
+        rating_games=Subquery(rating.values("games")[:1]), rating_last_played=Subquery(latest),
+        before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1]),
+        rating_performance_sd=selectors.scope_performance_sd("game", OuterRef("session__game")))
+
+
+def connect() -> None:
+    """Once, from LeaguesConfig.ready."""
+    signals.table_finished.connect(_table_finished, dispatch_uid="leagues-result-from-table")
+    signals.table_reopening.connect(_table_reopening, dispatch_uid="leagues-result-withdrawn")
+    signals.move_undone.connect(_move_undone, dispatch_uid="leagues-audit-undo")
+    people.register(people.People(
+        player_for_user=players.player_for_user,
+        guest_create=lambda *, name, created_by: players.player_guest_create(name=name, created_by=created_by),
+        clubs_of_user=selectors.clubs_of_user,
+        writer_roles=(Membership.Role.OWNER, Membership.Role.ADMIN),
+        seats_rated=seats_rated,
+        seat_chances=chances.seat_chances,
+    ))
