@@ -246,12 +246,11 @@ def test_the_largest_import_s_time_limit_ends_inside_the_visibility_timeout():
     assert import_job_limits(400)[0] == 61  # a small job that hangs is reported in a minute, not in 14
 
 
-@pytest.mark.django_db
-def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(client, club, alice, monkeypatch):
+@pytest.fixture
+def committed_to_the_queue(client, club, alice, monkeypatch) -> tuple[str, list]:
+    """An upload too large for the page (IN_PAGE 10) committed by alice: (its token, what was sent to the queue,
+    each (args, options), the queue itself replaced by the list)."""
     from celery.app.task import Task
-
-    from leagues.imports.service import club_plan, read_files
-    from leagues.imports.tasks import import_job_limits
 
     sent = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
@@ -260,6 +259,15 @@ def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(client, club
     client.force_login(alice)
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))
+    return token, sent
+
+
+@pytest.mark.django_db
+def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(club, committed_to_the_queue):
+    from leagues.imports.service import club_plan, read_files
+    from leagues.imports.tasks import import_job_limits
+
+    token, sent = committed_to_the_queue
     seats = PendingImport.objects.get(token=token).choices["seats"]
     plan = club_plan(club, read_files("bgstats", [("b.json", (FIXTURES / "bgstats.json").read_bytes())]))
     assert seats == sum(len(r.entries) for r in plan.results) > len(plan.results) == 34
@@ -268,21 +276,14 @@ def test_the_job_is_queued_with_the_time_limit_of_its_upload_s_size(client, club
 
 
 @pytest.mark.django_db
-def test_the_beat_queues_a_lost_job_again_with_its_upload_s_time_limit(client, club, alice, monkeypatch):
+def test_the_beat_queues_a_lost_job_again_with_its_upload_s_time_limit(committed_to_the_queue):
     import datetime
 
-    from celery.app.task import Task
     from django.utils import timezone
 
     from leagues.imports import tasks as imports_tasks
 
-    sent = []
-    monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(Task, "apply_async", lambda self, args=None, kwargs=None, **options: sent.append(
-        (args, options)))
-    client.force_login(alice)
-    token = _upload(client, club)
-    client.post(reverse("import_commit", args=[club.slug, token]))
+    token, sent = committed_to_the_queue
     PendingImport.objects.filter(token=token).update(started_at=timezone.now() - datetime.timedelta(minutes=3))
     imports_tasks.imports_expire()
     limits = imports_tasks.import_job_limits(PendingImport.objects.get(token=token).choices["seats"])
