@@ -47,8 +47,8 @@ def signed_in_as(page, username: str) -> None:
 
 
 def log_out(page, username: str) -> None:
-    """From the header's name to the account page, where "Log out (name)" is (the header keeps one row at 360 px)."""
-    page.locator("header .account .who").click()
+    """The header's name opens its menu, where "Log out (name)" is (the header keeps one row at 360 px)."""
+    page.locator("header .account .who > summary").click()
     page.get_by_role("button", name=f"Log out ({username})").click()
 
 

@@ -3,6 +3,8 @@ sign", "1 te bevestigen") stays whole; the sign-off page it opens (the page ever
 sign-off message opens) takes the tap and stays open, saying thanks; a dispute's message opens the league page at
 the disputed result, marked."""
 
+import re
+
 import pytest
 from django.conf import settings as django_settings
 from playwright.sync_api import expect
@@ -18,9 +20,9 @@ from .test_table import no_horizontal_scroll
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {"en": {"badge": "1 to sign", "sign": "Sign off", "thanks": "Thank you: your sign-off is recorded.",
-               "heading": "Waiting for your sign-off"},
+               "heading": "Waiting for your sign-off", "account": "Your account"},
         "nl": {"badge": "1 te bevestigen", "sign": "Bevestigen", "thanks": "Bedankt: je bevestiging is vastgelegd.",
-               "heading": "Wacht op jouw bevestiging"}}
+               "heading": "Wacht op jouw bevestiging", "account": "Je account"}}
 
 
 def in_language(phone, live_server, user, language):
@@ -70,7 +72,8 @@ def test_from_the_badge_to_a_signed_result_and_back_on_a_phone(phone, live_serve
 def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone, live_server, shoot, club, season,
                                                                            alice, django_user_model, language):
     """The account's row of the header (who is signed in, the badge) stays one row at 360 px: "Log out (name)"
-    had wrapped under the badge, pushing every page down a row. Signing out is on the account page."""
+    had wrapped under the badge, pushing every page down a row. The name opens a small menu with "Log out"
+    (on every page, so a phone offline can sign out too) and the account page."""
     from leagues.club.clubs import club_join
 
     kenji = django_user_model.objects.create_user("kenji_tanaka")
@@ -87,9 +90,15 @@ def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone
     assert len(rows) >= 2 and max(rows) - min(rows) < 44, rows  # one row: nothing wrapped under the badge
     no_horizontal_scroll(page)
     shoot(page, f"header-with-badge-{language}")
-    page.get_by_role("link", name="kenji_tanaka").click()
-    expect(page.get_by_role("button", name="Log out (kenji_tanaka)" if language == "en"
-                            else "Uitloggen (kenji_tanaka)")).to_be_visible()
+    log_out_button = page.get_by_role("button", name="Log out (kenji_tanaka)" if language == "en"
+                                      else "Uitloggen (kenji_tanaka)")
+    expect(log_out_button).to_be_hidden()  # the menu is closed until the name is tapped
+    page.locator("header .account .who > summary").click()
+    expect(log_out_button).to_be_in_viewport(ratio=1)  # all of it: the menu opens inside the phone's width
+    no_horizontal_scroll(page)  # the open menu lies over the page, inside the phone's width
+    shoot(page, f"header-menu-{language}")
+    page.get_by_role("link", name=SAYS[language]["account"]).click()
+    expect(page).to_have_url(re.compile(r"/accounts/me/$"))
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
