@@ -203,12 +203,14 @@ def _write_fit(kind: str, key: str) -> None:
         return
     rank = ResultEntry.objects.filter(result_id=OuterRef("result_id"), player_id=OuterRef("player_id"))
     games: dict[int, list] = {result_id: [] for result_id in reversed(window)}  # in the order they were rated
+    # a history row whose player has no entry in the result any more (an entry removed before the re-rate reaches
+    # it, a row written by hand) has no place: it is left out of the fit, and so is a game left with one seat
     for result_id, player_id, mu, sigma, place in (events.filter(result_id__in=window).annotate(
-            place=Subquery(rank.values("rank")[:1])).values_list("result_id", "player_id", "mu_before",
-                                                                  "sigma_before", "place")):
+            place=Subquery(rank.values("rank")[:1])).filter(place__isnull=False).values_list(
+                "result_id", "player_id", "mu_before", "sigma_before", "place")):
         games[result_id].append((player_id, mu, sigma, place))
     RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
-        "performance_sd": rating_display.fitted_performance_sd(list(games.values()))})
+        "performance_sd": rating_display.fitted_performance_sd([seats for seats in games.values() if len(seats) > 1])})
 
 
 def _start_state(earlier) -> dict[int, list]:
