@@ -102,6 +102,20 @@ def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_name_menu_opens_inside_the_phone_beside_the_brand_too(phone, live_server, shoot, alice, language):
+    """With a short name and nothing to sign, the account's row sits beside the brand at the header's right edge:
+    the menu opens from that edge leftwards, inside 360 px (a menu hung from the name's left ran off the right)."""
+    page = in_language(phone, live_server, alice, language)
+    page.goto("/")
+    page.locator("header .account .who > summary").click()
+    log_out_button = page.get_by_role("button", name="Log out (alice)" if language == "en" else "Uitloggen (alice)")
+    expect(log_out_button).to_be_in_viewport(ratio=1)
+    expect(page.get_by_role("link", name=SAYS[language]["account"])).to_be_in_viewport(ratio=1)
+    no_horizontal_scroll(page)
+    shoot(page, f"header-menu-short-name-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_dispute_s_message_opens_the_league_page_at_that_result(phone, live_server, shoot, alice, bob, waiting,
                                                                   language):
     Preference.objects.create(user=alice, dispute=Channel.EMAIL)
