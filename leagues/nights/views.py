@@ -60,9 +60,11 @@ def _managed(request: HttpRequest, pk: int) -> Night:
 
 
 def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
-    """The season's nights; a manager opens a new one here."""
+    """The season's nights; a manager opens a new one here, and a member finds each night's check-in (not only
+    through the QR on the organiser's phone)."""
     season = league_selectors.season_for_viewer(pk=pk, viewer=request.user)
-    manages = club_access(season.league.club, request.user).manages
+    access = club_access(season.league.club, request.user)
+    manages = access.manages
     form, status = None, 200
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -86,7 +88,8 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
             status = 400
     nights = season.nights.order_by("-date", "-pk")
     return render(request, "leagues/nights/season_nights.html",
-                  {"season": season, "league": season.league, "nights": nights, "form": form, "manages": manages},
+                  {"season": season, "league": season.league, "nights": nights, "form": form, "manages": manages,
+                   "member": access.membership is not None},
                   status=status)
 
 

@@ -69,6 +69,19 @@ def test_a_member_cannot_open_a_night_nor_run_one(client, season, night, carol):
     assert client.get(reverse("night_detail", args=[night.pk])).status_code == 403
 
 
+def test_a_member_finds_the_night_s_check_in_on_the_season_s_nights(client, season, night, carol, dave):
+    """The QR on the organiser's phone is not the only way in: a member who opens the league finds the check-in."""
+    check_in = reverse("night_check_in", args=[night.pk]).encode()
+    page = as_user(client, carol).get(reverse("season_nights", args=[season.pk]), HTTP_ACCEPT_LANGUAGE="nl")
+    assert page.status_code == 200 and check_in in page.content and "Aanmelden" in page.content.decode()
+    club = season.league.club
+    club.members_public = True
+    club.save(update_fields=["members_public"])
+    client.logout()
+    visitor = client.get(reverse("season_nights", args=[season.pk]))
+    assert visitor.status_code == 200 and check_in not in visitor.content  # not a member: no check-in offered
+
+
 def test_a_private_club_s_night_is_not_found_by_outsiders(client, night, dave):
     for url in (reverse("night_detail", args=[night.pk]), reverse("night_check_in", args=[night.pk]),
                 reverse("night_standings", args=[night.pk]), reverse("season_nights", args=[night.season_id])):
