@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 
 ACCOUNT_HEADER = "X-Shitenno-Account"
 ANONYMOUS = "anonymous"
@@ -36,6 +37,9 @@ class OfflineAccountMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request.offline_account = SimpleLazyObject(lambda: account_tag(getattr(request, "user", None)))
+        entered_as = request.headers.get(ACCOUNT_HEADER)
+        if request.method == "POST" and entered_as and entered_as != str(request.offline_account):
+            return _entered_by_another(request)
         response = self.get_response(request)
         if getattr(request, "offline_never_kept", False):  # a template said it shows a secret ({% never_kept %})
             add_never_cache_headers(response)
@@ -45,3 +49,14 @@ class OfflineAccountMiddleware:
         if request.method == "POST" and request.path_info == reverse("logout") and response.status_code < 400:
             response["Clear-Site-Data"] = '"cache"'
         return response
+
+
+def _entered_by_another(request: HttpRequest) -> HttpResponse:
+    """A waiting move posted by a page of one account while the phone's session is now another's (a shared phone:
+    bob signed in while a page of alice's was still open and kept trying to send her moves). The phone names the
+    account the move was entered under (the header); it is refused before any view runs, so it is never logged in
+    bob's name, and the answer names the session's account so that the phone keeps the move waiting for its own."""
+    response = HttpResponse(_("This move was entered under another account than the one signed in on this phone "
+                              "now; it was not sent."), status=409, content_type="text/plain; charset=utf-8")
+    response[ACCOUNT_HEADER] = str(request.offline_account)
+    return response

@@ -93,6 +93,7 @@
     body.set("seq", String(move.seq));
     body.set("key", move.key);
     const headers = csrfHeader();
+    headers["X-Shitenno-Account"] = account; // the account it was entered under: the site refuses it for another's
     if (htmx) Object.assign(headers, { "HX-Request": "true", "HX-Current-URL": window.location.href });
     let response;
     try {
@@ -104,6 +105,9 @@
       return { outcome: "failed" };
     }
     if (response.status >= 500) return { outcome: "failed" };
+    // another account's session on this phone now (shitenno_site/offline.py): not this move's fault, it keeps waiting
+    const sessionOf = response.headers.get("X-Shitenno-Account");
+    if (response.status === 409 && sessionOf && sessionOf !== account) return { outcome: "failed" };
     if (response.type === "opaqueredirect" || response.ok) {
       return { outcome: "taken", html: response.ok ? await response.text() : "" };
     }

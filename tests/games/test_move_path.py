@@ -50,3 +50,25 @@ def test_a_refused_write_reads_the_table_again_for_its_answer(client, alice, bob
     response = client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW}, **HTMX)
     assert response.status_code == 409 and 'name="seq" value="1"' in response.content.decode()
     assert TableSession.objects.get(pk=session.pk).head_seq == 1
+
+
+def test_a_waiting_move_entered_under_another_account_is_refused_and_never_logged(client, alice, bob):
+    """A shared phone: a page of alice's, still open, sends her waiting move after bob signed in on the phone. The
+    phone names the account the move was entered under (X-Shitenno-Account); the site refuses it with 409 before
+    any view runs, names bob's session in its answer (so the phone keeps the move waiting for alice), and logs
+    nothing. The same move under the account it was entered by goes through."""
+    from shitenno_site.offline import ACCOUNT_HEADER, account_tag
+
+    session = services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
+                                      players=[player_for_user(alice), player_for_user(bob)])
+    url = reverse("table_move", args=[session.code])
+    client.force_login(bob)
+    refused = client.post(url, {"seq": 0, **DRAW}, headers={ACCOUNT_HEADER: account_tag(alice)}, **HTMX)
+    assert refused.status_code == 409 and refused[ACCOUNT_HEADER] == account_tag(bob)
+    assert "another account" in refused.content.decode()
+    session.refresh_from_db()
+    assert session.head_seq == 0 and not session.events.exists()
+    taken = client.post(url, {"seq": 0, **DRAW}, headers={ACCOUNT_HEADER: account_tag(bob)}, **HTMX)
+    assert taken.status_code == 200
+    session.refresh_from_db()
+    assert session.head_seq == 1
