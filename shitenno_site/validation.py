@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Mapping
 
 from django.core.exceptions import BadRequest, ValidationError
+from django.http import HttpRequest
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 # Bounds that no real table, league or query comes near; they keep numbers inside the database's columns.
@@ -218,12 +220,10 @@ def json_problem(value: object, *, max_depth: int = 32) -> str | None:
     return None
 
 
-def next_page(request) -> str:  # noqa: ANN001 (an HttpRequest; this module imports no Django HTTP)
+def next_page(request: HttpRequest) -> str:
     """Where a form sends its user back (`next`, posted or in the query): after signing up from an invite link, or
     after signing a result off on the page the form was on. Only a page of this site, as the log-in page does
     (a `next` off the site is ignored: "" and the caller's own default)."""
-    from django.utils.http import url_has_allowed_host_and_scheme
-
     target = request.POST.get("next") or request.GET.get("next") or ""
     safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure())

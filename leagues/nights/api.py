@@ -218,6 +218,18 @@ class RoundSwap(APIView):
                                      "tables": selectors.round_tables(night_round)}).data)
 
 
+def _proposed_table(request, pk: int, number: int, position: int) -> NightTable:
+    """The table at `position` of round `number` of a night the viewer may see (404 otherwise)."""
+    night = night_for_viewer(pk, request.user)
+    return get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
+
+
+def _table_answer(table: NightTable) -> Response:
+    """The table as the round now shows it, after a change to it."""
+    return Response(NightTableOutput(
+        next(t for t in selectors.round_tables(table.round) if t["position"] == table.position)).data)
+
+
 class TableLock(APIView):
     class LockInput(StrictSerializer):
         locked = StrictBooleanField()
@@ -225,13 +237,11 @@ class TableLock(APIView):
     @extend_schema(request=LockInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
                    summary="Lock or unlock a proposed table (managers)")
     def post(self, request, pk: int, number: int, position: int) -> Response:
-        night = night_for_viewer(pk, request.user)
-        table = get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
+        table = _proposed_table(request, pk, number, position)
         data = self.LockInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.table_lock(table=table, user=request.user, locked=data.validated_data["locked"])
-        return Response(NightTableOutput(
-            next(t for t in selectors.round_tables(table.round) if t["position"] == position)).data)
+        return _table_answer(table)
 
 
 class TableGame(APIView):
@@ -241,13 +251,11 @@ class TableGame(APIView):
     @extend_schema(request=GameInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
                    summary="Set a proposed table's game; the table is locked with it (managers)")
     def post(self, request, pk: int, number: int, position: int) -> Response:
-        night = night_for_viewer(pk, request.user)
-        table = get_object_or_404(NightTable, round__night=night, round__number=number, position=position)
+        table = _proposed_table(request, pk, number, position)
         data = self.GameInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.table_game_set(table=table, user=request.user, game=data.validated_data["game"])
-        return Response(NightTableOutput(
-            next(t for t in selectors.round_tables(table.round) if t["position"] == position)).data)
+        return _table_answer(table)
 
 
 class RoundOpen(APIView):

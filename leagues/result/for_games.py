@@ -25,8 +25,10 @@ def _table_finished(sender, *, session, **_kwargs) -> None:
     a hand entry and the last move at once follow one another, so whichever commits first is the table's."""
     season_id = NightTable.objects.filter(session_id=session.pk).values_list("round__night__season_id",
                                                                              flat=True).first()
-    if season_id is not None:
-        list(Season.objects.select_for_update(no_key=True, of=("self",)).filter(pk=season_id).values_list("pk"))
+    if season_id is None:  # not a night's table (most are): no hand entry can cover it
+        results.result_from_session(session=session)
+        return
+    list(Season.objects.select_for_update(no_key=True, of=("self",)).filter(pk=season_id).values_list("pk"))
     if night_selectors.hand_result_of_session(session.pk) is None:
         results.result_from_session(session=session)
 
