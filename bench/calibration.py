@@ -145,6 +145,8 @@ class Table(NamedTuple):
     true_place: list[float]
     performance_sd: float = PERFORMANCE_SD  # the club's own b (fitted_performance_sd), as its rating job stores it
     scope_exponent: float = 1.0  # the experiment's exponent, fitted on the club's own later games (scope_exponent)
+    ideal_win: list[float] | None = None  # --ideal: the exact Bayesian answer, the spread unknown (ideal_samples)
+    ideal_known_win: list[float] | None = None  # the same, told the club's true spread
 
 
 def sharpened(chances_: Sequence[float], exponent: float) -> list[float]:
@@ -164,13 +166,14 @@ def scope_exponent(history: list[tuple[list[float], int]]) -> float:
     return best_exponent([(np.array(p), np.array(w)) for p, w in groups.values()], low=0.1, high=4.0, steps=50)
 
 
-def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False
-         ) -> dict[int, list[Table]]:
+def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False,
+         with_ideal: bool = False) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
     true chances. Each table carries the club's own b, fitted as the site's rating job fits it
     (`fitted_performance_sd` over its latest `fit_window` games' seats before them); `with_experiment`, also the
-    exponent fitted on the club's later half of games."""
+    exponent fitted on the club's later half of games; `with_ideal`, the exact Bayesian answer (ideal_samples)."""
     rng = random.Random(seed)
+    orders = []  # every game's players, best first: what the ideal learns from
     skill = [rng.gauss(0, spread) for _ in range(CLUB_PLAYERS)]
     state = [(DEFAULT_MU, DEFAULT_SIGMA)] * CLUB_PLAYERS
     history = []  # the later half's chances before each game and its winner, for the experiment
@@ -179,6 +182,7 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         seated = rng.sample(range(CLUB_PLAYERS), rng.choice(SIZES))
         performance = {p: skill[p] + rng.gauss(0, 1) for p in seated}
         order = sorted(seated, key=performance.__getitem__, reverse=True)
+        orders.append(order)
         before = [state[p] for p in seated]
         seats.append([(p, *state[p], order.index(p) + 1) for p in seated])
         if with_experiment and played >= games // 2:
@@ -187,15 +191,77 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
     performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):])
+    if with_ideal:
+        unknown, known = ideal_samples(orders, None, seed), ideal_samples(orders, spread, seed)
+        draws = np.random.default_rng(seed)
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
         tables[n] = []
         for _ in range(held_out):
             seated = rng.sample(range(CLUB_PLAYERS), n)
             skills = [skill[p] for p in seated]
+            ideal = ((ideal_win(unknown, seated, draws), ideal_win(known, seated, draws)) if with_ideal
+                     else (None, None))
             tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills),
-                                   performance_sd, exponent))
+                                   performance_sd, exponent, *ideal))
     return tables
+
+
+def ideal_samples(orders: Sequence[Sequence[int]], spread: float | None, seed: int, sweeps: int = 1500,
+                  burn: int = 300, thin: int = 5) -> np.ndarray:
+    """Draws of the club's skills from their exact posterior given its games, under the simulation's own model
+    (skills N(0, spread²), performance = skill + N(0, 1), the order of performance): the best answer any method
+    could give from these games. Not for the site: it is the yardstick that says how much of a miss is the method
+    and how much is what 300 games can tell.
+
+    Gibbs sampling with the performances as latent variables (the probit model's data augmentation): each seat's
+    performance given the skills is a normal truncated between its neighbours' in the finishing order (half the
+    places at a time, by inverse cdf), and the skills given the performances are normal (conjugate). With the
+    spread unknown (`spread=None`), the skills' variance is drawn too, under the scale-free prior p(τ²) ∝ 1/τ²,
+    which favours no spread. 1,500 sweeps, the first 300 dropped, every 5th kept: 240 draws."""
+    try:
+        from scipy.special import ndtr, ndtri
+    except ImportError:
+        sys.exit("--ideal needs scipy: .venv/bin/pip install -e '.[bench]'")
+    gen = np.random.default_rng(seed)
+    player, place, above, below = [], [], [], []
+    for order in orders:
+        start = len(player)
+        for k, p in enumerate(order):
+            player.append(p)
+            place.append(k)
+            above.append(start + k - 1 if k > 0 else -1)
+            below.append(start + k + 1 if k < len(order) - 1 else -1)
+    player_, place_, above_, below_ = map(np.array, (player, place, above, below))
+    latent = np.array([-k for k in place], dtype=float)  # any order-respecting start
+    skills = np.zeros(CLUB_PLAYERS)
+    counts = np.bincount(player_, minlength=CLUB_PLAYERS)
+    variance = spread**2 if spread is not None else 1.0
+    kept = []
+    for sweep in range(sweeps):
+        for parity in (0, 1):
+            at = place_ % 2 == parity
+            high = np.where(above_[at] >= 0, latent[np.maximum(above_[at], 0)], np.inf)
+            low = np.where(below_[at] >= 0, latent[np.maximum(below_[at], 0)], -np.inf)
+            mean = skills[player_[at]]
+            lo, hi = ndtr(low - mean), ndtr(high - mean)
+            latent[at] = mean + ndtri(np.clip(lo + gen.uniform(size=at.sum()) * (hi - lo), 1e-15, 1 - 1e-15))
+        precision = counts + 1 / variance
+        skills = (np.bincount(player_, weights=latent, minlength=CLUB_PLAYERS) / precision
+                  + gen.standard_normal(CLUB_PLAYERS) / np.sqrt(precision))
+        if spread is None:
+            variance = (skills**2).sum() / 2 / gen.gamma(CLUB_PLAYERS / 2)
+        if sweep >= burn and (sweep - burn) % thin == 0:
+            kept.append(skills.copy())
+    return np.array(kept)
+
+
+def ideal_win(samples: np.ndarray, seated: Sequence[int], gen: np.random.Generator, draws: int = 20_000
+              ) -> list[float]:
+    """The posterior predictive chance of each seat to win: the share of draws (a posterior draw of the skills,
+    then each seat's performance noise) in which the seat performs best (Monte Carlo error about ±0.003)."""
+    performance = samples[gen.integers(0, len(samples), draws)][:, seated] + gen.standard_normal((draws, len(seated)))
+    return list(np.bincount(performance.argmax(axis=1), minlength=len(seated)) / draws)
 
 
 def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
@@ -266,32 +332,40 @@ def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
            "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
     if with_experiment:
         row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings, None), t.scope_exponent))
+    if tables[0].ideal_win is not None:
+        row["ideal"] = figures(tables, lambda t: t.ideal_win)
+        row["ideal_known"] = figures(tables, lambda t: t.ideal_known_win)
     return row
 
 
-def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False
-          ) -> list[tuple[str, int, dict]]:
+def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False,
+          with_ideal: bool = False) -> list[tuple[str, int, dict]]:
     """Every (club kind, size)'s row, the seeds' held-out tables pooled; each row also holds ("own") each seed's
     club's own exponent, over its held-out tables of every size."""
     rows = []
     for spread_name, spread in SPREADS.items():
         for count in games:
             pooled: dict[int, list[Table]] = {n: [] for n in SIZES}
-            own = []
+            own, own_ideal = [], []
             for seed in seeds:
-                played = club(spread, count, seed, held_out, with_experiment)
+                played = club(spread, count, seed, held_out, with_experiment, with_ideal)
                 own.append(club_exponent(played))
+                if with_ideal:
+                    own_ideal.append(club_exponent(played, lambda t: t.ideal_win))
                 for n, tables in played.items():
                     pooled[n].extend(tables)
             rows.extend((f"{spread_name} (sd {spread}), {count} games", n,
-                         {**size_row(pooled[n], with_experiment), "own": own}) for n in SIZES)
+                         {**size_row(pooled[n], with_experiment), "own": own, "own_ideal": own_ideal})
+                        for n in SIZES)
     return rows
 
 
-def club_exponent(tables: dict[int, list[Table]]) -> float:
-    """One club's own exponent: the site's chances of its held-out tables of every size against their truth."""
-    return best_exponent([(np.array([site_win(t.ratings, t.performance_sd) for t in sized]),
-                           np.array([t.true_win for t in sized])) for sized in tables.values()])
+def club_exponent(tables: dict[int, list[Table]], predictor: Predictor | None = None) -> float:
+    """One club's own exponent: the site's chances (or `predictor`'s) of its held-out tables of every size against
+    their truth."""
+    predictor = predictor or (lambda t: site_win(t.ratings, t.performance_sd))
+    return best_exponent([(np.array([predictor(t) for t in sized]), np.array([t.true_win for t in sized]))
+                          for sized in tables.values()])
 
 
 def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out: int) -> None:
@@ -309,6 +383,8 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
     show_own(rows)
     if "scope" in rows[0][2]:
         show_experiment(rows)
+    if "ideal" in rows[0][2]:
+        show_ideal(rows)
 
 
 def show_own(rows: list[tuple[str, int, dict]]) -> None:
@@ -317,6 +393,26 @@ def show_own(rows: list[tuple[str, int, dict]]) -> None:
     print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
     print("|---|---|---|---|---|---|")
     for name, own in {name: row["own"] for name, _n, row in rows}.items():
+        print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
+              f" {sum(0.9 <= a <= 1.1 for a in own)} |")
+
+
+def show_ideal(rows: list[tuple[str, int, dict]]) -> None:
+    """The yardstick: the exact Bayesian answer from the same games (ideal_samples), beside the site's."""
+    print("\nThe ideal (not for the site): the exact posterior predictive under the simulation's own model, from the"
+          " same games; the spread unknown (prior p(tau^2) ~ 1/tau^2), then told the true spread")
+    print("| club | seats | site exponent | ideal exponent | cal.err | Brier | told the spread: exponent | cal.err"
+          " | Brier | oracle |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, n, row in rows:
+        ideal, known = row["ideal"], row["ideal_known"]
+        print(f"| {name} | {n} | {row['site']['exponent']:.2f} | {ideal['exponent']:.2f} | {ideal['cal']:.3f} |"
+              f" {ideal['brier']:.4f} | {known['exponent']:.2f} | {known['cal']:.3f} | {known['brier']:.4f} |"
+              f" {row['oracle']:.4f} |")
+    print("\nEach seed's club apart, the ideal's own exponent (spread unknown)")
+    print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
+    print("|---|---|---|---|---|---|")
+    for name, own in {name: row["own_ideal"] for name, _n, row in rows}.items():
         print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
               f" {sum(0.9 <= a <= 1.1 for a in own)} |")
 
@@ -404,9 +500,12 @@ def main() -> None:
     parser.add_argument("--held-out", type=int, default=300, help="held-out tables of each size per club")
     parser.add_argument("--experiment", action="store_true",
                         help="also the chances sharpened by an exponent each club fits on its own later games")
+    parser.add_argument("--ideal", action="store_true",
+                        help="also the exact Bayesian answer from the same games (needs scipy: the bench extra)")
     args = parser.parse_args()
     _check_predict_win()
-    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment), args.seeds, args.held_out)
+    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal), args.seeds,
+               args.held_out)
     if args.replay:
         show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
              replay(simulated(args.players, args.games, args.seed)))
