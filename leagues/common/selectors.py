@@ -39,7 +39,8 @@ def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
     `role` (rows.member_rows), no objects made."""
     members = club.memberships.order_by("role", "player__name")
     if for_manager:
-        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name")
+        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name",
+                                                         "player__user_id")  # a guest is offered no role
     return members.values("player_id", "player__name", "role")
 
 
