@@ -8,7 +8,8 @@ ways:
   a club's member) built here, the one module of games that names leagues' fields (`seated_q`, `club_member_q`,
   `is_club_member`, `seatable_q`, `unmerged_q`, `SEAT_PLAYER_NAME`; tests/site/test_architecture.py holds it);
 - the few things only the owner knows (who a user's player is, how a guest is made, the club roles that may
-  write, the seats' ratings and win chances) as one `People` that leagues registers in its AppConfig.ready.
+  write, the seats' ratings and win chances, whether a table's result was settled without its moves) as one
+  `People` that leagues registers in its AppConfig.ready.
 A site without it fails at the first use with a message naming the missing piece, not with an import error.
 """
 
@@ -74,6 +75,17 @@ def is_club_member(club: Model | int, user: Any, *, roles: Sequence[str] | None 
 
 
 @dataclass(frozen=True)
+class Settled:
+    """A table still playing whose result the owner of results already holds from elsewhere (a league night's table
+    whose game the organiser entered by hand): its moves no longer count, so its page offers none and a move or an
+    undo is refused (409) with `says`. The owner moves the table's version on when this starts or stops
+    (services.tables_touched), so every phone's poll shows it."""
+
+    says: str  # one sentence for the page and the refusal, in the request's language: what settled it, who won
+    url: str  # where that result is shown
+
+
+@dataclass(frozen=True)
 class People:
     """What the owner of players and clubs answers for games."""
 
@@ -83,6 +95,8 @@ class People:
     writer_roles: tuple[str, ...]  # the club roles whose members may write at any of the club's tables
     seats_rated: Callable[[QuerySet], QuerySet]  # seats with rating_* and before_* columns (the table page)
     seat_chances: Callable[[TableSession], Any]  # the table page's win chances from those columns, or None
+    # a club's table still playing (games.selectors.session_settled asks only for those): Settled, or None
+    table_settled: Callable[[TableSession], Settled | None]
 
 
 _registered: People | None = None

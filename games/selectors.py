@@ -13,7 +13,7 @@ from games.engines.base import replay
 
 from . import move_store
 from .models import MoveEvent, Seat, TableSession
-from .people import SEAT_PLAYER_NAME, club_member_q, is_club_member, people, seated_q
+from .people import SEAT_PLAYER_NAME, Settled, club_member_q, is_club_member, people, seated_q
 
 
 def _visible_q(viewer: AbstractBaseUser) -> Q:
@@ -168,6 +168,16 @@ def session_can_write(session: TableSession, user: AbstractBaseUser) -> bool:
     elif session.seats.filter(seated_q(user, through="")).exists():
         return True
     return session.club_id is not None and is_club_member(session.club_id, user, roles=people().writer_roles)
+
+
+def session_settled(session: TableSession) -> Settled | None:
+    """Whether a table still playing was settled without its moves (people.Settled: a league night's table whose
+    game was entered by hand), so that its page offers no move and its writes are refused. Asked of the owner of
+    results only for a club's table played by moves: a table outside any club (most of the site's) costs nothing."""
+    if (session.club_id is None or session.status != TableSession.Status.PLAYING
+            or session.entry != TableSession.Entry.MOVES):
+        return None
+    return people().table_settled(session)
 
 
 def effective_moves(events: Iterable[MoveEvent]) -> list[MoveEvent]:

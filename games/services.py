@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import F, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -119,8 +119,13 @@ def game_over(session: TableSession) -> IllegalMove:
 
 
 def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> None:
+    """Who may write, then (before the stale `seq`: a phone whose moves wait is told why they no longer count) a
+    table settled without its moves (selectors.session_settled), then the phone's `seq`, then a finished game."""
     if not selectors.session_can_write(session, user):
         raise PermissionDenied(_("Only the table's creator, its seated players and its club's admins may do this."))
+    settled = selectors.session_settled(session)
+    if settled is not None:
+        raise Conflict(settled.says, payload={"settled": settled.url})
     if seq != session.head_seq:  # checked first: a phone that missed the last move is told so
         raise Conflict(
             _("Someone else moved: the table is at move %(head)d, you saw move %(seq)d.")
@@ -246,6 +251,25 @@ def session_rebuild(*, session: TableSession) -> TableSession:
     stats_store.table_changed(session)  # a rules fix may change a finished table's outcome
     heads.head_forget(session.code)  # a new version: the poll asks the database until the next move stores one
     return session
+
+
+@transaction.atomic
+def tables_touched(*, sessions: Iterable[int]) -> int:
+    """What these tables' pages show changed outside their logs (the owner of results settled one without its
+    moves, or took that back: people.Settled): each one still playing gets a new version, as a rebuild does, so
+    every phone's poll renders it again instead of answering 204 from the version it holds. Returns how many.
+
+    The rows are locked in the order of their ids (two such writers never wait for each other crosswise) and held
+    to the caller's commit: a move being written at one of them is waited for, and a move after this waits for
+    the caller, then counts this version (`_append` stores what it locked)."""
+    codes = list(TableSession.objects.select_for_update().filter(
+        pk__in=list(sessions), status=TableSession.Status.PLAYING).order_by("pk").values_list("code", flat=True))
+    if not codes:
+        return 0
+    touched = TableSession.objects.filter(code__in=codes).update(rebuilds=F("rebuilds") + 1)
+    for code in codes:
+        heads.head_forget(code)
+    return touched
 
 
 def players_in_order(ids: list[int]) -> list[Model]:

@@ -102,10 +102,12 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
     """What every table page shows (the log, undo, notices), plus the game's board and panel context."""
     game = get_game(session.game)
     seats = list(session.seats.all())  # prefetched with their players by session_for_viewer
-    can_write = selectors.session_can_write(session, request.user)
+    # a table settled without its moves (a night's game entered by hand) says so, and offers no move nor undo
+    settled = selectors.session_settled(session)
+    can_write = settled is None and selectors.session_can_write(session, request.user)
     context: dict = {
         "session": session, "game": game, "can_write": can_write, "key": uuid.uuid4().hex, "entered": {},
-        "error": None, "notice": None,
+        "error": None, "notice": None, "settled": settled,
     }
     context.update(extra)
     if session.entry == TableSession.Entry.FINAL_COUNT:

@@ -6,6 +6,7 @@ A night table's state is read here and nowhere else: an opened table is finished
 the night's standings and its notification agree however the result was entered."""
 
 import datetime
+from collections.abc import Iterable
 
 from leagues import standings as standings_maths
 from leagues.models import Membership, Player, Result
@@ -89,6 +90,16 @@ def night_of_result(result: Result) -> Night | None:
         if any(r.pk == result.pk for r in night_results(night).values()):
             return night
     return None
+
+
+def sessions_around(season_id: int, dates: Iterable[datetime.date]) -> list[int]:
+    """The sessions of the season's opened night tables that a result played on one of `dates` may settle or
+    unsettle (`night_results`: a night's game is played on its date or the next): a hand entry's change shows on
+    their pages (leagues.result.results tells games)."""
+    nights = {date - offset for date in dates for offset in (datetime.timedelta(0), NIGHT_SPAN)}
+    return list(NightTable.objects.filter(round__night__season_id=season_id, round__night__date__in=nights,
+                                          round__opened_at__isnull=False, session__isnull=False)
+                .values_list("session_id", flat=True))
 
 
 def player_table(night: Night, player_id: int) -> dict | None:

@@ -6,11 +6,13 @@ a table changes, and what it answers for games about players and clubs, is plugg
 from __future__ import annotations
 
 from django.db.models import OuterRef, QuerySet, Subquery
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games import people, signals
 from leagues.common import selectors
 from leagues.common.audit import audit_record
-from leagues.models import Membership, NightTable, Rating, RatingEvent, Season
+from leagues.models import Membership, NightTable, Player, Rating, RatingEvent, Season
 from leagues.nights import selectors as night_selectors
 from leagues.people import players
 from leagues.rating import chances
@@ -36,6 +38,23 @@ def _table_finished(sender, *, session, **_kwargs) -> None:
 def _table_reopening(sender, *, session, **_kwargs) -> None:
     """The reopened table's result goes; a result that already counts refuses the undo (409)."""
     results.result_withdraw_for_session(session=session)
+
+
+def table_settled(session) -> people.Settled | None:
+    """A night table still playing whose game the organiser entered by hand (`hand_result_of_session`): that result
+    is the table's, so its page says so and its moves are refused (games.selectors.session_settled). The players
+    placed first are named, as the page's one line: the link shows the whole result and its sign-offs."""
+    result = night_selectors.hand_result_of_session(session.pk)
+    if result is None:
+        return None
+    entries = list(result.entries.all())  # prefetched by night_results
+    first = min((e.rank for e in entries), default=1)
+    names = sorted(Player.objects.filter(pk__in=[e.player_id for e in entries if e.rank == first])
+                   .values_list("name", flat=True))
+    return people.Settled(
+        says=_("The organiser entered this table's result by hand (first place: %(first)s). Moves entered here no "
+               "longer count.") % {"first": ", ".join(names)},
+        url=reverse("table_result", args=[session.code]))
 
 
 def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
@@ -71,4 +90,5 @@ def connect() -> None:
         writer_roles=(Membership.Role.OWNER, Membership.Role.ADMIN),
         seats_rated=seats_rated,
         seat_chances=chances.seat_chances,
+        table_settled=table_settled,
     ))

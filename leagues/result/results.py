@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import services as game_services
 from games.models import TableSession
 from games.registry import one_name
 from leagues import standings as standings_maths
@@ -34,6 +35,7 @@ from leagues.common.audit import audit_record
 from leagues.jobs import outbox
 from leagues.models import Club, Player, Result, ResultEntry, Season, SignOff
 from leagues.models.bulk import insert_rows
+from leagues.nights import selectors as night_selectors
 from leagues.notifications import services as notifications
 from leagues.rating.store import result_scopes
 from shitenno_site.errors import Conflict
@@ -83,6 +85,18 @@ def sign_off_status(signers: dict[int, set[int]], sign_offs: dict[int, SignOff])
     if signers and all(player in valid for player in signers):
         return Result.Status.COUNTED, valid
     return Result.Status.PENDING, valid
+
+
+def _night_tables_touched(season_id: int | None, *dates: datetime.date) -> None:
+    """A result entered by hand in a season may settle a night table still playing, or stop settling one when it
+    is changed or deleted (`night_selectors.night_results`): those tables' pages then say so, or offer their moves
+    again (games.people.Settled), so games gives them a new version for the phones' polls (in this transaction:
+    refused, the entry leaves no new version behind)."""
+    if season_id is None:
+        return
+    sessions = night_selectors.sessions_around(season_id, dates)
+    if sessions:
+        game_services.tables_touched(sessions=sessions)
 
 
 def _settle(result: Result, *, enqueue: bool = True) -> None:
@@ -174,6 +188,10 @@ def result_enter(
     entries = _clean_entries(entries)
     players = [e["player"] for e in entries]
     if season is not None:
+        # the night tables this game may settle, first: their rows' locks before the season's, in the order of the
+        # last move of a night table (its row, then the season's in for_games): a move there waits for this entry
+        # and is then refused, and neither ever waits for the other while holding what the other needs
+        _night_tables_touched(season.pk, played_on)
         # the season as it is now, held until this result is written: a manager changing its dates meanwhile
         # (league_edits.season_update) waits for this result, or this waits for the new dates (issue 34)
         season = Season.objects.select_for_update(no_key=True, of=("self",)).select_related("league__club").get(
@@ -331,6 +349,7 @@ def result_update(
             outbox.ask_tally_players(old_players | _players_of(result))
     elif result.status == Result.Status.COUNTED:
         _enqueue_counted(result, edited=True)
+    _night_tables_touched(result.season_id, old_date, result.played_on)  # who played or when may have changed
     return result
 
 
@@ -353,6 +372,7 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
     if counted:
         _enqueue_recompute(scopes, since, {season} if season else set())
         outbox.ask_tally_players(players)
+    _night_tables_touched(season, since)
 
 
 
@@ -454,6 +474,8 @@ def result_changed_in_admin(*, before: ResultFootprint | None, result_id: int, u
         _enqueue_recompute(set().union(*(side.scopes for side in sides)), since,
                            set().union(*(side.seasons for side in sides)))
         outbox.ask_tally_players(set().union(*(side.players for side in sides)))
+    for season_id in set().union(*(side.seasons for side in sides)):  # a night table it settles, or did
+        _night_tables_touched(season_id, *(side.played_on for side in sides))
     action = "result.delete" if after is None else "result.edit" if before is not None else "result.admin_add"
     details = {"via": "admin", **({"before": before.summary} if before else {}),
                **({"after": after.summary} if after else {})}
