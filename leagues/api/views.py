@@ -218,7 +218,7 @@ class MembershipDetail(APIView):
     @extend_schema(request=RoleInput, responses=with_errors({200: MembershipOutput}, 400, 403, 404, 409, 415),
                    summary="Change a member's role")
     def patch(self, request, slug: str, pk: int) -> Response:
-        membership = get_object_or_404(Membership.objects.select_related("club"), pk=pk, club__slug=slug)
+        membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
         data = self.RoleInput(data=request.data)
         data.is_valid(raise_exception=True)
         membership = clubs.membership_set_role(

@@ -114,10 +114,16 @@ def club_invite_answer(*, invite: ClubInvite, user: AbstractBaseUser, accept: bo
 
 @transaction.atomic
 def membership_set_role(*, membership: Membership, role: str, user: AbstractBaseUser) -> Membership:
-    """Admins manage members; only owners make or unmake owners and admins. A club keeps an owner."""
+    """Admins manage members; only owners make or unmake owners and admins. A club keeps an owner who can sign in.
+    A guest stays a plain member: it has no account to manage the club with, and whoever claimed it later would
+    take over its role (players.player_claim keeps the higher one)."""
     actor = require_club_manager(membership.club, user)
     if role not in Membership.Role.values:
         raise ValidationError({"role": _("Unknown role %(role)s.") % {"role": role}})
+    if role != Membership.Role.MEMBER and membership.player.is_guest:
+        raise ValidationError({"role": _(
+            "%(player)s is a guest without an account and cannot sign in, so cannot be an owner or admin.")
+            % {"player": membership.player.name}})
     touches_managers = role != Membership.Role.MEMBER or membership.manages
     if touches_managers and not actor.owns:
         raise PermissionDenied(_("Only an owner may change who is an owner or an admin."))
@@ -131,17 +137,29 @@ def membership_set_role(*, membership: Membership, role: str, user: AbstractBase
     return membership
 
 
-@transaction.atomic
-def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None:
-    """Members may leave; managers remove members; only owners remove admins or owners. Whoever goes also leaves
-    the club's running nights and no longer reads or moves at its night tables still being played
-    (nights.services.member_gone)."""
-    own = membership.player.user_id == user.pk
-    if not own:
+@transaction.atomic  # _keep_an_owner reads the owners under lock
+def membership_remove_check(*, membership: Membership, user: AbstractBaseUser) -> None:
+    """Raises why `user` may not remove this membership (PermissionDenied, Conflict), writing nothing: the
+    confirmation page asks it so it says so at once instead of offering a button that will be refused."""
+    _remove_check(membership, user)
+
+
+def _remove_check(membership: Membership, user: AbstractBaseUser) -> None:
+    if membership.player.user_id != user.pk:
         actor = require_club_manager(membership.club, user)
         if membership.manages and not actor.owns:
             raise PermissionDenied(_("Only an owner may remove an owner or an admin."))
     _keep_an_owner(membership, leaving=True)
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None:
+    """Members may leave; managers remove members; only owners remove admins or owners. Whoever goes also leaves
+    the club's running nights and no longer reads or moves at its night tables still being played
+    (nights.services.member_gone). Nothing else goes with the membership: the player's results stay, and count in
+    the standings and ratings as before (season_refusals asks membership only of new players in a result)."""
+    own = membership.player.user_id == user.pk
+    _remove_check(membership, user)
     audit_record(action="membership.leave" if own else "membership.remove", obj=membership, user=user,
                  club=membership.club_id, details={"player": membership.player.name, "role": membership.role})
     membership.delete()
@@ -149,11 +167,16 @@ def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None
 
 
 def _keep_an_owner(membership: Membership, *, leaving: bool) -> None:
-    if not leaving or membership.role != Membership.Role.OWNER:
+    """A club keeps an owner who can sign in: the last such owner may neither leave nor step down. An owner
+    without an account (a guest made owner before that was refused, or an owner whose account was deleted) cannot
+    manage anything, so does not count, and may itself be demoted or removed."""
+    if not leaving or membership.role != Membership.Role.OWNER or membership.player.user_id is None:
         return
-    owners = Membership.objects.select_for_update().filter(club=membership.club, role=Membership.Role.OWNER)
-    if owners.count() <= 1:
-        raise Conflict(_("A club needs an owner: make someone else owner first."))
+    owners = Membership.objects.select_for_update(of=("self",)).filter(
+        club=membership.club_id, role=Membership.Role.OWNER, player__user__isnull=False).order_by("pk")
+    if not [pk for pk in owners.values_list("pk", flat=True) if pk != membership.pk]:
+        raise Conflict(_("A club needs an owner who can sign in: make another member with an account owner "
+                         "first."))
 
 
 def club_privacy_changed(*, club: Club) -> None:

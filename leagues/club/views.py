@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues.club import clubs
 from leagues.common import selectors
@@ -128,14 +128,30 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The club page's "Remove" opens this confirmation (what removal does to the player's results and nights,
+    or at once why it would be refused); its button POSTs here, and the club page then names who went."""
     membership = _membership_for_manager(request, slug, pk)
+    club, name = membership.club, membership.player.name
+    own = membership.player.user_id == request.user.pk
+    context = {"club": club, "member": membership, "own": own}
     try:
-        clubs.membership_remove(membership=membership, user=request.user)
+        if request.method == "POST":
+            clubs.membership_remove(membership=membership, user=request.user)
+        else:
+            clubs.membership_remove_check(membership=membership, user=request.user)
     except (PermissionDenied, Conflict) as exc:
-        return _club_error(request, membership.club, exc)
-    return redirect(membership.club)
+        status = 403 if isinstance(exc, PermissionDenied) else 409
+        message = getattr(exc, "message", None) or str(exc)
+        return render(request, "leagues/member_remove.html", {**context, "error": message}, status=status)
+    if request.method == "GET":
+        return render(request, "leagues/member_remove.html", context)
+    if own:
+        messages.success(request, _("You left %(club)s.") % {"club": club.name})
+    else:
+        messages.success(request, _("%(player)s was removed from %(club)s.") % {"player": name, "club": club.name})
+    return redirect(club)
 
 
 @login_required

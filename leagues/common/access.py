@@ -156,6 +156,19 @@ def players_signers(result: Result, players: Sequence[Player], *, managers: set[
     return signers
 
 
+def entries_signed_by_q(user: AbstractBaseUser) -> Q:
+    """`players_signers` as a condition on result entries: the entries whose player this (signed-in) user answers
+    for, so that what waits for him over many results is one query (the header's "to sign" badge is on every
+    page). The same rule, written for SQL: his own player; a guest he added, or any guest of a result in a league
+    of a club he manages; every player of an import he vouched for. tests/leagues/test_waiting_sign_offs.py checks
+    that both say the same."""
+    managed = Membership.objects.filter(player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN])
+    guest = Q(player__user__isnull=True) & (Q(player__created_by=user)
+                                            | Q(result__season__league__club__in=managed.values("club_id")))
+    vouched = Q(result__vouched_by=user) & ~Q(result__source="")
+    return Q(player__user=user) | guest | vouched
+
+
 def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers: set[int] | None = None
                              ) -> list[int]:
     """The players of `result` this user answers for (empty: they may not sign it off)."""

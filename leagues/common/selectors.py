@@ -5,7 +5,7 @@ from datetime import date
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import CharField, Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import CharField, Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Cast, Collate
 from django.http import Http404
 
@@ -39,7 +39,8 @@ def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
     `role` (rows.member_rows), no objects made."""
     members = club.memberships.order_by("role", "player__name")
     if for_manager:
-        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name")
+        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name",
+                                                         "player__user_id")  # a guest is offered no role
     return members.values("player_id", "player__name", "role")
 
 
@@ -163,37 +164,45 @@ def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> Qu
 WAITING_SHOWN = 50
 
 
-def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Result]]:
-    """Every result that waits for the viewer's sign-off, in a season or not (issue 34: an import's results in
-    no season waited on pages that listed only a league's), latest first; and the imported plays counted on a
-    manager's word (`vouched_by`) that he may still dispute. Each waiting result carries `can_sign`."""
-    from leagues.common.access import managed_club_ids, result_players_signed_by
+def results_to_sign(viewer: AbstractBaseUser) -> QuerySet[Result]:
+    """The one definition of what waits for the viewer's signature, for the waiting page, the header's badge and
+    the sign-off messages alike: a result he may see, not counted yet, with a player he answers for (his own, a
+    guest he added or whose league's club he manages, any of an import he vouched for: access.entries_signed_by_q)
+    who is not settled for him yet. A player is settled once agreed for, or disputed by the viewer himself;
+    another's dispute of a play the viewer answers for waits for him to settle it. One query (the badge counts it
+    on every page): an organiser who signs for his league's guests sees them counted too, not only his own games.
+    """
+    from leagues.common.access import entries_signed_by_q
 
     if not viewer.is_authenticated:
+        return Result.objects.none()
+    settled = SignOff.objects.filter(Q(agreed=True) | Q(by=viewer), result=OuterRef("result_id"),
+                                     player=OuterRef("player_id"))
+    open_for_viewer = ResultEntry.objects.filter(entries_signed_by_q(viewer), ~Exists(settled),
+                                                 result=OuterRef("pk"))
+    return results_visible(viewer).filter(Exists(open_for_viewer),
+                                          status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+
+
+def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Result]]:
+    """Every result that waits for the viewer's sign-off (`results_to_sign`), in a season or not (issue 34: an
+    import's results in no season waited on pages that listed only a league's), latest first; and the imported
+    plays counted on a manager's word (`vouched_by`) that he may still dispute. Each waiting result carries
+    `can_sign` (the list's partial is the league page's too)."""
+    if not viewer.is_authenticated:
         return [], []
-    mine = (Q(entries__player__user=viewer) | Q(entries__player__user__isnull=True, entries__player__created_by=viewer)
-            | Q(vouched_by=viewer))  # the manager who vouched for an import settles a dispute of it
-    managed = managed_club_ids(viewer)
-    if managed:
-        mine |= Q(entries__player__user__isnull=True, season__league__club_id__in=managed)
-    candidates = (results_visible(viewer).filter(mine, status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
-                  .distinct().select_related("season__league", "club")
-                  .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id"))
-    waiting = []
-    for result in candidates[:WAITING_SHOWN * 4]:  # a few the viewer signed already are read past
-        # a player is settled for the viewer once agreed for, or disputed by the viewer himself; another's
-        # dispute of a play the viewer vouched for waits for him to settle it
-        settled = {s.player_id for s in result.sign_offs.all() if s.agreed or s.by_id == viewer.pk}
-        result.can_sign = any(p not in settled for p in result_players_signed_by(result, viewer))
-        if result.can_sign:
-            waiting.append(result)
+    waiting = list(results_to_sign(viewer).select_related("season__league", "club")
+                   .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id")
+                   [:WAITING_SHOWN])
+    for result in waiting:
+        result.can_sign = True
     signed_by_me = SignOff.objects.filter(by=viewer).values("result")
     vouched = (results_visible(viewer).filter(entries__player__user=viewer, status=Result.Status.COUNTED,
                                               vouched_by__isnull=False).exclude(source="")
                .exclude(vouched_by=viewer).exclude(pk__in=signed_by_me).distinct()
                .select_related("season__league", "club").prefetch_related("entries__player")
                .order_by("-played_on", "-id")[:WAITING_SHOWN])
-    return waiting[:WAITING_SHOWN], list(vouched)
+    return waiting, list(vouched)
 
 
 def last_played_in_scope() -> Subquery:

@@ -260,6 +260,9 @@ class Result(models.Model):
             # A player's latest counted games (the bars of his page): walked latest first, each result's entry for
             # the player looked up, instead of sorting all his games (issue 18).
             models.Index(fields=["-played_on", "-id"], name="result_counted_latest", condition=Q(status="counted")),
+            # What waits for a signature (leagues.common.selectors.results_to_sign, the header's badge on every page):
+            # read from the results not counted yet, a few, not from the whole table.
+            models.Index(fields=["id"], name="result_waiting", condition=Q(status__in=["pending", "disputed"])),
         ]
 
     def __str__(self) -> str:

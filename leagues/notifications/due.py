@@ -10,19 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.contrib.auth import get_user_model
+
+from leagues.common.selectors import results_to_sign
 from leagues.models import Membership
 
 from .models import DEFAULT_CHANNELS, Kind, Notification, Preference
-from .selectors import results_to_sign
 
 
 def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple[list, list]:
-    """`rows` (one person's, oldest first) as (still due by `channel`, no longer due): four reads at most."""
+    """`rows` (one person's, oldest first) as (still due by `channel`, no longer due): four reads at most. A
+    sign-off message is due while its result waits for him by the waiting page's own rule (results_to_sign: an
+    organiser's guests' results too), so the e-mail, the push, the page and the badge agree."""
     clubs = set(Membership.objects.filter(player__user_id=user_id, player__user__is_active=True)
                 .values_list("club_id", flat=True))
     chosen = Preference.objects.filter(user_id=user_id).first()
     asked = {row.payload.get("result") for row in rows if row.kind == Kind.SIGN_OFF} - {None}
-    waiting = set(results_to_sign(user_id).filter(pk__in=asked).values_list("pk", flat=True)) if asked else set()
+    reader = get_user_model().objects.filter(pk=user_id).first() if asked else None
+    waiting = set(results_to_sign(reader).filter(pk__in=asked).values_list("pk", flat=True)) if reader else set()
     due, gone, told = [], [], set()
     for row in rows:
         result = row.payload.get("result") if row.kind == Kind.SIGN_OFF else None

@@ -36,6 +36,11 @@ def _sign_off(p: dict) -> tuple[str, str]:
         title = _("Still waiting for your sign-off: %(game)s of %(day)s") % {"game": p["game"], "day": day}
     else:
         title = _("%(game)s of %(day)s waits for your sign-off") % {"game": p["game"], "day": day}
+    if p.get("for"):  # the guests he signs for (a guest has no account: who added it or an organiser signs)
+        guests = _names(p["for"])
+        if p.get("with"):
+            return title, _("for %(guests)s, with %(names)s") % {"guests": guests, "names": _names(p["with"])}
+        return title, _("for %(guests)s") % {"guests": guests}
     body = _("with %(names)s") % {"names": _names(p["with"])} if p.get("with") else ""
     return title, body
 

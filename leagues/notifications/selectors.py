@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
 
-from leagues.models import Club, Result
-
-
-def results_to_sign(user: AbstractBaseUser) -> QuerySet[Result]:
-    """Results not counted yet in which the user's own player plays and has not signed off."""
-    return (Result.objects.filter(status__in=[Result.Status.PENDING, Result.Status.DISPUTED],
-                                  entries__player__user=user)
-            .exclude(sign_offs__player__user=user).order_by("-played_on", "-pk"))
+from leagues.models import Club
 
 
 def to_sign_count(user: AbstractBaseUser) -> int:
-    """The badge's number: one query."""
+    """The badge's number: what the waiting page lists for this reader (leagues.common.selectors.results_to_sign,
+    guests he signs for included), counted in one query."""
+    from leagues.common.selectors import results_to_sign
+
     return results_to_sign(user).count() if user.is_authenticated else 0
 
 

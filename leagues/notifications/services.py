@@ -103,23 +103,39 @@ def round_opened(night_round) -> list[Notification]:
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
-def _result_payload(result: Result, player_id: int, names: dict[int, str], **extra) -> dict:
+def _result_payload(result: Result, mine: set[int], names: dict[int, str], **extra) -> dict:
+    """`with`: the others at the table, besides the players (`mine`) the recipient signs for."""
     return {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
-            "with": [name for pid, name in names.items() if pid != player_id], "url": reverse("results_waiting"),
+            "with": [name for pid, name in names.items() if pid not in mine], "url": reverse("results_waiting"),
             **extra}
 
 
 def result_recorded(result: Result, *, reminder: bool = False) -> list[Notification]:
-    """Each player with an account who has not signed the result yet (and it does not count yet)."""
+    """Each person who answers for a player not signed yet (and the result does not count yet): a player with an
+    account for himself, and for a guest whoever signs for it (access.result_signers: who added it, the league's
+    club's managers), told which guests are his to sign, so an organiser hears of them as his badge counts them."""
+    from leagues.common.access import result_signers
+
     if result.status == Result.Status.COUNTED:
         return []
     entries = list(result.entries.select_related("player").order_by("rank", "pk"))
     names = {e.player_id: e.player.name for e in entries}
     signed = set(result.sign_offs.values_list("player_id", flat=True))
     prefix = "sign_off_reminder" if reminder else "sign_off"
-    messages = [(e.player.user_id, f"{prefix}:{result.pk}:{e.player.user_id}",
-                 _result_payload(result, e.player_id, names, reminder=reminder))
-                for e in entries if e.player.user_id is not None and e.player_id not in signed]
+    mine: dict[int, set[int]] = {}  # each person to tell -> the players he signs for
+    guests: dict[int, list[str]] = {}  # -> the names of the guests among them
+    signers = result_signers(result)
+    for entry in entries:
+        if entry.player_id in signed:
+            continue
+        for uid in sorted(signers.get(entry.player_id, set())):
+            mine.setdefault(uid, set()).add(entry.player_id)
+            if entry.player.user_id is None:
+                guests.setdefault(uid, []).append(entry.player.name)
+    messages = []
+    for uid, players in mine.items():
+        extra = {"reminder": reminder} | ({"for": guests[uid]} if uid in guests else {})
+        messages.append((uid, f"{prefix}:{result.pk}:{uid}", _result_payload(result, players, names, **extra)))
     return _write(messages, Kind.SIGN_OFF, result.club)
 
 

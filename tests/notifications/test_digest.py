@@ -13,8 +13,9 @@ from django.utils import timezone
 from leagues.models import Result
 from leagues.notifications import digest
 from leagues.notifications.mail import unsubscribe_token
+from leagues.notifications.messages import worded
 from leagues.notifications.models import Channel, ClubHours, Kind, Notification, Preference
-from leagues.people.players import player_for_user
+from leagues.people.players import player_for_user, player_guest_create
 from leagues.result import results
 
 from .conftest import TONIGHT, leave
@@ -161,3 +162,25 @@ def test_a_result_signed_before_the_digest_is_left_out_and_a_reminder_beside_it_
     body = mail.outbox[0].body
     assert mail.outbox[0].subject == "Shitennō: 1 ding voor jou"
     assert body.count(f"{waiting.played_on.day} november") == 1 and f"{signed.played_on.day} november" not in body
+
+
+def test_an_organiser_is_told_of_a_guest_s_result_he_signs_for_until_he_signs_it(season, alice, carol, members):
+    """Gus has no account, so alice (the club's owner, who added him) signs for him: the sign-off message and the
+    digest tell her, naming him, as her badge counts it (the waiting page's rule, results_to_sign); a result she
+    signed before the digest is left out of it."""
+    Preference.objects.create(user=alice, sign_off=Channel.EMAIL, language="nl")
+    gus = player_guest_create(name="Gus", created_by=alice, club=season.league.club)
+    entered = [results.result_enter(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day), season=season,
+                                    user=carol, entries=[{"player": player_for_user(carol), "rank": 1},
+                                                         {"player": gus, "rank": 2}]) for day in (1, 2)]
+    rows = Notification.objects.filter(recipient=alice, kind=Kind.SIGN_OFF).order_by("pk")
+    assert [(row.payload["result"], row.payload["for"], row.payload["with"]) for row in rows] == [
+        (result.pk, ["Gus"], ["carol"]) for result in entered]
+    assert not Notification.objects.filter(recipient=carol).exists()  # she entered them and signed her own
+    assert worded(Kind.SIGN_OFF, rows[0].payload, "en")["body"] == "for Gus, with carol"
+    results.result_sign_off(result=entered[1], user=alice)
+    assert digest.hourly(AT_SIX)["digests"] == 1
+    body = mail.outbox[0].body
+    assert mail.outbox[0].to == [alice.email] and mail.outbox[0].subject == "Shitennō: 1 ding voor jou"
+    assert "Shitennō van 25 november wacht op je bevestiging" in body and "voor Gus, met carol" in body
+    assert "24 november" not in body

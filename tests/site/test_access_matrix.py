@@ -72,6 +72,7 @@ PRIVATE_READS = [
     ("get", "/api/tables/{private}/moves/", None),
     ("get", "/api/tables/{private}/score/", None),
     ("get", "/api/clubs/{slug}/members/", None),
+    ("get", "/clubs/{slug}/members/{carol_membership}/remove/", None),  # the removal's confirmation
     ("get", "/api/nights/{night}/", None),
     ("get", "/api/nights/{night}/proposal/", None),
     ("get", "/seasons/{season}/nights/", None),
@@ -257,6 +258,12 @@ ROLE_MATRIX = [
     ("post", "/api/tables/", {"players": ["{alice}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"},
      _cells(403, 401, carol=201, alice=201)),
     ("post", "/clubs/{slug}/invite/rotate/", {}, _cells(404, 302, carol=403, alice=302)),
+    # the club page's member forms: "Remove" asks first (carol may leave; alice, the last owner, may not)
+    ("get", "/clubs/{slug}/members/{carol_membership}/remove/", None, _cells(404, 302, carol=200, alice=200)),
+    ("get", "/clubs/{slug}/members/{alice_membership}/remove/", None, _cells(404, 302, carol=403, alice=409)),
+    ("post", "/clubs/{slug}/members/{alice_membership}/remove/", {}, _cells(404, 302, carol=403, alice=409)),
+    ("post", "/clubs/{slug}/members/{carol_membership}/role/", {"role": "admin"},
+     _cells(404, 302, carol=403, alice=302)),
     # a league night's pages: its club's managers run it, members check in, the standings are the club's
     ("get", "/nights/{night}/", None, _cells(404, 302, carol=403, alice=200)),
     ("get", "/api/nights/{night}/proposal/", None, PRIVATE_CLUB_READ),

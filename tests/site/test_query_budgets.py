@@ -19,6 +19,7 @@ from games.plugins import all_games
 from leagues.club import seasons
 from leagues.common import selectors
 from leagues.models import Player, Rating, RatingEvent, Result, ResultEntry, SignOff, Standing
+from leagues.notifications.selectors import to_sign_count
 from leagues.people.players import player_for_user
 from leagues.standings import tally as tally_store
 
@@ -141,6 +142,25 @@ def test_the_league_page_costs_the_same_with_many_standings_and_results(
     assert response.status_code == 200 and "p0000" in page and "Waiting for sign-off" in page
     assert "Ratings in this league" in page and page[page.index('id="league-ratings"'):].count("</tr>") == 1 + min(
         rows, 10)  # the heading's row and the best ten
+
+
+@pytest.mark.parametrize("rows", SIZES)
+def test_the_badge_counts_an_organiser_s_guests_in_one_query(club, alice, bob, carol, rows, django_assert_num_queries):
+    """The league's other players are guests (no account), so its club's owner signs for them: the header's badge
+    counts every result waiting for her (the disputed ones: a dispute she did not make waits for her) as the
+    waiting page lists them, in one query however many there are; bob's own games likewise."""
+    _league(club, alice, bob, carol, rows)
+    disputed = Result.objects.filter(status=Result.Status.DISPUTED).count()
+    with django_assert_num_queries(BADGE):
+        count = to_sign_count(alice)
+    assert count == disputed == len([i for i in range(rows) if i % 3 == 1])
+    assert len(selectors.results_waiting_for(alice)[0]) == min(count, selectors.WAITING_SHOWN)
+    with django_assert_num_queries(BADGE):
+        count = to_sign_count(bob)
+    assert count == Result.objects.exclude(status=Result.Status.COUNTED).count()
+    with django_assert_num_queries(BADGE):
+        count = to_sign_count(carol)  # a member who plays in none and signs for no guest
+    assert count == 0
 
 
 @pytest.mark.parametrize("rows", SIZES)
