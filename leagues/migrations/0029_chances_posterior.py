@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0027_nights_proposal'),
+        ('leagues', '0028_result_waiting_index'),
     ]
 
     operations = [
