@@ -46,10 +46,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.rating.display import PERFORMANCE_SD, chances, fit_window, fitted_performance_sd  # noqa: E402
+from leagues.rating import posterior  # noqa: E402
+from leagues.rating.display import (  # noqa: E402
+    PERFORMANCE_SD,
+    Chance,
+    chances,
+    fit_window,
+    fitted_performance_sd,
+    posterior_chances,
+)
 from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
 
 SIZES = (2, 3, 4, 5)
@@ -147,6 +156,8 @@ class Table(NamedTuple):
     scope_exponent: float = 1.0  # the experiment's exponent, fitted on the club's own later games (scope_exponent)
     ideal_win: list[float] | None = None  # --ideal: the exact Bayesian answer, the spread unknown (ideal_samples)
     ideal_known_win: list[float] | None = None  # the same, told the club's true spread
+    skills: list[tuple[float, float] | None] | None = None  # each seat's posterior skill, as the site stores it
+    skill_sd: float | None = None  # the club's spread of skills from its posterior (None: too few games to read)
 
 
 def sharpened(chances_: Sequence[float], exponent: float) -> list[float]:
@@ -190,7 +201,10 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
-    performance_sd = fitted_performance_sd(seats[len(seats) - fit_window(len(seats)):])
+    window = seats[len(seats) - fit_window(len(seats)):]
+    performance_sd = fitted_performance_sd(window)
+    # the club's posterior skills, fitted as the site's rating job fits them (leagues.rating.store._write_fit)
+    fitted = posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window])
     if with_ideal:
         unknown, known = ideal_samples(orders, None, seed), ideal_samples(orders, spread, seed)
         draws = np.random.default_rng(seed)
@@ -203,7 +217,9 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
             ideal = ((ideal_win(unknown, seated, draws), ideal_win(known, seated, draws)) if with_ideal
                      else (None, None))
             tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills),
-                                   performance_sd, exponent, *ideal))
+                                   performance_sd, exponent, *ideal,
+                                   skills=[fitted.players.get(p) for p in seated] if fitted else None,
+                                   skill_sd=fitted.spread if fitted else None))
     return tables
 
 
@@ -219,10 +235,6 @@ def ideal_samples(orders: Sequence[Sequence[int]], spread: float | None, seed: i
     places at a time, by inverse cdf), and the skills given the performances are normal (conjugate). With the
     spread unknown (`spread=None`), the skills' variance is drawn too, under the scale-free prior p(τ²) ∝ 1/τ²,
     which favours no spread. 1,500 sweeps, the first 300 dropped, every 5th kept: 240 draws."""
-    try:
-        from scipy.special import ndtr, ndtri
-    except ImportError:
-        sys.exit("--ideal needs scipy: .venv/bin/pip install -e '.[bench]'")
     gen = np.random.default_rng(seed)
     player, place, above, below = [], [], [], []
     for order in orders:
@@ -309,7 +321,17 @@ Predictor = Callable[[Table], list[float]]
 
 
 def site_win(ratings: Sequence[tuple[float, float]], performance_sd: float | None) -> list[float]:
+    """The chances read from the ratings with a performance spread (the site's before issue 40's posterior, and
+    still its chances before a finished table)."""
     return [c.win for c in chances(ratings, performance_sd)]
+
+
+def site_chances(table: Table) -> list[Chance]:
+    """The site's chances for a table, as its selectors read them (leagues.rating.chances): from the club's
+    posterior skills when it has them, else from the ratings with its own b."""
+    if table.skill_sd is not None:
+        return posterior_chances(table.skills, table.skill_sd)
+    return chances(table.ratings, table.performance_sd)
 
 
 def figures(tables: list[Table], predictor: Predictor) -> dict:
@@ -320,14 +342,15 @@ def figures(tables: list[Table], predictor: Predictor) -> dict:
 
 
 def place_error(tables: list[Table]) -> float:
-    given = np.array([[c.expected_place for c in chances(t.ratings, t.performance_sd)] for t in tables])
+    given = np.array([[c.expected_place for c in site_chances(t)] for t in tables])
     return float(np.abs(given - np.array([t.true_place for t in tables])).mean())
 
 
 def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
     truth = np.array([t.true_win for t in tables])
     n = truth.shape[1]
-    row = {"site": figures(tables, lambda t: site_win(t.ratings, t.performance_sd)),
+    row = {"site": figures(tables, lambda t: [c.win for c in site_chances(t)]),
+           "ratings": figures(tables, lambda t: site_win(t.ratings, t.performance_sd)),
            "openskill": figures(tables, lambda t: predict_win(t.ratings)),
            "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
     if with_experiment:
@@ -363,7 +386,7 @@ def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experi
 def club_exponent(tables: dict[int, list[Table]], predictor: Predictor | None = None) -> float:
     """One club's own exponent: the site's chances (or `predictor`'s) of its held-out tables of every size against
     their truth."""
-    predictor = predictor or (lambda t: site_win(t.ratings, t.performance_sd))
+    predictor = predictor or (lambda t: [c.win for c in site_chances(t)])
     return best_exponent([(np.array([predictor(t) for t in sized]), np.array([t.true_win for t in sized]))
                           for sized in tables.values()])
 
@@ -381,6 +404,7 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
               f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |")
     verdict(rows)
     show_own(rows)
+    show_ratings(rows)
     if "scope" in rows[0][2]:
         show_experiment(rows)
     if "ideal" in rows[0][2]:
@@ -395,6 +419,18 @@ def show_own(rows: list[tuple[str, int, dict]]) -> None:
     for name, own in {name: row["own"] for name, _n, row in rows}.items():
         print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
               f" {sum(0.9 <= a <= 1.1 for a in own)} |")
+
+
+def show_ratings(rows: list[tuple[str, int, dict]]) -> None:
+    """The same tables read from the ratings with each scope's own b (the site's chances before the posterior,
+    and still a finished table's chances before it), measured in the same run: the before of the table above."""
+    print("\nThe same tables from the ratings with each club's own b (before the posterior), and the posterior's gain")
+    print("| club | seats | exponent | cal.err | Brier | posterior's Brier | oracle |")
+    print("|---|---|---|---|---|---|---|")
+    for name, n, row in rows:
+        ratings = row["ratings"]
+        print(f"| {name} | {n} | {ratings['exponent']:.2f} | {ratings['cal']:.3f} | {ratings['brier']:.4f} |"
+              f" {row['site']['brier']:.4f} | {row['oracle']:.4f} |")
 
 
 def show_ideal(rows: list[tuple[str, int, dict]]) -> None:
@@ -501,7 +537,7 @@ def main() -> None:
     parser.add_argument("--experiment", action="store_true",
                         help="also the chances sharpened by an exponent each club fits on its own later games")
     parser.add_argument("--ideal", action="store_true",
-                        help="also the exact Bayesian answer from the same games (needs scipy: the bench extra)")
+                        help="also the exact Bayesian answer from the same games (slow: about 30 s a club)")
     args = parser.parse_args()
     _check_predict_win()
     show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal), args.seeds,

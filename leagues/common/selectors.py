@@ -221,6 +221,14 @@ def scope_performance_sd(kind=None, key=None) -> Subquery:
                     .values("performance_sd")[:1])
 
 
+def scope_skill_sd(kind=None, key=None) -> Subquery:
+    """The spread of skills the scope's latest games give (RatingFit.skill_sd, leagues.rating.posterior; None: the
+    chances read the ratings), a subquery of the ratings' own query as scope_performance_sd is."""
+    return Subquery(RatingFit.objects.filter(kind=OuterRef("kind") if kind is None else kind,
+                                             key=OuterRef("key") if key is None else key)
+                    .values("skill_sd")[:1])
+
+
 def ratings_list(*, kind: str, key: str, min_games: int = 0, active_since: date | None = None) -> QuerySet[Rating]:
     """A scope's leaderboard, by the conservative estimate mu - 3 sigma, ordered in SQL (pages take a slice), each
     with the day of its latest game (`last_played`); only those who played on or after `active_since` when given."""

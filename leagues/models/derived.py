@@ -23,6 +23,10 @@ class Rating(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
+    # what the scope's latest games, read together, say of his skill (leagues.rating.posterior, issue 40): the win
+    # chances read these, on the performance noise's scale; null for a player outside the scope's latest games
+    chance_mean = models.FloatField(null=True, blank=True)
+    chance_sd = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["kind", "key", "-mu"]
@@ -42,13 +46,16 @@ class Rating(models.Model):
 
 
 class RatingFit(models.Model):
-    """A scope's own figure for its win chances (issue 40): the performance spread b its own later games give
-    (leagues.rating.display.fitted_performance_sd), stored by the rating jobs each time they rate the scope, so
-    reading the chances stays one query (a subquery of the ratings' own). No row: the fixed b."""
+    """A scope's own figures for its win chances (issue 40), stored by the rating jobs each time they rate the
+    scope, so reading the chances stays one query (a subquery of the ratings' own): the spread of skills its latest
+    games give (leagues.rating.posterior; null when they are too few to read, and then the chances read the
+    ratings), and the performance spread b for chances read from the ratings (leagues.rating.display
+    .fitted_performance_sd: a finished table's chances before it). No row: the ratings and the fixed b."""
 
     kind = models.CharField(max_length=8, choices=RatingScope.choices)
     key = models.CharField(max_length=80)
     performance_sd = models.FloatField()
+    skill_sd = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["kind", "key"], name="one_rating_fit_per_scope")]

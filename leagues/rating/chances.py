@@ -39,7 +39,8 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
     found = {rating.player_id: rating for rating in
              Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
-             .annotate(last_played=selectors.last_played_in_scope(), performance_sd=selectors.scope_performance_sd())}
+             .annotate(last_played=selectors.last_played_in_scope(), performance_sd=selectors.scope_performance_sd(),
+                       skill_sd=selectors.scope_skill_sd())}
     return _seat_chances(player_ids, found, timezone.localdate())
 
 
@@ -52,7 +53,7 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[l
         ratings = (Rating.objects.filter(kind="game", key__in={g for g, _p in wanted},
                                          player_id__in={p for _g, p in wanted})
                    .annotate(last_played=selectors.last_played_in_scope(),
-                             performance_sd=selectors.scope_performance_sd()))
+                             performance_sd=selectors.scope_performance_sd(), skill_sd=selectors.scope_skill_sd()))
         found = {(rating.key, rating.player_id): rating for rating in ratings}
     today = timezone.localdate()
     answers: list[list[SeatChance] | None] = []
@@ -73,9 +74,10 @@ def _check_size(player_ids: Sequence[int | None]) -> None:
 
 
 def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date) -> list[SeatChance]:
-    """The chances over the seats, from the ratings found (keyed by player); the rest get the prior. The scope's
-    own performance spread comes with each rating found (none found: every seat has the prior, and any spread gives
-    them equal chances)."""
+    """The chances over the seats, from the ratings found (keyed by player); the rest are new. The scope's
+    figures come with each rating found: from its posterior skills when its latest games gave one, else from the
+    ratings with its own performance spread (none found: every seat is new, and any model gives them equal
+    chances)."""
     seats = []
     for player_id in player_ids:
         rating = found.get(player_id)
@@ -85,11 +87,23 @@ def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime
         else:
             shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
             seats.append((rating.mu, shown.sigma, shown))
-    spread = next((rating.performance_sd for rating in found.values()), None)
-    odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats], spread)
+    scope = next(iter(found.values()), None)
+    if scope is not None and scope.skill_sd is not None:
+        odds = rating_display.posterior_chances(
+            [_posterior_seat(found.get(player_id), scope.skill_sd, today) for player_id in player_ids], scope.skill_sd)
+    else:
+        odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats],
+                                      scope.performance_sd if scope is not None else None)
     return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
                        rating=shown.rating, provisional=shown.provisional)
             for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
+
+
+def _posterior_seat(rating, spread: float, today: datetime.date) -> tuple[float, float] | None:
+    """A rating's posterior skill (mean, sd after rust), None for a player the scope's latest games do not know."""
+    if rating is None or rating.chance_mean is None:
+        return None
+    return rating.chance_mean, rating_display.rusted_skill_sd(rating.chance_sd, spread, rating.last_played, today)
 
 
 @dataclass(frozen=True)
@@ -107,26 +121,36 @@ class SeatLine:
 def seat_chances(session) -> dict | None:
     """The table page's ratings and chances, from seats read with for_games.seats_rated (no query); None
     for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
-    players had before the finished game ("alice had a 41% chance")."""
+    players had before the finished game ("alice had a 41% chance"): those are read from the ratings each had
+    before it, as the posterior of that day is not kept; the rest from the game's posterior skills when it has
+    one (docs/ratings.md)."""
     seats = list(session.seats.all())
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
         return None
     today = timezone.localdate()
     before = all(seat.before_mu is not None for seat in seats)
-    shown, model = [], []
+    shown, model, skills = [], [], []
     for seat in seats:
         if seat.rating_mu is None:
             mu, sigma = rating_display.prior()
             current = rating_display.shown(mu, sigma, 0)
+            skills.append(None)
         else:
             current = rating_display.shown(seat.rating_mu, seat.rating_sigma, seat.rating_games,
                                            seat.rating_last_played, today)
             mu, sigma = seat.rating_mu, current.sigma
+            skills.append(None if seat.rating_chance_mean is None else (
+                seat.rating_chance_mean, rating_display.rusted_skill_sd(
+                    seat.rating_chance_sd, seat.rating_skill_sd or 0.0, seat.rating_last_played, today)))
         if before:
             mu, sigma = seat.before_mu, seat.before_sigma
         shown.append(current)
         model.append((mu, sigma))
-    odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
+    spread = seats[0].rating_skill_sd
+    if before or spread is None:  # a finished table's chances before it: read from the ratings of that day
+        odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
+    else:
+        odds = rating_display.posterior_chances(skills, spread)
     return {"before": before, "seats": [
         SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
                  expected_place=chance.expected_place)

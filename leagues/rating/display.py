@@ -73,6 +73,23 @@ def shown(mu: float, sigma: float, games: int, last_played: date | None = None,
                        provisional=provisional, sigma=sigma, cautious=displayed(mu - 3 * sigma))
 
 
+def rusted_skill_sd(sd: float, spread: float, last_played: date | None, today: date) -> float:
+    """A posterior skill's standard deviation after time away (leagues.rating.posterior), by the rule rusted_sigma
+    follows: the variance grows by the same share of a new player's each day past the grace, so two years away
+    make anyone new again (the scope's spread), and never shrinks."""
+    if last_played is None:
+        return sd
+    days = max((today - last_played).days - RUST_GRACE_DAYS, 0)
+    return max(sd, min(math.sqrt(sd * sd + spread * spread * RUST_PER_DAY / DEFAULT_SIGMA**2 * days), spread))
+
+
+def posterior_chances(skills: Sequence[tuple[float, float] | None], spread: float) -> list[Chance]:
+    """The chances from the scope's posterior skills (leagues.rating.posterior): each seat's (mean, sd after
+    rust), or None for a player its latest games do not know, who is drawn like anyone new, N(0, spread²). The
+    performance noise is the posterior's own unit, so b = 1."""
+    return chances([seat if seat is not None else (0.0, spread) for seat in skills], POSTERIOR_NOISE)
+
+
 def prior() -> tuple[float, float]:
     """(mu, sigma) of a player without a rating in the scope."""
     return DEFAULT_MU, DEFAULT_SIGMA
@@ -83,6 +100,7 @@ def prior() -> tuple[float, float]:
 # spreads, tables of 2-5) and checked on seeds 40-42: it is the scale openskill's Plackett-Luce updates give mu in a
 # club playing tables of 2 to 5 (docs/ratings.md, "Win chances").
 PERFORMANCE_SD = 2.8 * MODEL.beta
+POSTERIOR_NOISE = 1.0  # the performance noise of leagues.rating.posterior's model: the unit its skills are in
 _STEPS_PER_SPREAD = 4  # Simpson's rule, a step of a quarter of the narrowest spread: within 1e-11 of 240 steps over
 _MAX_STEPS = 2000  # the whole range on 300 random tables; at most 82 steps for mu from -20 to 70
 

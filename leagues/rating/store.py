@@ -32,6 +32,7 @@ from leagues.models.bulk import (
 from leagues.rating import display as rating_display
 from leagues.rating import maths as rating_maths
 from leagues.rating import partitions as rating_partitions
+from leagues.rating import posterior
 
 
 def result_scopes(result: Result) -> list[tuple[str, str]]:
@@ -209,8 +210,24 @@ def _write_fit(kind: str, key: str) -> None:
             place=Subquery(rank.values("rank")[:1])).filter(place__isnull=False).values_list(
                 "result_id", "player_id", "mu_before", "sigma_before", "place")):
         games[result_id].append((player_id, mu, sigma, place))
+    played = [seats for seats in games.values() if len(seats) > 1]
+    skills = posterior.fit([[(player_id, place) for player_id, _mu, _sigma, place in seats] for seats in played])
     RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
-        "performance_sd": rating_display.fitted_performance_sd([seats for seats in games.values() if len(seats) > 1])})
+        "performance_sd": rating_display.fitted_performance_sd(played),
+        "skill_sd": skills.spread if skills is not None else None})
+    _write_skills(kind, key, skills)
+
+
+def _write_skills(kind: str, key: str, skills: posterior.Skills | None) -> None:
+    """Each rating's chance_mean and chance_sd from the scope's posterior (null for a player outside its latest
+    games, or all of them when there is none): one update for those who leave it, one for those in it."""
+    ratings = Rating.objects.filter(kind=kind, key=key)
+    known = skills.players if skills is not None else {}
+    ratings.filter(chance_mean__isnull=False).exclude(player_id__in=list(known)).update(chance_mean=None,
+                                                                                        chance_sd=None)
+    changed = [Rating(pk=pk, chance_mean=known[player_id][0], chance_sd=known[player_id][1])
+               for pk, player_id in ratings.filter(player_id__in=list(known)).values_list("pk", "player_id")]
+    Rating.objects.bulk_update(changed, ["chance_mean", "chance_sd"], batch_size=1000)
 
 
 def _start_state(earlier) -> dict[int, list]:

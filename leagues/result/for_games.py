@@ -64,7 +64,9 @@ def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
 
 def seats_rated(seats: QuerySet) -> QuerySet:
     """The seats with each player's rating in the table's game (`rating_mu`, `rating_sigma`, `rating_games`,
-    `rating_last_played`), the game's own performance spread (`rating_performance_sd`, issue 40) and, for a rated
+    `rating_last_played`), what the game's latest games say of his skill (`rating_chance_mean`, `rating_chance_sd`)
+    and of the spread of skills (`rating_skill_sd`), the game's own performance spread (`rating_performance_sd`,
+    issue 40) and, for a rated
     finished table, his rating before it (`before_mu`, `before_sigma`):
     columns of the seats' own query, so the table page's win chances (issue 29) cost no query."""
     rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
@@ -75,7 +77,10 @@ def seats_rated(seats: QuerySet) -> QuerySet:
         rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
         rating_games=Subquery(rating.values("games")[:1]), rating_last_played=Subquery(latest),
         before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1]),
-        rating_performance_sd=selectors.scope_performance_sd("game", OuterRef("session__game")))
+        rating_chance_mean=Subquery(rating.values("chance_mean")[:1]),
+        rating_chance_sd=Subquery(rating.values("chance_sd")[:1]),
+        rating_performance_sd=selectors.scope_performance_sd("game", OuterRef("session__game")),
+        rating_skill_sd=selectors.scope_skill_sd("game", OuterRef("session__game")))
 
 
 def connect() -> None:

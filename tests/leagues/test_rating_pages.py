@@ -182,3 +182,36 @@ def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_qu
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert f"alice has a {round(wide[0] * 100)}% chance" in page
     assert round(wide[0] * 100) != round(fixed[0].win * 100)
+
+
+def test_every_reader_of_the_chances_reads_the_scope_s_posterior_skills_in_the_same_query(
+        client, club, alice, bob, carol, django_assert_num_queries):
+    """Issue 40: a game whose latest games gave posterior skills (stored by the rating job; set here so the reading
+    is pinned) has its chances read from them, not from the ratings, on the API's selector, a league night's round
+    and an open table's page, in one query each; a player outside those games is new to them (N(0, spread²)); a
+    finished table's chances before it still come from the ratings of that day."""
+    from games import services as game_services
+    from games.engines.shitenno.simulation import random_legal_game
+    from leagues.models import RatingFit
+    from leagues.rating import display as rating_display
+    from leagues.rating.chances import table_chances, tables_chances
+
+    rated_season(club, alice, bob, carol)
+    ids = [alice.player.pk, bob.player.pk, carol.player.pk]
+    from_ratings = [s.win for s in table_chances(game="shitenno", player_ids=ids)]
+    RatingFit.objects.filter(kind="game", key="shitenno").update(skill_sd=0.9)
+    Rating.objects.filter(kind="game", key="shitenno", player=bob.player).update(chance_mean=1.2, chance_sd=0.3)
+    Rating.objects.filter(kind="game", key="shitenno", player=alice.player).update(chance_mean=-0.4, chance_sd=0.5)
+    expected = [c.win for c in rating_display.posterior_chances([(-0.4, 0.5), (1.2, 0.3), None], 0.9)]
+    with django_assert_num_queries(1):
+        seats = table_chances(game="shitenno", player_ids=ids)
+    assert [s.win for s in seats] == expected
+    assert seats[1].win > seats[0].win and from_ratings[0] > from_ratings[1]  # alice won the game; bob reads better
+    with django_assert_num_queries(1):
+        (round_,) = tables_chances([("shitenno", ids)])
+    assert [s.win for s in round_] == expected
+    setup, _legal = random_legal_game(3, 3)
+    session = game_services.session_create(game="shitenno", created_by=alice,
+                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert f"bob has a {round(expected[1] * 100)}% chance" in page
