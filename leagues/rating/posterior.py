@@ -101,16 +101,21 @@ def _sample(seat_player, seat_group, seat_place, group_start, group_above, group
             mean = skills[players]
             latent[at] = mean + _truncated_normal(highest[below] - mean, lowest[above] - mean, gen)
         precision = games_played + 1 / variance
-        skills = (np.bincount(seat_player, weights=latent, minlength=count) / precision
-                  + gen.standard_normal(count) / np.sqrt(precision))
+        centre = np.bincount(seat_player, weights=latent, minlength=count) / precision
+        skills = centre + gen.standard_normal(count) / np.sqrt(precision)
+        if sweep >= BURN and (sweep - BURN) % THIN == 0:
+            # Rao-Blackwellised: the skills' mean and variance given this sweep's performances, not the skills
+            # drawn from them, so the draw's own noise does not reach the answer
+            # and measured from the players' average: the chances read only differences of skill, and the skills
+            # drift together slowly from sweep to sweep (their shared level is only held by the prior)
+            shifted = centre - centre.mean()
+            total += shifted
+            total_sq += shifted**2 + 1 / precision
+            spread_total += float(np.sqrt(variance))
+            kept += 1
         # the half-Cauchy(0, SPREAD_SCALE) prior on the spread, as inverse-gammas (Makalic & Schmidt 2016)
         variance = (1 / auxiliary + (skills**2).sum() / 2) / gen.gamma((count + 1) / 2)
         auxiliary = (1 / SPREAD_SCALE**2 + 1 / variance) / gen.gamma(1.0)
-        if sweep >= BURN and (sweep - BURN) % THIN == 0:
-            total += skills
-            total_sq += skills**2
-            spread_total += float(np.sqrt(variance))
-            kept += 1
     means = total / kept
     return means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept
 
