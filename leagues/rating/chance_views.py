@@ -65,4 +65,4 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
              "percent": round(100 * chance.win), "expected_place": chance.expected_place, "rating": chance.rating,
              "provisional": chance.provisional}
             for i, ((player, name), chance) in enumerate(zip(seats, odds, strict=True))]
-    return render(request, "games/partials/new_chances.html", {"seats": rows})
+    return render(request, "games/partials/new_chances.html", {"seats": rows, "read_together": odds[0].read_together})

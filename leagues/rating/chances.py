@@ -29,6 +29,7 @@ class SeatChance:
     expected_place: float
     rating: int  # the displayed number (1500 for a player without a rating in the scope)
     provisional: bool
+    read_together: bool = False  # from the scope's posterior skills (its latest games read together), not ratings
 
 
 def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int | None = None) -> list[SeatChance]:
@@ -88,14 +89,15 @@ def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime
             shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
             seats.append((rating.mu, shown.sigma, shown))
     scope = next(iter(found.values()), None)
-    if scope is not None and scope.skill_sd is not None:
+    read_together = scope is not None and scope.skill_sd is not None
+    if read_together:
         odds = rating_display.posterior_chances(
             [_posterior_seat(found.get(player_id), scope.skill_sd, today) for player_id in player_ids], scope.skill_sd)
     else:
         odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats],
                                       scope.performance_sd if scope is not None else None)
     return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
-                       rating=shown.rating, provisional=shown.provisional)
+                       rating=shown.rating, provisional=shown.provisional, read_together=read_together)
             for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
 
 
@@ -123,7 +125,7 @@ def seat_chances(session) -> dict | None:
     for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
     players had before the finished game ("alice had a 41% chance"): those are read from the ratings each had
     before it, as the posterior of that day is not kept; the rest from the game's posterior skills when it has
-    one (docs/ratings.md)."""
+    one (docs/ratings.md); `read_together` says which, for the note under them."""
     seats = list(session.seats.all())
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
         return None
@@ -151,7 +153,7 @@ def seat_chances(session) -> dict | None:
         odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
     else:
         odds = rating_display.posterior_chances(skills, spread)
-    return {"before": before, "seats": [
+    return {"before": before, "read_together": not before and spread is not None, "seats": [
         SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
                  expected_place=chance.expected_place)
         for seat, now, chance in zip(seats, shown, odds, strict=True)]}

@@ -129,6 +129,9 @@ def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, ali
 
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     assert f"alice has a {round(expected[0].win * 100)}% chance" in page
+    # one game is too little to read together: the note names the ratings, which the chances come from
+    assert not expected[0].read_together and "From the players’ ratings in this game:" in page
+    assert "read together" not in page
 
 
 def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it(client, club, alice, bob, carol):
@@ -215,3 +218,9 @@ def test_every_reader_of_the_chances_reads_the_scope_s_posterior_skills_in_the_s
                                            players=[alice.player, bob.player, carol.player], setup=setup)
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert f"bob has a {round(expected[1] * 100)}% chance" in page
+    assert seats[0].read_together and "From this game’s latest results, read together" in page
+    client.force_login(alice)
+    new_table = client.get("/tables/new/chances/", {"game": "shitenno", "players_count": 3,
+                                                    "seat0_player": alice.player.pk, "seat1_player": bob.player.pk,
+                                                    "seat2_player": carol.player.pk}).content.decode()
+    assert "read together" in new_table and f"bob has a {round(expected[1] * 100)}% chance" in new_table
