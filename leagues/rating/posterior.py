@@ -16,10 +16,10 @@ How: Gibbs sampling with the performances as latent variables (the probit model'
 performance given the skills is a normal truncated between the performances of the places next to its own (ties
 share a place and bound nobody within it; half of the places at a time, by inverse cdf); the skills given the
 performances are normal (conjugate); the spread given the skills follows Makalic & Schmidt's (2016) expansion of
-the half-Cauchy. A fixed seed: the same games give the same chances. 600 sweeps, the first 100 dropped, every
-2nd kept (250 draws; 1,500 sweeps, 300 dropped and every 5th kept gave the calibration benchmark's figures to
-within 0.01). numpy and scipy do the work; scipy's normal cdf and its inverse are most of the cost
-(docs/ratings.md, "The posterior's cost").
+the half-Cauchy. A fixed seed: the same games give the same chances. 1,000 sweeps, the first 100 dropped; each
+kept sweep adds the skills' mean and variance given its performances (Rao-Blackwellised), measured from the
+players' average (the chances read only differences, and the shared level drifts slowly). numpy and scipy do the
+work; scipy's normal cdf and its inverse are most of the cost (docs/ratings.md, "The posterior's cost").
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-SWEEPS, BURN, THIN = 600, 100, 2
+SWEEPS, BURN, THIN = 1000, 100, 1
 SEED = 40  # any fixed number: the same games give the same answer
 SPREAD_SCALE = 1.0  # the half-Cauchy prior's scale on the spread of skills, in units of the performance noise
 MIN_PLACES = 20  # fewer ordered pairs of seats than this: too little to read (the chances fall back to the ratings)

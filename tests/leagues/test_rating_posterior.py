@@ -133,3 +133,33 @@ def test_a_scope_with_too_few_games_to_read_has_no_spread_and_its_players_no_pos
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd is None
     assert not Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_the_migration_asks_every_rated_scope_to_be_rated_again_and_its_job_fits_the_posterior():
+    """Scopes rated before the posterior existed (no skill_sd, no chance columns): migration 0029 asks the league
+    jobs' outbox to re-rate each, and the job fits it; a scope nobody rated is not asked."""
+    import importlib
+
+    from django.apps import apps as django_apps
+
+    from leagues.jobs import outbox
+    from leagues.models import LeagueJob
+
+    people = [Player.objects.create(name=f"p{i}") for i in range(7)]
+    _skill, games = club_games(30, players=7, seed=4)
+    for n, game in enumerate(games):
+        result = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=n),
+                                       status=Result.Status.COUNTED, ranked_publicly=True)
+        ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[p], rank=r) for p, r in game)
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    RatingFit.objects.update(skill_sd=None)  # as the rows stood before the migration
+    Rating.objects.update(chance_mean=None, chance_sd=None)
+    LeagueJob.objects.all().delete()
+    step = importlib.import_module("leagues.migrations.0029_chances_posterior")
+    step.ask_every_scope_rated_again(django_apps, None)
+    assert set(LeagueJob.objects.values_list("job", "target")) == {("rate_scope", "game:shitenno")}
+    for row_id in LeagueJob.objects.values_list("pk", flat=True):
+        outbox.run(row_id)
+    assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd is not None
+    assert Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).count() == 7
