@@ -124,7 +124,17 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         clubs.membership_set_role(membership=membership, role=form.cleaned_data["role"], user=request.user)
     except (PermissionDenied, Conflict, ValidationError) as exc:
         return _club_error(request, membership.club, exc)
+    messages.success(request, _role_done(membership))
     return redirect(membership.club)
+
+
+def _role_done(membership: Membership) -> str:
+    """What the club page says after "Set": the page reloads looking the same, so without it a change went unseen.
+    A sentence a role (not the role's name put in one) so each language says it its own way."""
+    said = {Membership.Role.OWNER: _("%(player)s is now an owner."),
+            Membership.Role.ADMIN: _("%(player)s is now an admin."),
+            Membership.Role.MEMBER: _("%(player)s is now a plain member.")}[membership.role]
+    return said % {"player": membership.player.name}
 
 
 @login_required

@@ -60,14 +60,23 @@ class GuestForm(forms.Form):
         help_text=_("Clubs you run: the guest joins it, and its owners and admins may invite the guest later too."),
     )
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args, user=None, club_slug: str | None = None, **kwargs):
+        """`club_slug` (the club page's "Add a guest" link) preselects that club when the user runs it; a user who
+        runs exactly one club has it preselected anyway: an empty choice added the guest to no club unless picked."""
         super().__init__(*args, **kwargs)
         if user is not None and user.is_authenticated:
             self.fields["club"].queryset = Club.objects.filter(
                 memberships__player__user=user,
                 memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]).order_by("name")
-        if not self.fields["club"].queryset.exists():
+        runs = list(self.fields["club"].queryset)
+        if not runs:
             del self.fields["club"]
+            return
+        chosen = next((club for club in runs if club_slug and club.slug == club_slug), None)
+        if chosen is None and len(runs) == 1:
+            chosen = runs[0]
+        if chosen is not None:
+            self.fields["club"].initial = chosen.pk
 
 
 class RoleForm(forms.Form):

@@ -5,8 +5,8 @@ from datetime import date
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import CharField, Count, Exists, F, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Cast, Collate
+from django.db.models import Case, CharField, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Cast, Collate, Lower
 from django.http import Http404
 
 from leagues import standings as standings_maths
@@ -27,17 +27,22 @@ from leagues.models import (
 )
 from shitenno_site.paging import LookaheadPage  # noqa: F401 (leagues' lists page with it too)
 
+# Owners first, then admins, then members; each by name whatever its case ("emi" before "Gina"). The role's own
+# string sorts "admin" < "member" < "owner", so the owner came last.
+MEMBER_ORDER = (Case(When(role=Membership.Role.OWNER, then=Value(0)), When(role=Membership.Role.ADMIN, then=Value(1)),
+                     default=Value(2)), Lower("player__name"), "player__name", "pk")
+
 
 def club_members(club: Club) -> QuerySet[Membership]:
-    return club.memberships.select_related("player", "player__user").order_by("role", "player__name")
+    return club.memberships.select_related("player", "player__user").order_by(*MEMBER_ORDER)
 
 
 def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
-    """The club's members as its page lists them (role, then name): only what a row shows, the player's name and
-    the role, without the accounts club_members joins: a page of 50 of 1,000 members cost twice a page of 10. A
-    manager's rows (with their forms) are memberships; anyone else's are dicts of `player_id`, `player__name` and
-    `role` (rows.member_rows), no objects made."""
-    members = club.memberships.order_by("role", "player__name")
+    """The club's members as its page lists them (owners, admins, members, each by name): only what a row shows,
+    the player's name and the role, without the accounts club_members joins: a page of 50 of 1,000 members cost
+    twice a page of 10. A manager's rows (with their forms) are memberships; anyone else's are dicts of
+    `player_id`, `player__name` and `role` (rows.member_rows), no objects made."""
+    members = club.memberships.order_by(*MEMBER_ORDER)
     if for_manager:
         return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name",
                                                          "player__user_id")  # a guest is offered no role

@@ -86,7 +86,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
 
 @login_required
 def guest_create(request: HttpRequest) -> HttpResponse:
-    form = GuestForm(request.POST or None, user=request.user)
+    form = GuestForm(request.POST or None, user=request.user, club_slug=request.GET.get("club"))
     if request.method == "POST" and form.is_valid():
         try:
             player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
