@@ -62,7 +62,7 @@ def test_a_form_move_on_the_settled_table_is_refused_and_nothing_is_logged(clien
     refused = client.post(url, {"seq": 0, **DRAW}, headers=HTMX)
     assert refused.status_code == 409
     body = html.unescape(refused.content.decode())
-    assert "entered this table's result by hand" in body.split('class="notice stale"')[1].split("</p>")[0]
+    assert "entered this table's result by hand" in body.split('class="notice settled stale"')[1].split("</p>")[0]
     plain = client.post(url, {"seq": 0, **DRAW})  # a phone without script: the same refusal, no redirect
     assert plain.status_code == 409
     undo = client.post(reverse("table_undo", args=[session.code]), {"seq": 0}, headers=HTMX)
@@ -122,3 +122,53 @@ def test_the_other_table_of_the_round_still_plays(client, settled, opened, alice
     moved = client.post(reverse("table_move", args=[other.code]), {"seq": 0, **DRAW}, headers=HTMX)
     assert moved.status_code == 200, moved.content.decode()
     assert 'id="table-settled"' not in moved.content.decode()
+
+
+STATUS_LINE = {"en": " to play", "nl": " is aan de beurt"}
+INVITE = {"en": "Invite the other phones", "nl": "Nodig de andere telefoons uit"}
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_settled_table_page_reads_as_finished_below_its_notice(client, settled, alice, language):
+    """Below the notice the page read as a game in play (the walk at 360 px): "Ii (ren) to play: enter the draw",
+    the card inviting the other phones and the chances before the game. A settled table says who placed first
+    and nothing more about a game going on."""
+    session, _result = settled
+    page = html.unescape(as_user(client, alice).get(reverse("table_detail", args=[session.code]),
+                                                    headers={"Accept-Language": language}).content.decode())
+    assert SAYS[language] in page  # the notice stays
+    assert STATUS_LINE[language] not in page and 'class="expected"' not in page
+    assert INVITE[language] not in page and "invite" not in page.split('id="table-body"')[0].split("<h1>")[1]
+    assert 'id="chances-h"' not in page
+    assert 'id="board"' in page  # the board as the phones left it stays a tap away
+    # the same table in play shows all three (the fixture's other table): the test reads what it means to
+    other = TableSession.objects.get(code=tables_of(settled_night(session))[1]["session"])
+    playing = html.unescape(client.get(reverse("table_detail", args=[other.code]),
+                                       headers={"Accept-Language": language}).content.decode())
+    assert STATUS_LINE[language] in playing and INVITE[language] in playing and 'id="chances-h"' in playing
+
+
+def settled_night(session):
+    from leagues.models import NightTable
+
+    return NightTable.objects.select_related("round__night").get(session=session).round.night
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_refused_move_on_the_settled_table_says_why_once(client, settled, alice, language):
+    """A stale move posted from the page (htmx, or a phone without script) said the same sentence twice: once as
+    the refusal, once in the notice. It is said once, as the refusal, with the link to the result."""
+    session, _result = settled
+    before = _log(session)
+    as_user(client, alice)
+    for headers in (HTMX, {}):
+        refused = client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW},
+                              headers={"Accept-Language": language, **headers})
+        assert refused.status_code == 409
+        body = html.unescape(refused.content.decode())
+        assert body.count(REFUSED[language]) == 1 and body.count(SAYS[language]) == 1
+        notice = body.split('id="table-settled"')[1].split("</p>")[0]
+        assert 'role="alert"' in notice and SAYS[language] in notice
+        assert reverse("table_result", args=[session.code]) in notice
+    assert _log(session) == before
+
