@@ -5,15 +5,19 @@ taken and then silently counted for nothing). Its page says so, names who placed
 a move posted anyway (the form, htmx, the API, a move that waited on a phone) is refused with 409 naming the
 reason, and nothing is logged. Deleting the hand result puts the table back in play."""
 
+import datetime
 import html
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import heads
+from games import heads, selectors
 from games.engines import get_engine
 from games.models import MoveEvent, TableSession
 from leagues.models import Player
+from leagues.nights import services as night_services
 from leagues.result import results
 from tests.leagues.league_helpers import thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
@@ -172,3 +176,66 @@ def test_a_refused_move_on_the_settled_table_says_why_once(client, settled, alic
         assert reverse("table_result", args=[session.code]) in notice
     assert _log(session) == before
 
+
+def _listed(page: str, session: TableSession) -> str:
+    """The row of the table's list that links to `session`: its names and "status · day"."""
+    return page.split(f'href="{reverse("table_detail", args=[session.code])}"')[1].split("</li>")[0]
+
+
+@pytest.mark.parametrize("language,finished,playing", [("en", "finished", "playing"), ("nl", "afgelopen", "bezig")])
+def test_the_club_and_player_pages_list_the_settled_table_as_finished(
+        client, settled, opened, alice, language, finished, playing):
+    """The club's recent games and a player's tables listed the settled table as "playing" (the night's page
+    already said "finished"), and so did alice's own tables on the home page; the other table still plays."""
+    session, result = settled
+    other = TableSession.objects.get(code=tables_of(opened)[1]["session"])
+    player = Player.objects.get(pk=result.entries.get(rank=1).player_id)
+    as_user(client, alice)
+    for url in (reverse("club_detail", args=[opened.season.league.club.slug]), player.get_absolute_url(), "/"):
+        page = client.get(url, headers={"Accept-Language": language}).content.decode()
+        assert f"<small>{finished} · " in _listed(page, session), url
+        if f'href="{reverse("table_detail", args=[other.code])}"' in page:
+            assert f"<small>{playing} · " in _listed(page, other), url
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.PLAYING  # the list reads it so: nothing written to the table
+
+
+def _another_settled_night(alice, season, date, users):
+    """A night of the season on `date` with the same six players, its round opened and its first table's game
+    entered by hand: that table's session."""
+    night = night_services.night_open(season=season, user=alice, date=date, games=["shitenno"])
+    for user in users:
+        night_services.night_check_in(night=night, user=user)
+    night_services.round_propose(night=night, user=alice)
+    night_services.tables_open(night_round=night.rounds.get(), user=alice)
+    first = tables_of(night)[0]
+    results.result_enter(game="shitenno", played_on=date, season=season, user=alice, entries=[
+        {"player": Player.objects.get(pk=p), "rank": rank} for rank, p in enumerate(first["players"], start=1)])
+    return TableSession.objects.get(code=first["session"])
+
+
+def test_the_lists_find_the_settled_tables_of_many_nights_in_the_same_queries(
+        client, settled, opened, alice, carol, regulars, django_assert_num_queries):
+    """A list of tables asks which are settled in one go: the club's page costs the same with one night's tables
+    as with three nights' (not a few queries more a night, or a table)."""
+    session, _result = settled
+    club_page = reverse("club_detail", args=[opened.season.league.club.slug])
+    as_user(client, alice)
+
+    def club_page_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(club_page).status_code == 200
+        return len(queries)
+
+    one_night = club_page_queries()
+    users = [alice, carol, *regulars[:4]]
+    more = [_another_settled_night(alice, opened.season, opened.date - datetime.timedelta(days=7 * n), users)
+            for n in (1, 2)]
+    assert club_page_queries() == one_night
+    tables = list(TableSession.objects.filter(club__isnull=False))
+    assert len(tables) == 6
+    with django_assert_num_queries(4):  # the nights' tables, their own results, the hand results, their entries
+        found = selectors.sessions_settled(tables)
+    assert found == {session.pk, *(s.pk for s in more)}
+    page = client.get(club_page).content.decode()
+    assert all("<small>finished · " in _listed(page, s) for s in (session, *more))
