@@ -97,6 +97,9 @@ class People:
     seat_chances: Callable[[TableSession], Any]  # the table page's win chances from those columns, or None
     # a club's table still playing (games.selectors.session_settled asks only for those): Settled, or None
     table_settled: Callable[[TableSession], Settled | None]
+    # the same for a list of such tables at once, by their ids (games.selectors.sessions_settled): the ids of the
+    # settled ones, in a few queries however long the list
+    tables_settled: Callable[[list[int]], set[int]]
 
 
 _registered: People | None = None

@@ -180,6 +180,15 @@ def session_settled(session: TableSession) -> Settled | None:
     return people().table_settled(session)
 
 
+def sessions_settled(sessions: Iterable[TableSession]) -> set[int]:
+    """The ids of those of `sessions` settled without their moves (`session_settled`, for a list of tables: the
+    lists say "finished" for them). One question to the owner of results for the whole list, asked only about a
+    club's tables still played by moves: a list without any costs nothing."""
+    asked = [s.pk for s in sessions if s.club_id is not None and s.status == TableSession.Status.PLAYING
+             and s.entry == TableSession.Entry.MOVES]
+    return people().tables_settled(asked) if asked else set()
+
+
 def effective_moves(events: Iterable[MoveEvent]) -> list[MoveEvent]:
     """The moves still standing: each undo takes back the last move not yet taken back."""
     standing: list[MoveEvent] = []

@@ -110,12 +110,20 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
         "error": None, "notice": None, "settled": settled,
     }
     context.update(extra)
+    if context.get("settled_refusal") and settled is None:  # taken back meanwhile: the refusal still says why
+        context["notice"] = context["settled_refusal"]
     if session.entry == TableSession.Entry.FINAL_COUNT:
         context["outcome"] = game.outcome_context(session.outcome, [s.player.name for s in seats], session.state)
         return context
     context.update(game.table_context(session, seats, request.GET))
     hint = context.get("hint")
-    if hint is not None:
+    if settled is not None:
+        # nobody is to play at a settled table: its board says no one's turn nor what to enter (each game's board
+        # names its mover as `mover` and reads `hint.to_move`), below the notice of who placed first
+        context["mover"] = None
+        if isinstance(hint, dict):
+            context["hint"] = {**hint, "to_move": None, "moves": []}
+    elif hint is not None:
         context["expected_moves"] = [game.move_label(kind) for kind in hint.get("moves", [])]
     if session.outcome:
         context["outcome"] = game.outcome_context(session.outcome, [s.player.name for s in seats], session.state)
@@ -170,7 +178,8 @@ def _render_table(request: HttpRequest, session: TableSession, status: int = 200
     if not request.htmx:
         join_url = request.build_absolute_uri(session.get_absolute_url())
         context["join_url"] = join_url
-        context["chances"] = people().seat_chances(session)
+        # a settled table's game is over: the chances before it, read as a game to come, are not shown
+        context["chances"] = people().seat_chances(session) if context["settled"] is None else None
         context["qr_svg"] = segno.make(join_url, error="m").svg_inline(
             scale=4, dark="#000", light="#fff", title=_("QR code of the join link"))
     return render(request, template, context, status=status)
@@ -247,6 +256,8 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
                              error_form=request.POST.get("type", ""), error_field=getattr(exc, "field", ""))
     except Conflict as exc:
         selectors.session_reload(session)
+        if "settled" in exc.payload:  # the page's notice says it, as the refusal: not a second time above it
+            return _render_table(request, session, status=409, settled_refusal=exc.message)
         return _render_table(request, session, status=409, notice=exc.message + " " + _("Here is the table now."))
     except PermissionDenied as exc:
         return _render_table(request, session, status=403, notice=str(exc))

@@ -3,11 +3,15 @@ from django.shortcuts import render
 from django.templatetags.static import static
 
 from games.plugins import get_game
-from games.selectors import session_playing_now, sessions_for_home
+from games.selectors import session_playing_now, sessions_for_home, sessions_settled
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    context = {"sessions": sessions_for_home(viewer=request.user)}
+    sessions = list(sessions_for_home(viewer=request.user))
+    settled = sessions_settled(sessions)  # a night's table whose result was entered by hand: listed as finished
+    for session in sessions:
+        session.settled = session.pk in settled
+    context = {"sessions": sessions}
     if not request.user.is_authenticated:
         playing_now = session_playing_now()
         if playing_now is not None:

@@ -310,12 +310,15 @@ def listed_sessions(sessions) -> list:
     """The latest tables as the pages' lists show them (games/partials/session_list.html: the link, the names at
     the seats, the status and the day): their moves' state and set-up, the largest columns, are not read, and the
     names at their seats come in one query of names (`seat_names`), not as seat and player objects: 80 seats made
-    into 160 objects cost a page with 20 tables twice what one with a few cost (issue 18)."""
-    from games.selectors import seat_names
+    into 160 objects cost a page with 20 tables twice what one with a few cost (issue 18). A table still playing
+    whose result was entered by hand (a league night's) is `settled`: listed as finished, as its night says."""
+    from games.selectors import seat_names, sessions_settled
 
-    tables = list(sessions.select_related(None).prefetch_related(None).only("code", "status", "created_at")
-                  [:LISTED_TABLES])
+    tables = list(sessions.select_related(None).prefetch_related(None)
+                  .only("code", "status", "created_at", "club", "entry")[:LISTED_TABLES])
     names = seat_names([table.pk for table in tables])
+    settled = sessions_settled(tables)
     for table in tables:
         table.seat_names = names.get(table.pk, [])
+        table.settled = table.pk in settled
     return tables

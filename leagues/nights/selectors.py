@@ -8,6 +8,8 @@ the night's standings and its notification agree however the result was entered.
 import datetime
 from collections.abc import Iterable
 
+from django.db.models import Q
+
 from leagues import standings as standings_maths
 from leagues.models import Membership, Player, Result
 
@@ -44,21 +46,61 @@ def night_results(night: Night) -> dict[int, Result]:
         return {}
     own = {r.session_id: r for r in Result.objects.filter(session_id__in=[t.session_id for t in tables])
            .prefetch_related("entries")}
+    still_open = [t for t in tables if t.session_id not in own]
+    by_hand = list(Result.objects.filter(
+        season=night.season, session__isnull=True, game__in={t.game for t in still_open},
+        played_on__range=(night.date, night.date + NIGHT_SPAN),
+        created_at__gte=min(t.round.opened_at for t in still_open)).prefetch_related("entries")
+        .order_by("created_at", "pk")) if still_open else []
+    return _tables_results(tables, own, by_hand)
+
+
+def _tables_results(tables: list[NightTable], own: dict[int, Result], by_hand: list[Result]) -> dict[int, Result]:
+    """`night_results` of one night's tables (rounds in order), given the results of their own sessions (by the
+    session's id) and the night's season's results entered by hand played on its date or the next (oldest
+    first): each hand result covers the earliest table still open with its game and exactly its players."""
     found = {t.pk: own[t.session_id] for t in tables if t.session_id in own}
-    still_open = [t for t in tables if t.pk not in found]
-    if still_open:
-        by_hand = list(Result.objects.filter(
-            season=night.season, session__isnull=True, game__in={t.game for t in still_open},
-            played_on__range=(night.date, night.date + NIGHT_SPAN),
-            created_at__gte=min(t.round.opened_at for t in still_open)).prefetch_related("entries")
-            .order_by("created_at", "pk"))
-        for table in still_open:
-            covering = next((r for r in by_hand if r.game == table.game and r.created_at >= table.round.opened_at
-                             and {e.player_id for e in r.entries.all()} == set(table.players)), None)
-            if covering is not None:
-                found[table.pk] = covering
-                by_hand.remove(covering)
+    by_hand = list(by_hand)
+    for table in (t for t in tables if t.pk not in found):
+        covering = next((r for r in by_hand if r.game == table.game and r.created_at >= table.round.opened_at
+                         and {e.player_id for e in r.entries.all()} == set(table.players)), None)
+        if covering is not None:
+            found[table.pk] = covering
+            by_hand.remove(covering)
     return found
+
+
+def sessions_settled_by_hand(session_ids: Iterable[int]) -> set[int]:
+    """Which of these sessions are night tables finished by a result entered by hand (`hand_result_of_session`,
+    for a whole list of tables at once: the club's and a player's lists say "finished" for them). Four queries
+    however many tables and nights (their nights' tables, those tables' own results, the hand results of those
+    nights' seasons and dates, and their entries); one when none of them is a night's table."""
+    asked = set(session_ids)
+    if not asked:
+        return set()
+    nights = NightTable.objects.filter(session_id__in=asked, round__opened_at__isnull=False).values("round__night")
+    tables = list(NightTable.objects.filter(round__night__in=nights, session__isnull=False)
+                  .select_related("round__night").order_by("round__night", "round__number", "position", "pk"))
+    if not tables:
+        return set()
+    own = {r.session_id: r for r in Result.objects.filter(session_id__in=[t.session_id for t in tables])}
+    by_night: dict[int, list[NightTable]] = {}
+    for table in tables:
+        by_night.setdefault(table.round.night_id, []).append(table)
+    spans = Q()
+    for night_tables in by_night.values():
+        night = night_tables[0].round.night
+        spans |= Q(season_id=night.season_id, played_on__range=(night.date, night.date + NIGHT_SPAN))
+    hand = list(Result.objects.filter(spans, session__isnull=True).prefetch_related("entries")
+                .order_by("created_at", "pk"))
+    settled = set()
+    for night_tables in by_night.values():
+        night = night_tables[0].round.night
+        found = _tables_results(night_tables, own, [
+            r for r in hand if r.season_id == night.season_id and night.date <= r.played_on <= night.date + NIGHT_SPAN])
+        settled |= {t.session_id for t in night_tables if t.session_id in asked
+                    and t.round.opened_at is not None and t.pk in found and found[t.pk].session_id is None}
+    return settled
 
 
 def hand_result_of_session(session_id: int) -> Result | None:

@@ -96,4 +96,5 @@ def connect() -> None:
         seats_rated=seats_rated,
         seat_chances=chances.seat_chances,
         table_settled=table_settled,
+        tables_settled=night_selectors.sessions_settled_by_hand,
     ))

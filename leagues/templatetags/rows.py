@@ -164,8 +164,12 @@ def _table_url_parts(script_prefix: str) -> tuple[str, str]:
 def session_rows(sessions) -> str:
     """A list of tables (games/partials/session_list.html: the player's, the club's, the home page's latest 20 or
     10): each the names at its seats, its status and its day; "No tables yet." for none. The names come as each
-    table's `seat_names`, or else from its seats, prefetched with their players."""
+    table's `seat_names`, or else from its seats, prefetched with their players; a table marked `settled` (its
+    result entered by hand: games.selectors.sessions_settled) is listed as finished."""
+    from games.models import TableSession
+
     head, tail = _table_url_parts(get_script_prefix())
+    finished = escape(TableSession.Status.FINISHED.label)
     rows = []
     for session in sessions:
         seated = getattr(session, "seat_names", None)  # leagues.common.selectors.listed_sessions reads the names alone
@@ -173,8 +177,9 @@ def session_rows(sessions) -> str:
             seated = [seat.player.name for seat in session.seats.all()]
         names = ", ".join(escape(name) for name in seated)
         day = date(template_localtime(session.created_at), "j M Y")
+        status = finished if getattr(session, "settled", False) else escape(session.get_status_display())
         rows.append(f'\n  <li><a href="{head}{escape(session.code)}{tail}">{names}</a>'
-                    f"\n    <small>{escape(session.get_status_display())} · {escape(day)}</small></li>")
+                    f"\n    <small>{status} · {escape(day)}</small></li>")
     if not rows:
         rows.append(f"\n<li>{escape(gettext('No tables yet.'))}</li>")
     return mark_safe("".join(rows))  # noqa: S308 (names, codes and labels escaped)

@@ -48,5 +48,13 @@ def test_a_table_entered_by_hand_tells_its_phone_and_offers_no_move(phone, shoot
     expect(notice).to_contain_text("The organiser entered this table's result by hand", timeout=LIVE)
     expect(notice.get_by_role("link", name="See the result")).to_be_visible()
     expect(organiser.locator("#now")).to_have_count(0)  # no move panel
+    # and nothing more reads as a game going on: no one to play, no phone to invite, no chances
+    expect(organiser.locator("#table-body .expected")).to_have_count(0)
+    expect(organiser.locator(".invite")).to_be_hidden()
+    expect(organiser.locator(".chances")).to_be_hidden()
     no_horizontal_scroll(organiser)
     shoot(organiser, "night-table-settled")
+    organiser.reload()  # loaded again: the same, without those parts at all
+    expect(organiser.locator("#table-settled")).to_be_visible()
+    expect(organiser.locator(".invite, .chances, #table-body .expected")).to_have_count(0)
+    no_horizontal_scroll(organiser)

@@ -5,15 +5,19 @@ taken and then silently counted for nothing). Its page says so, names who placed
 a move posted anyway (the form, htmx, the API, a move that waited on a phone) is refused with 409 naming the
 reason, and nothing is logged. Deleting the hand result puts the table back in play."""
 
+import datetime
 import html
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import heads
+from games import heads, selectors
 from games.engines import get_engine
 from games.models import MoveEvent, TableSession
 from leagues.models import Player
+from leagues.nights import services as night_services
 from leagues.result import results
 from tests.leagues.league_helpers import thursday_season  # noqa: F401 (the `season` fixture)
 from tests.leagues.test_night_pages import as_user, six, tables_of  # noqa: F401 (fixtures)
@@ -62,7 +66,7 @@ def test_a_form_move_on_the_settled_table_is_refused_and_nothing_is_logged(clien
     refused = client.post(url, {"seq": 0, **DRAW}, headers=HTMX)
     assert refused.status_code == 409
     body = html.unescape(refused.content.decode())
-    assert "entered this table's result by hand" in body.split('class="notice stale"')[1].split("</p>")[0]
+    assert "entered this table's result by hand" in body.split('class="notice settled stale"')[1].split("</p>")[0]
     plain = client.post(url, {"seq": 0, **DRAW})  # a phone without script: the same refusal, no redirect
     assert plain.status_code == 409
     undo = client.post(reverse("table_undo", args=[session.code]), {"seq": 0}, headers=HTMX)
@@ -122,3 +126,116 @@ def test_the_other_table_of_the_round_still_plays(client, settled, opened, alice
     moved = client.post(reverse("table_move", args=[other.code]), {"seq": 0, **DRAW}, headers=HTMX)
     assert moved.status_code == 200, moved.content.decode()
     assert 'id="table-settled"' not in moved.content.decode()
+
+
+STATUS_LINE = {"en": " to play", "nl": " is aan de beurt"}
+INVITE = {"en": "Invite the other phones", "nl": "Nodig de andere telefoons uit"}
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_settled_table_page_reads_as_finished_below_its_notice(client, settled, alice, language):
+    """Below the notice the page read as a game in play (the walk at 360 px): "Ii (ren) to play: enter the draw",
+    the card inviting the other phones and the chances before the game. A settled table says who placed first
+    and nothing more about a game going on."""
+    session, _result = settled
+    page = html.unescape(as_user(client, alice).get(reverse("table_detail", args=[session.code]),
+                                                    headers={"Accept-Language": language}).content.decode())
+    assert SAYS[language] in page  # the notice stays
+    assert STATUS_LINE[language] not in page and 'class="expected"' not in page
+    assert INVITE[language] not in page and "invite" not in page.split('id="table-body"')[0].split("<h1>")[1]
+    assert 'id="chances-h"' not in page
+    assert 'id="board"' in page  # the board as the phones left it stays a tap away
+    # the same table in play shows all three (the fixture's other table): the test reads what it means to
+    other = TableSession.objects.get(code=tables_of(settled_night(session))[1]["session"])
+    playing = html.unescape(client.get(reverse("table_detail", args=[other.code]),
+                                       headers={"Accept-Language": language}).content.decode())
+    assert STATUS_LINE[language] in playing and INVITE[language] in playing and 'id="chances-h"' in playing
+
+
+def settled_night(session):
+    from leagues.models import NightTable
+
+    return NightTable.objects.select_related("round__night").get(session=session).round.night
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_refused_move_on_the_settled_table_says_why_once(client, settled, alice, language):
+    """A stale move posted from the page (htmx, or a phone without script) said the same sentence twice: once as
+    the refusal, once in the notice. It is said once, as the refusal, with the link to the result."""
+    session, _result = settled
+    before = _log(session)
+    as_user(client, alice)
+    for headers in (HTMX, {}):
+        refused = client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW},
+                              headers={"Accept-Language": language, **headers})
+        assert refused.status_code == 409
+        body = html.unescape(refused.content.decode())
+        assert body.count(REFUSED[language]) == 1 and body.count(SAYS[language]) == 1
+        notice = body.split('id="table-settled"')[1].split("</p>")[0]
+        assert 'role="alert"' in notice and SAYS[language] in notice
+        assert reverse("table_result", args=[session.code]) in notice
+    assert _log(session) == before
+
+
+def _listed(page: str, session: TableSession) -> str:
+    """The row of the table's list that links to `session`: its names and "status · day"."""
+    return page.split(f'href="{reverse("table_detail", args=[session.code])}"')[1].split("</li>")[0]
+
+
+@pytest.mark.parametrize("language,finished,playing", [("en", "finished", "playing"), ("nl", "afgelopen", "bezig")])
+def test_the_club_and_player_pages_list_the_settled_table_as_finished(
+        client, settled, opened, alice, language, finished, playing):
+    """The club's recent games and a player's tables listed the settled table as "playing" (the night's page
+    already said "finished"), and so did alice's own tables on the home page; the other table still plays."""
+    session, result = settled
+    other = TableSession.objects.get(code=tables_of(opened)[1]["session"])
+    player = Player.objects.get(pk=result.entries.get(rank=1).player_id)
+    as_user(client, alice)
+    for url in (reverse("club_detail", args=[opened.season.league.club.slug]), player.get_absolute_url(), "/"):
+        page = client.get(url, headers={"Accept-Language": language}).content.decode()
+        assert f"<small>{finished} · " in _listed(page, session), url
+        if f'href="{reverse("table_detail", args=[other.code])}"' in page:
+            assert f"<small>{playing} · " in _listed(page, other), url
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.PLAYING  # the list reads it so: nothing written to the table
+
+
+def _another_settled_night(alice, season, date, users):
+    """A night of the season on `date` with the same six players, its round opened and its first table's game
+    entered by hand: that table's session."""
+    night = night_services.night_open(season=season, user=alice, date=date, games=["shitenno"])
+    for user in users:
+        night_services.night_check_in(night=night, user=user)
+    night_services.round_propose(night=night, user=alice)
+    night_services.tables_open(night_round=night.rounds.get(), user=alice)
+    first = tables_of(night)[0]
+    results.result_enter(game="shitenno", played_on=date, season=season, user=alice, entries=[
+        {"player": Player.objects.get(pk=p), "rank": rank} for rank, p in enumerate(first["players"], start=1)])
+    return TableSession.objects.get(code=first["session"])
+
+
+def test_the_lists_find_the_settled_tables_of_many_nights_in_the_same_queries(
+        client, settled, opened, alice, carol, regulars, django_assert_num_queries):
+    """A list of tables asks which are settled in one go: the club's page costs the same with one night's tables
+    as with three nights' (not a few queries more a night, or a table)."""
+    session, _result = settled
+    club_page = reverse("club_detail", args=[opened.season.league.club.slug])
+    as_user(client, alice)
+
+    def club_page_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(club_page).status_code == 200
+        return len(queries)
+
+    one_night = club_page_queries()
+    users = [alice, carol, *regulars[:4]]
+    more = [_another_settled_night(alice, opened.season, opened.date - datetime.timedelta(days=7 * n), users)
+            for n in (1, 2)]
+    assert club_page_queries() == one_night
+    tables = list(TableSession.objects.filter(club__isnull=False))
+    assert len(tables) == 6
+    with django_assert_num_queries(4):  # the nights' tables, their own results, the hand results, their entries
+        found = selectors.sessions_settled(tables)
+    assert found == {session.pk, *(s.pk for s in more)}
+    page = client.get(club_page).content.decode()
+    assert all("<small>finished · " in _listed(page, s) for s in (session, *more))
