@@ -28,6 +28,8 @@ urlpatterns += [
     path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
     path("rankings/", views.rankings, name="rankings"),
     path("results/<int:pk>/sign-off/", views.result_sign_off, name="result_sign_off"),
+    path("results/<int:pk>/edit/", views.result_edit, name="result_edit"),
+    path("results/<int:pk>/delete/", views.result_delete, name="result_delete"),
     path("results/waiting/", views.results_waiting, name="results_waiting"),
     path("tables/<str:code>/result/", table_result.table_result, name="table_result"),
 ]

@@ -56,6 +56,30 @@ def require_club_manager(club: Club | None, user: AbstractBaseUser) -> ClubAcces
     return access
 
 
+def require_result_editor(result: Result, user: AbstractBaseUser) -> None:
+    """The one rule for correcting or deleting a result (the API's PATCH and DELETE, the result pages' Edit and
+    Delete): an owner or admin of its club (its league's, or the club it was recorded for); a result of no club is
+    its recorder's. `result` comes with its season's league."""
+    club = result.season.league.club if result.season_id else result.club
+    if club is None and not user.is_superuser:
+        if result.created_by_id != user.pk:
+            raise PermissionDenied(_("Only whoever recorded this game may change it."))
+    else:
+        require_club_manager(club, user)
+
+
+def result_editable(result: Result, user: AbstractBaseUser, managed: set[int]) -> bool:
+    """`require_result_editor` read without a query, for a list of results: `managed` is the user's
+    `managed_club_ids`, and each result comes with its season's league (an Edit link it shows may still be refused
+    by the service, never the other way round)."""
+    if not user.is_authenticated:
+        return False
+    club_id = result.season.league.club_id if result.season_id else result.club_id
+    if club_id is None:
+        return not user.is_superuser and result.created_by_id == user.pk
+    return bool(user.is_superuser) or club_id in managed
+
+
 def club_for_member(club: Club, user: AbstractBaseUser, *, manage: bool = False) -> ClubAccess:
     """A club's inner pages and actions (its audit trail, its forms, managing members): 404 to whoever is not a
     member (they are not theirs to know of), and with `manage` a 403 to a member who is no owner or admin."""
@@ -175,6 +199,20 @@ def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers
     if not user.is_authenticated:
         return []
     return sorted(player for player, users in result_signers(result, managers=managers).items() if user.pk in users)
+
+
+def players_open_for(result: Result, user: AbstractBaseUser, managed: set[int]) -> list[Player]:
+    """The players of a result still waiting for this user's word (`results_to_sign`, read per result): those he
+    answers for (`players_signers`) and nobody agreed for, nor he disputed. Without a query: the result comes with
+    its season's league and its entries' players and sign-offs prefetched, and `managed` is his
+    `managed_club_ids` (a guest of a season's result is his to sign when he manages its league's club)."""
+    if not user.is_authenticated:
+        return []
+    players = [entry.player for entry in result.entries.all()]
+    manager = result.season_id is not None and result.season.league.club_id in managed
+    signers = players_signers(result, players, managers={user.pk} if manager else set())
+    settled = {s.player_id for s in result.sign_offs.all() if s.agreed or s.by_id == user.pk}
+    return [p for p in players if user.pk in signers[p.pk] and p.pk not in settled]
 
 
 def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, managers: set[int] | None = None

@@ -204,14 +204,16 @@ class ResultForm(forms.Form):
     played_on = forms.DateField(label=_("Played on"), widget=PhoneDateInput(),
                                 validators=[validate_date])
 
-    def __init__(self, *args, games: list[str], players: list[Player], **kwargs) -> None:
+    def __init__(self, *args, games: list[str], players: list[Player], row_count: int = RESULT_ROWS,
+                 **kwargs) -> None:
         from games.engines import REGISTRY
 
         super().__init__(*args, **kwargs)
+        self.row_count = row_count
         self.players = {str(p.pk): p for p in players}
         self.fields["game"].choices = [(g, REGISTRY[g].name if g in REGISTRY else g) for g in games]
         player_choices = [("", "—"), *((str(p.pk), p.name) for p in players)]
-        for i in range(1, RESULT_ROWS + 1):
+        for i in range(1, row_count + 1):
             self.fields[f"player_{i}"] = forms.ChoiceField(
                 label=_("Player %(n)d") % {"n": i}, choices=player_choices, required=False)
             self.fields[f"rank_{i}"] = forms.IntegerField(
@@ -222,12 +224,12 @@ class ResultForm(forms.Form):
 
     def rows(self) -> list[tuple]:
         """(player, place, score) bound fields, one triple per row, for the template."""
-        return [(self[f"player_{i}"], self[f"rank_{i}"], self[f"score_{i}"]) for i in range(1, RESULT_ROWS + 1)]
+        return [(self[f"player_{i}"], self[f"rank_{i}"], self[f"score_{i}"]) for i in range(1, self.row_count + 1)]
 
     def clean(self) -> dict:
         data = super().clean()
         entries = []
-        for i in range(1, RESULT_ROWS + 1):
+        for i in range(1, self.row_count + 1):
             player, rank, score = data.get(f"player_{i}"), data.get(f"rank_{i}"), data.get(f"score_{i}")
             if not player:
                 if rank is not None or score is not None:
@@ -239,3 +241,22 @@ class ResultForm(forms.Form):
             entries.append({"player": self.players[player], "rank": rank, "score": score})
         data["entries"] = entries
         return data
+
+
+class ResultEditForm(ResultForm):
+    """A result's correction (results.result_update): the entry form filled with the result as it stands, its game
+    fixed (a correction keeps the game), and the version it was read at, so a save over someone else's change
+    meanwhile is refused (409) instead of undoing it. Enough rows for every player it has, and one more."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
+
+    def __init__(self, *args, result, players: list[Player], **kwargs) -> None:
+        entries = list(result.entries.all())
+        initial = {"game": result.game, "played_on": result.played_on, "version": result.version}
+        for i, entry in enumerate(sorted(entries, key=lambda e: (e.rank, e.player.name)), start=1):
+            initial.update({f"player_{i}": str(entry.player_id), f"rank_{i}": entry.rank, f"score_{i}": entry.score})
+        known = {p.pk for p in players}
+        players = [*players, *(e.player for e in entries if e.player_id not in known)]
+        super().__init__(*args, games=[result.game], players=players, initial=initial,
+                         row_count=max(RESULT_ROWS, len(entries) + 1), **kwargs)
+        self.fields["game"].disabled = True

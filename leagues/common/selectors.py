@@ -8,9 +8,16 @@ from django.db import connection
 from django.db.models import Case, CharField, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Cast, Collate, Lower
 from django.http import Http404
+from django.utils.translation import gettext
 
 from leagues import standings as standings_maths
-from leagues.common.access import club_sees_inside, clubs_inside_q
+from leagues.common.access import (
+    club_sees_inside,
+    clubs_inside_q,
+    managed_club_ids,
+    players_open_for,
+    result_editable,
+)
 from leagues.models import (
     Club,
     League,
@@ -193,14 +200,19 @@ def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Re
     """Every result that waits for the viewer's sign-off (`results_to_sign`), in a season or not (issue 34: an
     import's results in no season waited on pages that listed only a league's), latest first; and the imported
     plays counted on a manager's word (`vouched_by`) that he may still dispute. Each waiting result carries
-    `can_sign` (the list's partial is the league page's too)."""
+    `can_sign` (the list's partial is the league page's too), `signs_for` (the players he would sign for, so an
+    organiser signing for a guest sees on whose behalf: access.players_open_for, the same rule read per row
+    without a query) and `can_edit` (he may correct or delete it: access.result_editable)."""
     if not viewer.is_authenticated:
         return [], []
     waiting = list(results_to_sign(viewer).select_related("season__league", "club")
                    .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id")
                    [:WAITING_SHOWN])
+    managed = managed_club_ids(viewer) if waiting else set()
     for result in waiting:
         result.can_sign = True
+        result.signs_for = signs_for_names(players_open_for(result, viewer, managed), viewer)
+        result.can_edit = result_editable(result, viewer, managed)
     signed_by_me = SignOff.objects.filter(by=viewer).values("result")
     vouched = (results_visible(viewer).filter(entries__player__user=viewer, status=Result.Status.COUNTED,
                                               vouched_by__isnull=False).exclude(source="")
@@ -208,6 +220,15 @@ def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Re
                .select_related("season__league", "club").prefetch_related("entries__player")
                .order_by("-played_on", "-id")[:WAITING_SHOWN])
     return waiting, list(vouched)
+
+
+def signs_for_names(players: list[Player], viewer: AbstractBaseUser) -> list[str]:
+    """On whose behalf a Sign off button signs (an organiser signing for a league's guests): the names, the
+    viewer's own player as "you", first; nothing when he signs for himself alone."""
+    if all(p.user_id == viewer.pk for p in players):
+        return []
+    own = [gettext("you")] if any(p.user_id == viewer.pk for p in players) else []
+    return own + [p.name for p in players if p.user_id != viewer.pk]
 
 
 def last_played_in_scope() -> Subquery:

@@ -26,7 +26,7 @@ from leagues.club.seasons import season_for, season_refusals
 from leagues.common.access import (
     membership_of,
     players_signers,
-    require_club_manager,
+    require_result_editor,
     result_players_signed_by,
     result_signed_publicly,
     result_signers,
@@ -289,12 +289,7 @@ def _audit_result(action: str, result: Result, user: AbstractBaseUser, details: 
 
 def _result_for_edit(result: Result, version: int, user: AbstractBaseUser) -> Result:
     result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
-    club = result.season.league.club if result.season_id else result.club
-    if club is None and not user.is_superuser:
-        if result.created_by_id != user.pk:
-            raise PermissionDenied(_("Only whoever recorded this game may change it."))
-    else:
-        require_club_manager(club, user)
+    require_result_editor(result, user)
     if result.version != version:
         raise Conflict(_("Someone changed this result meanwhile: reload it and try again."),
                        payload={"version": result.version})

@@ -7,7 +7,7 @@ to it for a phone without script). The sign-off rules stay those of `results.res
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.models import TableSession
 from leagues.common import selectors
-from leagues.common.access import result_players_signed_by
+from leagues.common.access import require_result_editor, result_players_signed_by
 from leagues.models import Result
 from leagues.nights import selectors as night_selectors
 from leagues.result import results
@@ -37,6 +37,15 @@ def _result_of_table(request: HttpRequest, code: str) -> Result | None:
     return result
 
 
+def _may_edit(result: Result, user) -> bool:
+    """The organiser's Edit and Delete (leagues.result.views), offered to whom the services allow them."""
+    try:
+        require_result_editor(result, user)
+    except PermissionDenied:
+        return False
+    return True
+
+
 def _context(request: HttpRequest, code: str, result: Result | None, error: str = "") -> dict:
     context = {"code": code, "result": result, "error": error}
     if result is None:
@@ -49,6 +58,7 @@ def _context(request: HttpRequest, code: str, result: Result | None, error: str 
         can_sign=result.status != Result.Status.COUNTED and any(
             p not in said or not said[p].agreed for p in mine),
         can_dispute=bool(mine),
+        can_edit=_may_edit(result, request.user),
         standings_url=(f"{result.season.league.get_absolute_url()}?season={result.season_id}"
                        if result.season_id else ""),
     )

@@ -10,12 +10,15 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from games.plugins import game_name
 from games.registry import one_name
 from leagues.club import seasons
 from leagues.common import selectors
@@ -23,11 +26,14 @@ from leagues.common.access import (
     club_access,
     club_for_member,
     club_manager_user_ids,
+    players_open_for,
+    require_result_editor,
     result_players_signed_by,
 )
 from leagues.models import Club, League, Result
 from leagues.rating.views import league_ratings
 from leagues.result import results
+from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, next_page, query_int
 
 
@@ -53,10 +59,15 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     season = season or selectors.season_current(league, on=timezone.localdate())
     awaiting = list(selectors.results_awaiting_sign_off(viewer=request.user, league=league)[:20])
     managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
+    manages = club_access(league.club, request.user).manages  # also the season's Edit and Delete
     for result in awaiting:
         signed = {s.player_id for s in result.sign_offs.all()}
         result.can_sign = any(p not in signed for p in result_players_signed_by(result, request.user,
                                                                                  managers=managers))
+        result.season.league = league  # one league: on whose behalf the button signs reads no query
+        result.signs_for = selectors.signs_for_names(
+            players_open_for(result, request.user, {league.club_id} if manages else set()), request.user)
+        result.can_edit = manages
     context = {
         "league": league, "seasons": seasons, "season": season,
         "standings": selectors.standings_page(season, page=request.GET.get("standings"), per_page=STANDINGS_PAGE)
@@ -65,7 +76,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": selectors.results_recent(viewer=request.user, league=league)
         .filter(status=Result.Status.COUNTED)[:10],
         "awaiting": awaiting,
-        "can_manage": club_access(league.club, request.user).manages,  # also the season's Edit and Delete
+        "can_manage": manages,
     }
     if not request.htmx:
         context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
@@ -212,3 +223,72 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("The result is recorded; the players sign it off on this page."))
                 return redirect(f"{league.get_absolute_url()}?season={season.pk}")
     return _form_page(request, "leagues/result_form.html", {"form": form, "league": league})
+
+
+def _result_to_change(request: HttpRequest, pk: int) -> Result:
+    """A result the user may see (else 404) and correct or delete (else 403, before any form is shown)."""
+    result = get_object_or_404(selectors.results_visible(request.user).select_related(
+        "season__league__club", "club").prefetch_related("entries__player"), pk=pk)
+    require_result_editor(result, request.user)
+    return result
+
+
+def _result_home(request: HttpRequest, result: Result) -> str:
+    """Where Edit and Delete send the organiser back: the page the link was on (`next`), else the result's
+    league at its season, else the results waiting for him."""
+    if next_page(request):
+        return next_page(request)
+    if result.season_id:
+        return f"{result.season.league.get_absolute_url()}?season={result.season_id}"
+    return reverse("results_waiting")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def result_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club's owner or admin corrects a result on the site, as the API's PATCH does (results.result_update, the
+    same permission and version check): the entry form filled with the result, its version hidden in it, so a
+    save over a change made meanwhile is refused with 409 and nothing written."""
+    from leagues.common.forms import ResultEditForm, apply_service_errors
+
+    result = _result_to_change(request, pk)
+    club = result.season.league.club if result.season_id else result.club
+    members = [m.player for m in selectors.club_members(club).order_by("player__name")] if club else []
+    form = ResultEditForm(request.POST or None, result=result, players=members)
+    context = {"form": form, "result": result, "league": result.season.league if result.season_id else None,
+               "back": _result_home(request, result)}
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            results.result_update(result=result, version=data["version"], user=request.user,
+                                  played_on=data["played_on"], entries=data["entries"])
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        except Conflict as exc:
+            return render(request, "leagues/result_form.html", {**context, "conflict": exc.message}, status=409)
+        else:
+            messages.success(request, _("The result is corrected; the players whose places changed sign it again."))
+            return redirect(context["back"])
+    return _form_page(request, "leagues/result_form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def result_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """The result's Delete opens this confirmation (works without script); its button POSTs the version it was
+    read at to results.result_delete, as the API's DELETE does: a result changed meanwhile is refused (409)."""
+    result = _result_to_change(request, pk)
+    context = {"result": result, "back": _result_home(request, result)}
+    if request.method == "POST":
+        version = query_int(request.POST, "version", default=-1)
+        if version < 0:
+            return render(request, "leagues/result_delete.html",
+                          {**context, "error": _("The form was incomplete: open the result again.")}, status=400)
+        try:
+            results.result_delete(result=result, version=version, user=request.user)
+        except Conflict as exc:
+            return render(request, "leagues/result_delete.html", {**context, "error": exc.message}, status=409)
+        messages.success(request, _("The result of %(game)s on %(day)s is deleted.") % {
+            "game": game_name(result.game), "day": date_format(result.played_on)})
+        return redirect(context["back"])
+    return render(request, "leagues/result_delete.html", context)

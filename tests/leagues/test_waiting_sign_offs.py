@@ -127,3 +127,55 @@ def test_the_page_and_the_badge_agree_on_his_own_game_and_a_guest_s(client, gues
     assert len(awaiting) == to_sign_count(alice) == 2
     results.result_sign_off(result=own, user=alice)
     assert _badge(client) == "1" and [r.pk for r in results_waiting_for(alice)[0]] == [guest_result.pk]
+
+
+SIGNS_FOR = {"en": "for Gus", "nl": "voor Gus"}
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_organiser_sees_on_whose_behalf_he_signs(client, guest_result, alice, language):
+    """Found by the walk: the waiting page listed "1. carol, 2. Gus — Sign off" to alice, who never played it,
+    without saying she signs for Gus, the guest she answers for."""
+    client.force_login(alice)
+    page = client.get(reverse("results_waiting"), headers={"Accept-Language": language}).content.decode()
+    row = page.split(f'id="result-{guest_result.pk}"')[1].split("</li>")[0]
+    button = row.index('name="agreed" value="yes"')
+    assert f'<span class="signs-for">{SIGNS_FOR[language]}</span>' in row[button:row.index("</form>", button)]
+
+
+def _two_more(guest_result, alice, carol):
+    """alice's own game with carol, and one of hers, Gus's and carol's: both wait for alice."""
+    own = results.result_enter(game="shitenno", played_on=TODAY, season=guest_result.season, user=carol,
+                               entries=[{"player": player_for_user(alice), "rank": 1},
+                                        {"player": player_for_user(carol), "rank": 2}])
+    mixed = results.result_enter(game="shitenno", played_on=TODAY, season=guest_result.season, user=carol,
+                                 entries=[{"player": player_for_user(alice), "rank": 1},
+                                          {"player": guest_result.entries.get(rank=2).player, "rank": 2},
+                                          {"player": player_for_user(carol), "rank": 3}])
+    return own, mixed
+
+
+def test_one_s_own_game_names_nobody_and_a_mixed_one_names_you_and_the_guest(client, guest_result, alice, carol):
+    own, mixed = _two_more(guest_result, alice, carol)
+    client.force_login(alice)
+    with translation.override("en"):
+        page = client.get(reverse("results_waiting"))
+    body = page.content.decode()
+    assert {r.pk: r.signs_for for r in page.context["awaiting"]} == {
+        own.pk: [], mixed.pk: ["you", "Gus"], guest_result.pk: ["Gus"]}
+    assert "signs-for" not in body.split(f'id="result-{own.pk}"')[1].split("</li>")[0]
+    assert "for you, Gus" in body.split(f'id="result-{mixed.pk}"')[1].split("</li>")[0]
+    results.result_sign_off(result=mixed, user=alice)  # signed: nothing of it waits, nor is named
+    assert [r.pk for r in results_waiting_for(alice)[0]] == [own.pk, guest_result.pk]
+
+
+def test_naming_whom_he_signs_for_costs_no_query_per_row(guest_result, alice, carol, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as one:
+        assert len(results_waiting_for(alice)[0]) == 1
+    _two_more(guest_result, alice, carol)
+    with django_assert_num_queries(len(one.captured_queries)):
+        awaiting, _vouched = results_waiting_for(alice)
+        assert [r.signs_for for r in awaiting] == [["you", "Gus"], [], ["Gus"]]
