@@ -15,6 +15,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # sync Playwright runs an even
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
+EXPECT_TIMEOUT = 15_000  # ms: see chromium()
 
 
 @pytest.fixture(scope="session")
@@ -29,6 +30,12 @@ def chromium():
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run"],
         )
+        # An assertion's wait is a ceiling, not a pause: a passing expect returns as soon as the page agrees. Its
+        # default of 5 s is less than one server round trip takes on a loaded CI machine (a night's "Open tables"
+        # once did not answer within it), so every expect may wait as long as the page's own actions do.
+        from playwright.sync_api import expect
+
+        expect.set_options(timeout=EXPECT_TIMEOUT)
         yield browser
         browser.close()
 
