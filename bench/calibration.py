@@ -204,7 +204,9 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
     window = seats[len(seats) - fit_window(len(seats)):]
     performance_sd = fitted_performance_sd(window)
     # the club's posterior skills, fitted as the site's rating job fits them (leagues.rating.store._write_fit)
-    fitted = posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window])
+    # (only when the window holds every game of the club, as the job does: a bigger club reads its ratings)
+    fitted = (posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window])
+              if len(window) == len(seats) else None)
     if with_ideal:
         unknown, known = ideal_samples(orders, None, seed), ideal_samples(orders, spread, seed)
         draws = np.random.default_rng(seed)

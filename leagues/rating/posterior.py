@@ -1,16 +1,17 @@
-"""Each player's skill as all of a scope's recent games tell it at once: what the win chances read (issue 40).
+"""Each player's skill as all of a scope's games tell it at once: what the win chances read (issue 40).
 
-Why not the stored ratings themselves. openskill rates one game at a time, each from the ratings of its day, so
-a player's early games are read against opponents nobody knew yet and are never read again; in a small club most
-games are early games. Its mu is noisier than the games allow, and its sigma does not say how much (in a
-300-game club of close skills a player's mu is mostly noise with a sigma like a wide club's). Chances read from
-them were over-confident there, and a spread b fitted per scope could only undo that on average (±16% from 300
-games). Here the scope's latest games are read together, under the model the chances use: a player's
-performance in a game is his skill + N(0, 1), the finishing order is the order of performance, and skills are
-drawn from N(0, spread²) with the spread itself unknown (a half-Cauchy(0, 1) prior on it: proper, flat near 0,
-weakly informative on the noise's own scale). The answer is each player's posterior mean and standard deviation
-and the spread's: the chances then take performance_i ~ N(mean_i, sd_i² + 1) (leagues.rating.display.chances
-with b = 1), a new player N(0, spread² + 1). The displayed rating stays openskill's (docs/ratings.md).
+Why not the stored ratings themselves. openskill rates one game at a time, each from the ratings of its day, so a
+player's early games are read against opponents nobody knew yet and are never read again; in a small club most
+games are early games. Its mu is noisier than the games allow, and its sigma does not say how much (in a 300-game
+club of close skills a player's mu is mostly noise with a sigma like a wide club's). Chances read from them were
+over-confident there, and a spread b fitted per scope could only undo that on average (±16% from 300 games). Here a
+scope's games are read together, all of them (only while they fit in the rating job's window of 1,000: a bigger
+scope's ratings carry what a window would drop, and answer its chances), under the model the chances use: a
+player's performance in a game is his skill + N(0, 1), the finishing order is the order of performance, and skills
+are drawn from N(0, spread²) with the spread itself unknown (a half-Cauchy(0, 1) prior on it: proper, flat near 0,
+weakly informative on the noise's own scale). The answer is each player's posterior mean and standard deviation and
+the spread's: the chances then take performance_i ~ N(mean_i, sd_i² + 1) (leagues.rating.display.chances with b =
+1), a new player N(0, spread² + 1). The displayed rating stays openskill's (docs/ratings.md).
 
 How: Gibbs sampling with the performances as latent variables (the probit model's data augmentation). A seat's
 performance given the skills is a normal truncated between the performances of the places next to its own (ties

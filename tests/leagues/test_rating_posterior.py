@@ -101,26 +101,46 @@ def test_rust_widens_a_posterior_skill_as_it_widens_a_rating_until_the_player_is
     assert rating_display.rusted_skill_sd(sd, spread, None, DAY) == sd
 
 
-@pytest.mark.django_db
-def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spread(monkeypatch):
-    """The job reads the scope's latest games (here a window of 30) as posterior.fit reads them, stores each
-    player's mean and sd on his rating and the spread on the scope's fit; a player whose games are all older than
-    the window has none (a new player to the chances)."""
-    monkeypatch.setattr(rating_display, "FIT_MAX_GAMES", 30)
-    people = [Player.objects.create(name=f"p{i}") for i in range(8)]
-    _skill, games = club_games(40, players=7, seed=9)
-    games = [[(people[7], 1), (people[0], 2)]] * 5 + [[(people[p], rank) for p, rank in g] for g in games[:35]]
+def _results(games, people):
     for n, game in enumerate(games):
         result = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=n),
                                        status=Result.Status.COUNTED, ranked_publicly=True)
-        ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r) for p, r in game)
+        ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[p], rank=r) for p, r in game)
+
+
+@pytest.mark.django_db
+def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spread(monkeypatch):
+    """A scope whose every game is in the window (here of 40): the job reads them as posterior.fit reads them and
+    stores each player's mean and sd on his rating and the spread on the scope's fit."""
+    monkeypatch.setattr(rating_display, "FIT_MAX_GAMES", 40)
+    people = [Player.objects.create(name=f"p{i}") for i in range(7)]
+    _skill, games = club_games(40, players=7, seed=9)
+    _results(games, people)
     rating_store.ratings_recompute(kind="game", key="shitenno")
-    expected = posterior.fit([[(p.pk, r) for p, r in game] for game in games[-30:]])
+    expected = posterior.fit([[(people[p].pk, r) for p, r in game] for game in games])
     stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
     assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd == expected.spread
-    assert stored[people[7].pk].chance_mean is None and stored[people[7].pk].chance_sd is None  # only 5 old games
+    assert set(expected.players) == set(stored)
     for player, (mean, sd) in expected.players.items():
         assert (stored[player].chance_mean, stored[player].chance_sd) == (mean, sd)
+
+
+@pytest.mark.django_db
+def test_a_scope_with_more_games_than_the_window_reads_its_ratings_and_loses_a_posterior_it_had(monkeypatch):
+    """The posterior reads a scope's whole history or nothing: once a scope has more games than the window, its
+    ratings (which carry the games the window drops) answer the chances, and what the posterior stored goes."""
+    monkeypatch.setattr(rating_display, "FIT_MAX_GAMES", 40)
+    people = [Player.objects.create(name=f"p{i}") for i in range(7)]
+    _skill, games = club_games(41, players=7, seed=9)
+    _results(games[:40], people)
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    assert Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).count() == 7
+    _results(games[40:], people)  # one game more than the window holds
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    fit = RatingFit.objects.get(kind="game", key="shitenno")
+    assert fit.skill_sd is None and fit.performance_sd > 0
+    assert not Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).exists()
+    assert not Rating.objects.filter(kind="game", key="shitenno", chance_sd__isnull=False).exists()
 
 
 @pytest.mark.django_db
