@@ -46,9 +46,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling calibration_ideal, however it is loaded
+
+from calibration_ideal import ideal_samples, ideal_win  # noqa: E402
 
 from leagues.rating import posterior  # noqa: E402
 from leagues.rating.display import (  # noqa: E402
@@ -208,7 +210,8 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
     fitted = (posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window])
               if len(window) == len(seats) else None)
     if with_ideal:
-        unknown, known = ideal_samples(orders, None, seed), ideal_samples(orders, spread, seed)
+        unknown = ideal_samples(orders, CLUB_PLAYERS, None, seed)
+        known = ideal_samples(orders, CLUB_PLAYERS, spread, seed)
         draws = np.random.default_rng(seed)
     tables: dict[int, list[Table]] = {}
     for n in SIZES:
@@ -223,59 +226,6 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
                                    skills=[fitted.players.get(p) for p in seated] if fitted else None,
                                    skill_sd=fitted.spread if fitted else None))
     return tables
-
-
-def ideal_samples(orders: Sequence[Sequence[int]], spread: float | None, seed: int, sweeps: int = 1500,
-                  burn: int = 300, thin: int = 5) -> np.ndarray:
-    """Draws of the club's skills from their exact posterior given its games, under the simulation's own model
-    (skills N(0, spread²), performance = skill + N(0, 1), the order of performance): the best answer any method
-    could give from these games. Not for the site: it is the yardstick that says how much of a miss is the method
-    and how much is what 300 games can tell.
-
-    Gibbs sampling with the performances as latent variables (the probit model's data augmentation): each seat's
-    performance given the skills is a normal truncated between its neighbours' in the finishing order (half the
-    places at a time, by inverse cdf), and the skills given the performances are normal (conjugate). With the
-    spread unknown (`spread=None`), the skills' variance is drawn too, under the scale-free prior p(τ²) ∝ 1/τ²,
-    which favours no spread. 1,500 sweeps, the first 300 dropped, every 5th kept: 240 draws."""
-    gen = np.random.default_rng(seed)
-    player, place, above, below = [], [], [], []
-    for order in orders:
-        start = len(player)
-        for k, p in enumerate(order):
-            player.append(p)
-            place.append(k)
-            above.append(start + k - 1 if k > 0 else -1)
-            below.append(start + k + 1 if k < len(order) - 1 else -1)
-    player_, place_, above_, below_ = map(np.array, (player, place, above, below))
-    latent = np.array([-k for k in place], dtype=float)  # any order-respecting start
-    skills = np.zeros(CLUB_PLAYERS)
-    counts = np.bincount(player_, minlength=CLUB_PLAYERS)
-    variance = spread**2 if spread is not None else 1.0
-    kept = []
-    for sweep in range(sweeps):
-        for parity in (0, 1):
-            at = place_ % 2 == parity
-            high = np.where(above_[at] >= 0, latent[np.maximum(above_[at], 0)], np.inf)
-            low = np.where(below_[at] >= 0, latent[np.maximum(below_[at], 0)], -np.inf)
-            mean = skills[player_[at]]
-            lo, hi = ndtr(low - mean), ndtr(high - mean)
-            latent[at] = mean + ndtri(np.clip(lo + gen.uniform(size=at.sum()) * (hi - lo), 1e-15, 1 - 1e-15))
-        precision = counts + 1 / variance
-        skills = (np.bincount(player_, weights=latent, minlength=CLUB_PLAYERS) / precision
-                  + gen.standard_normal(CLUB_PLAYERS) / np.sqrt(precision))
-        if spread is None:
-            variance = (skills**2).sum() / 2 / gen.gamma(CLUB_PLAYERS / 2)
-        if sweep >= burn and (sweep - burn) % thin == 0:
-            kept.append(skills.copy())
-    return np.array(kept)
-
-
-def ideal_win(samples: np.ndarray, seated: Sequence[int], gen: np.random.Generator, draws: int = 20_000
-              ) -> list[float]:
-    """The posterior predictive chance of each seat to win: the share of draws (a posterior draw of the skills,
-    then each seat's performance noise) in which the seat performs best (Monte Carlo error about ±0.003)."""
-    performance = samples[gen.integers(0, len(samples), draws)][:, seated] + gen.standard_normal((draws, len(seated)))
-    return list(np.bincount(performance.argmax(axis=1), minlength=len(seated)) / draws)
 
 
 def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
@@ -413,12 +363,13 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
         show_ideal(rows)
 
 
-def show_own(rows: list[tuple[str, int, dict]]) -> None:
+def show_own(rows: list[tuple[str, int, dict]], key: str = "own",
+             title: str = "Each seed's club apart (its held-out tables of every size): its own exponent") -> None:
     """Each club apart: the pooled rows above can hide clubs too sure and clubs not sure enough that cancel."""
-    print("\nEach seed's club apart (its held-out tables of every size): its own exponent")
+    print(f"\n{title}")
     print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
     print("|---|---|---|---|---|---|")
-    for name, own in {name: row["own"] for name, _n, row in rows}.items():
+    for name, own in {name: row[key] for name, _n, row in rows}.items():
         print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
               f" {sum(0.9 <= a <= 1.1 for a in own)} |")
 
@@ -447,12 +398,7 @@ def show_ideal(rows: list[tuple[str, int, dict]]) -> None:
         print(f"| {name} | {n} | {row['site']['exponent']:.2f} | {ideal['exponent']:.2f} | {ideal['cal']:.3f} |"
               f" {ideal['brier']:.4f} | {known['exponent']:.2f} | {known['cal']:.3f} | {known['brier']:.4f} |"
               f" {row['oracle']:.4f} |")
-    print("\nEach seed's club apart, the ideal's own exponent (spread unknown)")
-    print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
-    print("|---|---|---|---|---|---|")
-    for name, own in {name: row["own_ideal"] for name, _n, row in rows}.items():
-        print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
-              f" {sum(0.9 <= a <= 1.1 for a in own)} |")
+    show_own(rows, "own_ideal", "Each seed's club apart, the ideal's own exponent (spread unknown)")
 
 
 def show_experiment(rows: list[tuple[str, int, dict]]) -> None:

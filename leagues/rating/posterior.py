@@ -100,7 +100,7 @@ def _sample(seat_player, seat_group, seat_place, group_start, group_above, group
             np.minimum.reduceat(latent, group_start, out=lowest[:groups])
             np.maximum.reduceat(latent, group_start, out=highest[:groups])
             mean = skills[players]
-            latent[at] = mean + _truncated_normal(highest[below] - mean, lowest[above] - mean, gen)
+            latent[at] = mean + truncated_normal(highest[below] - mean, lowest[above] - mean, gen)
         precision = games_played + 1 / variance
         centre = np.bincount(seat_player, weights=latent, minlength=count) / precision
         skills = centre + gen.standard_normal(count) / np.sqrt(precision)
@@ -121,7 +121,7 @@ def _sample(seat_player, seat_group, seat_place, group_start, group_above, group
     return means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept
 
 
-def _truncated_normal(lower: np.ndarray, upper: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+def truncated_normal(lower: np.ndarray, upper: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     """A standard normal draw within [lower, upper] each, by inverse cdf. An interval above the mean is drawn as
     its mirror image below it, where the cdf keeps its precision far into the tail (Φ(−8) is 6e-16, Φ(8) rounds
     to 1); the draw is held inside its interval against what rounding is left."""
