@@ -18,6 +18,7 @@ from hypothesis import settings as hypothesis_settings
 
 from leagues.club import clubs
 from leagues.people import players
+from tests.clock import TONIGHT, travel_to
 from tests.xdist_env import worker_environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +43,30 @@ REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF
 # stops grouping, pytest-xdist issue #1386, so nothing here may depend on two tests sharing a worker.)
 
 
+def pytest_configure(config):
+    """TESTS_TODAY=YYYY-MM-DD runs the suite as if on that day (from 12:00, ticking): before the test modules are
+    imported, so their own "today" moves too. CI runs the date-sensitive modules so on dates where calendars bite
+    (.ci/run); a test that passes only on some days fails there. Python's clock only (tests/clock.py)."""
+    day = os.environ.get("TESTS_TODAY")
+    if day:
+        import datetime
+
+        travel_to(datetime.date.fromisoformat(day), datetime.time(12, 0)).start()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_setupnodes(config, specs):
     """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
     for index, spec in enumerate(specs):
         spec.env.update(worker_environment(os.environ, index))
+
+
+@pytest.fixture
+def on_the_night():
+    """The clock at 20:00 on the league nights' Thursday (tests/clock.py): for the tests whose services read
+    "today", such as a member's removal, which clears his check-ins at nights from yesterday on."""
+    with travel_to(TONIGHT):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from leagues.models import Rating, RatingEvent, Standing
 from leagues.people import players
 from leagues.people.players import player_for_user
 from leagues.result import results
+from tests.clock import TONIGHT  # noqa: F401 (the league nights' Thursday, imported from here by their tests)
 
 TODAY = datetime.date.today()
 START = TODAY - datetime.timedelta(days=60)
@@ -23,7 +24,6 @@ def league_with_season(club, owner, **rules):
     return league, season
 
 
-TONIGHT = datetime.date(2026, 11, 26)  # the league nights' Thursday
 
 
 @pytest.fixture(name="season")

@@ -15,6 +15,9 @@ from leagues.nights import selectors, services
 
 from .test_night_games import SHITENNO, members, open_night, season  # noqa: F401 (fixtures)
 
+# The night is on TONIGHT and the removal clears check-ins from yesterday on: the clock stands on that night.
+pytestmark = pytest.mark.usefixtures("on_the_night")
+
 
 def remove(club, user, by):
     clubs.membership_remove(membership=Membership.objects.get(club=club, player=user.player), user=by)

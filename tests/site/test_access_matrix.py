@@ -31,6 +31,9 @@ from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime.date.today()
+# A season after the fixture's (which ends 30 days from today): fixed dates would overlap it on some days of the year.
+NEXT_SEASON = {"name": "Next", "starts_on": (TODAY + datetime.timedelta(days=60)).isoformat(),
+               "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat()}
 MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
           ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable]
 
@@ -105,7 +108,7 @@ WRITES = [
     ("post", "/api/tables/", {"players": ["{dave}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"}),
     # the league and its season
     ("post", "/api/clubs/{slug}/leagues/", {"name": "Dave's league", "games": ["Go"]}),
-    ("post", "/api/leagues/{league}/seasons/", {"name": "2027", "starts_on": "2027-01-01", "ends_on": "2027-06-30"}),
+    ("post", "/api/leagues/{league}/seasons/", NEXT_SEASON),
     ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
                                "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]}),
     # editing and deleting them (issue 34)
@@ -237,7 +240,7 @@ ROLE_MATRIX = [
     ("patch", "/api/clubs/{slug}/members/{carol_membership}/", {"role": "admin"}, _cells(403, 401, alice=200)),
     ("delete", "/api/clubs/{slug}/members/{carol_membership}/", None, _cells(403, 401, carol=204, alice=204)),
     ("post", "/api/clubs/{slug}/leagues/", {"name": "Spring", "games": ["Go"]}, _cells(403, 401, alice=201)),
-    ("post", "/api/leagues/{league}/seasons/", {"name": "2027", "starts_on": "2027-01-01", "ends_on": "2027-06-30"},
+    ("post", "/api/leagues/{league}/seasons/", NEXT_SEASON,
      _cells(404, 401, carol=403, alice=201)),
     ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
                                "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]},
