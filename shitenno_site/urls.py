@@ -1,15 +1,20 @@
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import health, pwa, views
+from . import health, public, pwa, views
 
 handler400 = "shitenno_site.views.bad_request"
+handler404 = "shitenno_site.public.page_not_found"
+handler500 = "shitenno_site.public.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("robots.txt", public.robots_txt, name="robots_txt"),
+    path("sitemap.xml", sitemap, {"sitemaps": public.SITEMAPS}, name="sitemap"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("admin/", admin.site.urls),

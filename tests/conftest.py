@@ -4,6 +4,7 @@ alice hosts and owns the club, bob sits at her table, carol is in the club but n
 dave is an outsider.
 """
 
+import datetime
 import os
 import shutil
 import subprocess
@@ -32,6 +33,13 @@ hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, prin
 hypothesis_settings.register_profile("thorough", derandomize=False, max_examples=1000, deadline=None,
                                      print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# TESTS_TODAY=YYYY-MM-DD runs the suite as if on that day (from 12:00, ticking). It starts here, when this first
+# conftest is imported, before the test modules and the other conftests are, so their own "today" moves too. CI runs
+# the date-sensitive modules so on days where calendars bite (.ci/run): a test that passes only on some days fails
+# there. Python's clock only: PostgreSQL's CURRENT_DATE and the Celery worker keep the machine's (tests/clock.py).
+if os.environ.get("TESTS_TODAY"):
+    travel_to(datetime.date.fromisoformat(os.environ["TESTS_TODAY"]), datetime.time(12, 0)).start()
 PASSWORD = "a long test passphrase 42"
 
 
@@ -41,17 +49,6 @@ REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF
 # (pytest-django), its own Redis databases (below) and, when it runs a test marked celery_worker, its own Celery
 # worker process; the scale-out test alone uses fixed ports. (No `--dist loadgroup`: with pytest 9.2 it silently
 # stops grouping, pytest-xdist issue #1386, so nothing here may depend on two tests sharing a worker.)
-
-
-def pytest_configure(config):
-    """TESTS_TODAY=YYYY-MM-DD runs the suite as if on that day (from 12:00, ticking): before the test modules are
-    imported, so their own "today" moves too. CI runs the date-sensitive modules so on dates where calendars bite
-    (.ci/run); a test that passes only on some days fails there. Python's clock only (tests/clock.py)."""
-    day = os.environ.get("TESTS_TODAY")
-    if day:
-        import datetime
-
-        travel_to(datetime.date.fromisoformat(day), datetime.time(12, 0)).start()
 
 
 @pytest.hookimpl(optionalhook=True)
