@@ -9,6 +9,8 @@ players (or their club) enter. check_board() turns that set-up into the engine's
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engines.base import IllegalMove
 from games.engines.samurai_empires.checks import (
     check_choice,
@@ -74,7 +76,7 @@ def _check_region(value: object, index: int, solo: bool) -> dict:
     values = check_list(region["values"], f"{what} values", shortest=1, longest=6)
     influence = check_list(region["influence_points"], f"{what} influence_points", shortest=1, longest=40)
     provinces = check_list(region["provinces"], f"{what} provinces", shortest=1, longest=20)
-    out = {
+    out: dict[str, Any] = {
         "name": check_text(region["name"], f"{what} name"),
         "values": [check_int(v, f"{what} value", high=999) for v in values],
         "influence_points": [check_int(v, f"{what} influence point", high=999) for v in influence],

@@ -53,7 +53,7 @@ def _player_has_room(state: dict) -> bool:
                for spaces in state["solo"]["spaces"].values() for stack in spaces)
 
 
-def _era_score(state: dict, move: dict) -> str:
+def _era_score(state: dict, move: dict) -> Phrase:
     m = check_object(move, "The move", required=("type", "era", "scores"))
     era = check_int(m["era"], "era", low=1, high=ERAS)
     if era != state["era"]:
@@ -121,6 +121,7 @@ def _solo_move(state: dict, kind: str, move: dict) -> Phrase:
     else:
         check_object(move, "The move", required=("type",))
         party = to_move(state)
+        assert party is not None  # the solo moves are offered only while a party is to move (open_moves)
         if kind == "ai_step" and state["phase"] == "resolution":
             return solo_era.ai_resolve(state, party)
         if kind == "ai_step":

@@ -133,10 +133,10 @@ def set_up(state: dict, seeding: object) -> None:
         }
     capitals = [p["name"] for r in state["board"]["regions"] for p in r["provinces"] if p["kind"] == "capital"]
     solo["player"] = {"armies": {c: PLAYER_START_ARMIES for c in capitals}, "castles": []}
-    deck = dict(state["board"]["destiny_deck"])
+    destiny = dict(state["board"]["destiny_deck"])
     for region in regions:  # "Take 1 Destiny card for each of the regions"
-        deck[region] -= 1
-    solo["destiny"] = {"deck": deck, "drawn": {r: 1 for r in regions},
+        destiny[region] -= 1
+    solo["destiny"] = {"deck": destiny, "drawn": {r: 1 for r in regions},
                        "history": [{"era": 0, "region": r} for r in regions]}
     solo["last"] = None
     start_era(state)
@@ -213,7 +213,8 @@ def ai_plan(state: dict, party: int) -> Phrase:
     ai = ai_of(state, party)
     name = party_name(state, party)
     set_aside = []
-    chosen = space = None
+    chosen: list | None = None
+    space: int | None = None
     while ai["deck"]:
         card = ai["deck"].pop(0)
         space = ai_space(state, party, card[0])
@@ -222,7 +223,7 @@ def ai_plan(state: dict, party: int) -> Phrase:
             break
         set_aside.append(card)
     ai["deck"] += set_aside  # "The card/s that are unused are placed on the bottom of the deck."
-    if chosen is None:
+    if chosen is None or space is None:  # both are set together, when a card's region has a space
         state["solo"]["placed"][party] += 1
         return Phrase(f"{name} has no card whose region has room for a token, and places none.",
                       "samurai_empires.describe.ai_no_card", party=party_phrase(state, party))
@@ -296,7 +297,7 @@ def report(state: dict, move: dict) -> Phrase:
     who = party_name(state, PLAYER)
     if not out:
         return Phrase(f"{who} reports their Armies: none.", "samurai_empires.describe.report_none", party=who)
-    armies = words([Phrase(f"{n} in {p}", "samurai_empires.n_in", n=n, province=p) for p, n in out.items()],
-                   "site.list", ", ")
+    armies_said = words([Phrase(f"{n} in {p}", "samurai_empires.n_in", n=n, province=p) for p, n in out.items()],
+                        "site.list", ", ")
     return Phrase(f"{who} reports their Armies: {shown}.", "samurai_empires.describe.report", party=who,
-                  armies=armies)
+                  armies=armies_said)

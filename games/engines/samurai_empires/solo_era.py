@@ -45,7 +45,7 @@ def ai_resolve(state: dict, party: int) -> Phrase:
     what = token_action(state, party, token["card"], action) if action else Phrase(
         "it has no face-down token left", "samurai_empires.ai.no_token")
     _next(state)
-    shown = ACTION_NAMES.get(action, "nothing")
+    shown = ACTION_NAMES.get(action, "nothing") if action else "nothing"
     return Phrase(f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}.",
                   "samurai_empires.describe.ai_reveals", party=party_phrase(state, party), action=action or "none",
                   space=space + 1, region=region, what=what)

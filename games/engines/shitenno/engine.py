@@ -69,15 +69,16 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
         )
     unknown = set(move) - {"type", "seat"} - FIELDS[kind]
     if unknown:
-        allowed = ", ".join(sorted(FIELDS[kind])) or "no other field"
+        takes = ", ".join(sorted(FIELDS[kind])) or "no other field"
         raise invalid(
-            f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {allowed}.",
+            f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {takes}.",
             "unknown_fields", type=kind, fields=", ".join(sorted(map(str, unknown)))[:80],
             allowed=", ".join(sorted(FIELDS[kind])) or "-",
         )
     if state["phase"] == "over":
         raise illegal("The game is over.", "game_over")
     mover = to_move(state)
+    assert mover is not None  # sharing and provinces always have a general to move; "over" was refused above
     if seat != mover:
         raise illegal(f"It is {general_name(state, mover)}'s turn, not {general_name(state, seat)}'s.", "not_your_turn",
                       mover=general_name(state, mover), general=general_name(state, seat))
@@ -180,7 +181,7 @@ class ShitennoEngine:
                 "offer": copy_json(s["offer"]),
                 "split": copy_json(s["split"]),
             }
-        elif state["phase"] == "provinces":
+        elif state["phase"] == "provinces" and seat is not None:  # a general is always to move in this phase
             turn = state["turn"]
             hint["turn"] = {
                 "placed": turn["placed"],

@@ -22,6 +22,7 @@ its other troop is simply lost (ruling 3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.engines.base import Phrase
 from games.engines.shitenno.board import (
@@ -44,7 +45,8 @@ class Payment:
     troops: tuple[str, ...] = ()
     kokus: tuple[int, ...] = ()
     hatamoto: str | None = None
-    bonuses: tuple[tuple[str, object, object], ...] = ()  # ("exchange", from, to) | ("plus_one", on, None)
+    # ("exchange", from: a troop or a koku value, to: a troop) | ("plus_one", on: a troop or "koku", None)
+    bonuses: tuple[tuple[str, Any, Any], ...] = ()
 
     def without(self, item: tuple[str, int]) -> Payment:
         kind, i = item

@@ -23,6 +23,7 @@ from games.engines.shitenno.board import (
     TITLE_BONUS,
     TITLE_NAMES,
     TROOP_NAMES,
+    Province,
     card_name,
     check_province,
     check_troop,
@@ -32,6 +33,7 @@ from games.engines.shitenno.board import (
     ordinal,
 )
 from games.engines.shitenno.payment import (
+    Payment,
     check_payment,
     parse_payment,
     payment_in_words,
@@ -150,7 +152,7 @@ def _kamon_to_place(state: dict, seat: int, who: str) -> None:
         )
 
 
-def _free_position(state: dict, province) -> int:
+def _free_position(state: dict, province: Province) -> int:
     position = next_position(state, province.slug)
     if position is None:
         raise illegal(f"{province.name} is full: all {POSITIONS} positions are taken.", "province_full",
@@ -158,7 +160,7 @@ def _free_position(state: dict, province) -> int:
     return position
 
 
-def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment) -> None:
+def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment: Payment) -> None:
     """The Hatamoto tile only for the Hatamoto, once a turn; bonus tiles only as many as held."""
     if payment.hatamoto:
         if holder(state, "hatamoto") != seat:
@@ -178,7 +180,7 @@ def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment) -> None:
             )
 
 
-def _gate_tiles_seen(state: dict, province, gate: dict, move: dict) -> tuple:
+def _gate_tiles_seen(state: dict, province: Province, gate: dict, move: dict) -> tuple:
     """The tile taken from the gate and the one it reveals, as seen at the table (validated against the 24
     tiles): (bonus, next troop face)."""
     bonus = move.get("bonus")
@@ -201,7 +203,8 @@ def _gate_tiles_seen(state: dict, province, gate: dict, move: dict) -> tuple:
     return bonus, next_troop
 
 
-def _put_kamon(state: dict, seat: int, province, position: int, payment, bonus, next_troop) -> None:
+def _put_kamon(state: dict, seat: int, province: Province, position: int, payment: Payment, bonus: str | None,
+               next_troop: str | None) -> None:
     """The paid kamon on the board: the bonus tiles spent, favour for the position and the title, the gate's
     tile taken."""
     turn, tiles, gate = state["turn"], state["hands"][seat]["tiles"], state["gates"][province.slug]

@@ -167,8 +167,8 @@ def draw(state: dict, move: dict) -> None:
                           "koku_deck_short", left=state["koku_deck"][value], value=int(value))
     draw_troop_cards(state, len(troops))
     check_plausible(state, troops)
-    for value in kokus:
-        state["koku_deck"][str(value)] -= 1
+    for koku in kokus:
+        state["koku_deck"][str(koku)] -= 1
     if sum(state["koku_deck"].values()) == 0:
         state["last_year"] = True
     state["sharing"]["table"] = {"troops": in_card_order(troops), "kokus": sorted(kokus)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 from games.engines.base import MoveError
 from games.engines.shitenno import ShitennoEngine, deal_titles
@@ -68,19 +69,19 @@ def _candidate_payments(rng: random.Random, hint: dict, hand_cards: list[str], k
             candidates.append({"kokus": list(combo)})
             if tiles["plus_one"]:
                 candidates.append({"kokus": list(combo), "bonuses": [{"tile": "plus_one", "on": "koku"}]})
-    for combo in _subsets(hand_cards, 400):
-        candidates.append({"troops": list(combo)})
-        extra = []
+    for cards in _subsets(hand_cards, 400):
+        candidates.append({"troops": list(cards)})
+        extra: list[tuple[str, Any]] = []
         if hint["turn"]["hatamoto_available"]:
             extra.append(("hatamoto", rng.choice(TROOPS)))
         if tiles["plus_one"]:
-            played = sorted({t for c in combo for t in troops_on(c)})
+            played = sorted({t for c in cards for t in troops_on(c)})
             extra.append(("bonuses", [{"tile": "plus_one", "on": rng.choice(played)}]))
         if tiles["exchange"]:
-            played = sorted({t for c in combo for t in troops_on(c)})
+            played = sorted({t for c in cards for t in troops_on(c)})
             extra.append(("bonuses", [{"tile": "exchange", "from": rng.choice(played), "to": rng.choice(TROOPS)}]))
         for key, value in extra:
-            candidates.append({"troops": list(combo), key: value})
+            candidates.append({"troops": list(cards), key: value})
     rng.shuffle(candidates)
     return candidates
 

@@ -28,7 +28,8 @@ def holder_phrase(state: dict, holder: int | str) -> Phrase:
         return Phrase(holder_name(state, holder), "teikoku.holder.port")
     if holder == "supply":
         return Phrase(holder_name(state, holder), "teikoku.holder.supply")
-    return Phrase(clan_name(state, holder), "teikoku.clan", clan=clan_name(state, holder))
+    clan = clan_name(state, int(holder))  # a clan's seat: the holders are checked before they are named
+    return Phrase(clan, "teikoku.clan", clan=clan)
 
 
 def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, PLR0911 (one branch per move)

@@ -14,7 +14,7 @@ from games.engines.teikoku.calendar import end_turn
 from games.engines.teikoku.checks import illegal, invalid, read_fields, seat
 from games.engines.teikoku.rules import MAX_NOTE
 
-Fields = dict[str, dict]
+Fields = dict[str, Any]  # "required"/"optional" field specs, and a roll's dice
 # type: (fields for n players, handler returning True when the calendar has run out, made at any time)
 MOVES: dict[str, tuple[Callable[[int], Fields], Callable[[dict, dict], Any], bool]] = {
     "end_turn": (lambda n: {"required": {}}, lambda state, move: end_turn(state, move["seat"]), False),

@@ -44,7 +44,8 @@ def anytime_move(rng: random.Random, state: dict, hint: dict) -> dict:
     seat = rng.randrange(len(state["clans"]))
     kind = rng.choice(hint["anytime_moves"])
     if kind in ("card_effect", "correction"):
-        wealth = {**dict(enumerate(state["treasure"])), "port": state["port"]["treasure"], "supply": 8}
+        wealth: dict[int | str, int] = {**dict(enumerate(state["treasure"])), "port": state["port"]["treasure"],
+                                        "supply": 8}
         source = rng.choice([h for h, held in wealth.items() if held > 0])
         target = rng.choice([h for h in wealth if h != source])
         amount = rng.randint(1, min(wealth[source], 8))

@@ -63,7 +63,7 @@ def holder_name(state: dict, holder: int | str) -> str:
         return "the Port"
     if holder == "supply":
         return "the supply"
-    return clan_name(state, holder)
+    return clan_name(state, int(holder))  # a clan's seat: the holders are checked before they are named
 
 
 def season_rules(season: str) -> dict:
