@@ -9,6 +9,7 @@ forbids is refused; a missing required header, an undocumented method and a miss
 they should be.
 """
 
+import copy
 import datetime
 import json
 
@@ -119,8 +120,21 @@ def in_process_connection():
     signals.request_finished.connect(close_old_connections)
 
 
-# Loaded once at collection: producing the schema reads no database.
-schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application, config=CONFIG)
+def _loaded(config: SchemathesisConfig | None = None):
+    """The live schema as schemathesis loads it from the site, once per collection (issue 45: drf-spectacular built
+    it three times, a third of the suite's start-up), then a fresh copy for each of the three uses below, since each
+    changes its own (modes, hooks, links). Producing the schema reads no database."""
+    global _RAW_SCHEMA
+    if _RAW_SCHEMA is None:
+        _RAW_SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).raw_schema
+    loaded = schemathesis.openapi.from_dict(copy.deepcopy(_RAW_SCHEMA), config=config)
+    loaded.app = application
+    loaded.location = "/api/schema/?format=json"
+    return loaded
+
+
+_RAW_SCHEMA: dict | None = None
+schema = _loaded(CONFIG)
 
 
 def _real_path_parameters(path: str, world: dict) -> dict:
@@ -203,7 +217,7 @@ def test_it_refuses_malformed_bodies(client, world, method, template):
 
 # --- Negative mode: data that breaks each operation's schema must be refused with a 4xx, never a 5xx ---------
 
-negative_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+negative_schema = _loaded()
 negative_schema.config.generation.update(modes=[GenerationMode.NEGATIVE])
 negative_schema.hook(flatmap_path_parameters)
 
@@ -244,7 +258,7 @@ LINKS = {  # (source path, method, status) -> {link name: (target path, method, 
     },
 }
 
-stateful_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+stateful_schema = _loaded()
 stateful_schema.config.generation.update(modes=[GenerationMode.POSITIVE])
 for (_path, _method, _status), _links in LINKS.items():
     _responses = stateful_schema.raw_schema["paths"][_path][_method]["responses"]
