@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from shitenno_site.validation import name_problem, text_problem
@@ -277,7 +278,7 @@ def _bgstats_entries(raw: dict, where: str, players: dict[str, SourcePlayer], so
 def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None = None) -> Source:
     """A BG Stats backup: `players`, `games`, `plays` (and `locations`, not used). Plays refer to games and
     players by their `id`."""
-    today = today or datetime.date.today()
+    today = today or timezone.localdate()
     root = _bgstats_root(data, name)
     source = Source(kind=SOURCE_BGSTATS)
     players = _bgstats_players(root, name)
@@ -345,7 +346,7 @@ def _bgg_entries(play: Element, where: str, source: Source) -> list[SourceEntry]
 def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = None) -> Source:
     """One or several pages of the XML API's plays of a user (`<plays><play ...><item/><players>...`). A play
     seen on two pages (an export taken while plays were logged) is read once."""
-    today = today or datetime.date.today()
+    today = today or timezone.localdate()
     source = Source(kind=SOURCE_BGG)
     seen: set[str] = set()
     for name, data in files:

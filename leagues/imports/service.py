@@ -6,11 +6,11 @@ is committed: the commit re-reads what the club holds under the club's lock and 
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable, Iterable, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import REGISTRY
@@ -122,7 +122,7 @@ def import_commit(*, club: Club, user: AbstractBaseUser, source: Source, merges:
     players = {p.pk: p for p in Player.objects.filter(pk__in={p.player_id for p in people.values()})}
     total, rows, players_of = len(plan.results), [], {}
     template = Result(club=club, created_by=user, source=plan.source, vouched_by=user if vouch else None,
-                      game="", played_on=datetime.date.today())
+                      game="", played_on=timezone.localdate())
     for start in range(0, total, CHUNK):
         chunk = plan.results[start:start + CHUNK]
         insert_rows(template, ("game", "played_on", "external_id"),

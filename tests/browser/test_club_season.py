@@ -14,6 +14,7 @@ import datetime
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import BoardSetup
@@ -29,7 +30,7 @@ from .test_table import LIVE, no_horizontal_scroll, see_seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 STARTS, ENDS = TODAY - datetime.timedelta(days=9), TODAY + datetime.timedelta(days=30)
 BGSTATS = Path(__file__).parent.parent / "leagues" / "fixtures" / "imports" / "bgstats.json"
 ERAS = [{"p0_place0": 2, "p1_place0": 1, "p2_place1": 1, "p3_place2": 1},  # the score sheet's three eras

@@ -6,6 +6,7 @@ off on their phones, and the projected standings of the night, refreshing themse
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services as game_services
@@ -21,7 +22,7 @@ from .test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 SEED = 7
 POLL = 25_000  # the organiser's list polls every 5 s, the standings every 10 s
 

@@ -5,6 +5,7 @@ proposing again keeps."""
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from leagues.club import clubs, seasons
@@ -16,7 +17,7 @@ from .test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def test_a_two_game_night_gives_one_table_of_each_and_a_tap_sets_a_table_s_game(phone, shoot, alice, carol, club):

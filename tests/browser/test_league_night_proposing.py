@@ -5,6 +5,7 @@ without a reload. A refusal the job reports appears the same way."""
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from leagues.club import seasons
@@ -16,7 +17,7 @@ from .test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 POLL = 15_000  # the round's part polls every second while a proposal runs
 
 

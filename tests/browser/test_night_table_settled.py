@@ -4,6 +4,7 @@ placed first, a link to the result) in place of the move panel, and the page sti
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import TableSession
@@ -18,7 +19,7 @@ from .test_table import LIVE, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def test_a_table_entered_by_hand_tells_its_phone_and_offers_no_move(phone, shoot, alice, carol, club):

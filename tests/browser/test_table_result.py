@@ -4,6 +4,7 @@ phone finds the result under the victory, signs it off with one tap there, and t
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
@@ -16,7 +17,7 @@ from .test_table import LIVE, no_horizontal_scroll, see_seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 TWO_CLANS = {"clans": ["fujiwara", "minamoto"], "units_deck": 0, "chosen_specials": ["ninja", "market"]}
 DEBT = {"type": "correction", "seat": 1, "from": 1, "to": "supply", "amount": 1, "note": "paid a debt"}
 LAST_CARDS = {"type": "cards_leave", "seat": 0, "deck": "yakuza", "count": 4, "note": "card effect"}

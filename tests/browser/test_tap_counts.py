@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
@@ -21,7 +22,7 @@ from tests.browser.test_table_result import DEBT, LAST_CARDS, TWO_CLANS
 from tests.games.engines.samurai_empires.tables import BOARD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def test_an_era_of_a_three_player_score_sheet(phone, alice):

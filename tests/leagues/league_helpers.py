@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.utils import timezone
 
 from leagues.club import seasons
 from leagues.club.clubs import club_join
@@ -12,7 +13,7 @@ from leagues.people.players import player_for_user
 from leagues.result import results
 from tests.clock import TONIGHT  # noqa: F401 (the league nights' Thursday, imported from here by their tests)
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 START = TODAY - datetime.timedelta(days=60)
 
 

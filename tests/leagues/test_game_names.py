@@ -6,6 +6,7 @@ import importlib
 
 import pytest
 from django.apps import apps as django_apps
+from django.utils import timezone
 
 from games.engines import REGISTRY
 from games.registry import game_key, one_name, registered_slug
@@ -75,7 +76,7 @@ def test_the_api_takes_the_name_for_a_result_and_for_the_ratings(api, club, alic
     league, season = league_with_season(club, alice)
     join(club, bob)
     api.login(alice)
-    body = {"game": "Shitennō", "played_on": str(datetime.date.today()), "season": season.pk, "entries": [
+    body = {"game": "Shitennō", "played_on": str(timezone.localdate()), "season": season.pk, "entries": [
         {"player": alice.player.pk, "rank": 1, "score": 31}, {"player": bob.player.pk, "rank": 2, "score": 20}]}
     answer = api.post("/api/results/", body)
     assert answer.status_code == 201, answer.content
@@ -121,7 +122,7 @@ def test_the_migration_folds_names_into_the_slug_and_re_rates_both_scopes(club, 
     one scope by the slug holding all four in date order (the ratings a fresh recompute gives), the name's scope
     empty, the league's games folded; a free-text game is left alone."""
     league = _public_league(club, alice, bob, ["shitenno", "Go"])
-    today = datetime.date.today()
+    today = timezone.localdate()
     season = seasons.season_create(league=league, name="S", starts_on=today - datetime.timedelta(60),
                                    ends_on=today, user=alice)
     League.objects.filter(pk=league.pk).update(games=["shitenno", "Shitennō", "Go"])

@@ -5,7 +5,7 @@ in that game's unit; no figure mixes two games."""
 import datetime
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
 from leagues.models import Player, Result, ResultEntry
 from leagues.people import player_record
@@ -13,7 +13,7 @@ from leagues.people.players import player_for_user
 from leagues.standings import tally as tally_store
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def _counted(game: str, entries: list[tuple], days_ago: int = 0) -> None:

@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.utils import timezone
 
 from leagues.models import Rating, RatingEvent
 
@@ -26,7 +27,7 @@ def test_the_rankings_can_hide_who_has_not_played_for_a_while_without_rewriting_
     league, _season, _pending = rated_season(club, alice, bob, carol)  # the counted game was 3 days ago
     before = snapshot()
     assert "alice" in client.get(f"/rankings/?scope=league:{league.pk}&active=90").content.decode()
-    RatingEvent.objects.filter(player=alice.player).update(played_on=datetime.date.today() - datetime.timedelta(400))
+    RatingEvent.objects.filter(player=alice.player).update(played_on=timezone.localdate() - datetime.timedelta(400))
     page = client.get(f"/rankings/?scope=league:{league.pk}&active=365").content.decode()
     assert "alice" not in page and "bob" in page
     assert "alice" in client.get(f"/rankings/?scope=league:{league.pk}&active=0").content.decode()

@@ -8,6 +8,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from leagues.club import seasons
@@ -16,7 +17,7 @@ from leagues.models import Result, SignOff
 from leagues.people.players import player_for_user
 from tests.games.teikoku_site.test_results import ATTRITION, MOVES, play
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from leagues.club import seasons
 from leagues.common.access import result_players_signed_by
@@ -19,7 +19,7 @@ from leagues.people.players import player_for_user, player_guest_create
 from leagues.result import results
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def _season(club, alice):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from leagues.notifications.models import Preference, PushSubscription
 from leagues.people.players import player_for_user
@@ -128,7 +128,7 @@ def test_the_nav_counts_what_waits_for_my_sign_off_and_links_to_it(client, club,
     from leagues.club import seasons
 
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
-    today = datetime.date.today()
+    today = timezone.localdate()
     season = seasons.season_create(league=league, name="Now", starts_on=today - datetime.timedelta(days=30),
                                    ends_on=today + datetime.timedelta(days=30), user=alice)
     for day in (1, 2):

@@ -5,6 +5,7 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
+from django.utils import timezone
 
 from games import services as game_services
 from leagues.club import seasons
@@ -12,7 +13,7 @@ from leagues.people.players import player_for_user, player_guest_create
 from leagues.result import results
 from tests.games.tables import two_player_setup
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import datetime
 import json
 
 import pytest
+from django.utils import timezone
 
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
@@ -30,7 +31,7 @@ from leagues.people.players import player_for_user
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 # A season after the fixture's (which ends 30 days from today): fixed dates would overlap it on some days of the year.
 NEXT_SEASON = {"name": "Next", "starts_on": (TODAY + datetime.timedelta(days=60)).isoformat(),
                "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat()}

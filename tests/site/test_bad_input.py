@@ -8,12 +8,12 @@ anonymous phone holds only a CSRF cookie.
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import services as game_services
 from games.models import MoveEvent, Seat, TableSession
@@ -24,7 +24,7 @@ from tests.games.tables import four_player_setup, two_player_setup
 
 pytestmark = pytest.mark.django_db
 MODELS = (TableSession, Seat, MoveEvent, Player, Club, Membership, League, Season, Result, ResultEntry, SignOff)
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def snapshot() -> dict:

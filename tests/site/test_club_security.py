@@ -8,6 +8,7 @@ read what Bravo keeps to itself. Every refusal leaves nothing changed (and each 
 import datetime
 
 import pytest
+from django.utils import timezone
 
 from games import services as game_services
 from games.models import MoveEvent
@@ -21,7 +22,7 @@ from shitenno_site.errors import Conflict
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 @pytest.fixture

@@ -70,7 +70,7 @@ def test_the_budget_is_each_persons_own(api, alice, bob):
 
 
 def test_an_imports_players_are_counted_by_the_import_not_here(api, alice, club):
-    imported = Result.objects.create(game="Go", played_on=datetime.date.today(), club=club, created_by=alice,
+    imported = Result.objects.create(game="Go", played_on=timezone.localdate(), club=club, created_by=alice,
                                      source="bgg", external_id="1")
     for i in range(GUESTS_PER_HOUR):
         player = Player.objects.create(name=f"Imported {i}", created_by=alice, created_in=club)

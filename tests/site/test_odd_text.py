@@ -9,10 +9,10 @@ that takes text: never a 5xx, nothing written on a refusal, and text the rule re
 
 from __future__ import annotations
 
-import datetime
 import json
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -217,7 +217,7 @@ def world(alices_club, alice, bob, teikoku) -> dict:
     from games.plugins import default_final_count_game
     from leagues.nights.services import night_open
 
-    night = night_open(season=alices_club.season, user=alice, date=datetime.date.today(), games=["shitenno"])
+    night = night_open(season=alices_club.season, user=alice, date=timezone.localdate(), games=["shitenno"])
     return {"season": alices_club.season, "result": alices_club.result, "teikoku": teikoku.code,
             "club": alices_club.club.slug, "players": [player_for_user(alice).pk, player_for_user(bob).pk],
             "night": night.pk, "end": default_final_count_game().api_final_count_example[1]}

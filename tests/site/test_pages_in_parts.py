@@ -5,6 +5,7 @@ import datetime
 import random
 
 import pytest
+from django.utils import timezone
 
 from games.models import MoveEvent
 from leagues.club import seasons
@@ -18,7 +19,7 @@ from leagues.standings import tally as tally_store
 from .test_query_budgets import _table
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 

@@ -10,6 +10,7 @@ import datetime
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from games import services as game_services
 from games.engines import get_engine
@@ -28,7 +29,7 @@ SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the sessi
 BADGE = 1  # the nav's "to sign" count for a signed-in member (issue 39): one query
 
 SIZES = [10, 1000]
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 def _players(n: int, prefix: str = "p") -> list[Player]:

@@ -5,7 +5,6 @@ never count. Each refusal checks the answer and that nothing was counted or rate
 mallory has no role anywhere; dave is in no club; alice owns the club Edo Gamers, bob is a visitor to it.
 """
 
-import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,7 +21,7 @@ from tests.conftest import _user
 from tests.leagues.test_result_admin import change_form
 
 pytestmark = pytest.mark.django_db
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 
 
 @pytest.fixture

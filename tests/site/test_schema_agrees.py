@@ -4,10 +4,10 @@ name and date rules as patterns. Each test reads the schema and asks the API the
 cannot drift apart silently; the schemathesis run (test_schemathesis.py) then throws generated requests at it.
 """
 
-import datetime
 import re
 
 import pytest
+from django.utils import timezone
 
 from games.models import TableSession
 from leagues.models import Result
@@ -72,7 +72,7 @@ def test_ids_and_versions_start_where_the_api_takes_them(api, schema, alices_clu
 
     api.login(alice)
     before = Result.objects.count()
-    body = {"game": "Go", "played_on": datetime.date.today().isoformat(), "season": 0,
+    body = {"game": "Go", "played_on": timezone.localdate().isoformat(), "season": 0,
             "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk,
                                                                             "rank": 2}]}
     response = api.post("/api/results/", body)

@@ -10,7 +10,6 @@ they should be.
 """
 
 import copy
-import datetime
 import json
 
 import pytest
@@ -18,6 +17,7 @@ import schemathesis
 import schemathesis.specs.openapi.negative as schemathesis_negative
 from django.core import signals
 from django.db import close_old_connections
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
@@ -291,7 +291,7 @@ def _sound_body(path: str, method: str, world: dict) -> dict | None:
     if path == "/api/clubs/{slug}/leagues/":
         return {"name": "Spring league", "games": ["shitenno"]}
     if path == "/api/results/":
-        return {"game": "Go", "played_on": datetime.date.today().isoformat(), "entries": [
+        return {"game": "Go", "played_on": timezone.localdate().isoformat(), "entries": [
             {"player": world["alice_player"], "rank": 1}, {"player": world["bob_player"], "rank": 2}]}
     return None
 

@@ -5,11 +5,11 @@ with =, +, -, @, a tab or a carriage return is written with a single quote in fr
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from leagues.club.clubs import club_member_add
 from leagues.people.players import player_for_user, player_guest_create
@@ -58,7 +58,7 @@ def test_the_results_export_quotes_a_guest_and_a_game_named_like_a_formula(club,
     attack = ATTACKS[start]
     guest = player_guest_create(name=attack, created_by=alice)
     club_member_add(club=club, player=guest, user=alice)
-    results.result_enter(game=attack, played_on=datetime.date.today(), user=alice, club=club, entries=[
+    results.result_enter(game=attack, played_on=timezone.localdate(), user=alice, club=club, entries=[
         {"player": player_for_user(alice), "rank": 1, "score": -4.5}, {"player": guest, "rank": 2, "score": -6}])
     out = io.StringIO()
     call_command("export_results_csv", club.slug, stdout=out)

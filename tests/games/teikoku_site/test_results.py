@@ -8,6 +8,7 @@ import datetime
 import time
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from leagues.club import seasons
@@ -16,7 +17,7 @@ from leagues.models import Rating, Result, Standing
 from leagues.people.players import player_for_user, player_guest_create
 from leagues.result import results
 
-TODAY = datetime.date.today()
+TODAY = timezone.localdate()
 # Three clans; the Units deck is already empty, so emptying the Yakuza deck ends the game by attrition.
 ATTRITION = {"clans": ["fujiwara", "minamoto", "tokugawa"], "units_deck": 0,
              "chosen_specials": ["ninja", "market", "elements"]}
