@@ -1,16 +1,20 @@
 """The account page (issue 34): who you are logged in as, and the name others see you by, which you may change
-here (the username is for logging in and stays)."""
+here (the username is for logging in and stays); and the pages a person owns his account with (issue 47): the
+download of his data and the deletion of his account."""
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from leagues.common.forms import DisplayNameForm, apply_service_errors
-from leagues.people import players
+from leagues.people import my_data, players
 
 
 @login_required
@@ -28,3 +32,21 @@ def account(request: HttpRequest) -> HttpResponse:
             return redirect("account")
     return render(request, "registration/account.html", {"form": form, "player": player},
                   status=400 if form.errors else 200)
+
+
+def personal_data_response(user) -> HttpResponse:
+    """The JSON download of everything the site holds about `user` (the page's button and GET /api/me/data/)."""
+    body = json.dumps(my_data.personal_data(user), ensure_ascii=False, indent=2, cls=DjangoJSONEncoder)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="shitenno-my-data.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_data_page(request: HttpRequest) -> HttpResponse:
+    """"Download my data" (issue 47 finding 8): the page says what the file holds; its button posts for the file."""
+    if request.method == "POST":
+        return personal_data_response(request.user)
+    return render(request, "registration/my_data.html")
