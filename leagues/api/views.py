@@ -16,7 +16,7 @@ from leagues.club import clubs
 from leagues.common import selectors
 from leagues.common.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
-from leagues.people import my_data, players
+from leagues.people import account_deletion, my_data, players
 from shitenno_site.api import (
     IdField,
     NameField,
@@ -81,6 +81,26 @@ class MyDataView(APIView):
         response["Content-Disposition"] = 'attachment; filename="shitenno-my-data.json"'
         response["Cache-Control"] = "no-store"
         return response
+
+
+class MeDelete(APIView):
+    """POST /api/me/delete/ {"password"}: the account page's "Delete my account" (issue 47 finding 8); a POST
+    with a body rather than DELETE /api/me/, which some clients send without one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class DeleteInput(StrictSerializer):
+        password = serializers.CharField(max_length=4096, trim_whitespace=False, help_text="Your password, to confirm.")
+
+    @extend_schema(request=DeleteInput, responses=with_errors({204: None}, 400, 401, 403, 409, 415),
+                   summary="Delete your account (your results stay, under an anonymous name)")
+    def post(self, request) -> Response:
+        data = self.DeleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        account_deletion.account_delete(user=request.user, password=data.validated_data["password"])
+        if request.session.session_key:
+            request.session.flush()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PlayerList(ListAPIView):

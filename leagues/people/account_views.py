@@ -5,6 +5,7 @@ download of his data and the deletion of his account."""
 import json
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -13,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from leagues.common.forms import DisplayNameForm, apply_service_errors
-from leagues.people import my_data, players
+from leagues.common.forms import AccountDeleteForm, DisplayNameForm, apply_service_errors
+from leagues.people import account_deletion, my_data, players
+from shitenno_site.errors import Conflict
 
 
 @login_required
@@ -50,3 +52,31 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         return personal_data_response(request.user)
     return render(request, "registration/my_data.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete_page(request: HttpRequest) -> HttpResponse:
+    """"Delete my account" (issue 47 finding 8): says what goes and what stays, then asks for the password."""
+    form = AccountDeleteForm(request.POST or None)
+    player = players.player_for_user(request.user)
+    sole = account_deletion.clubs_only_owned_by(player)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_deletion.account_delete(user=request.user, password=form.cleaned_data["password"])
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        except Conflict as exc:
+            form.add_error(None, exc.message)
+            status = 409
+        else:
+            logout(request)
+            messages.success(request, _("Your account is deleted. Your results stay in their leagues under an "
+                                        "anonymous name."))
+            return redirect("home")
+    if form.errors and status == 200:
+        status = 400
+    return render(request, "registration/account_delete.html",
+                  {"form": form, "sole_clubs": sole, "anonymous": account_deletion.anonymous_name(player)},
+                  status=status)
