@@ -5,5 +5,7 @@ from leagues.people import account_views, views
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign_up"),
     path("me/", account_views.account, name="account"),
+    path("me/data/", account_views.my_data_page, name="my_data"),
+    path("me/delete/", account_views.account_delete_page, name="account_delete"),
     path("", include("django.contrib.auth.urls")),
 ]

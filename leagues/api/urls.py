@@ -6,6 +6,8 @@ from . import chance_views, league_views, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="api-me"),
+    path("me/data/", views.MyDataView.as_view(), name="api-me-data"),
+    path("me/delete/", views.MeDelete.as_view(), name="api-me-delete"),
     path("players/", views.PlayerList.as_view(), name="api-players"),
     path("players/claim/", views.PlayerClaim.as_view(), name="api-player-claim"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="api-player"),

@@ -4,6 +4,7 @@ from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -15,7 +16,7 @@ from leagues.club import clubs
 from leagues.common import selectors
 from leagues.common.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
-from leagues.people import players
+from leagues.people import account_deletion, my_data, players
 from shitenno_site.api import (
     IdField,
     NameField,
@@ -66,6 +67,40 @@ class MeView(APIView):
         data = self.MeInput(data=request.data)
         data.is_valid(raise_exception=True)
         return self._me(request.user, players.player_rename(user=request.user, **data.validated_data))
+
+
+class MyDataView(APIView):
+    """GET /api/me/data/: the same file as the account page's "Download my data" (issue 47 finding 8)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=with_errors({200: OpenApiTypes.OBJECT}, 401, 403),
+                   summary="Everything the site holds about you, as one JSON file")
+    def get(self, request) -> Response:
+        response = Response(my_data.personal_data(request.user))
+        response["Content-Disposition"] = 'attachment; filename="shitenno-my-data.json"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class MeDelete(APIView):
+    """POST /api/me/delete/ {"password"}: the account page's "Delete my account" (issue 47 finding 8); a POST
+    with a body rather than DELETE /api/me/, which some clients send without one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class DeleteInput(StrictSerializer):
+        password = serializers.CharField(max_length=4096, trim_whitespace=False, help_text="Your password, to confirm.")
+
+    @extend_schema(request=DeleteInput, responses=with_errors({204: None}, 400, 401, 403, 409, 415),
+                   summary="Delete your account (your results stay, under an anonymous name)")
+    def post(self, request) -> Response:
+        data = self.DeleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        account_deletion.account_delete(user=request.user, password=data.validated_data["password"])
+        if request.session.session_key:
+            request.session.flush()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PlayerList(ListAPIView):

@@ -43,6 +43,14 @@ class DisplayNameForm(forms.Form):
                            help_text=_("The name others see at tables, in standings and on league nights."))
 
 
+class AccountDeleteForm(forms.Form):
+    """Deleting one's account asks for the password (leagues.people.account_deletion): a borrowed, signed-in
+    phone must not be enough to delete someone."""
+
+    password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club

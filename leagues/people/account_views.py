@@ -1,16 +1,22 @@
 """The account page (issue 34): who you are logged in as, and the name others see you by, which you may change
-here (the username is for logging in and stays)."""
+here (the username is for logging in and stays); and the pages a person owns his account with (issue 47): the
+download of his data and the deletion of his account."""
+
+import json
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from leagues.common.forms import DisplayNameForm, apply_service_errors
-from leagues.people import players
+from leagues.common.forms import AccountDeleteForm, DisplayNameForm, apply_service_errors
+from leagues.people import account_deletion, my_data, players
+from shitenno_site.errors import Conflict
 
 
 @login_required
@@ -28,3 +34,49 @@ def account(request: HttpRequest) -> HttpResponse:
             return redirect("account")
     return render(request, "registration/account.html", {"form": form, "player": player},
                   status=400 if form.errors else 200)
+
+
+def personal_data_response(user) -> HttpResponse:
+    """The JSON download of everything the site holds about `user` (the page's button and GET /api/me/data/)."""
+    body = json.dumps(my_data.personal_data(user), ensure_ascii=False, indent=2, cls=DjangoJSONEncoder)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="shitenno-my-data.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_data_page(request: HttpRequest) -> HttpResponse:
+    """"Download my data" (issue 47 finding 8): the page says what the file holds; its button posts for the file."""
+    if request.method == "POST":
+        return personal_data_response(request.user)
+    return render(request, "registration/my_data.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete_page(request: HttpRequest) -> HttpResponse:
+    """"Delete my account" (issue 47 finding 8): says what goes and what stays, then asks for the password."""
+    form = AccountDeleteForm(request.POST or None)
+    player = players.player_for_user(request.user)
+    sole = account_deletion.clubs_only_owned_by(player)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_deletion.account_delete(user=request.user, password=form.cleaned_data["password"])
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        except Conflict as exc:
+            form.add_error(None, exc.message)
+            status = 409
+        else:
+            logout(request)
+            messages.success(request, _("Your account is deleted. Your results stay in their leagues under an "
+                                        "anonymous name."))
+            return redirect("home")
+    if form.errors and status == 200:
+        status = 400
+    return render(request, "registration/account_delete.html",
+                  {"form": form, "sole_clubs": sole, "anonymous": account_deletion.anonymous_name(player)},
+                  status=status)

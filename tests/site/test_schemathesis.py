@@ -78,6 +78,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /api/seasons/{id}/nights/": "games the league plays; forbidden pairs of the club's members",
     "POST /api/tables/": "players that exist; a set-up the game allows",
     "POST /api/tables/{code}/moves/": "a move legal at this point of the game",
+    "POST /api/me/delete/": "your own password (and no club of which you are the only owner)",
 }
 CONFIG = SchemathesisConfig.from_dict({"operations": [
     {"include-name": [name],
@@ -197,7 +198,7 @@ WRITES = [
     ("patch", "/api/clubs/{slug}/members/{membership}/"), ("post", "/api/clubs/{slug}/leagues/"),
     ("post", "/api/leagues/{league}/seasons/"), ("post", "/api/results/"), ("patch", "/api/results/{result}/"),
     ("post", "/api/results/{result}/sign-off/"), ("patch", "/api/leagues/{league}/"),
-    ("patch", "/api/seasons/{season}/"), ("patch", "/api/me/"),
+    ("patch", "/api/seasons/{season}/"), ("patch", "/api/me/"), ("post", "/api/me/delete/"),
 ]
 
 
