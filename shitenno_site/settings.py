@@ -229,6 +229,9 @@ STORAGES = {
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 if os.environ.get("EMAIL_URL"):  # smtp://user:password@host:587/?tls=True and the like (dj-email-url)
     globals().update(dj_email_url.parse(os.environ["EMAIL_URL"]))
+# Seconds the SMTP connection may block (connect and each read): without it a mail server that hangs holds the
+# digest's worker for ever (issue 46 finding 4). EMAIL_URL's ?timeout= or EMAIL_TIMEOUT; 10 s by default.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or globals().get("EMAIL_TIMEOUT") or 10)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
 # The site's address for links in e-mails sent by the worker (no request there): the digest's links.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")

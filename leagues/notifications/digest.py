@@ -4,8 +4,10 @@ each club's daily e-mail digest at its hour."""
 from __future__ import annotations
 
 import datetime
+import logging
 
 from django.conf import settings
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,6 +22,8 @@ from .models import Channel, ClubHours, Kind, Notification, Preference
 REMIND_AFTER = datetime.timedelta(days=1)
 REMIND_WITHIN = datetime.timedelta(days=7)  # older sign-offs are left to the badge
 HELD_FOR = datetime.timedelta(minutes=5)  # a queued push this old lost its run (quiet hours): ask again
+
+logger = logging.getLogger(__name__)
 
 
 def remind_sign_offs(now: datetime.datetime) -> int:
@@ -47,46 +51,96 @@ def release_held(now: datetime.datetime) -> int:
 
 
 DIGEST_HOUR = 18  # a club that chose no hour, and messages outside any club
+RETRY_FIRST = datetime.timedelta(hours=1)  # a refused digest is tried again after 1, 2, 4, 8, 16, then every 24 h
+RETRY_MOST = datetime.timedelta(hours=24)
 
 
-def _due_users(hour: int, today: datetime.date) -> list[int]:
-    """Who has messages waiting for the e-mail whose club's digest hour is now (one of his clubs' hours), and had
-    no digest today."""
+def _due_users(now: datetime.datetime) -> list[int]:
+    """Who has messages waiting for the e-mail and had no digest today: whose club's digest hour is now (one of
+    his clubs' hours), and whose refused digest's next try has come (at any hour). A try not yet due waits."""
+    local = timezone.localtime(now)
     hours = dict(ClubHours.objects.values_list("club_id", "digest_hour"))
-    due = set()
+    waiting: dict[int, bool] = {}
     for user_id, club_id in Notification.objects.filter(state=Notification.State.DIGEST).values_list(
             "recipient_id", "club_id").distinct():
-        if hours.get(club_id, DIGEST_HOUR) == hour:
-            due.add(user_id)
-    done = set(Preference.objects.filter(user_id__in=due, last_digest_on=today).values_list("user_id", flat=True))
+        waiting[user_id] = waiting.get(user_id, False) or hours.get(club_id, DIGEST_HOUR) == local.hour
+    retry = dict(Preference.objects.filter(user_id__in=waiting, digest_retry_at__isnull=False).values_list(
+        "user_id", "digest_retry_at"))
+    done = set(Preference.objects.filter(user_id__in=waiting, last_digest_on=local.date()).values_list(
+        "user_id", flat=True))
+    due = {uid for uid, at_hour in waiting.items() if (retry[uid] <= now if uid in retry else at_hour)}
     return sorted(due - done)
 
 
-def send_digest(user_id: int, today: datetime.date) -> bool:
-    """One person's digest: every message waiting for the e-mail, in his language; at most one a day (his
-    choices' row is locked, so two beats cannot both send it)."""
+def _claim(user_id: int, today: datetime.date) -> tuple[EmailMessage, list[int], datetime.date | None] | None:
+    """The first short transaction: his choices' row locked, the messages still due gathered and worded, and the
+    day marked as his digest's (so a second beat, or a redelivered task, sends none: at most one a day). Returns
+    the e-mail, its messages and the day it replaces, or None when there is nothing to send."""
     with transaction.atomic():
         preference = Preference.objects.select_for_update().select_related("user").filter(user_id=user_id).first()
         if preference is None or preference.last_digest_on == today:
-            return False
+            return None
         rows = list(Notification.objects.select_for_update().filter(
             recipient_id=user_id, state=Notification.State.DIGEST).order_by("created_at", "pk"))
         rows, gone = split_due(rows, user_id, Channel.EMAIL)  # left the club, chose otherwise, signed meanwhile
         Notification.objects.filter(pk__in=[row.pk for row in gone]).update(
             state=Notification.State.DROPPED, sent_at=timezone.now())
         if not rows or not preference.user.email or not preference.user.is_active:
-            return False
-        mail(preference, rows, settings.SITE_URL).send()
-        Notification.objects.filter(pk__in=[row.pk for row in rows]).update(
-            state=Notification.State.EMAILED, sent_at=timezone.now())
+            return None
+        before = preference.last_digest_on
         preference.last_digest_on = today
         preference.save(update_fields=["last_digest_on"])
-        return True
+        return mail(preference, rows, settings.SITE_URL), [row.pk for row in rows], before
+
+
+def _refused(user_id: int, now: datetime.datetime, before: datetime.date | None, error: Exception) -> None:
+    """The mail server refused it: the day is his again, the messages stay waiting, the reason is kept and the
+    next try waits twice as long as the last (1 h, 2 h ... 24 h)."""
+    with transaction.atomic():
+        preference = Preference.objects.select_for_update().get(user_id=user_id)
+        if preference.last_digest_on == timezone.localtime(now).date():
+            preference.last_digest_on = before
+        wait = min(RETRY_FIRST * 2 ** min(preference.digest_failures, 8), RETRY_MOST)
+        preference.digest_failures += 1
+        # On the hour: the beat runs at :00, so a try due "in an hour" is the next beat's, not the one after.
+        preference.digest_retry_at = (now + wait).replace(minute=0, second=0, microsecond=0)
+        preference.digest_error = f"{type(error).__name__}: {error}"[:200]
+        preference.save(update_fields=["last_digest_on", "digest_failures", "digest_retry_at", "digest_error"])
+
+
+def send_digest(user_id: int, now: datetime.datetime) -> bool:
+    """One person's digest: every message waiting for the e-mail, in his language; at most one a day. Claimed in
+    one transaction, sent outside any (a slow mail server locks no row), recorded in another. A refusal (a bad
+    address, the server down) is recorded for him, logged and tried again later; it is not raised, so the beat
+    goes on to the next person."""
+    today = timezone.localtime(now).date()
+    claimed = _claim(user_id, today)
+    if claimed is None:
+        return False
+    message, row_ids, before = claimed
+    try:
+        message.send()
+    except Exception as error:  # noqa: BLE001 (any failure of one person's mail is his alone)
+        logger.warning("The digest of user %s was refused (%s); tried again later", user_id, error)
+        _refused(user_id, now, before, error)
+        return False
+    with transaction.atomic():
+        Notification.objects.filter(pk__in=row_ids, state=Notification.State.DIGEST).update(
+            state=Notification.State.EMAILED, sent_at=timezone.now())
+        Preference.objects.filter(user_id=user_id).update(digest_failures=0, digest_retry_at=None, digest_error="")
+    return True
 
 
 def send_digests(now: datetime.datetime) -> int:
-    local = timezone.localtime(now)
-    return sum(send_digest(user_id, local.date()) for user_id in _due_users(local.hour, local.date()))
+    """Each due person's digest on its own: one that fails (even in a way send_digest did not foresee) is logged
+    and the others are still sent."""
+    sent = 0
+    for user_id in _due_users(now):
+        try:
+            sent += send_digest(user_id, now)
+        except Exception:  # noqa: BLE001
+            logger.exception("The digest of user %s failed", user_id)
+    return sent
 
 
 def hourly(now: datetime.datetime | None = None) -> dict:

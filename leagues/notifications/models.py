@@ -71,6 +71,11 @@ class Preference(models.Model):
     standings = models.CharField(_("The night's standings"), max_length=5, choices=Channel.choices, default=_none)
     language = models.CharField(max_length=10, default=settings.LANGUAGE_CODE)
     last_digest_on = models.DateField(null=True, blank=True, help_text="At most one digest a day.")
+    # A digest the mail server refused (a bad address, SMTP down): counted, the reason kept, tried again after a
+    # growing wait (digest.py); cleared by the next digest that goes out.
+    digest_failures = models.PositiveSmallIntegerField(default=0)
+    digest_retry_at = models.DateTimeField(null=True, blank=True, help_text="The failed digest's next try.")
+    digest_error = models.CharField(max_length=200, blank=True, default="")
 
     def __str__(self) -> str:
         return f"notification choices of {self.user_id}"
