@@ -239,6 +239,13 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
+# Tests only (a push service on this machine, in a test's own worker): the endpoints' check (https, port 443,
+# public addresses; notifications/endpoints.py) is off. Never set in production: a forged subscription could
+# then make the worker post into the site's own network.
+PUSH_LOCAL_ENDPOINTS = os.environ.get("PUSH_LOCAL_ENDPOINTS") == "1"
+# At most this many push devices per account (docs/notifications.md): a new one beyond it replaces his oldest, so
+# one account cannot make the worker post to endless endpoints for each message.
+PUSH_DEVICES_PER_ACCOUNT = int(os.environ.get("PUSH_DEVICES_PER_ACCOUNT") or 5)
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes an anonymous write answer 401 (not 403), as docs/api.md says.

@@ -5,6 +5,7 @@ dave is an outsider.
 """
 
 import datetime
+import ipaddress
 import os
 import shutil
 import subprocess
@@ -73,6 +74,29 @@ def fast_password_hashing(settings):
     much of the suite's time. The site keeps PBKDF2 (tests/leagues/test_accounts.py checks it); a test that wants
     the real hashers asks for `real_password_hashing`."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+PUBLIC_ADDRESS = "93.184.215.14"  # what every push service's name resolves to in tests (a public address)
+
+
+@pytest.fixture(autouse=True)
+def no_dns_for_push_endpoints(monkeypatch):
+    """The push endpoints' check resolves names (leagues/notifications/endpoints.py); no test may need the
+    network, so every name resolves to one public address, and IP literals and localhost to themselves. A test
+    that wants a name to resolve elsewhere sets `endpoints.resolver` itself."""
+    import socket
+
+    from leagues.notifications import endpoints
+
+    def resolve(host, port, *args, **kwargs):
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            if host != "localhost":
+                return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (PUBLIC_ADDRESS, port))]
+        return socket.getaddrinfo(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(endpoints, "resolver", resolve)
 
 
 @pytest.fixture(autouse=True)

@@ -9,12 +9,14 @@ import logging
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from leagues.jobs import outbox
 from leagues.models import Result
 
 from . import services
+from .delivery import CLAIM_LEASE
 from .due import split_due
 from .mail import mail
 from .models import Channel, ClubHours, Kind, Notification, Preference
@@ -42,8 +44,11 @@ def remind_sign_offs(now: datetime.datetime) -> int:
 
 
 def release_held(now: datetime.datetime) -> int:
-    users = sorted(set(Notification.objects.filter(state=Notification.State.QUEUED, created_at__lte=now - HELD_FOR)
-                       .values_list("recipient_id", flat=True)))
+    """The outbox asked again for each person with a push quiet hours held, or a message whose run died while
+    sending it (its claim lapsed)."""
+    held = Q(state=Notification.State.QUEUED, created_at__lte=now - HELD_FOR)
+    lapsed = Q(state=Notification.State.SENDING, claimed_at__lte=now - CLAIM_LEASE)
+    users = sorted(set(Notification.objects.filter(held | lapsed).values_list("recipient_id", flat=True)))
     with transaction.atomic():
         for user_id in users:
             outbox.ask_notify(user_id)

@@ -1,10 +1,7 @@
-import ipaddress
-from urllib.parse import urlsplit
-
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext as _
 
+from . import endpoints
 from .models import AT_ONCE, Channel, ClubHours, Preference
 
 
@@ -29,20 +26,15 @@ class DeviceForm(forms.Form):
     auth = forms.RegexField(regex=r"^[A-Za-z0-9_\-=]{8,100}$")
 
     def clean_endpoint(self) -> str:
-        """The worker posts to this address: a push service's, on https and a public name, never the site's own
-        network (a forged subscription must not make the worker call an internal service). Tests with a push
-        service on localhost set PUSH_LOCAL_ENDPOINTS."""
+        """The worker posts to this address: a push service's, on https, port 443 and a public name that
+        resolves to public addresses only, never the site's own network (a forged subscription must not make the
+        worker call an internal service; endpoints.py, checked again at each delivery)."""
         endpoint = self.cleaned_data["endpoint"]
-        if getattr(settings, "PUSH_LOCAL_ENDPOINTS", False):
-            return endpoint
-        parts = urlsplit(endpoint)
-        host = (parts.hostname or "").lower()
         try:
-            literal = ipaddress.ip_address(host)
-        except ValueError:
-            literal = None
-        if parts.scheme != "https" or literal is not None or host == "localhost" or "." not in host:
-            raise forms.ValidationError(_("A push subscription's endpoint is a push service's https address."))
+            endpoints.check(endpoint)
+        except (endpoints.Refused, LookupError) as error:
+            raise forms.ValidationError(_("A push subscription's endpoint is a push service's https address.")) \
+                from error
         return endpoint
 
 

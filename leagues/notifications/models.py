@@ -26,6 +26,7 @@ class Notification(models.Model):
 
     class State(models.TextChoices):
         QUEUED = "queued", "waiting for its push"
+        SENDING = "sending", "being sent (claimed by a run; its claim lapses after delivery.CLAIM_LEASE)"
         PUSHED = "pushed", "pushed"
         DIGEST = "digest", "waiting for the e-mail digest"
         EMAILED = "emailed", "sent in a digest"
@@ -41,6 +42,7 @@ class Notification(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text="When a run took it to send (sending).")
 
     class Meta:
         ordering = ["recipient", "created_at", "pk"]

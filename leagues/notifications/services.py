@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -192,13 +193,27 @@ def preference_save(*, user: AbstractBaseUser, choices: dict[str, str], language
     return preference
 
 
+class EndpointTaken(Exception):
+    """The endpoint is another account's device: it is not moved without proof (he logs out there first)."""
+
+
 @transaction.atomic
 def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth: str, session_key: str,
                      user_agent: str = "") -> PushSubscription:
-    """One row per endpoint: a device that subscribes again (or changes hands) is updated, never doubled."""
+    """One row per endpoint: a device that subscribes again is updated, never doubled. An endpoint another
+    account registered raises EndpointTaken (knowing someone's endpoint must not move his pushes to you). At most
+    PUSH_DEVICES_PER_ACCOUNT devices: a new one beyond it replaces his oldest (his account's row is locked, so two
+    registrations at once count right)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if existing is not None and existing.user_id != user.pk:
+        raise EndpointTaken(endpoint)
     subscription, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "session_key": session_key,
                                      "user_agent": user_agent[:200]})
+    keep = list(PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk").values_list(
+        "pk", flat=True)[:settings.PUSH_DEVICES_PER_ACCOUNT])
+    PushSubscription.objects.filter(user=user).exclude(pk__in=keep).delete()
     if not Preference.objects.filter(user=user).exists():  # the language his pushes are worded in
         Preference.objects.create(user=user, language=get_language() or "en")
     return subscription

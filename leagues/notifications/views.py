@@ -58,8 +58,12 @@ def devices(request: HttpRequest) -> HttpResponse:
         return _bad(_("The body is not a push subscription (JSON with endpoint and keys)."))
     if not request.session.session_key:
         request.session.save()
-    services.device_subscribe(user=request.user, session_key=request.session.session_key,
-                              user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+    try:
+        services.device_subscribe(user=request.user, session_key=request.session.session_key,
+                                  user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+    except services.EndpointTaken:
+        return _bad(_("This device already gets another account's notifications: log out of that account on it "
+                      "first."), 409)
     return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
 
 

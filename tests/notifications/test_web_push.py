@@ -95,7 +95,8 @@ def vapid(settings):
 
 
 @pytest.fixture
-def service():
+def service(settings):
+    settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is plain http on this machine
     service = PushService()
     yield service
     service.close()

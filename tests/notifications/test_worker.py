@@ -22,7 +22,8 @@ QUEUE = "notify-test"  # this test's worker alone takes these: it has the VAPID 
 
 
 @pytest.fixture
-def service():
+def service(settings):
+    settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is plain http on this machine
     service = PushService()
     yield service
     service.close()
@@ -34,7 +35,8 @@ def push_worker(request, settings):
     request.getfixturevalue("vapid")
     connection.close()  # the worker reads the test database with its own connection
     worker = start_worker("notify", queues=QUEUE, VAPID_PRIVATE_KEY=settings.VAPID_PRIVATE_KEY,
-                          VAPID_PUBLIC_KEY=settings.VAPID_PUBLIC_KEY, VAPID_SUBJECT=settings.VAPID_SUBJECT)
+                          VAPID_PUBLIC_KEY=settings.VAPID_PUBLIC_KEY, VAPID_SUBJECT=settings.VAPID_SUBJECT,
+                          PUSH_LOCAL_ENDPOINTS="1")
     # Its start queued a sweep on the default queue: let the session's worker (no keys) finish it now, or drop it
     # when none runs, so it cannot take this test's row.
     if any(host.startswith("worker-") for reply in app.control.ping(timeout=1) for host in reply):
