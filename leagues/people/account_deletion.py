@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from leagues.common.audit import audit_record
-from leagues.models import AuditEntry, Club, Membership, Player
+from leagues.models import AuditEntry, Club, Membership, Player, SignOff
+from leagues.people.players import sign_offs_withdraw
 from shitenno_site.errors import Conflict
 
 User = get_user_model()
@@ -78,6 +79,9 @@ def account_delete(*, user: AbstractBaseUser, password: str) -> None:
             raise Conflict(_("You are the only owner of %(clubs)s. Make another member an owner first (the club's "
                              "members page), then delete your account.") % {"clubs": ", ".join(c.name for c in sole)})
         _anonymise(user, player)
+    # his words on results not counted yet: nobody answers for them once he is gone, and left in place they
+    # would read as settled on every waiting list (the guest he leaves is signed for by the club's managers)
+    sign_offs_withdraw(SignOff.objects.filter(by=user))
     sessions = _sessions_of(user)
     Token.objects.filter(user=user).delete()
     user.delete()  # cascades: notification choices, messages, push devices, pending imports
