@@ -161,3 +161,13 @@ def test_a_game_still_waiting_goes_to_the_clubs_managers_not_lost(played, alice,
     results.result_sign_off(result=waiting, user=alice)
     waiting.refresh_from_db()
     assert waiting.status == "counted"
+
+
+def test_five_wrong_passwords_hold_the_deletion_even_with_the_right_one(api, played, bob):
+    mine = everything_of(bob)
+    api.login(bob)
+    for _ in range(account_deletion.WRONG_PASSWORDS):
+        assert api.post("/api/me/delete/", {"password": "guess"}).status_code == 400
+    response = api.post("/api/me/delete/", {"password": PASSWORD})
+    assert response.status_code == 429 and "Too many wrong passwords" in response.json()["detail"]
+    assert everything_of(bob) == mine
