@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,9 +21,11 @@ from leagues.models import (
     PlayerTally,
     Rating,
     RatingEvent,
+    Result,
     ResultEntry,
     RivalTally,
     Season,
+    SignOff,
     Standing,
     new_token,
 )
@@ -193,6 +196,7 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
         guest.user = user
         guest.claim_token = None
         guest.save(update_fields=["user", "claim_token"])
+        _reopen_sign_offs(guest, user)
         return guest
     try:
         with transaction.atomic():
@@ -203,7 +207,43 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
     guest.claim_token = None
     guest.merged_into = target
     guest.save(update_fields=["claim_token", "merged_into"])
+    _reopen_sign_offs(target, user)
     return target
+
+
+def _reopen_sign_offs(player: Player, user: AbstractBaseUser) -> None:
+    """A claimed guest's results not counted yet become his to sign (issue 47 finding 5). Until the claim the
+    guest was answered for by whoever added it (an importer, say), whose sign-off rows the claim moves onto the
+    account; but an account answers for itself (access.result_signers), so those rows no longer count, and left
+    in place they read as "settled" on every waiting list while the result waits for ever. They go (a vouching
+    importer's stay: he answers for every player of his import); the results wait for the new owner, who is told.
+    Counted results stay counted: the person may still dispute one."""
+    from leagues.notifications import services as notifications
+
+    stale = (SignOff.objects.filter(player=player).exclude(by=user)
+             .exclude(result__source__gt="", result__vouched_by=F("by")))
+    notifications.imported_to_sign(sign_offs_withdraw(stale))
+
+
+def sign_offs_withdraw(rows) -> list[Result]:
+    """Drop the sign-offs `rows` that stand on results not counted yet, and give those results the status the
+    sign-offs left say (a dispute withdrawn: waiting again); the results, locked. Counted results keep theirs:
+    taking a word back does not pull a game out of the standings. Also for a deleted account's words
+    (account_deletion): nobody answers for them any more."""
+    from leagues.result.results import signed_status
+
+    rows = rows.filter(result__status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+    result_ids = set(rows.values_list("result_id", flat=True))
+    if not result_ids:
+        return []
+    rows.delete()
+    reopened = list(Result.objects.select_for_update().filter(pk__in=result_ids).order_by("pk"))
+    for result in reopened:
+        status, public = signed_status(result)
+        if status not in (result.status, Result.Status.COUNTED):  # a dispute made for the guest is gone
+            result.status, result.ranked_publicly = status, public
+            result.save(update_fields=["status", "ranked_publicly", "updated_at"])
+    return reopened
 
 
 def _audit_claim(guest: Player, user: AbstractBaseUser) -> None:

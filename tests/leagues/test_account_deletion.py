@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 
 from leagues.models import Membership, Player, Rating, Standing
 from leagues.notifications.models import Preference, PushSubscription
-from leagues.people import players
+from leagues.people import account_deletion, players
 from leagues.rating import store as rating_store
 from leagues.standings import store as standings_store
 from tests.conftest import PASSWORD
@@ -143,3 +143,31 @@ def test_the_api_refuses_the_only_owner_with_409(api, played, alice):
     response = api.login(alice).post("/api/me/delete/", {"password": PASSWORD})
     assert response.status_code == 409 and "Edo Gamers" in response.json()["detail"]
     assert everything_of(alice) == mine
+
+
+def test_a_game_still_waiting_goes_to_the_clubs_managers_not_lost(played, alice, bob, carol):
+    """carol agreed to a game bob has not signed yet, then left: her word goes with her account, the club's
+    managers answer for the former player as for any guest, and the game counts once they and bob sign."""
+    from leagues.common.selectors import results_to_sign
+    from leagues.result import results
+
+    _league, season = played
+    waiting = enter(season, alice, [(carol, 1, 40), (bob, 2, 30)], days_ago=1)
+    sign_all(waiting, carol)
+    assert waiting.status == "pending" and waiting not in results_to_sign(alice)
+    account_deletion.account_delete(user=carol, password=PASSWORD)
+    assert waiting in results_to_sign(alice) and waiting in results_to_sign(bob)
+    results.result_sign_off(result=waiting, user=bob)
+    results.result_sign_off(result=waiting, user=alice)
+    waiting.refresh_from_db()
+    assert waiting.status == "counted"
+
+
+def test_five_wrong_passwords_hold_the_deletion_even_with_the_right_one(api, played, bob):
+    mine = everything_of(bob)
+    api.login(bob)
+    for _ in range(account_deletion.WRONG_PASSWORDS):
+        assert api.post("/api/me/delete/", {"password": "guess"}).status_code == 400
+    response = api.post("/api/me/delete/", {"password": PASSWORD})
+    assert response.status_code == 429 and "Too many wrong passwords" in response.json()["detail"]
+    assert everything_of(bob) == mine
