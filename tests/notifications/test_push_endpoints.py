@@ -121,7 +121,8 @@ def test_an_endpoint_that_drips_its_answer_is_cut_off_at_the_deadline(season, al
 @pytest.mark.parametrize("endpoint", [
     "https://push.evil.example/x",  # resolves to a private address (below)
     "https://foo.localhost/x", "https://metadata.google.internal/computeMetadata/v1/",
-    "https://push.example:8443/x", "https://push.example:80/x", "https://printer.local/x",
+    "https://push.example:8443/x", "https://push.example:80/x", "https://push.example:0/x",
+    "https://printer.local/x",
 ])
 def test_an_endpoint_off_the_public_internet_is_refused_at_registration(client, alice, monkeypatch,
                                                                         endpoint):
