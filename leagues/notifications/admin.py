@@ -14,9 +14,10 @@ class ClubHoursAdmin(admin.ModelAdmin):
 class NotificationAdmin(admin.ModelAdmin):
     """What was told to whom, to look into a complaint: read only, the events write these."""
 
-    list_display = ["recipient", "kind", "state", "created_at", "sent_at"]
+    list_display = ["recipient", "kind", "state", "attempts", "created_at", "sent_at"]
     list_filter = ["kind", "state"]
-    readonly_fields = ["recipient", "kind", "club", "payload", "dedupe_key", "state", "created_at", "sent_at"]
+    readonly_fields = ["recipient", "kind", "club", "payload", "dedupe_key", "state", "created_at", "sent_at",
+                       "claimed_at", "attempts"]
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -33,6 +33,9 @@ PUSHES_PER_HOUR = 6  # at most this many pushes an hour to one person; the rest 
 # A message claimed (`sending`) this long ago lost its run (the worker died mid-send): another run may take it.
 # Longer than any send: each device's push.DEADLINE times the devices an account may have, or EMAIL_TIMEOUT.
 CLAIM_LEASE = datetime.timedelta(minutes=5)
+# A message whose send failed this many times (the outbox's sweep tries again each minute) is dropped, not tried
+# for ever: a push service that is down or drips for ten minutes costs at most ten tries of each device.
+DELIVERY_ATTEMPTS = 10
 
 
 def in_quiet_hours(club_id: int | None, now: datetime.datetime | None = None) -> bool:
@@ -117,21 +120,28 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
 
 
 def _record(row_id: int, state: str) -> str:
-    """The last short transaction: the outcome of a claimed message (`queued` again when it failed)."""
+    """The last short transaction: the outcome of a claimed message. A failure (`queued`) counts an attempt and
+    puts it back for the next run, or drops it at DELIVERY_ATTEMPTS."""
     with transaction.atomic():
         row = Notification.objects.select_for_update().filter(pk=row_id, state=Notification.State.SENDING).first()
         if row is None:  # its claim lapsed and another run took it over
             return "done"
         if state == Notification.State.QUEUED:
+            row.attempts += 1
+            if row.attempts >= DELIVERY_ATTEMPTS:
+                logger.warning("Notification %s dropped after %s failed sends", row.pk, row.attempts)
+                row.save(update_fields=["attempts"])
+                return _mark(row, Notification.State.DROPPED)
             row.state, row.claimed_at = state, None
-            row.save(update_fields=["state", "claimed_at"])
+            row.save(update_fields=["state", "claimed_at", "attempts"])
             return state
         return _mark(row, state)
 
 
 def _deliver_one(row_id: int, preference: Preference | None) -> str:
     """Claimed in one transaction, sent outside any (a slow push service or mail server locks no row),
-    recorded in another. A failure puts it back to `queued` and is raised (the outbox runs it again)."""
+    recorded in another. A failure puts it back to `queued` and is raised (the outbox runs it again), up to
+    DELIVERY_ATTEMPTS times."""
     what, work = _claim(row_id, preference)
     if work is None:
         return what
@@ -143,7 +153,8 @@ def _deliver_one(row_id: int, preference: Preference | None) -> str:
             devices, message = work  # type: ignore[misc]
             delivered = _push_to_devices(devices[0].user_id, devices, message)
     except Exception:
-        _record(row_id, Notification.State.QUEUED)
+        if _record(row_id, Notification.State.QUEUED) == Notification.State.DROPPED:
+            return Notification.State.DROPPED  # given up: the outbox need not run it again
         raise
     if what == "email":
         return _record(row_id, Notification.State.EMAILED)

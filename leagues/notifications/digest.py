@@ -38,8 +38,11 @@ def remind_sign_offs(now: datetime.datetime) -> int:
             result_ids.add(payload["result"])
     written = 0
     for result in Result.objects.filter(pk__in=result_ids, status=Result.Status.PENDING).order_by("pk"):
-        with transaction.atomic():
-            written += len(services.result_recorded(result, reminder=True))
+        try:
+            with transaction.atomic():
+                written += len(services.result_recorded(result, reminder=True))
+        except Exception:  # noqa: BLE001 (one result's reminder failing keeps none of the others back)
+            logger.exception("The sign-off reminder of result %s failed", result.pk)
     return written
 
 
@@ -149,5 +152,14 @@ def send_digests(now: datetime.datetime) -> int:
 
 
 def hourly(now: datetime.datetime | None = None) -> dict:
+    """The three steps, each on its own: one that fails is logged (None in the answer) and the others still run,
+    so a broken reminder never costs anyone his digest."""
     now = now or timezone.now()
-    return {"reminders": remind_sign_offs(now), "released": release_held(now), "digests": send_digests(now)}
+    done: dict[str, int | None] = {}
+    for name, step in (("reminders", remind_sign_offs), ("released", release_held), ("digests", send_digests)):
+        try:
+            done[name] = step(now)
+        except Exception:  # noqa: BLE001
+            logger.exception("The hourly step %s failed", name)
+            done[name] = None
+    return done

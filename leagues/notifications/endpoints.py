@@ -58,7 +58,7 @@ def check(endpoint: str) -> Target:
     parts = urlsplit(endpoint)
     host = (parts.hostname or "").lower().rstrip(".")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port if parts.port is not None else (443 if parts.scheme == "https" else 80)
     except ValueError as error:
         raise Refused("a port that is no number") from error
     if getattr(settings, "PUSH_LOCAL_ENDPOINTS", False):

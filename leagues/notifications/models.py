@@ -43,6 +43,8 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True, help_text="When a run took it to send (sending).")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Sends that failed (every device, or the "
+                                                                      "mail server); dropped at DELIVERY_ATTEMPTS.")
 
     class Meta:
         ordering = ["recipient", "created_at", "pk"]

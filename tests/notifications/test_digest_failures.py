@@ -122,3 +122,31 @@ def test_the_smtp_connection_has_a_timeout(settings):
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     assert get_connection().timeout == 10
+
+
+def test_a_step_of_the_hourly_round_that_fails_costs_nobody_his_digest(three_due):
+    with mock.patch.object(digest, "remind_sign_offs", side_effect=RuntimeError("a broken reminder")):
+        assert digest.hourly(AT_SIX) == {"reminders": None, "released": 0, "digests": 3}
+    assert len(mail.outbox) == 3
+
+
+def test_one_result_s_reminder_that_fails_keeps_none_of_the_others_back(three_due, season, alice, carol):
+    """Two results a day old wait; the first one's reminder raises, the second's is written."""
+    from leagues.models import Result
+    from leagues.notifications import services
+
+    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
+        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    first, second = Result.objects.order_by("pk")
+    real = services.result_recorded
+
+    def recorded(result, *, reminder=False):
+        if result.pk == first.pk:
+            raise RuntimeError("a bug in one result")
+        return real(result, reminder=reminder)
+
+    with mock.patch.object(services, "result_recorded", recorded):
+        written = digest.remind_sign_offs(timezone.now() + datetime.timedelta(days=1, minutes=1))
+    assert written == 1
+    assert Notification.objects.filter(dedupe_key__startswith=f"sign_off_reminder:{second.pk}:").count() == 1
+    assert not Notification.objects.filter(dedupe_key__startswith=f"sign_off_reminder:{first.pk}:").exists()

@@ -121,7 +121,8 @@ def test_an_endpoint_that_drips_its_answer_is_cut_off_at_the_deadline(season, al
 @pytest.mark.parametrize("endpoint", [
     "https://push.evil.example/x",  # resolves to a private address (below)
     "https://foo.localhost/x", "https://metadata.google.internal/computeMetadata/v1/",
-    "https://push.example:8443/x", "https://push.example:80/x", "https://printer.local/x",
+    "https://push.example:8443/x", "https://push.example:80/x", "https://push.example:0/x",
+    "https://printer.local/x",
 ])
 def test_an_endpoint_off_the_public_internet_is_refused_at_registration(client, alice, monkeypatch,
                                                                         endpoint):
@@ -205,3 +206,24 @@ def test_a_message_whose_run_died_mid_send_is_taken_again_once_its_claim_lapses(
         assert delivery.deliver(bob.pk) == {"pushed": 1}
     assert send.call_count == 1
     assert Notification.objects.get(pk=row.pk).state == Notification.State.PUSHED
+
+
+def test_a_push_service_that_keeps_failing_is_tried_ten_times_then_the_message_is_dropped(
+        season, alice, bob, members, local):
+    failing = PushService()
+    failing.status = 503
+    try:
+        PushSubscription.objects.create(user=bob, endpoint=f"{failing.origin}/push/bob", **KEYS)
+        a_result_for(season, alice, bob)
+        for attempt in range(1, delivery.DELIVERY_ATTEMPTS):
+            assert len(outbox.sweep(older_than=0)["failed"]) == 1
+            row = Notification.objects.get(recipient=bob)
+            assert (row.state, row.attempts) == (Notification.State.QUEUED, attempt)
+        assert outbox.sweep(older_than=0) == {"ran": 1, "failed": []}  # the tenth: given up, the outbox emptied
+        assert outbox.sweep(older_than=0) == {"ran": 0, "failed": []}
+    finally:
+        failing.close()
+    assert len(failing.received) == delivery.DELIVERY_ATTEMPTS
+    row = Notification.objects.get(recipient=bob)
+    assert (row.state, row.attempts) == (Notification.State.DROPPED, delivery.DELIVERY_ATTEMPTS)
+    assert PushSubscription.objects.filter(user=bob).count() == 1  # the device stays: the service may recover
