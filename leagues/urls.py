@@ -31,6 +31,7 @@ urlpatterns += [
     path("results/<int:pk>/edit/", views.result_edit, name="result_edit"),
     path("results/<int:pk>/delete/", views.result_delete, name="result_delete"),
     path("results/waiting/", views.results_waiting, name="results_waiting"),
+    path("results/waiting/sign-imported/", views.results_sign_imported, name="results_sign_imported"),
     path("tables/<str:code>/result/", table_result.table_result, name="table_result"),
 ]
 

@@ -1,12 +1,12 @@
 """Deleting one's account (issue 47 finding 8: a Dutch site owes it under the GDPR, article 17). One transaction.
 
-What goes: the account (username, e-mail, password), its API tokens and sessions, its notification choices,
-messages and push devices, its uploads waiting for an import, and its memberships (he left every club). What
-stays, and why: the results he played are also his co-players' games, and the league's standings and ratings are
-theirs too, so his player row stays under an anonymous name ("Former player N") with its entries, sign-offs,
-ratings and standings, and nobody's table changes. The player becomes a guest with nobody behind it: nobody can
-make a claim link for it, and a result still waiting for his sign-off is signed for him as for any guest, by the
-league's club's managers (access.result_signers).
+What goes: the account (username, e-mail, password), its API tokens and sessions, its notification choices, messages
+and push devices, its uploads waiting for an import, its memberships (he left every club) and its check-ins for
+league nights still to come. What stays, and why: the results he played are also his co-players' games, and the
+league's standings and ratings are theirs too, so his player row stays under an anonymous name ("Former player N")
+with its entries, sign-offs, ratings and standings, and nobody's table changes. The player becomes a guest with
+nobody behind it: nobody can make a claim link for it, and a result still waiting for his sign-off is signed for him
+as for any guest, by the league's club's managers (access.result_signers).
 
 A club he is the only owner of is refused: it would be left with nobody to run it, and deleting it would take
 the other members' games; he hands it over first (the club's members page makes another member its owner)."""
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from leagues.common.audit import audit_record
-from leagues.models import AuditEntry, Club, Membership, Player, SignOff
+from leagues.models import AuditEntry, Club, Membership, NightCheckIn, Player, SignOff
 from leagues.people.players import sign_offs_withdraw
 from shitenno_site.errors import Conflict, TooMany
 
@@ -129,6 +129,16 @@ def _drop_sessions(keys: list[str]) -> None:
         store(session_key=key).delete()
 
 
+def _leave_nights_to_come(player: Player) -> None:
+    """He will not come: off the nights still to come (not seated at a table nobody will sit at), and leaving
+    tonight's if its rounds have begun (its tables so far stay, the later rounds seat the others)."""
+    today = timezone.localdate()
+    coming = NightCheckIn.objects.filter(player=player, night__date__gte=today)
+    started = coming.filter(night__rounds__opened_at__isnull=False).values("pk")
+    coming.filter(pk__in=started, left_at__isnull=True).update(left_at=timezone.now())
+    coming.exclude(pk__in=started).delete()
+
+
 def _anonymise(user: AbstractBaseUser, player: Player) -> None:
     name = anonymous_name(player)
     words = {player.name, user.get_username()}
@@ -140,6 +150,7 @@ def _anonymise(user: AbstractBaseUser, player: Player) -> None:
     player.save(update_fields=["name", "user", "claim_token", "created_by"])
     Player.objects.filter(merged_into=player).update(name=name, claim_token=None)
     _scrub_audit(club_ids, words=words, name=name)
+    _leave_nights_to_come(player)
     for membership in memberships:
         audit_record(action="membership.leave", obj=membership, user=None, club=membership.club,
                      details={"player": name, "role": membership.role})

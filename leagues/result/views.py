@@ -8,14 +8,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.plugins import game_name
@@ -32,7 +32,7 @@ from leagues.common.access import (
 )
 from leagues.models import Club, League, Result
 from leagues.rating.views import league_ratings
-from leagues.result import results
+from leagues.result import results, sign_imported
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, next_page, query_int
 
@@ -111,7 +111,25 @@ def results_waiting(request: HttpRequest) -> HttpResponse:
     """Every result that waits for your sign-off, in a season or not, and the imported plays a manager vouched
     for that you may dispute (issue 34)."""
     awaiting, vouched = selectors.results_waiting_for(request.user)
-    return render(request, "leagues/results_waiting.html", {"awaiting": awaiting, "vouched": vouched})
+    imported = [result.pk for result in awaiting if result.source]
+    return render(request, "leagues/results_waiting.html",
+                  {"awaiting": awaiting, "vouched": vouched, "imported": imported if len(imported) > 1 else []})
+
+
+@login_required
+@require_POST
+def results_sign_imported(request: HttpRequest) -> HttpResponse:
+    """The waiting page's "Sign all imported plays" (issue 47 finding 5): the plays the page listed."""
+    try:
+        ids = [int(value) for value in request.POST.getlist("result")]
+        signed = sign_imported.results_sign_imported(user=request.user, result_ids=ids)
+    except (ValueError, OverflowError):
+        return HttpResponseBadRequest(_("Sign the plays the page lists."))
+    except ValidationError as exc:
+        return HttpResponseBadRequest(" ".join(exc.messages))
+    messages.success(request, ngettext("%(n)d imported play signed.", "%(n)d imported plays signed.", len(signed))
+                     % {"n": len(signed)})
+    return redirect("results_waiting")
 
 
 RANKINGS_PAGE = 50

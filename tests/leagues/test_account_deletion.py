@@ -171,3 +171,21 @@ def test_five_wrong_passwords_hold_the_deletion_even_with_the_right_one(api, pla
     response = api.post("/api/me/delete/", {"password": PASSWORD})
     assert response.status_code == 429 and "Too many wrong passwords" in response.json()["detail"]
     assert everything_of(bob) == mine
+
+
+def test_a_deleted_account_leaves_the_nights_to_come_and_keeps_the_nights_played(played, carol):
+    import datetime
+
+    from django.utils import timezone
+
+    from leagues.models import Night, NightCheckIn
+
+    _league, season = played
+    player = Player.objects.get(user=carol)
+    today = timezone.localdate()
+    played_night = Night.objects.create(season=season, date=today - datetime.timedelta(days=7))
+    coming_night = Night.objects.create(season=season, date=today + datetime.timedelta(days=7))
+    for night in (played_night, coming_night):
+        NightCheckIn.objects.create(night=night, player=player)
+    account_deletion.account_delete(user=carol, password=PASSWORD)
+    assert list(NightCheckIn.objects.filter(player=player).values_list("night", flat=True)) == [played_night.pk]

@@ -69,3 +69,28 @@ def test_a_claim_leaves_a_vouched_import_counted_and_waiting_for_nobody(club, al
     players.player_claim(token=players.player_claim_link_create(player=hanzo, user=alice), user=bob)
     assert SignOff.objects.filter(result__in=vouched, player__user=bob).count() == rows
     assert {r.pk: r.status for r in Result.objects.filter(pk__in=before)} == before
+
+
+def test_the_waiting_page_signs_all_of_a_claimed_guests_imported_plays_in_one_tap(client, club, alice, bob, carol,
+                                                                                 dave):
+    imported(club)
+    hanzo = Player.objects.get(name="Hanzo", user__isnull=True)
+    players.player_claim(token=players.player_claim_link_create(player=hanzo, user=alice), user=bob)
+    waiting = sorted(results_to_sign(bob).values_list("pk", flat=True))
+    for result in Result.objects.filter(pk__in=waiting):
+        results.result_sign_off(result=result, user=carol)
+    signed_before = SignOff.objects.count()
+
+    client.force_login(dave)  # a stranger posting bob's plays signs nothing
+    assert client.post("/results/waiting/sign-imported/", {"result": waiting}).status_code == 302
+    assert client.post("/results/waiting/sign-imported/", {"result": ["x"]}).status_code == 400
+    assert client.post("/results/waiting/sign-imported/", {}).status_code == 400
+    assert SignOff.objects.count() == signed_before
+
+    client.force_login(bob)
+    page = client.get("/results/waiting/").content.decode()
+    assert f"Sign all {len(waiting)} imported plays below" in page
+    response = client.post("/results/waiting/sign-imported/", {"result": waiting}, follow=True)
+    assert f"{len(waiting)} imported plays signed." in response.content.decode()
+    assert set(Result.objects.filter(pk__in=waiting).values_list("status", flat=True)) == {Result.Status.COUNTED}
+    assert to_sign_count(bob) == 0
