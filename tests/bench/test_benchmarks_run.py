@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
     ("game_stats.py", ["--sizes", "4", "8", "--runs", "1"], "every table the reader sees: yes"),
     ("profile_requests.py", ["--requests", "2", "--top", "0"], "poll, not modified (204)"),
     ("request_cpu.py", ["--requests", "2"], "round trips: PostgreSQL"),
+    ("neighbours_pairs.py", ["--plays", "20", "--players", "12", "--at-play", "5", "--tonight", "4", "--guests", "2",
+                             "--runs", "1"], "same meetings: yes"),
 ])
 def test_the_benchmark_runs(script, args, says):
     database = os.environ.get("DATABASE_URL", "")

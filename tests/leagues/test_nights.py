@@ -128,7 +128,7 @@ def test_the_season_s_results_count_as_meetings(night, alice, carol, regulars):
     result = Result.objects.create(game="shitenno", played_on=TONIGHT, season=night.season)
     for user in (alice, carol):
         ResultEntry.objects.create(result=result, player=user.player, rank=1)
-    met, seats = services._history(night)
+    met, seats = services._history(night, [alice.player.pk, carol.player.pk])
     assert met == {frozenset((alice.player.pk, carol.player.pk)): 1} and seats == {}
 
 
@@ -202,7 +202,7 @@ def test_opening_the_tables_fills_their_seats_and_the_next_round_follows(night, 
         services.tables_swap(night_round=first, user=alice, a=tables[0]["players"][0], b=tables[1]["players"][0])
     second = services.round_propose(night=night, user=alice)
     assert second.number == 2 and seated(second) == seated(first)
-    met, _seats = services._history(night)
+    met, _seats = services._history(night, seated(first))
     assert met[frozenset(tables[0]["players"][:2])] == services.TONIGHT_WEIGHT
 
 
@@ -223,7 +223,7 @@ def test_the_night_s_history_is_read_in_the_same_queries_however_many_tables_wer
 
     def history_queries():
         with CaptureQueriesContext(connection) as read:
-            met, seats = services._history(night)
+            met, seats = services._history(night, ids)
         return len(read.captured_queries), met, seats
 
     open_round(1)
