@@ -13,3 +13,4 @@ app.autodiscover_tasks()
 app.autodiscover_tasks(["leagues.jobs", "leagues.imports"])
 # Jobs kept beside their feature rather than in an app's tasks.py: a night's proposal (issue 36).
 app.autodiscover_tasks(["leagues.nights"], related_name="jobs")
+app.autodiscover_tasks(["leagues.notifications"], related_name="devices")  # the device sweep (issue 47)

@@ -329,6 +329,8 @@ CELERY_BEAT_SCHEDULE = {
     "games-nightly-stats-rebuild": {"task": "games.tasks.stats_rebuild", "schedule": crontab(hour=3, minute=50)},
     # Notifications (issue 39): reminders, pushes held by quiet hours, and each club's daily digest, every hour.
     "notifications-hourly": {"task": "leagues.notifications.tasks.hourly", "schedule": crontab(minute=0)},
+    # Push devices whose session ended unseen (expired, or a password changed): dropped hourly (issue 47).
+    "notifications-devices-sweep": {"task": "leagues.notifications.devices.sweep_task", "schedule": crontab(minute=30)},
 }
 
 if not DEBUG:

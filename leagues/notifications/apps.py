@@ -7,9 +7,7 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_out
+        from . import devices
 
-        from . import services
-
-        # signing out of a device stops its pushes: that device's subscription goes with its session
-        user_logged_out.connect(services.forget_device_at_logout, dispatch_uid="notifications-logout")
+        # a push device goes with the session that turned push on, however that session ends (issue 47)
+        devices.connect()

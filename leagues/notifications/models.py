@@ -111,14 +111,15 @@ class ClubHours(models.Model):
 
 
 class PushSubscription(models.Model):
-    """One device's push subscription (the browser's PushSubscription JSON), tied to the session that made it so
-    signing out of that device removes it."""
+    """One device's push subscription (the browser's PushSubscription JSON), tied to the session that made it: the
+    row goes when that session ends, however it ends (devices.py)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
     endpoint = models.URLField(max_length=1000, unique=True)
     p256dh = models.CharField(max_length=200)
     auth = models.CharField(max_length=100)
-    session_key = models.CharField(max_length=40, blank=True, default="")
+    session_key = models.CharField(max_length=40, blank=True, default="", db_index=True,
+                                   help_text="The session that turned push on; the device goes with it.")
     user_agent = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 

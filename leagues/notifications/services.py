@@ -251,13 +251,6 @@ def device_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> int:
     return PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()[0]
 
 
-def forget_device_at_logout(sender=None, request=None, user=None, **_kwargs) -> None:
-    """Signing out of a device removes the push subscription made in that session."""
-    session_key = getattr(getattr(request, "session", None), "session_key", None)
-    if user is not None and session_key:
-        PushSubscription.objects.filter(user=user, session_key=session_key).delete()
-
-
 def imported_to_sign(results: Iterable[Result]) -> list[Notification]:
     """An import: one message per person for all its plays that wait for his sign-off ("26 plays imported")."""
     from leagues.models import ResultEntry, SignOff
