@@ -100,6 +100,9 @@ class People:
     # the same for a list of such tables at once, by their ids (games.selectors.sessions_settled): the ids of the
     # settled ones, in a few queries however long the list
     tables_settled: Callable[[list[int]], set[int]]
+    # a finished table's result for its API answer, as the viewer may see it (games.api.views.TableResultOutput:
+    # id, status, who still signs, links), or None; an owner without results leaves it out
+    table_result: Callable[[TableSession, Any], dict | None] | None = None
 
 
 _registered: People | None = None

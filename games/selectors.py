@@ -357,3 +357,12 @@ def player_seats_finished(*, player: Model, game: str | list[str], viewer: Abstr
         player=player, **games, session__entry=TableSession.Entry.MOVES,
         session__status=TableSession.Status.FINISHED,
     ).filter(sessions_visible_q(viewer, through="session")).order_by()
+
+
+def session_result(session: TableSession, viewer: AbstractBaseUser) -> dict | None:
+    """A finished table's result as its API answer carries it (games.api.views.TableResultOutput), asked of the
+    owner of results (games keep none): None for a table still playing, without asking anybody."""
+    if session.status != TableSession.Status.FINISHED:
+        return None
+    ask = people().table_result
+    return ask(session, viewer) if ask is not None else None

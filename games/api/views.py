@@ -8,7 +8,7 @@ import random
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -41,6 +41,29 @@ class SeatOutput(serializers.Serializer):
     colour = serializers.CharField()
 
 
+class WaitingOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ResultLinksOutput(serializers.Serializer):
+    result = serializers.CharField(help_text="GET the whole result (entries, sign-offs, version).")
+    sign_off = serializers.CharField(help_text="POST here to agree to or dispute it, by the result's id.")
+    table_result = serializers.CharField(allow_null=True, help_text="The same result, by the table's code (null "
+                                                                    "for a result entered without a table).")
+    table_sign_off = serializers.CharField(allow_null=True, help_text="The same sign-off, by the table's code.")
+
+
+class TableResultOutput(serializers.Serializer):
+    """A finished table's result, in short: what a client needs to get it counted (docs/api.md, "Quick start")."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "counted", "disputed"])
+    season = serializers.IntegerField(allow_null=True, help_text="The season it counts in, if any.")
+    waiting_for = WaitingOutput(many=True, help_text="The players nobody has agreed for yet; empty once counted.")
+    links = ResultLinksOutput()
+
+
 class TableOutput(serializers.Serializer):
     code = serializers.CharField()
     game = serializers.CharField()
@@ -56,6 +79,8 @@ class TableOutput(serializers.Serializer):
     score = serializers.SerializerMethodField(help_text="Each seat's score so far, in the game's own unit.")
     outcome = serializers.JSONField()
     created_at = serializers.DateTimeField()
+    result = serializers.SerializerMethodField(
+        help_text="A finished table's result (null while playing, and in the list of tables: read the table).")
 
     def get_fields(self) -> dict:
         fields = super().get_fields()  # a game's deprecated name for the score (its adapter's), after `score`
@@ -66,6 +91,13 @@ class TableOutput(serializers.Serializer):
 
     def get_score(self, session: TableSession) -> list[int]:
         return selectors.session_score(session)
+
+    @extend_schema_field(TableResultOutput(allow_null=True))
+    def get_result(self, session: TableSession) -> dict | None:
+        request = self.context.get("request")
+        if request is None or isinstance(self.parent, serializers.ListSerializer):  # a list: a query a table
+            return None
+        return selectors.session_result(session, request.user)
 
 
 
@@ -93,6 +125,8 @@ class EventOutput(serializers.Serializer):
 class RecordedOutput(serializers.Serializer):
     event = EventOutput()
     state = serializers.JSONField(help_text="The table's state right after this entry.")
+    result = TableResultOutput(allow_null=True, help_text="Once this entry finished the game: its result, to sign "
+                                                          "off (null before).")
 
 
 class TableList(ListAPIView):
@@ -141,7 +175,7 @@ class TableDetail(APIView):
     @extend_schema(responses=with_errors({200: TableOutput}, 404),
                    summary="A table's state, whose turn it is and what can be played")
     def get(self, request, code: str) -> Response:
-        return Response(TableOutput(_table(request, code)).data)
+        return Response(TableOutput(_table(request, code), context={"request": request}).data)
 
 
 class ScoreOutput(serializers.Serializer):
@@ -171,7 +205,7 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 _CREATED_AT = serializers.DateTimeField()  # EventOutput's, unbound: its output format and time zone
 
 
-def recorded_json(recorded: services.Recorded) -> dict:
+def recorded_json(recorded: services.Recorded, viewer=None) -> dict:
     """RecordedOutput's body, built directly: a move post's answer is the hottest serialisation of the API, and
     building the serializers (their fields are copied for each instance) cost more than the rest of the answer.
     RecordedOutput stays its schema; a test holds the two equal."""
@@ -180,11 +214,12 @@ def recorded_json(recorded: services.Recorded) -> dict:
         "seq": event.seq, "kind": str(event.kind), "payload": event.payload, "description": str(event.description),
         "phrase": event.phrase, "entered_by": event.entered_by.username if event.entered_by_id else None,
         "created_at": _CREATED_AT.to_representation(event.created_at),
-    }, "state": recorded.state}
+    }, "state": recorded.state,
+        "result": selectors.session_result(recorded.session, viewer) if recorded.session and viewer else None}
 
 
-def _recorded(recorded: services.Recorded) -> Response:
-    return Response(recorded_json(recorded),
+def _recorded(recorded: services.Recorded, request) -> Response:
+    return Response(recorded_json(recorded, request.user),
                     status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
 
 
@@ -213,7 +248,7 @@ class MoveList(APIView):
             user=request.user,
             idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
         )
-        return _recorded(recorded)
+        return _recorded(recorded, request)
 
 
 class Undo(APIView):
@@ -232,7 +267,7 @@ class Undo(APIView):
         data.is_valid(raise_exception=True)
         recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
                                       idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")))
-        return _recorded(recorded)
+        return _recorded(recorded, request)
 
 
 class FinalCount(APIView):

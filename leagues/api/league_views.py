@@ -1,10 +1,10 @@
-"""REST endpoints for leagues, seasons, results, sign-offs, ratings, standings and player stats (issue 5)."""
+"""REST endpoints for leagues, seasons, ratings, standings and player stats (issue 5); results and sign-offs are
+result_views'."""
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -12,16 +12,12 @@ from games.registry import one_name
 from leagues.club import league_edits, seasons
 from leagues.common import selectors
 from leagues.common.access import club_sees_inside
-from leagues.models import Club, League, Player, Rating, RatingEvent, Result, Season, Standing
+from leagues.models import Club, League, Player, Rating, RatingEvent, Season, Standing
 from leagues.people import player_record
 from leagues.rating import display as rating_display
-from leagues.result import results
 from leagues.standings import SCHEMES, TIE_BREAKERS
 from shitenno_site.api import (
-    IdField,
     NameField,
-    StrictBooleanField,
-    StrictCharField,
     StrictDateField,
     StrictFloatField,
     StrictIntegerField,
@@ -29,7 +25,7 @@ from shitenno_site.api import (
     id_parameter,
     with_errors,
 )
-from shitenno_site.validation import MAX_INT, MAX_MIN_GAMES, query_int, query_text
+from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
 from .views import PlayerOutput
 
@@ -109,29 +105,6 @@ class RatingEventOutput(serializers.ModelSerializer):
         fields = ["result", "played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"]
 
 
-class EntryOutput(serializers.Serializer):
-    player = PlayerOutput()
-    rank = serializers.IntegerField()
-    score = serializers.FloatField(allow_null=True)
-    score_text = serializers.CharField(help_text="A score that is not a plain number, as imported (\"3+20+5\").")
-    seat = serializers.IntegerField(allow_null=True, help_text="Seat or start order, 1 first; null when not known.")
-
-
-class SignOffOutput(serializers.Serializer):
-    player = serializers.IntegerField(source="player_id")
-    agreed = serializers.BooleanField()
-    note = serializers.CharField()
-
-
-class ResultOutput(serializers.ModelSerializer):
-    entries = EntryOutput(many=True)
-    sign_offs = SignOffOutput(many=True)
-
-    class Meta:
-        model = Result
-        fields = ["id", "game", "played_on", "season", "session", "status", "version", "entries", "sign_offs"]
-
-
 class HeadToHeadOutput(serializers.Serializer):
     player = PlayerOutput()
     won = serializers.IntegerField()
@@ -164,20 +137,6 @@ class PlayerStatsOutput(serializers.Serializer):
     best_score = serializers.FloatField(allow_null=True)
     head_to_head = HeadToHeadOutput(many=True)
     nemesis = HeadToHeadOutput(allow_null=True)
-
-
-class EntryInput(StrictSerializer):
-    player = IdField()
-    rank = StrictIntegerField(min_value=1, max_value=1000)
-    score = StrictFloatField(required=False, allow_null=True, default=None, min_value=-1e9, max_value=1e9)
-
-
-def _entries(rows: list[dict]) -> list[dict]:
-    players = Player.objects.in_bulk([row["player"] for row in rows])
-    missing = sorted({row["player"] for row in rows} - set(players))
-    if missing:
-        raise serializers.ValidationError({"entries": [f"Unknown player {pk}." for pk in missing]})
-    return [{**row, "player": players[row["player"]]} for row in rows]
 
 
 class ClubLeagues(APIView):
@@ -349,94 +308,3 @@ class PlayerStats(APIView):
     def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         return Response(PlayerStatsOutput(player_record.player_stats(player=player, viewer=request.user)).data)
-
-
-class ResultList(APIView):
-    permission_classes = [IsAuthenticated]
-
-    class ResultInput(StrictSerializer):
-        game = NameField(max_length=80)
-        played_on = StrictDateField()
-        season = IdField(required=False, allow_null=True, default=None)
-        entries = EntryInput(many=True)
-
-    @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
-                   summary="Enter a game played without move entry (any game); you sign it off for you and guests")
-    def post(self, request) -> Response:
-        data = self.ResultInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        season = values.pop("season")
-        if season is not None:
-            season = Season.objects.select_related("league__club").filter(pk=season).first()
-            if season is None:
-                raise serializers.ValidationError({"season": ["Unknown season."]})
-        result = results.result_enter(
-            user=request.user, season=season, game=values["game"], played_on=values["played_on"],
-            entries=_entries(values["entries"]),
-        )
-        return Response(ResultOutput(result).data, status=status.HTTP_201_CREATED)
-
-
-class ResultDetail(APIView):
-    class ResultEditInput(StrictSerializer):
-        version = StrictIntegerField()
-        played_on = StrictDateField(required=False)
-        entries = EntryInput(many=True, required=False)
-
-    class ResultDeleteInput(StrictSerializer):
-        version = StrictIntegerField()
-
-    @extend_schema(responses=with_errors({200: ResultOutput}, 404))
-    def get(self, request, pk: int) -> Response:
-        return Response(ResultOutput(get_object_or_404(selectors.results_visible(request.user), pk=pk)).data)
-
-    @extend_schema(request=ResultEditInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
-                   summary="Correct a result (managers; send the version you saw); re-rates from its date")
-    def patch(self, request, pk: int) -> Response:
-        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
-        data = self.ResultEditInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        if "entries" in values:
-            values["entries"] = _entries(values["entries"])
-        result = results.result_update(result=result, user=request.user, **values)
-        return Response(ResultOutput(result).data)
-
-    @extend_schema(parameters=[OpenApiParameter("version", {"type": "integer", "minimum": 0, "maximum": MAX_INT},
-                                                required=True,
-                                                description='The version you saw (or a body {"version": n}).')],
-                   responses=with_errors({204: None}, 400, 403, 404, 409, 415),
-                   summary="Delete a result (managers; send the version you saw); re-rates from its date")
-    def delete(self, request, pk: int) -> Response:
-        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
-        # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
-        if request.data:
-            data = self.ResultDeleteInput(data=request.data)
-            data.is_valid(raise_exception=True)
-            version = data.validated_data["version"]
-        else:
-            if set(request.query_params) - {"version"}:
-                raise serializers.ValidationError({"detail": ["Send only the version you saw."]})
-            version = query_int(request.query_params, "version", default=-1)
-            if version < 0:
-                raise serializers.ValidationError({"version": ["This field is required."]})
-        results.result_delete(result=result, user=request.user, version=version)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class ResultSignOff(APIView):
-    permission_classes = [IsAuthenticated]
-
-    class SignOffInput(StrictSerializer):
-        agreed = StrictBooleanField(default=True)
-        note = StrictCharField(max_length=300, required=False, allow_blank=True, default="", multiline=True)
-
-    @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
-                   summary="Agree to or dispute a result you played")
-    def post(self, request, pk: int) -> Response:
-        result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
-        data = self.SignOffInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        result = results.result_sign_off(result=result, user=request.user, **data.validated_data)
-        return Response(ResultOutput(result).data)

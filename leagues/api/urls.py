@@ -2,7 +2,7 @@ from django.urls import path
 
 from leagues.nights import api as nights
 
-from . import chance_views, league_views, views
+from . import chance_views, league_views, result_views, views
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="api-me"),
@@ -34,9 +34,11 @@ urlpatterns += [
     path("games/<str:slug>/chances/", chance_views.GameChances.as_view(), name="api-game-chances"),
     path("players/<int:pk>/ratings/history/", league_views.PlayerRatingHistory.as_view(), name="api-rating-history"),
     path("players/<int:pk>/stats/", league_views.PlayerStats.as_view(), name="api-player-stats"),
-    path("results/", league_views.ResultList.as_view(), name="api-results"),
-    path("results/<int:pk>/", league_views.ResultDetail.as_view(), name="api-result"),
-    path("results/<int:pk>/sign-off/", league_views.ResultSignOff.as_view(), name="api-result-sign-off"),
+    path("results/", result_views.ResultList.as_view(), name="api-results"),
+    path("results/<int:pk>/", result_views.ResultDetail.as_view(), name="api-result"),
+    path("results/<int:pk>/sign-off/", result_views.ResultSignOff.as_view(), name="api-result-sign-off"),
+    path("tables/<str:code>/result/", result_views.TableResult.as_view(), name="api-table-result"),
+    path("tables/<str:code>/sign-off/", result_views.TableSignOff.as_view(), name="api-table-sign-off"),
     path("seasons/<int:pk>/nights/", nights.SeasonNights.as_view(), name="api-season-nights"),
     path("nights/<int:pk>/", nights.NightDetail.as_view(), name="api-night"),
     path("nights/<int:pk>/check-in/", nights.NightCheckInView.as_view(), name="api-night-check-in"),

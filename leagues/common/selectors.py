@@ -343,3 +343,17 @@ def listed_sessions(sessions) -> list:
         table.seat_names = names.get(table.pk, [])
         table.settled = table.pk in settled
     return tables
+
+
+def results_listed(*, viewer: AbstractBaseUser, waiting: bool = False, season: int | None = None,
+                   table: str = "") -> QuerySet[Result]:
+    """The API's list of results (issue 48): those the viewer may see or, `waiting`, those waiting for his
+    sign-off (`results_to_sign`, the waiting page's one definition); in a season, from a table (by its code) when
+    asked; latest first, with what ResultOutput reads."""
+    found = results_to_sign(viewer) if waiting else results_visible(viewer)
+    if season is not None:
+        found = found.filter(season_id=season)
+    if table:
+        found = found.filter(session__code=table)
+    return (found.select_related("session").prefetch_related("entries__player", "sign_offs")
+            .order_by("-played_on", "-id"))

@@ -16,7 +16,7 @@ from leagues.models import Membership, NightTable, Player, Rating, RatingEvent, 
 from leagues.nights import selectors as night_selectors
 from leagues.people import players
 from leagues.rating import chances
-from leagues.result import results
+from leagues.result import of_table, results
 
 
 def _table_finished(sender, *, session, **_kwargs) -> None:
@@ -97,4 +97,5 @@ def connect() -> None:
         seat_chances=chances.seat_chances,
         table_settled=table_settled,
         tables_settled=night_selectors.sessions_settled_by_hand,
+        table_result=of_table.table_result_summary,
     ))

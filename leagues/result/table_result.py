@@ -13,28 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.models import TableSession
-from leagues.common import selectors
 from leagues.common.access import require_result_editor, result_players_signed_by
 from leagues.models import Result
-from leagues.nights import selectors as night_selectors
 from leagues.result import results
-
-
-def _result_of_table(request: HttpRequest, code: str) -> Result | None:
-    """The table's result: its session's own, or, for a night table, the one entered by hand that finished it
-    (`by_hand` set: the phones then made no second one)."""
-    visible = selectors.results_visible(request.user).select_related("season__league", "session").prefetch_related(
-        "entries__player", "sign_offs")
-    result = visible.filter(session__code=code).first()
-    if result is not None:
-        return result
-    session_id = TableSession.objects.filter(code=code).values_list("pk", flat=True).first()
-    by_hand = night_selectors.hand_result_of_session(session_id) if session_id else None
-    result = visible.filter(pk=by_hand.pk).first() if by_hand else None
-    if result is not None:
-        result.by_hand = True
-    return result
+from leagues.result.of_table import result_of_table
 
 
 def _may_edit(result: Result, user) -> bool:
@@ -68,7 +50,7 @@ def _context(request: HttpRequest, code: str, result: Result | None, error: str 
 @require_http_methods(["GET", "POST"])
 def table_result(request: HttpRequest, code: str) -> HttpResponse:
     """GET: the fragment (htmx) or a page of its own; POST: sign off or dispute, then the fragment again."""
-    result = _result_of_table(request, code)
+    result = result_of_table(viewer=request.user, code=code)
     error = ""
     if request.method == "POST":
         if result is None:
@@ -86,7 +68,7 @@ def table_result(request: HttpRequest, code: str) -> HttpResponse:
                 messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
                          _("Your dispute is recorded: the club's managers settle it."))
             return redirect("table_detail", code)
-        result = _result_of_table(request, code)
+        result = result_of_table(viewer=request.user, code=code)
     if not request.htmx:
         if result is None:
             raise Http404(_("This table has no result."))

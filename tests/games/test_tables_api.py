@@ -120,11 +120,11 @@ def test_the_answer_to_a_move_is_its_schema_s_serializer_output(table, api, game
     answer = post_move(api, table, 0, moves[0], HTTP_IDEMPOTENCY_KEY="k")
     event = MoveEvent.objects.select_related("entered_by").get()
     recorded = services.Recorded(event, replayed=True, state=answer.json()["state"])
-    assert recorded_json(recorded) == RecordedOutput({"event": event, "state": recorded.state}).data
+    assert recorded_json(recorded) == RecordedOutput({"event": event, "state": recorded.state, "result": None}).data
     assert answer.json() == recorded_json(recorded)  # the fresh answer, built from the entry as inserted
     unsigned = MoveEvent(seq=1, kind="move", payload={}, description="", phrase={}, entered_by=None, created_at=None)
     plain = services.Recorded(unsigned, replayed=False, state={})
-    assert recorded_json(plain) == RecordedOutput({"event": unsigned, "state": {}}).data
+    assert recorded_json(plain) == RecordedOutput({"event": unsigned, "state": {}, "result": None}).data
 
 
 def test_it_undoes_with_a_new_log_entry(table, api, game):

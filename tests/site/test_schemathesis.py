@@ -71,6 +71,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "PATCH /api/seasons/{id}/": "an end on or after the start; no overlap with the league's other seasons; custom "
                                 "points that fit their player counts",
     "POST /api/results/{id}/sign-off/": "a note when you dispute the result",
+    "POST /api/tables/{code}/sign-off/": "a note when you dispute the result",
     "POST /api/tables/{code}/undo/": "a move to take back",
     "POST /api/final-count/": "an end state the game's rules allow; player ids that name somebody",
     "POST /api/results/": "a season and players that exist; ranks that fit the entries",
