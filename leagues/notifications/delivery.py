@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from .devices import account_of
 from .due import split_due
 from .mail import mail
 from .messages import worded
@@ -89,7 +90,8 @@ def _deliver_one(row_id: int, preference: Preference | None) -> str:
         still_due, _gone = split_due([row], row.recipient_id, Channel.PUSH)  # quiet hours held it: ask again
         if still_due and push_enabled() and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR:
             language = preference.language if preference is not None else "en"
-            message = worded(row.kind, row.payload, language) | {"tag": row.dedupe_key}
+            message = worded(row.kind, row.payload, language) | {"tag": row.dedupe_key,
+                                                                  "account": account_of(row.recipient_id)}
             delivered = _push_to_devices(row, message)
         row.state = Notification.State.PUSHED if delivered else Notification.State.DROPPED
         row.sent_at = timezone.now()
