@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from .devices import account_of
 from .due import split_due
 from .endpoints import Refused
 from .mail import mail
@@ -113,7 +114,8 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
                     and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR):
                 return _mark(row, Notification.State.DROPPED), None
             language = preference.language if preference is not None else "en"
-            work = ("push", (devices, worded(row.kind, row.payload, language) | {"tag": row.dedupe_key}))
+            work = ("push", (devices, worded(row.kind, row.payload, language) | {
+                "tag": row.dedupe_key, "account": account_of(row.recipient_id)}))  # the phone shows it to him only
         row.state, row.claimed_at = Notification.State.SENDING, timezone.now()
         row.save(update_fields=["state", "claimed_at"])
         return work

@@ -24,6 +24,8 @@
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
     navigator.serviceWorker.register(script.dataset.worker, { scope: "/" }).then(() => navigator.serviceWorker.ready)
       .then((registration) => {
+        // The account signed in here (the worker shows only its pushes: another account's are not shown).
+        if (registration.active && account) registration.active.postMessage({ account });
         // This page was loaded before the worker ran: ask it to keep a copy, so it opens offline next time.
         if (!navigator.serviceWorker.controller && registration.active) {
           registration.active.postMessage({ keepPage: window.location.href });

@@ -19,6 +19,10 @@ workbox.loadModule("workbox-precaching");
 const PAGES = "shitenno-copies-"; // + the account's tag: one cache per account, and only ever one left
 const STATIC = "shitenno-static"; // static files outside the precache
 const ACCOUNT_HEADER = "X-Shitenno-Account";
+// The account signed in on this phone, as the last page said (its header, or the page's own message): a push is
+// shown only when it is for that account. Kept in a cache, as a worker's variables go when it sleeps.
+const ACCOUNT = "shitenno-account";
+const ACCOUNT_URL = "/__signed-in-account__";
 const { ExpirationPlugin, CacheExpiration } = workbox.expiration;
 // A page is kept only while it is useful at a club evening: 60 pages, a week.
 const KEEP = { maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 };
@@ -34,9 +38,19 @@ self.addEventListener("activate", (event) => {
   // copies of anyone's pages) are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names.filter((name) => name.startsWith("shitenno-") && !name.startsWith(PAGES)
-      && name !== STATIC).map((name) => caches.delete(name))))
+      && name !== STATIC && name !== ACCOUNT).map((name) => caches.delete(name))))
     .then(() => self.clients.claim()));
 });
+
+async function rememberAccount(account) {
+  const cache = await caches.open(ACCOUNT);
+  await cache.put(ACCOUNT_URL, new Response(account, { headers: { "Content-Type": "text/plain" } }));
+}
+
+async function signedInAccount() {
+  const kept = await (await caches.open(ACCOUNT)).match(ACCOUNT_URL);
+  return kept ? kept.text() : "";
+}
 
 function pagesOf(account) {
   return PAGES + account;
@@ -59,6 +73,7 @@ async function fetchAndKeep(request) {
   const response = await fetch(request);
   const account = response.headers.get(ACCOUNT_HEADER);
   if (!account) return response; // a redirect (opaque) or a reply not from the site: nothing learnt, nothing kept
+  await rememberAccount(account);
   await forgetAllBut(account);
   if (keepable(response)) {
     const cache = await caches.open(pagesOf(account));
@@ -113,19 +128,27 @@ workbox.routing.registerRoute(
   }),
 );
 
-// The page asks the worker to keep a copy of itself when it was loaded before the worker took over.
+// A page names its account (every page does, /accounts/ pages too, which never pass through the page route); the
+// page asks the worker to keep a copy of itself when it was loaded before the worker took over.
 self.addEventListener("message", (event) => {
+  const account = event.data && event.data.account;
+  if (typeof account === "string" && account) event.waitUntil(rememberAccount(account));
   const url = event.data && event.data.keepPage;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
   event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).catch(() => undefined));
 });
 
-// Web push (issue 39, leagues/notifications): show the message; a tap opens (or focuses) the page it names.
+// Web push (issue 39, leagues/notifications): show the message; a tap opens (or focuses) the page it names. A club
+// phone changes hands: the message names the account it is for (leagues/notifications/devices.py), and it is shown
+// only while that account is the one signed in here (issue 47): never one of A's messages to B, nor to nobody.
 self.addEventListener("push", (event) => {
   let message = {};
   try { message = event.data ? event.data.json() : {}; } catch (error) { message = { title: event.data.text() }; }
-  event.waitUntil(self.registration.showNotification(message.title || "Shitennō", {
-    body: message.body || "", tag: message.tag, data: { url: message.url || "/" },
+  event.waitUntil(signedInAccount().then((account) => {
+    if (!message.account || message.account !== account) return undefined; // for another account: not shown
+    return self.registration.showNotification(message.title || "Shitennō", {
+      body: message.body || "", tag: message.tag, data: { url: message.url || "/" },
+    });
   }));
 });
 
