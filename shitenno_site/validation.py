@@ -31,7 +31,8 @@ ASCII_DIGITS = re.compile(r"[0-9]+")  # str.isdigit() also accepts "²", which i
 DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # The API schema's patterns for the rules above (JSON Schema regexes: no Unicode classes, so name_problem stays
 # the rule; the pattern is what a client can check first). The dates: EARLIEST_DATE to LATEST_DATE's years.
-_NOT_IN_NAME = r"\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_NOT_IN_NAME = (r"\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
+                r"\u2060-\u2064\u2066-\u2069\u2800\u3164\ufeff\uffa0")
 NAME_PATTERN = rf"^[^{_NOT_IN_NAME}]*[^{_NOT_IN_NAME}\s][^{_NOT_IN_NAME}]*$"
 DATE_PATTERN = r"^(19[0-9]{2}|2[0-9]{3})-"
 # Text fields: white space around the text is trimmed before the rule applies (a trailing line break is dropped,
@@ -171,6 +172,23 @@ def _spelt(where: str, place: tuple | None) -> str:
     return path
 
 
+# Characters that show nothing yet are not format characters (Cf): the Hangul fillers are letters (Lo), the braille
+# blank a sign (So), the grapheme joiner and the Khmer inherent vowels marks (Mn). "bob" + U+3164 looked like "bob"
+# and passed as a name (issue 47, finding 7).
+BLANK_LOOKING = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+# Unicode categories no name may hold: format characters (zero-width spaces and joiners, U+FEFF, the invisible
+# operators U+2060-U+2064, U+180E, the direction controls, the soft hyphen), private use (a glyph only some fonts
+# draw, or none) and unassigned (drawn by nobody today). Cn is this Python's Unicode version (14.0 on 3.11).
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn"})
+
+
+def invisible_in_name(value: str) -> bool:
+    """Whether `value` holds a character a reader cannot see (INVISIBLE_CATEGORIES or BLANK_LOOKING): two names
+    that look the same must be the same name, or a member passes for the owner with "Alice" + U+200B. Names only:
+    free text keeps its joiners (an emoji sequence or a Persian word in a note needs U+200D or U+200C)."""
+    return any(ch in BLANK_LOOKING or unicodedata.category(ch) in INVISIBLE_CATEGORIES for ch in value)
+
+
 def name_problem(value: str) -> str | None:
     """Why `value` cannot be a name shown to others (a player, club, league or season), else None."""
     if any("\ud800" <= ch <= "\udfff" for ch in value):
@@ -179,8 +197,11 @@ def name_problem(value: str) -> str | None:
         return _("A name cannot hold characters that change the direction of the text.")
     if any(unicodedata.category(ch) == "Cc" for ch in value):
         return _("A name cannot hold control characters.")
-    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in value):
-        return _("A name needs at least one visible letter, digit or sign.")
+    if invisible_in_name(value):
+        return _("A name cannot hold invisible characters (zero-width spaces, blank fillers and the like): others "
+                 "could not tell it from a name without them.")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in value):
+        return _("A name needs at least one visible letter or digit.")
     return None
 
 

@@ -29,6 +29,7 @@ from leagues.models import (
     Standing,
     new_token,
 )
+from leagues.people.names import require_unique_name
 from shitenno_site.errors import Conflict, TooMany
 from shitenno_site.validation import name_problem
 
@@ -70,7 +71,9 @@ def player_rename(*, user: AbstractBaseUser, name: str) -> Player:
     """A person changes the name others see him by (his account page, PATCH /api/me/); only his own player."""
     name = _shown_name(name)
     player = Player.objects.select_for_update().get(pk=player_for_user(user).pk)
-    if player.name != name:
+    if player.name != name:  # unchanged is no clash: a clash stored before the rule is not his to mend first
+        require_unique_name(name, club_ids=player.memberships.values_list("club_id", flat=True),
+                            other_than=player.pk)
         player.name = name
         player.save(update_fields=["name"])
     return player
@@ -92,6 +95,8 @@ def player_guest_create(*, name: str, created_by: AbstractBaseUser, club: Club |
     if club is not None:
         require_club_manager(club, created_by)
     _check_guests_per_hour(created_by)
+    if club is not None:  # a guest of nobody's club clashes with nobody; joining a club later is not checked
+        require_unique_name(name[:80], club_ids=[club.pk])
     player = Player.objects.create(name=name[:80], created_by=created_by, created_in=club)
     if club is not None:
         membership = Membership.objects.create(club=club, player=player)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from leagues.common import selectors
 from leagues.common.access import (
     guest_claim_link_allowed,
 )
-from leagues.common.forms import GuestForm, SignUpForm
+from leagues.common.forms import GuestForm, SignUpForm, apply_service_errors
 from leagues.models import Player
 from leagues.people import player_record, players
 from leagues.people.player_page import player_page_stats
@@ -94,7 +95,10 @@ def guest_create(request: HttpRequest) -> HttpResponse:
         except TooMany as exc:  # the hour's guests are added: said above the form
             form.add_error(None, exc.message)
             return render(request, "leagues/guest_form.html", {"form": form}, status=429)
-        return redirect(player)
+        except ValidationError as exc:  # a name another in the club goes by: said at the field
+            apply_service_errors(form, exc)
+        else:
+            return redirect(player)
     return render(request, "leagues/guest_form.html", {"form": form}, status=400 if form.errors else 200)
 
 
