@@ -92,7 +92,7 @@ class MeDelete(APIView):
     class DeleteInput(StrictSerializer):
         password = serializers.CharField(max_length=4096, trim_whitespace=False, help_text="Your password, to confirm.")
 
-    @extend_schema(request=DeleteInput, responses=with_errors({204: None}, 400, 401, 403, 409, 415),
+    @extend_schema(request=DeleteInput, responses=with_errors({204: None}, 400, 401, 403, 409, 415, 429),
                    summary="Delete your account (your results stay, under an anonymous name)")
     def post(self, request) -> Response:
         data = self.DeleteInput(data=request.data)

@@ -230,25 +230,20 @@ def _reopen_sign_offs(player: Player, user: AbstractBaseUser) -> None:
     notifications.imported_to_sign(sign_offs_withdraw(stale))
 
 
-def sign_offs_withdraw(rows) -> list[Result]:
-    """Drop the sign-offs `rows` that stand on results not counted yet, and give those results the status the
-    sign-offs left say (a dispute withdrawn: waiting again); the results, locked. Counted results keep theirs:
-    taking a word back does not pull a game out of the standings. Also for a deleted account's words
-    (account_deletion): nobody answers for them any more."""
-    from leagues.result.results import signed_status
+_WITHDRAW: list = []  # result's rule for taking sign-offs back, registered at start-up (see below)
 
-    rows = rows.filter(result__status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
-    result_ids = set(rows.values_list("result_id", flat=True))
-    if not result_ids:
-        return []
-    rows.delete()
-    reopened = list(Result.objects.select_for_update().filter(pk__in=result_ids).order_by("pk"))
-    for result in reopened:
-        status, public = signed_status(result)
-        if status not in (result.status, Result.Status.COUNTED):  # a dispute made for the guest is gone
-            result.status, result.ranked_publicly = status, public
-            result.save(update_fields=["status", "ranked_publicly", "updated_at"])
-    return reopened
+
+def register_sign_offs_withdraw(withdraw) -> None:
+    """Once, from leagues.result.for_games.connect: a claim and an account's deletion take sign-offs back by
+    result's rule (`leagues.result.withdraw`), and result is above people (docs/architecture.md), so people asks
+    by this name rather than importing it."""
+    _WITHDRAW[:] = [withdraw]
+
+
+def sign_offs_withdraw(rows) -> list[Result]:
+    """Drop the sign-offs `rows` on results not counted yet and reopen those results (result's rule:
+    `leagues.result.withdraw.sign_offs_withdraw`); the results, locked."""
+    return _WITHDRAW[0](rows)
 
 
 def _audit_claim(guest: Player, user: AbstractBaseUser) -> None:

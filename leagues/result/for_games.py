@@ -16,7 +16,7 @@ from leagues.models import Membership, NightTable, Player, Rating, RatingEvent, 
 from leagues.nights import selectors as night_selectors
 from leagues.people import players
 from leagues.rating import chances
-from leagues.result import of_table, results
+from leagues.result import of_table, results, withdraw
 
 
 def _table_finished(sender, *, session, **_kwargs) -> None:
@@ -85,6 +85,7 @@ def seats_rated(seats: QuerySet) -> QuerySet:
 
 def connect() -> None:
     """Once, from LeaguesConfig.ready."""
+    players.register_sign_offs_withdraw(withdraw.sign_offs_withdraw)
     signals.table_finished.connect(_table_finished, dispatch_uid="leagues-result-from-table")
     signals.table_reopening.connect(_table_reopening, dispatch_uid="leagues-result-withdrawn")
     signals.move_undone.connect(_move_undone, dispatch_uid="leagues-audit-undo")

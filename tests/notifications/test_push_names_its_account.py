@@ -23,7 +23,8 @@ def service():
 
 
 def test_the_push_carries_the_recipient_s_account_tag_and_nothing_of_who_he_is(
-        season, alice, bob, members, vapid, service):  # noqa: F811
+        season, alice, bob, members, vapid, service, settings):  # noqa: F811
+    settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is plain http on this machine
     phone = Browser(service, "bob-phone")
     phone.subscribe(bob)
     with mock.patch.object(outbox, "publish"):
