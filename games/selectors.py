@@ -61,11 +61,12 @@ def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
         _visible_q(viewer), pk=session.pk).exists()
 
 
-def _rated_seats() -> Prefetch:
+def _rated_seats(game: str) -> Prefetch:
     """The seats with each player's rating in the table's game, as columns of the seats' own query (the owner of
-    ratings adds them, games.people), so the table page's win chances (issue 29) cost no query."""
+    ratings adds them, games.people), so the table page's win chances (issue 29) cost no query. The game is
+    passed as it is, so the ratings' subqueries read that game's scope only (issue 46 finding 5)."""
     return Prefetch("seats", queryset=people().seats_rated(
-        Seat.objects.select_related("player").order_by("session_id", "position")))
+        Seat.objects.select_related("player").order_by("session_id", "position"), game))
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False
@@ -78,7 +79,7 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
     if seats:
-        prefetch_related_objects([session], _rated_seats() if rated else _SEATS)
+        prefetch_related_objects([session], _rated_seats(session.game) if rated else _SEATS)
     return session
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.db.models import OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -157,7 +158,7 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
     stats, opponents = player_page_stats(player=player, viewer=viewer, opponents_page=opponents_page,
                                          per_page=HEAD_TO_HEAD_PAGE)
     game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games")
-                        .annotate(last_played=selectors.last_played_in_scope()))
+                        .annotate(last_played=selectors.last_played_in_scope(RatingScope.GAME, OuterRef("key"))))
     today = timezone.localdate()
     for rating in game_ratings:  # the displayed number, with rust up to today (leagues/rating/display.py)
         rating.shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)

@@ -40,8 +40,9 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
     found = {rating.player_id: rating for rating in
              Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
-             .annotate(last_played=selectors.last_played_in_scope(), performance_sd=selectors.scope_performance_sd(),
-                       skill_sd=selectors.scope_skill_sd())}
+             .annotate(last_played=selectors.last_played_in_scope(kind, key),
+                       performance_sd=selectors.scope_performance_sd(kind, key),
+                       skill_sd=selectors.scope_skill_sd(kind, key))}
     return _seat_chances(player_ids, found, timezone.localdate())
 
 
@@ -51,9 +52,9 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[l
     wanted = {(game, p) for game, ids in tables for p in ids if p is not None}
     found: dict[tuple[str, int], Rating] = {}
     if wanted:
-        ratings = (Rating.objects.filter(kind="game", key__in={g for g, _p in wanted},
-                                         player_id__in={p for _g, p in wanted})
-                   .annotate(last_played=selectors.last_played_in_scope(),
+        games = {g for g, _p in wanted}
+        ratings = (Rating.objects.filter(kind="game", key__in=games, player_id__in={p for _g, p in wanted})
+                   .annotate(last_played=selectors.last_played_in_scope("game", games),
                              performance_sd=selectors.scope_performance_sd(), skill_sd=selectors.scope_skill_sd()))
         found = {(rating.key, rating.player_id): rating for rating in ratings}
     today = timezone.localdate()

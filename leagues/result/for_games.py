@@ -62,15 +62,19 @@ def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
                  details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
 
 
-def seats_rated(seats: QuerySet) -> QuerySet:
+def seats_rated(seats: QuerySet, game: str) -> QuerySet:
     """The seats with each player's rating in the table's game (`rating_mu`, `rating_sigma`, `rating_games`,
     `rating_last_played`), what the game's latest games say of his skill (`rating_chance_mean`, `rating_chance_sd`)
     and of the spread of skills (`rating_skill_sd`), the game's own performance spread (`rating_performance_sd`,
     issue 40) and, for a rated
     finished table, his rating before it (`before_mu`, `before_sigma`):
-    columns of the seats' own query, so the table page's win chances (issue 29) cost no query."""
-    rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
-    events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind="game", key=OuterRef("session__game"))
+    columns of the seats' own query, so the table page's win chances (issue 29) cost no query.
+
+    `game` is the table's game (the seats are one table's, or tables of that game): a literal key, so PostgreSQL
+    plans the rating history's subqueries on that game's partition only, not on every scope's (issue 46 finding
+    5: with the key from OuterRef, the page's planning grew with the number of scopes on the site)."""
+    rating = Rating.objects.filter(player=OuterRef("player_id"), kind="game", key=game)
+    events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind="game", key=game)
     before = events.filter(result__session=OuterRef("session_id"))
     latest = events.order_by("-played_on").values("played_on")[:1]
     return seats.annotate(
@@ -79,8 +83,8 @@ def seats_rated(seats: QuerySet) -> QuerySet:
         before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1]),
         rating_chance_mean=Subquery(rating.values("chance_mean")[:1]),
         rating_chance_sd=Subquery(rating.values("chance_sd")[:1]),
-        rating_performance_sd=selectors.scope_performance_sd("game", OuterRef("session__game")),
-        rating_skill_sd=selectors.scope_skill_sd("game", OuterRef("session__game")))
+        rating_performance_sd=selectors.scope_performance_sd("game", game),
+        rating_skill_sd=selectors.scope_skill_sd("game", game))
 
 
 def connect() -> None:

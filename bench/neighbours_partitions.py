@@ -1,0 +1,71 @@
+"""Issue 46 finding 5: a scope's win chances as the site grows to more scopes (rating-history partitions).
+
+Run: `.venv/bin/python bench/neighbours_partitions.py [--scopes 80 1080] [--runs 15]`
+
+Reads a table's chances query (four players' ratings in one game, with their latest game day and the scope's
+figures) the old way (the rating history's kind and key from OuterRef: PostgreSQL plans every partition) and the
+new way (`leagues.common.selectors.last_played_in_scope` with a literal kind and key: one partition), the median of
+`--runs` each, after the site has grown to each number of scopes in `--scopes` (empty partitions, as a scope has).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _django  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scopes", type=int, nargs="+", default=[80, 1080])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    _django.setup("shitenno_bench_partitions")
+    from django.db import connection
+    from django.db.models import OuterRef, Subquery
+
+    from leagues.common import selectors
+    from leagues.models import Rating, RatingEvent
+    from leagues.rating import partitions
+
+    _season, ids = _django.club_season(4, "Chances", 30)
+    Rating.objects.bulk_create(Rating(kind="game", key="shitenno", player_id=p, mu=25, sigma=8, games=1) for p in ids)
+    partitions.ensure_partition("shitenno")
+
+    def ratings():
+        return Rating.objects.filter(kind="game", key="shitenno", player_id__in=ids)
+
+    def old():
+        last = Subquery(RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"),
+                                                   key=OuterRef("key")).order_by("-played_on").values("played_on")[:1])
+        return list(ratings().annotate(last=last, performance_sd=selectors.scope_performance_sd(),
+                                       skill_sd=selectors.scope_skill_sd()))
+
+    def new():
+        return list(ratings().annotate(last=selectors.last_played_in_scope("game", "shitenno"),
+                                       performance_sd=selectors.scope_performance_sd("game", "shitenno"),
+                                       skill_sd=selectors.scope_skill_sd("game", "shitenno")))
+
+    def median(read):
+        read()
+        return statistics.median(_django.timed(read) for _ in range(args.runs))
+
+    made = 1
+    for scopes in args.scopes:
+        for i in range(made, scopes):
+            partitions.ensure_partition(f"scope-{i:04d}")
+        made = max(made, scopes)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_inherits WHERE inhparent = 'leagues_ratingevent'::regclass")
+            (count,) = cursor.fetchone()
+        before, after = median(old), median(new)
+        print(f"{count} partitions: old (key from OuterRef) {_django.ms(before)}, new (literal key) "
+              f"{_django.ms(after)}; load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
