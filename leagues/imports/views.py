@@ -3,12 +3,11 @@ bar for a large file), and the club's export downloads. Thin: leagues.imports do
 
 from __future__ import annotations
 
-import io
 import logging
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -211,20 +210,19 @@ def import_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
 
 @login_required
 def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    """The club's results to take elsewhere: members only, as for its other inner pages."""
+    """The club's results to take elsewhere: members only, as for its other inner pages. Streamed as they are
+    read (a club of 100,000 entries took past gunicorn's 30 s when the file was built first: issue 46)."""
     club = get_object_or_404(Club, slug=slug)
     club_for_member(club, request.user)
     if kind == "bgstats":
-        data, content_type, name = export.export_bgstats(club), "application/json", f"{club.slug}-bgstats.json"
+        pieces, content_type, name = export.bgstats_pieces(club), "application/json", f"{club.slug}-bgstats.json"
     elif kind == "bgg":
-        data, content_type, name = export.export_bgg(club), "application/xml", f"{club.slug}-bgg-plays.xml"
+        pieces, content_type, name = export.bgg_pieces(club), "application/xml", f"{club.slug}-bgg-plays.xml"
     elif kind == "csv":
-        out = io.StringIO()
-        export.export_results_csv(club, out)
-        data, content_type, name = out.getvalue().encode(), "text/csv", f"{club.slug}-results.csv"
+        pieces, content_type, name = export.results_csv_pieces(club), "text/csv", f"{club.slug}-results.csv"
     else:
         raise Http404
-    response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
+    response = StreamingHttpResponse(pieces, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

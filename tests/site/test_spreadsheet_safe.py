@@ -65,6 +65,6 @@ def test_the_results_export_quotes_a_guest_and_a_game_named_like_a_formula(club,
     rows = list(csv.reader(io.StringIO(out.getvalue(), newline="")))
     guest_row = next(r for r in rows[1:] if r[6] == "'" + attack)
     assert guest_row[1] == "'" + attack  # the game's name
-    assert guest_row[8] == "-6.0"  # a score is a number
+    assert guest_row[8] == "-6"  # a score is a number (a whole one without ".0")
     formula_like = [cell for row in rows for cell in row if cell.startswith(FORMULA_STARTS)]
     assert formula_like and all(float(cell) < 0 for cell in formula_like)  # only the negative scores

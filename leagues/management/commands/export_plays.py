@@ -1,11 +1,12 @@
 """`manage.py export_plays --club SLUG --format bgstats|bgg [--out FILE]`: the club's results, to import elsewhere."""
 
+import contextlib
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leagues.imports.export import export_bgg, export_bgstats
+from leagues.imports.export import bgg_pieces, bgstats_pieces
 from leagues.models import Club
 
 
@@ -21,9 +22,8 @@ class Command(BaseCommand):
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"No club with slug {club!r}.")
-        data = export_bgstats(found) if kind == "bgstats" else export_bgg(found)
-        if out:
-            Path(out).write_bytes(data)
-        else:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+        pieces = bgstats_pieces(found) if kind == "bgstats" else bgg_pieces(found)
+        with Path(out).open("wb") if out else contextlib.nullcontext(sys.stdout.buffer) as stream:
+            for piece in pieces:  # written as read: a large club's file is never held whole
+                stream.write(piece)
+            stream.flush()
