@@ -16,6 +16,7 @@ import datetime
 import logging
 import os
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -173,11 +174,16 @@ def run(row_id: int) -> object:
 
 def run_many(row_ids: list[int]) -> None:
     """Run the rows of one hint, each in its own transaction. A failing row does not keep the others from running;
-    the first failure is raised at the end (the task retries a transient one; the sweep runs what is left)."""
+    the first failure is raised at the end (the task retries a transient one; the sweep runs what is left). The
+    task's soft time limit is the exception: it stops the run at once (the row in hand rolled back, it and the rest
+    kept), since the hard limit kills the process 30 s later whatever the loop would do next."""
     failure: Exception | None = None
     for row_id in row_ids:
         try:
             run(row_id)
+        except SoftTimeLimitExceeded:  # out of time: this row and the rest stay for the sweep
+            logger.warning("League jobs %s stopped at the time limit; they stay in the outbox.", row_ids)
+            raise
         except Exception as exc:
             logger.exception("League job %s failed; it stays in the outbox.", row_id)
             failure = failure or exc
@@ -195,6 +201,9 @@ def sweep(*, older_than: float = 30) -> dict:
         try:
             run(row_id)
             ran += 1
+        except SoftTimeLimitExceeded:  # out of time: the rest wait for the next sweep
+            logger.warning("Outbox sweep stopped at the time limit after %s jobs; the next sweep goes on.", ran)
+            raise
         except Exception:
             logger.exception("League job %s failed; the next sweep tries again.", row_id)
             failed.append(row_id)
