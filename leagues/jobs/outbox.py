@@ -12,9 +12,12 @@ the hint runs the job at once.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime
 import logging
 import os
+from collections.abc import Iterator
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
@@ -106,6 +109,21 @@ def _hint_pool(app):
     return pool
 
 
+_hint_queue: contextvars.ContextVar[str | None] = contextvars.ContextVar("outbox_hint_queue", default=None)
+
+
+@contextlib.contextmanager
+def hints_to(queue: str) -> Iterator[None]:
+    """Publish the hints of the changes made inside this block to `queue`: an import's job (on the heavy queue)
+    sends the re-rate its results ask for there too, so rating one club's big import never holds back the
+    default queue's jobs of another club's result (issue 46 finding 3)."""
+    token = _hint_queue.set(queue)
+    try:
+        yield
+    finally:
+        _hint_queue.reset(token)
+
+
 RUN_MANY_TASK = "leagues.tasks.outbox_run_many"  # the hint's message, by name: tasks imports this module, not back
 
 
@@ -122,7 +140,9 @@ def publish(row_ids: list[int]) -> None:
         with _hint_pool(app).acquire(block=True, timeout=PUBLISH_CONNECT_TIMEOUT) as connection:
             try:
                 connection.ensure_connection(max_retries=0)
-                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True)
+                queue = _hint_queue.get()
+                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True,
+                              **({"queue": queue} if queue else {}))
             except Exception:
                 connection.collect()  # drop the broken socket: the next hint connects afresh
                 raise
