@@ -161,8 +161,9 @@ http {{
 
     def start_workers(self) -> None:
         celery = str(ROOT / ".venv/bin/celery")
-        for i in (1, 2):
-            self._start(f"worker{i}", [celery, "-A", "shitenno_site", "worker", "-n", f"scale{i}@%h",
+        for i in (1, 2):  # both on the default queue, the second on the heavy one too (docs/operations.md)
+            queues = "celery" if i == 1 else "celery,heavy"
+            self._start(f"worker{i}", [celery, "-A", "shitenno_site", "worker", "-n", f"scale{i}@%h", "-Q", queues,
                                        "--concurrency", "1", "--loglevel", "INFO", "--without-gossip",
                                        "--without-mingle"], self.site_env())
         # One beat for the whole site (two would send each scheduled job twice); its schedule file is its own.

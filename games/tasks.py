@@ -1,6 +1,7 @@
 """Celery wrappers around game services: they take ids and are safe to run twice."""
 
 from celery import shared_task
+from django.conf import settings
 
 from . import services
 from .models import TableSession
@@ -13,7 +14,7 @@ def session_rebuild(session_id: int) -> int:
     return services.session_rebuild(session=session).head_seq
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, soft_time_limit=settings.LONG_JOB_TIME_LIMIT, time_limit=settings.LONG_JOB_TIME_LIMIT + 30)
 def stats_rebuild() -> dict[str, bool]:
     """Nightly: every game's stored statistics counted again from its tables (games/stats_store.py); says, per
     game, whether the stored tally was right (it always should be: a False is logged as a warning)."""

@@ -311,6 +311,24 @@ IMPORT_JOB_TIME_LIMIT = max(30, CELERY_BROKER_TRANSPORT_OPTIONS["visibility_time
 # A night's proposal as a job (leagues/nights/jobs.py): the optimiser takes 1-2 s, a few more on a loaded machine;
 # past this soft limit the organiser is told it failed (docs/operations.md, "The night optimiser's budget").
 NIGHT_PROPOSAL_TIME_LIMIT = int(os.environ.get("NIGHT_PROPOSAL_TIME_LIMIT", "30"))
+# Every task has a soft and a hard time limit (issue 46 finding 3): past the soft one it raises
+# SoftTimeLimitExceeded, which rolls its transaction back and leaves its outbox row for a later run (the jobs
+# never swallow it: leagues/jobs/outbox.py); the hard one, 30 s later, kills the process. The defaults are for the
+# jobs of one change (seconds); the jobs that legitimately run longer (a scope's re-rate through the outbox, the
+# nightly repair, the statistics' rebuild, an import) take LONG_JOB_TIME_LIMIT or their own, and every hard limit
+# sits inside the broker's visibility timeout, so a running job is never handed out a second time.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "300"))
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
+LONG_JOB_TIME_LIMIT = IMPORT_JOB_TIME_LIMIT
+# The heavy jobs (imports, exports, the nightly rebuilds) go to their own queue, consumed by their own worker
+# (README, docs/operations.md "Workers and queues"): one club's import never holds back another club's ratings.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+HEAVY_QUEUE = "heavy"
+CELERY_TASK_ROUTES = {
+    "leagues.tasks.import_plays_job": {"queue": HEAVY_QUEUE},
+    "leagues.tasks.ratings_recompute_all": {"queue": HEAVY_QUEUE},
+    "games.tasks.stats_rebuild": {"queue": HEAVY_QUEUE},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -260,6 +260,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         from shitenno_site.celery import app
 
         app.control.purge()
-        process = start_worker("worker")
+        # both queues: the tests that run an import (the heavy queue, settings.CELERY_TASK_ROUTES) need it too
+        process = start_worker("worker", queues=f"celery,{settings.HEAVY_QUEUE}")
     yield process
     stop_worker(process)

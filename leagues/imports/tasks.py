@@ -9,6 +9,7 @@ from django.conf import settings
 
 from leagues.imports.job import run_import_job
 from leagues.imports.pending import pending_expire, pending_lost
+from leagues.jobs import outbox
 from leagues.models import PendingImport
 
 
@@ -38,8 +39,10 @@ class ImportJob(Task):
 def import_plays_job(token: str) -> None:
     """A large import's commit (issue 27), reporting its progress to the page (leagues.imports.views). Safe to
     deliver twice (leagues/imports/job.py); its time limit follows its size and ends within the broker's
-    visibility timeout (`ImportJob`)."""
-    run_import_job(token)
+    visibility timeout (`ImportJob`). It runs on the heavy queue (settings.CELERY_TASK_ROUTES), and so do the
+    re-rates its results ask for (`outbox.hints_to`)."""
+    with outbox.hints_to(settings.HEAVY_QUEUE):
+        run_import_job(token)
 
 
 @shared_task(name="leagues.tasks.imports_expire", ignore_result=True)

@@ -12,10 +12,14 @@ the hint runs the job at once.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime
 import logging
 import os
+from collections.abc import Iterator
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -105,6 +109,21 @@ def _hint_pool(app):
     return pool
 
 
+_hint_queue: contextvars.ContextVar[str | None] = contextvars.ContextVar("outbox_hint_queue", default=None)
+
+
+@contextlib.contextmanager
+def hints_to(queue: str) -> Iterator[None]:
+    """Publish the hints of the changes made inside this block to `queue`: an import's job (on the heavy queue)
+    sends the re-rate its results ask for there too, so rating one club's big import never holds back the
+    default queue's jobs of another club's result (issue 46 finding 3)."""
+    token = _hint_queue.set(queue)
+    try:
+        yield
+    finally:
+        _hint_queue.reset(token)
+
+
 RUN_MANY_TASK = "leagues.tasks.outbox_run_many"  # the hint's message, by name: tasks imports this module, not back
 
 
@@ -121,7 +140,9 @@ def publish(row_ids: list[int]) -> None:
         with _hint_pool(app).acquire(block=True, timeout=PUBLISH_CONNECT_TIMEOUT) as connection:
             try:
                 connection.ensure_connection(max_retries=0)
-                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True)
+                queue = _hint_queue.get()
+                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True,
+                              **({"queue": queue} if queue else {}))
             except Exception:
                 connection.collect()  # drop the broken socket: the next hint connects afresh
                 raise
@@ -173,11 +194,16 @@ def run(row_id: int) -> object:
 
 def run_many(row_ids: list[int]) -> None:
     """Run the rows of one hint, each in its own transaction. A failing row does not keep the others from running;
-    the first failure is raised at the end (the task retries a transient one; the sweep runs what is left)."""
+    the first failure is raised at the end (the task retries a transient one; the sweep runs what is left). The
+    task's soft time limit is the exception: it stops the run at once (the row in hand rolled back, it and the rest
+    kept), since the hard limit kills the process 30 s later whatever the loop would do next."""
     failure: Exception | None = None
     for row_id in row_ids:
         try:
             run(row_id)
+        except SoftTimeLimitExceeded:  # out of time: this row and the rest stay for the sweep
+            logger.warning("League jobs %s stopped at the time limit; they stay in the outbox.", row_ids)
+            raise
         except Exception as exc:
             logger.exception("League job %s failed; it stays in the outbox.", row_id)
             failure = failure or exc
@@ -195,6 +221,9 @@ def sweep(*, older_than: float = 30) -> dict:
         try:
             run(row_id)
             ran += 1
+        except SoftTimeLimitExceeded:  # out of time: the rest wait for the next sweep
+            logger.warning("Outbox sweep stopped at the time limit after %s jobs; the next sweep goes on.", ran)
+            raise
         except Exception:
             logger.exception("League job %s failed; the next sweep tries again.", row_id)
             failed.append(row_id)

@@ -8,6 +8,7 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from leagues.jobs import outbox, repair
@@ -21,9 +22,13 @@ RETRY = {
     "acks_late": True, "reject_on_worker_lost": True,
     "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 120, "max_retries": 5,
 }
+# A re-rate of a whole scope (an import's, an edit's from a date, the outbox's rows, the nightly repair) may take
+# minutes on a big scope: these take the long limit (settings.LONG_JOB_TIME_LIMIT), the others Celery's defaults
+# (CELERY_TASK_SOFT_TIME_LIMIT). Past the soft limit a job's transaction rolls back and its outbox row stays.
+LONG = {"soft_time_limit": settings.LONG_JOB_TIME_LIMIT, "time_limit": settings.LONG_JOB_TIME_LIMIT + 30}
 
 
-@shared_task(name="leagues.tasks.ratings_apply_result", **RETRY)
+@shared_task(name="leagues.tasks.ratings_apply_result", **LONG, **RETRY)
 def ratings_apply_result(result_id: int) -> bool:
     """Rate a newly counted result (a deleted or uncounted result is a no-op)."""
     result = Result.objects.filter(pk=result_id).first()
@@ -33,14 +38,14 @@ def ratings_apply_result(result_id: int) -> bool:
     return True
 
 
-@shared_task(name="leagues.tasks.ratings_recompute", **RETRY)
+@shared_task(name="leagues.tasks.ratings_recompute", **LONG, **RETRY)
 def ratings_recompute(kind: str, key: str, since: str | None = None) -> int:
     """Re-rate one scope from a date (ISO), or entirely."""
     day = datetime.date.fromisoformat(since) if since else None
     return rating_store.ratings_recompute(kind=kind, key=key, since=day)
 
 
-@shared_task(name="leagues.tasks.ratings_recompute_all", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="leagues.tasks.ratings_recompute_all", acks_late=True, reject_on_worker_lost=True, **LONG)
 def ratings_recompute_all() -> dict:
     """The nightly repair (`repair.repair_all`): every scope from scratch, then every season's table; returns
     what it changed, and fails at the end if any scope failed (the others are repaired all the same)."""
@@ -62,19 +67,19 @@ def standings_compute(season_id: int) -> int:
 
 # --- the outbox (see leagues.jobs.outbox) ---
 
-@shared_task(name="leagues.tasks.outbox_run", ignore_result=True, **RETRY)
+@shared_task(name="leagues.tasks.outbox_run", **LONG, ignore_result=True, **RETRY)
 def outbox_run(row_id: int) -> None:
     """One row's hint, as published before hints were batched (kept for the messages still queued)."""
     outbox.run(row_id)
 
 
-@shared_task(name="leagues.tasks.outbox_run_many", ignore_result=True, **RETRY)
+@shared_task(name="leagues.tasks.outbox_run_many", **LONG, ignore_result=True, **RETRY)
 def outbox_run_many(row_ids: list[int]) -> None:
     """The hint published after a change commits: run the outbox rows it asked for now."""
     outbox.run_many(row_ids)
 
 
-@shared_task(name="leagues.tasks.outbox_sweep", ignore_result=True, acks_late=True)
+@shared_task(name="leagues.tasks.outbox_sweep", ignore_result=True, acks_late=True, **LONG)
 def outbox_sweep(older_than: float = 30) -> dict:
     """Every minute (beat) and at each worker's start: run the outbox rows whose hint the broker may have lost."""
     return outbox.sweep(older_than=older_than)

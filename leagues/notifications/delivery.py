@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import logging
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -175,6 +176,8 @@ def deliver(user_id: int) -> dict:
                                               recipient_id=user_id).order_by("pk").values_list("pk", flat=True):
         try:
             state = _deliver_one(row_id, preference)
+        except SoftTimeLimitExceeded:  # out of time: the outbox row stays, the next run sends the rest
+            raise
         except Exception as error:
             failure = failure or error
             continue

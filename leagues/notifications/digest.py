@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import logging
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
@@ -41,6 +42,8 @@ def remind_sign_offs(now: datetime.datetime) -> int:
         try:
             with transaction.atomic():
                 written += len(services.result_recorded(result, reminder=True))
+        except SoftTimeLimitExceeded:  # out of time: the rest waits for the next hour
+            raise
         except Exception:  # noqa: BLE001 (one result's reminder failing keeps none of the others back)
             logger.exception("The sign-off reminder of result %s failed", result.pk)
     return written
@@ -146,6 +149,8 @@ def send_digests(now: datetime.datetime) -> int:
     for user_id in _due_users(now):
         try:
             sent += send_digest(user_id, now)
+        except SoftTimeLimitExceeded:  # out of time: the rest waits for the next hour
+            raise
         except Exception:  # noqa: BLE001
             logger.exception("The digest of user %s failed", user_id)
     return sent
@@ -159,6 +164,8 @@ def hourly(now: datetime.datetime | None = None) -> dict:
     for name, step in (("reminders", remind_sign_offs), ("released", release_held), ("digests", send_digests)):
         try:
             done[name] = step(now)
+        except SoftTimeLimitExceeded:  # out of time: the rest waits for the next hour
+            raise
         except Exception:  # noqa: BLE001
             logger.exception("The hourly step %s failed", name)
             done[name] = None

@@ -147,13 +147,16 @@ def holds_rows(key: str) -> bool:
 
 def fill_partition(key: str, fill: Callable[[str], None]) -> str:
     """A fresh table for the scope's whole history: `fill(table)` writes the rows into it before it has any
-    index, then its indexes are built in bulk. Returns the table, for `swap_partition`."""
+    index, then its indexes are built in bulk and it is analysed, so the partition it becomes has statistics from
+    its first query on (autovacuum would come minutes later, if at all before the next re-rate: issue 46 finding
+    3). Returns the table, for `swap_partition`."""
     table = f"{partition_name(key)}_next"
     with connection.cursor() as cursor:
         _create_table(cursor, table, key)
         fill(table)
         cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [INDEX_MEMORY])
         _build_indexes(cursor, table)
+        cursor.execute(f"ANALYZE {table}")
     return table
 
 
@@ -202,6 +205,8 @@ def swap_partition(key: str, table: str) -> Swap:
             if target == name:
                 cursor.execute(f"DELETE FROM {name}")
             cursor.execute(f"INSERT INTO {target} SELECT * FROM {table}")
+            if target == name:  # the default partition holds every scope's strays: autovacuum's to analyse
+                cursor.execute(f"ANALYZE {name}")
             cursor.execute(f"DROP TABLE {table}")
             return swap
         if _exists(cursor, name):

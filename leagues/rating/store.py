@@ -174,7 +174,8 @@ def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, 
         copy_in_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks)
         return set()
     return replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
-                          where=where, params=params, returning="player_id")
+                          where=where, params=params, returning="player_id",
+                          analyze=rating_partitions.partition_name(key))
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:

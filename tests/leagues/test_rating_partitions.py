@@ -240,3 +240,50 @@ def test_a_claimed_guests_history_leaves_the_partition_and_the_others_stay():
     assert not RatingEvent.objects.filter(player=guest).exists()
     assert scope_rows("game", "shitenno") == others
     assert rows_in(SHITENNO) == len(others)
+
+
+def many_results(count: int = 300, seated: int = 4) -> list[Result]:
+    """`count` counted results of `seated` players each (more history rows than bulk._ANALYZE_FROM), in bulk."""
+    people = Player.objects.bulk_create(Player(name=f"n{i}") for i in range(20))
+    rows = Result.objects.bulk_create(
+        Result(game="shitenno", played_on=DAY + datetime.timedelta(days=n // 10), status=Result.Status.COUNTED,
+               ranked_publicly=True) for n in range(count))
+    ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[(n + k) % 20], rank=k + 1)
+                                    for n, result in enumerate(rows) for k in range(seated))
+    return rows
+
+
+def statistics_of(table: str) -> tuple[float, int]:
+    """What the planner knows of `table`: its estimated rows (pg_class.reltuples, which an index build sets too) and
+    how many of its columns have statistics (pg_stats: none until an ANALYZE, which is what the test is about).
+    Both transactional: no waiting on the stats collector."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+        (reltuples,) = cursor.fetchone()
+        cursor.execute("SELECT count(*) FROM pg_stats WHERE tablename = %s", [table])
+        return reltuples, cursor.fetchone()[0]
+
+
+def test_a_partition_swapped_in_by_a_full_recompute_has_statistics_from_its_first_query_on(swaps):
+    many_results()
+    rating_store.ratings_recompute(kind="game", key="shitenno")
+    assert [s.swapped for s in swaps] == [True]
+    rows = rows_in(SHITENNO)
+    assert rows == 1200
+    reltuples, columns = statistics_of(SHITENNO)
+    assert reltuples == rows and columns > 0
+
+
+def test_a_partition_made_at_a_scopes_first_store_write_is_analysed_with_the_rows_the_re_rate_loads():
+    """The scope's rows written by the ORM (the default partition); its first store write, a re-rate from its first
+    day, gives it its partition (moving them) and rewrites them through bulk.replace_binary."""
+    rows = many_results()
+    RatingEvent.objects.bulk_create(
+        RatingEvent(kind="game", key="shitenno", result=entry.result, player_id=entry.player_id,
+                    played_on=entry.result.played_on, mu_before=25, sigma_before=8, mu_after=25, sigma_after=8)
+        for entry in ResultEntry.objects.select_related("result"))
+    assert partition_of("shitenno") is None
+    rating_store.ratings_recompute(kind="game", key="shitenno", since=rows[0].played_on)
+    assert rows_in(SHITENNO) == 1200 and rows_in(rating_partitions.DEFAULT, "shitenno") == 0
+    reltuples, columns = statistics_of(SHITENNO)
+    assert reltuples == 1200 and columns > 0
