@@ -7,5 +7,6 @@ urlpatterns = [
     path("me/", account_views.account, name="account"),
     path("me/data/", account_views.my_data_page, name="my_data"),
     path("me/delete/", account_views.account_delete_page, name="account_delete"),
+    path("password_reset/", account_views.SitePasswordResetView.as_view(), name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -13,6 +13,7 @@ from leagues.common.audit import audit_record
 from leagues.jobs import outbox
 from leagues.models import Club, ClubInvite, Membership, Player, RatingScope, Result, new_token
 from leagues.nights import services as night_services
+from leagues.people.names import name_clash
 from leagues.people.players import player_for_user
 from shitenno_site.errors import Conflict
 
@@ -42,7 +43,13 @@ def club_join(*, token: str, user: AbstractBaseUser) -> Club:
     club = Club.objects.filter(invite_token=token).first()
     if club is None:
         raise Conflict(_("This club invite link is not valid any more."))
-    membership, created = Membership.objects.get_or_create(club=club, player=player_for_user(user))
+    player = player_for_user(user)
+    if not Membership.objects.filter(club=club, player=player).exists() and name_clash(
+            player.name, club_ids=[club.pk], other_than=player.pk):  # a newcomer by link may not read as a member
+        raise Conflict(_("Someone in %(club)s already goes by a name that reads the same as “%(name)s”: change the "
+                         "name others see you by on your account page, then join.") % {
+                             "club": club.name, "name": player.name})
+    membership, created = Membership.objects.get_or_create(club=club, player=player)
     if created:
         audit_record(action="membership.join", obj=membership, user=user, club=club,
                      details={"player": membership.player.name, "role": membership.role})

@@ -100,7 +100,10 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         messages.info(request, _("You are a member of %(club)s already.") % {"club": club.name})
         return redirect(club)
     if request.method == "POST":
-        clubs.club_join(token=token, user=request.user)
+        try:
+            clubs.club_join(token=token, user=request.user)
+        except Conflict as exc:  # his name reads as a member's: said on the page, nothing joined
+            return render(request, "leagues/club_join.html", {"club": club, "refusal": exc.message}, status=409)
         messages.success(request, _("You joined %(club)s.") % {"club": club.name})
         return redirect(club)
     return render(request, "leagues/club_join.html", {"club": club})

@@ -90,3 +90,17 @@ def test_the_fold():
     assert folded_name("bob\u200b") == folded_name("bob")
     assert folded_name("Ｂｏｂ") == "bob"
     assert folded_name("東京") != folded_name("京都")
+
+
+def test_joining_by_link_under_a_name_that_reads_as_a_members_is_refused(api, client, alices, bob):
+    players.player_rename(user=bob, name="ÉLODIE")  # in no club yet: nobody to clash with
+    before = (_names(), Membership.objects.count())
+    response = api.login(bob).post("/api/clubs/join/", {"token": alices.invite_token})
+    assert response.status_code == 409 and "account page" in response.json()["detail"]
+    client.force_login(bob)
+    page = client.post(f"/clubs/join/{alices.invite_token}/")
+    assert page.status_code == 409 and "Edo Gamers" in page.content.decode()
+    assert (_names(), Membership.objects.count()) == before
+    players.player_rename(user=bob, name="Bob")
+    assert client.post(f"/clubs/join/{alices.invite_token}/").status_code == 302
+    assert Membership.objects.filter(club=alices, player__user=bob).exists()

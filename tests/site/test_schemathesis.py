@@ -80,6 +80,8 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /api/tables/": "players that exist; a set-up the game allows",
     "POST /api/tables/{code}/moves/": "a move legal at this point of the game",
     "POST /api/me/delete/": "your own password (and no club of which you are the only owner)",
+    "PATCH /api/me/": "a name nobody else in your clubs reads the same as (capitals and accents aside)",
+    "POST /api/players/": "a name nobody in the club reads the same as (capitals and accents aside)",
 }
 CONFIG = SchemathesisConfig.from_dict({"operations": [
     {"include-name": [name],

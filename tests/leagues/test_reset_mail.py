@@ -1,0 +1,44 @@
+"""The password-reset mail speaks as the site (issue 47, finding 7): Django's default was signed "The
+127.0.0.1:8101 team", the host the request came by. Now the site's name and address come from settings, in the
+language of the page the reset was asked from, and its link still sets a new password.
+"""
+
+import re
+
+import pytest
+from django.core import mail
+
+pytestmark = pytest.mark.django_db
+
+
+def _ask(client, **headers):
+    response = client.post("/accounts/password_reset/", {"email": "alice@example.org"}, **headers)
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    return mail.outbox[0]
+
+
+def test_the_mail_names_the_site_from_settings_not_the_host(client, alice, settings):
+    settings.SITE_NAME, settings.SITE_URL = "Edo Leagues", "https://leagues.example.org"
+    sent = _ask(client, HTTP_HOST="127.0.0.1")
+    assert sent.subject == "Edo Leagues: reset your password"
+    assert "Edo Leagues" in sent.body and "alice" in sent.body
+    assert "127.0.0.1" not in sent.body and "team" not in sent.body and "testserver" not in sent.body
+    link = re.search(r"https://leagues\.example\.org(/accounts/reset/\S+/\S+/)", sent.body).group(1)
+    form_url = client.get(link).url
+    new = "reset long passphrase"
+    assert client.post(form_url, {"new_password1": new, "new_password2": new}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password(new)
+
+
+def test_the_mail_is_in_dutch_when_asked_in_dutch(client, alice, settings):
+    settings.SITE_NAME = "Shitennō"
+    sent = _ask(client, HTTP_ACCEPT_LANGUAGE="nl")
+    assert sent.subject == "Shitennō: stel je wachtwoord opnieuw in"
+    assert "nieuw wachtwoord" in sent.body and "Reset" not in sent.body and "password" not in sent.body
+
+
+def test_an_unknown_address_gets_no_mail(client, alice):
+    response = client.post("/accounts/password_reset/", {"email": "nobody@example.org"})
+    assert response.status_code == 302 and mail.outbox == []
