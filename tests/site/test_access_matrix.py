@@ -93,11 +93,13 @@ WRITES = [
     ("post", "/tables/{private}/undo/", {"seq": "0"}),
     ("post", "/api/tables/{private}/moves/", {"seq": 0, "move": DRAW}),
     ("post", "/api/tables/{private}/undo/", {"seq": 0}),
+    ("post", "/api/tables/{private}/sign-off/", {"agreed": True}),
     # the public table: dave may watch, not play
     ("post", "/tables/{public}/move/", {"type": "draw", "seq": "0"}),
     ("post", "/tables/{public}/undo/", {"seq": "0"}),
     ("post", "/api/tables/{public}/moves/", {"seq": 0, "move": DRAW}),
     ("post", "/api/tables/{public}/undo/", {"seq": 0}),
+    ("post", "/api/tables/{public}/sign-off/", {"agreed": True}),
     # the club and its members
     ("post", "/clubs/{slug}/invite/rotate/", {}),
     ("post", "/clubs/{slug}/members/{carol_membership}/role/", {"role": "admin"}),
@@ -282,6 +284,11 @@ ROLE_MATRIX = [
     ("post", "/api/players/{guest}/invite/", None, _cells(403, 401, alice=201)),
     ("post", "/api/players/{goro}/invite/", None, _cells(403, 401, gwen=201)),
     ("get", "/api/invites/", None, _cells(200, 401)),
+    # the results list answers everyone signed in, each with what he may see (tests/leagues/test_table_result_api)
+    ("get", "/api/results/?season={season}&waiting=me", None, _cells(200, 401)),
+    # the private table has no result yet: the same 404 for all, its players included (the answers with a result:
+    # tests/leagues/test_table_result_api.py)
+    ("get", "/api/tables/{private}/result/", None, _cells(404, 404)),
     ("post", "/api/invites/{goro_invite}/", {"accept": True}, _cells(404, 401, gwen=200)),
 ]
 
