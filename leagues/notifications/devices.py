@@ -38,6 +38,15 @@ def account_of(user_id: int) -> str:
     return account_tag(user)
 
 
+def device_on(*, user, session_key: str | None, endpoint: str) -> bool:
+    """The site's truth for the settings page: push is on for this browser only when the site holds its device,
+    for this account and this session (a browser subscription the site dropped, at a sign-in or a password change,
+    is no device: the page says push is off, and "Turn on" registers it again)."""
+    if not session_key or not endpoint:
+        return False
+    return PushSubscription.objects.filter(user=user, session_key=session_key, endpoint=endpoint).exists()
+
+
 def forget_at_logout(sender=None, request=None, user=None, **_kwargs) -> None:
     """A sign-out ends the session: its devices go (whoever owned them)."""
     session_key = getattr(getattr(request, "session", None), "session_key", None)

@@ -37,11 +37,17 @@ def _bad(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"detail": message}, status=status)
 
 
-@require_http_methods(["POST", "DELETE"])
+@require_http_methods(["GET", "POST", "DELETE"])
 def devices(request: HttpRequest) -> HttpResponse:
-    """POST: this device's push subscription (after the member tapped "Turn on"); DELETE: turn it off."""
+    """GET ?endpoint=: whether the site holds this browser's device (the settings page says "on" only then);
+    POST: this device's push subscription (after the member tapped "Turn on"); DELETE: turn it off."""
     if not request.user.is_authenticated:
         return _bad(_("Log in first."), 401)
+    if request.method == "GET":
+        from .devices import device_on
+
+        return JsonResponse({"on": device_on(user=request.user, session_key=request.session.session_key,
+                                             endpoint=request.GET.get("endpoint", ""))})
     try:
         body = json.loads(request.body or b"{}")
         keys = body.get("keys") or {}

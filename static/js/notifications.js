@@ -55,8 +55,14 @@
   ready().then(function (registration) {
     return registration.pushManager.getSubscription();
   }).then(function (subscription) {
-    if (subscription) { say("on"); }
-  }).catch(function () { return null; });  // the first tap says what fails
+    if (!subscription) { return null; }
+    // "on" only when the site holds this browser's device (it drops it when the session that made it ends):
+    // otherwise the page says off, and "Turn on" registers the browser's subscription again
+    return fetch(url + "?endpoint=" + encodeURIComponent(subscription.endpoint), {credentials: "same-origin"})
+      .then(function (answer) { return answer.ok ? answer.json() : {}; })
+      .then(function (body) { if (body.on) { say("on"); } });
+  }).catch(function () { return null; })  // the first tap says what fails
+    .then(function () { box.setAttribute("data-checked", ""); });  // what the page says is the site's truth now
   on.addEventListener("click", function () {
     say("working");
     Promise.resolve(Notification.requestPermission()).then(function (permission) {

@@ -21,11 +21,20 @@
   const { ANSWER_WITHIN, account, db, done, empty, read, update, channel, tell, accountQueues, newKey } = queue;
   const COPIES = "shitenno-copies-"; // the worker's caches of page copies (templates/offline/sw.js)
 
+  // A sign-out of this account made offline and not sent yet (see signOutLater).
+  function signingOut() {
+    try {
+      return localStorage.getItem("shitenno-sign-out") === account;
+    } catch (error) {
+      return false;
+    }
+  }
+
   if ("serviceWorker" in navigator && script && script.dataset.worker) {
     navigator.serviceWorker.register(script.dataset.worker, { scope: "/" }).then(() => navigator.serviceWorker.ready)
       .then((registration) => {
         // The account signed in here (the worker shows only its pushes: another account's are not shown).
-        if (registration.active && account) registration.active.postMessage({ account });
+        if (registration.active && account && !signingOut()) registration.active.postMessage({ account });
         // This page was loaded before the worker ran: ask it to keep a copy, so it opens offline next time.
         if (!navigator.serviceWorker.controller && registration.active) {
           registration.active.postMessage({ keepPage: window.location.href });
@@ -408,11 +417,83 @@
         await Promise.all(names.map((name) => caches.delete(name)));
       }
     } finally {
-      form.submit(); // not requestSubmit: this listener must not see it again
+      if (navigator.onLine) form.submit(); // not requestSubmit: this listener must not see it again
+      else signOutLater(form);
     }
   }
 
+  // Offline, the sign-out cannot reach the site: the phone shows itself signed out at once (its copies and queues
+  // are gone already, the worker shows no push of this account), and the sign-out is sent when the network is
+  // back: by this page on `online`, or first thing by the next page that opens while this account is still the
+  // one signed in (the mark is kept in localStorage, which outlives the tab).
+  const PENDING = "shitenno-sign-out";
+  function tellWorker(tag) {
+    if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ account: tag });
+    }
+  }
+  function showSignedOut(form) {
+    document.documentElement.hidden = false;
+    const main = document.getElementById("main");
+    const note = document.createElement("p");
+    note.id = "signed-out-offline";
+    note.setAttribute("role", "status");
+    note.textContent = form.dataset.signedOut;
+    if (main) main.replaceChildren(note);
+    const who = form.closest(".account");
+    if (who) who.replaceChildren(document.createTextNode(form.dataset.signedOutShort));
+  }
+  function signOutLater(form) {
+    try {
+      localStorage.setItem(PENDING, account);
+    } catch (error) {
+      // no storage: this page still sends it when the network is back
+    }
+    tellWorker("anonymous");
+    showSignedOut(form);
+    window.addEventListener("online", () => sendSignOut(form), { once: true });
+  }
+  // 2xx (the site signed it out and showed the next page) or 409 (another account's session on this phone now:
+  // this one's is over): done. No answer: shown signed out, sent again at the next `online`.
+  async function sendSignOut(form) {
+    try {
+      const answer = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { "X-Shitenno-Account": account } });
+      if (!answer.ok && answer.status !== 409) throw new Error(String(answer.status));
+      localStorage.removeItem(PENDING);
+    } catch (error) {
+      showSignedOut(form);
+      window.addEventListener("online", () => sendSignOut(form), { once: true });
+      return;
+    }
+    window.location.replace("/");
+  }
+  // A page opened while a sign-out of its account waits: that sign-out first (the page is not shown).
+  function finishSignOut() {
+    let pending = null;
+    try {
+      pending = localStorage.getItem(PENDING);
+    } catch (error) {
+      return false;
+    }
+    if (!pending) return false;
+    const form = document.querySelector("form[data-sign-out]");
+    if (pending !== account || !form) { // signed out (or another account signed in) meanwhile: nothing to send
+      localStorage.removeItem(PENDING);
+      return false;
+    }
+    tellWorker("anonymous");
+    if (navigator.onLine) {
+      document.documentElement.hidden = true;
+      sendSignOut(form);
+    } else {
+      signOutLater(form);
+    }
+    return true;
+  }
+
   function setUp() {
+    if (finishSignOut()) return;
     showCopyAge();
     const banner = document.getElementById("offline-banner");
     // A table page's body follows the table live, so only a copy opened offline is "the copy from …".

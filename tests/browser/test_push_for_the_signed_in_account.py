@@ -11,9 +11,11 @@ import json
 from unittest import mock
 
 import pytest
+from playwright.sync_api import expect
 
 from leagues.jobs import outbox
 from leagues.nights import services as nights
+from leagues.notifications.models import PushSubscription
 from shitenno_site.offline import account_tag
 from tests.notifications.conftest import members, opened_round, thursday_season  # noqa: F401 (fixtures)
 from tests.notifications.test_web_push import Browser, b64, public_raw, vapid  # noqa: F401
@@ -79,3 +81,41 @@ def test_a_shared_phone_shows_each_push_only_to_the_account_signed_in(
     deliver(page, live_server, for_alice | {"title": "Alice's, late", "tag": "a2"})
     deliver(page, live_server, for_alice | {"account": account_tag(bob), "title": "For bob", "tag": "b2"})
     assert shown_once(page, "For bob") == ["For bob"]
+
+
+# As FAKE_SUBSCRIBE, but the browser's subscription outlives the page (as a real one does): kept in localStorage.
+KEPT_SUBSCRIBE = """([endpoint, p256dh, auth]) => {
+  const subscription = {endpoint, expirationTime: null, options: {userVisibleOnly: true},
+    toJSON: () => ({endpoint, expirationTime: null, keys: {p256dh, auth}}),
+    unsubscribe: () => { localStorage.removeItem("fake-push"); return Promise.resolve(true); }};
+  PushManager.prototype.subscribe = function () {
+    localStorage.setItem("fake-push", "1"); return Promise.resolve(subscription); };
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(localStorage.getItem("fake-push") ? subscription : null); };
+}"""
+
+
+def test_the_settings_page_says_push_is_on_only_while_the_site_holds_this_device(
+        phone, live_server, settings, alice, vapid, service):  # noqa: F811
+    """The site dropped the device (its session ended: a password change) while the browser kept its
+    subscription: the page says push is off, and "Turn on" registers it again (issue 47)."""
+    settings.PUSH_LOCAL_ENDPOINTS = True
+    device = Browser(service, "club-phone")
+    page = phone(alice)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    keys = [device.endpoint, b64(public_raw(device.key)), b64(device.auth)]
+    page.context.add_init_script(f"({KEPT_SUBSCRIBE})({json.dumps(keys)})")
+    page.goto("/accounts/notifications/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    status = page.locator(".push-state")
+    page.get_by_role("button", name="Turn on").click()
+    expect(status).to_have_text("Push is on for this device.")
+    page.reload()
+    expect(status).to_have_text("Push is on for this device.")  # the site holds it
+    PushSubscription.objects.all().delete()
+    page.reload()
+    page.locator("#push[data-checked]").wait_for(state="attached")  # the site was asked
+    expect(status).to_have_text("Push is off for this device.")
+    page.get_by_role("button", name="Turn on").click()
+    expect(status).to_have_text("Push is on for this device.")
+    assert PushSubscription.objects.get().user == alice

@@ -167,3 +167,18 @@ def test_the_sweep_runs_every_hour():
     entry = django_settings.CELERY_BEAT_SCHEDULE["notifications-devices-sweep"]
     assert entry["task"] in app.tasks
     assert entry["schedule"].minute == {30} and len(entry["schedule"].hour) == 24
+
+
+def test_the_settings_page_hears_push_is_on_only_for_this_session_s_device(client, alice, bob, push_on):
+    from django.test import Client
+
+    url = reverse("notifications:devices")
+    turn_push_on(client, alice)
+    assert client.get(url, {"endpoint": ENDPOINT}).json() == {"on": True}
+    assert client.get(url, {"endpoint": "https://push.example/another"}).json() == {"on": False}
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    assert elsewhere.get(url, {"endpoint": ENDPOINT}).json() == {"on": False}  # another session of hers
+    client.post(reverse("login"), {"username": "bob", "password": PASSWORD})
+    assert client.get(url, {"endpoint": ENDPOINT}).json() == {"on": False}  # the phone is bob's now
+    assert Client().get(url, {"endpoint": ENDPOINT}).status_code == 401
