@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -131,6 +131,20 @@ def player_consent_givers(player: Player) -> set[int]:
     if player.user_id is not None:
         return {player.user_id}
     return {player.created_by_id} if player.created_by_id is not None else set()
+
+
+def hand_entry_settles_q() -> Q:
+    """The one rule for which results entered by hand may settle a league night's table (nights.selectors): a
+    counted one (every player signed it), or one still pending that an owner or admin of its season's club (who
+    run the club's nights), or a superuser, entered. A pending entry by anyone else is only his word: it must not
+    shut a table other people are playing (issue 47 finding 6). A disputed one settles nothing, so its table is
+    back in play (a dispute after it counted only flags it, and it stays counted). Written for SQL, as one
+    condition, so that a list of tables still asks in the same few queries."""
+    organiser = Exists(Membership.objects.filter(
+        club=OuterRef("season__league__club"), player__user=OuterRef("created_by"),
+        role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]))
+    return Q(status=Result.Status.COUNTED) | (Q(status=Result.Status.PENDING)
+                                              & (Q(organiser) | Q(created_by__is_superuser=True)))
 
 
 def club_manager_user_ids(club_id: int) -> set[int]:

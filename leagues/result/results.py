@@ -114,6 +114,8 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     if status == Result.Status.COUNTED:  # a disputed import signed again by its manager: the flag is answered
         result.flagged_by, result.flag_note = None, ""
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
+    if result.session_id is None:  # a hand entry counted or disputed may settle a night table or reopen it
+        _night_tables_touched(result.season_id, result.played_on)
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
     notifications.result_settled(result)
