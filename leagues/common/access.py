@@ -126,6 +126,29 @@ def guest_claim_link_allowed(player: Player, user: AbstractBaseUser) -> bool:
     return player.created_in_id is not None and player.created_in_id in managed_club_ids(user)
 
 
+def strangers_to(user: AbstractBaseUser, players: Sequence[Player]) -> list[Player]:
+    """Of these players, those `user` may not name in a result outside any club (issue 47 finding 6): a result
+    lands on the waiting list (the "to sign" badge) of whoever answers for each player (`players_signers`: his
+    account, or a guest's creator), showing whatever the recorder typed (a guest named "Visit ... to verify",
+    twenty times). So that list takes games only from people its owner already plays with: the recorder himself,
+    or someone sharing a club with him or who sat at a table of the site with him. A guest nobody answers for
+    lands on no list. Two queries at most; none when every player is the recorder's own or his guest."""
+    if user.is_superuser:
+        return []
+    from games.models import Seat
+
+    answerer = {p.pk: p.user_id if p.user_id is not None else p.created_by_id for p in players}
+    others = {u for u in answerer.values() if u is not None and u != user.pk}
+    known = {user.pk}
+    if others:
+        clubs = Membership.objects.filter(player__user=user).values("club")
+        shares_club = Exists(Membership.objects.filter(player=OuterRef("pk"), club__in=clubs))
+        shares_table = Exists(Seat.objects.filter(player=OuterRef("pk"), session__seats__player__user=user))
+        known |= set(Player.objects.filter(Q(shares_club) | Q(shares_table), user__in=others)
+                     .values_list("user_id", flat=True))
+    return [p for p in players if answerer[p.pk] is not None and answerer[p.pk] not in known]
+
+
 def player_consent_givers(player: Player) -> set[int]:
     """The users whose yes puts this player into a club: its own account, or, for a guest, its creator."""
     if player.user_id is not None:
