@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -126,11 +126,48 @@ def guest_claim_link_allowed(player: Player, user: AbstractBaseUser) -> bool:
     return player.created_in_id is not None and player.created_in_id in managed_club_ids(user)
 
 
+def strangers_to(user: AbstractBaseUser, players: Sequence[Player]) -> list[Player]:
+    """Of these players, those `user` may not name in a result outside any club (issue 47 finding 6): a result
+    lands on the waiting list (the "to sign" badge) of whoever answers for each player (`players_signers`: his
+    account, or a guest's creator), showing whatever the recorder typed (a guest named "Visit ... to verify",
+    twenty times). So that list takes games only from people its owner already plays with: the recorder himself,
+    or someone sharing a club with him or who sat at a table of the site with him. A guest nobody answers for
+    lands on no list. Two queries at most; none when every player is the recorder's own or his guest."""
+    if user.is_superuser:
+        return []
+    from games.models import Seat
+
+    answerer = {p.pk: p.user_id if p.user_id is not None else p.created_by_id for p in players}
+    others = {u for u in answerer.values() if u is not None and u != user.pk}
+    known = {user.pk}
+    if others:
+        clubs = Membership.objects.filter(player__user=user).values("club")
+        shares_club = Exists(Membership.objects.filter(player=OuterRef("pk"), club__in=clubs))
+        shares_table = Exists(Seat.objects.filter(player=OuterRef("pk"), session__seats__player__user=user))
+        known |= set(Player.objects.filter(Q(shares_club) | Q(shares_table), user__in=others)
+                     .values_list("user_id", flat=True))
+    return [p for p in players if answerer[p.pk] is not None and answerer[p.pk] not in known]
+
+
 def player_consent_givers(player: Player) -> set[int]:
     """The users whose yes puts this player into a club: its own account, or, for a guest, its creator."""
     if player.user_id is not None:
         return {player.user_id}
     return {player.created_by_id} if player.created_by_id is not None else set()
+
+
+def hand_entry_settles_q() -> Q:
+    """The one rule for which results entered by hand may settle a league night's table (nights.selectors): a
+    counted one (every player signed it), or one still pending that an owner or admin of its season's club (who
+    run the club's nights), or a superuser, entered. A pending entry by anyone else is only his word: it must not
+    shut a table other people are playing (issue 47 finding 6). A disputed one settles nothing, so its table is
+    back in play (a dispute after it counted only flags it, and it stays counted). Written for SQL, as one
+    condition, so that a list of tables still asks in the same few queries."""
+    organiser = Exists(Membership.objects.filter(
+        club=OuterRef("season__league__club"), player__user=OuterRef("created_by"),
+        role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]))
+    return Q(status=Result.Status.COUNTED) | (Q(status=Result.Status.PENDING)
+                                              & (Q(organiser) | Q(created_by__is_superuser=True)))
 
 
 def club_manager_user_ids(club_id: int) -> set[int]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from django.db.models import Q
 
 from leagues import standings as standings_maths
+from leagues.common.access import hand_entry_settles_q
 from leagues.models import Membership, Player, Result
 
 from .models import Night, NightRound, NightTable
@@ -36,10 +37,12 @@ def night_results(night: Night) -> dict[int, Result]:
 
     Its session's own result when the game was played to its end on the phones; else a result entered by hand
     (the league page, the API: no session) that covers it: the table's game and exactly its players, in the
-    night's season, played on the night's date or the next, and entered after the table opened. A club that
-    finishes a game on paper, or whose phone died, records it that way and expects the table done. One result
-    covers one table (the earliest still open, rounds in order); deleting it puts the table back in play, and a
-    disputed one keeps it finished but out of the standings, as a disputed result from the phones does."""
+    night's season, played on the night's date or the next, entered after the table opened, and either entered
+    by an organiser (an owner or admin of the club) or signed by every player (`access.hand_entry_settles_q`). A
+    club that finishes a game on paper, or whose phone died, records it that way and expects the table done; a
+    member's pending entry does not shut a table others still play (issue 47 finding 6). One result covers one
+    table (the earliest still open, rounds in order); deleting it, or a player disputing it before it counts,
+    puts the table back in play (a dispute after it counts flags it and it stays the table's)."""
     tables = list(NightTable.objects.filter(round__night=night, session__isnull=False).select_related("round")
                   .order_by("round__number", "position", "pk"))
     if not tables:
@@ -48,7 +51,7 @@ def night_results(night: Night) -> dict[int, Result]:
            .prefetch_related("entries")}
     still_open = [t for t in tables if t.session_id not in own]
     by_hand = list(Result.objects.filter(
-        season=night.season, session__isnull=True, game__in={t.game for t in still_open},
+        hand_entry_settles_q(), season=night.season, session__isnull=True, game__in={t.game for t in still_open},
         played_on__range=(night.date, night.date + NIGHT_SPAN),
         created_at__gte=min(t.round.opened_at for t in still_open)).prefetch_related("entries")
         .order_by("created_at", "pk")) if still_open else []
@@ -91,7 +94,7 @@ def sessions_settled_by_hand(session_ids: Iterable[int]) -> set[int]:
     for night_tables in by_night.values():
         night = night_tables[0].round.night
         spans |= Q(season_id=night.season_id, played_on__range=(night.date, night.date + NIGHT_SPAN))
-    hand = list(Result.objects.filter(spans, session__isnull=True).prefetch_related("entries")
+    hand = list(Result.objects.filter(spans, hand_entry_settles_q(), session__isnull=True).prefetch_related("entries")
                 .order_by("created_at", "pk"))
     settled = set()
     for night_tables in by_night.values():

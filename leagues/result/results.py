@@ -30,6 +30,7 @@ from leagues.common.access import (
     result_players_signed_by,
     result_signed_publicly,
     result_signers,
+    strangers_to,
 )
 from leagues.common.audit import audit_record
 from leagues.jobs import outbox
@@ -114,6 +115,8 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     if status == Result.Status.COUNTED:  # a disputed import signed again by its manager: the flag is answered
         result.flagged_by, result.flag_note = None, ""
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
+    if result.session_id is None:  # a hand entry counted or disputed may settle a night table or reopen it
+        _night_tables_touched(result.season_id, result.played_on)
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
     notifications.result_settled(result)
@@ -178,9 +181,11 @@ def result_enter(
 ) -> Result:
     """A game played without move entry, any game: entries are {player, rank, score}.
 
-    Into a season, the recorder must be a member of its club and every player a member too. The recorder
-    signs off at once for themself and for any guests they list. A registered game named by its name (any case,
-    any accents) is stored as its slug, so its results share one rating scope (games.registry.one_name).
+    Into a season, the recorder must be a member of its club and every player a member too; outside any club,
+    every player must be one he already plays with (`access.strangers_to`: no stranger's waiting list shows a
+    game he never agreed to). The recorder signs off at once for themself and for any guests they list. A
+    registered game named by its name (any case, any accents) is stored as its slug, so its results share one
+    rating scope (games.registry.one_name).
     """
     game = one_name(game)
     if not game:
@@ -203,6 +208,12 @@ def result_enter(
             raise ValidationError({field: refusals[field]})
     if club is not None and not user.is_superuser and membership_of(club, user) is None:
         raise PermissionDenied(_("Only members may record games for this club."))
+    if club is None:
+        strangers = strangers_to(user, players)
+        if strangers:
+            raise ValidationError({"entries": _(
+                "Outside a club you may name only yourself, guests you added and people you share a club or a "
+                "table with: not %(names)s.") % {"names": ", ".join(sorted(p.name for p in strangers))}})
     if played_on > timezone.localdate():
         raise ValidationError({"played_on": _("The game cannot be in the future.")})
     result = Result.objects.create(game=game[:80], played_on=played_on, season=season, club=club, created_by=user)

@@ -85,3 +85,14 @@ def snapshot():
 
 def ids_snapshot():
     return tuple(sorted(model.objects.values_list("pk", flat=True)) for model in (Rating, RatingEvent, Standing))
+
+
+def sat_with(user, *others):
+    """`user` played a table of the site with each of `others` (one two-player table each): outside any club he
+    may then name them in a result (access.strangers_to, issue 47 finding 6)."""
+    from games import services as game_services
+    from tests.games.tables import two_player_setup
+
+    for other in others:
+        game_services.session_create(game="shitenno", created_by=user, setup=two_player_setup(), is_public=False,
+                                     players=[player_for_user(user), player_for_user(other)])

@@ -20,6 +20,7 @@ from leagues.rating import store as rating_store
 from leagues.result import results
 from shitenno_site.errors import Conflict
 from tests.games.tables import two_player_setup
+from tests.leagues.league_helpers import sat_with
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -144,6 +145,7 @@ def test_the_creator_cannot_claim_their_own_guest(carol, bravo):
 
 
 def test_a_result_with_someone_elses_guest_waits_for_the_guests_creator(api, carol, dave, bravo):
+    sat_with(dave, carol)  # outside a club he names only guests of people he plays with
     api.login(dave)
     entered = api.post("/api/results/", {"game": "shitenno", "played_on": TODAY.isoformat(), "entries": [
         {"player": player_for_user(dave).pk, "rank": 1}, {"player": bravo["goro"].pk, "rank": 2}]})
@@ -158,6 +160,7 @@ def test_a_result_with_someone_elses_guest_waits_for_the_guests_creator(api, car
 
 def test_a_result_among_other_peoples_guests_never_counts_on_the_recorders_word(api, alice, dave):
     guests = [players.player_guest_create(name=f"Guest {i}", created_by=alice) for i in range(3)]
+    sat_with(dave, alice)
     api.login(dave)
     entered = api.post("/api/results/", {"game": "shitenno", "played_on": TODAY.isoformat(), "entries": [
         {"player": guest.pk, "rank": rank} for rank, guest in enumerate(guests, 1)]})

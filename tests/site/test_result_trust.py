@@ -18,6 +18,7 @@ from leagues.people import players
 from leagues.people.players import player_for_user
 from leagues.result import results
 from tests.conftest import _user
+from tests.leagues.league_helpers import sat_with
 from tests.leagues.test_result_admin import change_form
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +39,7 @@ def game_ratings():
 
 
 def test_a_recorders_unchanged_patch_counts_nothing(api, mallory, alice, bob):
+    sat_with(mallory, alice, bob)  # so he may name them outside a club at all
     api.login(mallory)
     body = {"game": "shitenno", "played_on": str(TODAY), "entries": [
         {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}]}
@@ -57,6 +59,7 @@ def test_a_recorders_unchanged_patch_counts_nothing(api, mallory, alice, bob):
 
 
 def test_a_correction_signs_for_nobody_and_the_players_agree_to_it_again(api, alice, bob):
+    sat_with(alice, bob)
     api.login(alice)
     made = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
         {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}]}).json()
@@ -80,6 +83,7 @@ def test_a_correction_signs_for_nobody_and_the_players_agree_to_it_again(api, al
 
 
 def test_the_admin_counts_a_result_only_through_its_sign_offs(client, mallory, alice, bob):
+    sat_with(mallory, alice, bob)
     result = results.result_enter(game="shitenno", played_on=TODAY, user=mallory, entries=[
         {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
     root = get_user_model().objects.create_superuser("root", "root@example.org", "a long admin passphrase")
@@ -119,6 +123,7 @@ def test_a_guest_vouched_for_by_another_account_is_a_check(api, alice, bob):
     recorder, so the game is ranked site-wide. The same game with alice's own guest is not."""
     goro = players.player_guest_create(name="Goro", created_by=bob)
     kenshin = players.player_guest_create(name="Kenshin", created_by=alice)
+    sat_with(alice, bob)
     api.login(alice)
     with_goro = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
         {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2},
