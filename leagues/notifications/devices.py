@@ -1,6 +1,6 @@
 """A push device belongs to the session that turned push on (issue 47, finding 1). Club phones are shared: were a
 device kept after its session ended, the next person to sign in on that phone would be shown the first one's
-messages ("Round 1: table 1, Teikoku, with bob"). So the row is dropped whenever its session ends, however it ends:
+messages ("Round 1: table 1, with bob"). So the row is dropped whenever its session ends, however it ends:
 
 - a sign-out (`user_logged_out`);
 - a sign-in on that browser (`user_logged_in`): Django's login() flushes another account's session without the

@@ -37,7 +37,7 @@ def test_a_message_the_catalogue_lacks_is_found(tmp_path):
 
 # One Dutch word for signing a result off: "bevestigen" (the word the site used most), never a second word for the
 # same act (a new user met "aftekenen", "akkoord", "goedkeuren" and "tekenen" on neighbouring pages).
-SIGN_OFF = r"sign(s|ed|ing)?[- ]off|sign it off|sign (the|its) result|signs? (his|their) own|\bto sign\b"
+SIGN_OFF = r"sign(s|ed|ing)?[- ]off|sign it off|sign (the|its) result|signs? (his|their) own|\bto sign\b(?! in)"
 OTHER_WORDS = r"afteken|afgetekend|tekent\b.*\baf\b|\btekenen\b|ondertek|akkoord|goedkeur|goedgekeurd"
 
 
