@@ -10,6 +10,7 @@ from games.engines.shitenno.simulation import random_legal_game
 from leagues.models import Result, SignOff
 from leagues.people.players import player_for_user
 from tests.games.test_tables_api import post_move
+from tests.leagues.league_helpers import sat_with
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +74,7 @@ def test_an_outsider_and_a_stranger_cannot_sign_a_table_s_result(api, client, da
 def test_a_result_entered_without_a_table_names_none(api, alice, bob):
     from leagues.result import results
 
+    sat_with(alice, bob)  # outside a club alice may name only people she plays with (issue 47 finding 6)
     result = results.result_enter(user=alice, game="Go", played_on=datetime.date(2026, 11, 26),
                                   entries=[{"player": player_for_user(alice), "rank": 1},
                                            {"player": player_for_user(bob), "rank": 2}])
