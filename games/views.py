@@ -191,13 +191,15 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _with_api_token(request: HttpRequest) -> None:
-    """A phone using the API follows its table through the live poll too, signed in by its `Authorization: Token`
-    header instead of a session. Read only when the poll needs to know who asks (a private table, or a body to
-    render), so the poll of an unchanged public table stays one query; a wrong token counts as no token."""
-    if not request.META.get("HTTP_AUTHORIZATION", "").startswith("Token "):
+    """A phone using the API follows its table through the live poll too, signed in by its `Authorization`
+    header (a token, as the API takes it) instead of a session. Read only when the poll needs to know who asks (a
+    private table, or a body to render), so the poll of an unchanged public table stays one query; a wrong token
+    counts as no token."""
+    if not request.META.get("HTTP_AUTHORIZATION", "").startswith(("Token ", "Bearer ")):
         return
-    from rest_framework.authentication import TokenAuthentication
-    from rest_framework.exceptions import AuthenticationFailed
+    from rest_framework.exceptions import APIException
+
+    from shitenno_site.tokens.authentication import AccessTokenAuthentication
 
     page_user = request.user
 
@@ -205,8 +207,8 @@ def _with_api_token(request: HttpRequest) -> None:
         if page_user.is_authenticated:
             return page_user
         try:
-            found = TokenAuthentication().authenticate(request)
-        except AuthenticationFailed:
+            found = AccessTokenAuthentication().authenticate(request)
+        except APIException:
             found = None
         return found[0] if found else page_user
 

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "leagues",
     "leagues.notifications",
+    "shitenno_site.tokens",
     "games",
 ]
 
@@ -252,8 +253,9 @@ PUSH_DEVICES_PER_ACCOUNT = int(os.environ.get("PUSH_DEVICES_PER_ACCOUNT") or 5)
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes an anonymous write answer 401 (not 403), as docs/api.md says.
+    # A person's tokens (shitenno_site/tokens) and an operator's DRF tokens, both by one class.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "shitenno_site.tokens.authentication.AccessTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -278,7 +280,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
     ],
     # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit).
-    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.standings.points.SCHEMES"},
+    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.standings.points.SCHEMES",
+                            "AccessTokenScopeEnum": "shitenno_site.tokens.models.AccessToken.SCOPES"},
 }
 
 # Celery: with no broker configured, tasks run in-process so the site needs no service.

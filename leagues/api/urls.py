@@ -1,6 +1,7 @@
 from django.urls import path
 
 from leagues.nights import api as nights
+from shitenno_site.tokens import api as tokens
 
 from . import chance_views, league_views, result_views, views
 
@@ -8,6 +9,8 @@ urlpatterns = [
     path("me/", views.MeView.as_view(), name="api-me"),
     path("me/data/", views.MyDataView.as_view(), name="api-me-data"),
     path("me/delete/", views.MeDelete.as_view(), name="api-me-delete"),
+    path("tokens/", tokens.AccessTokenList.as_view(), name="api-tokens"),
+    path("tokens/<int:pk>/", tokens.AccessTokenDetail.as_view(), name="api-token"),
     path("players/", views.PlayerList.as_view(), name="api-players"),
     path("players/claim/", views.PlayerClaim.as_view(), name="api-player-claim"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="api-player"),

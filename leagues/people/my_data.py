@@ -13,6 +13,7 @@ from django.utils import timezone
 from leagues.models import Membership, Player, Rating, ResultEntry, SignOff, Standing
 from leagues.notifications.models import Notification, Preference, PushSubscription
 from leagues.people.players import player_for_user
+from shitenno_site.tokens.models import AccessToken
 
 FORMAT_VERSION = 1
 
@@ -96,6 +97,13 @@ def _notifications(user: AbstractBaseUser) -> dict:
     }
 
 
+def _tokens(user: AbstractBaseUser) -> list[dict]:
+    """His access tokens as the tokens page lists them: never a key (the site has none) nor its fingerprint."""
+    return [{"name": t.name, "scope": t.scope, "prefix": t.prefix, "created_at": _when(t.created_at),
+             "expires_at": _when(t.expires_at), "last_used_at": _when(t.last_used_at)}
+            for t in AccessToken.objects.filter(user=user)]
+
+
 def personal_data(user: AbstractBaseUser) -> dict:
     """The download of "Download my data": what the site holds about `user`, and nothing of anyone else."""
     player = player_for_user(user)
@@ -103,5 +111,5 @@ def personal_data(user: AbstractBaseUser) -> dict:
         "format": FORMAT_VERSION, "exported_at": timezone.now().isoformat(),
         "account": _account(user), "players": _players(player), "memberships": _memberships(player),
         "results": _results(player), "sign_offs": _sign_offs(user, player), **_ratings(player),
-        "notifications": _notifications(user),
+        "notifications": _notifications(user), "access_tokens": _tokens(user),
     }
