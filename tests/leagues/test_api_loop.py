@@ -52,11 +52,45 @@ def season(api, alice, bob):
             "ends_on": (TONIGHT + datetime.timedelta(days=30)).isoformat()}), 201) | {"club": club["slug"]}
 
 
-def test_a_table_is_played_signed_and_counted_through_the_api_alone(api, alice, bob, season):
+class App:
+    """An app on a person's phone: no session and no cookie, only the access token he made for it on the site
+    (docs/api.md, quick start step 0), sent as `Authorization: Bearer` with every call."""
+
+    def __init__(self, key: str) -> None:
+        from django.test import Client
+
+        self.client, self.auth = Client(), {"HTTP_AUTHORIZATION": f"Bearer {key}"}
+
+    def get(self, url, **kw):
+        return self.client.get(url, **kw, **self.auth)
+
+    def post(self, url, data=None, **kw):
+        return self.client.post(url, data if data is not None else {}, content_type="application/json", **kw,
+                                **self.auth)
+
+
+@pytest.fixture(params=["session", "token"])
+def signed_in(request, api):
+    """How the app is signed in: the site's session, or each person's own read-and-write token."""
+    if request.param == "session":
+        return lambda user: api.login(user)
+    keys = {}
+
+    def app(user):
+        if user.pk not in keys:
+            made = api.login(user).post("/api/tokens/", {"name": "Score app", "scope": "write"})
+            keys[user.pk] = ok(made, 201)["key"]
+            api.client.logout()
+        return App(keys[user.pk])
+    return app
+
+
+def test_a_table_is_played_signed_and_counted_through_the_api_alone(signed_in, alice, bob, season):
     setup, moves = random_legal_game(3, 2)
     with travel_to(TONIGHT):
-        me = {user.username: ok(api.login(user).get("/api/me/"))["player"]["id"] for user in (alice, bob)}
-        table = ok(api.login(alice).post("/api/tables/", {
+        me = {user.username: ok(signed_in(user).get("/api/me/"))["player"]["id"] for user in (alice, bob)}
+        api = signed_in(alice)
+        table = ok(api.post("/api/tables/", {
             "game": "shitenno", "players": [me["alice"], me["bob"]], "setup": setup, "club": season["club"]}), 201)
         answer = None
         for move in moves:  # each move as the app sends it: the head_seq it saw, and the move
@@ -69,7 +103,8 @@ def test_a_table_is_played_signed_and_counted_through_the_api_alone(api, alice, 
         assert {row["player"] for row in result["waiting_for"]} == set(me.values())
 
         for user in (alice, bob):
-            waiting = ok(api.login(user).get("/api/results/", data={"waiting": "me"}))["results"]
+            api = signed_in(user)
+            waiting = ok(api.get("/api/results/", data={"waiting": "me"}))["results"]
             assert [(row["id"], row["table"]) for row in waiting] == [(result["id"], table["code"])]
             signed = ok(api.post(waiting[0]["links"]["sign_off"], {"agreed": True}))
             assert ok(api.get("/api/results/", data={"waiting": "me"}))["results"] == []
