@@ -36,7 +36,8 @@ def _season_initial(season: Season) -> dict:
                "points_scheme": season.points_scheme, "min_games": season.min_games,
                "custom_points": "\n".join(f"{count}: {', '.join(str(p) for p in points)}"
                                           for count, points in season.custom_points.items())}
-    initial.update({f"tie_breaker_{i}": name for i, name in enumerate(order, start=1)})
+    slots = range(1, len(TIE_BREAKERS) + 1)  # every field: an empty one is not the new-season form's default
+    initial.update({f"tie_breaker_{i}": order[i - 1] if i <= len(order) else "" for i in slots})
     return initial
 
 
@@ -73,7 +74,7 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
     club_for_member(season.league.club, request.user, manage=True)
     usage = league_edits.season_usage(season)
-    form = SeasonForm(request.POST or None, initial=_season_initial(season))
+    form = SeasonForm(request.POST or None, initial=_season_initial(season), games=season.league.games)
     if usage["results"]:  # dates and points stay: shown as they are, and a post cannot change them
         for name in ("starts_on", "ends_on", "points_scheme", "custom_points", "min_games",
                      *(f"tie_breaker_{i}" for i in range(1, len(TIE_BREAKERS) + 1))):

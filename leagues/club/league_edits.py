@@ -28,8 +28,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues import standings as standings_maths
+from leagues.club.tie_breaks import scored_apart, tie_breaker_refusal, without_score_comparisons
 from leagues.common.access import require_club_manager
 from leagues.common.audit import audit_record
+from leagues.jobs import outbox
 from leagues.models import League, Result, Season
 from leagues.nights.models import Night
 from shitenno_site.errors import Conflict
@@ -106,7 +108,25 @@ def league_update(*, league: League, user: AbstractBaseUser, name: str | None = 
         league.save(update_fields=["name", "games"])
         audit_record(action="league.update", obj=league, user=user, club=league.club_id,
                      details={"before": before, "after": after})
+        if scored_apart(league.games):
+            _drop_score_comparisons(league, user)
     return league
+
+
+def _drop_score_comparisons(league: League, user: AbstractBaseUser) -> None:
+    """A league that now holds more than one game compares no scores across them (leagues.club.tie_breaks): its
+    seasons that broke ties by margin stop, each change audited, and a season with counted results has its
+    table re-computed by the standings job."""
+    for season in Season.objects.select_for_update().filter(league=league).order_by("pk"):
+        kept = without_score_comparisons(season.tie_breakers)
+        if kept == season.tie_breakers:
+            continue
+        before, season.tie_breakers = season.tie_breakers, standings_maths.season_tie_breakers(kept)
+        season.save(update_fields=["tie_breakers"])
+        audit_record(action="season.update", obj=season, user=user, club=league.club_id,
+                     details={"before": {"tie_breakers": before}, "after": {"tie_breakers": season.tie_breakers}})
+        if season.results.filter(status=Result.Status.COUNTED).exists():
+            outbox.ask_compute_standings(season.pk)
 
 
 def _not_empty(*, results: int, nights: int) -> str:
@@ -158,6 +178,8 @@ def _rules_given(season: Season, rules: dict) -> dict:
     if scheme != Season.Scheme.CUSTOM:
         custom = {}
     errors = standings_maths.validate_rules(scheme=scheme, custom=custom, tie_breakers=list(tie_breakers))
+    if standings_maths.season_tie_breakers(tie_breakers) != season.tie_breakers:  # stored ones are not refused
+        errors.update(tie_breaker_refusal(season.league.games, list(tie_breakers)))
     if min_games < 0:
         errors["min_games"] = _("Cannot be negative.")
     if errors:

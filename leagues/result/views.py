@@ -197,7 +197,7 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
 
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
     club_for_member(league.club, request.user, manage=True)
-    form = SeasonForm(request.POST or None)
+    form = SeasonForm(request.POST or None, games=league.games)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

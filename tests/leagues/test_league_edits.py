@@ -155,7 +155,7 @@ def test_an_empty_season_changes_its_dates_and_points(api, season, alice):
 
 @pytest.mark.parametrize("body", [
     {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
-    {"points_scheme": "7-5-3-1"}, {"tie_breakers": ["margin"]}, {"min_games": 3},
+    {"points_scheme": "7-5-3-1"}, {"tie_breakers": ["countback"]}, {"min_games": 3},
 ])
 def test_a_season_holding_a_result_keeps_its_dates_and_points(api, season, alice, played, body):
     before = stored()
