@@ -95,3 +95,31 @@ def test_an_import_skips_a_five_player_shitenno_play_with_its_reason():
     assert [r.external_id for r in plan.results] == ["4"]
     assert plan.skipped == {SKIP_PLAYER_COUNT: 1}
     assert plan.skipped_plays == [("5", "Shitennō", SKIP_PLAYER_COUNT)]
+
+
+def test_the_import_command_skips_a_five_player_shitenno_play_and_writes_and_rates_none_of_it(club, alice,
+                                                                                               tmp_path):
+    """The club's BG Stats file with a fifth player added to its first Shitennō play: that play is skipped with
+    its reason and no result of it is written (so none is rated); the other 33 come in as before."""
+    import io
+    import json
+    from pathlib import Path
+
+    from django.core.management import call_command
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "imports" / "bgstats.json").read_text())
+    play = data["plays"][0]
+    assert next(g for g in data["games"] if g["id"] == play["gameRefId"])["name"] == "Shitennō"
+    assert len(play["playerScores"]) == SHITENNO_MAX
+    seated = {s["playerRefId"] for s in play["playerScores"]}
+    extra = next(p["id"] for p in data["players"] if p["id"] not in seated)
+    play["playerScores"].append({**play["playerScores"][-1], "playerRefId": extra, "seatOrder": 5})
+    path = tmp_path / "bgstats.json"
+    path.write_text(json.dumps(data))
+    out = io.StringIO()
+    call_command("import_plays", "--club", club.slug, "--format", "bgstats", "--as", "alice", str(path), stdout=out,
+                 stderr=io.StringIO())
+    summary = json.loads(out.getvalue())
+    assert summary["imported"] == 33 and summary["skipped"] == {"other game": 6, SKIP_PLAYER_COUNT: 1}
+    assert Result.objects.filter(club=club, source="bgstats").count() == 33
+    assert not Result.objects.filter(external_id=play["uuid"]).exists()
