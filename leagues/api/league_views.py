@@ -231,14 +231,16 @@ class SeasonDetail(APIView):
             child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False)
         min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, required=False)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
+        # a later end or new points while results only wait for sign-off: they will count under them (issue 50)
+        confirm = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(responses=with_errors({200: SeasonOutput}, 404), summary="A season and its rules")
     def get(self, request, pk: int) -> Response:
         return Response(SeasonOutput(selectors.season_for_viewer(pk=pk, viewer=request.user)).data)
 
     @extend_schema(request=SeasonEditInput, responses=with_errors({200: SeasonOutput}, 400, 403, 404, 409, 415),
-                   summary="Change a season (managers): its name always, its dates and points only while no result "
-                           "is in it (409 says why)")
+                   summary="Change a season (managers): its name always; a later end and its points while no "
+                           "result counts, confirmed (`confirm`) when results wait for sign-off; 409 says why")
     def patch(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonEditInput(data=request.data)

@@ -4,6 +4,7 @@ same page with the service's reason, and nothing is changed."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -36,7 +37,8 @@ def _season_initial(season: Season) -> dict:
                "points_scheme": season.points_scheme, "min_games": season.min_games,
                "custom_points": "\n".join(f"{count}: {', '.join(str(p) for p in points)}"
                                           for count, points in season.custom_points.items())}
-    initial.update({f"tie_breaker_{i}": name for i, name in enumerate(order, start=1)})
+    slots = range(1, len(TIE_BREAKERS) + 1)  # every field: an empty one is not the new-season form's default
+    initial.update({f"tie_breaker_{i}": order[i - 1] if i <= len(order) else "" for i in slots})
     return initial
 
 
@@ -73,11 +75,15 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
     club_for_member(season.league.club, request.user, manage=True)
     usage = league_edits.season_usage(season)
-    form = SeasonForm(request.POST or None, initial=_season_initial(season))
-    if usage["results"]:  # dates and points stay: shown as they are, and a post cannot change them
+    form = SeasonForm(request.POST or None, initial=_season_initial(season), games=season.league.games)
+    if usage["counted"]:  # dates and points stay: shown as they are, and a post cannot change them
         for name in ("starts_on", "ends_on", "points_scheme", "custom_points", "min_games",
                      *(f"tie_breaker_{i}" for i in range(1, len(TIE_BREAKERS) + 1))):
             form.fields[name].disabled = True
+    elif usage["results"]:  # only waiting results: a later end and new points, confirmed (issue 50)
+        form.fields["starts_on"].disabled = True
+        form.fields["confirm"] = forms.BooleanField(
+            required=False, label=_("The results waiting for sign-off will count under the new dates and points"))
     status = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -85,7 +91,8 @@ def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
             league_edits.season_update(
                 season=season, user=request.user, name=data["name"], starts_on=data["starts_on"],
                 ends_on=data["ends_on"], points_scheme=data["points_scheme"], min_games=data["min_games"],
-                custom_points=data["custom_points"], tie_breakers=data["tie_breakers"])
+                custom_points=data["custom_points"], tie_breakers=data["tie_breakers"],
+                confirm=bool(data.get("confirm")))
         except ValidationError as exc:
             apply_service_errors(form, exc)
         except Conflict as exc:

@@ -2,10 +2,11 @@
 
 A league's name may always change (to no other league's of the club); a game may be added at any time and taken
 out while no result or night of the league is of it. A season's name may always change; its dates and its ranking
-rules (points scheme, custom points, tie-breakers, minimum games) only while no result is in it, since the table
-its results made was worked out with them and a result would fall outside its dates; its dates never leave one of
-its nights outside. A league or season is deleted only while empty: a result or a night in it would be lost or
-orphaned. Each refusal says why and changes nothing.
+rules (points scheme, custom points, tie-breakers, minimum games) only while no result counts in it, since the
+table its results made was worked out with them; while results only wait for sign-off, its end may move later and
+its rules change once the manager confirms (issue 50), and its start stays, as a waiting result would fall outside
+its dates; its dates never leave one of its nights outside. A league or season is deleted only while empty: a
+result or a night in it would be lost or orphaned. Each refusal says why and changes nothing.
 
 Each public function is one transaction; permission is checked here (`access.require_club_manager`). The
 league's row is locked first, then the season's, the order `seasons.season_create` takes them in. The foreign
@@ -28,8 +29,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues import standings as standings_maths
+from leagues.club.tie_breaks import scored_apart, tie_breaker_refusal, without_score_comparisons
 from leagues.common.access import require_club_manager
 from leagues.common.audit import audit_record
+from leagues.jobs import outbox
 from leagues.models import League, Result, Season
 from leagues.nights.models import Night
 from shitenno_site.errors import Conflict
@@ -106,7 +109,25 @@ def league_update(*, league: League, user: AbstractBaseUser, name: str | None = 
         league.save(update_fields=["name", "games"])
         audit_record(action="league.update", obj=league, user=user, club=league.club_id,
                      details={"before": before, "after": after})
+        if scored_apart(league.games):
+            _drop_score_comparisons(league, user)
     return league
+
+
+def _drop_score_comparisons(league: League, user: AbstractBaseUser) -> None:
+    """A league that now holds more than one game compares no scores across them (leagues.club.tie_breaks): its
+    seasons that broke ties by margin stop, each change audited, and a season with counted results has its
+    table re-computed by the standings job."""
+    for season in Season.objects.select_for_update().filter(league=league).order_by("pk"):
+        kept = without_score_comparisons(season.tie_breakers)
+        if kept == season.tie_breakers:
+            continue
+        before, season.tie_breakers = season.tie_breakers, standings_maths.season_tie_breakers(kept)
+        season.save(update_fields=["tie_breakers"])
+        audit_record(action="season.update", obj=season, user=user, club=league.club_id,
+                     details={"before": {"tie_breakers": before}, "after": {"tie_breakers": season.tie_breakers}})
+        if season.results.filter(status=Result.Status.COUNTED).exists():
+            outbox.ask_compute_standings(season.pk)
 
 
 def _not_empty(*, results: int, nights: int) -> str:
@@ -144,11 +165,6 @@ def league_delete(*, league: League, user: AbstractBaseUser) -> None:
     league.delete()
 
 
-def season_usage(season: Season) -> dict[str, int]:
-    """How many results and nights the season holds: the page says what stays fixed, and why."""
-    return {"results": season.results.count(), "nights": season.nights.count()}
-
-
 def _rules_given(season: Season, rules: dict) -> dict:
     """The season's ranking rules as they would be stored, from those given (the rest as they are)."""
     scheme = rules.get("points_scheme") if rules.get("points_scheme") is not None else season.points_scheme
@@ -158,6 +174,8 @@ def _rules_given(season: Season, rules: dict) -> dict:
     if scheme != Season.Scheme.CUSTOM:
         custom = {}
     errors = standings_maths.validate_rules(scheme=scheme, custom=custom, tie_breakers=list(tie_breakers))
+    if standings_maths.season_tie_breakers(tie_breakers) != season.tie_breakers:  # stored ones are not refused
+        errors.update(tie_breaker_refusal(season.league.games, list(tie_breakers)))
     if min_games < 0:
         errors["min_games"] = _("Cannot be negative.")
     if errors:
@@ -181,9 +199,16 @@ def _check_dates(season: Season, starts_on: datetime.date, ends_on: datetime.dat
 @transaction.atomic
 def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = None,
                   starts_on: datetime.date | None = None, ends_on: datetime.date | None = None,
-                  **rules: object) -> Season:
-    """Club managers only. Change what is given (name, dates, `RULE_FIELDS`); the rest stays. Dates and rules
-    that would change are refused while a result is in the season; giving them unchanged is no change."""
+                  confirm: bool = False, **rules: object) -> Season:
+    """Club managers only. Change what is given (name, dates, `RULE_FIELDS`); the rest stays. Giving a field
+    unchanged is no change.
+
+    Dates and rules are fixed once a result of the season counts: its table was worked out with them (issue 34).
+    Before that (issue 50), a season whose results all wait for sign-off may still end later and change its
+    points, as a club that runs longer than planned needs: the waiting results stay inside its dates and will count
+    under the new rules, so the manager confirms (`confirm`; without it a 409 says so and nothing changes) and the
+    standings job re-computes the table. Its start, and an earlier end, stay while any result is in it: a waiting
+    result would fall outside."""
     unknown = set(rules) - set(RULE_FIELDS)
     if unknown:
         raise TypeError(f"season_update() got unexpected fields {sorted(unknown)}")
@@ -195,14 +220,7 @@ def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = 
               **_rules_given(season, rules)}
     changed = {field: value for field, value in wanted.items() if getattr(season, field) != value}
     fixed = sorted(set(changed) - {"name"})
-    if fixed:
-        results = season.results.count()
-        if results:
-            raise Conflict(ngettext(
-                "%(n)d result is in this season already: its dates and points stay as they are.",
-                "%(n)d results are in this season already: its dates and points stay as they are.",
-                results) % {"n": results}, payload={"fields": fixed})
-        _check_dates(season, wanted["starts_on"], wanted["ends_on"])
+    waiting = _refuse_fixed(season, fixed, wanted, confirm) if fixed else 0
     if not changed:
         return season
     before = {field: _json(getattr(season, field)) for field in changed}
@@ -210,8 +228,44 @@ def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = 
         setattr(season, field, value)
     season.save(update_fields=list(changed))
     audit_record(action="season.update", obj=season, user=user, club=season.league.club_id,
-                 details={"before": before, "after": {field: _json(value) for field, value in changed.items()}})
+                 details={"before": before, "after": {field: _json(value) for field, value in changed.items()},
+                          **({"waiting_results": waiting} if waiting else {})})
+    if waiting:
+        outbox.ask_compute_standings(season.pk)
     return season
+
+
+def _refuse_fixed(season: Season, fixed: list[str], wanted: dict, confirm: bool) -> int:
+    """Refuse a change of `fixed` dates or rules that the season's results forbid (see season_update); else the
+    number of results waiting for sign-off that the change will apply to."""
+    counted = season.results.filter(status=Result.Status.COUNTED).count()
+    if counted:
+        raise Conflict(ngettext(
+            "%(n)d result counts in this season already: its dates and points stay as they are.",
+            "%(n)d results count in this season already: its dates and points stay as they are.",
+            counted) % {"n": counted}, payload={"fields": fixed})
+    waiting = season.results.count()
+    if waiting:
+        moved = [f for f in fixed if f == "starts_on" or (f == "ends_on" and wanted["ends_on"] < season.ends_on)]
+        if moved:
+            raise Conflict(ngettext(
+                "%(n)d result waits for sign-off in this season: its start stays, and its end may only move later.",
+                "%(n)d results wait for sign-off in this season: its start stays, and its end may only move later.",
+                waiting) % {"n": waiting}, payload={"fields": moved})
+        if not confirm:
+            raise Conflict(ngettext(
+                "%(n)d result waits for sign-off in this season and will count under the new dates and points: "
+                "confirm the change.",
+                "%(n)d results wait for sign-off in this season and will count under the new dates and points: "
+                "confirm the change.", waiting) % {"n": waiting}, payload={"fields": fixed, "confirm": True})
+    _check_dates(season, wanted["starts_on"], wanted["ends_on"])
+    return waiting
+
+
+def season_usage(season: Season) -> dict[str, int]:
+    """How many results (and of them counted) and nights the season holds: the page says what stays fixed."""
+    return {"results": season.results.count(), "counted": season.results.filter(status=Result.Status.COUNTED).count(),
+            "nights": season.nights.count()}
 
 
 def _json(value: object) -> object:
@@ -220,7 +274,8 @@ def _json(value: object) -> object:
 
 def season_delete_refusal(season: Season) -> str:
     """Why the season cannot be deleted, in words; "" when it can."""
-    held = _not_empty(**season_usage(season))
+    usage = season_usage(season)
+    held = _not_empty(results=usage["results"], nights=usage["nights"])
     return _("The season cannot be deleted: it holds %(what)s.") % {"what": held} if held else ""
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.registry import one_name
 from leagues import standings as standings_maths
 from leagues.club.league_edits import league_named, season_overlap_message
+from leagues.club.tie_breaks import default_tie_breakers, tie_breaker_refusal
 from leagues.common.access import require_club_manager
 from leagues.models import Club, League, Membership, Player, Season
 
@@ -55,9 +56,10 @@ def season_create(
 ) -> Season:
     """Club managers only. Seasons of one league may not overlap, so a date names one season."""
     require_club_manager(league.club, user)
-    tie_breakers = list(tie_breakers if tie_breakers is not None else standings_maths.DEFAULT_TIE_BREAKERS)
+    tie_breakers = list(tie_breakers if tie_breakers is not None else default_tie_breakers(league.games))
     custom_points = custom_points or {}
     errors = standings_maths.validate_rules(scheme=points_scheme, custom=custom_points, tie_breakers=tie_breakers)
+    errors.update(tie_breaker_refusal(league.games, tie_breakers))
     if not name.strip():
         errors["name"] = _("A season needs a name.")
     if ends_on < starts_on:

@@ -1,5 +1,6 @@
 import calendar
 import datetime
+from collections.abc import Sequence
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -178,15 +179,18 @@ class SeasonForm(forms.Form):
     min_games = forms.IntegerField(label=_("Minimum games to be ranked"), min_value=0, max_value=MAX_MIN_GAMES,
                                    initial=0)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, games: Sequence[str] = (), **kwargs) -> None:
+        from leagues.club.tie_breaks import default_tie_breakers
+
         super().__init__(*args, **kwargs)
         today = timezone.localdate()
         self.fields["starts_on"].initial = today  # a season usually starts now and runs a few months
         self.fields["ends_on"].initial = months_later(today, 3)
         choices = [("", "—"), *TIE_BREAKER_NAMES.items()]
         # "points" is the main order already (the table puts it first unless placed): not offered again as the
-        # first tie-breaker; the same order is stored either way.
-        defaults = [name for name in TIE_BREAKERS if name != "points"]
+        # first tie-breaker; the same order is stored either way. A league of several games offers no margin
+        # first (its scores are in different units, leagues.club.tie_breaks).
+        defaults = [name for name in default_tie_breakers(games) if name != "points"]
         for i in range(1, len(TIE_BREAKERS) + 1):
             self.fields[f"tie_breaker_{i}"] = forms.ChoiceField(
                 label=_("Tie-breaker %(n)d") % {"n": i}, choices=choices, required=False,

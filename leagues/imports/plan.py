@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from .formats import ImportRefused, Source, SourcePlayer, numeric_score, ranks_of
+from .formats import ImportRefused, Source, SourcePlay, SourcePlayer, numeric_score, ranks_of
 
 SKIP_OTHER_GAME = "other game"
 SKIP_INCOMPLETE = "incomplete"
 SKIP_TOO_FEW = "fewer than two players"
 SKIP_SAME_PLAYER_TWICE = "a player twice at one table"
+SKIP_PLAYER_COUNT = "a player count the game does not allow"
 
 
 def fold(name: str) -> str:
@@ -34,6 +35,10 @@ class SiteGame:
     slug: str
     names: tuple[str, ...]
     bgg_ids: tuple[int, ...] = ()
+    # the seats its engine allows (issue 50): a five-player Shitenno play is no Shitenno result, so it is skipped
+    # with its reason rather than rated; None is no limit beyond two players
+    min_players: int | None = None
+    max_players: int | None = None
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,23 @@ def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[st
     return result
 
 
+def _skip_reason(play: SourcePlay, slug: str | None, people: Mapping[str, Person],
+                 counts: Mapping[str, tuple[int, int | None]]) -> str | None:
+    """Why a play is no result of a site game, or None: the first reason, in this order."""
+    low, high = counts.get(slug or "", (2, None))
+    if slug is None:
+        return SKIP_OTHER_GAME
+    if play.incomplete:
+        return SKIP_INCOMPLETE
+    if len(play.entries) < 2:
+        return SKIP_TOO_FEW
+    if len({people[e.player].key for e in play.entries}) < len(play.entries):
+        return SKIP_SAME_PLAYER_TWICE
+    if not low <= len(play.entries) <= (high or len(play.entries)):
+        return SKIP_PLAYER_COUNT
+    return None
+
+
 def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Member],
               merges: Sequence[tuple[str, str]] = (), existing: set[str] | frozenset = frozenset(),
               game_overrides: Mapping[str, str | None] | None = None) -> Plan:
@@ -218,21 +240,15 @@ def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Me
         person.names = list(dict.fromkeys(person.names))
     overrides = {fold(k): v for k, v in (game_overrides or {}).items()}
     seen: set[str] = set()
+    counts = {g.slug: (g.min_players or 2, g.max_players) for g in games}
     for play in source.plays:
         wanted = fold(play.game.name)
         slug = overrides[wanted] if wanted in overrides else match_game(play.game.name, play.game.bgg_id, games)
         ids = [play.external_id] if play.quantity == 1 else [f"{play.external_id}#{n}"
                                                               for n in range(1, play.quantity + 1)]
-        reason = None
+        reason = _skip_reason(play, slug, people, counts)
         if slug is None:
-            reason = SKIP_OTHER_GAME
             plan.other_games[play.game.name] += len(ids)
-        elif play.incomplete:
-            reason = SKIP_INCOMPLETE
-        elif len(play.entries) < 2:
-            reason = SKIP_TOO_FEW
-        elif len({people[e.player].key for e in play.entries}) < len(play.entries):
-            reason = SKIP_SAME_PLAYER_TWICE
         if reason is not None:
             plan.skipped[reason] += len(ids)
             plan.skipped_plays.extend((external_id, play.game.name, reason) for external_id in ids)

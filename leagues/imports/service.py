@@ -32,7 +32,8 @@ IMPORT_LOCK = 34  # the advisory lock's first key: imports of a club
 
 def site_games() -> list[SiteGame]:
     """The site's games, matched by name (no BGG id is recorded for them: the organiser confirms the match)."""
-    return [SiteGame(slug=engine.slug, names=(engine.name, engine.slug)) for engine in REGISTRY.values()]
+    return [SiteGame(slug=engine.slug, names=(engine.name, engine.slug),
+                     min_players=engine.min_players, max_players=engine.max_players) for engine in REGISTRY.values()]
 
 
 def read_files(kind: str, files: Sequence[tuple[str, bytes]]) -> Source:

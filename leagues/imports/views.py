@@ -19,7 +19,14 @@ from leagues.imports import export
 from leagues.imports.formats import MAX_BYTES, ImportRefused
 from leagues.imports.job import run_import, run_import_job  # noqa: F401 (the job's body, kept here for its page's tests)
 from leagues.imports.pending import pending_choose, pending_create, pending_progress, pending_start, pending_unstart
-from leagues.imports.plan import SKIP_INCOMPLETE, SKIP_OTHER_GAME, SKIP_SAME_PLAYER_TWICE, SKIP_TOO_FEW, fold
+from leagues.imports.plan import (
+    SKIP_INCOMPLETE,
+    SKIP_OTHER_GAME,
+    SKIP_PLAYER_COUNT,
+    SKIP_SAME_PLAYER_TWICE,
+    SKIP_TOO_FEW,
+    fold,
+)
 from leagues.imports.seasons import place_plan
 from leagues.imports.service import FORMATS, club_plan, read_files, site_games
 from leagues.models import Club, PendingImport
@@ -32,7 +39,8 @@ PLAYS_SHOWN = 200  # plays listed with their season on the preview
 MAX_FILES = 20
 REASONS = {SKIP_OTHER_GAME: gettext_lazy("not one of the site's games"), SKIP_INCOMPLETE: gettext_lazy("incomplete"),
            SKIP_TOO_FEW: gettext_lazy("fewer than two players"),
-           SKIP_SAME_PLAYER_TWICE: gettext_lazy("a player twice at one table")}
+           SKIP_SAME_PLAYER_TWICE: gettext_lazy("a player twice at one table"),
+           SKIP_PLAYER_COUNT: gettext_lazy("a player count the game does not allow")}
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
+from games.engines import get_engine
 from games.models import TableSession
 from games.registry import one_name
 from leagues import standings as standings_maths
@@ -122,10 +123,11 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     notifications.result_settled(result)
 
 
-def _clean_entries(entries: Sequence[dict]) -> list[dict]:
+def _clean_entries(entries: Sequence[dict], game: str) -> list[dict]:
     errors = []
     if len(entries) < 2:
         raise ValidationError({"entries": _("A game needs at least two players.")})
+    _refuse_player_count(game, len(entries))
     players = [e["player"] for e in entries]
     if len({p.pk for p in players}) != len(players):
         raise ValidationError({"entries": _("A player can appear only once.")})
@@ -138,6 +140,18 @@ def _clean_entries(entries: Sequence[dict]) -> list[dict]:
     ranks = standings_maths.competition_ranks([int(e["rank"]) for e in entries])
     return [{"player": e["player"], "rank": rank, "score": e.get("score")} for e, rank in zip(entries, ranks,
                                                                                               strict=True)]
+
+
+def _refuse_player_count(game: str, count: int) -> None:
+    """A registered game's engine says how many may play it (issue 50: five at a Shitennō table were accepted and
+    rated, a game its rulebook has no five-player set-up for); a game the site does not know has no limit but two."""
+    try:
+        engine = get_engine(game)
+    except KeyError:
+        return
+    if not engine.min_players <= count <= engine.max_players:
+        raise ValidationError({"entries": _("%(game)s is played by %(min)d to %(max)d players.") % {
+            "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
 
 
 @transaction.atomic
@@ -190,7 +204,7 @@ def result_enter(
     game = one_name(game)
     if not game:
         raise ValidationError({"game": _("Name the game.")})
-    entries = _clean_entries(entries)
+    entries = _clean_entries(entries, game)
     players = [e["player"] for e in entries]
     if season is not None:
         # the night tables this game may settle, first: their rows' locks before the season's, in the order of the
@@ -329,7 +343,7 @@ def result_update(
             raise ValidationError({"played_on": _("The game cannot be in the future.")})
         result.played_on = played_on
     if entries is not None:
-        entries = _clean_entries(entries)
+        entries = _clean_entries(entries, result.game)
     if result.season_id:  # the corrected result must still belong to its season
         players = [e["player"] for e in entries] if entries is not None else None
         refusals = season_refusals(result.season, game=result.game, played_on=result.played_on, players=players)

@@ -197,7 +197,7 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
 
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
     club_for_member(league.club, request.user, manage=True)
-    form = SeasonForm(request.POST or None)
+    form = SeasonForm(request.POST or None, games=league.games)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -285,7 +285,8 @@ def result_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except Conflict as exc:
             return render(request, "leagues/result_form.html", {**context, "conflict": exc.message}, status=409)
         else:
-            messages.success(request, _("The result is corrected; the players whose places changed sign it again."))
+            messages.success(request, _("The result is corrected. If who played or how they placed changed, "
+                                        "every player signs it again; only the sign-offs you gave stay."))
             return redirect(context["back"])
     return _form_page(request, "leagues/result_form.html", context)
 

@@ -16,7 +16,7 @@ from leagues.models import AuditEntry, League, Season
 from leagues.nights.models import Night
 from tests.games.page_form import form_as_left
 
-from .league_helpers import START, TODAY, enter, league_with_season
+from .league_helpers import START, TODAY, enter, league_with_season, sign_all
 
 pytestmark = pytest.mark.django_db
 DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
@@ -52,6 +52,12 @@ def season(league):
 def played(season, alice, carol):
     """The season holds a result (pending: alice signed, carol has not)."""
     return enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go")
+
+
+@pytest.fixture
+def counted(played, carol):
+    """The season's result counts: carol signed it too."""
+    return sign_all(played, carol)
 
 
 # --- the API: leagues ---------------------------------------------------------------------------------------------
@@ -155,13 +161,13 @@ def test_an_empty_season_changes_its_dates_and_points(api, season, alice):
 
 @pytest.mark.parametrize("body", [
     {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
-    {"points_scheme": "7-5-3-1"}, {"tie_breakers": ["margin"]}, {"min_games": 3},
+    {"points_scheme": "7-5-3-1"}, {"tie_breakers": ["countback"]}, {"min_games": 3},
 ])
-def test_a_season_holding_a_result_keeps_its_dates_and_points(api, season, alice, played, body):
+def test_a_season_holding_a_counted_result_keeps_its_dates_and_points(api, season, alice, counted, body):
     before = stored()
-    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"name": "Renamed", **body})
+    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"name": "Renamed", "confirm": True, **body})
     assert answer.status_code == 409
-    assert answer.json()["detail"] == "1 result is in this season already: its dates and points stay as they are."
+    assert answer.json()["detail"] == "1 result counts in this season already: its dates and points stay as they are."
     assert stored() == before  # not even the name: a refused request changes nothing
 
 
@@ -282,10 +288,10 @@ def test_the_league_edit_page_refuses_a_taken_name_and_a_used_game_and_changes_n
 
 
 def test_a_season_holding_results_shows_its_dates_and_points_fixed_and_saves_a_new_name(client, season, alice,
-                                                                                        played):
+                                                                                        counted):
     client.force_login(alice)
     page = client.get(f"/seasons/{season.pk}/edit/").content.decode()
-    assert "1 result is in this season already: its dates and points stay as they are." in page
+    assert "1 result counts in this season already: its dates and points stay as they are." in page
     assert 'name="starts_on"' in page and "disabled" in page[page.index('name="starts_on"') - 200:][:400]
     data = season_form(season, name="Winter 2026-27", starts_on="2030-01-01", points_scheme="percent")
     response = client.post(f"/seasons/{season.pk}/edit/", data)
@@ -357,15 +363,79 @@ def test_the_pages_give_a_member_403_and_an_outsider_404_and_change_nothing(clie
     assert stored() == before
 
 
-def test_the_edit_pages_and_their_refusals_speak_dutch(client, league, season, alice, played):
+def test_the_edit_pages_and_their_refusals_speak_dutch(client, league, season, alice, counted):
     client.force_login(alice)
     page = client.get(f"/seasons/{season.pk}/edit/", **DUTCH).content.decode()
-    assert "Seizoen bewerken" in page and "1 uitslag staat al in dit seizoen" in page
+    assert "Seizoen bewerken" in page and "1 uitslag telt al mee in dit seizoen" in page
     page = client.post(f"/leagues/{league.pk}/delete/", **DUTCH).content.decode()
     assert "De competitie kan niet worden verwijderd: haar seizoenen bevatten 1 uitslag." in page
     answer = client.patch(f"/api/seasons/{season.pk}/", json.dumps({"ends_on": TODAY.isoformat()}),
                           content_type="application/json", **DUTCH)
-    assert answer.status_code == 409 and answer.json()["detail"].startswith("1 uitslag staat al in dit seizoen")
+    assert answer.status_code == 409 and answer.json()["detail"].startswith("1 uitslag telt al mee in dit seizoen")
+
+
+# --- issue 50: until a result counts, a season may end later and change its points, confirmed ----------------------
+
+
+LATER_END = (TODAY + datetime.timedelta(days=60)).isoformat()
+
+
+def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_once_confirmed(api, season, alice,
+                                                                                             played):
+    from leagues.models import LeagueJob
+
+    api.login(alice)
+    before = stored()
+    body = {"ends_on": LATER_END, "points_scheme": "7-5-3-1"}
+    answer = api.patch(f"/api/seasons/{season.pk}/", body)
+    assert answer.status_code == 409  # first the confirmation: the waiting result will count under them
+    assert answer.json()["detail"] == ("1 result waits for sign-off in this season and will count under the new "
+                                       "dates and points: confirm the change.")
+    assert stored() == before
+    answer = api.patch(f"/api/seasons/{season.pk}/", {**body, "confirm": True})
+    assert answer.status_code == 200, answer.content
+    season.refresh_from_db()
+    assert (season.ends_on.isoformat(), season.points_scheme) == (LATER_END, "7-5-3-1")
+    assert LeagueJob.objects.filter(job=LeagueJob.Job.COMPUTE_STANDINGS, target=str(season.pk)).exists()
+    assert AuditEntry.objects.filter(action="season.update", object_id=season.pk).exists()
+
+
+@pytest.mark.parametrize("body", [
+    {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
+])
+def test_with_a_waiting_result_the_start_and_an_earlier_end_stay_even_confirmed(api, season, alice, played, body):
+    before = stored()
+    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"confirm": True, **body})
+    assert answer.status_code == 409
+    assert answer.json()["detail"] == ("1 result waits for sign-off in this season: its start stays, and its end "
+                                       "may only move later.")
+    assert stored() == before
+
+
+def test_once_the_result_counts_the_later_end_is_refused_even_confirmed(api, season, alice, counted):
+    before = stored()
+    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"ends_on": LATER_END, "points_scheme": "7-5-3-1",
+                                                                   "confirm": True})
+    assert answer.status_code == 409
+    assert answer.json()["detail"] == "1 result counts in this season already: its dates and points stay as they are."
+    assert stored() == before
+
+
+def test_the_season_page_asks_for_the_confirmation_and_saves_with_it(client, season, alice, played):
+    client.force_login(alice)
+    page = client.get(f"/seasons/{season.pk}/edit/").content.decode()
+    assert "1 result waits for sign-off in this season: until one counts, its end may move later" in page
+    before = stored()
+    data = season_form(season, ends_on=LATER_END, points_scheme="percent")
+    answer = client.post(f"/seasons/{season.pk}/edit/", data)
+    assert answer.status_code == 409 and "confirm the change" in answer.content.decode()
+    assert stored() == before
+    answer = client.post(f"/seasons/{season.pk}/edit/", {**data, "confirm": "on"})
+    assert answer.status_code == 302
+    season.refresh_from_db()
+    assert (season.ends_on.isoformat(), season.points_scheme) == (LATER_END, "percent")
+    dutch = client.get(f"/seasons/{season.pk}/edit/", **DUTCH).content.decode()
+    assert "tot er een meetelt, mag het einde later worden" in dutch
 
 
 def test_the_new_league_form_starts_with_no_game_ticked(client, club, alice):
@@ -440,5 +510,5 @@ def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then
         release.set()
         entry.join(30)
         change.join(30)
-    assert answers == ["1 result is in this season already: its dates and points stay as they are."]
+    assert answers == ["1 result waits for sign-off in this season: its start stays, and its end may only move later."]
     assert Season.objects.get(pk=season.pk).starts_on == START

@@ -164,7 +164,8 @@ def test_the_edit_form_keeps_every_player_of_a_big_result(client, club, alice):
     """A result with more players than the entry form's six rows (a phones' game, an import) keeps them all."""
     _league, season = league_with_season(club, alice)
     guests = [player_guest_create(name=f"G{i}", created_by=alice, club=club) for i in range(7)]
-    result = enter(season, alice, [(alice, 1, None), *((g, i + 2, None) for i, g in enumerate(guests))])
+    # a game the site does not know (Go): Shitennō seats at most four (issue 50)
+    result = enter(season, alice, [(alice, 1, None), *((g, i + 2, None) for i, g in enumerate(guests))], game="Go")
     as_user(client, alice)
     form = client.get(reverse("result_edit", args=[result.pk])).context["form"]
     assert len(form.rows()) == 9
@@ -173,3 +174,34 @@ def test_the_edit_form_keeps_every_player_of_a_big_result(client, club, alice):
     assert answer.status_code == 302
     result.refresh_from_db()
     assert result.entries.count() == 8 and result.played_on == TODAY - datetime.timedelta(days=2)
+
+
+def test_a_correction_asks_every_player_to_sign_again_as_it_says_not_only_those_whose_places_changed(
+        client, club, alice, bob, carol):
+    """Issue 50: the text said "the players whose places changed sign it again" while every sign-off but the
+    editor's was dropped. The rule kept is the behaviour (a changed result is another result, so each player agrees
+    to it again); the form and the message now say so, in English and Dutch."""
+    from tests.leagues.league_helpers import join, sign_all
+
+    join(club, bob)
+    _league, season = league_with_season(club, alice)
+    gus = player_guest_create(name="Gus", created_by=alice, club=club)
+    result = sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 20), (gus, 3, 10), (bob, 4, 5)]), carol, bob)
+    assert result.status == "counted"
+    client.force_login(alice)
+    url = reverse("result_edit", args=[result.pk])
+    assert "every player signs the result again before it counts, not only those whose places changed" in html.unescape(
+        client.get(url).content.decode())
+    her, his = player_for_user(carol).pk, gus.pk
+    answer = client.post(url, _edit_data(result, player_2=his, player_3=her, next=reverse("results_waiting")))
+    assert answer.status_code == 302
+    result.refresh_from_db()
+    assert result.entries.get(rank=4).player == player_for_user(bob)  # bob's place did not change ...
+    assert set(SignOff.objects.filter(result=result).values_list("by_id", flat=True)) == {alice.pk}
+    assert result.status == "pending"  # ... and he signs again, as carol does
+    page = html.unescape(client.get(reverse("results_waiting")).content.decode())
+    assert "every player signs it again; only the sign-offs you gave stay." in page
+    result.refresh_from_db()
+    client.post(url, _edit_data(result, player_2=her, player_3=his), HTTP_ACCEPT_LANGUAGE="nl")
+    page = html.unescape(client.get(reverse("results_waiting"), HTTP_ACCEPT_LANGUAGE="nl").content.decode())
+    assert "dan bevestigt elke speler hem opnieuw; alleen de bevestigingen die u gaf blijven." in page

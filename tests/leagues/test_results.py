@@ -119,15 +119,16 @@ def test_it_stores_the_tie_breakers_it_applies(club, alice):
     assert season.tie_breakers == ["points"]
     later = TODAY + datetime.timedelta(days=31)
     wins_only = seasons.season_create(league=league, name="wins", starts_on=later, ends_on=later, user=alice,
-                                              tie_breakers=["wins", "margin"])
-    assert wins_only.tie_breakers == ["points", "wins", "margin"]
+                                              tie_breakers=["wins", "countback"])
+    assert wins_only.tie_breakers == ["points", "wins", "countback"]
     later += datetime.timedelta(days=1)
     wins_first = seasons.season_create(league=league, name="wins first", starts_on=later, ends_on=later,
                                                user=alice, tie_breakers=["wins", "points"])
     assert wins_first.tie_breakers == ["wins", "points"]
     default = seasons.season_create(league=league, name="default", starts_on=later + datetime.timedelta(1),
                                             ends_on=later + datetime.timedelta(1), user=alice)
-    assert default.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head", "margin"]
+    # no margin: the league is of Shitennō and Go, whose scores are not one unit (issue 50)
+    assert default.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head"]
 
 
 def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol):
@@ -281,13 +282,14 @@ def test_it_stores_standings_with_the_separating_tie_breaker(club, alice, bob, c
 def test_the_admins_season_edits_keep_the_same_rules(club, alice):
     """The admin's form runs Season.clean: the same names, once each, points first unless placed."""
     _league, season = league_with_season(club, alice)
-    season.tie_breakers = ["margin"]
+    season.tie_breakers = ["wins"]
     season.full_clean()
-    assert season.tie_breakers == ["points", "margin"]
-    for bad in (["luck"], ["wins", "wins"], [{"name": "wins"}]):
+    assert season.tie_breakers == ["points", "wins"]
+    # and "margin" not in a league of Shitennō and Go, whose scores are not one unit (issue 50)
+    for bad in (["luck"], ["wins", "wins"], [{"name": "wins"}], ["margin"]):
         season.tie_breakers = bad
         with pytest.raises(ValidationError) as error:
             season.full_clean()
         assert "tie_breakers" in error.value.message_dict
-    season.refresh_from_db()  # nothing was saved: the stored rules are the season's own
-    assert season.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head", "margin"]
+    season.refresh_from_db()  # nothing was saved: the stored rules are the season's own (a two-game league's)
+    assert season.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head"]

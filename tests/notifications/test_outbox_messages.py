@@ -70,9 +70,10 @@ def test_no_message_to_a_guest_to_who_left_the_club_or_to_who_chose_nothing(club
     Membership.objects.create(club=club, player=guest)  # a guest of the club: a member without an account
     Preference.objects.create(user=carol, sign_off=Channel.NONE)
     frank = members[1]
-    entries = [{"player": player_for_user(u), "rank": r} for r, u in enumerate([alice, bob, carol, frank], start=1)]
+    # alice records a game she did not play: Shitennō seats four (issue 50), her guest's sign-off is hers
+    entries = [{"player": player_for_user(u), "rank": r} for r, u in enumerate([bob, carol, frank], start=1)]
     result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice,
-                                  entries=[*entries, {"player": guest, "rank": 5}])
+                                  entries=[*entries, {"player": guest, "rank": 4}])
     assert sorted(Notification.objects.values_list("recipient_id", "kind")) == [
         (bob.pk, Kind.SIGN_OFF), (frank.pk, Kind.SIGN_OFF)]
     leave(club, frank)  # frank leaves the club before the reminder: he is told no more of it
