@@ -310,3 +310,4 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
         for parameter in parameters:
             parameter["schema"].update(bounds.get(parameter["name"], {}))
         return parameters
+

@@ -29,9 +29,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues import standings as standings_maths
-from leagues.club.tie_breaks import scored_apart, tie_breaker_refusal, without_score_comparisons
 from leagues.common.access import require_club_manager
 from leagues.common.audit import audit_record
+from leagues.common.tie_breaks import scored_apart, tie_breaker_refusal, without_score_comparisons
 from leagues.jobs import outbox
 from leagues.models import League, Result, Season
 from leagues.nights.models import Night
@@ -115,7 +115,7 @@ def league_update(*, league: League, user: AbstractBaseUser, name: str | None = 
 
 
 def _drop_score_comparisons(league: League, user: AbstractBaseUser) -> None:
-    """A league that now holds more than one game compares no scores across them (leagues.club.tie_breaks): its
+    """A league that now holds more than one game compares no scores across them (leagues.common.tie_breaks): its
     seasons that broke ties by margin stop, each change audited, and a season with counted results has its
     table re-computed by the standings job."""
     for season in Season.objects.select_for_update().filter(league=league).order_by("pk"):

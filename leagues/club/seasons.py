@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from games.registry import one_name
 from leagues import standings as standings_maths
 from leagues.club.league_edits import league_named, season_overlap_message
-from leagues.club.tie_breaks import default_tie_breakers, tie_breaker_refusal
 from leagues.common.access import require_club_manager
+from leagues.common.tie_breaks import default_tie_breakers, tie_breaker_refusal
 from leagues.models import Club, League, Membership, Player, Season
 
 

@@ -180,7 +180,7 @@ class SeasonForm(forms.Form):
                                    initial=0)
 
     def __init__(self, *args, games: Sequence[str] = (), **kwargs) -> None:
-        from leagues.club.tie_breaks import default_tie_breakers
+        from leagues.common.tie_breaks import default_tie_breakers
 
         super().__init__(*args, **kwargs)
         today = timezone.localdate()
@@ -189,7 +189,7 @@ class SeasonForm(forms.Form):
         choices = [("", "—"), *TIE_BREAKER_NAMES.items()]
         # "points" is the main order already (the table puts it first unless placed): not offered again as the
         # first tie-breaker; the same order is stored either way. A league of several games offers no margin
-        # first (its scores are in different units, leagues.club.tie_breaks).
+        # first (its scores are in different units, leagues.common.tie_breaks).
         defaults = [name for name in default_tie_breakers(games) if name != "points"]
         for i in range(1, len(TIE_BREAKERS) + 1):
             self.fields[f"tie_breaker_{i}"] = forms.ChoiceField(

@@ -198,7 +198,7 @@ class Season(models.Model):
         errors = validate_rules(scheme=self.points_scheme, custom=self.custom_points, tie_breakers=names)
         stored = Season.objects.filter(pk=self.pk).values_list("tie_breakers", flat=True).first() if self.pk else None
         if self.league_id and season_tie_breakers(names) != stored:  # issue 50: like with like, as the services
-            from leagues.club.tie_breaks import tie_breaker_refusal
+            from leagues.common.tie_breaks import tie_breaker_refusal
 
             errors.update(tie_breaker_refusal(self.league.games, names))
         if errors:
