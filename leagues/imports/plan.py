@@ -35,7 +35,7 @@ class SiteGame:
     slug: str
     names: tuple[str, ...]
     bgg_ids: tuple[int, ...] = ()
-    # the seats its engine allows (issue 50): a five-player Shitenno play is no Shitenno result, so it is skipped
+    # the seats its engine allows (issue 50): a play with more players than the game seats is no result of it: skipped
     # with its reason rather than rated; None is no limit beyond two players
     min_players: int | None = None
     max_players: int | None = None

@@ -23,7 +23,7 @@ Tie-breakers, applied in the season's order to players still level (the order is
   in the games they both played;
 - "margin": average score margin, a game's margin being own score minus the opponents' average score
   (games without scores are left out). It compares scores, so only a league of one game may use it
-  (leagues.common.tie_breaks, issue 50: favour is not treasure).
+  (leagues.common.tie_breaks, issue 50: one game's points are not another's).
 Players level on every tie-breaker share a position. For each row after the first, `separated_by`
 names the tie-breaker that put it below the row above ("" when they are tied). Players short of the
 season's minimum games follow, unranked, by games then points.

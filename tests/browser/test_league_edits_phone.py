@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from leagues.models import League, Season
 from leagues.people.players import player_for_user
 from tests.browser.test_phone import fits_the_phone
-from tests.leagues.league_helpers import enter, league_with_season
+from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {  # what the owner taps and reads, in each language
@@ -28,7 +28,7 @@ WORDS = {  # what the owner taps and reads, in each language
 def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(phone, live_server, club, alice,
                                                                             carol, language):
     league, season = league_with_season(club, alice)
-    enter(season, alice, [(alice, 1, 30), (carol, 2, 20)], game="Go")
+    sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 20)], game="Go"), carol)  # it counts
     words = WORDS[language]
     page = phone(alice)
     page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
@@ -43,7 +43,7 @@ def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(phon
     assert League.objects.get(pk=league.pk).name == "Dinsdagcompetitie"
 
     page.get_by_role("link", name=words["edit_season"]).click()
-    expect(page.locator("#season-fixed")).to_be_visible()  # a result is in it: dates and points stay
+    expect(page.locator("#season-fixed")).to_be_visible()  # a result counts in it: dates and points stay
     expect(page.locator("#id_starts_on")).to_be_disabled()
     fits_the_phone(page)
     page.get_by_label(words["name"], exact=True).fill("Winter 2026-27")
