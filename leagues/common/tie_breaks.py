@@ -1,13 +1,13 @@
 """Tie-breakers that compare like with like (issue 50).
 
-"Average score margin" compares score points, and each game counts them in its own unit (the
-`score_unit` its plug-in states; a game the site does not know in whatever its players wrote). A tie between
-players of two games broken by margin compared one game's unit with another's. Normalising each game's margins
-(by the season's spread of that game's scores, say) would make the tie-breaker depend on every other game of the
-season, so one new game could reorder players who did not play it, and the standings could no longer be folded
-one game at a time (leagues.standings.apply_game). So the rule is simpler: margin breaks ties only in a league of one game. A
-league of more games is refused it (a clear 400), its seasons' default is every other tie-breaker in the usual
-order, and a league that gains a second game drops margin from its seasons' rules (re-computing their tables).
+"Average score margin" compares score points, and each game counts them in its own unit (the `score_unit` its
+plug-in states; a game the site does not know in whatever its players wrote). A tie between players of two games broken
+by margin compared one game's unit with another's. Normalising each game's margins (by the season's spread of that
+game's scores, say) would make the tie-breaker depend on every other game of the season, so one new game could
+reorder players who did not play it, and the standings could no longer be folded one game at a time
+(leagues.standings.apply_game). So the rule is simpler: margin breaks ties only in a league of one game. A league of
+more games is refused it (a clear 400), its seasons' default is every other tie-breaker in the usual order, and a
+league that gains a second game drops margin from its seasons' rules (re-computing their tables).
 """
 
 from __future__ import annotations
