@@ -93,7 +93,8 @@ class People:
     guest_create: Callable[..., Model]  # guest_create(name=..., created_by=...): a guest player, or a 400
     clubs_of_user: Callable[[Any], QuerySet]  # the clubs a user may open a table for
     writer_roles: tuple[str, ...]  # the club roles whose members may write at any of the club's tables
-    seats_rated: Callable[[QuerySet, str], QuerySet]  # seats with rating_* and before_* columns (the table page)
+    # seats with rating_* and before_* columns (the table page), in the scope the owner chooses for that table
+    seats_rated: Callable[[QuerySet, TableSession], QuerySet]
     seat_chances: Callable[[TableSession], Any]  # the table page's win chances from those columns, or None
     # a club's table still playing (games.selectors.session_settled asks only for those): Settled, or None
     table_settled: Callable[[TableSession], Settled | None]

@@ -61,12 +61,12 @@ def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
         _visible_q(viewer), pk=session.pk).exists()
 
 
-def _rated_seats(game: str) -> Prefetch:
-    """The seats with each player's rating in the table's game, as columns of the seats' own query (the owner of
-    ratings adds them, games.people), so the table page's win chances (issue 29) cost no query. The game is
-    passed as it is, so the ratings' subqueries read that game's scope only (issue 46 finding 5)."""
+def _rated_seats(session: TableSession) -> Prefetch:
+    """The seats with each player's rating, as columns of the seats' own query (the owner of ratings adds them,
+    games.people, in the scope it chooses for the table: its league's or its game's), so the table page's win
+    chances (issue 29) cost no query of their own."""
     return Prefetch("seats", queryset=people().seats_rated(
-        Seat.objects.select_related("player").order_by("session_id", "position"), game))
+        Seat.objects.select_related("player").order_by("session_id", "position"), session))
 
 
 def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False
@@ -79,7 +79,7 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     if session is None or not _may_see(session, viewer):
         raise Http404("No such table, or it is private.")
     if seats:
-        prefetch_related_objects([session], _rated_seats(session.game) if rated else _SEATS)
+        prefetch_related_objects([session], _rated_seats(session) if rated else _SEATS)
     return session
 
 

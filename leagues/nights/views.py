@@ -110,7 +110,10 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
         rows = selectors.round_tables(night_round)
         names = Player.objects.in_bulk([p for t in rows for p in t["players"]])
         proposed = night_round.opened_at is None
-        odds = tables_chances([(t["game"], t["players"]) for t in rows]) if proposed else [None] * len(rows)
+        # the league's ratings, where tonight's results count (a table new to the league: its game's, and it says so)
+        odds = (tables_chances([(t["game"], t["players"]) for t in rows],
+                               league_id=night.season.league_id)
+                if proposed else [None] * len(rows))
         sizes = services.game_sizes(night)
         accepts = selectors.night_accepts(night) if proposed else {}
         for table, table_odds in zip(rows, odds, strict=True):
@@ -120,6 +123,7 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
             games = [g for g in table_games.fitting_games(table["players"], offered=night.games, sizes=sizes,
                                                           accepts=accepts) if g != table["game"]] if proposed else []
             tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link, "games": games,
+                           "chances_from_game": bool(table_odds) and table_odds[0].scope == "game",
                            "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
                                "n": table["position"] + 1}) if link else ""})
     still_playing = sum(1 for t in tables if t["session"] and not t["finished"])

@@ -12,6 +12,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.registry import one_name
@@ -30,6 +31,7 @@ class SeatChance:
     rating: int  # the displayed number (1500 for a player without a rating in the scope)
     provisional: bool
     read_together: bool = False  # from the scope's posterior skills (its latest games read together), not ratings
+    scope: str = "game"  # the scope read: "league" (a league's table) or "game" (the game's, or a league's fallback)
 
 
 def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int | None = None) -> list[SeatChance]:
@@ -38,32 +40,51 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     counts as new (the prior). The game is its slug or its name (games.registry.one_name). One query."""
     _check_size(player_ids)
     kind, key = ("league", str(league_id)) if league_id is not None else ("game", one_name(game))
-    found = {rating.player_id: rating for rating in
-             Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
-             .annotate(last_played=selectors.last_played_in_scope(kind, key),
-                       performance_sd=selectors.scope_performance_sd(kind, key),
-                       skill_sd=selectors.scope_skill_sd(kind, key))}
-    return _seat_chances(player_ids, found, timezone.localdate())
+    found = {rating.player_id: rating for rating in _scope_ratings(kind, key, player_ids)}
+    return _seat_chances(player_ids, found, timezone.localdate(), kind)
 
 
-def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]]) -> list[list[SeatChance] | None]:
-    """`table_chances` in each game's scope for many tables at once (a league night's proposed round): one query
-    for all of them, not one a table. A table of a size the chances do not cover gets None."""
-    wanted = {(game, p) for game, ids in tables for p in ids if p is not None}
+def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]], *, league_id: int | None = None
+                   ) -> list[list[SeatChance] | None]:
+    """`table_chances` for many tables at once (a league night's proposed round), in a constant number of queries
+    however many tables: one in each game's scope. In a league (`league_id`: the night's), the tables read the
+    league's scope, where their result will count (issue 50 finding 1: the round showed "25% to win, 1500?" for
+    players the league page rated 1347-1623); a table where nobody has a rating in the league yet reads its game's
+    instead (SeatChance.scope says which; a second query, for those tables only). A table of a size the chances do
+    not cover gets None."""
+    today = timezone.localdate()
+    league: dict[int, Rating] = {}
+    if league_id is not None:
+        seated = {p for _game, ids in tables for p in ids if p is not None}
+        league = {rating.player_id: rating for rating in _scope_ratings("league", str(league_id), seated)} if seated \
+            else {}
+    from_game = [(game, ids) for game, ids in tables if not any(p in league for p in ids)]
     found: dict[tuple[str, int], Rating] = {}
+    wanted = {(game, p) for game, ids in from_game for p in ids if p is not None}
     if wanted:
         games = {g for g, _p in wanted}
         ratings = (Rating.objects.filter(kind="game", key__in=games, player_id__in={p for _g, p in wanted})
                    .annotate(last_played=selectors.last_played_in_scope("game", games),
                              performance_sd=selectors.scope_performance_sd(), skill_sd=selectors.scope_skill_sd()))
         found = {(rating.key, rating.player_id): rating for rating in ratings}
-    today = timezone.localdate()
     answers: list[list[SeatChance] | None] = []
     for game, ids in tables:
-        covered = _covered(ids)
-        answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today)
-                       if covered else None)
+        if not _covered(ids):
+            answers.append(None)
+        elif any(p in league for p in ids):
+            answers.append(_seat_chances(ids, {p: league[p] for p in ids if p in league}, today, "league"))
+        else:
+            answers.append(_seat_chances(ids, {p: found[(game, p)] for p in ids if (game, p) in found}, today, "game"))
     return answers
+
+
+def _scope_ratings(kind: str, key: str, player_ids) -> QuerySet[Rating]:
+    """The ratings of those players in one scope, with what the chances read beside each (its latest game's day,
+    the scope's spreads) as columns of the same query; the scope is literal, so one partition is planned."""
+    return (Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
+            .annotate(last_played=selectors.last_played_in_scope(kind, key),
+                      performance_sd=selectors.scope_performance_sd(kind, key),
+                      skill_sd=selectors.scope_skill_sd(kind, key)))
 
 
 def _covered(player_ids: Sequence[int | None]) -> bool:
@@ -75,7 +96,8 @@ def _check_size(player_ids: Sequence[int | None]) -> None:
         raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
 
 
-def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date) -> list[SeatChance]:
+def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date, kind: str
+                  ) -> list[SeatChance]:
     """The chances over the seats, from the ratings found (keyed by player); the rest are new. The scope's
     figures come with each rating found: from its posterior skills when its latest games gave one, else from the
     ratings with its own performance spread (none found: every seat is new, and any model gives them equal
@@ -98,7 +120,8 @@ def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime
         odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats],
                                       scope.performance_sd if scope is not None else None)
     return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
-                       rating=shown.rating, provisional=shown.provisional, read_together=read_together)
+                       rating=shown.rating, provisional=shown.provisional, read_together=read_together,
+                       scope=kind)
             for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
 
 
@@ -126,7 +149,8 @@ def seat_chances(session) -> dict | None:
     for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
     players had before the finished game ("alice had a 41% chance"): those are read from the ratings each had
     before it, as the posterior of that day is not kept; the rest from the game's posterior skills when it has
-    one (docs/ratings.md); `read_together` says which, for the note under them."""
+    one (docs/ratings.md); `read_together` says which, for the note under them, and `scope`, `league` and
+    `fallback` which ratings (a league table's league's, or its game's while nobody at it has a league rating)."""
     seats = list(session.seats.all())
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
         return None
@@ -154,7 +178,10 @@ def seat_chances(session) -> dict | None:
         odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
     else:
         odds = rating_display.posterior_chances(skills, spread)
-    return {"before": before, "read_together": not before and spread is not None, "seats": [
+    first = seats[0]
+    return {"before": before, "read_together": not before and spread is not None,
+            "scope": getattr(first, "chance_scope", "game"), "league": getattr(first, "chance_league", ""),
+            "fallback": getattr(first, "chance_fallback", False), "seats": [
         SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
                  expected_place=chance.expected_place)
         for seat, now, chance in zip(seats, shown, odds, strict=True)]}
