@@ -54,6 +54,7 @@ from calibration_ideal import ideal_samples, ideal_win  # noqa: E402
 
 from leagues.rating import posterior  # noqa: E402
 from leagues.rating.display import (  # noqa: E402
+    FIT_MAX_GAMES,
     PERFORMANCE_SD,
     Chance,
     chances,
@@ -180,7 +181,7 @@ def scope_exponent(history: list[tuple[list[float], int]]) -> float:
 
 
 def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False,
-         with_ideal: bool = False) -> dict[int, list[Table]]:
+         with_ideal: bool = False, drift: float = 0.0, newcomer: bool = False) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
     true chances. Each table carries the club's own b, fitted as the site's rating job fits it
     (`fitted_performance_sd` over its latest `fit_window` games' seats before them); `with_experiment`, also the
@@ -193,6 +194,8 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
     seats = []  # every game's (player, mu, sigma, rank) before it, for the club's b
     for played in range(games):
         seated = rng.sample(range(CLUB_PLAYERS), rng.choice(SIZES))
+        if drift:
+            skill = [s + rng.gauss(0, drift / math.sqrt(games)) for s in skill]
         performance = {p: skill[p] + rng.gauss(0, 1) for p in seated}
         order = sorted(seated, key=performance.__getitem__, reverse=True)
         orders.append(order)
@@ -205,10 +208,7 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
     exponent = scope_exponent(history) if history else 1.0
     window = seats[len(seats) - fit_window(len(seats)):]
     performance_sd = fitted_performance_sd(window)
-    # the club's posterior skills, fitted as the site's rating job fits them (leagues.rating.store._write_fit)
-    # (only when the window holds every game of the club, as the job does: a bigger club reads its ratings)
-    fitted = (posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window])
-              if len(window) == len(seats) else None)
+    fitted = site_posterior(window)
     if with_ideal:
         unknown = ideal_samples(orders, CLUB_PLAYERS, None, seed)
         known = ideal_samples(orders, CLUB_PLAYERS, spread, seed)
@@ -219,13 +219,44 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for _ in range(held_out):
             seated = rng.sample(range(CLUB_PLAYERS), n)
             skills = [skill[p] for p in seated]
+            if newcomer:  # the first seat is someone new: no rating, no game read, his skill as anyone's
+                seated[0], skills[0] = -1, rng.gauss(0, spread)
             ideal = ((ideal_win(unknown, seated, draws), ideal_win(known, seated, draws)) if with_ideal
                      else (None, None))
-            tables[n].append(Table([state[p] for p in seated], true_chances(skills), true_places(skills),
+            ratings = [state[p] if p >= 0 else (DEFAULT_MU, DEFAULT_SIGMA) for p in seated]
+            tables[n].append(Table(ratings, true_chances(skills), true_places(skills),
                                    performance_sd, exponent, *ideal,
-                                   skills=[fitted.players.get(p) for p in seated] if fitted else None,
+                                   skills=[site_skill(fitted, p, rating) for p, rating in zip(seated, ratings,
+                                                                                               strict=True)]
+                                   if fitted else None,
                                    skill_sd=fitted.spread if fitted else None))
     return tables
+
+
+def site_posterior(window: list) -> posterior.Skills | None:
+    """The club's posterior skills as the site's rating job fits them (leagues.rating.store._write_fit): its
+    latest games (`window`: (player, mu before, sigma before, rank) seats, oldest first), each player's mu − 25 at
+    the window's start as his prior."""
+    before: dict = {}
+    first: set = set()
+    for game in window:
+        for player, mu, sigma, _rank in game:
+            if player not in first:
+                first.add(player)
+                if sigma < DEFAULT_SIGMA:  # rated before the window
+                    before[player] = mu - DEFAULT_MU
+    return posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window], before,
+                         window=FIT_MAX_GAMES)
+
+
+def site_skill(fitted: posterior.Skills, player, rating: tuple[float, float]) -> tuple[float, float] | None:
+    """A seat's skill as the site stores it (leagues.rating.store._write_skills): the window's own, else from his
+    rating by the window's slope with the spread, and None (the scope's prior) for someone with no rating."""
+    if player in fitted.players:
+        return fitted.players[player]
+    if player < 0:
+        return None
+    return fitted.slope * (rating[0] - DEFAULT_MU), fitted.residual
 
 
 def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
@@ -314,7 +345,7 @@ def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
 
 
 def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False,
-          with_ideal: bool = False) -> list[tuple[str, int, dict]]:
+          with_ideal: bool = False, drift: float = 0.0, newcomer: bool = False) -> list[tuple[str, int, dict]]:
     """Every (club kind, size)'s row, the seeds' held-out tables pooled; each row also holds ("own") each seed's
     club's own exponent, over its held-out tables of every size."""
     rows = []
@@ -323,7 +354,7 @@ def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experi
             pooled: dict[int, list[Table]] = {n: [] for n in SIZES}
             own, own_ideal = [], []
             for seed in seeds:
-                played = club(spread, count, seed, held_out, with_experiment, with_ideal)
+                played = club(spread, count, seed, held_out, with_experiment, with_ideal, drift, newcomer)
                 own.append(club_exponent(played))
                 if with_ideal:
                     own_ideal.append(club_exponent(played, lambda t: t.ideal_win))
@@ -425,6 +456,68 @@ def verdict(rows: list[tuple[str, int, dict]]) -> None:
         print(f"target {label}: {'met in every row' if not missed else f'missed in {len(missed)}: {where}'}")
 
 
+def cliff(spread: float, players: int, seed: int, steps: Sequence[int], tables: int = 200) -> list[tuple]:
+    """Issue 50 finding 2: how far one ordinary result moves the chances, at every game count where the method
+    could step (the window full, one game past it, two; a small club's first games) and at one where nothing
+    should (600). A club of `players` plays on; after its game t and again after t + 1, the same `tables` random
+    tables get the site's chances (its window, its posterior, as the rating job stores them); the change of each
+    seat's chance in points: (t, median, largest), and the same read from the ratings with the club's own b (the
+    site's chances where it had no posterior: the baseline, measured in the same run)."""
+    rng = random.Random(seed)
+    skill = [rng.gauss(0, spread) for _ in range(players)]
+    state = [(DEFAULT_MU, DEFAULT_SIGMA)] * players
+    seats: list = []
+    asked = [rng.sample(range(players), rng.choice([n for n in SIZES if n <= players])) for _ in range(tables)]
+
+    def read() -> tuple[list[float], list[float]]:
+        window = seats[len(seats) - fit_window(len(seats)):]
+        fitted = site_posterior(window)
+        performance_sd = fitted_performance_sd(window)
+        answer: list[float] = []
+        from_ratings: list[float] = []
+        for seated in asked:
+            if fitted is None:
+                odds = chances([state[p] for p in seated], performance_sd)
+            else:
+                odds = posterior_chances([site_skill(fitted, p, state[p]) for p in seated], fitted.spread)
+            answer.extend(c.win for c in odds)
+            from_ratings.extend(c.win for c in chances([state[p] for p in seated], performance_sd))
+        return answer, from_ratings
+
+    rows, last = [], max(steps) + 1
+    wanted = {t for step in steps for t in (step, step + 1)}
+    readings = {}
+    for played in range(1, last + 1):
+        seated = rng.sample(range(players), rng.choice([n for n in SIZES if n <= players]))
+        order = sorted(seated, key=lambda p: skill[p] + rng.gauss(0, 1), reverse=True)
+        before = [state[p] for p in seated]
+        seats.append([(p, *state[p], order.index(p) + 1) for p in seated])
+        for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
+            state[player] = rated
+        if played in wanted:
+            readings[played] = tuple(np.array(reading) for reading in read())
+    for step in steps:
+        moved = np.abs(readings[step + 1][0] - readings[step][0]) * 100
+        baseline = np.abs(readings[step + 1][1] - readings[step][1]) * 100
+        rows.append((step, float(np.median(moved)), float(moved.max()), float(np.median(baseline)),
+                     float(baseline.max())))
+    return rows
+
+
+def show_cliff(seeds: Sequence[int]) -> None:
+    print("\nOne result's change of every seat's chance, in points (issue 50 finding 2), 200 tables a club")
+    print("| club | after game | median | largest | from the ratings: median | largest |")
+    print("|---|---|---|---|---|---|")
+    for name, spread, players, steps in (
+            ("usual, 40 players", 1.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
+            ("wide, 40 players", 2.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
+            ("usual, 8 players", 1.0, 8, (1, 2, 3, 4, 5))):
+        for seed in seeds:
+            for step, median, largest, base_median, base_largest in cliff(spread, players, seed, steps):
+                print(f"| {name}, seed {seed} | {step} -> {step + 1} | {median:.2f} | {largest:.2f} |"
+                      f" {base_median:.2f} | {base_largest:.2f} |")
+
+
 def simulated(players: int, count: int, seed: int) -> list[tuple[list, list[int]]]:
     """Games of 2 to 5 players drawn at random; each finishes in the order of skill + noise (skills spread with a
     standard deviation of 1, the noise the same): the known truth the ratings should learn."""
@@ -486,10 +579,19 @@ def main() -> None:
                         help="also the chances sharpened by an exponent each club fits on its own later games")
     parser.add_argument("--ideal", action="store_true",
                         help="also the exact Bayesian answer from the same games (slow: about 30 s a club)")
+    parser.add_argument("--drift", type=float, default=0.0,
+                        help="skills walk randomly with this sd over each club's life (issue 50 finding 3)")
+    parser.add_argument("--newcomer", action="store_true",
+                        help="every held-out table seats one player who never played (issue 50 finding 4)")
+    parser.add_argument("--cliff", action="store_true",
+                        help="only the change one result causes at every threshold (issue 50 finding 2)")
     args = parser.parse_args()
+    if args.cliff:
+        show_cliff(args.seeds)
+        return
     _check_predict_win()
-    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal), args.seeds,
-               args.held_out)
+    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal, args.drift,
+                     args.newcomer), args.seeds, args.held_out)
     if args.replay:
         show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
              replay(simulated(args.players, args.games, args.seed)))

@@ -48,7 +48,7 @@ class Rating(models.Model):
 class RatingFit(models.Model):
     """A scope's own figures for its win chances (issue 40), stored by the rating jobs each time they rate the
     scope, so reading the chances stays one query (a subquery of the ratings' own): the spread of skills its latest
-    games give (leagues.rating.posterior; null when they are too few to read, and then the chances read the
+    games give (leagues.rating.posterior; null when no game has two places yet, and then the chances read the
     ratings), and the performance spread b for chances read from the ratings (leagues.rating.display
     .fitted_performance_sd: a finished table's chances before it). No row: the ratings and the fixed b."""
 

@@ -25,7 +25,8 @@ work; scipy's normal cdf and its inverse are most of the cost (docs/ratings.md, 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,54 +35,98 @@ from scipy.special import ndtr, ndtri
 SWEEPS, BURN, THIN = 1000, 100, 1
 SEED = 40  # any fixed number: the same games give the same answer
 SPREAD_SCALE = 1.0  # the half-Cauchy prior's scale on the spread of skills, in units of the performance noise
-MIN_PLACES = 20  # fewer ordered pairs of seats than this: too little to read (the chances fall back to the ratings)
+MIN_PLACES = 1  # a scope is read together from its first ordered pair of seats: no step from the ratings' chances
+WINDOW = 1000  # the rating job's window (leagues.rating.display.FIT_MAX_GAMES): the latest games read together
+TAPER = 200  # the window's oldest 200 games fade out, weight 1 at 800 games back to nothing at 1,000
+DRIFT = 0.001  # a skill's drift, variance per game of the player's since (the noise's units): sd 0.3 over 100 games
+SLOPE_SD = 1.0  # the prior on the slope of skill on the rating before the window (per mu), N(0, 1): weak
 
 
 @dataclass(frozen=True)
 class Skills:
     """What a scope's games say: each player's skill (posterior mean, standard deviation) and the spread of
-    skills (posterior mean of its standard deviation), on the performance noise's scale (1)."""
+    skills (posterior mean of its standard deviation), on the performance noise's scale (1): a newcomer is drawn
+    from it. `slope`: how much skill one point of mu before the window is worth; a player the window does not
+    hold is read as slope × (mu − 25) with the `residual` sd (his rating holds what the window dropped)."""
 
     spread: float
     players: dict[Hashable, tuple[float, float]]
+    slope: float = 0.0
+    residual: float | None = None  # the spread left once the rating before the window is known (None: spread)
 
 
-def fit(games: Sequence[Sequence[tuple[Hashable, int]]]) -> Skills | None:
+def fit(games: Sequence[Sequence[tuple[Hashable, int]]], before: Mapping[Hashable, float] | None = None,
+        window: int = WINDOW) -> Skills | None:
     """The posterior over the players of `games` (each a list of (player, rank), rank 1 the best, ties sharing a
-    rank). Games with one seat or one place tell nothing and are left out; None when fewer than MIN_PLACES
-    ordered pairs are left."""
+    rank), oldest first as they were rated: the scope's latest games, at most `window` of them. `before` gives the
+    players who had a rating before the window its mu − 25 then (the others are new: 0). Games with one seat or
+    one place tell nothing and are left out; None when no ordered pair is left.
+
+    Why so (issue 50: no step at any game count, skills that drift, newcomers in big scopes). Each seat's
+    performance is his skill today plus N(0, 1) plus what his skill has moved since: N(0, DRIFT) a game of his
+    since, so an old game tells less (openskill's tau does the same to the ratings, issue 50 finding 3). The
+    window's oldest TAPER games fade out (their noise grows as their weight falls to 0): a game that leaves the
+    window weighed nothing the game before, so no result moves the chances by a step (finding 2: the posterior
+    was dropped whole at game 1,001). A player's prior is N(slope × his mu − 25 before the window, spread²) with
+    the slope read from the games too: a player whose games went before the window is known by his rating, and a
+    newcomer is the scope's average with the scope's spread (finding 4: he was openskill's prior in a big scope).
+    The performances start at the normal scores of their places (Blom), not at −place, whose spread the sampler
+    kept for too long when players have many games (finding 5)."""
     players: dict[Hashable, int] = {}
-    seat_player, seat_group, seat_place, group_start = [], [], [], []
-    group_parity, group_above, group_below = [], [], []
+    seat_player, seat_group, seat_place, group_start, seat_game = [], [], [], [], []
+    group_above, group_below, start = [], [], []
     pairs = 0
-    for game in games:
+    kept = [game for game in games if len({rank for _player, rank in game}) >= 2]
+    for index, game in enumerate(kept):
         places = sorted({rank for _player, rank in game})
-        if len(places) < 2:
-            continue
+        sizes = [sum(1 for _p, rank in game if rank == place) for place in places]
         first_group = len(group_start)
+        n, below = len(game), 0
         for k, place in enumerate(places):
             group_start.append(len(seat_player))
-            group_parity.append(k % 2)
             group_above.append(first_group + k - 1 if k > 0 else -1)
             group_below.append(first_group + k + 1 if k < len(places) - 1 else -1)
+            # Blom's normal score of the place's middle seat, counted from the last: the place's expected
+            # performance among n draws of N(0, 1)
+            middle = n - below - (sizes[k] - 1) / 2
+            score = float(ndtri((middle - 0.375) / (n + 0.25)))
+            below += sizes[k]
             for player, rank in game:
                 if rank == place:
                     seat_player.append(players.setdefault(player, len(players)))
                     seat_group.append(first_group + k)
                     seat_place.append(k)
-        sizes = [sum(1 for _p, rank in game if rank == place) for place in places]
+                    seat_game.append(index)
+                    start.append(score)
         pairs += (sum(sizes) ** 2 - sum(s * s for s in sizes)) // 2
     if pairs < MIN_PLACES:
         return None
-    means, sds, spread = _sample(np.array(seat_player), np.array(seat_group), np.array(seat_place),
-                                 np.array(group_start), np.array(group_above), np.array(group_below), len(players))
-    return Skills(spread=spread, players={player: (float(means[i]), float(sds[i])) for player, i in players.items()})
+    seat_player_a = np.array(seat_player)
+    # each seat's noise variance: 1, plus the drift of the player's games since, over the window's fade
+    later = np.zeros(len(seat_player))
+    seen = np.zeros(len(players))
+    for s in range(len(seat_player) - 1, -1, -1):
+        later[s] = seen[seat_player[s]]
+        seen[seat_player[s]] += 1
+    age = len(kept) - 1 - np.array(seat_game)
+    fade = np.clip((window - age) / (TAPER * window / WINDOW), 1e-6, 1.0)
+    noise = (1 + DRIFT * later) / fade
+    known = before or {}
+    covariate = np.array([known.get(player, 0.0) for player in players])
+    rated = np.array([player in known for player in players], dtype=bool)
+    means, sds, spread, slope, residual = _sample(
+        seat_player_a, np.array(seat_group), np.array(seat_place), np.array(group_start), np.array(group_above),
+        np.array(group_below), len(players), np.array(start), noise, covariate, rated)
+    return Skills(spread=spread, slope=slope, residual=residual,
+                  players={player: (float(means[i]), float(sds[i])) for player, i in players.items()})
 
 
-def _sample(seat_player, seat_group, seat_place, group_start, group_above, group_below, count: int
-            ) -> tuple[np.ndarray, np.ndarray, float]:
+def _sample(seat_player, seat_group, seat_place, group_start, group_above, group_below, count: int, start,
+            noise, covariate, rated) -> tuple[np.ndarray, np.ndarray, float, float, float]:
     gen = np.random.default_rng(SEED)
     groups = len(group_start)
+    sd = np.sqrt(noise)
+    weight = 1 / noise
     # each place's lowest and highest performance, with one more entry past the end: +inf above the first place
     # and -inf below the last (a missing neighbour's index, -1, is turned into it)
     lowest, highest = np.full(groups + 1, np.inf), np.full(groups + 1, -np.inf)
@@ -89,36 +134,50 @@ def _sample(seat_player, seat_group, seat_place, group_start, group_above, group
     for parity in (0, 1):  # the seats of every other place: none of them bounds another
         at = np.flatnonzero(seat_place % 2 == parity)
         above, below = group_above[seat_group[at]], group_below[seat_group[at]]
-        halves.append((at, seat_player[at], np.where(above >= 0, above, groups), np.where(below >= 0, below, groups)))
-    latent = -seat_place.astype(float)  # any start that respects every finishing order
-    games_played = np.bincount(seat_player, minlength=count)
+        halves.append((at, seat_player[at], np.where(above >= 0, above, groups), np.where(below >= 0, below, groups),
+                       sd[at]))
+    latent = start.astype(float)  # the places' normal scores: every finishing order respected, on the noise's scale
+    precision_data = np.bincount(seat_player, weights=weight, minlength=count)
+    xx = float(covariate @ covariate)
+    # what a rating before the window spreads skills by (per unit of slope²): a newcomer's prior is wider by it
+    rated_spread = float((covariate[rated] ** 2).mean()) if rated.any() else 0.0
     skills = np.zeros(count)
-    variance, auxiliary = 1.0, 1.0
-    total, total_sq, spread_total, kept = np.zeros(count), np.zeros(count), 0.0, 0
+    variance, auxiliary, slope = 1.0, 1.0, 0.0
+    total, total_sq, kept = np.zeros(count), np.zeros(count), 0
+    spread_total = residual_total = slope_total = 0.0
     for sweep in range(SWEEPS):
-        for at, players, above, below in halves:
+        for at, players, above, below, seat_sd in halves:
             np.minimum.reduceat(latent, group_start, out=lowest[:groups])
             np.maximum.reduceat(latent, group_start, out=highest[:groups])
             mean = skills[players]
-            latent[at] = mean + truncated_normal(highest[below] - mean, lowest[above] - mean, gen)
-        precision = games_played + 1 / variance
-        centre = np.bincount(seat_player, weights=latent, minlength=count) / precision
+            latent[at] = mean + seat_sd * truncated_normal((highest[below] - mean) / seat_sd,
+                                                           (lowest[above] - mean) / seat_sd, gen)
+        prior = np.where(rated, variance, variance + slope**2 * rated_spread)
+        precision = precision_data + 1 / prior
+        centre = (np.bincount(seat_player, weights=latent * weight, minlength=count)
+                  + slope * covariate / prior) / precision
         skills = centre + gen.standard_normal(count) / np.sqrt(precision)
         if sweep >= BURN and (sweep - BURN) % THIN == 0:
             # Rao-Blackwellised: the skills' mean and variance given this sweep's performances, not the skills
-            # drawn from them, so the draw's own noise does not reach the answer
-            # and measured from the players' average: the chances read only differences of skill, and the skills
-            # drift together slowly from sweep to sweep (their shared level is only held by the prior)
-            shifted = centre - centre.mean()
-            total += shifted
-            total_sq += shifted**2 + 1 / precision
-            spread_total += float(np.sqrt(variance))
+            # drawn from them, so the draw's own noise does not reach the answer; the level is the prior's
+            # (a newcomer's 0), so a player inside the window and one outside it are read on one scale
+            total += centre
+            total_sq += centre**2 + 1 / precision
+            spread_total += float(np.sqrt(variance + slope**2 * rated_spread))
+            residual_total += float(np.sqrt(variance))
+            slope_total += slope
             kept += 1
+        # the slope of skill on the rating before the window: normal given the skills (its prior N(0, SLOPE_SD²))
+        slope_precision = xx / variance + 1 / SLOPE_SD**2
+        slope = (float(covariate @ skills) / variance) / slope_precision + gen.standard_normal() / math.sqrt(
+            slope_precision)
+        residual = skills - slope * covariate
         # the half-Cauchy(0, SPREAD_SCALE) prior on the spread, as inverse-gammas (Makalic & Schmidt 2016)
-        variance = (1 / auxiliary + (skills**2).sum() / 2) / gen.gamma((count + 1) / 2)
+        variance = (1 / auxiliary + (residual**2).sum() / 2) / gen.gamma((count + 1) / 2)
         auxiliary = (1 / SPREAD_SCALE**2 + 1 / variance) / gen.gamma(1.0)
     means = total / kept
-    return means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept
+    return (means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept,
+            float(slope_total / kept), residual_total / kept)
 
 
 def truncated_normal(lower: np.ndarray, upper: np.ndarray, gen: np.random.Generator) -> np.ndarray:

@@ -194,15 +194,13 @@ def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
 def _write_fit(kind: str, key: str) -> None:
     """The scope's own performance spread for its win chances (issue 40, leagues.rating.display
     .fitted_performance_sd), from the history just written: the ratings before each of its latest games and their
-    ranks (the fit rates the window again itself); and, when the window holds all of the scope's games, its
-    posterior skills (leagues.rating.posterior). Two reads bounded by the fit's window whatever the scope's size
-    (its last FIT_MAX_GAMES results, and one more to tell whether there are more, by the history's index, and their
-    rows), and two writes; a scope left without history loses its row."""
+    ranks (the fit rates the window again itself); and its posterior skills (leagues.rating.posterior) over the
+    same window, with each player's rating at its start as his prior. Two reads bounded by the fit's window
+    whatever the scope's size (its last FIT_MAX_GAMES results by the history's index, and their rows), and three
+    writes; a scope left without history loses its row."""
     events = RatingEvent.objects.filter(kind=kind, key=key)
     newest = events.order_by("-played_on", "-result_id").values_list("played_on", "result_id").distinct()
-    window = [result_id for _day, result_id in newest[:rating_display.FIT_MAX_GAMES + 1]]
-    whole = len(window) <= rating_display.FIT_MAX_GAMES  # every game of the scope is in the window
-    window = window[:rating_display.FIT_MAX_GAMES]
+    window = [result_id for _day, result_id in newest[:rating_display.FIT_MAX_GAMES]]
     if not window:
         RatingFit.objects.filter(kind=kind, key=key).delete()
         return
@@ -215,10 +213,18 @@ def _write_fit(kind: str, key: str) -> None:
                 "result_id", "player_id", "mu_before", "sigma_before", "place")):
         games[result_id].append((player_id, mu, sigma, place))
     played = [seats for seats in games.values() if len(seats) > 1]
-    # the posterior only where it reads the scope's whole history: in a bigger scope the ratings carry games the
-    # window has dropped (a player known there by two recent games of two thousand is known by his rating)
-    skills = posterior.fit([[(player_id, place) for player_id, _mu, _sigma, place in seats] for seats in played]
-                           ) if whole else None
+    # the posterior of the window, the rating each player had at its start as his prior (issue 50: read at any
+    # size, no step where the window starts dropping games: leagues.rating.posterior.fit)
+    before: dict[int, float] = {}
+    first: set[int] = set()
+    for seats in played:
+        for player_id, mu, sigma, _place in seats:
+            if player_id not in first:
+                first.add(player_id)
+                if sigma < rating_maths.DEFAULT_SIGMA:  # rated before the window: not new to the scope
+                    before[player_id] = mu - rating_maths.DEFAULT_MU
+    skills = posterior.fit([[(player_id, place) for player_id, _mu, _sigma, place in seats] for seats in played],
+                           before, window=rating_display.FIT_MAX_GAMES)
     RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
         "performance_sd": rating_display.fitted_performance_sd(played),
         "skill_sd": skills.spread if skills is not None else None})
@@ -226,24 +232,28 @@ def _write_fit(kind: str, key: str) -> None:
 
 
 def _write_skills(kind: str, key: str, skills: posterior.Skills | None) -> None:
-    """Each rating's chance_mean and chance_sd from the scope's posterior (null for a player outside its latest
-    games, or all of them when there is none): one statement for those who leave it, one for those in it. On
-    PostgreSQL the values go in as three arrays (unnest): Django's bulk_update writes a CASE per row and took 2.8 s
-    for the 2,000 players of bench/ratings.py's scope."""
+    """Each rating's chance_mean and chance_sd from the scope's posterior: a player of its window his own; one
+    whose games all went before the window, slope × (mu − 25) and the residual sd (his rating carries those games:
+    leagues.rating.posterior.Skills); all null when there is none. One statement for those outside the window,
+    one for those in it. On PostgreSQL the values go in as three arrays (unnest): Django's bulk_update writes a
+    CASE per row and took 2.8 s for the 2,000 players of bench/ratings.py's scope."""
     known = skills.players if skills is not None else {}
     ids = list(known)
     ratings = Rating.objects.filter(kind=kind, key=key)
+    outside = ratings.exclude(player_id__in=ids)
+    if skills is None:
+        outside.filter(chance_mean__isnull=False).update(chance_mean=None, chance_sd=None)
+    else:
+        outside.update(chance_mean=skills.slope * (F("mu") - rating_maths.DEFAULT_MU),
+                       chance_sd=skills.residual if skills.residual is not None else skills.spread)
     if connection.vendor != "postgresql":
-        ratings.filter(chance_mean__isnull=False).exclude(player_id__in=ids).update(chance_mean=None, chance_sd=None)
         changed = [Rating(pk=pk, chance_mean=known[player_id][0], chance_sd=known[player_id][1])
                    for pk, player_id in ratings.filter(player_id__in=ids).values_list("pk", "player_id")]
         Rating.objects.bulk_update(changed, ["chance_mean", "chance_sd"], batch_size=1000)
         return
-    table = connection.ops.quote_name(Rating._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET chance_mean = NULL, chance_sd = NULL WHERE kind = %s AND key = %s"
-                       " AND chance_mean IS NOT NULL AND NOT (player_id = ANY(%s::bigint[]))", [kind, key, ids])
-        if ids:
+    if ids:
+        table = connection.ops.quote_name(Rating._meta.db_table)
+        with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {table} AS r SET chance_mean = v.mean, chance_sd = v.sd"
                 " FROM unnest(%s::bigint[], %s::double precision[], %s::double precision[]) AS v(player_id, mean, sd)"

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import services as game_services
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
-from leagues.models import Rating, Result
+from leagues.models import Rating, RatingFit, Result
 from leagues.nights import services
 from leagues.rating.chances import table_chances, tables_chances
 from leagues.result import for_games
@@ -23,8 +23,11 @@ pytestmark = pytest.mark.django_db
 
 
 def rate(kind, key, player, mu, sigma=2.0, games=30):
+    """A rating set by hand, read as it is: the scope's posterior (what its rating job read together) cleared."""
     Rating.objects.update_or_create(kind=kind, key=key, player=player,
-                                    defaults={"mu": mu, "sigma": sigma, "games": games})
+                                    defaults={"mu": mu, "sigma": sigma, "games": games, "chance_mean": None,
+                                              "chance_sd": None})
+    RatingFit.objects.filter(kind=kind, key=key).update(skill_sd=None)
 
 
 def club_table(club, alice, players):

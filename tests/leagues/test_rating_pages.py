@@ -115,8 +115,9 @@ def test_the_chances_api_refuses_an_unknown_game_and_a_private_league(api, club,
     assert api.get(f"/api/games/shitenno/chances/?{query}&league={league.pk}").status_code == 200
 
 
-def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, alice, bob, carol):
-    """An open table: the chances from the players' current ratings in its game, from the seats' own query."""
+def test_a_table_page_shows_each_seats_chance_from_the_games_read_together(client, club, alice, bob, carol):
+    """An open table: the chances from what its game's games say of the players (one is enough, issue 50: no
+    threshold), from the seats' own query."""
     from games import services as game_services
     from games.engines.shitenno.simulation import random_legal_game
 
@@ -130,9 +131,9 @@ def test_a_table_page_shows_each_seats_chance_from_the_ratings(client, club, ali
 
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     assert f"alice has a {round(expected[0].win * 100)}% chance" in page
-    # one game is too little to read together: the note names the ratings, which the chances come from
-    assert not expected[0].read_together and "From the players’ ratings in this game:" in page
-    assert "read together" not in page
+    # the scope's one counted game is read together already: the note says so
+    assert expected[0].read_together and "From this game’s latest results, read together" in page
+    assert "From the players’ ratings in this game:" not in page
 
 
 def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it(client, club, alice, bob, carol):
@@ -169,6 +170,7 @@ def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_qu
     from leagues.rating.chances import table_chances, tables_chances
 
     rated_season(club, alice, bob, carol)
+    RatingFit.objects.filter(kind="game", key="shitenno").update(skill_sd=None)  # no posterior: the ratings are read
     ids = [alice.player.pk, bob.player.pk, carol.player.pk]
     stored = [(r.mu, r.sigma) for r in (Rating.objects.get(kind="game", key="shitenno", player_id=p) for p in ids)]
     fixed = table_chances(game="shitenno", player_ids=ids)
@@ -202,8 +204,10 @@ def test_every_reader_of_the_chances_reads_the_scope_s_posterior_skills_in_the_s
 
     rated_season(club, alice, bob, carol)
     ids = [alice.player.pk, bob.player.pk, carol.player.pk]
+    RatingFit.objects.filter(kind="game", key="shitenno").update(skill_sd=None)
     from_ratings = [s.win for s in table_chances(game="shitenno", player_ids=ids)]
     RatingFit.objects.filter(kind="game", key="shitenno").update(skill_sd=0.9)
+    Rating.objects.filter(kind="game", key="shitenno").update(chance_mean=None, chance_sd=None)
     Rating.objects.filter(kind="game", key="shitenno", player=bob.player).update(chance_mean=1.2, chance_sd=0.3)
     Rating.objects.filter(kind="game", key="shitenno", player=alice.player).update(chance_mean=-0.4, chance_sd=0.5)
     expected = [c.win for c in rating_display.posterior_chances([(-0.4, 0.5), (1.2, 0.3), None], 0.9)]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.models import Player, Rating, RatingFit, Result, ResultEntry
+from leagues.models import Player, Rating, RatingEvent, RatingFit, Result, ResultEntry
 from leagues.rating import display as rating_display
 from leagues.rating import posterior
 from leagues.rating import store as rating_store
@@ -58,11 +58,41 @@ def test_who_wins_every_game_is_read_the_strongest_and_who_loses_every_game_the_
     assert max(means, key=means.get) == "champion" and min(means, key=means.get) == "wooden spoon"
 
 
-def test_too_few_ordered_seats_read_nothing_and_a_game_all_tied_or_alone_tells_nothing():
-    assert posterior.fit([[(1, 1), (2, 2)]] * (posterior.MIN_PLACES - 1)) is None
+def test_one_ordered_pair_is_read_and_a_game_all_tied_or_alone_tells_nothing():
+    """No threshold below which the chances switch to another method (issue 50 finding 2: at MIN_PLACES = 20 an
+    8-player club's chances jumped by 11.8 points in the median): the first game with two places is read."""
+    assert posterior.MIN_PLACES == 1
     assert posterior.fit([[(1, 1), (2, 1), (3, 1)]] * 50 + [[(4, 1)]] * 50) is None
-    read = posterior.fit([[(1, 1), (2, 2)]] * posterior.MIN_PLACES + [[(3, 1), (4, 1)]] * 50)
-    assert read is not None and set(read.players) == {1, 2}
+    read = posterior.fit([[(1, 1), (2, 2)], [(3, 1), (4, 1)]])
+    assert read is not None and set(read.players) == {1, 2} and read.players[1][0] > read.players[2][0]
+
+
+def test_a_game_leaving_the_window_had_faded_out_and_moves_nobody():
+    """The window's oldest games weigh less and less (posterior.TAPER): its oldest game weighs 1/200 of a new one,
+    so the game that leaves moves even a player it knew half of by little, while dropping his newest game moves
+    him as a game does."""
+    _skill, games = club_games(998, players=10, seed=3)
+    rare_first, rare_last = [("rare", 1), (0, 2)], [(1, 1), ("rare", 2)]
+    window = [rare_first, *games, rare_last]  # 1,000 games: the window is full
+    whole = posterior.fit(window)
+    old_gone = posterior.fit(window[1:])
+    new_gone = posterior.fit(window[:-1])
+    assert abs(whole.players["rare"][0] - old_gone.players["rare"][0]) < 0.05
+    assert abs(whole.players["rare"][0] - new_gone.players["rare"][0]) > 0.2
+
+
+def test_a_player_known_before_the_window_starts_from_his_rating():
+    """Issue 50 finding 4, and the window's edge: what a rating before the window says is read with the slope the
+    window's own players give it. "strong" (mu 37 before the window) lost his one game in it and "weak" (mu 13)
+    won his: read with their ratings strong is still ahead; read as newcomers, weak would be."""
+    skill, games = club_games(300, players=12, spread=1.0, seed=4)
+    before = {p: 8 * skill[p] for p in range(12)} | {"strong": 12.0, "weak": -12.0}  # mu − 25 at the window's start
+    window = [*games, [(0, 1), ("strong", 2)], [("weak", 1), (1, 2)]]
+    read = posterior.fit(window, before)
+    assert 0.06 < read.slope < 0.25  # the ratings' scale: 8 points of mu a unit of skill here
+    assert read.players["strong"][0] > read.players["weak"][0]
+    as_new = posterior.fit(window)
+    assert as_new.players["strong"][0] < as_new.players["weak"][0]
 
 
 def test_players_tied_for_a_place_are_read_alike():
@@ -117,7 +147,8 @@ def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spr
     _skill, games = club_games(40, players=7, seed=9)
     _results(games, people)
     rating_store.ratings_recompute(kind="game", key="shitenno")
-    expected = posterior.fit([[(people[p].pk, r) for p, r in game] for game in games])
+    expected = posterior.fit([[(people[p].pk, r) for p, r in game] for game in games],
+                             {}, window=40)  # everyone new to the scope in its first game
     stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
     assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd == expected.spread
     assert set(expected.players) == set(stored)
@@ -126,39 +157,54 @@ def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spr
 
 
 @pytest.mark.django_db
-def test_a_scope_with_more_games_than_the_window_reads_its_ratings_and_loses_a_posterior_it_had(monkeypatch):
-    """The posterior reads a scope's whole history or nothing: once a scope has more games than the window, its
-    ratings (which carry the games the window drops) answer the chances, and what the posterior stored goes."""
+def test_a_scope_with_more_games_than_the_window_keeps_its_posterior_and_reads_who_left_it_by_his_rating(
+        monkeypatch):
+    """Issue 50 finding 2: the posterior was dropped whole at game 1,001 (the window's size, 40 here). Now the
+    window's games are read with each player's rating at its start as his prior, and a player whose games all left
+    the window is read from his rating by the window's slope, with the scope's spread."""
     monkeypatch.setattr(rating_display, "FIT_MAX_GAMES", 40)
-    people = [Player.objects.create(name=f"p{i}") for i in range(7)]
+    people = [Player.objects.create(name=f"p{i}") for i in range(8)]
     _skill, games = club_games(41, players=7, seed=9)
-    _results(games[:40], people)
-    rating_store.ratings_recompute(kind="game", key="shitenno")
-    assert Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).count() == 7
-    _results(games[40:], people)  # one game more than the window holds
+    games[0] = [(7, 1), (0, 2)]  # p7 plays the first game only
+    _results(games, people)
     rating_store.ratings_recompute(kind="game", key="shitenno")
     fit = RatingFit.objects.get(kind="game", key="shitenno")
-    assert fit.skill_sd is None and fit.performance_sd > 0
-    assert not Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).exists()
-    assert not Rating.objects.filter(kind="game", key="shitenno", chance_sd__isnull=False).exists()
+    stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
+    assert fit.skill_sd is not None and all(r.chance_mean is not None for r in stored.values())
+    first_seats, seen = {}, set()
+    for event in RatingEvent.objects.filter(kind="game", key="shitenno").order_by("played_on", "result_id"):
+        if event.result.played_on > DAY and event.player_id not in seen:  # the window: every game but the first
+            seen.add(event.player_id)
+            if event.sigma_before < 25 / 3:  # rated before the window
+                first_seats[event.player_id] = event.mu_before - 25.0
+    expected = posterior.fit([[(people[p].pk, r) for p, r in game] for game in games[1:]], first_seats, window=40)
+    assert fit.skill_sd == expected.spread and people[7].pk not in expected.players
+    left = stored[people[7].pk]
+    assert left.chance_mean == pytest.approx(expected.slope * (left.mu - 25.0))
+    assert left.chance_sd == expected.residual < expected.spread
+    for player, (mean, sd) in expected.players.items():
+        assert (stored[player].chance_mean, stored[player].chance_sd) == (mean, sd)
 
 
 @pytest.mark.django_db
-def test_a_scope_with_too_few_games_to_read_has_no_spread_and_its_players_no_posterior():
+def test_a_scope_s_first_game_is_read_together_already():
     alice, bob = Player.objects.create(name="alice"), Player.objects.create(name="bob")
     result = Result.objects.create(game="shitenno", played_on=DAY, status=Result.Status.COUNTED,
                                    ranked_publicly=True)
     ResultEntry.objects.bulk_create([ResultEntry(result=result, player=alice, rank=1),
                                      ResultEntry(result=result, player=bob, rank=2)])
     rating_store.ratings_recompute(kind="game", key="shitenno")
-    assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd is None
-    assert not Rating.objects.filter(kind="game", key="shitenno", chance_mean__isnull=False).exists()
+    assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd > 0
+    read = {r.player_id: r.chance_mean for r in Rating.objects.filter(kind="game", key="shitenno")}
+    assert read[alice.pk] > read[bob.pk]
 
 
 @pytest.mark.django_db
-def test_the_migration_asks_every_rated_scope_to_be_rated_again_and_its_job_fits_the_posterior():
-    """Scopes rated before the posterior existed (no skill_sd, no chance columns): migration 0029 asks the league
-    jobs' outbox to re-rate each, and the job fits it; a scope nobody rated is not asked."""
+@pytest.mark.parametrize("migration", ["0029_chances_posterior", "0030_chances_every_scope"])
+def test_the_migration_asks_every_rated_scope_to_be_rated_again_and_its_job_fits_the_posterior(migration):
+    """Scopes rated before the posterior existed (no skill_sd, no chance columns), or before it was read in every
+    scope (issue 50): migrations 0029 and 0030 ask the league jobs' outbox to re-rate each, and the job fits it; a
+    scope nobody rated is not asked."""
     import importlib
 
     from django.apps import apps as django_apps
@@ -176,7 +222,7 @@ def test_the_migration_asks_every_rated_scope_to_be_rated_again_and_its_job_fits
     RatingFit.objects.update(skill_sd=None)  # as the rows stood before the migration
     Rating.objects.update(chance_mean=None, chance_sd=None)
     LeagueJob.objects.all().delete()
-    step = importlib.import_module("leagues.migrations.0029_chances_posterior")
+    step = importlib.import_module(f"leagues.migrations.{migration}")
     step.ask_every_scope_rated_again(django_apps, None)
     assert set(LeagueJob.objects.values_list("job", "target")) == {("rate_scope", "game:shitenno")}
     for row_id in LeagueJob.objects.values_list("pk", flat=True):
