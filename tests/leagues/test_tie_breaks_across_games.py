@@ -89,3 +89,31 @@ def test_a_league_that_gains_a_second_game_drops_margin_from_its_seasons(club, a
     assert "margin" not in season.tie_breakers
     assert AuditEntry.objects.filter(action="season.update", object_id=season.pk).exists()
     assert LeagueJob.objects.filter(job=LeagueJob.Job.COMPUTE_STANDINGS, target=str(season.pk)).exists()
+
+
+def test_the_migration_drops_margin_from_seasons_stored_before_the_rule_and_leaves_one_game_leagues_alone(
+        club, alice, bob):
+    """Seasons of a league of two games stored with margin before issue 50 (written here straight to the table, as
+    the rule now refuses it): migration 0031 drops it, audits the change and asks the standings job to re-compute
+    the season with counted results; a one-game league keeps margin."""
+    import importlib
+
+    from django.apps import apps as django_apps
+
+    join(club, bob)
+    league = both_games(club, alice)
+    season = seasons.season_create(league=league, name="Old", starts_on=START, ends_on=TODAY, user=alice)
+    sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
+    Season.objects.filter(pk=season.pk).update(tie_breakers=["points", "margin", "wins"])
+    single = seasons.league_create(club=club, name="Only one", games=["shitenno"], user=alice)
+    kept = seasons.season_create(league=single, name="Kept", starts_on=START, ends_on=TODAY, user=alice,
+                                 tie_breakers=["points", "margin"])
+    LeagueJob.objects.all().delete()
+    audits = AuditEntry.objects.count()
+    step = importlib.import_module("leagues.migrations.0031_margin_only_in_one_game_leagues")
+    step.drop_margin_where_games_differ(django_apps, None)
+    assert Season.objects.get(pk=season.pk).tie_breakers == ["points", "wins"]
+    assert Season.objects.get(pk=kept.pk).tie_breakers == ["points", "margin"]
+    (audit,) = AuditEntry.objects.order_by("pk")[audits:]
+    assert audit.object_id == season.pk and audit.details["before"]["tie_breakers"] == ["points", "margin", "wins"]
+    assert set(LeagueJob.objects.values_list("job", "target")) == {("compute_standings", str(season.pk))}
