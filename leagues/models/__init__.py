@@ -283,6 +283,9 @@ class ResultEntry(models.Model):
         max_length=60, blank=True, default="", db_default="",
         help_text='An imported score that is not a number ("3+20+5"): kept as written, it decides no rank.')
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat or start order, 1 first.")
+    win_before = models.FloatField(
+        null=True, blank=True, help_text="A table's result: the chance to win its page showed when the game ended.")
+    place_before = models.FloatField(null=True, blank=True, help_text="The expected place shown then.")
 
     class Meta:
         ordering = ["result", "rank", "player__name"]

@@ -147,15 +147,17 @@ class SeatLine:
 def seat_chances(session) -> dict | None:
     """The table page's ratings and chances, from seats read with for_games.seats_rated (no query); None
     for seats read without them, or fewer than 2 or more than 5 seats. `before` says the chances are those the
-    players had before the finished game ("alice had a 41% chance"): those are read from the ratings each had
-    before it, as the posterior of that day is not kept; the rest from the game's posterior skills when it has
+    players had before the finished game ("alice had a 41% chance"): those its page showed when the game ended,
+    kept on its result (`kept`), or for a result kept before those were, read from the ratings each had before
+    it; the rest from the game's posterior skills when it has
     one (docs/ratings.md); `read_together` says which, for the note under them, and `scope`, `league` and
     `fallback` which ratings (a league table's league's, or its game's while nobody at it has a league rating)."""
     seats = list(session.seats.all())
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or not all(hasattr(seat, "rating_mu") for seat in seats):
         return None
     today = timezone.localdate()
-    before = all(seat.before_mu is not None for seat in seats)
+    kept = all(getattr(seat, "shown_win", None) is not None for seat in seats)
+    before = kept or all(seat.before_mu is not None for seat in seats)
     shown, model, skills = [], [], []
     for seat in seats:
         if seat.rating_mu is None:
@@ -174,12 +176,14 @@ def seat_chances(session) -> dict | None:
         shown.append(current)
         model.append((mu, sigma))
     spread = seats[0].rating_skill_sd
-    if before or spread is None:  # a finished table's chances before it: read from the ratings of that day
+    if kept:  # what the table showed when its game ended, kept on its result (issue 50 finding 5)
+        odds = [rating_display.Chance(win=seat.shown_win, expected_place=seat.shown_place) for seat in seats]
+    elif before or spread is None:  # an older finished table's chances before it: from the ratings of that day
         odds = rating_display.chances(model, next((seat.rating_performance_sd for seat in seats), None))
     else:
         odds = rating_display.posterior_chances(skills, spread)
     first = seats[0]
-    return {"before": before, "read_together": not before and spread is not None,
+    return {"before": before, "kept": kept, "read_together": not before and spread is not None,
             "scope": getattr(first, "chance_scope", "game"), "league": getattr(first, "chance_league", ""),
             "fallback": getattr(first, "chance_fallback", False), "seats": [
         SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,

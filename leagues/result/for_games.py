@@ -5,22 +5,19 @@ a table changes, and what it answers for games about players and clubs, is plugg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db.models import OuterRef, QuerySet, Subquery, Value
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import people, signals
-from leagues.club.seasons import season_for
 from leagues.common import selectors
 from leagues.common.audit import audit_record
-from leagues.models import League, Membership, NightTable, Player, Rating, RatingEvent, Result, Season
+from leagues.models import Membership, NightTable, Player, Rating, RatingEvent, ResultEntry, Season
 from leagues.nights import selectors as night_selectors
 from leagues.people import players
 from leagues.rating import chances
 from leagues.result import of_table, results, withdraw
+from leagues.result.scope import table_scope
 
 
 def _table_finished(sender, *, session, **_kwargs) -> None:
@@ -66,48 +63,13 @@ def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
                  details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
 
 
-@dataclass(frozen=True)
-class TableScope:
-    """The scope a table's chances read (issue 50 finding 1): the league its result counts in, or will count in
-    when it ends (a night's league; else the club's season that would take it today), or the game's. `fallback`:
-    the table counts in `league`, but nobody at it has a rating there yet, so its game's ratings are read."""
-
-    kind: str
-    key: str
-    league: str = ""
-    fallback: bool = False
-
-
-def table_scope(session) -> TableScope:
-    """Where the table's chances come from, the same before the game and after it (a finished table's "chances
-    before" are read from the history rows of that scope). A table outside any club counts in no league: no
-    query; a club's table, three or four small ones (its result's season, or `season_for`, and whether anyone
-    seated has a rating in that league)."""
-    game = TableScope("game", session.game)
-    if session.club_id is None:
-        return game
-    counted_in = Result.objects.filter(session_id=session.pk).values_list("season__league_id", flat=True)
-    if counted_in:
-        league_id = counted_in[0]
-    else:
-        players = list(Player.objects.filter(seats__session_id=session.pk))
-        season = season_for(club=session.club, game=session.game, played_on=timezone.localdate(), players=players,
-                            session_id=session.pk)
-        league_id = season.league_id if season is not None else None
-    if league_id is None:
-        return game
-    name = League.objects.values_list("name", flat=True).get(pk=league_id)
-    if not Rating.objects.filter(kind="league", key=str(league_id), player__seats__session_id=session.pk).exists():
-        return TableScope("game", session.game, league=name, fallback=True)
-    return TableScope("league", str(league_id), league=name)
-
-
 def seats_rated(seats: QuerySet, session) -> QuerySet:
     """The seats with each player's rating in the table's scope (`table_scope`: its league, or its game;
     `rating_mu`, `rating_sigma`, `rating_games`, `rating_last_played`), what the scope's latest games say of his
     skill (`rating_chance_mean`, `rating_chance_sd`) and of the spread of skills (`rating_skill_sd`), the scope's
     own performance spread (`rating_performance_sd`, issue 40), which scope that is (`chance_scope`,
-    `chance_league`, `chance_fallback`) and, for a rated finished table, his rating before it (`before_mu`,
+    `chance_league`, `chance_fallback`), for a finished table the chances its page showed when the game ended
+    (`shown_win`, `shown_place`, kept on its result) and, for a rated one, his rating before it (`before_mu`,
     `before_sigma`): columns of the seats' own query, so the table page's win chances (issue 29) cost no query
     beyond choosing the scope.
 
@@ -119,6 +81,7 @@ def seats_rated(seats: QuerySet, session) -> QuerySet:
     rating = Rating.objects.filter(player=OuterRef("player_id"), kind=kind, key=key)
     events = RatingEvent.objects.filter(player=OuterRef("player_id"), kind=kind, key=key)
     before = events.filter(result__session=OuterRef("session_id"))
+    shown = ResultEntry.objects.filter(result__session=OuterRef("session_id"), player=OuterRef("player_id"))
     latest = events.order_by("-played_on").values("played_on")[:1]
     return seats.annotate(
         rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
@@ -128,7 +91,8 @@ def seats_rated(seats: QuerySet, session) -> QuerySet:
         rating_chance_sd=Subquery(rating.values("chance_sd")[:1]),
         rating_performance_sd=selectors.scope_performance_sd(kind, key),
         rating_skill_sd=selectors.scope_skill_sd(kind, key),
-        chance_scope=Value(kind), chance_league=Value(scope.league), chance_fallback=Value(scope.fallback))
+        chance_scope=Value(kind), chance_league=Value(scope.league), chance_fallback=Value(scope.fallback),
+        shown_win=Subquery(shown.values("win_before")[:1]), shown_place=Subquery(shown.values("place_before")[:1]))
 
 
 def connect() -> None:

@@ -13,7 +13,7 @@ from games.models import TableSession
 from leagues.models import Rating, RatingFit, Result
 from leagues.nights import services
 from leagues.rating.chances import table_chances, tables_chances
-from leagues.result import for_games
+from leagues.result import scope as table_scopes
 
 from .league_helpers import thursday_season  # noqa: F401 (the `season` fixture)
 from .test_league_pages import rated_season
@@ -89,7 +89,7 @@ def test_a_club_table_that_counts_in_a_league_reads_the_league_and_says_which(cl
     rate("game", "shitenno", alice.player, 30.0)
     rate("game", "shitenno", bob.player, 20.0)
     session = club_table(club, alice, [alice.player, bob.player])
-    assert for_games.table_scope(session) == for_games.TableScope("league", key, league="Winter league")
+    assert table_scopes.table_scope(session) == table_scopes.TableScope("league", key, league="Winter league")
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk], league_id=league.pk)
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert f"alice has a {round(expected[0].win * 100)}% chance" in page and expected[0].win < 0.5
@@ -97,7 +97,7 @@ def test_a_club_table_that_counts_in_a_league_reads_the_league_and_says_which(cl
     # the same table outside the club reads the game
     TableSession.objects.filter(pk=session.pk).update(club=None)
     session.refresh_from_db()
-    assert for_games.table_scope(session) == for_games.TableScope("game", "shitenno")
+    assert table_scopes.table_scope(session) == table_scopes.TableScope("game", "shitenno")
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert "From the players’ ratings in this game:" in page and "Winter league" not in page
 
@@ -106,7 +106,7 @@ def test_a_league_table_where_nobody_has_a_league_rating_reads_the_game_and_says
     league, _season, _pending = rated_season(club, alice, bob, carol)
     Rating.objects.filter(kind="league", key=str(league.pk)).delete()
     session = club_table(club, alice, [alice.player, bob.player])
-    assert for_games.table_scope(session) == for_games.TableScope("game", "shitenno", league="Winter league",
+    assert table_scopes.table_scope(session) == table_scopes.TableScope("game", "shitenno", league="Winter league",
                                                                   fallback=True)
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     page = client.get(f"/tables/{session.code}/").content.decode()
@@ -125,7 +125,44 @@ def test_a_finished_league_table_s_chances_before_come_from_the_league_s_history
     TableSession.objects.filter(pk=session.pk).update(status=TableSession.Status.FINISHED)
     Result.objects.filter(pk=counted.pk).update(session=session)
     session.refresh_from_db()
-    assert for_games.table_scope(session).kind == "league"
+    assert table_scopes.table_scope(session).kind == "league"
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert "Chances before this game" in page and "alice had a 33% chance" in page
     assert "From the players’ ratings in the league Winter league before it" in page
+
+
+def test_a_finished_table_keeps_the_chances_it_showed_and_its_page_says_them_after_the_ratings_move(
+        client, club, alice, bob, carol):
+    """Issue 50 finding 5: the chances a table showed while it was played are kept on its result when its game ends
+    (here read from the league, where it counts), and its page gives those as the chances before the game, however
+    the ratings move afterwards (they were read again from the ratings of that day, up to 60 points apart)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from leagues.club import seasons
+    from leagues.club.clubs import club_join
+    from leagues.models import ResultEntry
+    from tests.games.teikoku_site.test_results import ATTRITION, MOVES, play
+
+    club_join(token=club.invite_token, user=bob)
+    today = timezone.localdate()
+    league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
+    seasons.season_create(league=league, name="Spring", starts_on=today - datetime.timedelta(days=9),
+                          ends_on=today + datetime.timedelta(days=30), user=alice)
+    players = [alice.player, bob.player, carol.player]
+    for player, mu in zip(players, (35.0, 25.0, 15.0), strict=True):
+        rate("league", str(league.pk), player, mu)
+    session = game_services.session_create(game="teikoku", created_by=alice, setup=ATTRITION, club=club,
+                                           players=players)
+    shown = table_chances(game="teikoku", player_ids=[p.pk for p in players], league_id=league.pk)
+    assert client.get(f"/tables/{session.code}/").status_code == 200
+    play(session, alice, MOVES)
+    kept = {e.player_id: (e.win_before, e.place_before) for e in ResultEntry.objects.filter(result__session=session)}
+    assert kept == {s.player_id: (s.win, s.expected_place) for s in shown}
+    rate("league", str(league.pk), alice.player, 5.0)  # the ratings move after the game: the page does not
+    page = client.get(f"/tables/{session.code}/").content.decode()
+    assert "Chances before this game" in page and f"alice had a {round(shown[0].win * 100)}% chance" in page
+    assert "As this table showed them when its game ended" in page
+    dutch = client.get(f"/tables/{session.code}/", headers={"Accept-Language": "nl"}).content.decode()
+    assert "Zoals deze tafel ze toonde toen het spel afliep" in dutch

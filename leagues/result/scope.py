@@ -1,0 +1,48 @@
+"""Which ratings a table's win chances read (issue 50 finding 1): the league its result counts in, or its game's.
+Asked by the table page (for_games.seats_rated) and by the finished table's result, which keeps the chances the
+table showed (results.result_from_session), so both read one scope."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from leagues.club.seasons import season_for
+from leagues.models import League, Player, Rating, Result
+
+
+@dataclass(frozen=True)
+class TableScope:
+    """The scope a table's chances read (issue 50 finding 1): the league its result counts in, or will count in
+    when it ends (a night's league; else the club's season that would take it today), or the game's. `fallback`:
+    the table counts in `league`, but nobody at it has a rating there yet, so its game's ratings are read."""
+
+    kind: str
+    key: str
+    league: str = ""
+    fallback: bool = False
+
+
+def table_scope(session) -> TableScope:
+    """Where the table's chances come from, the same before the game and after it (a finished table's "chances
+    before" are read from the history rows of that scope). A table outside any club counts in no league: no
+    query; a club's table, three or four small ones (its result's season, or `season_for`, and whether anyone
+    seated has a rating in that league)."""
+    game = TableScope("game", session.game)
+    if session.club_id is None:
+        return game
+    counted_in = Result.objects.filter(session_id=session.pk).values_list("season__league_id", flat=True)
+    if counted_in:
+        league_id = counted_in[0]
+    else:
+        players = list(Player.objects.filter(seats__session_id=session.pk))
+        season = season_for(club=session.club, game=session.game, played_on=timezone.localdate(), players=players,
+                            session_id=session.pk)
+        league_id = season.league_id if season is not None else None
+    if league_id is None:
+        return game
+    name = League.objects.values_list("name", flat=True).get(pk=league_id)
+    if not Rating.objects.filter(kind="league", key=str(league_id), player__seats__session_id=session.pk).exists():
+        return TableScope("game", session.game, league=name, fallback=True)
+    return TableScope("league", str(league_id), league=name)
