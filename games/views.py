@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.engines.base import MoveError
 from games.plugins import GameAdapter, all_games, default_game, get_game
@@ -185,6 +185,7 @@ def _render_table(request: HttpRequest, session: TableSession, status: int = 200
     return render(request, template, context, status=status)
 
 
+@require_safe
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user, rated=not request.htmx)
     return _render_table(request, session)
@@ -215,6 +216,7 @@ def _with_api_token(request: HttpRequest) -> None:
     request.user = SimpleLazyObject(user)
 
 
+@require_safe
 def table_live(request: HttpRequest, code: str) -> HttpResponse:
     """The poll: 204 (one cheap query) while the table has not moved nor been rebuilt, else the fresh table body. A
     changed table's body is usually rendered already (by the mover's answer or another phone's poll): it is found
@@ -303,6 +305,7 @@ _HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "
                    "entered_by__player__name")
 
 
+@require_safe
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     # a part of the log without counting it (one entry more says whether another part follows): a long log cost
@@ -351,6 +354,7 @@ def final_count(request: HttpRequest, game: str = "") -> HttpResponse:
 # --- a game's page: statistics from the move logs (issue 5) ---------------------------------------------
 
 
+@require_safe
 def game_stats(request: HttpRequest, game: str) -> HttpResponse:
     """A game's statistics page, e.g. Shitennō's win rates by general, starting title and seat."""
     adapter = _game_or_404(game)

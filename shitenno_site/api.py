@@ -279,7 +279,8 @@ def with_errors(responses: dict, *codes: int) -> dict:
 
 def document_edge_answers(result: dict, generator, request, public) -> dict:
     """drf-spectacular post-processing hook: every operation may answer 400 (a NUL or an unreadable value in
-    the address, refused by InputEdgeMiddleware and the query helpers), and every write 413 (a body too large)."""
+    the address, refused by InputEdgeMiddleware and the query helpers), every write 413 (a body too large), and
+    every read carries an ETag and may answer 304 (issue 48)."""
     error = {"application/json": {"schema": {"type": "object", "properties": {"detail": {"type": "string"}}}}}
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
@@ -287,6 +288,13 @@ def document_edge_answers(result: dict, generator, request, public) -> dict:
             responses.setdefault("400", {"description": "The address or the body cannot be read.", "content": error})
             if method in ("post", "put", "patch"):
                 responses.setdefault("413", {"description": "The body is too large.", "content": error})
+            if method == "get":  # django.middleware.http.ConditionalGetMiddleware: an ETag on every read
+                responses.setdefault("304", {"description": "Not modified: the ETag sent in If-None-Match is still "
+                                                            "the answer's (no body)."})
+                for answer in (r for code, r in responses.items() if str(code).startswith("2")):
+                    answer.setdefault("headers", {}).setdefault("ETag", {
+                        "schema": {"type": "string"},
+                        "description": "The answer's version: send it back in If-None-Match for a 304."})
     return result
 
 

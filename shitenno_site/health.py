@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 from kombu import Connection
 
 from .cache import cache_state
@@ -103,6 +104,7 @@ def _cache() -> str:
     return CACHE(f"{where['BACKEND']} {where.get('LOCATION', '')}")
 
 
+@require_safe
 @never_cache
 def healthz(request):
     checks = {"database": _database(), "broker": _broker()}

@@ -72,6 +72,10 @@ MIDDLEWARE = [
     # Pages are gzipped for clients that accept it. BREACH: the CSRF token in a page is masked afresh for each
     # response (Django), and GZipMiddleware pads each answer with random bytes; see docs/operations.md.
     "django.middleware.gzip.GZipMiddleware",
+    # An ETag on every GET answer that has none (a hash of its body), and 304 without a body to a client that
+    # sends it back in If-None-Match (issue 48: polls and API reads were a full 200 each time). After gzip, so the
+    # hash is of the answer itself, not of its compressed bytes (Django's own ordering note).
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

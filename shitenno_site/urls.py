@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import health, public, pwa, views
@@ -14,7 +15,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("robots.txt", public.robots_txt, name="robots_txt"),
-    path("sitemap.xml", sitemap, {"sitemaps": public.SITEMAPS}, name="sitemap"),
+    path("sitemap.xml", require_safe(sitemap), {"sitemaps": public.SITEMAPS}, name="sitemap"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("admin/", admin.site.urls),

@@ -1,11 +1,13 @@
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.views.decorators.http import require_safe
 
 from games.plugins import get_game
 from games.selectors import session_playing_now, sessions_for_home, sessions_settled
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     sessions = list(sessions_for_home(viewer=request.user))
     settled = sessions_settled(sessions)  # a night's table whose result was entered by hand: listed as finished
@@ -19,6 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """/favicon.ico, which browsers and crawlers ask for whatever the page links: the static icon."""
     return HttpResponsePermanentRedirect(static("favicon.ico"))

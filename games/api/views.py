@@ -5,6 +5,7 @@ rules are the engine's business and errors become HTTP answers in shitenno_site.
 """
 
 import random
+from urllib.parse import urlencode
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -19,6 +20,7 @@ from games import selectors, services
 from games.models import TableSession
 from games.people import club_model
 from games.plugins import default_final_count_game, default_game
+from shitenno_site import validation
 from shitenno_site.api import (
     IdField,
     StrictBooleanField,
@@ -228,11 +230,34 @@ class MoveList(APIView):
         seq = StrictIntegerField(min_value=0, help_text="The head_seq you saw; a stale one gets 409.")
         move = StrictJSONField(help_text="The move; see the examples and docs/api.md.")
 
-    @extend_schema(responses=with_errors({200: EventOutput(many=True)}, 404),
-                   summary="The move log, undo entries included")
+    MAX_LIMIT = 500  # entries an answer holds at most: a 300-move log was 143 KB in one answer (issue 48)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": validation.MAX_INT},
+                             description="Only the entries after this seq (the head_seq you have): a poll asks for "
+                                         "what is new. 0 or none: from the first."),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                             description=f"At most this many entries (default and most {MAX_LIMIT}); when more "
+                                         "follow, the Link header names the next page (rel=\"next\")."),
+            OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
+                             description='<...?since=N&limit=L>; rel="next" while more entries follow.'),
+        ],
+        responses=with_errors({200: EventOutput(many=True)}, 400, 404),
+        summary="The move log, undo entries included, in pages by seq")
     def get(self, request, code: str) -> Response:
+        since = validation.query_int(request.query_params, "since", default=0)
+        limit = validation.query_int(request.query_params, "limit", default=self.MAX_LIMIT, min_value=1,
+                                     max_value=self.MAX_LIMIT)
         session = _table(request, code)
-        return Response(EventOutput(session.events.select_related("entered_by").order_by("seq"), many=True).data)
+        entries = list(session.events.select_related("entered_by").filter(seq__gt=since).order_by("seq")
+                       [:limit + 1])
+        response = Response(EventOutput(entries[:limit], many=True).data)
+        if len(entries) > limit:
+            following = request.build_absolute_uri(
+                f"{request.path}?{urlencode({'since': entries[limit - 1].seq, 'limit': limit})}")
+            response["Link"] = f'<{following}>; rel="next"'
+        return response
 
     @extend_schema(
         request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],

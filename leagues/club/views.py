@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from leagues.club import clubs
 from leagues.common import selectors
@@ -23,6 +23,7 @@ from leagues.models import Club, Membership
 from shitenno_site.errors import Conflict
 
 
+@require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/club_list.html", {
         "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
@@ -46,6 +47,7 @@ def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("club_list")
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
@@ -58,6 +60,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
 CLUB_MEMBERS_PAGE = 50
 
 
+@require_safe
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     access = club_access(club, request.user)
@@ -86,6 +89,7 @@ def _club_extras(request: HttpRequest, club: Club) -> dict:
             **_club_leagues(club, request.user)}
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: a logged-out visitor sees the club he is invited to and logs in or signs up, both of
     which bring him back here to join."""
@@ -196,6 +200,7 @@ def _club_leagues(club: Club, viewer: AbstractBaseUser) -> dict:
 # --- The club's audit trail (issue 7) ---
 
 
+@require_safe
 def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners and admins read every correction in their club; members get 403, anyone else 404."""
     from leagues.models import AuditEntry

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from leagues.common.access import club_for_member
 from leagues.imports import export
@@ -104,6 +104,7 @@ def _choices(request: HttpRequest, pending: PendingImport) -> dict:
             "vouch": request.POST.get("vouch") == "1"}
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @body_limit(MAX_FILES * MAX_BYTES + 1024 * 1024)  # the files, and room for the form's other fields
 @login_required
 def import_start(request: HttpRequest, slug: str) -> HttpResponse:
@@ -158,6 +159,7 @@ def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, ch
     }, status=400 if error else 200)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def import_preview(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     club = _managed_club(request, slug)
@@ -206,6 +208,7 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
     return redirect("import_progress", slug=club.slug, token=token)
 
 
+@require_safe
 @login_required
 def import_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The job's progress: the page itself, or (htmx) the bar alone, polled until the job ends; its outcome
@@ -216,6 +219,7 @@ def import_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
     return render(request, template, {"club": club, "token": token, "progress": progress})
 
 
+@require_safe
 @login_required
 def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """The club's results to take elsewhere: members only, as for its other inner pages. Streamed as they are

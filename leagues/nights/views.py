@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engines import UnknownGame
 from games.plugins import get_game
@@ -59,6 +59,7 @@ def _managed(request: HttpRequest, pk: int) -> Night:
 # --- the season's nights ---------------------------------------------------------------------------------------
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
     """The season's nights; a manager opens a new one here, and a member finds each night's check-in (not only
     through the QR on the organiser's phone)."""
@@ -304,6 +305,7 @@ def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # --- a member's phone -----------------------------------------------------------------------------------------
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def night_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """What the QR opens: one tap to check in (optionally for one game only), later one tap to leave early."""

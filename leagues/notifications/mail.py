@@ -21,9 +21,20 @@ def unsubscribe_token(user_id: int) -> str:
     return signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
+UNSUBSCRIBE_DAYS = 90  # a link this old stops working (issue 47: it never expired); every digest brings a new one
+
+
+class UnsubscribeExpired(Exception):
+    """A genuine link older than UNSUBSCRIBE_DAYS: the page says so and where the settings are."""
+
+
 def unsubscribe_user_id(token: str) -> int | None:
+    """The account a link names, None for one that is not the site's (cut short, altered); UnsubscribeExpired for
+    one that was, UNSUBSCRIBE_DAYS ago or more."""
     try:
-        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT)["u"])
+        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_DAYS * 86400)["u"])
+    except signing.SignatureExpired as expired:
+        raise UnsubscribeExpired from expired
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         return None
 

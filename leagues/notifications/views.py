@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from . import mail, selectors, services
 from .forms import ClubHoursForm, DeviceForm, PreferenceForm
@@ -20,6 +20,7 @@ from .models import ClubHours
 from .push import push_enabled
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def preferences(request: HttpRequest) -> HttpResponse:
     preference = services.preference_for(request.user)
@@ -73,6 +74,7 @@ def devices(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
 
 
+@require_safe
 def to_sign(request: HttpRequest) -> HttpResponse:
     """The address messages sent before the two pages became one: the site has one sign-off page (issue 34's
     `results_waiting`: every result that waits for you, in a season or not), and the badge and messages open it."""
@@ -84,7 +86,11 @@ def to_sign(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """The digest's link, without logging in: GET asks (a mail scanner that opens links changes nothing), POST
     stops every e-mail kind."""
-    user_id = mail.unsubscribe_user_id(token)
+    try:
+        user_id = mail.unsubscribe_user_id(token)
+    except mail.UnsubscribeExpired:  # 410: the link was good and is gone; the page says where the settings are
+        return render(request, "notifications/unsubscribe.html", {"expired": True, "days": mail.UNSUBSCRIBE_DAYS},
+                      status=410)
     if user_id is None:
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":
@@ -93,6 +99,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "notifications/unsubscribe.html", {})
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def club_hours(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's digest hour and quiet hours: its owners and admins only (others: 404 or 403, as for its pages)."""

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from leagues.common import selectors
 from leagues.common.access import (
@@ -28,6 +28,7 @@ from shitenno_site.errors import Conflict, TooMany
 from shitenno_site.validation import next_page, query_text
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -48,6 +49,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 PLAYERS_PAGE = 50
 
 
+@require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
     search = query_text(request.GET, "q")
     # a page in name order off the index, without counting the players (one more says whether a next page
@@ -58,6 +60,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"page": page, "q": search})
 
 
+@require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("user", "merged_into"), pk=pk)
     if player.merged_into_id:
@@ -86,6 +89,7 @@ def _player_extras(request: HttpRequest, player: Player) -> dict:
     }
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def guest_create(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST or None, user=request.user, club_slug=request.GET.get("club"))
@@ -114,6 +118,7 @@ def player_invite(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(player)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def player_claim(request: HttpRequest, token: str) -> HttpResponse:
     guest = Player.objects.filter(claim_token=token).first()

@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.plugins import game_name
 from games.registry import one_name
@@ -37,10 +37,12 @@ from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, next_page, query_int
 
 
+@require_safe
 def league_index(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list(viewer=request.user)})
 
 
+@require_safe
 def league_rules(request: HttpRequest) -> HttpResponse:
     """For club organisers: the points schemes and tie-breakers, exactly as leagues.standings applies them."""
     return render(request, "leagues/league_rules.html")
@@ -49,6 +51,7 @@ def league_rules(request: HttpRequest) -> HttpResponse:
 STANDINGS_PAGE = 50
 
 
+@require_safe
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
 
@@ -106,6 +109,7 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(next_page(request) or (result.season.league if result.season_id else "results_waiting"))
 
 
+@require_safe
 @login_required
 def results_waiting(request: HttpRequest) -> HttpResponse:
     """Every result that waits for your sign-off, in a season or not, and the imported plays a manager vouched
@@ -142,6 +146,7 @@ ACTIVE_CHOICES = [(0, gettext_lazy("Everyone")), (90, gettext_lazy("Played in th
                   (365, gettext_lazy("Played in the last year"))]  # hide the long inactive
 
 
+@require_safe
 def rankings(request: HttpRequest) -> HttpResponse:
     """Ratings in one scope (a game or a league), best first, with the uncertainty, a min-games filter and a filter
     hiding who has not played for a while."""
@@ -172,6 +177,7 @@ def _form_page(request: HttpRequest, template: str, context: dict) -> HttpRespon
     return render(request, template, context, status=400 if context["form"].errors else 200)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     from leagues.common.forms import LeagueForm, apply_service_errors
@@ -191,6 +197,7 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _form_page(request, "leagues/league_form.html", {"form": form, "club": club})
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def season_create(request: HttpRequest, pk: int) -> HttpResponse:
     from leagues.common.forms import SeasonForm, apply_service_errors
@@ -214,6 +221,7 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
     return _form_page(request, "leagues/season_form.html", {"form": form, "league": league})
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def result_create(request: HttpRequest, pk: int) -> HttpResponse:
     """A club manager enters a game played off the site, into the league's season running on its date."""

@@ -184,3 +184,27 @@ def test_an_organiser_is_told_of_a_guest_s_result_he_signs_for_until_he_signs_it
     assert mail.outbox[0].to == [alice.email] and mail.outbox[0].subject == "Shitennō: 1 ding voor jou"
     assert "Shitennō van 25 november wacht op je bevestiging" in body and "voor Gus, met carol" in body
     assert "24 november" not in body
+
+
+def test_an_unsubscribe_link_works_for_90_days_then_says_it_is_too_old_and_changes_nothing(two_waiting, client,
+                                                                                           carol):
+    """Issue 47: the link never expired. It now works for UNSUBSCRIBE_DAYS (every digest brings a new one); an older
+    one is a 410 saying so, in the reader's language, with the way to the settings."""
+    import time_machine
+
+    from tests.clock import travel_to
+
+    with travel_to(TONIGHT):
+        token = unsubscribe_token(carol.pk)
+    path = reverse("notifications:unsubscribe", args=[token])
+    with travel_to(TONIGHT + datetime.timedelta(days=89)):
+        assert client.get(path).status_code == 200
+    with time_machine.travel(datetime.datetime.combine(TONIGHT + datetime.timedelta(days=91), datetime.time(20),
+                                                       tzinfo=datetime.UTC), tick=True):
+        refused = client.post(path)
+        dutch = client.get(path, headers={"Accept-Language": "nl"}).content.decode()
+    assert refused.status_code == 410 and "more than 90 days old" in refused.content.decode()
+    assert reverse("notifications:settings") in refused.content.decode()
+    assert "meer dan 90 dagen oud" in dutch
+    assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL
+    assert Notification.objects.filter(recipient=carol, state=Notification.State.DIGEST).count() == 2
