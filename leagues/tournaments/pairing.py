@@ -36,11 +36,14 @@ from itertools import combinations
 
 from leagues.nights import pods
 
+from . import pairing_search
+
 SEAT_RULES = ("swiss", "cut")
 MAX_PLAYERS = 256
 MAX_TABLE_SIZE = pods.MAX_TABLE_SIZE
-WORK = 0.5  # CP-SAT's deterministic time limit in its own seconds (about wall seconds on one core)
-ANNEAL_STEPS = 40_000  # swaps tried by the annealing before CP-SAT (counted, so the answer never depends on time)
+WORK = 0.5  # each CP-SAT solve's deterministic time limit, in its own seconds (about wall seconds on one core)
+ANNEAL_STEPS = 60_000  # swaps tried by the annealing before CP-SAT (counted, so the answer never depends on time)
+SEARCH_WORK = 20_000  # pods the branch and bound weighs at most (pairing_search)
 
 
 class PairingError(ValueError):
@@ -73,6 +76,7 @@ class Round:
     seat_rule: str = "swiss"
     work: float = WORK
     anneal_steps: int = ANNEAL_STEPS
+    search_work: int = SEARCH_WORK
     seed: int = 0
 
 
@@ -248,6 +252,35 @@ class Scorer:
                             improved = True
         return split
 
+    def resplit(self, split, work: int = 200_000) -> list[list[int]]:
+        """Every two pods' players split again between them in the best way (all ways of choosing the first pod),
+        until no two pods improve or `work` ways were weighed: the move swaps miss when two players must cross
+        together."""
+        split = [list(members) for members in split]
+        improved = True
+        while improved and work > 0:
+            improved = False
+            for a, b in combinations(range(len(split)), 2):
+                both = split[a] + split[b]
+                best = _add(self.pod(split[a]), self.pod(split[b]))
+                first = both[0]  # in the pod of the size it is in: each split of the two weighed once
+                for mates in combinations(both[1:], len(split[a]) - 1):
+                    work -= 1
+                    chosen = [first, *mates]
+                    other = [p for p in both if p not in chosen]
+                    value = _add(self.pod(chosen), self.pod(other))
+                    if value < best:
+                        best, split[a], split[b], improved = value, chosen, other, True
+                if len(split[a]) != len(split[b]):
+                    for mates in combinations(both[1:], len(split[b]) - 1):
+                        work -= 1
+                        chosen = [first, *mates]
+                        other = [p for p in both if p not in chosen]
+                        value = _add(self.pod(other), self.pod(chosen))
+                        if value < best:
+                            best, split[a], split[b], improved = value, other, chosen, True
+        return split
+
     def anneal(self, split, steps: int, seed: int) -> list[list[int]]:
         """Random swaps from a seeded generator, a worse one taken with a chance that falls as the steps run out
         (a repeat weighs more than any spread): it leaves the swaps' local optimum, which holds far more spread
@@ -319,22 +352,29 @@ def pair(round_: Round) -> Pairing:
     split = scorer.improve(contiguous(values, sizes))
     repeats, spread = scorer.split(split)
     floor = spread_floor(values, sizes)
-    if (repeats, spread) > (0, floor):
-        split = scorer.improve(scorer.anneal(split, round_.anneal_steps, round_.seed))
+    proven, solver = (repeats, spread) == (0, floor), {"method": "swaps"}
+    if not proven:
+        found, complete = pairing_search.search(values, scorer.partners, sizes, spread if not repeats else 1 << 62,
+                                                round_.search_work, spread_floor)
+        split = found or split
         repeats, spread = scorer.split(split)
-    if repeats == 0 and spread == floor:
-        bound, exact, solver = 0, True, {"method": "swaps", "status": "OPTIMAL"}
-    else:
-        from . import pairing_solver  # OR-Tools loads only for a round the swaps cannot prove
+        proven, solver = complete and not repeats, {"method": "search", "complete": complete}
+    if not proven:
+        split = scorer.resplit(scorer.improve(scorer.anneal(split, round_.anneal_steps, round_.seed)))
+        repeats, spread = scorer.split(split)
+        proven = (repeats, spread) == (0, floor)
+    bound = 0
+    if not proven:
+        from . import pairing_solver  # OR-Tools loads only for a round the searches cannot prove
 
         levels = tuple(split_pairs_floor(i + 1, tuple(sorted(sizes))) for i in range(len(values)))
-        split, bound, exact, solver = pairing_solver.solve(scorer, sizes, split, (floor, levels), round_.work,
-                                                           round_.seed)
+        split, bound, proven, solver = pairing_solver.solve(scorer, sizes, split, (floor, levels), round_.work,
+                                                            round_.seed)
         repeats, spread = scorer.split(split)
     seated = [seat([players[i].id for i in members], place, round_.seat_rule) for members in split]
     seated.sort(key=lambda pod: min(place[p] for p in pod))
     return Pairing(pods=tuple(seated), repeats=repeats, spread=_points(spread, unit), bound=min(bound, repeats),
-                   exact=exact, solver=solver)
+                   exact=proven, solver=solver)
 
 
 def _points(value: int, unit: int):

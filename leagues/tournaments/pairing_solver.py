@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import time
 
+SPREAD_LIMIT = 32  # players: past this the spread solve did not improve the searches' split within its budget
+
 
 def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int) -> tuple:
     """(split, bound on repeats, proven optimal, solver facts) for `scorer`'s players (pairing.Scorer: points in
@@ -28,19 +30,23 @@ def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int
     repeats, spread = scorer.split(hint)
     bound, proven = 0, True
     if repeats:
-        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work / 2, seed, facts)
+        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work, seed, facts)
         proven = status == "OPTIMAL"
         if found is not None and scorer.split(found) < (repeats, spread):
             hint = found
             repeats, spread = scorer.split(hint)
         bound = min(bound, repeats)
-    if spread > floors[0]:
-        found, _, status = _solve(values, met, sorted(sizes), hint, repeats, floors, work - facts["spent"], seed,
+    if spread > floors[0] and len(values) > SPREAD_LIMIT:
+        proven = False
+    elif spread > floors[0]:
+        found, _, status = _solve(values, met, sorted(sizes), hint, repeats, floors, work, seed,
                                   facts)
         proven = proven and status == "OPTIMAL"
         if found is not None and scorer.split(found) < (repeats, spread):
             hint = found
     facts["wall_seconds"] = round(time.perf_counter() - started, 3)
+    if not facts["solves"]:
+        facts["method"] = "anneal"  # no repeat to remove and too many players for the spread solve
     return hint, bound, proven and bound == repeats, facts
 
 
