@@ -6,7 +6,8 @@ Prints, each beside a baseline measured in the same run:
 1. per round of simulated tournaments (results drawn by a seeded generator, 4/2/1/0 per place, 4/2/0 in a pod of
    three): the pairing's wall and CPU time, repeats and their proven bound, spread, against the floor no split
    can beat, the greedy pairing trackers use (the best-placed left, then the next ones who have not met him) and
-   the same pairing given `--reference-work` deterministic seconds and ten times the annealing;
+   the same pairing given `--reference-work` deterministic seconds per solve, ten times the search and the
+   annealing, and the spread solve at every size;
 2. `manage.py swiss` for a round of --players after round --rounds - 1, from the shell (the contract's 2 s
    target: Python, Django and OR-Tools start included), beside the same command on round 1 (no solver needed).
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from leagues.tournaments import pairing  # noqa: E402
+from leagues.tournaments import pairing, pairing_solver  # noqa: E402
 from leagues.tournaments.pairing import Entrant, Round, pair  # noqa: E402
 
 PLACES = {4: [4, 2, 1, 0], 3: [4, 2, 0]}
@@ -71,8 +72,10 @@ def tournament(count: int, rounds: int, seed: int, reference_work: float):
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         floor = pairing.spread_floor([p.points for p in ranked], sizes)
         tracker = figures(greedy(ranked, sorted(sizes, reverse=True)))
+        limit, pairing_solver.SPREAD_LIMIT = pairing_solver.SPREAD_LIMIT, count  # the reference solves the spread
         reference = pair(Round(players, (3, 4), seed=seed, work=reference_work,
-                               anneal_steps=10 * pairing.ANNEAL_STEPS))
+                               anneal_steps=10 * pairing.ANNEAL_STEPS, search_work=10 * pairing.SEARCH_WORK))
+        pairing_solver.SPREAD_LIMIT = limit
         print(f"  seed {seed} round {number}: {wall:.2f} s wall, {cpu:.2f} s CPU; repeats {found.repeats} (bound "
               f"{found.bound}), spread {found.spread} (floor {floor}; proven: {'yes' if found.exact else 'no'}) | "
               f"greedy: repeats {tracker[0]}, spread {tracker[1]} | reference: repeats {reference.repeats}, "
