@@ -19,6 +19,8 @@ from __future__ import annotations
 import time
 
 SPREAD_LIMIT = 32  # players: past this the spread solve did not improve the searches' split within its budget
+REPEATS_SHARE = 4  # the repeats solve may take this many times the budget: it stops once proven, and a round that
+# cannot avoid a rematch (a small field late in the day) is where a proof takes longest (1.15 s for 16 players)
 
 
 def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int) -> tuple:
@@ -30,7 +32,8 @@ def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int
     repeats, spread = scorer.split(hint)
     bound, proven = 0, True
     if repeats:
-        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work, seed, facts)
+        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work * REPEATS_SHARE, seed,
+                                      facts)
         proven = status == "OPTIMAL"
         if found is not None and scorer.split(found) < (repeats, spread):
             hint = found
