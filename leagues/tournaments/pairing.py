@@ -19,10 +19,12 @@ that would seat the rest): byes are the tournament's decision, scored by its sch
 The standings: players by points, most first; equal points keep the order the caller lists them in (the caller
 has applied the tie-breakers). Dropped players are left out; their meetings with others no longer matter.
 
-How: a contiguous split of the standings (the best order of pod sizes by a small dynamic programme), repaired by
-swaps; if that is not already proven optimal (no repeat, and the spread at ``spread_floor``, a bound that holds for
-any split), CP-SAT (leagues/tournaments/pairing_solver.py) on one worker with a fixed seed and a deterministic
-time limit, warm-started by it: the same input gives the same pods on any machine, however loaded.
+How (docs/tournaments.md, "How it is found"): a contiguous split of the standings (the best order of pod sizes
+by a small dynamic programme), repaired by swaps; if that is not already proven optimal (no repeat, and the
+spread at ``spread_floor``, a bound that holds for any split), a branch and bound on the spread with no repeat
+(pairing_search.py), a seeded annealing and the best re-split of every two pods; then, still unproven, CP-SAT
+(pairing_solver.py) on one worker with a fixed seed and a deterministic time limit, warm-started by that split.
+Every step counts its work and none reads a clock: the same input gives the same pods on any machine.
 """
 
 from __future__ import annotations

@@ -110,3 +110,13 @@ def test_a_tournament_is_set_up_by_a_manager_only(club, carol):
     with pytest.raises(PermissionDenied):
         services.tournament_create(club=club, user=carol, name="Rogue cup", date=DAY)
     assert not Tournament.objects.exists()
+
+
+def test_two_players_left_cannot_be_paired_even_with_byes_and_nothing_is_written(tournament, alice):
+    play(services.round_pair(tournament=tournament, user=alice), alice, random.Random(7))
+    rows, _ = services.tournament_standings(tournament)
+    for row in rows[:10]:
+        services.tournament_drop(tournament=tournament, user=alice, player=Player.objects.get(pk=row.player))
+    with pytest.raises(ValidationError, match="2 players cannot be split into pods of"):
+        services.round_pair(tournament=tournament, user=alice)
+    assert tournament.rounds.count() == 1 and TournamentPod.objects.filter(round__tournament=tournament).count() == 3
