@@ -1,6 +1,7 @@
 from django.urls import path
 
 from leagues.nights import api as nights
+from leagues.tournaments import api as tournaments
 from shitenno_site.tokens import api as tokens
 
 from . import chance_views, league_views, result_views, views
@@ -44,6 +45,8 @@ urlpatterns += [
     path("tables/<str:code>/sign-off/", result_views.TableSignOff.as_view(), name="api-table-sign-off"),
     path("seasons/<int:pk>/nights/", nights.SeasonNights.as_view(), name="api-season-nights"),
     path("nights/<int:pk>/", nights.NightDetail.as_view(), name="api-night"),
+    path("tournaments/<int:pk>/", tournaments.TournamentDetail.as_view(), name="api-tournament"),
+    path("tournaments/<int:pk>/rounds/", tournaments.TournamentRounds.as_view(), name="api-tournament-rounds"),
     path("nights/<int:pk>/check-in/", nights.NightCheckInView.as_view(), name="api-night-check-in"),
     path("nights/<int:pk>/leave/", nights.NightLeave.as_view(), name="api-night-leave"),
     path("nights/<int:pk>/rounds/", nights.NightRounds.as_view(), name="api-night-rounds"),

@@ -364,6 +364,12 @@ class LeagueJob(models.Model):
 
 
 from leagues.nights.models import Night, NightCheckIn, NightProposal, NightRound, NightTable  # noqa: E402 (issue 25)
+from leagues.tournaments.models import (  # noqa: E402 (issue 51)
+    Tournament,
+    TournamentEntry,
+    TournamentPod,
+    TournamentRound,
+)
 
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
@@ -374,4 +380,4 @@ __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "Leagu
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
            "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport",
-           "RatingFit"]
+           "RatingFit", "Tournament", "TournamentEntry", "TournamentPod", "TournamentRound"]

@@ -28,6 +28,7 @@ from leagues.models import (
 )
 from leagues.nights.models import Night, NightCheckIn, NightRound, NightTable
 from leagues.people.players import player_for_user
+from leagues.tournaments.models import Tournament, TournamentEntry, TournamentPod, TournamentRound
 from tests.games.tables import two_player_setup
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,8 @@ TODAY = timezone.localdate()
 NEXT_SEASON = {"name": "Next", "starts_on": (TODAY + datetime.timedelta(days=60)).isoformat(),
                "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat()}
 MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
-          ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable]
+          ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable, Tournament, TournamentEntry,
+          TournamentRound, TournamentPod]
 
 
 @pytest.fixture
@@ -50,8 +52,12 @@ def world(alices_club, alice, bob, carol, dave, club):
     NightCheckIn.objects.create(night=night, player=player_for_user(alice))
     NightTable.objects.create(round=NightRound.objects.create(night=night, number=1), position=0,
                               game=league.games[0], players=[player_for_user(alice).pk, player_for_user(carol).pk])
+    tournament = Tournament.objects.create(club=league.club, name="Cup", date=season.starts_on)
+    for user in (alice, carol):
+        TournamentEntry.objects.create(tournament=tournament, player=player_for_user(user),
+                                       checked_in_at=timezone.now())
     return {
-        "night": night.pk,
+        "night": night.pk, "tournament": tournament.pk,
         "private": private.code, "public": public.code, "slug": club.slug, "league": league.pk,
         "season": season.pk, "result": result.pk, "guest": guest.pk, "dave": player_for_user(dave).pk,
         "alice": player_for_user(alice).pk, "carol": player_for_user(carol).pk,
@@ -79,6 +85,7 @@ PRIVATE_READS = [
     ("get", "/clubs/{slug}/members/{carol_membership}/remove/", None),  # the removal's confirmation
     ("get", "/api/nights/{night}/", None),
     ("get", "/api/nights/{night}/proposal/", None),
+    ("get", "/api/tournaments/{tournament}/", None),
     ("get", "/seasons/{season}/nights/", None),
     ("get", "/api/seasons/{season}/", None),
     ("get", "/leagues/{league}/edit/", None),
@@ -132,6 +139,8 @@ WRITES = [
     ("post", "/api/nights/{night}/rounds/1/tables/0/lock/", {"locked": True}),
     ("post", "/api/nights/{night}/rounds/1/tables/0/game/", {"game": "shitenno"}),
     ("post", "/api/nights/{night}/rounds/1/open/", {}),
+    # a tournament day
+    ("post", "/api/tournaments/{tournament}/rounds/", {}),
     ("post", "/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": "Go", "table_sizes": "3"}),
     ("post", "/nights/{night}/check-in/", {}),
     ("post", "/nights/{night}/tick/", {"player": "{alice}", "present": "0"}),
@@ -353,7 +362,7 @@ def test_the_matrix_covers_every_operation_of_the_schema(client):
             for name, generic in (("{private}", "{code}"), ("{public}", "{code}"), ("{carol_membership}", "{id}"),
                                   ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
                                   ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
-                                  ("{goro_invite}", "{id}"), ("{night}", "{id}"),
+                                  ("{goro_invite}", "{id}"), ("{night}", "{id}"), ("{tournament}", "{id}"),
                                   ("/rounds/1/", "/rounds/{number}/"), ("/tables/0/", "/tables/{position}/"),
                                   ("/api/games/shitenno/", "/api/games/{slug}/")):
                 path = path.replace(name, generic)

@@ -64,8 +64,8 @@ def test_leagues_modules_never_need_each_other_even_inside_functions():
 # floors below it, at import time or inside a function; the packages on one floor import none of each other. Every
 # part may import leagues.models; the frame (apps, admin, urls, account_urls, management, templatetags) may import
 # any part and no part imports it; leagues.notifications is an app of its own (docs/notifications.md).
-LEAGUES_FLOORS = [("api",), ("imports",), ("result",), ("club",), ("nights", "people"), ("jobs",), ("rating",),
-                  ("common",), ("standings",)]
+LEAGUES_FLOORS = [("api",), ("imports",), ("result",), ("club",), ("tournaments",), ("nights", "people"), ("jobs",),
+                  ("rating",), ("common",), ("standings",)]
 LEAGUES_FRAME = {"apps", "admin", "urls", "account_urls", "management", "templatetags", "migrations"}
 
 
@@ -84,8 +84,9 @@ def test_the_direction_checker_finds_a_planted_upward_import(tmp_path):
 
 
 def test_leagues_parts_import_in_one_direction():
-    """The drawing of docs/architecture.md: api -> imports -> result -> club -> nights, people -> jobs -> rating ->
-    common -> standings (-> models). A part that needs one above it asks by a name or a signal, as games does."""
+    """The drawing of docs/architecture.md: api -> imports -> result -> club -> tournaments -> nights, people ->
+    jobs -> rating -> common -> standings (-> models). A part that needs one above it asks by a name or a signal,
+    as games does."""
     parts = {p.name for p in (ROOT / "leagues").iterdir() if (p / "__init__.py").is_file() or p.suffix == ".py"}
     parts = {p.removesuffix(".py") for p in parts} - {"__init__"}
     named = {p for floor in LEAGUES_FLOORS for p in floor} | LEAGUES_FRAME | {"models", "notifications"}
