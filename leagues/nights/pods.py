@@ -18,8 +18,10 @@ How (leagues/nights/pods_search.py and pods_solver.py): nights of up to ``EXACT_
 exactly by a dynamic programme over subsets; larger ones by a deterministic local search whose split warm-starts
 OR-Tools (set partitioning by CBC while the possible tables can be listed, about 20 players; else CP-SAT on an
 assignment model of the same objective, up to 80 players) for at most ``Night.time_budget`` seconds on one core.
-The solver also decides feasibility completely, so "no split" is said only when it is proven, and it states a
-proven lower bound on ``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
+Feasibility comes first (issue 49): when the local search finds no split (or, "fill", not in the plain mix), a
+complete search of the hard rules alone (leagues/nights/pods_feasible.py, CP-SAT) finds one or proves there is
+none, so "no split" is said only with that proof, in words; the solver states a proven lower bound on
+``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
 solver is not asked. An answer not proven optimal is settled last by ejection rounds and kicks
 (leagues/nights/pods_improve.py), which count their work rather than time it.
 """

@@ -24,6 +24,7 @@ from itertools import combinations
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
+from .pods_feasible import FEASIBLE_SECONDS, first_split, has_split
 from .pods_improve import settle
 from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
 from .pods_search import improve, local_search, seats_at_floor, start_plans, why_infeasible
@@ -45,10 +46,8 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     plan = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     budget = _Budget(night.time_budget, started)
     status, mix_proven, method = "WARM_START", True, "local search"
-    if plan is not None and (hint is None or _sizes(hint) != plan):  # the hard rules move the "fill" mix
-        plan, mix_proven, status, hint = _fill_plan(players, evaluator, night, budget.split(2))
-        if plan is None:
-            raise _refusal(players, night, status)
+    if hint is None or (plan is not None and _sizes(hint) != plan):  # feasibility first (pods_feasible)
+        hint, plan, mix_proven, status = _feasible_start(players, evaluator, night, hint, budget)
     bound = repeats_lower_bound(night, players, min(plan) if plan else min(evaluator.sizes))
     if hint is not None and _repeats_settled(players, evaluator, night, plan, hint, bound):
         found, method = None, "local search, repeats at the bound"
@@ -147,27 +146,30 @@ def _warm_start(players, evaluator: Evaluator, night: Night):
     return best
 
 
-def _fill_plan(players, evaluator, night, limits):
-    """The "fill" mix when the hard rules forbid the plain one: the fewest, most even tables that have a split."""
-    model = _model_for(players, evaluator, night, None, objective="mix")
-    status, found, _bound = model.solve(limits)
+def _feasible_start(players, evaluator: Evaluator, night: Night, hint, budget):
+    """(split, "fill" plan or None, mix proven, status) when the local search found no split, or ("fill") not
+    in the plain mix: the complete search of pods_feasible decides, and a night is refused only on its proof."""
+    status, found, mix_proven = first_split(players, evaluator, night, budget.split(4)[1])
     if found is None:
-        return None, False, status, None
-    return _sizes(found), status == "OPTIMAL", status, found
+        raise _refusal(players, night, status)
+    if hint is not None and _mix(hint) <= _mix(found):  # the local search's mix was as good
+        found, mix_proven = hint, mix_proven and _mix(hint) == _mix(found)
+    evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
+    found = improve([set(t) for t in found], evaluator, night.mix)
+    return found, (_sizes(found) if night.mix == "fill" else None), mix_proven, "WARM_START"
+
+
+def _mix(tables) -> tuple:
+    return len(tables), sum(len(t) ** 2 for t in tables)
 
 
 def _refusal(players, night: Night, status: str) -> PodsError:
+    """The refusal, with its proof: CP-SAT's INFEASIBLE, and the rule whose removal leaves a split."""
     if status == "INFEASIBLE":
-        def decide(relaxed: Night):
-            model = _model_for(players, Evaluator(relaxed), relaxed, None, objective="none")
-            half = night.time_budget / 2
-            status = model.solve((half * SOLVER_SHARE, half))[0]
-            return None if status == "UNKNOWN" else status != "INFEASIBLE"
-
-        return why_infeasible(replace(night), players, decide)
-    return PodsError(f"No split was found within the optimiser's {night.time_budget:g} s budget, and none was "
-                     f"proven impossible; ask again, or ease the pairs kept apart.", "undecided",
-                     seconds=night.time_budget)
+        return why_infeasible(replace(night), players, lambda relaxed: has_split(players, relaxed))
+    return PodsError(f"No split was found in {FEASIBLE_SECONDS:g} s of complete search, and none was proven "
+                     f"impossible: the pairs kept apart are too many to decide tonight's night.", "undecided",
+                     seconds=FEASIBLE_SECONDS)
 
 
 def _repeat_unit(values) -> int:
