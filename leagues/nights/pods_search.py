@@ -216,6 +216,7 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
 
 
 RESPLIT_WORK = 20  # a re-split of two tables costs about as much as this many swaps
+THREES_PLAYERS = 12  # three tables are split again exactly only up to this many players among them
 
 
 def polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
@@ -241,8 +242,9 @@ def resplit_threes(tables, evaluator: Evaluator, mix: str) -> list[set]:
     while improved and evaluator.work_left > 0:
         improved = False
         for picked in combinations(range(len(tables)), 3):
-            if max(picked) < len(tables) and evaluator.work_left > 0 and _resplit(tables, list(picked), evaluator,
-                                                                                  mix, RESPLIT_WORK * 30):
+            if max(picked) >= len(tables) or sum(len(tables[i]) for i in picked) > THREES_PLAYERS:
+                continue  # three tables of 5-6 (15-18 players) take the exact split seconds each (issue 49)
+            if evaluator.work_left > 0 and _resplit(tables, list(picked), evaluator, mix, RESPLIT_WORK * 30):
                 improved = True
     return tables
 
