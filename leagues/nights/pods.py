@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from . import pods_search
 from .pods_json import night_from_json
+from .pods_levels import levels
 from .pods_model import (
     DEFAULT_GAME,
     EXACT_LIMIT,
@@ -66,7 +67,8 @@ def propose(night: Night) -> Proposal:
             raise pods_search.why_infeasible(
                 night, free, lambda relaxed: pods_search.exact(free, Evaluator(relaxed), "free") is not None)
         repeats = sum(evaluator.score(t)[0][1] for t in split)
-        bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL"}
+        bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL",
+                                               "levels": levels(split, evaluator, free, repeats, True, True)}
     else:
         from . import pods_solver  # OR-Tools (about 0.7 s) loads on the first night past the exact limit only
 

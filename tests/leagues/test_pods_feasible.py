@@ -78,3 +78,28 @@ def test_the_possible_tables_of_a_planted_night_lie_within_its_groups():
     within = sorted(sorted(t) for members in groups_of([4, 3, 4, 3]) for size in (3, 4)
                     for t in combinations(members, size))
     assert sorted(sorted(t) for t in tables) == within  # a group of 4, its four threes; a group of 3 itself
+
+
+# --- the rule in full: in "free", at equal repeats, the fewest tables ----------------------------------------
+
+
+@pytest.mark.parametrize("count, clique, tables", [(60, 16, 16), (100, 26, 26)])
+def test_free_seats_the_fewest_tables_among_the_splits_with_the_fewest_repeats(count, clique, tables):
+    # the first `clique` players all met each other: no repeat means one of them per table, so at least `clique`
+    # tables; tables of 4 alone (count / 4) cannot avoid a repeat, tables of 3 (a third of count) are too many
+    players = list(range(1, count + 1))
+    met = {frozenset((a, b)): 1 for a, b in combinations(range(1, clique + 1), 2)}
+    proposal = propose(Night(players=players, met=met, mix="free"))
+    assert proposal.repeats == 0
+    assert len(proposal.tables) == tables
+    assert proposal.solver["levels"]["tables"]["value"] == tables
+    assert proposal.solver["levels"]["repeats"] == {"value": 0.0, "bound": 0.0, "proven": True}
+
+
+def test_every_level_states_a_bound_no_higher_than_its_value():
+    night = planted([4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3], "free")
+    night.met = {frozenset((a, a + 1)): 1 for a in range(1, 38)}
+    proposal = propose(night)
+    assert list(proposal.solver["levels"]) == ["repeats", "tables", "seat_cost"]
+    for level in proposal.solver["levels"].values():
+        assert level["bound"] <= level["value"] and level["proven"] == (level["bound"] == level["value"])
