@@ -10,9 +10,12 @@ INFEASIBLE, which is a proof, never because a search ran out of time.
 
 from __future__ import annotations
 
+import time
+
 from ortools.sat.python import cp_model
 
 from .pods_model import Evaluator, Night, fill_mix, reachable, sort_key
+from .pods_search import fill_plans
 
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
 
@@ -103,22 +106,37 @@ def first_split(players, evaluator: Evaluator, night: Night, quick: float,
                 seconds: float = FEASIBLE_SECONDS) -> tuple[str, list | None, bool]:
     """(status, split or None, mix proven): a split keeping the hard rules; for "fill" the fewest, most even
     tables that have one. "fill" first asks for its plain mix (`quick` seconds: found, it is the best there can
-    be); then any split is looked for until found or proven impossible (`seconds` at most), and "fill" improves
-    its mix from there for `quick` seconds more (proven only when OPTIMAL)."""
+    be); then any split is looked for until found or proven impossible (`seconds` at most); "fill" then asks
+    each mix between the plain one and the split's in the rule's order, each a plan of fixed sizes (an exact
+    cover CP-SAT decides at once, where minimising the mix as an objective did not finish in seconds), for
+    `quick` seconds in all: the first with a split is the night's mix, proven when every mix before it was
+    proven to have none."""
     plain = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
+    plain_status = None
     if plain is not None:
-        status, found = feasibility(players, evaluator, night, plan=plain).solve(quick, night.seed)
+        plain_status, found = feasibility(players, evaluator, night, plan=plain).solve(quick, night.seed)
         if found is not None:
-            return status, found, True
+            return plain_status, found, True
     status, found = feasibility(players, evaluator, night).solve(seconds, night.seed)
     if found is None or night.mix != "fill":
         return status, found, True
-    model = feasibility(players, evaluator, night, objective="mix")
-    model.hint(found)
-    mix_status, better = model.solve(quick, night.seed)
-    if better is None:
-        return status, found, False
-    return mix_status, better, mix_status == "OPTIMAL"
+    return _best_mix(players, evaluator, night, found, quick, proven=plain_status == "INFEASIBLE")
+
+
+def _best_mix(players, evaluator: Evaluator, night: Night, found, seconds: float, proven: bool):
+    shape = (len(found), sum(len(t) ** 2 for t in found))
+    deadline = time.process_time() + seconds
+    for plan in fill_plans(len(players), evaluator.sizes)[1:]:
+        if (len(plan), sum(s * s for s in plan)) >= shape:
+            break
+        left = deadline - time.process_time()
+        if left <= 0:
+            return "FEASIBLE", found, False
+        status, split = feasibility(players, evaluator, night, plan=plan).solve(left, night.seed)
+        if split is not None:
+            return status, split, proven
+        proven = proven and status == "INFEASIBLE"
+    return "FEASIBLE", found, proven
 
 
 def has_split(players, night: Night, seconds: float = FEASIBLE_SECONDS) -> bool | None:
