@@ -17,7 +17,7 @@ def groups_of(sizes):
     return groups
 
 
-def planted(sizes, mix):
+def planted(sizes, mix, table_sizes=(3, 4)):
     """Players in groups; every pair across groups kept apart but a matching between neighbouring groups (the
     k-th of group i with the k-th of group i+1). Across groups no three players are all allowed together, so
     the only tables of 3 or more are within a group: a group of 3 or 4 is one table, and a group of 5 cannot be
@@ -29,7 +29,7 @@ def planted(sizes, mix):
     players = [p for members in groups for p in members]
     forbidden = {frozenset((a, b)) for a, b in combinations(players, 2)
                  if group[a] != group[b] and frozenset((a, b)) not in matched}
-    return Night(players=players, table_sizes=(3, 4), forbidden=forbidden, mix=mix)
+    return Night(players=players, table_sizes=table_sizes, forbidden=forbidden, mix=mix)
 
 
 @pytest.mark.parametrize("mix", ["fill", "free"])
@@ -58,6 +58,27 @@ def test_a_night_with_no_split_is_refused_with_the_proof_and_its_reason(mix):
 
     with translation.override("nl"):
         assert "de paren die uit elkaar blijven, laten geen manier over" in pods_message(refused.value)
+
+
+def test_fill_takes_the_fewest_most_even_tables_the_pairs_kept_apart_allow():
+    # 24 players: six tables of 4 would be the plain mix, but only three groups of 4 exist; of the seven-table
+    # mixes, 4+4+4+3+3+3+3 is the most even, and the planted groups are its only split
+    night = planted([4, 4, 4, 3, 3, 3, 3], "fill", table_sizes=(2, 3, 4))
+    proposal = propose(night)
+    assert sorted(sorted(t.players) for t in proposal.tables) == groups_of([4, 4, 4, 3, 3, 3, 3])
+    assert proposal.solver["levels"]["tables"] == {"value": 7, "bound": 7, "proven": True}
+
+
+def test_the_hard_nights_benchmark_runs_and_refuses_no_night_that_has_a_split():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "bench/optimiser_hard.py", "--sizes", "13", "--per-size", "4",
+                           "--reference-seconds", "2"], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert " 0 false refusals" in done.stdout
 
 
 def test_the_refusal_without_a_proof_never_says_ask_again():
