@@ -10,14 +10,14 @@ INFEASIBLE, which is a proof, never because a search ran out of time.
 
 from __future__ import annotations
 
-import time
-
 from ortools.sat.python import cp_model
 
 from .pods_model import Evaluator, Night, fill_mix, reachable, sort_key
 from .pods_search import fill_plans
 
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
+MIX_PLANS = 12  # "fill": the better mixes asked at most, after the plain one
+FEASIBLE_QUICK = 0.6  # of the time budget: the plain "fill" mix's check, and again the better mixes' in all
 
 
 class Feasibility:
@@ -92,6 +92,7 @@ class Feasibility:
         """(status, tables or None): OPTIMAL/FEASIBLE with a split, INFEASIBLE (proven: no split), UNKNOWN."""
         solver = _solver(seconds, seed)
         code = solver.Solve(self.model)
+        self.spent = solver.deterministic_time
         status = solver.StatusName(code)
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, None
@@ -102,37 +103,45 @@ class Feasibility:
         return status, list(tables.values())
 
 
-def first_split(players, evaluator: Evaluator, night: Night, quick: float,
-                seconds: float = FEASIBLE_SECONDS) -> tuple[str, list | None, bool]:
+def first_split(players, evaluator: Evaluator, night: Night, quick: float, seconds: float = FEASIBLE_SECONDS,
+                known=None) -> tuple[str, list | None, bool]:
     """(status, split or None, mix proven): a split keeping the hard rules; for "fill" the fewest, most even
     tables that have one. "fill" first asks for its plain mix (`quick` seconds: found, it is the best there can
     be); then any split is looked for until found or proven impossible (`seconds` at most); "fill" then asks
     each mix between the plain one and the split's in the rule's order, each a plan of fixed sizes (an exact
     cover CP-SAT decides at once, where minimising the mix as an objective did not finish in seconds), for
     `quick` seconds in all: the first with a split is the night's mix, proven when every mix before it was
-    proven to have none."""
+    proven to have none. `known`: a split the local search found (only its mix is in question)."""
+    tables = possible_tables(players, evaluator, night, set(evaluator.sizes))  # listed once for every plan
+
+    cover = Columns(tables, players) if tables is not None else None
+
+    def model(plan=None):
+        return Feasibility(players, evaluator, night, plan) if cover is None else cover.fix(plan)
+
     plain = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     plain_status = None
     if plain is not None:
-        plain_status, found = feasibility(players, evaluator, night, plan=plain).solve(quick, night.seed)
+        plain_status, found = model(plain).solve(quick, night.seed)
         if found is not None:
             return plain_status, found, True
-    status, found = feasibility(players, evaluator, night).solve(seconds, night.seed)
+    status, found = ("FEASIBLE", known) if known is not None else model().solve(seconds, night.seed)
     if found is None or night.mix != "fill":
         return status, found, True
-    return _best_mix(players, evaluator, night, found, quick, proven=plain_status == "INFEASIBLE")
+    return _best_mix(players, evaluator.sizes, model, night, found, quick, proven=plain_status == "INFEASIBLE")
 
 
-def _best_mix(players, evaluator: Evaluator, night: Night, found, seconds: float, proven: bool):
+def _best_mix(players, sizes, model, night: Night, found, seconds: float, proven: bool):
     shape = (len(found), sum(len(t) ** 2 for t in found))
-    deadline = time.process_time() + seconds
-    for plan in fill_plans(len(players), evaluator.sizes)[1:]:
+    left = seconds  # deterministic seconds, shared by the plans in turn
+    for tried, plan in enumerate(fill_plans(len(players), sizes)[1:]):
         if (len(plan), sum(s * s for s in plan)) >= shape:
             break
-        left = deadline - time.process_time()
-        if left <= 0:
+        if left <= 0.01 or tried == MIX_PLANS:
             return "FEASIBLE", found, False
-        status, split = feasibility(players, evaluator, night, plan=plan).solve(left, night.seed)
+        solver = model(plan)
+        status, split = solver.solve(left, night.seed)
+        left -= solver.spent
         if split is not None:
             return status, split, proven
         proven = proven and status == "INFEASIBLE"
@@ -188,25 +197,35 @@ def possible_tables(players, evaluator: Evaluator, night: Night, sizes,
 
 
 class Columns:
-    """Exact cover by the possible tables: one Boolean per table, each player at exactly one; `plan` fixes how
-    many tables of each size. No slots, so no symmetry to break: CP-SAT proves a planted night at once."""
+    """Exact cover by the possible tables: one Boolean per table, each player at exactly one; `fix(plan)` sets
+    how many tables of each size (the model is built once and asked plan after plan: building it took longer
+    than solving it). No slots, so no symmetry to break: CP-SAT proves a planted night at once."""
 
-    def __init__(self, tables, players, plan=None, objective: str = "none"):
+    def __init__(self, tables, players):
         self.model = m = cp_model.CpModel()
-        self.tables = tables
+        self.tables, self.count = tables, len(players)
         self.v = [m.NewBoolVar("") for _ in tables]
         by_player = {p: [] for p in players}
+        by_size: dict[int, list] = {}
         for members, v in zip(tables, self.v, strict=True):
+            by_size.setdefault(len(members), []).append(v)
             for p in members:
                 by_player[p].append(v)
         for cells in by_player.values():
             m.AddExactlyOne(cells)
-        if plan:
-            for size in set(plan):
-                m.Add(sum(v for t, v in zip(tables, self.v, strict=True) if len(t) == size) == plan.count(size))
-        if objective == "mix":
-            weight = len(players) * max(map(len, tables), default=1) ** 2 + 1
-            m.Minimize(sum((weight + len(t) ** 2) * v for t, v in zip(tables, self.v, strict=True)))
+        self.sizes = {}
+        for size, cells in by_size.items():
+            self.sizes[size] = n = m.NewIntVar(0, len(players) // size, "")
+            m.Add(sum(cells) == n)
+
+    def fix(self, plan) -> Columns:
+        """Tables of each size as `plan` has them (None: any)."""
+        for size, n in self.sizes.items():
+            domain = self.model.proto.variables[n.index].domain
+            domain[0] = plan.count(size) if plan else 0
+            domain[1] = plan.count(size) if plan else self.count // size
+        self.infeasible = bool(plan) and any(size not in self.sizes for size in plan)
+        return self
 
     def hint(self, split) -> None:
         chosen = {frozenset(t) for t in split}
@@ -214,16 +233,23 @@ class Columns:
             self.model.AddHint(v, t in chosen)
 
     def solve(self, seconds: float, seed: int = 0) -> tuple[str, list | None]:
+        self.spent = 0.0
+        if getattr(self, "infeasible", False):
+            return "INFEASIBLE", None  # a size of the plan has no possible table
         solver = _solver(seconds, seed)
         code = solver.Solve(self.model)
+        self.spent = solver.deterministic_time
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return solver.StatusName(code), None
         return solver.StatusName(code), [set(t) for t, v in zip(self.tables, self.v, strict=True) if solver.Value(v)]
 
 
 def _solver(seconds: float, seed: int):
+    """One worker, stopped by deterministic time (the same answer on a loaded machine), or by half as much again
+    in wall time (presolve is not all counted in deterministic time)."""
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.max_deterministic_time = seconds
+    solver.parameters.max_time_in_seconds = 1.5 * seconds
     solver.parameters.num_workers = 1  # one core: the CPU budget is the wall budget
     solver.parameters.random_seed = seed
     return solver
@@ -233,6 +259,6 @@ def feasibility(players, evaluator: Evaluator, night: Night, plan=None,
                 objective: str = "none") -> Columns | Feasibility:
     """The exact cover when the possible tables can be listed, else the slot model."""
     tables = possible_tables(players, evaluator, night, set(plan) if plan else set(evaluator.sizes))
-    if tables is not None:
-        return Columns(tables, players, plan, objective)
+    if tables is not None and objective == "none":
+        return Columns(tables, players).fix(plan)
     return Feasibility(players, evaluator, night, plan, objective)

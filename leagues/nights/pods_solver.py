@@ -24,7 +24,7 @@ from itertools import combinations
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
-from .pods_feasible import FEASIBLE_SECONDS, first_split, has_split
+from .pods_feasible import FEASIBLE_QUICK, FEASIBLE_SECONDS, first_split, has_split
 from .pods_improve import fewer_tables, settle
 from .pods_levels import levels
 from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
@@ -169,7 +169,8 @@ def _warm_start(players, evaluator: Evaluator, night: Night):
 def _feasible_start(players, evaluator: Evaluator, night: Night, hint, budget):
     """(split, "fill" plan or None, mix proven, status) when the local search found no split, or ("fill") not
     in the plain mix: the complete search of pods_feasible decides, and a night is refused only on its proof."""
-    status, found, mix_proven = first_split(players, evaluator, night, budget.split(4)[1])
+    quick = FEASIBLE_QUICK * night.time_budget * max(1.0, len(players) / 60)  # a larger night's cover takes longer
+    status, found, mix_proven = first_split(players, evaluator, night, quick, known=hint)
     if found is None:
         raise _refusal(players, night, status)
     if hint is not None and _mix(hint) <= _mix(found):  # the local search's mix was as good
