@@ -18,8 +18,10 @@ How (leagues/nights/pods_search.py and pods_solver.py): nights of up to ``EXACT_
 exactly by a dynamic programme over subsets; larger ones by a deterministic local search whose split warm-starts
 OR-Tools (set partitioning by CBC while the possible tables can be listed, about 20 players; else CP-SAT on an
 assignment model of the same objective, up to 80 players) for at most ``Night.time_budget`` seconds on one core.
-The solver also decides feasibility completely, so "no split" is said only when it is proven, and it states a
-proven lower bound on ``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
+Feasibility comes first (issue 49): when the local search finds no split (or, "fill", not in the plain mix), a
+complete search of the hard rules alone (leagues/nights/pods_feasible.py, CP-SAT) finds one or proves there is
+none, so "no split" is said only with that proof, in words; the solver states a proven lower bound on
+``repeats`` (``Proposal.bound``). When the warm start's repeats already meet that bound, the
 solver is not asked. An answer not proven optimal is settled last by ejection rounds and kicks
 (leagues/nights/pods_improve.py), which count their work rather than time it.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 from . import pods_search
 from .pods_json import night_from_json
+from .pods_levels import levels
 from .pods_model import (
     DEFAULT_GAME,
     EXACT_LIMIT,
@@ -64,7 +67,8 @@ def propose(night: Night) -> Proposal:
             raise pods_search.why_infeasible(
                 night, free, lambda relaxed: pods_search.exact(free, Evaluator(relaxed), "free") is not None)
         repeats = sum(evaluator.score(t)[0][1] for t in split)
-        bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL"}
+        bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL",
+                                               "levels": levels(split, evaluator, free, repeats, True, True)}
     else:
         from . import pods_solver  # OR-Tools (about 0.7 s) loads on the first night past the exact limit only
 

@@ -187,3 +187,53 @@ def _pack(parts: list[tuple], count: int) -> list[int]:
     for column, r in zip(columns[1:], radix[1:], strict=True):
         packed = [value + part * r for value, part in zip(packed, column, strict=True)]
     return packed
+
+
+def fewer_tables(tables, evaluator: Evaluator) -> list[set]:
+    """"free": the table level of the rule (issue 49). Swaps and moves keep the number of tables, and the local
+    search starts from two mixes only, so a split with as few repeats at fewer tables was out of its reach. Here
+    a table is dissolved and its players seated one at each of the other tables that may grow by one, by an
+    exact assignment (fewest repeats, then seat cost); kept when the repeats do not grow (one table fewer at
+    equal repeats is better by the rule). Smallest tables first, until no table can go."""
+    tables = [set(t) for t in tables]
+    while len(tables) > 1:
+        for i in sorted(range(len(tables)), key=lambda i: (len(tables[i]), sorted(tables[i], key=sort_key))):
+            merged = _dissolve(tables, i, evaluator)
+            if merged is not None:
+                tables = merged
+                break
+        else:
+            return tables
+    return tables
+
+
+def _dissolve(tables, i: int, evaluator: Evaluator) -> list[set] | None:
+    players = sorted(tables[i], key=sort_key)
+    receivers = [j for j, t in enumerate(tables) if j != i and len(t) + 1 in evaluator.sizes]
+    if len(receivers) < len(players):
+        return None
+    arcs = []  # (player, receiver, repeats added, seat cost added)
+    for a, p in enumerate(players):
+        for b, j in enumerate(receivers):
+            score = evaluator.score(frozenset(tables[j] | {p}))[0]
+            if not score[0]:
+                before = evaluator.score(frozenset(tables[j]))[0]
+                arcs.append((a, b, score[1] - before[1], score[2] - before[2]))
+    if not arcs:
+        return None
+    low = min(arc[3] for arc in arcs)
+    radix = len(players) * (max(arc[3] for arc in arcs) - low) + 1  # repeats first, then seat cost
+    arcs = [(a, b, added * radix + seats - low) for a, b, added, seats in arcs]
+    arcs += [(a, b, 0) for a in range(len(players), len(receivers)) for b in range(len(receivers))]  # nobody
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost([a for a, _b, _c in arcs], [b for _a, b, _c in arcs], [c for _a, _b, c in arcs])
+    if solver.solve() != solver.OPTIMAL:
+        return None
+    merged = [set(t) for j, t in enumerate(tables) if j != i]
+    index = {j: k for k, j in enumerate(j for j in range(len(tables)) if j != i)}
+    for a, p in enumerate(players):
+        merged[index[receivers[solver.right_mate(a)]]].add(p)
+    repeats = sum(evaluator.cheap(frozenset(t))[1] for t in tables)
+    if any(evaluator.score(frozenset(t))[0][0] for t in merged):
+        return None
+    return merged if sum(evaluator.cheap(frozenset(t))[1] for t in merged) <= repeats else None

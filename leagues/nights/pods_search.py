@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from itertools import combinations
+from math import comb
 
 from .pods_model import DEFAULT_GAME, SCALE, Evaluator, Night, PodsError, fill_mix, reachable, sort_key, split_key
 
@@ -216,6 +217,8 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
 
 
 RESPLIT_WORK = 20  # a re-split of two tables costs about as much as this many swaps
+RESPLIT_BASE = 35  # the first tables a re-split of two tables of 4 tries (C(7, 3)); larger ones cost in proportion
+THREES_PLAYERS = 12  # three tables are split again exactly only up to this many players among them
 
 
 def polish(tables, evaluator: Evaluator, mix: str) -> list[set]:
@@ -241,8 +244,9 @@ def resplit_threes(tables, evaluator: Evaluator, mix: str) -> list[set]:
     while improved and evaluator.work_left > 0:
         improved = False
         for picked in combinations(range(len(tables)), 3):
-            if max(picked) < len(tables) and evaluator.work_left > 0 and _resplit(tables, list(picked), evaluator,
-                                                                                  mix, RESPLIT_WORK * 30):
+            if max(picked) >= len(tables) or sum(len(tables[i]) for i in picked) > THREES_PLAYERS:
+                continue  # three tables of 5-6 (15-18 players) take the exact split seconds each (issue 49)
+            if evaluator.work_left > 0 and _resplit(tables, list(picked), evaluator, mix, RESPLIT_WORK * 30):
                 improved = True
     return tables
 
@@ -254,7 +258,9 @@ def _resplit(tables: list, picked: list[int], evaluator: Evaluator, mix: str, wo
     settled = (mix, frozenset(frozenset(tables[i]) for i in picked))
     if settled in evaluator.settled:
         return False
-    evaluator.work_left -= work
+    largest = max(len(tables[i]) for i in picked)
+    count = sum(len(tables[i]) for i in picked)
+    evaluator.work_left -= work * max(1, comb(count - 1, largest - 1) // RESPLIT_BASE)  # two tables of 6: 13x 4+4
     members = sorted((p for i in picked for p in tables[i]), key=sort_key)
     subsets = _Subsets(members, evaluator, mix)
     index = {p: i for i, p in enumerate(members)}

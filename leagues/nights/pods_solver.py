@@ -24,7 +24,9 @@ from itertools import combinations
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
-from .pods_improve import settle
+from .pods_feasible import FEASIBLE_QUICK, FEASIBLE_SECONDS, first_split, has_split
+from .pods_improve import fewer_tables, settle
+from .pods_levels import levels
 from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
 from .pods_search import improve, local_search, seats_at_floor, start_plans, why_infeasible
 
@@ -41,14 +43,13 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     """(split, bound on repeats in millionths, proven optimal, how) for a night of more than a dozen players."""
     started = time.perf_counter()
     warm, warm_key = _warm_start(players, evaluator, night)
-    hint = None if warm_key[0] else warm
+    hint = None if warm_key[0] else _fewest_tables(warm, evaluator, night)
     plan = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     budget = _Budget(night.time_budget, started)
     status, mix_proven, method = "WARM_START", True, "local search"
-    if plan is not None and (hint is None or _sizes(hint) != plan):  # the hard rules move the "fill" mix
-        plan, mix_proven, status, hint = _fill_plan(players, evaluator, night, budget.split(2))
-        if plan is None:
-            raise _refusal(players, night, status)
+    if hint is None or (plan is not None and _sizes(hint) != plan):  # feasibility first (pods_feasible)
+        hint, plan, mix_proven, status = _feasible_start(players, evaluator, night, hint, budget)
+        hint = _fewest_tables(hint, evaluator, night)
     bound = repeats_lower_bound(night, players, min(plan) if plan else min(evaluator.sizes))
     if hint is not None and _repeats_settled(players, evaluator, night, plan, hint, bound):
         found, method = None, "local search, repeats at the bound"
@@ -64,16 +65,34 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         best = improve(best, evaluator, night.mix)
     if status != "OPTIMAL":  # chains of moves the swaps cannot make, by exact assignments (pods_improve)
         best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed)
+        best = _fewest_tables(best, evaluator, night)
     repeats = _repeats(best, evaluator)
     if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
         status = "OPTIMAL"
-    return [frozenset(t) for t in best], min(bound, repeats), status == "OPTIMAL" and mix_proven, {
+    proven = status == "OPTIMAL" and mix_proven
+    return [frozenset(t) for t in best], min(bound, repeats), proven, {
         "method": method, "status": status, "limit_seconds": night.time_budget,
-        "wall_seconds": round(time.perf_counter() - started, 3)}
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        "levels": levels(best, evaluator, players, bound, proven, mix_proven)}
+
+
+def _fewest_tables(tables, evaluator: Evaluator, night: Night):
+    """"free": the table level at the repeats found (pods_improve.fewer_tables), seat costs settled again."""
+    if night.mix != "free":
+        return tables
+    fewer = fewer_tables(tables, evaluator)
+    if len(fewer) == len(tables):
+        return tables
+    evaluator.work_left = int(WARM_TRIES * night.time_budget / 8)
+    return improve(fewer, evaluator, night.mix)
 
 
 def _proven_by_floor(tables, evaluator: Evaluator, night: Night, repeats: int, bound: int) -> bool:
-    return repeats <= bound and not night.rating_weight and seats_at_floor(tables, evaluator)  # nothing is better
+    """Nothing is better: repeats at their bound, ("free") the fewest tables the sizes allow, every seat at its
+    floor."""
+    fewest = math.ceil(sum(map(len, tables)) / max(evaluator.sizes))
+    return (repeats <= bound and not night.rating_weight and (night.mix == "fill" or len(tables) <= fewest)
+            and seats_at_floor(tables, evaluator))
 
 
 def _repeats_settled(players, evaluator: Evaluator, night: Night, plan, hint, bound: int) -> bool:
@@ -147,27 +166,31 @@ def _warm_start(players, evaluator: Evaluator, night: Night):
     return best
 
 
-def _fill_plan(players, evaluator, night, limits):
-    """The "fill" mix when the hard rules forbid the plain one: the fewest, most even tables that have a split."""
-    model = _model_for(players, evaluator, night, None, objective="mix")
-    status, found, _bound = model.solve(limits)
+def _feasible_start(players, evaluator: Evaluator, night: Night, hint, budget):
+    """(split, "fill" plan or None, mix proven, status) when the local search found no split, or ("fill") not
+    in the plain mix: the complete search of pods_feasible decides, and a night is refused only on its proof."""
+    quick = FEASIBLE_QUICK * night.time_budget * max(1.0, len(players) / 60)  # a larger night's cover takes longer
+    status, found, mix_proven = first_split(players, evaluator, night, quick, known=hint)
     if found is None:
-        return None, False, status, None
-    return _sizes(found), status == "OPTIMAL", status, found
+        raise _refusal(players, night, status)
+    if hint is not None and _mix(hint) <= _mix(found):  # the local search's mix was as good
+        found, mix_proven = hint, mix_proven and _mix(hint) == _mix(found)
+    evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
+    found = improve([set(t) for t in found], evaluator, night.mix)
+    return found, (_sizes(found) if night.mix == "fill" else None), mix_proven, "WARM_START"
+
+
+def _mix(tables) -> tuple:
+    return len(tables), sum(len(t) ** 2 for t in tables)
 
 
 def _refusal(players, night: Night, status: str) -> PodsError:
+    """The refusal, with its proof: CP-SAT's INFEASIBLE, and the rule whose removal leaves a split."""
     if status == "INFEASIBLE":
-        def decide(relaxed: Night):
-            model = _model_for(players, Evaluator(relaxed), relaxed, None, objective="none")
-            half = night.time_budget / 2
-            status = model.solve((half * SOLVER_SHARE, half))[0]
-            return None if status == "UNKNOWN" else status != "INFEASIBLE"
-
-        return why_infeasible(replace(night), players, decide)
-    return PodsError(f"No split was found within the optimiser's {night.time_budget:g} s budget, and none was "
-                     f"proven impossible; ask again, or ease the pairs kept apart.", "undecided",
-                     seconds=night.time_budget)
+        return why_infeasible(replace(night), players, lambda relaxed: has_split(players, relaxed))
+    return PodsError(f"No split was found in {FEASIBLE_SECONDS:g} s of complete search, and none was proven "
+                     f"impossible: the pairs kept apart are too many to decide tonight's night.", "undecided",
+                     seconds=FEASIBLE_SECONDS)
 
 
 def _repeat_unit(values) -> int:

@@ -436,8 +436,9 @@ def pods_message(error: pods.PodsError) -> str:
         "locked_size": lambda: _("A locked table's size is not one its game allows tonight; unlock it first."),
         "locked_pair": lambda: _("A locked table seats a pair kept apart; unlock it first."),
         "locked_game": lambda: _("A locked table seats a player at a game he does not play; unlock it first."),
-        "undecided": lambda: _("No split was found within the optimiser's time budget; propose again, or ease the "
-                               "pairs kept apart."),
+        "undecided": lambda: _("The optimiser's complete search neither found a split nor proved that none "
+                               "exists in %(seconds)d seconds: the pairs kept apart are too many to decide.") % {
+            "seconds": params.get("seconds", 0)},
         "boxes": lambda: _("Tonight's boxes cannot seat everyone: the split needs %(tables)d tables.") % {
             "tables": params.get("tables", 0)},
     }

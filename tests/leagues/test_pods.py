@@ -405,7 +405,8 @@ def test_a_hard_small_night_is_searched_exactly_not_by_the_clock():
     night = Night(players=list(range(1, 13)), table_sizes=(2, 3, 4), mix="free",
                   met={pair(a, b): (a * b) % 3 for a, b in combinations(range(1, 13), 2)})
     proposal = propose(night)
-    assert proposal.solver == {"method": "exact", "status": "OPTIMAL"} and proposal.exact
+    assert (proposal.solver["method"], proposal.solver["status"], proposal.exact) == ("exact", "OPTIMAL", True)
+    assert all(level["proven"] for level in proposal.solver["levels"].values())
 
 
 def test_a_large_night_stays_within_the_stated_budget():
