@@ -266,21 +266,15 @@ class Scorer:
                 both = split[a] + split[b]
                 best = _add(self.pod(split[a]), self.pod(split[b]))
                 first = both[0]  # in the pod of the size it is in: each split of the two weighed once
-                for mates in combinations(both[1:], len(split[a]) - 1):
-                    work -= 1
-                    chosen = [first, *mates]
-                    other = [p for p in both if p not in chosen]
-                    value = _add(self.pod(chosen), self.pod(other))
-                    if value < best:
-                        best, split[a], split[b], improved = value, chosen, other, True
-                if len(split[a]) != len(split[b]):
-                    for mates in combinations(both[1:], len(split[b]) - 1):
+                for size in dict.fromkeys((len(split[a]), len(split[b]))):  # the first player in either pod
+                    for mates in combinations(both[1:], size - 1):
                         work -= 1
                         chosen = [first, *mates]
                         other = [p for p in both if p not in chosen]
-                        value = _add(self.pod(other), self.pod(chosen))
+                        pods = (chosen, other) if size == len(split[a]) else (other, chosen)
+                        value = _add(self.pod(pods[0]), self.pod(pods[1]))
                         if value < best:
-                            best, split[a], split[b], improved = value, other, chosen, True
+                            best, split[a], split[b], improved = value, pods[0], pods[1], True
         return split
 
     def anneal(self, split, steps: int, seed: int) -> list[list[int]]:

@@ -1,10 +1,10 @@
 """`manage.py swiss --input FILE.json`: pairing a tournament round from outside the web (issue 51's contract)."""
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from leagues.management.json_input import read_json_input
 from leagues.tournaments.pairing import PairingError, pair
 from leagues.tournaments.pairing_json import round_from_json
 
@@ -18,16 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--input", required=True, help="A JSON file, or - for standard input.")
 
     def handle(self, *args, input: str, **options) -> None:
-        try:
-            if input == "-":
-                data = json.load(sys.stdin)
-            else:
-                with open(input, encoding="utf-8") as handle:
-                    data = json.load(handle)
-        except OSError as error:
-            raise CommandError(f"Cannot read {input}: {error.strerror}.", returncode=2) from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{input} is not valid JSON: {error}.", returncode=2) from None
+        data = read_json_input(input)
         try:
             pairing = pair(round_from_json(data))
         except PairingError as error:
