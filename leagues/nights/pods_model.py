@@ -81,8 +81,11 @@ class Proposal:
         return self.bound
 
     def as_json(self) -> dict:
+        """The command's contract (docs/api.md), with whether the answer is proven optimal for the mix and each
+        level of the rule with its value, bound and proof (issue 49: the levels were in the proposal only)."""
         return {"tables": [list(table.players) for table in self.tables], "repeats": self.repeats,
-                "seat_cost": self.seat_cost, "bound": self.bound}
+                "seat_cost": self.seat_cost, "bound": self.bound, "exact": self.exact,
+                "levels": self.solver.get("levels", {})}
 
 
 def seat_cost(history, seat: int, positions: int, order: float = RENYI_ORDER) -> float:

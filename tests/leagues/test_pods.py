@@ -204,8 +204,14 @@ def test_the_pods_command_answers_the_contract(tmp_path, capsys):
             "seats": {"1": [2, 0, 0, 0]}, "forbidden": [[5, 6]]}
     call_command("pods", "--input", write(tmp_path, data))
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"tables", "repeats", "seat_cost", "bound"}
+    assert set(answer) == {"tables", "repeats", "seat_cost", "bound", "exact", "levels"}
     assert answer["bound"] <= answer["repeats"]
+    assert list(answer["levels"]) == ["repeats", "tables", "seat_cost"]  # in the rule's order
+    for level in answer["levels"].values():
+        assert level["bound"] <= level["value"] and level["proven"] == (level["value"] <= level["bound"])
+    assert answer["levels"]["repeats"]["value"] == answer["repeats"]
+    assert answer["levels"]["tables"]["value"] == len(answer["tables"])
+    assert not answer["exact"] or answer["bound"] == answer["repeats"]  # proven optimal: the bound is met
     assert sorted(p for t in answer["tables"] for p in t) == data["players"]
     assert answer["repeats"] == 0 and answer["seat_cost"] > 0
     assert not any({5, 6} <= set(t) for t in answer["tables"])
