@@ -39,9 +39,8 @@ from leagues.models import Club, Player, Result, ResultEntry, Season, SignOff
 from leagues.models.bulk import insert_rows
 from leagues.nights import selectors as night_selectors
 from leagues.notifications import services as notifications
-from leagues.rating import chances
 from leagues.rating.store import result_scopes
-from leagues.result.scope import table_scope
+from leagues.result.scope import chances_shown
 from shitenno_site.errors import Conflict
 
 # --- results and sign-offs ---
@@ -182,29 +181,15 @@ def result_from_session(*, session) -> Result | None:
         created_by=session.created_by,
     )
     ranks = standings_maths.competition_ranks([p["rank"] for p in placings])
-    shown = _chances_shown(session, [seats[position] for position in sorted(seats)])
+    shown = chances_shown(session, [seats[position] for position in sorted(seats)])
     ResultEntry.objects.bulk_create(
         ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"),
-                    win_before=shown.get(seats[p["seat"]].pk, (None, None))[0],
-                    place_before=shown.get(seats[p["seat"]].pk, (None, None))[1])
+                    win_before=(kept := shown.get(seats[p["seat"]].pk, (None, None)))[0], place_before=kept[1])
         for p, rank in zip(placings, ranks, strict=True)
     )
     notifications.result_recorded(result)
     return result
 
-
-def _chances_shown(session, players: Sequence[Player]) -> dict[int, tuple[float, float]]:
-    """Each player's chance to win and expected place as the table's page showed them when its game ended, in the
-    scope its result counts in (leagues.result.scope): kept on the result's entries, so the finished table's
-    "chances before this game" are the ones its players saw (issue 50 finding 5: they were read again from the
-    ratings of that day, up to 60 points from what the table had shown). None for a size the chances do not
-    cover."""
-    if not chances.MIN_PLAYERS <= len(players) <= chances.MAX_PLAYERS:
-        return {}
-    scope = table_scope(session)
-    league_id = int(scope.key) if scope.kind == "league" else None
-    seats = chances.table_chances(game=session.game, player_ids=[p.pk for p in players], league_id=league_id)
-    return {seat.player_id: (seat.win, seat.expected_place) for seat in seats}
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from leagues.club.seasons import season_for
 from leagues.models import League, Player, Rating, Result
+from leagues.rating import chances
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,17 @@ def table_scope(session) -> TableScope:
     if not Rating.objects.filter(kind="league", key=str(league_id), player__seats__session_id=session.pk).exists():
         return TableScope("game", session.game, league=name, fallback=True)
     return TableScope("league", str(league_id), league=name)
+
+
+def chances_shown(session, players) -> dict[int, tuple[float, float]]:
+    """Each player's chance to win and expected place as the table's page showed them when its game ended, in the
+    scope its result counts in: kept on the result's entries (results.result_from_session), so the finished
+    table's "chances before this game" are the ones its players saw (issue 50 finding 5: they were read again
+    from the ratings of that day, up to 60 points from what the table had shown). Empty for a size the chances do
+    not cover."""
+    if not chances.MIN_PLAYERS <= len(players) <= chances.MAX_PLAYERS:
+        return {}
+    scope = table_scope(session)
+    league_id = int(scope.key) if scope.kind == "league" else None
+    seats = chances.table_chances(game=session.game, player_ids=[p.pk for p in players], league_id=league_id)
+    return {seat.player_id: (seat.win, seat.expected_place) for seat in seats}
