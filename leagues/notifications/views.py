@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
+from shitenno_site.problems import problem_response
+
 from . import mail, selectors, services
 from .forms import ClubHoursForm, DeviceForm, PreferenceForm
 from .models import ClubHours
@@ -35,7 +37,8 @@ def preferences(request: HttpRequest) -> HttpResponse:
 
 
 def _bad(message: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"detail": message}, status=status)
+    """The push endpoints' refusals, as the API's one problem document (shitenno_site/problems.py)."""
+    return problem_response(status, message)
 
 
 @require_http_methods(["GET", "POST", "DELETE"])
