@@ -114,7 +114,7 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
             if not (still_due and devices and push_enabled()
                     and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR):
                 return _mark(row, Notification.State.DROPPED), None
-            language = preference.language if preference is not None else "en"
+            language = preference.language if preference is not None else settings.LANGUAGE_CODE
             work = ("push", (devices, worded(row.kind, row.payload, language) | {
                 "tag": row.dedupe_key, "account": account_of(row.recipient_id)}))  # the phone shows it to him only
         row.state, row.claimed_at = Notification.State.SENDING, timezone.now()
