@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from leagues.models.accounts import address_verified
+
 from .devices import account_of
 from .due import split_due
 from .endpoints import Refused
@@ -100,7 +102,7 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
             # looks), nor does the push limit count it.
             still_due, _gone = split_due([row], row.recipient_id, Channel.EMAIL)
             user = preference.user
-            if not (still_due and user.email and user.is_active):
+            if not (still_due and user.email and user.is_active and address_verified(user)):
                 return _mark(row, Notification.State.DROPPED), None
             work: tuple[str, object] = ("email", mail(preference, [row], settings.SITE_URL, at_once=True))
         elif in_quiet_hours(row.club_id):
