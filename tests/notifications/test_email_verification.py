@@ -155,6 +155,15 @@ def test_the_account_page_says_unverified_and_sends_the_link_again(client, erin_
     assert "bevestigd" in page and "Stuur de link opnieuw" not in page
 
 
+def test_the_notification_settings_say_an_unverified_address_gets_nothing(client, erin_unverified, alice):
+    client.force_login(erin_unverified)
+    url = reverse("notifications:settings")
+    assert "not confirmed yet" in client.get(url).content.decode()
+    assert "nog niet bevestigd" in client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    client.force_login(alice)
+    assert "not confirmed yet" not in client.get(url).content.decode()
+
+
 def test_a_verified_address_is_sent_no_link(client, alice):
     client.force_login(alice)
     assert client.post(reverse("email_link_again")).status_code == 302
