@@ -21,6 +21,7 @@ from hypothesis import settings as hypothesis_settings
 
 from leagues.club import clubs
 from leagues.people import players
+from tests.accounts import verified
 from tests.clock import TONIGHT, travel_to
 from tests.xdist_env import worker_environment
 
@@ -100,6 +101,17 @@ def no_dns_for_push_endpoints(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def rate_limits_of_this_test(monkeypatch):
+    """Each test counts its own mail budgets (shitenno_site/rate_limits.py): the shared cache outlives a test,
+    and every test client comes from 127.0.0.1."""
+    import uuid
+
+    from shitenno_site import rate_limits
+
+    monkeypatch.setattr(rate_limits, "NAMESPACE", f"rate-test-{uuid.uuid4().hex}")
+
+
+@pytest.fixture(autouse=True)
 def language_of_the_site():
     """Each test starts in the site's own language: a request in Dutch leaves Dutch active on the thread (the
     locale middleware activates, nothing deactivates), and a later test's lazy strings would read Dutch."""
@@ -141,7 +153,7 @@ def real_password_hashing(settings):
 
 
 def _user(name: str):
-    return players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+    return verified(players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD))
 
 
 @pytest.fixture
