@@ -152,7 +152,7 @@ class ClubLeagues(APIView):
             raise exceptions.PermissionDenied(_("Only members see a private club's leagues."))
         return Response(LeagueOutput(selectors.leagues_list(viewer=request.user, club=club), many=True).data)
 
-    @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415),
+    @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415, 429),
                    summary="Start a league (club owners and admins)")
     def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)

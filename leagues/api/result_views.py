@@ -135,7 +135,7 @@ class ResultList(ListAPIView):
         season = IdField(required=False, allow_null=True, default=None)
         entries = EntryInput(many=True)
 
-    @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415),
+    @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415, 429),
                    summary="Enter a game played without move entry (any game); you sign it off for you and guests")
     def post(self, request) -> Response:
         data = self.ResultInput(data=request.data)

@@ -189,7 +189,7 @@ class ClubList(ListAPIView):
         description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000, multiline=True)
         members_public = StrictBooleanField(required=False, default=False)
 
-    @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415),
+    @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415, 429),
                    summary="Start a club (you become its owner)")
     def post(self, request) -> Response:
         data = self.Input(data=request.data)

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from leagues.common import budgets
 from leagues.common.access import player_consent_givers, require_club_manager
 from leagues.common.audit import audit_record
 from leagues.jobs import outbox
@@ -31,6 +32,9 @@ def club_create(*, name: str, owner: AbstractBaseUser, description: str = "", me
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("A club needs a name.")})
+    budgets.hold_account(owner)
+    budgets.clubs_budget(owner, Club.objects.filter(memberships__player__user=owner,
+                                                    memberships__role=Membership.Role.OWNER))
     club = Club.objects.create(
         name=name[:100], slug=_unique_slug(name), description=description, members_public=members_public
     )

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.registry import one_name
 from leagues import standings as standings_maths
 from leagues.club.league_edits import league_named, season_overlap_message
+from leagues.common import budgets
 from leagues.common.access import require_club_manager
 from leagues.common.tie_breaks import default_tie_breakers, tie_breaker_refusal
 from leagues.models import Club, League, Membership, Player, Season
@@ -39,6 +40,7 @@ def league_create(*, club: Club, name: str, games: Sequence[str], user: Abstract
         raise ValidationError(errors)
     name = name[:100]
     Club.objects.select_for_update(of=("self",)).values_list("pk", flat=True).get(pk=club.pk)  # one at a time
+    budgets.leagues_budget(League.objects.filter(club=club))  # counted under the club's row lock (above)
     if league_named(club_id=club.pk, name=name):  # the one comparison, shared with a league's rename
         raise ValidationError({"name": _("The club has a league named %(name)s already.") % {"name": name}})
     base = slugify(name)[:90] or "league"

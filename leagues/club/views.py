@@ -17,10 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from leagues.club import clubs
 from leagues.common import selectors
 from leagues.common.access import club_access, club_for_member
-from leagues.common.forms import ClubForm, RoleForm
+from leagues.common.forms import ClubForm, RoleForm, apply_service_errors
 from leagues.common.selectors import listed_sessions
 from leagues.models import Club, Membership
-from shitenno_site.errors import Conflict
+from shitenno_site.errors import Conflict, TooMany
 
 
 @require_safe
@@ -51,10 +51,17 @@ def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
+    too_many = False
     if request.method == "POST" and form.is_valid():
-        club = clubs.club_create(owner=request.user, **form.cleaned_data)
-        return redirect(club)
-    return render(request, "leagues/club_form.html", {"form": form}, status=400 if form.errors else 200)
+        try:
+            club = clubs.club_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as exc:  # the account's budget of clubs (TooMany), said above the form
+            too_many = isinstance(exc, TooMany)
+            apply_service_errors(form, exc)
+        else:
+            return redirect(club)
+    status = 429 if too_many else 400 if form.errors else 200
+    return render(request, "leagues/club_form.html", {"form": form}, status=status)
 
 
 CLUB_MEMBERS_PAGE = 50

@@ -24,6 +24,7 @@ from games.models import TableSession
 from games.registry import one_name
 from leagues import standings as standings_maths
 from leagues.club.seasons import season_for, season_refusals
+from leagues.common import budgets
 from leagues.common.access import (
     membership_of,
     players_signers,
@@ -234,6 +235,8 @@ def result_enter(
                 "table with: not %(names)s.") % {"names": ", ".join(sorted(p.name for p in strangers))}})
     if played_on > timezone.localdate():
         raise ValidationError({"played_on": _("The game cannot be in the future.")})
+    budgets.hold_account(user)  # last of this entry's locks: no other path holds an account's row and waits for more
+    budgets.results_budget(Result.objects.filter(created_by=user, source=""))
     result = Result.objects.create(game=game[:80], played_on=played_on, season=season, club=club, created_by=user)
     ResultEntry.objects.bulk_create(ResultEntry(result=result, **e) for e in entries)
     for player_id in result_players_signed_by(result, user):
