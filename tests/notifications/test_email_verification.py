@@ -191,3 +191,9 @@ def test_the_verified_address_goes_with_a_deleted_account(alice, bob):
     account_deletion.account_delete(user=bob, password=PASSWORD)
     assert not VerifiedAddress.objects.filter(email="bob@example.org").exists()
     assert VerifiedAddress.objects.filter(user=alice).exists()
+
+
+def test_the_api_says_whether_the_address_is_verified(api, alice):
+    assert api.login(alice).get("/api/me/").json()["email_verified"] is True
+    VerifiedAddress.objects.filter(user=alice).delete()
+    assert api.get("/api/me/").json()["email_verified"] is False
