@@ -237,12 +237,14 @@ if os.environ.get("EMAIL_URL"):  # smtp://user:password@host:587/?tls=True and t
 # Seconds the SMTP connection may block (connect and each read): without it a mail server that hangs holds the
 # digest's worker for ever (issue 46 finding 4). EMAIL_URL's ?timeout= or EMAIL_TIMEOUT; 10 s by default.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or globals().get("EMAIL_TIMEOUT") or 10)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Shitennō site <noreply@localhost>")
 # The site's address for links in e-mails sent by the worker (no request there): the digest's links.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
-# The site's own name in its mails (the password reset's signature and subject), not the request's host: Django's
-# default signed "The 127.0.0.1:8101 team" (issue 47 finding 7).
+# The site's own name in its mails (every mail's subject and signature: the digest, a message at once, the password
+# reset, the address verification), not the request's host: Django's default signed "The 127.0.0.1:8101 team"
+# (issue 47 finding 7).
 SITE_NAME = os.environ.get("SITE_NAME", "Shitennō")
+# The mails' sender: by default named by SITE_NAME too (the name a mail client shows beside the subject).
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or f"{SITE_NAME} <noreply@localhost>"
 # Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")

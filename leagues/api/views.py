@@ -16,6 +16,7 @@ from leagues.club import clubs
 from leagues.common import selectors
 from leagues.common.access import club_sees_inside
 from leagues.models import Club, ClubInvite, Membership, Player
+from leagues.models.accounts import address_verified
 from leagues.people import account_deletion, my_data, players
 from shitenno_site.api import (
     IdField,
@@ -41,6 +42,8 @@ class MeOutput(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     email = serializers.EmailField(allow_null=True, help_text="null when the account has no address")
+    email_verified = serializers.BooleanField(help_text="The address was confirmed through the link the site mailed "
+                                                        "there; until then no notification is mailed to it.")
     player = PlayerOutput()
 
 
@@ -54,7 +57,7 @@ class MeView(APIView):
     def _me(user, player: Player) -> Response:
         return Response(MeOutput({
             "id": user.pk, "username": user.get_username(), "email": user.email or None,  # "" is no address
-            "player": player,
+            "email_verified": address_verified(user), "player": player,
         }).data)
 
     @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")

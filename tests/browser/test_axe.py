@@ -22,7 +22,7 @@ from games.models import TableSession
 from games.plugins import all_games
 from leagues.club import clubs
 from leagues.models import Club, League, Season
-from leagues.people import players
+from leagues.people import players, verification
 from leagues.people.players import player_for_user
 from leagues.standings import store as standings_store
 from leagues.standings import tally as tally_store
@@ -98,7 +98,8 @@ def site(db, monkeypatch, settings):
              (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
-             (kenji, reverse("results_waiting")),
+             (kenji, reverse("results_waiting")), (dora, reverse("account")),
+             (None, reverse("verify_email", args=[verification.token_for(dora)])),
              (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     for game in all_games():

@@ -1,6 +1,6 @@
 """Push on a phone (issue 39), at 360 px in Debian's Chromium: alice turns push on from her notification settings
 (the permission is asked only when she taps "Turn on"; the test's browser grants it), and when the night's round
-opens her phone shows "Round 1: table N".
+opens her phone shows "Shitennō, round 1, table N" (the game, then where: issue 47).
 
 Chromium subscribes through Google's push service, which this machine cannot reach, so the page's
 `pushManager.subscribe` is answered with a subscription to a push service on localhost (the keys are the test's);
@@ -67,7 +67,8 @@ def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
     assert len(service.received) == 1
     message = device.decrypt(service.received[0])
     table = next(t for t in opened_round.tables.all() if alice.player.pk in t.players)
-    assert message["title"] == f"Round 1: table {table.position + 1}"
+    assert message["title"] == f"Shitennō, round 1, table {table.position + 1}"
+    assert message["body"].startswith("Edo Gamers, Thursday, the night of 26 November; with ")
 
     cdp = page.context.new_cdp_session(page)
     registrations = []

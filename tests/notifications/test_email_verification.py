@@ -182,3 +182,18 @@ def test_the_migration_s_rule_existing_addresses_are_verified(django_user_model)
     none = django_user_model.objects.create_user("none", "", PASSWORD)
     migration.existing_addresses_verified(apps, None)
     assert address_verified(old) and not VerifiedAddress.objects.filter(user=none).exists()
+
+
+def test_the_verified_address_goes_with_a_deleted_account(alice, bob):
+    from leagues.people import account_deletion
+
+    assert VerifiedAddress.objects.filter(user=bob).exists()
+    account_deletion.account_delete(user=bob, password=PASSWORD)
+    assert not VerifiedAddress.objects.filter(email="bob@example.org").exists()
+    assert VerifiedAddress.objects.filter(user=alice).exists()
+
+
+def test_the_api_says_whether_the_address_is_verified(api, alice):
+    assert api.login(alice).get("/api/me/").json()["email_verified"] is True
+    VerifiedAddress.objects.filter(user=alice).delete()
+    assert api.get("/api/me/").json()["email_verified"] is False
