@@ -8,10 +8,10 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games.plugins import game_name
-from leagues.models import Club
+from leagues.models import Club, Player
 
 from . import services
 from .models import Tournament, TournamentEntry, TournamentRound
@@ -78,11 +78,25 @@ def _game(tournament: Tournament, position: int) -> str:
     return game_name(games[position % len(games)]) if games else ""
 
 
+def _number(value) -> float | int | None:
+    """A Fraction as the pages show it: whole, or to two decimals."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
 def standings_rows(tournament: Tournament, names: dict[int, str]) -> list[dict]:
     rows, _lots = services.tournament_standings(tournament)
-    return [{"place": r.place, "player": r.player, "name": names.get(r.player, "?"), "points": r.points,
-             "opponents_average": r.opponents_average, "average_place": r.average_place,
-             "head_to_head": r.head_to_head, "lot": r.lot} for r in rows]
+    return [{"place": r.place, "player": r.player, "name": names.get(r.player, "?"), "points": _number(r.points),
+             "opponents_average": _number(r.opponents_average), "average_place": _number(r.average_place),
+             "head_to_head": r.head_to_head, "lot": None if r.lot is None else round(r.lot, 4)} for r in rows]
+
+
+def not_entered(tournament: Tournament) -> list[Player]:
+    """The club's members and its guests who have not entered: the organiser's list to enter and check in."""
+    entered = tournament.entries.values("player")
+    return list(Player.objects.filter(Q(memberships__club=tournament.club) | Q(
+        user__isnull=True, created_in=tournament.club)).exclude(pk__in=entered).distinct().order_by("name", "pk"))
 
 
 def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = None) -> Day:
