@@ -23,4 +23,5 @@
   }
   tick();
   window.setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSettle", tick);
 }());
