@@ -37,6 +37,7 @@ class RoundView:
     kind: str
     pods: list[PodView]
     byes: list[str]
+    bye_ids: list[int]
     clock_started_at: datetime.datetime | None
     clock_ends_at: datetime.datetime | None
 
@@ -58,6 +59,7 @@ class Day:
     own_pod: PodView | None = None
     own_seat: int | None = None
     own_others: list[str] = field(default_factory=list)
+    own_bye: bool = False
 
     @property
     def latest(self) -> RoundView | None:
@@ -111,7 +113,8 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
                       for n, p in enumerate(pod.players)]
             pods.append(PodView(r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated,
                                 bool(pod.places)))
-        rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in r.pairing.get("byes", [])],
+        byes = r.pairing.get("byes", [])
+        rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
                                 r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))
     day = Day(tournament, rounds, standings_rows(tournament, names), entries, names, over=False, winner=None)
     latest = day.latest
@@ -125,6 +128,7 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
     if viewer is not None and viewer.is_authenticated:
         day.own_entry = next((e for e in entries if e.player.user_id == viewer.pk), None)
         if day.own_entry is not None and latest is not None:
+            day.own_bye = day.own_entry.player_id in latest.bye_ids
             for pod in latest.pods:
                 for seat in pod.players:
                     if seat["id"] == day.own_entry.player_id:

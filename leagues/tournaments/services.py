@@ -1,8 +1,10 @@
 """A tournament day's writes (issue 51, docs/tournaments.md): set it up, enter and check in players, pair the next
 round (random from the recorded seed in round 1, by the standings after), record each pod's places, drop.
 
-Managers of the club only, as nights are. The standings are read from the pods' places each time
-(leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
+The club's managers set it up, pair the rounds and enter the places, as nights are; a member enters, checks in and
+drops himself (a manager does it for any member or guest of the club). Each write is one transaction on the
+tournament's locked row, and a refusal raises before anything is written. The standings are read from the pods'
+places each time (leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
 """
 
 from __future__ import annotations
@@ -168,6 +170,8 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         playing = [e.player_id for e in tournament.entries.order_by("pk")
                    if e.checked_in_at is not None and e.entered_round <= number
                    and (e.dropped_after is None or e.dropped_after >= number)]
+        if not playing:
+            raise ValidationError(_("Nobody is checked in for round %(number)d.") % {"number": number})
         kind = TournamentRound.Kind.SWISS if number <= tournament.swiss_rounds else TournamentRound.Kind.CUT
         if number == 1:
             order = sorted(playing)

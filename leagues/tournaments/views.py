@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -49,6 +50,12 @@ def names_joined(names: list[str]) -> str:
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
+def _polled(response: HttpResponse) -> HttpResponse:
+    """A poll's part and the whole page share an address: a cache keeps them apart."""
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
 def _day_context(request: HttpRequest, tournament: Tournament, error: str = "") -> dict:
     day = selectors.tournament_day(tournament, request.user)
     access = club_access(tournament.club, request.user)
@@ -78,8 +85,8 @@ def tournament_day(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_viewer(pk, request.user)
     context = _day_context(request, tournament)
     if request.htmx and request.GET.get("part") == "own":
-        return render(request, "leagues/tournaments/partials/own.html", context)
-    return render(request, "leagues/tournaments/tournament.html", context)
+        return _polled(render(request, "leagues/tournaments/partials/own.html", context))
+    return _polled(render(request, "leagues/tournaments/tournament.html", context))
 
 
 @login_required
@@ -135,8 +142,8 @@ def tournament_wall(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_viewer(pk, request.user)
     context = {"tournament": tournament, "day": selectors.tournament_day(tournament), "poll_seconds": POLL_SECONDS}
     if request.htmx:
-        return render(request, "leagues/tournaments/partials/wall.html", context)
-    return render(request, "leagues/tournaments/wall.html", context)
+        return _polled(render(request, "leagues/tournaments/partials/wall.html", context))
+    return _polled(render(request, "leagues/tournaments/wall.html", context))
 
 
 @require_GET

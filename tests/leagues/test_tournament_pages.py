@@ -153,3 +153,18 @@ def test_a_whole_day_ends_with_the_winner_on_the_wall_and_the_final_standings_as
     rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
     assert [r["place"] for r in rows] == [str(n) for n in range(1, 9)] and rows[0]["final"] == "yes"
     assert set(rows[0]) >= {"points", "opponents_average", "average_place", "head_to_head", "lot"}
+
+
+def test_a_round_with_nobody_checked_in_is_refused_and_a_bye_is_told(client, club, alice, carol, tournament):
+    empty = services.tournament_create(club=club, user=alice, name="Empty cup", date=datetime.date(2026, 12, 6))
+    client.force_login(alice)
+    before = state()
+    refused = client.post(f"/tournaments/{empty.pk}/pair/")
+    assert refused.status_code == 400 and "Nobody is checked in" in refused.content.decode() and state() == before
+    late = members_joined(club, carol, ["late"])[1]  # nine players at pods of four: one bye
+    services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(late), checked_in=True)
+    paired = services.round_pair(tournament=tournament, user=alice)
+    bye = paired.pairing["byes"][0]
+    user = TournamentEntry.objects.get(tournament=tournament, player_id=bye).player.user
+    client.force_login(user)
+    assert "You have a bye in round 1." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
