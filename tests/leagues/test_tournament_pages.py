@@ -168,3 +168,10 @@ def test_a_round_with_nobody_checked_in_is_refused_and_a_bye_is_told(client, clu
     user = TournamentEntry.objects.get(tournament=tournament, player_id=bye).player.user
     client.force_login(user)
     assert "You have a bye in round 1." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+
+def test_the_club_page_links_its_tournaments_for_whoever_sees_inside(client, tournament, carol, dave):
+    client.force_login(carol)
+    assert f'href="/tournaments/{tournament.pk}/"' in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
+    client.force_login(dave)
+    assert f"/tournaments/{tournament.pk}/" not in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
