@@ -3,8 +3,10 @@ dropping, pairing the next round and entering a pod's places, reading its rounds
 leagues.tournaments.services (writes) and selectors (reads). The standings are computed on each read (never
 stored)."""
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -159,8 +161,7 @@ class ClubTournaments(APIView):
     def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
-            return Response({"detail": "Only members see a private club's tournaments."},
-                            status=status.HTTP_403_FORBIDDEN)
+            raise PermissionDenied(_("Only members see a private club's tournaments."))
         return Response(TournamentSummaryOutput(selectors.club_tournaments(club), many=True).data)
 
     @extend_schema(request=TournamentInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
@@ -179,7 +180,7 @@ def _player(data: dict) -> Player | None:
         return None
     player = Player.objects.filter(pk=pk).first()
     if player is None:
-        raise serializers.ValidationError({"player": ["No such player."]})
+        raise serializers.ValidationError({"player": [_("No such player.")]})
     return player
 
 
@@ -244,6 +245,6 @@ class PodPlaces(APIView):
         data.is_valid(raise_exception=True)
         places = {row["player"]: row["place"] for row in data.validated_data["places"]}
         if len(places) != len(data.validated_data["places"]):
-            raise serializers.ValidationError({"places": ["Each player once."]})
+            raise serializers.ValidationError({"places": [_("Each player of the pod once.")]})
         services.pod_places(pod=pod, user=request.user, places=places)
         return Response(tournament_data(tournament))
