@@ -13,18 +13,19 @@ from django.core.exceptions import BadRequest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
+from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field, extend_schema_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import MoveError
-from shitenno_site import validation
-from shitenno_site.errors import Conflict, KeyReused, TooMany
+from shitenno_site import problems, validation
+from shitenno_site.errors import Conflict, KeyReused, TooMany, Unavailable
 from shitenno_site.parsers import MAX_JSON_DEPTH, StrictJSONParser  # noqa: F401  (the parser's old home)
 
 
@@ -35,7 +36,7 @@ class StrictSerializer(serializers.Serializer):
         if isinstance(data, dict):
             unknown = set(data) - set(self.fields)
             if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in sorted(unknown)})
+                raise serializers.ValidationError({name: [_("Unknown field.")] for name in sorted(unknown)})
         return super().to_internal_value(data)
 
 
@@ -224,51 +225,110 @@ class StrictJSONField(serializers.JSONField):
 
 
 # The services' errors answered with their sentence (a Conflict adds what the data is now).
-ANSWERED_WITH_A_SENTENCE = ((Conflict, 409), (KeyReused, 422), (TooMany, 429))
+ANSWERED_WITH_A_SENTENCE = ((Conflict, 409), (KeyReused, 422), (TooMany, 429), (Unavailable, 503))
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
-    if isinstance(exc, validation.InputError):
-        return Response({exc.field: [exc.message]}, status=400)
-    if isinstance(exc, BadRequest):
-        return Response({"detail": str(exc) or "Bad request."}, status=400)
-    if isinstance(exc, MoveError):
-        body = {"detail": exc.message, "code": type(exc).__name__}
-        if exc.code:  # the rule broken and its values, for a client that says it in its own language
-            body.update(rule=exc.code, params=exc.params)
-        return Response(body, status=400)
-    for kind, status in ANSWERED_WITH_A_SENTENCE:
-        if isinstance(exc, kind):
-            return Response({"detail": exc.message, **getattr(exc, "payload", {})}, status=status)
-    if isinstance(exc, RecursionError):  # JSON nested thousands of levels deep: the parser gives up
-        return Response({"detail": _("The JSON is nested too deeply.")}, status=400)
+    """Every error the API raises, as one problem document (shitenno_site/problems.py, RFC 9457)."""
+    answer = _answer(exc, context)
+    if answer is None:
+        return None
+    request = context.get("request")
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is None or getattr(renderer, "format", "json") == "json":  # the browsable API keeps its HTML
+        answer.content_type = problems.PROBLEM_CONTENT_TYPE
+    return answer
+
+
+def _answer(exc: Exception, context: dict) -> Response | None:
+    answer = _site_answer(exc)
+    if answer is not None:
+        return answer
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         exc = exceptions.ValidationError(detail)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
-    return drf_exception_handler(exc, context)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound(_not_found_sentence(exc))
+    answer = drf_exception_handler(exc, context)
+    if answer is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        errors = answer.data if isinstance(answer.data, dict) else {"non_field_errors": answer.data}
+        if set(errors) == {"detail"}:  # a model's own message, not a field's
+            errors = {"non_field_errors": errors["detail"]}
+        answer.data = problems.problem(answer.status_code, problems.first_sentence(errors) or _("Bad request."),
+                                       kind="invalid-input", errors=errors)
+    else:
+        data = answer.data if isinstance(answer.data, dict) else {"detail": answer.data}
+        detail = data.pop("detail", "") or problems.KINDS[problems.kind_for(answer.status_code)][0]
+        answer.data = problems.problem(answer.status_code, detail, **data)
+    return answer
 
 
-class ErrorOutput(serializers.Serializer):
-    detail = serializers.CharField()
+def _site_answer(exc: Exception) -> Response | None:
+    """The site's own errors (input, a refused move, a service's sentence), or None for DRF's and Django's."""
+    if isinstance(exc, validation.InputError):
+        errors = {exc.field: [exc.message]}
+        return Response(problems.problem(400, problems.first_sentence(errors), kind="invalid-input",
+                                         errors=errors), status=400)
+    if isinstance(exc, BadRequest):
+        return Response(problems.problem(400, str(exc) or _("Bad request.")), status=400)
+    if isinstance(exc, MoveError):
+        kind = "illegal-move" if type(exc).__name__ == "IllegalMove" else "invalid-move"
+        members = {"code": type(exc).__name__}
+        if exc.code:  # the rule broken and its values, for a client that says it in its own language
+            members.update(rule=exc.code, params=exc.params)
+        return Response(problems.problem(400, exc.message, kind=kind, **members), status=400)
+    for kind, status in ANSWERED_WITH_A_SENTENCE:
+        if isinstance(exc, kind):
+            return Response(problems.problem(status, exc.message, **getattr(exc, "payload", {})), status=status)
+    if isinstance(exc, RecursionError):  # JSON nested thousands of levels deep: the parser gives up
+        return Response(problems.problem(400, _("The JSON is nested too deeply.")), status=400)
+    return None
+
+
+def _not_found_sentence(exc: Http404) -> str:
+    """A 404's sentence in the reader's language: Django's get_object_or_404 says "No Club matches the given
+    query." in English, naming the model; every such answer says the site's one sentence instead."""
+    message = str(exc)
+    if not message or message.endswith("matches the given query."):
+        return _("No such object, or it is private.")
+    return _(message)
+
+
+@extend_schema_serializer(component_name="Problem")
+class ProblemOutput(serializers.Serializer):
+    """An error: RFC 9457 problem details (shitenno_site/problems.py). Besides the five members the RFC names,
+    `errors` holds field errors by field; a refused move adds `code`, `rule` and `params`; data that moved on adds
+    what it is now (`head_seq` for a table, `version` for a season, ...)."""
+
+    type = serializers.CharField(help_text="The kind of problem, as a URI reference: GET it for its explanation "
+                                 "(/api/problems/ lists them all).")
+    title = serializers.CharField(help_text="The kind's short summary, in the reader's language.")
+    status = serializers.IntegerField(help_text="The HTTP status, repeated.")
+    detail = serializers.CharField(help_text="What is wrong this time, in the reader's language.")
+    errors = serializers.DictField(required=False, help_text="For malformed input: each field (nested as the body "
+                                   "was) with its sentences.")
     code = serializers.CharField(required=False, help_text="For a refused move: IllegalMove or InvalidMove.")
     rule = serializers.CharField(required=False, help_text="For a refused move: the rule broken, as "
                                  "<game>.<rule> (the site's own sentences for it are in its Dutch catalogue).")
     params = serializers.DictField(required=False, help_text="For a refused move: the values the rule names.")
+    head_seq = serializers.IntegerField(required=False, help_text="For a stale move: the table's head_seq now.")
 
 
 ERROR_BODIES = {
-    400: OpenApiResponse(OpenApiTypes.OBJECT, description="Malformed: field errors, or a refused move's detail."),
-    401: OpenApiResponse(ErrorOutput, description="Log in first."),
-    403: OpenApiResponse(ErrorOutput, description="Not logged in, or not allowed to do this."),
-    404: OpenApiResponse(ErrorOutput, description="No such object, or it is private."),
-    409: OpenApiResponse(OpenApiTypes.OBJECT, description="The data moved on: detail, and what it is now."),
-    413: OpenApiResponse(ErrorOutput, description="The body is too large."),
-    415: OpenApiResponse(ErrorOutput, description="Send application/json."),
-    422: OpenApiResponse(ErrorOutput, description="This Idempotency-Key was used for a different request."),
-    429: OpenApiResponse(ErrorOutput, description="A budget is used up for now (docs/operations.md): try later."),
-    503: OpenApiResponse(ErrorOutput, description="A job failed or could not be queued: detail says why; try again."),
+    400: OpenApiResponse(ProblemOutput, description="Malformed (`errors` by field), or a refused move."),
+    401: OpenApiResponse(ProblemOutput, description="Log in first."),
+    403: OpenApiResponse(ProblemOutput, description="Not allowed to do this."),
+    404: OpenApiResponse(ProblemOutput, description="No such object, or it is private."),
+    409: OpenApiResponse(ProblemOutput, description="The data moved on: detail, and what it is now."),
+    413: OpenApiResponse(ProblemOutput, description="The body is too large."),
+    415: OpenApiResponse(ProblemOutput, description="Send application/json."),
+    422: OpenApiResponse(ProblemOutput, description="This Idempotency-Key was used for a different request."),
+    429: OpenApiResponse(ProblemOutput, description="A budget is used up for now (docs/operations.md): try later."),
+    503: OpenApiResponse(ProblemOutput, description="A job failed or could not be queued: detail says why; try again."),
 }
 
 
@@ -280,14 +340,15 @@ def with_errors(responses: dict, *codes: int) -> dict:
 def document_edge_answers(result: dict, generator, request, public) -> dict:
     """drf-spectacular post-processing hook: every operation may answer 400 (a NUL or an unreadable value in
     the address, refused by InputEdgeMiddleware and the query helpers), every write 413 (a body too large), and
-    every read carries an ETag and may answer 304 (issue 48)."""
-    error = {"application/json": {"schema": {"type": "object", "properties": {"detail": {"type": "string"}}}}}
+    every read carries an ETag and may answer 304 (issue 48); every error answer is the one problem document,
+    as application/problem+json (shitenno_site/problems.py)."""
+    problem = {problems.PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            responses.setdefault("400", {"description": "The address or the body cannot be read.", "content": error})
+            responses.setdefault("400", {"description": "The address or the body cannot be read."})
             if method in ("post", "put", "patch"):
-                responses.setdefault("413", {"description": "The body is too large.", "content": error})
+                responses.setdefault("413", {"description": "The body is too large."})
             if method == "get":  # django.middleware.http.ConditionalGetMiddleware: an ETag on every read
                 responses.setdefault("304", {"description": "Not modified: the ETag sent in If-None-Match is still "
                                                             "the answer's (no body)."})
@@ -295,6 +356,12 @@ def document_edge_answers(result: dict, generator, request, public) -> dict:
                     answer.setdefault("headers", {}).setdefault("ETag", {
                         "schema": {"type": "string"},
                         "description": "The answer's version: send it back in If-None-Match for a 304."})
+            for code, answer in responses.items():
+                if str(code)[0] in "45":
+                    answer["content"] = problem
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    if "Problem" in schemas:
+        schemas["Problem"]["additionalProperties"] = True  # the site's own members: version, attempt, ...
     return result
 
 

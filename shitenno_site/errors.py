@@ -20,6 +20,14 @@ class KeyReused(Exception):
         self.message = message
 
 
+class Unavailable(Exception):
+    """A job the request needs failed or could not be queued (HTTP 503): nothing was written; try again."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class TooMany(ValidationError):
     """A stated budget is used up for now (HTTP 429 on the API; docs/operations.md lists the budgets). A
     ValidationError, so every form that shows a service's refusal shows this sentence too."""

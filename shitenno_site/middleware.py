@@ -15,10 +15,11 @@ from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from shitenno_site import validation
+from shitenno_site.problems import problem_response
 from shitenno_site.views import bad_request_page
 
 # Fields whose value is never shown nor stored as text (a password is hashed): the text rule does not apply.
@@ -83,7 +84,7 @@ class InputEdgeMiddleware:
     @staticmethod
     def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
         if _is_api(request):
-            return JsonResponse({"detail": message}, status=status)
+            return problem_response(status, message)
         page = bad_request_page(request, message, status=status)
         if request.headers.get("HX-Request"):  # a form posted by htmx: the page takes the window, not the panel
             page["HX-Retarget"], page["HX-Reswap"] = "body", "innerHTML"

@@ -5,7 +5,7 @@ Why here and not Django's defaults: Django's 404/500/CSRF pages are bare English
 CSRF page came out `lang="en"` with a Dutch heading (issue 45). The API's paths answer JSON, as the API does."""
 
 from django.contrib.sitemaps import Sitemap
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.urls import reverse
@@ -14,6 +14,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from games.plugins import all_games
+from shitenno_site.problems import problem_response
 
 # Pages that are the same for everyone and carry no one's private data: what a search engine may list.
 PUBLIC_PAGES = ("home", "final_count", "player_list", "club_list", "league_index", "league_rules",
@@ -55,7 +56,7 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     """handler404: the site's page in the reader's language (the API: JSON with the same sentence)."""
     message = _("There is no page at this address.")
     if _is_api(request):
-        return JsonResponse({"detail": message}, status=404)
+        return problem_response(404, message)
     return render(request, "404.html", {"message": message}, status=404)
 
 
@@ -64,7 +65,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     in the language the request was being answered in."""
     message = _("Something went wrong on our side, and what you just sent was not saved. Try again in a moment.")
     if _is_api(request):
-        return JsonResponse({"detail": message}, status=500)
+        return problem_response(500, message)
     return HttpResponse(loader.get_template("500.html").render({"message": message}), status=500)
 
 
@@ -73,5 +74,5 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     message = _("This form was sent from a page that is too old, or from another site. Go back, load the page "
                 "again and send it once more.")
     if _is_api(request):
-        return JsonResponse({"detail": message}, status=403)
+        return problem_response(403, message)
     return render(request, "403_csrf.html", {"message": message}, status=403)

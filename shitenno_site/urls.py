@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import health, public, pwa, views
+from . import health, problems, public, pwa, views
 
 handler400 = "shitenno_site.views.bad_request"
 handler404 = "shitenno_site.public.page_not_found"
@@ -28,6 +28,8 @@ urlpatterns = [
     # The split view loads its start-up script from a URL (no inline script); its page's style sheet is the site's
     # (templates/drf_spectacular/swagger_ui.html), so it needs no CSP allowance.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/problems/", problems.kinds_document, name="api-problems"),
+    path("api/problems/<slug:kind>/", problems.kinds_document, name="api-problem"),
     path("api/", include("leagues.api.urls")),
     path("api/", include("games.api.urls")),
 ]

@@ -21,6 +21,7 @@ from hypothesis import settings as hypothesis_settings
 
 from leagues.club import clubs
 from leagues.people import players
+from tests.accounts import verified
 from tests.clock import TONIGHT, travel_to
 from tests.xdist_env import worker_environment
 
@@ -100,6 +101,17 @@ def no_dns_for_push_endpoints(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def rate_limits_of_this_test(monkeypatch):
+    """Each test counts its own mail budgets (shitenno_site/rate_limits.py): the shared cache outlives a test,
+    and every test client comes from 127.0.0.1."""
+    import uuid
+
+    from shitenno_site import rate_limits
+
+    monkeypatch.setattr(rate_limits, "NAMESPACE", f"rate-test-{uuid.uuid4().hex}")
+
+
+@pytest.fixture(autouse=True)
 def language_of_the_site():
     """Each test starts in the site's own language: a request in Dutch leaves Dutch active on the thread (the
     locale middleware activates, nothing deactivates), and a later test's lazy strings would read Dutch."""
@@ -141,7 +153,7 @@ def real_password_hashing(settings):
 
 
 def _user(name: str):
-    return players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD)
+    return verified(players.user_sign_up(username=name, email=f"{name}@example.org", password=PASSWORD))
 
 
 @pytest.fixture
@@ -214,7 +226,6 @@ def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> 
     """Start a real `celery worker` process on the real broker, reading the test database; wait until it answers."""
     from django.db import connection
 
-    from shitenno_site.celery import app
 
     env = dict(os.environ)
     db = connection.settings_dict
@@ -223,6 +234,7 @@ def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> 
     env.update(env_overrides)
     logfile = ROOT / ".ci" / "logs" / f"celery-{name}.log"
     logfile.parent.mkdir(parents=True, exist_ok=True)
+    since = logfile.stat().st_size if logfile.exists() else 0
     celery = shutil.which("celery", path=str(Path(sys.executable).parent))
     hostname = f"{name}-{os.getpid()}@%h"
     process = subprocess.Popen(
@@ -234,11 +246,26 @@ def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> 
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"The Celery worker exited at start: see {logfile}")
-        replies = app.control.ping(timeout=1)
-        if any(hostname.split("@")[0] in host for reply in replies for host in reply):
+        if worker_answers(hostname.split("@")[0], logfile, since, env_overrides.get("CELERY_BROKER_URL")):
             return process
     process.kill()
     pytest.fail(f"The Celery worker did not answer in 60 s: see {logfile}")
+
+
+def worker_answers(name: str, logfile: Path, since: int, broker: str | None) -> bool:
+    """Whether the worker named `name` is up: it answers a ping on the run's broker or, on a broker of its own
+    (a control ping through another connection gets no reply), its log says it is ready."""
+    if broker is None:
+        from shitenno_site.celery import app
+
+        return any(name in host for reply in app.control.ping(timeout=1) for host in reply)
+    with logfile.open("rb") as log:
+        log.seek(since)
+        said = log.read()
+    if f"{name}@".encode() in said and b" ready." in said:
+        return True
+    time.sleep(0.2)
+    return False
 
 
 def stop_worker(process: subprocess.Popen) -> None:

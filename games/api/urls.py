@@ -1,6 +1,9 @@
 from django.http import HttpRequest, JsonResponse
 from django.urls import path, re_path
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
+
+from shitenno_site.problems import problem_response
 
 from . import views
 
@@ -17,7 +20,7 @@ urlpatterns = [
 
 @csrf_exempt  # it writes nothing; a POST to a wrong address is a 404, not a CSRF failure
 def not_found(request: HttpRequest, rest: str) -> JsonResponse:
-    return JsonResponse({"detail": "Not found."}, status=404)
+    return problem_response(404, _("There is no API address here: /api/schema/ lists them."))
 
 
 # Included last under api/: any other address there (a malformed id, a typo) is a JSON 404, not an HTML page.

@@ -9,8 +9,9 @@ from urllib.parse import urlencode
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -154,7 +155,7 @@ class TableList(ListAPIView):
                    examples=examples.setup_examples())
     def post(self, request) -> Response:
         if not request.user.is_authenticated:
-            return Response({"detail": "Log in to start a table."}, status=status.HTTP_401_UNAUTHORIZED)
+            raise exceptions.NotAuthenticated(_("Log in to start a table."))
         data = self.TableCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -324,7 +325,7 @@ class FinalCount(APIView):
             outcome = services.final_count(game=values["game"], end=values["end"])
             return Response({"outcome": outcome.to_json(), "table": None})
         if not request.user.is_authenticated:
-            return Response({"detail": "Log in to save a result."}, status=status.HTTP_401_UNAUTHORIZED)
+            raise exceptions.NotAuthenticated(_("Log in to save a result."))
         players = services.players_in_order(values["save_with_players"])
         club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
         session = services.final_count_record(game=values["game"], end=values["end"], players=players,

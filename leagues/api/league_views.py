@@ -3,8 +3,9 @@ result_views'."""
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -148,7 +149,7 @@ class ClubLeagues(APIView):
     def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
-            return Response({"detail": "Only members see a private club's leagues."}, status=status.HTTP_403_FORBIDDEN)
+            raise exceptions.PermissionDenied(_("Only members see a private club's leagues."))
         return Response(LeagueOutput(selectors.leagues_list(viewer=request.user, club=club), many=True).data)
 
     @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415),

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -226,7 +226,7 @@ class ClubMembers(APIView):
     def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
-            return Response({"detail": "Only members see who is in this club."}, status=status.HTTP_403_FORBIDDEN)
+            raise exceptions.PermissionDenied(_("Only members see who is in this club."))
         return Response(MembershipOutput(selectors.club_members(club), many=True).data)
 
     @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput, 202: InviteAsked}, 400, 403, 404,

@@ -29,7 +29,8 @@ class SignUpForm(UserCreationForm):
         label=_("Your name"), max_length=80, required=False, validators=[validate_name],
         help_text=_("The name others see at tables, in standings and on league nights; you can change it later. "
                     "Left empty, your username."))
-    email = forms.EmailField(label=_("E-mail"), help_text=_("Used only to reset your password."))
+    email = forms.EmailField(label=_("E-mail"), help_text=_(
+        "For your password's reset and the notifications you choose; the site mails you a link to check it."))
     field_order = ["username", "display_name", "email", "password1", "password2"]
 
     class Meta(UserCreationForm.Meta):
@@ -48,6 +49,15 @@ class AccountDeleteForm(forms.Form):
     """Deleting one's account asks for the password (leagues.people.account_deletion): a borrowed, signed-in
     phone must not be enough to delete someone."""
 
+    password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for the account, after the password (leagues.people.verification.email_change); it is
+    verified by the link the site mails there."""
+
+    email = forms.EmailField(label=_("New e-mail address"), max_length=254)
     password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 

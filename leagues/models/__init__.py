@@ -371,6 +371,8 @@ from leagues.tournaments.models import (  # noqa: E402 (issue 51)
     TournamentRound,
 )
 
+from .accounts import VerifiedAddress  # noqa: E402 (issue 47: an account's address, verified)
+
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
 from .derived import PlayerTally, Rating, RatingEvent, RatingFit, RatingScope, RivalTally, Standing  # noqa: E402
@@ -380,4 +382,4 @@ __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "Leagu
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
            "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport",
-           "RatingFit", "Tournament", "TournamentEntry", "TournamentPod", "TournamentRound"]
+           "RatingFit", "Tournament", "TournamentEntry", "TournamentPod", "TournamentRound", "VerifiedAddress"]

@@ -20,6 +20,7 @@ from shitenno_site.api import (
     StrictSerializer,
     with_errors,
 )
+from shitenno_site.errors import Conflict, Unavailable
 
 from . import proposals, selectors, services
 from .models import Night, NightRound, NightTable
@@ -186,10 +187,10 @@ class NightRounds(APIView):
             return Response(body["round"], status=status.HTTP_201_CREATED)
         if state == "refused":
             if body["code"] == "changed":
-                return Response({"detail": body["error"]}, status=status.HTTP_409_CONFLICT)
-            return Response({"tables": [body["error"]]}, status=status.HTTP_400_BAD_REQUEST)
+                raise Conflict(body["error"])
+            raise serializers.ValidationError({"tables": [body["error"]]})
         if state == "failed":
-            return Response({"detail": body["error"]}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+            raise Unavailable(body["error"])
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["poll"]})
 
 

@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from leagues.models.accounts import address_verified
+
 from .devices import account_of
 from .due import split_due
 from .endpoints import Refused
@@ -100,7 +102,7 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
             # looks), nor does the push limit count it.
             still_due, _gone = split_due([row], row.recipient_id, Channel.EMAIL)
             user = preference.user
-            if not (still_due and user.email and user.is_active):
+            if not (still_due and user.email and user.is_active and address_verified(user)):
                 return _mark(row, Notification.State.DROPPED), None
             work: tuple[str, object] = ("email", mail(preference, [row], settings.SITE_URL, at_once=True))
         elif in_quiet_hours(row.club_id):
@@ -114,7 +116,7 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
             if not (still_due and devices and push_enabled()
                     and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR):
                 return _mark(row, Notification.State.DROPPED), None
-            language = preference.language if preference is not None else "en"
+            language = preference.language if preference is not None else settings.LANGUAGE_CODE
             work = ("push", (devices, worded(row.kind, row.payload, language) | {
                 "tag": row.dedupe_key, "account": account_of(row.recipient_id)}))  # the phone shows it to him only
         row.state, row.claimed_at = Notification.State.SENDING, timezone.now()

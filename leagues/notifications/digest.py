@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from leagues.jobs import outbox
 from leagues.models import Result
+from leagues.models.accounts import address_verified
 
 from . import services
 from .delivery import CLAIM_LEASE
@@ -98,6 +99,8 @@ def _claim(user_id: int, today: datetime.date) -> tuple[EmailMessage, list[int],
             state=Notification.State.DROPPED, sent_at=timezone.now())
         if not rows or not preference.user.email or not preference.user.is_active:
             return None
+        if not address_verified(preference.user):  # no mail to an address nobody proved he reads: the messages
+            return None  # wait (the badge and pages show them) for the link to be opened, then the next digest
         before = preference.last_digest_on
         preference.last_digest_on = today
         preference.save(update_fields=["last_digest_on"])

@@ -4,13 +4,15 @@ delivery does not import the hourly round (digest -> services -> outbox -> deliv
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 
-from .messages import worded
+from .messages import subject_place, worded
 from .models import Notification, Preference
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
@@ -47,11 +49,15 @@ def mail(preference: Preference, rows: list[Notification], site: str, *, at_once
         lines = [worded(row.kind, row.payload, preference.language) for row in rows]
         body = render_to_string("notifications/digest.txt", {
             "lines": [line | {"url": site + line["url"]} for line in lines], "unsubscribe": unsubscribe,
-            "settings_url": site + reverse("notifications:settings")})
+            "settings_url": site + reverse("notifications:settings"), "site_name": settings.SITE_NAME,
+            "site_url": site})
+        site_name = settings.SITE_NAME  # never a hard-coded name: the site's own, from settings (issue 47)
         if at_once:
-            subject = f"Shitennō: {lines[0]['title']}"
+            where = subject_place(rows[0].payload, preference.language)
+            subject = (_("%(site)s: %(title)s (%(where)s)") if where else _("%(site)s: %(title)s")) % {
+                "site": site_name, "title": lines[0]["title"], "where": where}
         else:
-            subject = ngettext("Shitennō: %(count)d thing for you", "Shitennō: %(count)d things for you",
-                               len(rows)) % {"count": len(rows)}
+            subject = ngettext("%(site)s: %(count)d thing for you", "%(site)s: %(count)d things for you",
+                               len(rows)) % {"count": len(rows), "site": site_name}
     return EmailMessage(subject, body, to=[preference.user.email], headers={
         "List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})

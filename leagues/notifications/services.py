@@ -88,6 +88,7 @@ def round_opened(night_round) -> list[Notification]:
     """Each seated member: "Round 2: table 3", the game and who else sits there, opening his table."""
     night = night_round.night
     club = night.season.league.club
+    where = {"club": club.name, "league": night.season.league.name, "night": night.date.isoformat()}
     tables = list(night_round.tables.select_related("session"))
     players = Player.objects.in_bulk([p for t in tables for p in t.players])
     messages = []
@@ -100,15 +101,36 @@ def round_opened(night_round) -> list[Notification]:
                 continue
             messages.append((uid, f"your_table:{table.pk}:{uid}", {
                 "round": night_round.number, "table": table.position + 1, "game": game_name(table.game),
-                "with": [players[o].name for o in table.players if o != pid], "url": url}))
+                "with": [players[o].name for o in table.players if o != pid], "url": url, **where}))
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
-def _result_payload(result: Result, mine: set[int], names: dict[int, str], **extra) -> dict:
+def _result_where(result: Result) -> dict:
+    """Where a result was played, for its messages: its club and league, and the night (its date) with the round
+    and table when it was played at one (a table's result, or a game entered by hand for a night's table)."""
+    from leagues.models import NightTable
+    from leagues.nights.selectors import night_of_result
+
+    league = result.season.league if result.season_id else None
+    club = league.club if league is not None else result.club
+    where: dict = {"club": club.name if club is not None else None, "league": league.name if league else None}
+    table = NightTable.objects.filter(session_id=result.session_id).select_related(
+        "round__night").first() if result.session_id else None
+    if table is not None:
+        where |= {"night": table.round.night.date.isoformat(), "round": table.round.number,
+                  "table": table.position + 1}
+    elif league is not None:
+        night = night_of_result(result)
+        if night is not None:
+            where["night"] = night.date.isoformat()
+    return where
+
+
+def _result_payload(result: Result, mine: set[int], names: dict[int, str], where: dict, **extra) -> dict:
     """`with`: the others at the table, besides the players (`mine`) the recipient signs for."""
     return {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
             "with": [name for pid, name in names.items() if pid not in mine], "url": reverse("results_waiting"),
-            **extra}
+            **where, **extra}
 
 
 def result_recorded(result: Result, *, reminder: bool = False) -> list[Notification]:
@@ -134,31 +156,28 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
             if entry.player.user_id is None:
                 guests.setdefault(uid, []).append(entry.player.name)
     messages = []
+    where = _result_where(result) if mine else {}
     for uid, players in mine.items():
         extra = {"reminder": reminder} | ({"for": guests[uid]} if uid in guests else {})
-        messages.append((uid, f"{prefix}:{result.pk}:{uid}", _result_payload(result, players, names, **extra)))
+        messages.append((uid, f"{prefix}:{result.pk}:{uid}",
+                         _result_payload(result, players, names, where, **extra)))
     return _write(messages, Kind.SIGN_OFF, result.club)
 
 
-def _result_place(result: Result) -> dict:
-    """Which result a manager is asked to look at: its league (or club), its night's round and table when it was
-    played at one, and a link to the result itself: its row on the league page, else its table, else the sign-off
-    page."""
-    from leagues.models import NightTable
-
-    place: dict = {"league": result.season.league.name if result.season_id else None,
-                   "club": result.club.name if result.club_id else None}
-    table = NightTable.objects.filter(session_id=result.session_id).select_related(
-        "round").first() if result.session_id else None
-    if table is not None:
-        place |= {"round": table.round.number, "table": table.position + 1}
+def dispute_url(result: Result) -> str:
+    """Where a dispute's message leads: the result's row on its league page (`#result-<pk>`: the page lists every
+    disputed result, and a flagged one for its managers), else its table, else the sign-off page."""
     if result.season_id:
-        place["url"] = reverse("league_detail", args=[result.season.league_id]) + f"#result-{result.pk}"
-    elif result.session_id:
-        place["url"] = result.session.get_absolute_url()
-    else:
-        place["url"] = reverse("results_waiting")
-    return place
+        return reverse("league_detail", args=[result.season.league_id]) + f"#result-{result.pk}"
+    if result.session_id:
+        return result.session.get_absolute_url()
+    return reverse("results_waiting")
+
+
+def _result_place(result: Result) -> dict:
+    """Which result a manager is asked to look at: its club, league, night, round and table, and a link to the
+    result itself."""
+    return _result_where(result) | {"url": dispute_url(result)}
 
 
 def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[Notification]:
@@ -167,13 +186,18 @@ def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[
     from leagues.common.access import club_manager_user_ids
 
     told = {result.created_by_id} if result.created_by_id else set()
-    if result.club_id:
-        told |= set(club_manager_user_ids(result.club_id))
+    managers = set(club_manager_user_ids(result.club_id)) if result.club_id else set()
+    told |= managers
     told.discard(by.pk)
     who = getattr(getattr(by, "player", None), "name", None) or by.get_username()
     payload = {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
-               "by": who, "note": note[:200], **_result_place(result)}
-    return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}", payload) for uid in sorted(told)],
+               "by": who, "by_user": by.pk, "note": note[:200], **_result_place(result)}
+    # A result that counts and is flagged has its row in the league page's "disputed after counting", which only
+    # its managers see: its recorder's link opens the league page itself, not an anchor missing there.
+    plain = payload | {"url": payload["url"].split("#")[0]}
+    flagged_only = result.status == Result.Status.COUNTED and result.season_id
+    return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}",
+                    plain if flagged_only and uid not in managers else payload) for uid in sorted(told)],
                   Kind.DISPUTE, result.club)
 
 
@@ -259,15 +283,19 @@ def imported_to_sign(results: Iterable[Result]) -> list[Notification]:
     if not pending:
         return []
     signed = set(SignOff.objects.filter(result__in=pending).values_list("result_id", "player_id"))
-    counts: dict[int, int] = {}
+    played_on = {r.pk: r.played_on for r in pending}
+    days: dict[int, list] = {}  # each person -> the days of the plays waiting for him
     for result_id, player_id, user_id in ResultEntry.objects.filter(
             result__in=pending, player__user__isnull=False).values_list("result_id", "player_id", "player__user_id"):
         if (result_id, player_id) not in signed:
-            counts[user_id] = counts.get(user_id, 0) + 1
+            days.setdefault(user_id, []).append(played_on[result_id])
     first = min(r.pk for r in pending)
     url = reverse("results_waiting")
-    return _write([(uid, f"import:{first}:{uid}", {"count": n, "url": url}) for uid, n in sorted(counts.items())],
-                  Kind.SIGN_OFF, pending[0].club)
+    club = pending[0].club
+    return _write([(uid, f"import:{first}:{uid}", {
+        "count": len(on), "url": url, "club": club.name if club is not None else None,
+        "first": min(on).isoformat(), "last": max(on).isoformat()}) for uid, on in sorted(days.items())],
+        Kind.SIGN_OFF, club)
 
 
 STANDINGS_SHOWN = 3  # the top of the night's table in the message; the link opens the whole of it
@@ -290,7 +318,8 @@ def result_settled(result: Result) -> list[Notification]:
     if counted < len(sessions):
         return []
     standings = night_standings(night)
-    payload = {"league": night.season.league.name, "url": reverse("night_standings", args=[night.pk]),
+    payload = {"league": night.season.league.name, "club": night.season.league.club.name,
+               "night": night.date.isoformat(), "url": reverse("night_standings", args=[night.pk]),
                "top": [{"place": row["position"], "name": row["name"], "points": row["points"]}
                        for row in standings["rows"][:STANDINGS_SHOWN]]}
     users = NightCheckIn.objects.filter(night=night, player__user__isnull=False).values_list("player__user_id",

@@ -9,10 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
+
+from leagues.models.accounts import address_verified
+from shitenno_site.problems import problem_response
 
 from . import mail, selectors, services
 from .forms import ClubHoursForm, DeviceForm, PreferenceForm
@@ -31,11 +35,13 @@ def preferences(request: HttpRequest) -> HttpResponse:
         return redirect("notifications:settings")
     return render(request, "notifications/settings.html", {
         "form": form, "push_enabled": push_enabled(), "vapid_public_key": settings.VAPID_PUBLIC_KEY,
-        "devices": request.user.push_subscriptions.count(), "managed": selectors.clubs_managed(request.user)})
+        "devices": request.user.push_subscriptions.count(), "managed": selectors.clubs_managed(request.user),
+        "email_verified": address_verified(request.user), "account_email_url": reverse("account") + "#email"})
 
 
 def _bad(message: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"detail": message}, status=status)
+    """The push endpoints' refusals, as the API's one problem document (shitenno_site/problems.py)."""
+    return problem_response(status, message)
 
 
 @require_http_methods(["GET", "POST", "DELETE"])

@@ -10,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
 
-from leagues.models import Membership, Player, Rating, ResultEntry, SignOff, Standing
+from leagues.models import Membership, Player, Rating, ResultEntry, SignOff, Standing, VerifiedAddress
+from leagues.models.accounts import same_address
 from leagues.notifications.models import Notification, Preference, PushSubscription
 from leagues.people.players import player_for_user
 from shitenno_site.tokens.models import AccessToken
@@ -30,7 +31,10 @@ def _redacted(endpoint: str) -> str:
 
 
 def _account(user: AbstractBaseUser) -> dict:
+    verified = VerifiedAddress.objects.filter(user_id=user.pk).first()
     return {"id": user.pk, "username": user.get_username(), "email": user.email or None,
+            "email_verified_at": _when(verified.verified_at)
+            if verified is not None and same_address(user.email, verified.email) else None,
             "first_name": user.first_name, "last_name": user.last_name,
             "date_joined": _when(user.date_joined), "last_login": _when(user.last_login)}
 

@@ -1,6 +1,7 @@
 """The players' pages and signing up: the list, a player's page with its statistics, adding a guest, inviting
 a guest's person and claiming. Thin adapters that check access and call one service."""
 
+import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -21,17 +22,26 @@ from leagues.common.access import (
 )
 from leagues.common.forms import GuestForm, SignUpForm, apply_service_errors
 from leagues.models import Player
-from leagues.people import player_record, players
+from leagues.people import player_record, players, verification
+from leagues.people.account_views import too_many
 from leagues.people.player_page import player_page_stats
 from leagues.rating import display as rating_display
+from shitenno_site import rate_limits
 from shitenno_site.errors import Conflict, TooMany
 from shitenno_site.validation import next_page, query_text
+
+logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        try:  # a sign-up mails its address (the verification link): limited per address and per client
+            rate_limits.check(rate_limits.SIGN_UP, ip=rate_limits.client_ip(request),
+                              address=form.cleaned_data["email"])
+        except rate_limits.Limited as limited:
+            return too_many(request, limited)
         user = players.user_sign_up(
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
@@ -39,7 +49,13 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.player.name})
+        try:
+            verification.send_link(user)
+        except Exception:  # noqa: BLE001 (the mail server down: the account stands, the page offers the link again)
+            logger.exception("The verification link of user %s was not sent", user.pk)
+        messages.success(request, _("Welcome, %(name)s! We sent a link to %(email)s: open it, and the site may "
+                                    "mail you the notifications you choose.") % {"name": user.player.name,
+                                                                                 "email": user.email})
         return redirect(next_page(request) or "home")
     return render(request, "registration/sign_up.html", {"form": form, "next": next_page(request)},
                   status=400 if form.errors else 200)

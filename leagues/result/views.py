@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -51,6 +52,9 @@ def league_rules(request: HttpRequest) -> HttpResponse:
 STANDINGS_PAGE = 50
 
 
+DISPUTES_SHOWN = 50  # disputed results listed beside the 20 latest waiting, so a dispute's link finds its row
+
+
 @require_safe
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
@@ -60,7 +64,12 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     season_id = request.GET.get("season", "")
     season = next((s for s in seasons if str(s.pk) == season_id), None) if season_id else None
     season = season or selectors.season_current(league, on=timezone.localdate())
-    awaiting = list(selectors.results_awaiting_sign_off(viewer=request.user, league=league)[:20])
+    # the 20 latest waiting, and every disputed result besides (up to DISPUTES_SHOWN), so a dispute keeps its row
+    # and its #result-<pk>, where a dispute's message leads, however many newer results wait (issue 47 finding
+    # 7); one query, the latest 20 picked in a subquery
+    waiting = selectors.results_awaiting_sign_off(viewer=request.user, league=league)
+    awaiting = list(waiting.filter(Q(pk__in=waiting.values("pk")[:20]) | Q(status=Result.Status.DISPUTED))
+                    [:20 + DISPUTES_SHOWN])
     managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
     manages = club_access(league.club, request.user).manages  # also the season's Edit and Delete
     for result in awaiting:

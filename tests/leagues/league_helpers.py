@@ -11,6 +11,7 @@ from leagues.models import Rating, RatingEvent, Standing
 from leagues.people import players
 from leagues.people.players import player_for_user
 from leagues.result import results
+from tests.accounts import verified
 from tests.clock import TONIGHT  # noqa: F401 (the league nights' Thursday, imported from here by their tests)
 
 TODAY = timezone.localdate()
@@ -38,11 +39,13 @@ def thursday_season(club, alice):
 
 
 def members_joined(club, first, names):
-    """`first` and a new account for each of `names` join the club: [first, *the new accounts]."""
+    """`first` and a new account for each of `names` join the club: [first, *the new accounts], their addresses
+    verified as the personas' are."""
     club_join(token=club.invite_token, user=first)
     users = [first]
     for name in names:
-        user = players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
+        user = verified(players.user_sign_up(username=name, email=f"{name}@example.org",
+                                             password="a long passphrase 42"))
         club_join(token=club.invite_token, user=user)
         users.append(user)
     return users

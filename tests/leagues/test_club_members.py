@@ -51,7 +51,7 @@ def test_the_api_refuses_making_a_guest_an_admin_too(api, club, alice, goro):
     response = api.login(alice).patch(f"/api/clubs/{club.slug}/members/{membership(club, goro).pk}/",
                                       {"role": "admin"})
     assert response.status_code == 400
-    assert "guest without an account" in response.json()["role"][0]
+    assert "guest without an account" in response.json()["errors"]["role"][0]
     assert state(club) == before
 
 

@@ -31,9 +31,9 @@ def test_it_creates_leagues_and_seasons_for_managers_only(api, club, alice, caro
     assert response.json()["tie_breakers"] == ["points", "head_to_head", "margin"]
     bad = {**season, "name": "S2", "starts_on": "2030-01-01", "ends_on": "2029-01-01", "tie_breakers": ["luck"]}
     response = api.post(f"/api/leagues/{league}/seasons/", bad)
-    assert response.status_code == 400 and "tie_breakers" in response.json()
+    assert response.status_code == 400 and "tie_breakers" in response.json()["errors"]
     response = api.post(f"/api/leagues/{league}/seasons/", {**season, "tie_breakers": ["points"]})
-    assert response.status_code == 400 and "starts_on" in response.json()  # overlaps S1
+    assert response.status_code == 400 and "starts_on" in response.json()["errors"]  # overlaps S1
     assert Season.objects.count() == 1 and League.objects.count() == 1
     assert api.get(f"/api/clubs/{club.slug}/leagues/").json()[0]["name"] == "Spring"
     assert len(api.get(f"/api/leagues/{league}/seasons/").json()) == 1
@@ -164,5 +164,5 @@ def test_dense_ranks_are_answered_and_stored_as_competition_ranks(api, club, ali
     assert answered == stored == {"alice": 1, "bob": 1, "carol": 3}
     body["entries"][2]["rank"] = 4  # beyond the number of players: refused, nothing written
     response = api.post("/api/results/", body)
-    assert response.status_code == 400 and "entries" in response.json()
+    assert response.status_code == 400 and "entries" in response.json()["errors"]
     assert Result.objects.count() == 1

@@ -80,7 +80,7 @@ def test_a_league_cannot_take_the_name_of_another_league_of_the_club(api, club, 
     before = stored()
     answer = api.login(alice).patch(f"/api/leagues/{league.pk}/", {"name": name})
     assert answer.status_code == 400
-    assert answer.json()["name"] == ["The club has a league called Summer cup already."]
+    assert answer.json()["errors"]["name"] == ["The club has a league called Summer cup already."]
     assert stored() == before
 
 
@@ -116,7 +116,7 @@ def test_a_game_a_night_offers_stays_in_the_league(api, league, season, alice):
 def test_a_malformed_league_edit_is_a_400_naming_the_field(api, league, alice, body, field):
     before = stored()
     answer = api.login(alice).patch(f"/api/leagues/{league.pk}/", body)
-    assert answer.status_code == 400 and field in answer.json()
+    assert answer.status_code == 400 and field in answer.json()["errors"]
     assert stored() == before
 
 
@@ -189,9 +189,10 @@ def test_a_season_cannot_overlap_another_or_end_before_it_starts(api, league, se
     assert answer.status_code == 400
     expected = (f"This season overlaps the league's season {season.name} ({date_format(season.starts_on)} to "
                 f"{date_format(season.ends_on)}).")  # named, with its dates: an import's short season is found
-    assert answer.json() == {"starts_on": [expected]}
+    assert answer.json()["errors"] == {"starts_on": [expected]}
     answer = api.patch(f"/api/seasons/{other.pk}/", {"ends_on": "2030-12-31"})
-    assert answer.status_code == 400 and answer.json() == {"ends_on": ["A season cannot end before it starts."]}
+    assert answer.status_code == 400
+    assert answer.json()["errors"] == {"ends_on": ["A season cannot end before it starts."]}
     assert stored() == before
 
 

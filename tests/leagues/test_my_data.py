@@ -46,6 +46,7 @@ def _download(client, user):
 def test_the_download_holds_his_account_clubs_results_sign_offs_ratings_and_devices(client, history, carol):
     _response, data = _download(client, carol)
     assert data["account"]["username"] == "carol" and data["account"]["email"] == "carol@example.org"
+    assert data["account"]["email_verified_at"]  # when her address was verified (issue 47)
     assert [p["name"] for p in data["players"]] == ["carol"]
     assert [(m["club"], m["role"]) for m in data["memberships"]] == [("Edo Gamers", "member")]
     assert sorted((r["rank"], r["score"]) for r in data["results"]) == [(1, 30.0), (2, 21.0)]

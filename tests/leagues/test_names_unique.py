@@ -34,7 +34,7 @@ def test_a_member_cannot_take_a_name_that_reads_as_another_members(api, alices, 
     before = _names()
     response = api.login(carol).patch("/api/me/", {"name": name})
     assert response.status_code == 400, response.json()
-    assert "Edo Gamers" in str(response.json()["name"])
+    assert "Edo Gamers" in str(response.json()["errors"]["name"])
     assert _names() == before
 
 
@@ -56,14 +56,14 @@ def test_bob_with_a_trailing_zero_width_space_is_not_a_second_bob(api, alices, a
     response = api.login(alice).patch("/api/me/", {"name": "bob\u200b"})
     assert response.status_code == 400
     response = api.login(alice).patch("/api/me/", {"name": "Bob"})
-    assert response.status_code == 400 and "Edo Gamers" in str(response.json()["name"])
+    assert response.status_code == 400 and "Edo Gamers" in str(response.json()["errors"]["name"])
     assert _names() == before
 
 
 def test_a_clubs_new_guest_cannot_read_as_a_member_on_the_api_or_the_page(api, client, alices, alice):
     before = (_names(), Membership.objects.count())
     response = api.login(alice).post("/api/players/", {"name": "carol", "club": alices.slug})
-    assert response.status_code == 400 and "name" in response.json()
+    assert response.status_code == 400 and "name" in response.json()["errors"]
     response = api.post("/api/players/", {"name": "elodie", "club": alices.slug})
     assert response.status_code == 400
     client.force_login(alice)

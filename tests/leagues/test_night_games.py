@@ -120,13 +120,13 @@ def test_the_api_takes_and_shows_the_boxes_and_refuses_bad_ones(api, season, ali
     url = f"/api/seasons/{season.pk}/nights/"
     for bad in ({SHITENNO: 0}, {TEIKOKU: 2}, {SHITENNO: "2"}, [SHITENNO]):
         refused = api.post(url, {"date": TONIGHT.isoformat(), "games": [SHITENNO], "boxes": bad})
-        assert refused.status_code == 400 and "boxes" in refused.json(), bad
+        assert refused.status_code == 400 and "boxes" in refused.json()["errors"], bad
     assert not Night.objects.exists()
     opened = api.post(url, {"date": TONIGHT.isoformat(), "games": [SHITENNO, SSE], "boxes": {SSE: 2}})
     assert opened.status_code == 201 and opened.json()["boxes"] == {SSE: 2}
     assert api.get(f"/api/nights/{opened.json()['id']}/").json()["boxes"] == {SSE: 2}
     go = api.post(url, {"date": TONIGHT.isoformat(), "games": ["Go"]})
-    assert go.status_code == 400 and "games" in go.json()
+    assert go.status_code == 400 and "games" in go.json()["errors"]
     assert Night.objects.count() == 1
 
 
@@ -177,7 +177,7 @@ def test_a_game_not_on_offer_is_refused_and_the_table_stays(api, two_tables, ali
     before = tables_snapshot(night)
     api.login(alice)
     refused = api.post(f"/api/nights/{night.pk}/rounds/1/tables/0/game/", {"game": game})
-    assert refused.status_code == 400 and refused.json()["game"] == [says]
+    assert refused.status_code == 400 and refused.json()["errors"]["game"] == [says]
     assert tables_snapshot(night) == before
 
 
@@ -225,7 +225,7 @@ def test_a_member_cannot_set_a_game_nor_can_anyone_once_the_tables_are_open(api,
     before = tables_snapshot(night)
     api.login(alice)
     refused = api.post(f"/api/nights/{night.pk}/rounds/1/tables/0/game/", {"game": SHITENNO})
-    assert refused.status_code == 400 and "open already" in refused.json()["round"][0]
+    assert refused.status_code == 400 and "open already" in refused.json()["errors"]["round"][0]
     assert tables_snapshot(night) == before
 
 

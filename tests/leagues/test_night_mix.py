@@ -31,7 +31,7 @@ def members(club):
 def test_the_organiser_s_mix_reaches_the_optimiser(api, season, alice, members, monkeypatch):
     url = f"/api/seasons/{season.pk}/nights/"
     refused = api.login(alice).post(url, {"date": "2026-11-26", "games": ["shitenno"], "mix": "snug"})
-    assert refused.status_code == 400 and "mix" in refused.json()
+    assert refused.status_code == 400 and "mix" in refused.json()["errors"]
     assert not Night.objects.exists()
     plain = api.post(url, {"date": "2026-11-26", "games": ["shitenno"]})
     assert plain.status_code == 201 and plain.json()["mix"] == "fill"

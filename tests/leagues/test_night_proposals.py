@@ -124,7 +124,7 @@ def test_a_refusal_is_reported_with_its_reason_in_the_organiser_s_language(api, 
 def test_the_same_refusal_in_the_request_is_a_400(api, season, alice, members):
     night = open_night(season, alice, members[:11], games=[SHITENNO], table_sizes=[4])
     answer = api.login(alice).post(rounds_url(night))
-    assert answer.status_code == 400 and "cannot be split into tables of 4" in answer.json()["tables"][0]
+    assert answer.status_code == 400 and "cannot be split into tables of 4" in answer.json()["errors"]["tables"][0]
     assert api.get(f"/api/nights/{night.pk}/proposal/").json()["state"] == "refused"
 
 

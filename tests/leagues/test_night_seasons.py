@@ -128,5 +128,5 @@ def test_the_api_refuses_a_second_league_of_the_same_name(api, club, alice):
     url = f"/api/clubs/{club.slug}/leagues/"
     assert api.post(url, {"name": "Dinsdagcompetitie", "games": ["shitenno"]}).status_code == 201
     refused = api.post(url, {"name": "DINSDAGCOMPETITIE", "games": ["teikoku"]})
-    assert refused.status_code == 400 and "name" in refused.json()
+    assert refused.status_code == 400 and "name" in refused.json()["errors"]
     assert list(League.objects.values_list("name", "games")) == [("Dinsdagcompetitie", ["shitenno"])]

@@ -145,7 +145,7 @@ def test_the_api_runs_an_evening(api, season, alice, carol, dave, regulars):
     url = f"/api/seasons/{season.pk}/nights/"
     assert api.login(carol).post(url, {"date": "2026-11-26", "games": ["shitenno"]}).status_code == 403
     refused = api.login(alice).post(url, {"date": "2026-11-26", "games": ["go"]})
-    assert refused.status_code == 400 and "games" in refused.json()
+    assert refused.status_code == 400 and "games" in refused.json()["errors"]
     assert not Night.objects.exists()
     opened = api.post(url, {"date": "2026-11-26", "games": ["shitenno"], "table_sizes": [3]})
     assert opened.status_code == 201, opened.content

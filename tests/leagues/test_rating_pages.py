@@ -80,7 +80,7 @@ def test_the_chances_api_says_what_is_wrong_with_the_players(api, alice, bob, pl
     ids = {"a": alice.player.pk, "b": bob.player.pk}
     answer = api.get(f"/api/games/shitenno/chances/?players={players.format(**ids)}")
     assert answer.status_code == 400
-    assert says.format(**ids) in answer.json()["players"][0]
+    assert says.format(**ids) in answer.json()["errors"]["players"][0]
 
 
 def test_the_chances_api_refuses_a_player_count_the_game_does_not_allow(api, alice, bob, carol, dave):
@@ -96,7 +96,7 @@ def test_the_chances_api_refuses_a_player_count_the_game_does_not_allow(api, ali
     answer = api.get(f"/api/games/{small.slug}/chances/?players={ids}")
     assert answer.status_code == 400
     engine = small.engine
-    assert answer.json()["players"] == [
+    assert answer.json()["errors"]["players"] == [
         f"{engine.name} is played by {engine.min_players} to {engine.max_players} players, not 5."]
     assert snapshot() == before
     five = next(game for game in all_games() if game.engine.min_players <= 5 <= game.engine.max_players)

@@ -42,3 +42,21 @@ def test_the_mail_is_in_dutch_when_asked_in_dutch(client, alice, settings):
 def test_an_unknown_address_gets_no_mail(client, alice):
     response = client.post("/accounts/password_reset/", {"email": "nobody@example.org"})
     assert response.status_code == 302 and mail.outbox == []
+
+
+def test_the_mail_is_in_the_reader_s_own_language_when_he_chose_one(client, alice):
+    """alice's messages are worded in Dutch (her notification choices): her reset mail too, though it was asked
+    from an English page."""
+    from leagues.notifications.models import Preference
+
+    Preference.objects.create(user=alice, language="nl")
+    sent = _ask(client, HTTP_ACCEPT_LANGUAGE="en")
+    assert sent.subject == "Shitennō: stel je wachtwoord opnieuw in" and "nieuw wachtwoord" in sent.body
+
+
+def test_an_unverified_address_still_gets_the_reset_it_asks_for(client, alice):
+    """The account's one way back in (docs/security.md, "Mail"): limited, not refused."""
+    from leagues.models import VerifiedAddress
+
+    VerifiedAddress.objects.filter(user=alice).delete()
+    assert _ask(client).to == ["alice@example.org"]

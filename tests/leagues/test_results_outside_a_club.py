@@ -40,7 +40,8 @@ def test_twenty_results_naming_a_stranger_are_refused_and_his_waiting_list_stays
     for _ in range(20):
         refused = _post(api, [spam, stranger], language)
         assert refused.status_code == 400, refused.content
-        assert REFUSED[language] in refused.json()["entries"][0] and stranger.name in refused.json()["entries"][0]
+        said = refused.json()["errors"]["entries"][0]
+        assert REFUSED[language] in said and stranger.name in said
     assert not Result.objects.exists()
     assert not selectors.results_to_sign(bob).exists()
     client.force_login(bob)

@@ -135,7 +135,7 @@ def test_the_season_filter(api, alice, bob, club):
 ])
 def test_an_unreadable_filter_is_a_400_naming_it(api, alice, params, field):
     response = api.login(alice).get("/api/results/", data=params)
-    assert response.status_code == 400 and field in response.json()
+    assert response.status_code == 400 and field in response.json()["errors"]
 
 
 def test_the_list_needs_a_login(api, client):

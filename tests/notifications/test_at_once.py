@@ -49,7 +49,8 @@ def test_your_table_by_e_mail_goes_out_at_the_outbox_s_next_run_not_at_the_diges
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     table = next(t for t in opened_round.tables.all() if row.payload["table"] == t.position + 1)
-    assert message.to == [carol.email] and message.subject == f"Shitennō: Ronde 1: tafel {table.position + 1}"
+    assert message.to == [carol.email] and message.subject == (
+        f"Shitennō: Shitennō, ronde 1, tafel {table.position + 1} (Edo Gamers, 26 november)")
     assert f"https://shitenno.example{table.session.get_absolute_url()}" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     row.refresh_from_db()

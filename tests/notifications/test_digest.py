@@ -177,7 +177,7 @@ def test_an_organiser_is_told_of_a_guest_s_result_he_signs_for_until_he_signs_it
     assert [(row.payload["result"], row.payload["for"], row.payload["with"]) for row in rows] == [
         (result.pk, ["Gus"], ["carol"]) for result in entered]
     assert not Notification.objects.filter(recipient=carol).exists()  # she entered them and signed her own
-    assert worded(Kind.SIGN_OFF, rows[0].payload, "en")["body"] == "for Gus, with carol"
+    assert worded(Kind.SIGN_OFF, rows[0].payload, "en")["body"] == "Edo Gamers, Thursday; for Gus, with carol"
     results.result_sign_off(result=entered[1], user=alice)
     assert digest.hourly(AT_SIX)["digests"] == 1
     body = mail.outbox[0].body

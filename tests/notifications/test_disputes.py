@@ -32,11 +32,11 @@ def test_the_message_names_the_game_its_day_the_league_who_disputed_and_why(seas
     results.result_sign_off(result=result, user=bob, agreed=False, note="I won that game")
     payload = disputed_message(alice).payload
     assert worded(Kind.DISPUTE, payload, "en") == {
-        "title": "bob disputes Shitennō of 26 November", "body": "Thursday: “I won that game”",
+        "title": "bob disputes Shitennō of 26 November", "body": "Edo Gamers, Thursday: “I won that game”",
         "url": f"/leagues/{season.league_id}/#result-{result.pk}"}
     dutch = worded(Kind.DISPUTE, payload, "nl")
     assert (dutch["title"], dutch["body"]) == ("bob maakt bezwaar tegen Shitennō van 26 november",
-                                               "Thursday: “I won that game”")
+                                               "Edo Gamers, Thursday: “I won that game”")
 
 
 def test_the_link_opens_the_disputed_result_on_the_league_page(client, season, alice, bob, carol, members,
@@ -59,9 +59,10 @@ def test_a_result_of_a_league_night_names_its_round_and_table(opened_round, alic
     results.result_sign_off(result=result, user=bob, agreed=False, note="wrong scores")
     told = Notification.objects.filter(kind=Kind.DISPUTE).exclude(recipient=bob).first()
     message = worded(Kind.DISPUTE, told.payload, "en")
-    assert message["body"] == f"Thursday, round 1, table {table.position + 1}: “wrong scores”"
+    assert message["body"] == (
+        f"Edo Gamers, Thursday, the night of 26 November, round 1, table {table.position + 1}: “wrong scores”")
     assert worded(Kind.DISPUTE, told.payload, "nl")["body"] == (
-        f"Thursday, ronde 1, tafel {table.position + 1}: “wrong scores”")
+        f"Edo Gamers, Thursday, de avond van 26 november, ronde 1, tafel {table.position + 1}: “wrong scores”")
 
 
 def test_a_message_written_before_it_named_the_result_still_reads(alice):

@@ -73,11 +73,11 @@ def test_a_day_later_those_who_still_have_not_signed_are_asked_once_more(season,
 
 
 def test_no_more_than_the_hourly_limit_of_pushes_reaches_a_person(push_on, alice):
-    Preference.objects.create(user=alice, dispute=Channel.PUSH)  # she asked for disputes by push
+    Preference.objects.create(user=alice, standings=Channel.PUSH)  # she asked for the standings by push
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
-    for n in range(delivery.PUSHES_PER_HOUR + 2):
-        Notification.objects.create(recipient=alice, kind=Kind.DISPUTE, dedupe_key=f"k{n}",
-                                    payload={"by": "bob", "game": "Go", "note": str(n)})
+    for n in range(delivery.PUSHES_PER_HOUR + 2):  # (a dispute's message goes only while its dispute stands)
+        Notification.objects.create(recipient=alice, kind=Kind.STANDINGS, dedupe_key=f"k{n}",
+                                    payload={"league": f"Go {n}", "top": []})
     with mock.patch.object(delivery, "send") as send:
         counts = delivery.deliver(alice.pk)
     assert send.call_count == delivery.PUSHES_PER_HOUR
@@ -85,11 +85,11 @@ def test_no_more_than_the_hourly_limit_of_pushes_reaches_a_person(push_on, alice
 
 
 def test_quiet_hours_hold_a_push_until_the_hourly_round_after_them(push_on, club, alice):
-    Preference.objects.create(user=alice, dispute=Channel.PUSH)  # she asked for disputes by push
+    Preference.objects.create(user=alice, standings=Channel.PUSH)  # she asked for the standings by push
     ClubHours.objects.create(club=club, quiet_from=23, quiet_until=8)
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
-    row = Notification.objects.create(recipient=alice, club=club, kind=Kind.DISPUTE, dedupe_key="k",
-                                      payload={"by": "bob", "game": "Go", "note": "no"})
+    row = Notification.objects.create(recipient=alice, club=club, kind=Kind.STANDINGS, dedupe_key="k",
+                                      payload={"league": "Go", "top": []})
     night = timezone.make_aware(datetime.datetime(2026, 11, 26, 23, 30))
     morning = timezone.make_aware(datetime.datetime(2026, 11, 27, 8, 0))
     assert delivery.in_quiet_hours(club.pk, night) and not delivery.in_quiet_hours(club.pk, morning)

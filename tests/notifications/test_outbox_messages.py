@@ -137,7 +137,7 @@ def test_a_broker_outage_loses_no_push_and_two_runs_send_none_twice(opened_round
         assert outbox.sweep(older_than=0)["ran"] == 2  # the beat's sweep, once the broker is back
         assert outbox.sweep(older_than=0)["ran"] == 0  # and again: nothing is left
         assert delivery.deliver(alice.pk) == {}  # a stale hint arriving late sends nothing
-    assert len(sent) == 3 and all(title.startswith("Round 1: table ") for title in sent)  # 2 devices + 1
+    assert len(sent) == 3 and all(title.startswith("Shitennō, round 1, table ") for title in sent)  # 2 devices + 1
     states = dict(Notification.objects.values_list("recipient_id", "state"))
     assert states.pop(alice.pk) == states.pop(bob.pk) == Notification.State.PUSHED
     assert set(states.values()) == {Notification.State.DROPPED}  # the others have no device

@@ -138,7 +138,7 @@ def test_a_result_waiting_reaches_each_device_encrypted_for_it_and_signed_by_the
     for device, request in zip((phone, tablet), sorted(service.received, key=lambda r: r["path"]), strict=True):
         message = device.decrypt(request)
         assert message["title"] == "Shitennō of 26 November waits for your sign-off"
-        assert message["body"] == "with alice" and message["url"] == "/results/waiting/"
+        assert message["body"] == "Edo Gamers, Thursday; with alice" and message["url"] == "/results/waiting/"
         check_vapid(request, settings, service.origin)
         assert int(request["headers"]["ttl"]) == push.TTL
     with pytest.raises(http_ece.ECEException):  # another device's keys cannot read it

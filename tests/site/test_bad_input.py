@@ -147,7 +147,7 @@ def test_it_refuses_nul_in_the_address(client, alice, url):
 
 
 def test_the_api_refuses_nul_with_json_and_pages_with_a_page(client):
-    assert client.get("/api/players/?search=%00")["Content-Type"] == "application/json"
+    assert client.get("/api/players/?search=%00")["Content-Type"] == "application/problem+json"
     assert client.get("/players/?q=%00")["Content-Type"].startswith("text/html")
 
 
@@ -390,7 +390,7 @@ def test_the_api_answers_a_body_too_large_with_a_json_413(api, alice):
     before = snapshot()
     response = api.post("/api/players/", json.dumps({"name": "x" * (10 * 1024 * 1024)}))
     assert response.status_code == 413
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert re.search(r"too large", response.json()["detail"])
     assert snapshot() == before
 

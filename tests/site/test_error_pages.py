@@ -34,7 +34,7 @@ def test_a_server_error_is_a_page_that_needs_nothing_that_failed(settings, langu
     assert lang_of(response) == language
     assert f"<h1>{heading}</h1>" in response.content.decode()
     api = client.get("/api/boom/")
-    assert api.status_code == 500 and api["Content-Type"] == "application/json"
+    assert api.status_code == 500 and api["Content-Type"] == "application/problem+json"
 
 
 @pytest.mark.parametrize(("language", "heading"), [("en", "Form expired"), ("nl", "Formulier verlopen")])

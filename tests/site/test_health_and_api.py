@@ -51,14 +51,14 @@ def test_it_answers_400_with_field_errors(api, alice):
     api.login(alice)
     response = api.post("/api/clubs/", {"description": "no name"})
     assert response.status_code == 400
-    assert "name" in response.json()
+    assert "name" in response.json()["errors"]
     assert not Club.objects.exists() and not Membership.objects.exists()
 
 
 def test_it_rejects_unknown_fields(api, alice):
     response = api.login(alice).post("/api/clubs/", {"name": "Edo", "colour": "red"})
     assert response.status_code == 400
-    assert response.json() == {"colour": ["Unknown field."]}
+    assert response.json()["errors"] == {"colour": ["Unknown field."]}
     assert not Club.objects.exists()
 
 

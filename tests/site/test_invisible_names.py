@@ -66,7 +66,7 @@ def test_the_categories_cover_the_named_ones_that_are_format_characters():
 def test_renaming_oneself_to_an_invisible_name_is_refused_on_the_api_and_the_page(api, client, alice, name):
     player = player_for_user(alice)
     response = api.login(alice).patch("/api/me/", {"name": name})
-    assert response.status_code == 400 and "name" in response.json()
+    assert response.status_code == 400 and "name" in response.json()["errors"]
     client.force_login(alice)
     response = client.post("/accounts/me/", {"name": name})
     assert response.status_code == 400
@@ -80,5 +80,5 @@ def test_a_guest_with_an_invisible_name_is_refused_and_not_made(api, alice):
 
     before = Player.objects.count()
     response = api.login(alice).post("/api/players/", {"name": "bob\u2063"})
-    assert response.status_code == 400 and "name" in response.json()
+    assert response.status_code == 400 and "name" in response.json()["errors"]
     assert Player.objects.count() == before

@@ -82,7 +82,8 @@ def test_the_api_refuses_a_moves_note_with_odd_text_in_json_saying_where(api, al
     api.login(alice)
     before = snapshot()
     response = _raw(api, f"/api/tables/{teikoku.code}/moves/", _correction(note))
-    assert response.status_code == 400 and response["Content-Type"] == "application/json", response.content[:300]
+    assert response.status_code == 400, response.content[:300]
+    assert response["Content-Type"] == "application/problem+json"
     for word in words:
         assert word in json.dumps(response.json()), response.json()
     assert snapshot() == before
@@ -99,7 +100,7 @@ def test_a_lone_surrogate_in_an_unknown_key_is_a_json_400_not_a_500(api, alice, 
     body = json.dumps({"players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": two_player_setup()})
     before = snapshot()
     response = _raw(api.login(alice), "/api/tables/", body.replace('"setup"', '"set\\ud800up"'))
-    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
     assert "surrogate" in response.json()["detail"]
     assert snapshot() == before
 
@@ -123,7 +124,7 @@ def test_a_set_up_with_a_lone_surrogate_says_where(api, alice, bob, spot, words)
 def test_a_clubs_description_follows_the_rule(api, alice, text):
     before = snapshot()
     response = _raw(api.login(alice), "/api/clubs/", f'{{"name": "Edo", "description": "{text}"}}')
-    assert response.status_code == 400 and "description" in response.json(), response.json()
+    assert response.status_code == 400 and "description" in response.json()["errors"], response.json()
     assert snapshot() == before
     response = _raw(api, "/api/clubs/", '{"name": "Edo", "description": "Thursdays.\\nBring dice."}')
     assert response.status_code == 201 and response.json()["description"] == "Thursdays.\nBring dice."
@@ -243,7 +244,8 @@ def test_random_unicode_at_every_endpoint_that_takes_text_never_reaches_a_500(ap
         # ensure_ascii: a lone surrogate travels as "\ud800", as a client's JSON would carry it
         response = _raw(api, url, json.dumps(body(text), ensure_ascii=True))
         assert response.status_code < 500, (text, response.status_code, response.content[:300])
-        assert response["Content-Type"] == "application/json", response.content[:300]
+        json_kind = "application/problem+json" if response.status_code >= 400 else "application/json"
+        assert response["Content-Type"] == json_kind, response.content[:300]
         if response.status_code >= 400:
             assert snapshot() == before, text
         assert free_text_problem(text.strip()) is None or response.status_code == 400, (text, response.content)

@@ -57,7 +57,7 @@ def test_a_patch_body_needs_in_the_schema_what_the_view_needs(api, schema, alice
     assert role["required"] == ["role"]
     result = alices_club.result
     response = api.login(alice).patch(f"/api/results/{result.pk}/", {})
-    assert response.status_code == 400 and "version" in response.json()
+    assert response.status_code == 400 and "version" in response.json()["errors"]
     result.refresh_from_db()
     assert result.version == 1
 
@@ -76,10 +76,10 @@ def test_ids_and_versions_start_where_the_api_takes_them(api, schema, alices_clu
             "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk,
                                                                             "rank": 2}]}
     response = api.post("/api/results/", body)
-    assert response.status_code == 400 and "season" in response.json()
+    assert response.status_code == 400 and "season" in response.json()["errors"]
     missing = {**body, "season": alices_club.season.pk + 1000}
     response = api.post("/api/results/", missing)  # within the schema, naming nothing: the field's 400
-    assert response.status_code == 400 and response.json() == {"season": ["Unknown season."]}
+    assert response.status_code == 400 and response.json()["errors"] == {"season": ["Unknown season."]}
     assert Result.objects.count() == before
     result = alices_club.result
     assert api.delete(f"/api/results/{result.pk}/?version=-1").status_code == 400
@@ -94,9 +94,9 @@ def test_a_club_slug_must_be_text_as_the_schema_says(api, alice):
     api.login(alice)
     before = TableSession.objects.count()
     response = api.post("/api/final-count/", {"end": FINAL_COUNT_EXAMPLE, "club": 0})
-    assert response.status_code == 400 and "club" in response.json()
+    assert response.status_code == 400 and "club" in response.json()["errors"]
     response = api.post("/api/players/", {"name": "Hanzo", "club": 0})
-    assert response.status_code == 400 and "club" in response.json()
+    assert response.status_code == 400 and "club" in response.json()["errors"]
     assert TableSession.objects.count() == before
     assert api.post("/api/final-count/", {"end": FINAL_COUNT_EXAMPLE, "club": None}).status_code == 200
 
@@ -125,4 +125,4 @@ def test_the_date_pattern_agrees_with_the_dates_the_site_takes(api, schema, alic
         if taken:
             assert response.status_code == 201, (day, response.json())
         else:
-            assert response.status_code == 400 and "1900" in str(response.json()["starts_on"]), day
+            assert response.status_code == 400 and "1900" in str(response.json()["errors"]["starts_on"]), day

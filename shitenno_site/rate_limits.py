@@ -1,0 +1,95 @@
+"""Budgets counted in the shared cache, for the forms that send mail (issue 47 finding 8: reset mails were
+unthrottled, and a sign-up mails any address it is given): the password reset, the sign-up and the verification
+link's "send it again", each limited per address and per client address (the IP as django-axes reads it, behind
+TRUSTED_PROXIES).
+
+A fixed window per key: the first hit starts it, its end is kept beside the count, so a refusal can say when to
+try again. The cache is the site's shared one (CACHE_URL); a cache that cannot be reached counts nothing
+(shitenno_site.cache forgives it), so an outage of Redis opens the forms rather than closing them."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import HttpRequest
+
+logger = logging.getLogger(__name__)
+
+NAMESPACE = "rate"  # tests give each test its own (tests/conftest.py), so no count outlives its test
+
+
+@dataclass(frozen=True)
+class Budget:
+    name: str
+    per_address: int  # hits per window for one e-mail address (known to the site or not: the same answer)
+    per_ip: int  # hits per window from one client address
+    window: int  # seconds
+
+
+# docs/security.md ("Mail") and docs/operations.md list them.
+PASSWORD_RESET = Budget("password-reset", per_address=3, per_ip=10, window=3600)
+SIGN_UP = Budget("sign-up", per_address=3, per_ip=5, window=3600)
+VERIFY_RESEND = Budget("verify-resend", per_address=3, per_ip=10, window=3600)
+# A new address asks for the password: five tries an account (and 20 a client) in 15 minutes, as the deletion's.
+EMAIL_CHANGE = Budget("email-change", per_address=5, per_ip=20, window=900)
+
+
+class Limited(Exception):
+    """The budget is used up: `retry_after` seconds until its window ends."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = max(1, retry_after)
+
+    @property
+    def minutes(self) -> int:
+        return max(1, math.ceil(self.retry_after / 60))
+
+
+def client_ip(request: HttpRequest) -> str:
+    from axes.helpers import get_client_ip_address
+
+    return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _key(budget: Budget, kind: str, value: str) -> str:
+    digest = hashlib.sha256(value.strip().casefold().encode()).hexdigest()[:32]  # no address kept in the cache
+    return f"{NAMESPACE}:{budget.name}:{kind}:{digest}"
+
+
+def _count(key: str, window: int) -> tuple[int, float]:
+    """Counts one hit on `key`; returns the hits so far in its window and the window's end."""
+    now = time.time()
+    if cache.add(key, 1, window):
+        cache.set(key + ":ends", now + window, window)
+        return 1, now + window
+    try:
+        hits = cache.incr(key)
+    except ValueError:  # expired between the two calls: a new window
+        cache.add(key, 1, window)
+        cache.set(key + ":ends", now + window, window)
+        return 1, now + window
+    return int(hits or 0), float(cache.get(key + ":ends") or now + window)
+
+
+def check(budget: Budget, *, ip: str, address: str = "") -> None:
+    """Counts this request against the client address's budget and the e-mail address's; raises Limited (with
+    the longer wait) when either is used up. A refused request still counts, so hammering does not reopen it."""
+    waits = []
+    for kind, value, limit in (("ip", ip, budget.per_ip), ("address", address, budget.per_address)):
+        if not value:
+            continue
+        try:
+            hits, ends = _count(_key(budget, kind, value), budget.window)
+        except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, see above)
+            logger.warning("Rate limit %s not counted: %s", budget.name, error)
+            continue
+        if hits > limit:
+            waits.append(int(math.ceil(ends - time.time())))
+    if waits:
+        raise Limited(max(waits))
