@@ -64,3 +64,4 @@ urlpatterns += [
 ]
 
 urlpatterns += [path("", include("leagues.nights.urls"))]  # league nights (issue 25)
+urlpatterns += [path("", include("leagues.tournaments.urls"))]  # tournament days (issue 51)

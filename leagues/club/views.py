@@ -16,10 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from leagues.club import clubs
 from leagues.common import selectors
-from leagues.common.access import club_access, club_for_member
+from leagues.common.access import club_access, club_for_member, club_sees_inside
 from leagues.common.forms import ClubForm, RoleForm, apply_service_errors
 from leagues.common.selectors import listed_sessions
 from leagues.models import Club, Membership
+from leagues.tournaments.selectors import club_tournaments
 from shitenno_site.errors import Conflict, TooMany
 
 
@@ -92,7 +93,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
+    inside = club_sees_inside(club, request.user)
     return {"sessions": listed_sessions(sessions_for_club(club=club, viewer=request.user)),
+            "tournaments": list(club_tournaments(club)[:10]) if inside else [],  # a day's pages (issue 51)
             **_club_leagues(club, request.user)}
 
 

@@ -1,17 +1,31 @@
-"""REST endpoints for a tournament day (issue 51): its rounds, pods and standings, and pairing the next round;
-thin over leagues.tournaments.services. The standings are computed on each read (never stored)."""
+"""REST endpoints for a tournament day (issue 51, docs/api.md): a club's tournaments, entering, checking in and
+dropping, pairing the next round and entering a pod's places, reading its rounds, pods and standings; thin over
+leagues.tournaments.services (writes) and selectors (reads). The standings are computed on each read (never
+stored)."""
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leagues.common.access import club_sees_inside
-from shitenno_site.api import StrictSerializer, with_errors
+from leagues.models import Club, Player
+from shitenno_site.api import (
+    IdField,
+    NameField,
+    StrictBooleanField,
+    StrictDateField,
+    StrictIntegerField,
+    StrictSerializer,
+    with_errors,
+)
 
-from . import services
-from .models import Tournament
+from . import selectors, services
+from .models import Tournament, TournamentPod
 
 
 class TournamentPodOutput(serializers.Serializer):
@@ -41,6 +55,24 @@ class TournamentStandingOutput(serializers.Serializer):
     lot = serializers.FloatField(allow_null=True, help_text="Tie-breaker 4: the drawn lot, where it decided.")
 
 
+class TournamentEntryOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    checked_in = serializers.BooleanField()
+    entered_round = serializers.IntegerField(help_text="1, or the round a late entry joins (with 0 points).")
+    dropped_after = serializers.IntegerField(allow_null=True, help_text="The last round he was paired in.")
+
+
+class TournamentSummaryOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    games = serializers.ListField(child=serializers.CharField())
+    swiss_rounds = serializers.IntegerField()
+    cut = serializers.CharField()
+    cut_size = serializers.IntegerField()
+
+
 class TournamentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.CharField(help_text="The club's slug.")
@@ -52,12 +84,17 @@ class TournamentOutput(serializers.Serializer):
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
     seed = serializers.CharField(help_text="Recorded: round 1's draw and the lots come from it.")
+    games = serializers.ListField(child=serializers.CharField())
+    clock_ends_at = serializers.DateTimeField(allow_null=True, help_text="The latest round's clock runs out then.")
+    over = serializers.BooleanField(help_text="The last round is played: the standings are final.")
+    winner = serializers.IntegerField(allow_null=True, help_text="The final table's first (or the leader) once over.")
+    entries = TournamentEntryOutput(many=True)
     rounds = TournamentRoundOutput(many=True)
     standings = TournamentStandingOutput(many=True)
 
 
 def tournament_data(tournament: Tournament) -> dict:
-    rows, _lots = services.tournament_standings(tournament)
+    day = selectors.tournament_day(tournament)
     rounds = [{"number": r.number, "kind": r.kind, "repeats": r.pairing.get("repeats", 0),
                "bound": r.pairing.get("bound", 0), "spread": r.pairing.get("spread", 0),
                "byes": r.pairing.get("byes", []),
@@ -67,11 +104,15 @@ def tournament_data(tournament: Tournament) -> dict:
         "id": tournament.pk, "club": tournament.club.slug, "name": tournament.name, "date": tournament.date,
         "table_sizes": tournament.table_sizes, "swiss_rounds": tournament.swiss_rounds, "cut": tournament.cut,
         "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes, "seed": tournament.seed,
+        "games": tournament.games, "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
+        "over": day.over, "winner": day.winner["id"] if day.winner else None,
+        "entries": [{"player": e.player_id, "name": e.player.name, "checked_in": e.checked_in_at is not None,
+                     "entered_round": e.entered_round, "dropped_after": e.dropped_after} for e in day.entries],
         "rounds": rounds,
-        "standings": [{"place": r.place, "player": r.player, "points": float(r.points),
-                       "opponents_average": float(r.opponents_average),
-                       "average_place": None if r.average_place is None else float(r.average_place),
-                       "head_to_head": r.head_to_head, "lot": r.lot} for r in rows],
+        "standings": [{"place": r["place"], "player": r["player"], "points": float(r["points"]),
+                       "opponents_average": float(r["opponents_average"]),
+                       "average_place": None if r["average_place"] is None else float(r["average_place"]),
+                       "head_to_head": r["head_to_head"], "lot": r["lot"]} for r in day.standings],
     }).data
 
 
@@ -100,3 +141,110 @@ class TournamentRounds(APIView):
         self.PairInput(data=request.data).is_valid(raise_exception=True)
         services.round_pair(tournament=tournament, user=request.user)
         return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+
+
+class ClubTournaments(APIView):
+    class TournamentInput(StrictSerializer):
+        name = NameField(max_length=100)
+        date = StrictDateField()
+        games = serializers.ListField(child=NameField(max_length=80), max_length=10, required=False, default=list)
+        table_sizes = serializers.ListField(child=StrictIntegerField(min_value=2, max_value=6), min_length=1,
+                                            max_length=5, required=False, default=lambda: [3, 4])
+        swiss_rounds = StrictIntegerField(min_value=1, max_value=10, required=False, default=4)
+        cut = serializers.ChoiceField(choices=[c.value for c in Tournament.Cut], required=False, default="final")
+        cut_size = StrictIntegerField(min_value=2, max_value=16, required=False, default=4)
+        bye_points = StrictIntegerField(min_value=0, max_value=100, required=False, default=0)
+        round_minutes = StrictIntegerField(min_value=5, max_value=600, required=False, default=60)
+
+    @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 403, 404),
+                   summary="A club's tournaments, the latest first")
+    def get(self, request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        if not club_sees_inside(club, request.user):
+            raise PermissionDenied(_("Only members see a private club's tournaments."))
+        return Response(TournamentSummaryOutput(selectors.club_tournaments(club), many=True).data)
+
+    @extend_schema(request=TournamentInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Set up a tournament (club owners and admins)")
+    def post(self, request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        data = self.TournamentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(club=club, user=request.user, **data.validated_data)
+        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+
+
+def _player(data: dict) -> Player | None:
+    pk = data.get("player")
+    if pk is None:
+        return None
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        raise serializers.ValidationError({"player": [_("No such player.")]})
+    return player
+
+
+class PlayerInput(StrictSerializer):
+    player = IdField(required=False, help_text="A manager names a member or guest of the club; else yourself.")
+
+
+class TournamentEntries(APIView):
+    class EntryInput(PlayerInput):
+        checked_in = StrictBooleanField(required=False, default=False, help_text="Checked in at once (on the day).")
+
+    @extend_schema(request=EntryInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Enter (yourself, or a member or guest when you manage the club); after round 1 a late "
+                           "entry, at 0 points")
+    def post(self, request, pk: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        data = self.EntryInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_enter(tournament=tournament, user=request.user, player=_player(data.validated_data),
+                                  checked_in=data.validated_data["checked_in"])
+        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCheckIn(APIView):
+    @extend_schema(request=PlayerInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Check in on the day (yourself, or anyone entered when you manage the club)")
+    def post(self, request, pk: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        data = PlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_check_in(tournament=tournament, user=request.user, player=_player(data.validated_data))
+        return Response(tournament_data(tournament))
+
+
+class TournamentDrop(APIView):
+    @extend_schema(request=PlayerInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Drop: left out of the next pairing, the results kept")
+    def post(self, request, pk: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        data = PlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_drop(tournament=tournament, user=request.user, player=_player(data.validated_data))
+        return Response(tournament_data(tournament))
+
+
+class PlaceInput(StrictSerializer):
+    player = IdField()
+    place = StrictIntegerField(min_value=1, max_value=6)
+
+
+class PodPlaces(APIView):
+    class PlacesInput(StrictSerializer):
+        places = PlaceInput(many=True, max_length=6, help_text="Every seated player's place, 1 for first.")
+
+    @extend_schema(request=PlacesInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Enter a pod's places (the club's managers; the latest round only)")
+    def post(self, request, pk: int, number: int, position: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
+                                round__tournament=tournament, round__number=number, position=position)
+        data = self.PlacesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        places = {row["player"]: row["place"] for row in data.validated_data["places"]}
+        if len(places) != len(data.validated_data["places"]):
+            raise serializers.ValidationError({"places": [_("Each player of the pod once.")]})
+        services.pod_places(pod=pod, user=request.user, places=places)
+        return Response(tournament_data(tournament))

@@ -1,8 +1,10 @@
 """A tournament day's writes (issue 51, docs/tournaments.md): set it up, enter and check in players, pair the next
 round (random from the recorded seed in round 1, by the standings after), record each pod's places, drop.
 
-Managers of the club only, as nights are. The standings are read from the pods' places each time
-(leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
+The club's managers set it up, pair the rounds and enter the places, as nights are; a member enters, checks in and
+drops himself (a manager does it for any member or guest of the club). Each write is one transaction on the
+tournament's locked row, and a refusal raises before anything is written. The standings are read from the pods'
+places each time (leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ from __future__ import annotations
 import random
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.common.access import require_club_manager
+from leagues.common.access import club_access, require_club_manager
 from leagues.models import Club, Player
 
 from . import ranking
@@ -31,38 +33,114 @@ def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, **
     return tournament
 
 
-def tournament_enter(*, tournament: Tournament, user: AbstractBaseUser, player: Player,
+def _own_player(tournament: Tournament, user: AbstractBaseUser, player: Player | None) -> tuple[Player, bool]:
+    """The player an entry, check-in or drop is about, and whether the user manages the club: his own (a member),
+    or anyone's when he manages it."""
+    access = club_access(tournament.club, user)
+    own = access.membership.player if access.membership else None
+    if player is None or (own is not None and player.pk == own.pk):
+        if own is None:
+            raise PermissionDenied(_("Only members of the club can enter its tournament."))
+        return own, access.manages
+    if not access.manages:
+        raise PermissionDenied(_("Only the club's owners and admins may do this for someone else."))
+    return player, True
+
+
+def _in_club(tournament: Tournament, player: Player) -> bool:
+    """A member of the club, or a guest added for it."""
+    return (player.memberships.filter(club=tournament.club).exists()
+            or (player.user_id is None and player.created_in_id == tournament.club_id))
+
+
+def _open_for_changes(tournament: Tournament) -> None:
+    if tournament.rounds.filter(kind=TournamentRound.Kind.CUT).exists() or (
+            tournament.cut == Tournament.Cut.NONE and tournament.rounds.count() >= tournament.swiss_rounds):
+        raise ValidationError(_("The Swiss rounds are over: entries, check-ins and drops are closed."))
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update(of=("self",)).select_related("club").get(pk=tournament.pk)
+
+
+def tournament_enter(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None,
                      checked_in: bool = False) -> TournamentEntry:
-    """A member or a guest of the club; entered after round 1 was paired, he is a late entry (0 points)."""
-    require_club_manager(tournament.club, user)
-    if not player.memberships.filter(club=tournament.club).exists() and player.user_id is not None:
-        raise ValidationError({"player": _("Only the club's members and guests can enter its tournament.")})
-    entered_round = tournament.rounds.count() + 1
-    entry, _created = TournamentEntry.objects.get_or_create(
-        tournament=tournament, player=player, defaults={"entered_round": entered_round})
-    if checked_in and entry.checked_in_at is None:
-        entry.checked_in_at = timezone.now()
-        entry.save(update_fields=["checked_in_at"])
+    """A member enters himself, a manager any member or guest of the club; entered after round 1 was paired, he is
+    a late entry (0 points, paired from the next round). Entering twice is refused."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        player, _manages = _own_player(tournament, user, player)
+        if not _in_club(tournament, player):
+            raise ValidationError({"player": _("Only the club's members and guests can enter its tournament.")})
+        _open_for_changes(tournament)
+        if tournament.entries.filter(player=player).exists():
+            raise ValidationError({"player": _("%(player)s has already entered.") % {"player": player.name}})
+        return TournamentEntry.objects.create(
+            tournament=tournament, player=player, entered_round=tournament.rounds.count() + 1,
+            checked_in_at=timezone.now() if checked_in else None)
+
+
+def _entry(tournament: Tournament, player: Player) -> TournamentEntry:
+    entry = TournamentEntry.objects.select_for_update(of=("self",)).filter(
+        tournament=tournament, player=player).order_by("pk").first()
+    if entry is None:
+        raise ValidationError({"player": _("%(player)s has not entered this tournament.") % {"player": player.name}})
     return entry
 
 
-def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: Player) -> TournamentEntry:
-    """He leaves the next pairing and keeps his results."""
-    require_club_manager(tournament.club, user)
-    entry = TournamentEntry.objects.get(tournament=tournament, player=player)
-    entry.dropped_after = tournament.rounds.count()
-    entry.save(update_fields=["dropped_after"])
-    return entry
+def tournament_check_in(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None,
+                        enter: bool = False) -> TournamentEntry:
+    """On the day, by phone or the QR: himself, or a manager for anyone entered. With `enter` a member not yet
+    entered enters and checks in at once (the QR's one tap). A dropped player cannot check in again."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        player, _manages = _own_player(tournament, user, player)
+        _open_for_changes(tournament)
+        if enter and not tournament.entries.filter(player=player).exists():
+            if not _in_club(tournament, player):
+                raise ValidationError({"player": _("Only the club's members and guests can enter its tournament.")})
+            return TournamentEntry.objects.create(tournament=tournament, player=player, checked_in_at=timezone.now(),
+                                                  entered_round=tournament.rounds.count() + 1)
+        entry = _entry(tournament, player)
+        if entry.dropped_after is not None:
+            raise ValidationError({"player": _("%(player)s has dropped out.") % {"player": player.name}})
+        if entry.checked_in_at is None:
+            entry.checked_in_at = timezone.now()
+            entry.save(update_fields=["checked_in_at"])
+        return entry
+
+
+def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None
+                    ) -> TournamentEntry:
+    """He leaves the next pairing and keeps his results: himself, or a manager for anyone entered."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        player, _manages = _own_player(tournament, user, player)
+        _open_for_changes(tournament)
+        entry = _entry(tournament, player)
+        if entry.dropped_after is not None:
+            raise ValidationError({"player": _("%(player)s has already dropped out.") % {"player": player.name}})
+        entry.dropped_after = tournament.rounds.count()
+        entry.save(update_fields=["dropped_after"])
+        return entry
 
 
 def pod_places(*, pod: TournamentPod, user: AbstractBaseUser, places: dict[int, int]) -> TournamentPod:
-    """Each seated player's place, 1 for first (shared places allowed)."""
+    """Each seated player's place, 1 for first (shared places allowed); only in the latest round (an earlier
+    round's places have paired the rounds after them)."""
     require_club_manager(pod.round.tournament.club, user)
-    if sorted(places) != sorted(pod.players) or not all(1 <= p <= len(pod.players) for p in places.values()):
-        raise ValidationError({"places": _("Give every player of the pod a place from 1 to its size.")})
-    pod.places = {str(p): place for p, place in places.items()}
-    pod.save(update_fields=["places"])
-    return pod
+    with transaction.atomic():
+        _locked(pod.round.tournament)
+        pod = TournamentPod.objects.select_for_update(of=("self",)).select_related("round").get(pk=pod.pk)
+        latest = pod.round.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        if pod.round.number != latest:
+            raise ValidationError(_("Only the latest round's places can be entered: round %(number)d is over.")
+                                  % {"number": pod.round.number})
+        if sorted(places) != sorted(pod.players) or not all(1 <= p <= len(pod.players) for p in places.values()):
+            raise ValidationError({"places": _("Give every player of the pod a place from 1 to its size.")})
+        pod.places = {str(p): place for p, place in places.items()}
+        pod.save(update_fields=["places"])
+        return pod
 
 
 def played_pods(tournament: Tournament) -> list[dict]:
@@ -82,14 +160,18 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
     split exists even with byes."""
     require_club_manager(tournament.club, user)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = _locked(tournament)
         last = tournament.rounds.order_by("-number").first()
+        if is_over(tournament, last):
+            raise ValidationError(_("The tournament is over: its last round was %(number)d.") % {"number": last.number})
         if last is not None and last.pods.filter(places={}).exists():
             raise ValidationError(_("Every pod of round %(number)d needs its places first.") % {"number": last.number})
         number = (last.number if last else 0) + 1
         playing = [e.player_id for e in tournament.entries.order_by("pk")
                    if e.checked_in_at is not None and e.entered_round <= number
                    and (e.dropped_after is None or e.dropped_after >= number)]
+        if not playing:
+            raise ValidationError(_("Nobody is checked in for round %(number)d.") % {"number": number})
         kind = TournamentRound.Kind.SWISS if number <= tournament.swiss_rounds else TournamentRound.Kind.CUT
         if number == 1:
             order = sorted(playing)
@@ -102,10 +184,20 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         byes = _byes(tournament, order, kind)
         pairing = _pairing(tournament, [p for p in order if p not in byes], kind, first=number == 1)
         paired = TournamentRound.objects.create(tournament=tournament, number=number, kind=kind,
-                                                pairing={**pairing.as_json(), "exact": pairing.exact, "byes": byes})
+                                                pairing={**pairing.as_json(), "exact": pairing.exact, "byes": byes},
+                                                clock_started_at=timezone.now())
         TournamentPod.objects.bulk_create(TournamentPod(round=paired, position=n, players=list(pod))
                                           for n, pod in enumerate(pairing.pods))
     return paired
+
+
+def is_over(tournament: Tournament, last: TournamentRound | None) -> bool:
+    """No round follows `last` (the latest round): it was the cut (a final table; semi-final pods are not followed
+    by a final yet), or the last Swiss round of a tournament with no cut."""
+    if last is None:
+        return False
+    return last.kind == TournamentRound.Kind.CUT or (
+        tournament.cut == Tournament.Cut.NONE and last.number >= tournament.swiss_rounds)
 
 
 def _byes(tournament: Tournament, order: list, kind: str) -> list:

@@ -7,6 +7,7 @@ which the site's Content-Security-Policy does not stop (no inline script is adde
 
 from __future__ import annotations
 
+import datetime
 import io
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def site(db, monkeypatch, settings):
              (None, reverse("verify_email", args=[verification.token_for(dora)])),
              (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
+    pages += _tournament_day(club, hana, kenji)
     for game in all_games():
         pages.append((kenji, reverse("table_new") + f"?game={game.slug}"))
         if game.stats_template:
@@ -127,6 +129,24 @@ def _league_night(league, manager, member, newcomer) -> list:
             (member, reverse("night_check_in", args=[night.pk])),
             (newcomer, reverse("night_check_in", args=[night.pk])),
             (None if league.club.members_public else member, reverse("night_standings", args=[night.pk]))]
+
+
+def _tournament_day(club, manager, member) -> list:
+    """A tournament day (issue 51) in its first round with one pod's places in: the organiser's day page (QR,
+    places forms, pairing), a player's (his table and seat), and the wall."""
+    from leagues.tournaments import services as tournament_services
+
+    tournament = tournament_services.tournament_create(club=club, user=manager, name="Winter cup",
+                                                       date=datetime.date.today(), games=["shitenno"])
+    entrants = [players.player_for_user(member)]
+    entrants += [m.player for m in club.memberships.select_related("player").exclude(player=entrants[0])[:7]]
+    for player in entrants:
+        tournament_services.tournament_enter(tournament=tournament, user=manager, player=player, checked_in=True)
+    pod = tournament_services.round_pair(tournament=tournament, user=manager).pods.first()
+    tournament_services.pod_places(pod=pod, user=manager, places={p: n + 1 for n, p in enumerate(pod.players)})
+    return [(manager, reverse("tournament_day", args=[tournament.pk])),
+            (member, reverse("tournament_day", args=[tournament.pk])),
+            (None if club.members_public else member, reverse("tournament_wall", args=[tournament.pk]))]
 
 
 def _import_preview(club, user) -> str:

@@ -84,7 +84,7 @@ def test_a_drop_leaves_the_next_round_and_keeps_his_results_a_late_entry_starts_
     play(services.round_pair(tournament=tournament, user=alice), alice, rng)
     leaver = Player.objects.get(pk=tournament.entries.order_by("pk").first().player_id)
     services.tournament_drop(tournament=tournament, user=alice, player=leaver)
-    late = Player.objects.create(name="Late guest")
+    late = Player.objects.create(name="Late guest", created_in=club)
     entry = services.tournament_enter(tournament=tournament, user=alice, player=late, checked_in=True)
     assert entry.entered_round == 2
     second = services.round_pair(tournament=tournament, user=alice)

@@ -86,6 +86,9 @@ PRIVATE_READS = [
     ("get", "/api/nights/{night}/", None),
     ("get", "/api/nights/{night}/proposal/", None),
     ("get", "/api/tournaments/{tournament}/", None),
+    ("get", "/tournaments/{tournament}/", None),
+    ("get", "/tournaments/{tournament}/wall/", None),
+    ("get", "/tournaments/{tournament}/standings.csv", None),
     ("get", "/seasons/{season}/nights/", None),
     ("get", "/api/seasons/{season}/", None),
     ("get", "/leagues/{league}/edit/", None),
@@ -141,6 +144,15 @@ WRITES = [
     ("post", "/api/nights/{night}/rounds/1/open/", {}),
     # a tournament day
     ("post", "/api/tournaments/{tournament}/rounds/", {}),
+    ("post", "/api/clubs/{slug}/tournaments/", {"name": "Dave's cup", "date": TODAY.isoformat()}),
+    ("post", "/api/tournaments/{tournament}/entries/", {}),
+    ("post", "/api/tournaments/{tournament}/check-in/", {}),
+    ("post", "/api/tournaments/{tournament}/drop/", {"player": "{alice}"}),
+    ("post", "/api/tournaments/{tournament}/rounds/1/pods/0/places/", {"places": [{"player": "{alice}", "place": 1}]}),
+    ("post", "/tournaments/{tournament}/check-in/", {}),
+    ("post", "/tournaments/{tournament}/drop/", {}),
+    ("post", "/tournaments/{tournament}/pair/", {}),
+    ("post", "/tournaments/{tournament}/rounds/1/pods/0/places/", {"place_{alice}": "1"}),
     ("post", "/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": "Go", "table_sizes": "3"}),
     ("post", "/nights/{night}/check-in/", {}),
     ("post", "/nights/{night}/tick/", {"player": "{alice}", "present": "0"}),
@@ -239,6 +251,7 @@ ROLE_MATRIX = [
     # the private club: members read, managers write
     ("get", "/api/clubs/{slug}/members/", None, _cells(403, carol=200, alice=200)),
     ("get", "/api/clubs/{slug}/leagues/", None, _cells(403, carol=200, alice=200)),
+    ("get", "/api/clubs/{slug}/tournaments/", None, _cells(403, carol=200, alice=200)),
     ("get", "/api/leagues/{league}/", None, PRIVATE_CLUB_READ),
     ("get", "/api/leagues/{league}/seasons/", None, PRIVATE_CLUB_READ),
     ("get", "/api/seasons/{season}/standings/", None, PRIVATE_CLUB_READ),
@@ -363,7 +376,8 @@ def test_the_matrix_covers_every_operation_of_the_schema(client):
                                   ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
                                   ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
                                   ("{goro_invite}", "{id}"), ("{night}", "{id}"), ("{tournament}", "{id}"),
-                                  ("/rounds/1/", "/rounds/{number}/"), ("/tables/0/", "/tables/{position}/"),
+                                  ("/rounds/1/", "/rounds/{number}/"), ("/pods/0/", "/pods/{position}/"),
+                                  ("/tables/0/", "/tables/{position}/"),
                                   ("/api/games/shitenno/", "/api/games/{slug}/")):
                 path = path.replace(name, generic)
             covered.add(f"{method.upper()} {path}")

@@ -1,0 +1,138 @@
+"""A tournament day's reads (issue 51): what the day page, the wall, the CSV and the API show. One read of the
+rounds and pods, one of the entries with their players' names; the standings computed from the pods' places
+(leagues.tournaments.ranking), never stored."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from games.plugins import game_name
+from leagues.models import Club, Player
+
+from . import services
+from .models import Tournament, TournamentEntry, TournamentRound
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).select_related("club").order_by("-date", "-pk")
+
+
+@dataclass
+class PodView:
+    round: int
+    position: int
+    table: int  # 1 for the leaders' pod, as the tables are numbered in the hall
+    game: str
+    players: list[dict]  # {"id", "name", "seat" (1 for the first), "place" (None until played)}
+    played: bool
+
+
+@dataclass
+class RoundView:
+    number: int
+    kind: str
+    pods: list[PodView]
+    byes: list[str]
+    bye_ids: list[int]
+    clock_started_at: datetime.datetime | None
+    clock_ends_at: datetime.datetime | None
+
+    @property
+    def playing(self) -> list[PodView]:
+        return [pod for pod in self.pods if not pod.played]
+
+
+@dataclass
+class Day:
+    tournament: Tournament
+    rounds: list[RoundView]
+    standings: list[dict]
+    entries: list[TournamentEntry]
+    names: dict[int, str]
+    over: bool
+    winner: dict | None  # {"id", "name"} once the last round is played
+    own_entry: TournamentEntry | None = None
+    own_pod: PodView | None = None
+    own_seat: int | None = None
+    own_others: list[str] = field(default_factory=list)
+    own_bye: bool = False
+
+    @property
+    def latest(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def final(self) -> RoundView | None:
+        latest = self.latest
+        return latest if latest is not None and latest.kind == TournamentRound.Kind.CUT else None
+
+    @property
+    def checked_in(self) -> int:
+        return sum(1 for e in self.entries if e.checked_in_at is not None and e.dropped_after is None)
+
+
+def _game(tournament: Tournament, position: int) -> str:
+    games = tournament.games or []
+    return game_name(games[position % len(games)]) if games else ""
+
+
+def _number(value) -> float | int | None:
+    """A Fraction as the pages show it: whole, or to two decimals."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
+def standings_rows(tournament: Tournament, names: dict[int, str]) -> list[dict]:
+    rows, _lots = services.tournament_standings(tournament)
+    return [{"place": r.place, "player": r.player, "name": names.get(r.player, "?"), "points": _number(r.points),
+             "opponents_average": _number(r.opponents_average), "average_place": _number(r.average_place),
+             "head_to_head": r.head_to_head, "lot": None if r.lot is None else round(r.lot, 4)} for r in rows]
+
+
+def not_entered(tournament: Tournament) -> list[Player]:
+    """The club's members and its guests who have not entered: the organiser's list to enter and check in."""
+    entered = tournament.entries.values("player")
+    return list(Player.objects.filter(Q(memberships__club=tournament.club) | Q(
+        user__isnull=True, created_in=tournament.club)).exclude(pk__in=entered).distinct().order_by("name", "pk"))
+
+
+def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = None) -> Day:
+    entries = list(tournament.entries.select_related("player").order_by("pk"))
+    names = {e.player_id: e.player.name for e in entries}
+    minutes = datetime.timedelta(minutes=tournament.round_minutes)
+    rounds = []
+    for r in tournament.rounds.order_by("number").prefetch_related("pods"):
+        pods = []
+        for pod in r.pods.all():
+            seated = [{"id": p, "name": names.get(p, "?"), "seat": n + 1, "place": pod.places.get(str(p))}
+                      for n, p in enumerate(pod.players)]
+            pods.append(PodView(r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated,
+                                bool(pod.places)))
+        byes = r.pairing.get("byes", [])
+        rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
+                                r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))
+    day = Day(tournament, rounds, standings_rows(tournament, names), entries, names, over=False, winner=None)
+    latest = day.latest
+    day.over = latest is not None and not latest.playing and services.is_over(
+        tournament, TournamentRound(number=latest.number, kind=latest.kind))
+    if day.over and day.final is not None:
+        top = [p for pod in day.final.pods for p in pod.players if p["place"] == 1]
+        day.winner = {"id": top[0]["id"], "name": top[0]["name"]} if len(day.final.pods) == 1 and top else None
+    elif day.over and day.standings:
+        day.winner = {"id": day.standings[0]["player"], "name": day.standings[0]["name"]}
+    if viewer is not None and viewer.is_authenticated:
+        day.own_entry = next((e for e in entries if e.player.user_id == viewer.pk), None)
+        if day.own_entry is not None and latest is not None:
+            day.own_bye = day.own_entry.player_id in latest.bye_ids
+            for pod in latest.pods:
+                for seat in pod.players:
+                    if seat["id"] == day.own_entry.player_id:
+                        day.own_pod, day.own_seat = pod, seat["seat"]
+                        day.own_others = [p["name"] for p in pod.players if p["id"] != seat["id"]]
+    return day
+

@@ -1,0 +1,177 @@
+"""The tournament day's pages (issue 51): a player's own line (EN and NL), the round's pods and the tables still
+playing, the standings with their tie-breakers; the organiser's QR, places forms and "pair the next round"; every
+refused post a 400 or 403 that changes nothing; the wall (a public club's for everyone, a private one's for its
+members) and the standings as CSV."""
+
+import csv
+import datetime
+import io
+import random
+
+import pytest
+from django.conf import settings
+
+from leagues.models import Tournament, TournamentEntry, TournamentPod, TournamentRound
+from leagues.people.players import player_for_user
+from leagues.tournaments import services
+
+from .league_helpers import members_joined
+
+
+@pytest.fixture
+def field(club, bob):
+    return members_joined(club, bob, [f"p{n}" for n in range(5)])  # bob and five more: with alice and carol, 8
+
+
+@pytest.fixture
+def tournament(club, alice, carol, field):
+    tournament = services.tournament_create(club=club, user=alice, name="Winter cup", date=datetime.date(2026, 12, 5),
+                                            games=["teikoku"], swiss_rounds=2, cut_size=4, table_sizes=[4])
+    for user in [alice, carol, *field]:
+        services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
+    return tournament
+
+
+def state():
+    return (list(Tournament.objects.order_by("pk").values()), list(TournamentEntry.objects.order_by("pk").values()),
+            list(TournamentRound.objects.order_by("pk").values()), list(TournamentPod.objects.order_by("pk").values()))
+
+
+def places_of(pod, rng):
+    finish = list(pod.players)
+    rng.shuffle(finish)
+    return {f"place_{p}": str(n + 1) for n, p in enumerate(finish)}
+
+
+def in_dutch(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+
+
+def test_a_player_sees_his_table_seat_and_mates_in_english_and_dutch(client, tournament, alice, carol):
+    services.round_pair(tournament=tournament, user=alice)
+    pod = next(p for p in TournamentPod.objects.filter(round__tournament=tournament)
+               if player_for_user(carol).pk in p.players)
+    seat = pod.players.index(player_for_user(carol).pk) + 1
+    client.force_login(carol)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"Round 1: table {pod.position + 1}, Teikoku, seat {seat}, with " in page
+    assert "2 tables still playing" in page and "average points" in page, page
+    assert "Pair the next round" not in page  # not the organiser
+    in_dutch(client)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"Ronde 1: tafel {pod.position + 1}, Teikoku, plaats {seat}, met " in page and " en " in page
+    assert "2 tafels spelen nog" in page
+
+
+def test_the_organiser_pairs_enters_places_and_the_round_moves_on(client, tournament, alice):
+    client.force_login(alice)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Pair round 1" in page and "<svg" in page and f"/tournaments/{tournament.pk}/" in page
+    answer = client.post(f"/tournaments/{tournament.pk}/pair/")
+    assert answer.status_code == 302 and tournament.rounds.count() == 1
+    assert tournament.rounds.get().clock_started_at is not None
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-round-clock' in page and "Save the places" in page
+    before = state()
+    refused = client.post(f"/tournaments/{tournament.pk}/pair/")
+    assert refused.status_code == 400 and "needs its places first" in refused.content.decode() and state() == before
+    rng = random.Random(4)
+    first = list(TournamentPod.objects.filter(round__number=1))
+    missing = client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/", {})
+    assert missing.status_code == 400 and "a place from 1" in missing.content.decode() and state() == before
+    for pod in first:
+        assert client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/{pod.position}/places/",
+                           places_of(pod, rng)).status_code == 302
+    assert "Every table has its places." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
+    before = state()
+    old = client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/", places_of(first[0], rng))
+    assert old.status_code == 400 and "latest round" in old.content.decode() and state() == before
+
+
+def test_a_member_may_not_pair_or_enter_places_and_nothing_changes(client, tournament, alice, carol):
+    services.round_pair(tournament=tournament, user=alice)
+    pod = TournamentPod.objects.filter(round__tournament=tournament).first()
+    client.force_login(carol)
+    before = state()
+    assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 403
+    assert client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/",
+                       places_of(pod, random.Random(1))).status_code == 403
+    assert state() == before
+
+
+def test_a_member_enters_and_checks_in_with_one_tap_and_drops_out(client, club, alice, carol):
+    tournament = services.tournament_create(club=club, user=alice, name="Cup", date=datetime.date(2026, 12, 5))
+    client.force_login(carol)
+    assert "Enter and check in" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert client.post(f"/tournaments/{tournament.pk}/check-in/").status_code == 302
+    entry = tournament.entries.get()
+    assert entry.checked_in_at is not None and "You are checked in." in client.get(
+        f"/tournaments/{tournament.pk}/").content.decode()
+    assert client.post(f"/tournaments/{tournament.pk}/drop/").status_code == 302
+    before = state()
+    again = client.post(f"/tournaments/{tournament.pk}/drop/")
+    assert again.status_code == 400 and "already dropped" in again.content.decode() and state() == before
+
+
+def test_the_wall_is_for_everyone_in_a_public_club_and_members_in_a_private_one(client, tournament, alice, dave):
+    services.round_pair(tournament=tournament, user=alice)
+    assert client.get(f"/tournaments/{tournament.pk}/wall/").status_code == 404
+    client.force_login(dave)
+    assert client.get(f"/tournaments/{tournament.pk}/wall/").status_code == 404
+    tournament.club.members_public = True
+    tournament.club.save()
+    client.logout()
+    wall = client.get(f"/tournaments/{tournament.pk}/wall/")
+    assert wall.status_code == 200 and 'hx-trigger="every 10s"' in wall.content.decode()
+    assert "Table 2" in wall.content.decode() and "Pair the next round" not in wall.content.decode()
+    assert "Save the places" not in wall.content.decode()
+    poll = client.get(f"/tournaments/{tournament.pk}/wall/", headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and "<html" not in poll.content.decode()
+    unchanged = client.get(f"/tournaments/{tournament.pk}/wall/", headers={
+        "HX-Request": "true", "If-None-Match": poll["ETag"]})
+    assert unchanged.status_code == 304
+
+
+def test_a_whole_day_ends_with_the_winner_on_the_wall_and_the_final_standings_as_csv(client, tournament, alice):
+    client.force_login(alice)
+    rng = random.Random(9)
+    for number in range(1, 4):
+        assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
+        for pod in TournamentPod.objects.filter(round__tournament=tournament, round__number=number):
+            client.post(f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/",
+                        places_of(pod, rng))
+    final = TournamentPod.objects.get(round__tournament=tournament, round__number=3)
+    winner = next(int(p) for p, place in final.places.items() if place == 1)
+    name = TournamentEntry.objects.get(tournament=tournament, player_id=winner).player.name
+    wall = client.get(f"/tournaments/{tournament.pk}/wall/").content.decode()
+    assert f"Winner: {name}" in wall and "Final standings" in wall and "Final table" in wall
+    before = state()
+    assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 400 and state() == before
+    answer = client.get(f"/tournaments/{tournament.pk}/standings.csv")
+    assert answer["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+    assert [r["place"] for r in rows] == [str(n) for n in range(1, 9)] and rows[0]["final"] == "yes"
+    assert set(rows[0]) >= {"points", "opponents_average", "average_place", "head_to_head", "lot"}
+
+
+def test_a_round_with_nobody_checked_in_is_refused_and_a_bye_is_told(client, club, alice, carol, tournament):
+    empty = services.tournament_create(club=club, user=alice, name="Empty cup", date=datetime.date(2026, 12, 6))
+    client.force_login(alice)
+    before = state()
+    refused = client.post(f"/tournaments/{empty.pk}/pair/")
+    assert refused.status_code == 400 and "Nobody is checked in" in refused.content.decode() and state() == before
+    late = members_joined(club, carol, ["late"])[1]  # nine players at pods of four: one bye
+    services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(late), checked_in=True)
+    paired = services.round_pair(tournament=tournament, user=alice)
+    bye = paired.pairing["byes"][0]
+    user = TournamentEntry.objects.get(tournament=tournament, player_id=bye).player.user
+    client.force_login(user)
+    assert "You have a bye in round 1." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+
+def test_the_club_page_links_its_tournaments_for_whoever_sees_inside(client, tournament, carol, dave):
+    client.force_login(carol)
+    assert f'href="/tournaments/{tournament.pk}/"' in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
+    client.force_login(dave)
+    assert f"/tournaments/{tournament.pk}/" not in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
