@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.db.models import F
 
 from leagues.jobs import outbox
-from leagues.result import results
+from leagues.result import admin_changes
 from shitenno_site.admin import AppendOnlyAdmin
 
 from . import models
@@ -108,13 +108,13 @@ class ResultAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_on", "season", "status", "version"]
     list_filter = ["status", "game"]
     raw_id_fields = ["session", "created_by", "club", "season"]
-    # The status follows the sign-offs (results.result_changed_in_admin): nobody counts a result by hand.
+    # The status follows the sign-offs (admin_changes.result_changed_in_admin): nobody counts a result by hand.
     readonly_fields = ["status", "ranked_publicly", "in_standings", "version"]
     inlines = [ResultEntryInline, SignOffInline]
 
     def save_model(self, request, obj, form, change) -> None:
         # Read before anything is saved: the inlines (who played, how they placed) are saved after this.
-        request.result_before = results.result_footprint(obj.pk) if change else None
+        request.result_before = admin_changes.result_footprint(obj.pk) if change else None
         if change:  # a correction here is a new version too: a form opened on the site before it is refused
             obj.version = F("version") + 1
         super().save_model(request, obj, form, change)
@@ -123,12 +123,13 @@ class ResultAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
-        results.result_changed_in_admin(before=request.result_before, result_id=form.instance.pk, user=request.user)
+        admin_changes.result_changed_in_admin(before=request.result_before, result_id=form.instance.pk,
+                                              user=request.user)
 
     def delete_model(self, request, obj) -> None:
-        before, pk = results.result_footprint(obj.pk), obj.pk
+        before, pk = admin_changes.result_footprint(obj.pk), obj.pk
         super().delete_model(request, obj)
-        results.result_changed_in_admin(before=before, result_id=pk, user=request.user)
+        admin_changes.result_changed_in_admin(before=before, result_id=pk, user=request.user)
 
     def delete_queryset(self, request, queryset) -> None:
         for result in queryset:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -50,18 +49,18 @@ def _enqueue_counted(result: Result, *, edited: bool = False) -> None:
     """A result now counts: rate it, fold it into its season's table (recompute the table if it was edited), and
     recount its players' tallies."""
     outbox.ask_rate_result(result.pk)
-    outbox.ask_tally_players(_players_of(result))
+    outbox.ask_tally_players(players_of(result))
     if result.season_id and edited:
         outbox.ask_compute_standings(result.season_id)
     elif result.season_id:
         outbox.ask_fold_result(result.pk)
 
 
-def _players_of(result: Result) -> set[int]:
+def players_of(result: Result) -> set[int]:
     return set(result.entries.values_list("player_id", flat=True))
 
 
-def _enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
+def enqueue_recompute(scopes: set[tuple[str, str]], since: datetime.date, seasons: set[int]) -> None:
     for kind, key in sorted(scopes):
         outbox.ask_rate_scope(kind, key, since)
     for season_id in sorted(seasons):
@@ -91,7 +90,7 @@ def sign_off_status(signers: dict[int, set[int]], sign_offs: dict[int, SignOff])
     return Result.Status.PENDING, valid
 
 
-def _night_tables_touched(season_id: int | None, *dates: datetime.date) -> None:
+def night_tables_touched(season_id: int | None, *dates: datetime.date) -> None:
     """A result entered by hand in a season may settle a night table still playing, or stop settling one when it
     is changed or deleted (`night_selectors.night_results`): those tables' pages then say so, or offer their moves
     again (games.people.Settled), so games gives them a new version for the phones' polls (in this transaction:
@@ -119,7 +118,7 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
         result.flagged_by, result.flag_note = None, ""
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
     if result.session_id is None:  # a hand entry counted or disputed may settle a night table or reopen it
-        _night_tables_touched(result.season_id, result.played_on)
+        night_tables_touched(result.season_id, result.played_on)
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
     notifications.result_settled(result)
@@ -215,7 +214,7 @@ def result_enter(
         # the night tables this game may settle, first: their rows' locks before the season's, in the order of the
         # last move of a night table (its row, then the season's in for_games): a move there waits for this entry
         # and is then refused, and neither ever waits for the other while holding what the other needs
-        _night_tables_touched(season.pk, played_on)
+        night_tables_touched(season.pk, played_on)
         # the season as it is now, held until this result is written: a manager changing its dates meanwhile
         # (league_edits.season_update) waits for this result, or this waits for the new dates (issue 34)
         season = Season.objects.select_for_update(no_key=True, of=("self",)).select_related("league__club").get(
@@ -301,14 +300,14 @@ def _dispute_vouched_import(result: Result, user: AbstractBaseUser, mine: list[i
     result.status, result.ranked_publicly = signed_status(result)
     result.flagged_by, result.flag_note = user, note.strip()[:300]
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
-    _enqueue_recompute(scopes, result.played_on, {season} if season else set())
-    outbox.ask_tally_players(_players_of(result))
+    enqueue_recompute(scopes, result.played_on, {season} if season else set())
+    outbox.ask_tally_players(players_of(result))
     _audit_result("result.dispute", result, user, {"players": names, "note": note[:300], "status": result.status})
     notifications.result_disputed(result, by=user, note=note)
     return result
 
 
-def _result_summary(result: Result) -> dict:
+def result_summary(result: Result) -> dict:
     """What an audit line keeps of a result: enough to see what a correction changed."""
     return {"game": result.game, "played_on": result.played_on.isoformat(), "status": result.status,
             "entries": [[e.player.name, e.rank, e.score] for e in result.entries.select_related("player")]}
@@ -342,9 +341,9 @@ def result_update(
     nobody signed leaves it uncounted."""
     result = _result_for_edit(result, version, user)
     old_date, old_status = result.played_on, result.status
-    old_players = _players_of(result)
+    old_players = players_of(result)
     old_scopes = set(result_scopes(result)) if old_status == Result.Status.COUNTED else set()
-    before = _result_summary(result)
+    before = result_summary(result)
     if played_on is not None:
         if played_on > timezone.localdate():
             raise ValidationError({"played_on": _("The game cannot be in the future.")})
@@ -366,17 +365,17 @@ def result_update(
     result.status, result.ranked_publicly = signed_status(result)
     result.flagged_by, result.flag_note = None, ""  # a manager acted on the flag
     result.save()
-    _audit_result("result.edit", result, user, {"before": before, "after": _result_summary(result),
+    _audit_result("result.edit", result, user, {"before": before, "after": result_summary(result),
                                                "version": result.version})
     if old_status == Result.Status.COUNTED:
         new_scopes = set(result_scopes(result)) if result.status == Result.Status.COUNTED else set()
-        _enqueue_recompute(old_scopes | new_scopes, min(old_date, result.played_on),
+        enqueue_recompute(old_scopes | new_scopes, min(old_date, result.played_on),
                            {result.season_id} if result.season_id else set())
         if changed or result.status != old_status:  # who played and how they placed may have changed
-            outbox.ask_tally_players(old_players | _players_of(result))
+            outbox.ask_tally_players(old_players | players_of(result))
     elif result.status == Result.Status.COUNTED:
         _enqueue_counted(result, edited=True)
-    _night_tables_touched(result.season_id, old_date, result.played_on)  # who played or when may have changed
+    night_tables_touched(result.season_id, old_date, result.played_on)  # who played or when may have changed
     return result
 
 
@@ -393,14 +392,13 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
     result = _result_for_edit(result, version, user)
     counted = result.status == Result.Status.COUNTED
     scopes, since, season = set(result_scopes(result)), result.played_on, result.season_id
-    players = _players_of(result)
-    _audit_result("result.delete", result, user, {"before": _result_summary(result)})
+    players = players_of(result)
+    _audit_result("result.delete", result, user, {"before": result_summary(result)})
     result.delete()
     if counted:
-        _enqueue_recompute(scopes, since, {season} if season else set())
+        enqueue_recompute(scopes, since, {season} if season else set())
         outbox.ask_tally_players(players)
-    _night_tables_touched(season, since)
-
+    night_tables_touched(season, since)
 
 
 def results_settle_imported(results: Sequence[Result], players: dict[int, list[Player]], user: AbstractBaseUser,
@@ -432,7 +430,7 @@ def results_settle_imported(results: Sequence[Result], players: dict[int, list[P
             scopes.update(result_scopes(result))
             if result.season_id:
                 seasons.add(result.season_id)
-        _enqueue_recompute(scopes, min(r.played_on for r in counted), seasons)
+        enqueue_recompute(scopes, min(r.played_on for r in counted), seasons)
         outbox.ask_tally_players({p.pk for r in counted for p in players[r.pk]})
     return counted
 
@@ -446,65 +444,3 @@ def result_withdraw_for_session(*, session) -> None:
     if result.status == Result.Status.COUNTED:
         raise Conflict(_("This game's result is signed off and counts in the ratings; ask a club admin to edit it."))
     result.delete()
-
-
-
-# --- results changed in the Django admin, outside the forms above ---
-
-@dataclass(frozen=True)
-class ResultFootprint:
-    """What a result's derived rows depend on: where it counts, from when, in which season, for whom."""
-
-    counted: bool
-    scopes: frozenset[tuple[str, str]]
-    played_on: datetime.date
-    seasons: frozenset[int]
-    players: frozenset[int]
-    club_id: int | None
-    summary: dict
-
-
-def result_footprint(result_id: int) -> ResultFootprint | None:
-    """The stored result's footprint (None when there is none): read before an admin edit saves anything."""
-    result = Result.objects.select_related("club", "season__league").filter(pk=result_id).first()
-    if result is None:
-        return None
-    return ResultFootprint(counted=result.status == Result.Status.COUNTED, scopes=frozenset(result_scopes(result)),
-                           played_on=result.played_on,
-                           seasons=frozenset({result.season_id} if result.season_id else ()),
-                           players=frozenset(_players_of(result)),
-                           club_id=result.season.league.club_id if result.season_id else result.club_id,
-                           summary=_result_summary(result))
-
-
-@transaction.atomic
-def result_changed_in_admin(*, before: ResultFootprint | None, result_id: int, user: AbstractBaseUser) -> None:
-    """The admin saved or deleted a result and its entries directly: ask for every job the change calls for,
-    before and after it (ratings of both scopes from the earlier date, both seasons' tables, everyone's tallies),
-    and keep an audit line. Without this an admin's correction stayed out of the ratings, standings and player
-    tallies until the nightly repair.
-
-    The admin does not set a result's status either: it follows the sign-offs saved with it (`signed_status`),
-    as everywhere else (issue 24)."""
-    stored = Result.objects.select_for_update().filter(pk=result_id).first()
-    if stored is not None:
-        signed = signed_status(stored)
-        if signed != (stored.status, stored.ranked_publicly):
-            stored.status, stored.ranked_publicly = signed
-            stored.save(update_fields=["status", "ranked_publicly", "updated_at"])
-    after = result_footprint(result_id)
-    if before is None and after is None:
-        return
-    sides = [side for side in (before, after) if side is not None]
-    if any(side.counted for side in sides):
-        since = min(side.played_on for side in sides)
-        _enqueue_recompute(set().union(*(side.scopes for side in sides)), since,
-                           set().union(*(side.seasons for side in sides)))
-        outbox.ask_tally_players(set().union(*(side.players for side in sides)))
-    for season_id in set().union(*(side.seasons for side in sides)):  # a night table it settles, or did
-        _night_tables_touched(season_id, *(side.played_on for side in sides))
-    action = "result.delete" if after is None else "result.edit" if before is not None else "result.admin_add"
-    details = {"via": "admin", **({"before": before.summary} if before else {}),
-               **({"after": after.summary} if after else {})}
-    audit_record(action=action, obj=Result(pk=result_id), user=user, club=(after or before).club_id,
-                 details=details, object_id=result_id)
