@@ -2,7 +2,7 @@
 it is sent (so a message written in one request reads right on a phone set to the other language).
 
 Every message says where and when (issue 47 finding 7): its club, league, the night and the date, so two nights of
-one club never read the same and a Teikoku table is not "Round 1". A message stored before it kept those
+one club never read the same and a table says its game, not only "Round 1". A message stored before it kept those
 parameters is worded as it was, with what it has."""
 
 from __future__ import annotations

@@ -189,15 +189,15 @@ class PlayerInput(StrictSerializer):
 
 
 class TournamentEntries(APIView):
-    class EntryInput(PlayerInput):
+    class TournamentEntryInput(PlayerInput):
         checked_in = StrictBooleanField(required=False, default=False, help_text="Checked in at once (on the day).")
 
-    @extend_schema(request=EntryInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+    @extend_schema(request=TournamentEntryInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
                    summary="Enter (yourself, or a member or guest when you manage the club); after round 1 a late "
                            "entry, at 0 points")
     def post(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
-        data = self.EntryInput(data=request.data)
+        data = self.TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_enter(tournament=tournament, user=request.user, player=_player(data.validated_data),
                                   checked_in=data.validated_data["checked_in"])
