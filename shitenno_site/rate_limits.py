@@ -62,8 +62,9 @@ def _key(budget: Budget, kind: str, value: str) -> str:
     return f"{NAMESPACE}:{budget.name}:{kind}:{digest}"
 
 
-def _count(key: str, window: int) -> tuple[int, float]:
-    """Counts one hit on `key`; returns the hits so far in its window and the window's end."""
+def count_hit(key: str, window: int) -> tuple[int, float]:
+    """Counts one hit on `key` (a window of `window` seconds from its first hit); returns the hits so far in the
+    window and the window's end. The account deletion's wrong passwords are counted by it too."""
     now = time.time()
     if cache.add(key, 1, window):
         cache.set(key + ":ends", now + window, window)
@@ -85,7 +86,7 @@ def check(budget: Budget, *, ip: str, address: str = "") -> None:
         if not value:
             continue
         try:
-            hits, ends = _count(_key(budget, kind, value), budget.window)
+            hits, ends = count_hit(_key(budget, kind, value), budget.window)
         except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, see above)
             logger.warning("Rate limit %s not counted: %s", budget.name, error)
             continue

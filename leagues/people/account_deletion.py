@@ -25,6 +25,7 @@ from rest_framework.authtoken.models import Token
 from leagues.common.audit import audit_record
 from leagues.models import AuditEntry, Club, Membership, NightCheckIn, Player, SignOff
 from leagues.people.players import sign_offs_withdraw
+from shitenno_site import rate_limits
 from shitenno_site.errors import Conflict, TooMany
 
 User = get_user_model()
@@ -80,13 +81,7 @@ def _wrong_key(user: AbstractBaseUser) -> str:
 
 
 def _wrong_password(user: AbstractBaseUser) -> None:
-    key = _wrong_key(user)
-    if cache.add(key, 1, WRONG_PASSWORD_WINDOW):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.add(key, 1, WRONG_PASSWORD_WINDOW)
+    rate_limits.count_hit(_wrong_key(user), WRONG_PASSWORD_WINDOW)
 
 
 def _check_wrong_passwords(user: AbstractBaseUser) -> None:
