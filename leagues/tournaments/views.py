@@ -22,6 +22,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.phrases import word_list
 from leagues.common.access import club_access, require_club_manager
 from leagues.models import Player
 
@@ -43,13 +44,6 @@ def _post_player(request: HttpRequest) -> Player | None:
     return None if pk is None else get_object_or_404(Player, pk=pk)
 
 
-def names_joined(names: list[str]) -> str:
-    """"A, B and C" in the reader's language."""
-    if len(names) < 2:
-        return "".join(names)
-    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
-
-
 def _polled(response: HttpResponse) -> HttpResponse:
     """A poll's part and the whole page share an address: a cache keeps them apart."""
     patch_vary_headers(response, ["HX-Request"])
@@ -59,8 +53,9 @@ def _polled(response: HttpResponse) -> HttpResponse:
 def _day_context(request: HttpRequest, tournament: Tournament, error: str = "") -> dict:
     day = selectors.tournament_day(tournament, request.user)
     access = club_access(tournament.club, request.user)
+    others = word_list(day.own_others) if day.own_others else ""  # "A, B and C" (nobody: no line)
     context = {"tournament": tournament, "day": day, "manages": access.manages, "member": access.membership,
-               "error": error, "poll_seconds": POLL_SECONDS, "others": names_joined(day.own_others)}
+               "error": error, "poll_seconds": POLL_SECONDS, "others": others}
     if access.manages:
         check_in_url = request.build_absolute_uri(reverse("tournament_day", args=[tournament.pk]))
         context.update(check_in_url=check_in_url, check_in_qr=segno.make(check_in_url, error="m").svg_inline(
