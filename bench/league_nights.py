@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.nights import pods_solver  # noqa: E402
+from leagues.nights import pods_ortools, pods_solver  # noqa: E402
 from leagues.nights.pods import Evaluator, Night, PodsError, propose, reachable, split_key  # noqa: E402
 
 
@@ -142,12 +142,12 @@ def against_reference(sizes, nights: int, reference_seconds: float, reference_co
             equal_bound += got.bound == got.repeats
             reference = Night(**{**night.__dict__, "time_budget": reference_seconds})
             evaluator = Evaluator(reference)
-            site_columns, pods_solver.MAX_COLUMNS = pods_solver.MAX_COLUMNS, reference_columns
+            site_columns, pods_ortools.MAX_COLUMNS = pods_ortools.MAX_COLUMNS, reference_columns
             pods_solver.SETTLE_AT_BOUND = False  # the reference is the solver's own answer
             try:
                 split, bound, proven, _how = pods_solver.solve(night.players, evaluator, reference)
             finally:
-                pods_solver.MAX_COLUMNS, pods_solver.SETTLE_AT_BOUND = site_columns, True
+                pods_ortools.MAX_COLUMNS, pods_solver.SETTLE_AT_BOUND = site_columns, True
             ref_repeats = round(sum(evaluator.score(t)[0][1] for t in split) / 10**6, 6)
             ref_seats = round(sum(evaluator.score(t)[0][2] for t in split) / 10**6, 6)
             optimum_known = proven or bound / 10**6 >= ref_repeats - 1e-9

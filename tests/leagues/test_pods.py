@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.nights import pods_search, pods_solver
+from leagues.nights import pods_ortools, pods_search, pods_solver
 from leagues.nights.pods import (
     MAX_PLAYERS,
     TIME_BUDGET,
@@ -431,17 +431,17 @@ def test_the_solver_is_told_its_limits():
     players = list(range(1, 25))
     night = Night(players=players, met=everyone_met(players[:12]), time_budget=0.5)
     seen = {}
-    real_solve = pods_solver._Model.solve
+    real_solve = pods_ortools.Assignment.solve
 
     def spy(model, limits):
         seen["limits"] = limits
         return real_solve(model, limits)
 
-    pods_solver._Model.solve = spy
+    pods_ortools.Assignment.solve = spy
     try:
         proposal = propose(night)
     finally:
-        pods_solver._Model.solve = real_solve
+        pods_ortools.Assignment.solve = real_solve
     deterministic, wall = seen["limits"]
     assert deterministic == 0.5 * pods_solver.SOLVER_SHARE and wall <= 0.5
     assert proposal.solver["limit_seconds"] == 0.5
