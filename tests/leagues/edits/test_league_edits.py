@@ -16,48 +16,12 @@ from leagues.models import AuditEntry, League, Season
 from leagues.nights.models import Night
 from tests.games.page_form import form_as_left
 
-from .league_helpers import START, TODAY, enter, league_with_season, sign_all
+from ..league_helpers import START, TODAY
+from .edit_helpers import season_form, stored
 
 pytestmark = pytest.mark.django_db
 DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 LATER = TODAY + datetime.timedelta(days=30)
-
-
-def stored() -> tuple:
-    """What an edit may change: every league and season as stored, and the audit trail's length."""
-    return (list(League.objects.order_by("pk").values()), list(Season.objects.order_by("pk").values()),
-            AuditEntry.objects.count())
-
-
-def season_form(season: Season, **changes) -> dict:
-    """The season's edit form as its page fills it, with `changes`."""
-    order = [name for name in season.tie_breakers if name != "points"]
-    data = {"name": season.name, "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat(),
-            "points_scheme": season.points_scheme, "custom_points": "", "min_games": str(season.min_games),
-            **{f"tie_breaker_{i}": (order[i - 1] if i <= len(order) else "") for i in range(1, 7)}}
-    return data | changes
-
-
-@pytest.fixture
-def league(club, alice):
-    return league_with_season(club, alice)[0]
-
-
-@pytest.fixture
-def season(league):
-    return league.seasons.get()
-
-
-@pytest.fixture
-def played(season, alice, carol):
-    """The season holds a result (pending: alice signed, carol has not)."""
-    return enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go")
-
-
-@pytest.fixture
-def counted(played, carol):
-    """The season's result counts: carol signed it too."""
-    return sign_all(played, carol)
 
 
 # --- the API: leagues ---------------------------------------------------------------------------------------------
@@ -375,141 +339,8 @@ def test_the_edit_pages_and_their_refusals_speak_dutch(client, league, season, a
     assert answer.status_code == 409 and answer.json()["detail"].startswith("1 uitslag telt al mee in dit seizoen")
 
 
-# --- issue 50: until a result counts, a season may end later and change its points, confirmed ----------------------
-
-
-LATER_END = (TODAY + datetime.timedelta(days=60)).isoformat()
-
-
-def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_once_confirmed(api, season, alice,
-                                                                                             played):
-    from leagues.models import LeagueJob
-
-    api.login(alice)
-    before = stored()
-    body = {"ends_on": LATER_END, "points_scheme": "7-5-3-1"}
-    answer = api.patch(f"/api/seasons/{season.pk}/", body)
-    assert answer.status_code == 409  # first the confirmation: the waiting result will count under them
-    assert answer.json()["detail"] == ("1 result waits for sign-off in this season and will count under the new "
-                                       "dates and points: confirm the change.")
-    assert stored() == before
-    answer = api.patch(f"/api/seasons/{season.pk}/", {**body, "confirm": True})
-    assert answer.status_code == 200, answer.content
-    season.refresh_from_db()
-    assert (season.ends_on.isoformat(), season.points_scheme) == (LATER_END, "7-5-3-1")
-    assert LeagueJob.objects.filter(job=LeagueJob.Job.COMPUTE_STANDINGS, target=str(season.pk)).exists()
-    assert AuditEntry.objects.filter(action="season.update", object_id=season.pk).exists()
-
-
-@pytest.mark.parametrize("body", [
-    {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
-])
-def test_with_a_waiting_result_the_start_and_an_earlier_end_stay_even_confirmed(api, season, alice, played, body):
-    before = stored()
-    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"confirm": True, **body})
-    assert answer.status_code == 409
-    assert answer.json()["detail"] == ("1 result waits for sign-off in this season: its start stays, and its end "
-                                       "may only move later.")
-    assert stored() == before
-
-
-def test_once_the_result_counts_the_later_end_is_refused_even_confirmed(api, season, alice, counted):
-    before = stored()
-    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"ends_on": LATER_END, "points_scheme": "7-5-3-1",
-                                                                   "confirm": True})
-    assert answer.status_code == 409
-    assert answer.json()["detail"] == "1 result counts in this season already: its dates and points stay as they are."
-    assert stored() == before
-
-
-def test_the_season_page_asks_for_the_confirmation_and_saves_with_it(client, season, alice, played):
-    client.force_login(alice)
-    page = client.get(f"/seasons/{season.pk}/edit/").content.decode()
-    assert "1 result waits for sign-off in this season: until one counts, its end may move later" in page
-    before = stored()
-    data = season_form(season, ends_on=LATER_END, points_scheme="percent")
-    answer = client.post(f"/seasons/{season.pk}/edit/", data)
-    assert answer.status_code == 409 and "confirm the change" in answer.content.decode()
-    assert stored() == before
-    answer = client.post(f"/seasons/{season.pk}/edit/", {**data, "confirm": "on"})
-    assert answer.status_code == 302
-    season.refresh_from_db()
-    assert (season.ends_on.isoformat(), season.points_scheme) == (LATER_END, "percent")
-    dutch = client.get(f"/seasons/{season.pk}/edit/", **DUTCH).content.decode()
-    assert "tot er een meetelt, mag het einde later worden" in dutch
-
-
 def test_the_new_league_form_starts_with_no_game_ticked(client, club, alice):
     client.force_login(alice)
     page = client.get(f"/clubs/{club.slug}/leagues/new/").content.decode()
     boxes = re.findall(r'<input type="checkbox" name="engines"[^>]*>', page)
     assert len(boxes) == len(REGISTRY) and not any("checked" in box for box in boxes)
-
-
-# --- a race: a result written while the season's dates change -----------------------------------------------------
-
-
-def _waiting_on_a_lock() -> bool:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock'")
-        return cursor.fetchone()[0] > 0
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then_refuses(club, alice, carol):
-    """alice's result is being entered into the season (its transaction not yet committed) while she changes the
-    season's dates from another phone. The change waits on the season's row, which the entry holds, then sees the
-    result and refuses: without that lock it would read the season as empty (the result is not committed; its
-    foreign key is checked only at commit) and move the dates away from the result."""
-    import threading
-    import time
-
-    from django.db import connection, transaction
-
-    from leagues.club import league_edits
-    from shitenno_site.errors import Conflict
-
-    if connection.vendor != "postgresql":
-        pytest.skip("two connections at once: PostgreSQL's")
-    _league, season = league_with_season(club, alice)
-    entered, release = threading.Event(), threading.Event()
-    answers = []
-
-    def enter_a_result() -> None:
-        try:
-            with transaction.atomic():
-                enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
-                entered.set()
-                release.wait(30)
-        finally:
-            entered.set()
-            connection.close()
-
-    def change_dates() -> None:
-        try:
-            league_edits.season_update(season=season, user=alice, starts_on=TODAY + datetime.timedelta(days=1))
-            answers.append("changed")
-        except Conflict as refusal:
-            answers.append(refusal.message)
-        finally:
-            connection.close()
-
-    entry, change = threading.Thread(target=enter_a_result), threading.Thread(target=change_dates)
-    try:
-        entry.start()
-        assert entered.wait(30)
-        change.start()
-        deadline = time.monotonic() + 30  # bounds a hang only: the test waits on the condition
-        while not _waiting_on_a_lock() and change.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _waiting_on_a_lock(), ("the date change never waited for the result being entered", answers)
-        assert answers == []  # still waiting
-    finally:
-        release.set()
-        entry.join(30)
-        change.join(30)
-    assert answers == ["1 result waits for sign-off in this season: its start stays, and its end may only move later."]
-    assert Season.objects.get(pk=season.pk).starts_on == START
