@@ -48,13 +48,24 @@ from typing import NamedTuple
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling calibration_ideal, however it is loaded
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its siblings calibration_*, however it is loaded
 
+from calibration_cliff import show_cliff  # noqa: E402
 from calibration_ideal import ideal_samples, ideal_win  # noqa: E402
+from calibration_measures import (  # noqa: E402
+    SIZES,
+    best_exponent,
+    calibration_error,
+    check_predict_win,
+    expected_brier,
+    predict_win,
+    site_posterior,
+    site_skill,
+    true_chances,
+    true_places,
+)
 
-from leagues.rating import posterior  # noqa: E402
 from leagues.rating.display import (  # noqa: E402
-    FIT_MAX_GAMES,
     PERFORMANCE_SD,
     Chance,
     chances,
@@ -62,9 +73,8 @@ from leagues.rating.display import (  # noqa: E402
     fitted_performance_sd,
     posterior_chances,
 )
-from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, MODEL, plackett_luce  # noqa: E402
+from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, plackett_luce  # noqa: E402
 
-SIZES = (2, 3, 4, 5)
 CLUB_PLAYERS = 40
 SPREADS = {"close": 0.5, "usual": 1.0, "wide": 2.0}  # the skills' standard deviation; the noise's is 1
 
@@ -100,56 +110,6 @@ def replay(games: list[tuple[list, list[int]]]) -> dict:
 
 
 # --- Issue 40: clubs whose true chances are known ---------------------------------------------------------------
-
-_GRID = np.linspace(-12.0, 12.0, 4801)  # the standard normal's cdf, tabulated once (no scipy here)
-_PDF = np.exp(-_GRID**2 / 2) / math.sqrt(2 * math.pi)
-_CDF = np.concatenate(([0.0], np.cumsum((_PDF[1:] + _PDF[:-1]) / 2 * np.diff(_GRID))))
-
-
-def normal_cdf(x: np.ndarray) -> np.ndarray:
-    return np.interp(x, _GRID, _CDF, left=0.0, right=1.0)
-
-
-def true_chances(skills: Sequence[float]) -> list[float]:
-    """P(seat i performs best) when performance = skill + N(0, 1): ∫ φ(x − s_i) Π_{j≠i} Φ(x − s_j) dx."""
-    s = np.asarray(skills, dtype=float)
-    x = np.linspace(s.min() - 9, s.max() + 9, 1801)
-    cdf = normal_cdf(x[None, :] - s[:, None])
-    pdf = np.exp(-((x[None, :] - s[:, None]) ** 2) / 2) / math.sqrt(2 * math.pi)
-    wins = []
-    for i in range(len(s)):
-        others = np.prod(np.delete(cdf, i, axis=0), axis=0)
-        wins.append(float(np.trapezoid(pdf[i] * others, x)))
-    total = sum(wins)
-    return [w / total for w in wins]
-
-
-def true_places(skills: Sequence[float]) -> list[float]:
-    """Expected place when performance = skill + N(0, 1): 1 + Σ_{j≠i} P(j beats i) = 1 + Σ Φ((s_j − s_i)/√2)."""
-    return [1 + sum(math.erfc((si - sj) / 2) / 2 for j, sj in enumerate(skills) if j != i)
-            for i, si in enumerate(skills)]
-
-
-def predict_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
-    """openskill 6.2's PlackettLuce.predict_win for one-player teams, as plain floats: each player's mean pairwise
-    chance Φ((mu_a − mu_b) / sqrt(2 beta² + sigma_a² + sigma_b²)) over his opponents, normalised."""
-    beta2 = MODEL.beta**2
-    n = len(ratings)
-    raw = [sum(math.erfc(-(ma - mb) / math.sqrt(2 * (2 * beta2 + sa * sa + sb * sb))) / 2
-               for j, (mb, sb) in enumerate(ratings) if j != i) / (n - 1)
-           for i, (ma, sa) in enumerate(ratings)]
-    total = sum(raw)
-    return [r / total for r in raw]
-
-
-def _check_predict_win() -> None:
-    """The copy above answers what openskill's own predict_win answers (to 1e-9)."""
-    rng = random.Random(1)
-    for n in SIZES:
-        ratings = [(rng.uniform(10, 40), rng.uniform(1, 8)) for _ in range(n)]
-        theirs = MODEL.predict_win([[MODEL.rating(mu=m, sigma=s)] for m, s in ratings])
-        assert max(abs(a - b) for a, b in zip(theirs, predict_win(ratings), strict=True)) < 1e-9
-
 
 class Table(NamedTuple):
     ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
@@ -231,73 +191,6 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
                                    if fitted else None,
                                    skill_sd=fitted.spread if fitted else None))
     return tables
-
-
-def site_posterior(window: list) -> posterior.Skills | None:
-    """The club's posterior skills as the site's rating job fits them (leagues.rating.store._write_fit): its
-    latest games (`window`: (player, mu before, sigma before, rank) seats, oldest first), each player's mu − 25 at
-    the window's start as his prior."""
-    before: dict = {}
-    first: set = set()
-    for game in window:
-        for player, mu, sigma, _rank in game:
-            if player not in first:
-                first.add(player)
-                if sigma < DEFAULT_SIGMA:  # rated before the window
-                    before[player] = mu - DEFAULT_MU
-    return posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window], before,
-                         window=FIT_MAX_GAMES)
-
-
-def site_skill(fitted: posterior.Skills, player, rating: tuple[float, float]) -> tuple[float, float] | None:
-    """A seat's skill as the site stores it (leagues.rating.store._write_skills): the window's own, else from his
-    rating by the window's slope with the spread, and None (the scope's prior) for someone with no rating."""
-    if player in fitted.players:
-        return fitted.players[player]
-    if player < 0:
-        return None
-    return fitted.slope * (rating[0] - DEFAULT_MU), fitted.residual
-
-
-def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
-                  steps: int = 80) -> float:
-    """The a minimising the cross-entropy of the truth against p^a / Σ p^a, summed over `groups` of (predicted,
-    truth) arrays, one row a table (a group a table size): convex in a, so a ternary search."""
-    logs = [(np.log(np.clip(predicted, 1e-12, 1.0)), truth) for predicted, truth in groups]
-
-    def loss(a: float) -> float:
-        total = 0.0
-        for log_p, truth in logs:
-            scaled = a * log_p
-            top = scaled.max(axis=1, keepdims=True)
-            log_norm = top[:, 0] + np.log(np.exp(scaled - top).sum(axis=1))
-            total -= float((truth * (scaled - log_norm[:, None])).sum())
-        return total
-
-    for _ in range(steps):
-        a, b = low + (high - low) / 3, high - (high - low) / 3
-        if loss(a) < loss(b):
-            high = b
-        else:
-            low = a
-    return (low + high) / 2
-
-
-def calibration_error(predicted: np.ndarray, truth: np.ndarray, bins: int = 10) -> float:
-    """Σ over bins of predicted chance of (share of seats) × |mean predicted − mean true chance|."""
-    p, q = predicted.ravel(), truth.ravel()
-    which = np.minimum((p * bins).astype(int), bins - 1)
-    error = 0.0
-    for b in range(bins):
-        inside = which == b
-        if inside.any():
-            error += inside.sum() / p.size * abs(p[inside].mean() - q[inside].mean())
-    return float(error)
-
-
-def expected_brier(predicted: np.ndarray, truth: np.ndarray) -> float:
-    """The mean over tables of E[Σ_i (p_i − won_i)²] when seat i wins with its true chance q_i."""
-    return float((predicted**2 - 2 * predicted * truth + truth).sum(axis=1).mean())
 
 
 Predictor = Callable[[Table], list[float]]
@@ -456,68 +349,6 @@ def verdict(rows: list[tuple[str, int, dict]]) -> None:
         print(f"target {label}: {'met in every row' if not missed else f'missed in {len(missed)}: {where}'}")
 
 
-def cliff(spread: float, players: int, seed: int, steps: Sequence[int], tables: int = 200) -> list[tuple]:
-    """Issue 50 finding 2: how far one ordinary result moves the chances, at every game count where the method
-    could step (the window full, one game past it, two; a small club's first games) and at one where nothing
-    should (600). A club of `players` plays on; after its game t and again after t + 1, the same `tables` random
-    tables get the site's chances (its window, its posterior, as the rating job stores them); the change of each
-    seat's chance in points: (t, median, largest), and the same read from the ratings with the club's own b (the
-    site's chances where it had no posterior: the baseline, measured in the same run)."""
-    rng = random.Random(seed)
-    skill = [rng.gauss(0, spread) for _ in range(players)]
-    state = [(DEFAULT_MU, DEFAULT_SIGMA)] * players
-    seats: list = []
-    asked = [rng.sample(range(players), rng.choice([n for n in SIZES if n <= players])) for _ in range(tables)]
-
-    def read() -> tuple[list[float], list[float]]:
-        window = seats[len(seats) - fit_window(len(seats)):]
-        fitted = site_posterior(window)
-        performance_sd = fitted_performance_sd(window)
-        answer: list[float] = []
-        from_ratings: list[float] = []
-        for seated in asked:
-            if fitted is None:
-                odds = chances([state[p] for p in seated], performance_sd)
-            else:
-                odds = posterior_chances([site_skill(fitted, p, state[p]) for p in seated], fitted.spread)
-            answer.extend(c.win for c in odds)
-            from_ratings.extend(c.win for c in chances([state[p] for p in seated], performance_sd))
-        return answer, from_ratings
-
-    rows, last = [], max(steps) + 1
-    wanted = {t for step in steps for t in (step, step + 1)}
-    readings = {}
-    for played in range(1, last + 1):
-        seated = rng.sample(range(players), rng.choice([n for n in SIZES if n <= players]))
-        order = sorted(seated, key=lambda p: skill[p] + rng.gauss(0, 1), reverse=True)
-        before = [state[p] for p in seated]
-        seats.append([(p, *state[p], order.index(p) + 1) for p in seated])
-        for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
-            state[player] = rated
-        if played in wanted:
-            readings[played] = tuple(np.array(reading) for reading in read())
-    for step in steps:
-        moved = np.abs(readings[step + 1][0] - readings[step][0]) * 100
-        baseline = np.abs(readings[step + 1][1] - readings[step][1]) * 100
-        rows.append((step, float(np.median(moved)), float(moved.max()), float(np.median(baseline)),
-                     float(baseline.max())))
-    return rows
-
-
-def show_cliff(seeds: Sequence[int]) -> None:
-    print("\nOne result's change of every seat's chance, in points (issue 50 finding 2), 200 tables a club")
-    print("| club | after game | median | largest | from the ratings: median | largest |")
-    print("|---|---|---|---|---|---|")
-    for name, spread, players, steps in (
-            ("usual, 40 players", 1.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
-            ("wide, 40 players", 2.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
-            ("usual, 8 players", 1.0, 8, (1, 2, 3, 4, 5))):
-        for seed in seeds:
-            for step, median, largest, base_median, base_largest in cliff(spread, players, seed, steps):
-                print(f"| {name}, seed {seed} | {step} -> {step + 1} | {median:.2f} | {largest:.2f} |"
-                      f" {base_median:.2f} | {base_largest:.2f} |")
-
-
 def simulated(players: int, count: int, seed: int) -> list[tuple[list, list[int]]]:
     """Games of 2 to 5 players drawn at random; each finishes in the order of skill + noise (skills spread with a
     standard deviation of 1, the noise the same): the known truth the ratings should learn."""
@@ -589,7 +420,7 @@ def main() -> None:
     if args.cliff:
         show_cliff(args.seeds)
         return
-    _check_predict_win()
+    check_predict_win(SIZES)
     show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal, args.drift,
                      args.newcomer), args.seeds, args.held_out)
     if args.replay:
