@@ -33,7 +33,7 @@ AND_LISTS = {"troops", "items", "clans", "decks"}
 Word = Callable[[Any, dict | None], str]  # (value, state or None) -> the value in the reader's words
 
 
-def in_words(table: Mapping[str, Any]) -> Word:
+def in_words(table: Mapping[Any, Any]) -> Word:
     """A parameter said through a table of translated words (a bonus tile, a deck): unknown values as they are."""
     def say(value: Any, state: dict | None) -> str:
         return str(table.get(value, value)) if isinstance(value, str | int) else str(value)
@@ -118,9 +118,10 @@ class Catalogue:
             return self.say(value, state)
         if isinstance(value, list):
             said = [self._param(name, item, state) for item in value]
-            if None in said:
+            words = [word for word in said if word is not None]
+            if len(words) < len(said):
                 return None
-            return word_list(said) if name in AND_LISTS else ", ".join(said)
+            return word_list(words) if name in AND_LISTS else ", ".join(words)
         if name in self.words:
             return self.words[name](value, state)
         return str(value)

@@ -59,6 +59,8 @@ def propose(night: Night) -> Proposal:
     """The best split of tonight's free players into tables by the night's mix, the locked tables kept first."""
     free = check(night)
     evaluator = Evaluator(night)
+    split: list | None
+    solver: dict[str, object]
     if not free:
         split, bound, exact, solver = [], 0, True, {"method": "none"}
     elif len(free) <= EXACT_LIMIT:

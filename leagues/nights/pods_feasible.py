@@ -10,6 +10,8 @@ INFEASIBLE, which is a proof, never because a search ran out of time.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from ortools.sat.python import cp_model
 
 from .pods_model import Evaluator, Night, fill_mix, reachable, sort_key
@@ -205,7 +207,7 @@ class Columns:
         self.model = m = cp_model.CpModel()
         self.tables, self.count = tables, len(players)
         self.v = [m.NewBoolVar("") for _ in tables]
-        by_player = {p: [] for p in players}
+        by_player: dict[Hashable, list] = {p: [] for p in players}
         by_size: dict[int, list] = {}
         for members, v in zip(tables, self.v, strict=True):
             by_size.setdefault(len(members), []).append(v)

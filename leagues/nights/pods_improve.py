@@ -223,10 +223,11 @@ def _dissolve(tables, i: int, evaluator: Evaluator) -> list[set] | None:
         return None
     low = min(arc[3] for arc in arcs)
     radix = len(players) * (max(arc[3] for arc in arcs) - low) + 1  # repeats first, then seat cost
-    arcs = [(a, b, added * radix + seats - low) for a, b, added, seats in arcs]
-    arcs += [(a, b, 0) for a in range(len(players), len(receivers)) for b in range(len(receivers))]  # nobody
+    costed = [(a, b, added * radix + seats - low) for a, b, added, seats in arcs]
+    costed += [(a, b, 0) for a in range(len(players), len(receivers)) for b in range(len(receivers))]  # nobody
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    solver.add_arcs_with_cost([a for a, _b, _c in arcs], [b for _a, b, _c in arcs], [c for _a, _b, c in arcs])
+    solver.add_arcs_with_cost([a for a, _b, _c in costed], [b for _a, b, _c in costed],
+                              [c for _a, _b, c in costed])
     if solver.solve() != solver.OPTIMAL:
         return None
     merged = [set(t) for j, t in enumerate(tables) if j != i]

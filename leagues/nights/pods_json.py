@@ -39,7 +39,7 @@ def night_from_json(data) -> Night:
 
 def _met_from_json(data, here: set) -> dict[frozenset, float]:
     """`met`: [a, b, times] entries; the times of one pair add up; pairs with someone not `here` are left out."""
-    met = {}
+    met: dict[frozenset, float] = {}
     for entry in _list(data, "met"):
         if (not isinstance(entry, list) or len(entry) != 3 or not _is_id(entry[0]) or not _is_id(entry[1])
                 or not _number(entry[2]) or entry[2] < 0 or entry[0] == entry[1]):

@@ -8,6 +8,7 @@ contract (`pods_json`) import the model without importing the optimiser that cal
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -126,9 +127,9 @@ class Evaluator:
         self.all_games = frozenset(self.games)
         self.score = lru_cache(maxsize=None)(self._score)
         self.cheap = lru_cache(maxsize=None)(self._cheap)
-        self._rows = {}
-        self._accepts = {}
-        self.settled = set()  # (mix, tables) whose exact re-split is no better (pods_search._resplit)
+        self._rows: dict[tuple, list[int]] = {}
+        self._accepts: dict[Hashable, frozenset] = {}
+        self.settled: set[tuple] = set()  # (mix, tables) whose exact re-split is no better (pods_search._resplit)
         self.work_left = 10**9  # the local search's remaining tries (pods_solver sets it from the time budget)
 
     def accepts(self, player) -> frozenset:
@@ -190,12 +191,13 @@ class Evaluator:
         last = [0] * (1 << size)  # who takes the last of those seats in that best
         for mask in range(1, 1 << size):
             seat = mask.bit_count() - 1
-            found = None
+            found: int | None = None
             for i in range(size):
                 if mask >> i & 1:
                     cost = best[mask ^ (1 << i)] + costs[i][seat]
                     if found is None or cost < found:
                         found, last[mask] = cost, i
+            assert found is not None  # a mask with a bit has a last seat
             best[mask] = found
         order, mask = [], (1 << size) - 1
         while mask:
@@ -239,7 +241,7 @@ def fill_mix(count: int, sizes) -> tuple[int, ...] | None:
     for tables in range(math.ceil(count / max(sizes)), count // min(sizes) + 1):
         plans = {0: (0, ())}  # players seated -> (least sum of squares, its sizes) with this many tables
         for _ in range(tables):
-            nxt = {}
+            nxt: dict[int, tuple[int, tuple]] = {}
             for used, (squares, plan) in plans.items():
                 for size in sizes:
                     if used + size <= count:

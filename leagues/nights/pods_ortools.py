@@ -12,6 +12,7 @@ import math
 import time
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
@@ -95,7 +96,7 @@ class Columns:
                  candidates=None):
         self.pywraplp, self.solver = pywraplp, pywraplp.Solver.CreateSolver("CBC")
         self.evaluator, self.night, self.objective = evaluator, night, objective
-        self.columns: dict[frozenset, object] = {}
+        self.columns: dict[frozenset, Any] = {}
         self.keys: dict[frozenset, tuple] = {}
         by_player: dict = {p: [] for p in players}
         sizes = sorted(set(plan) if plan else evaluator.sizes)
@@ -193,7 +194,11 @@ class Assignment:
         self.evaluator, self.night, self.plan = evaluator, night, plan
         self.games = sorted(evaluator.games)
         self.slots = len(plan) if plan else len(players) // min(evaluator.sizes)
-        self.w, self.x, self.g, self.y, self.r = {}, {}, {}, {}, {}
+        self.w: dict[tuple, Any] = {}  # (player, table, seat, game) -> its boolean
+        self.x: dict[tuple, Any] = {}  # (player, table)
+        self.g: dict[tuple, Any] = {}  # (table, game), None where the table has one game
+        self.y: dict[tuple, Any] = {}  # (table, size)
+        self.r: dict[frozenset, tuple[Any, int]] = {}  # a pair who met -> (together, weight)
         self.in_seat: dict[tuple, list] = {}  # (table, seat) -> its w cells
         self._seats()
         self._pairs(with_met=objective == "tables")

@@ -123,7 +123,9 @@ class _Subsets:
         """The cheap part, then the seat cost, then the rating spread."""
         if tmask not in self.full:
             score = self.evaluator.score(self._members(tmask))[0]
-            self.full[tmask] = (self.cheap[tmask] << 2 * _BITS) | (score[2] << _BITS) | score[3]
+            cheap = self.cheap[tmask]
+            assert cheap is not None  # asked only of tables that keep the rules
+            self.full[tmask] = (cheap << 2 * _BITS) | (score[2] << _BITS) | score[3]
         return self.full[tmask]
 
     def best(self, mask: int, plan, full: bool):
@@ -131,11 +133,11 @@ class _Subsets:
             return 0, ()
         state = (mask, plan, full)
         if state not in self.memo:
-            cheap = self.best(mask, plan, False) if full else None
-            if full and cheap is None:
-                self.memo[state] = None
+            if not full:
+                self.memo[state] = self._choose(mask, plan, None)
             else:
-                self.memo[state] = self._choose(mask, plan, cheap[0] if full else None)
+                cheap = self.best(mask, plan, False)
+                self.memo[state] = None if cheap is None else self._choose(mask, plan, cheap[0])
         return self.memo[state]
 
     def _choose(self, mask: int, plan, target: int | None):
@@ -206,8 +208,10 @@ def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tu
         for _ in range(max(2, len(trial) // 4)):
             a, b = rng.sample(range(len(trial)), 2)
             x, y = rng.choice(sorted(trial[a], key=sort_key)), rng.choice(sorted(trial[b], key=sort_key))
-            trial[a].remove(x), trial[b].remove(y)
-            trial[a].add(y), trial[b].add(x)
+            trial[a].remove(x)
+            trial[b].remove(y)
+            trial[a].add(y)
+            trial[b].add(x)
         trial = _descend(trial, evaluator, moves)
         trial_key = _key(trial, evaluator, night.mix)
         if trial_key < best_key:
@@ -334,7 +338,8 @@ def _greedy(ordered, plan, evaluator: Evaluator) -> list[set]:
     for size in plan:
         table = {left.pop(0)}
         while len(table) < size:
-            pick = min(left, key=lambda p, t=table: evaluator.cheap(frozenset(t | {p})))
+            added = {p: evaluator.cheap(frozenset(table | {p})) for p in left}
+            pick = min(left, key=added.__getitem__)
             left.remove(pick)
             table.add(pick)
         tables.append(table)

@@ -24,7 +24,7 @@ from .pods_feasible import FEASIBLE_QUICK, FEASIBLE_SECONDS, first_split, has_sp
 from .pods_improve import fewer_tables, settle
 from .pods_levels import levels
 from .pods_model import Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
-from .pods_ortools import Columns, columns_fit, low_repeat_tables, model_for
+from .pods_ortools import Assignment, Columns, columns_fit, low_repeat_tables, model_for
 from .pods_search import improve, local_search, seats_at_floor, start_plans, why_infeasible
 
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
@@ -97,12 +97,13 @@ def _repeats_settled(players, evaluator: Evaluator, night: Night, plan, hint, bo
     sizes = set(plan) if plan else evaluator.sizes
     if not SETTLE_AT_BOUND or columns_fit(players, sizes) or _repeats(hint, evaluator) > bound:
         return False
-    return night.mix == "fill" or len(hint) == len(fill_mix(len(players), evaluator.sizes))
+    return night.mix == "fill" or len(hint) == len(fill_mix(len(players), evaluator.sizes) or ())
 
 
 def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int, budget):
     """(status, split or None, bound, method): OR-Tools on the night, warm-started from `hint`."""
     found, status, method = None, "WARM_START", "local search"
+    model: Columns | Assignment
     listed = None if hint is None or columns_fit(players, set(plan) if plan else evaluator.sizes) else (
         low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
     if listed is not None:  # the tables no worse than the warm start's worst: the best split among them

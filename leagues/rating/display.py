@@ -238,7 +238,8 @@ def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> 
             start.setdefault(player, (mu, sigma))
     today = _rated(games, start, skip=None)
     pairs: list[tuple[float, float]] = []
-    without, now = [], []
+    without: list[float] = []
+    now: list[float] = []
     for fold in range(min(FIT_FOLDS, len(games))):
         state = _rated(games, start, skip=fold)
         for seats in games[fold::FIT_FOLDS]:

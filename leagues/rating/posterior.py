@@ -73,7 +73,11 @@ def fit(games: Sequence[Sequence[tuple[Hashable, int]]], before: Mapping[Hashabl
     The performances start at the normal scores of their places (Blom), not at −place, whose spread the sampler
     kept for too long when players have many games (finding 5)."""
     players: dict[Hashable, int] = {}
-    seat_player, seat_group, seat_place, group_start, seat_game = [], [], [], [], []
+    seat_player: list[int] = []
+    seat_group: list[int] = []
+    seat_place: list[int] = []
+    group_start: list[int] = []
+    seat_game: list[int] = []
     group_above, group_below, start = [], [], []
     pairs = 0
     kept = [game for game in games if len({rank for _player, rank in game}) >= 2]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -116,9 +117,9 @@ def fewest_byes(count: int, table_sizes) -> int | None:
 def meetings(players) -> dict[frozenset, int]:
     """How often each two players here met: one list may be shorter (a late entry's), so the longer one counts."""
     here = {p.id for p in players}
-    met = {}
+    met: dict[frozenset, int] = {}
     for p in players:
-        counts = {}
+        counts: dict[Hashable, int] = {}
         for other in p.opponents:
             if other in here and other != p.id:
                 counts[other] = counts.get(other, 0) + 1
@@ -169,7 +170,7 @@ def split_pairs_floor(above: int, sizes: tuple) -> int:
     """min over pods of sum a_k * (s_k - a_k) with sum a_k = above: a concave sum, so at an extreme point."""
     best = {0: 0}  # players above placed so far -> fewest split pairs
     for size in sizes:
-        nxt = {}
+        nxt: dict[int, int] = {}
         for placed, cost in best.items():
             for a in range(size + 1):
                 if placed + a <= above:
@@ -191,13 +192,14 @@ def contiguous(values, sizes) -> list[list[int]]:
         start = sum(u * k for u, k in zip(used, kinds, strict=True))
         if start == len(values):
             return 0, ()
-        found = None
+        found: tuple[int, tuple] | None = None
         for n, kind in enumerate(kinds):
             if used[n] < available[n]:
                 rest, order = best(used[:n] + (used[n] + 1,) + used[n + 1:])
                 value = (rest + pod_spread(values[start:start + kind]), (kind, *order))
                 if found is None or value < found:
                     found = value
+        assert found is not None  # the sizes add up to the players: some order always fits
         return found
 
     split, start = [], 0
@@ -213,7 +215,7 @@ class Scorer:
     def __init__(self, values, met: dict[tuple, int]):
         self.values = values
         self.met = met  # (i, j) with i < j -> times
-        self.partners = {}
+        self.partners: dict[int, dict[int, int]] = {}
         for (i, j), times in met.items():
             self.partners.setdefault(i, {})[j] = times
             self.partners.setdefault(j, {})[i] = times
@@ -359,11 +361,14 @@ def pair(round_: Round) -> Pairing:
     values = [round(Fraction(p.points).limit_denominator(10**6) * unit) for p in players]
     place = {p.id: n for n, p in enumerate(players)}
     met = {tuple(sorted(place[q] for q in pair)): times for pair, times in meetings(players).items()}
-    sizes = list(pod_sizes(len(players), round_.table_sizes))
+    planned = pod_sizes(len(players), round_.table_sizes)
+    assert planned is not None  # check() refused a round no split seats
+    sizes = list(planned)
     scorer = Scorer(values, met)
     split = scorer.improve(contiguous(values, sizes))
     repeats, spread = scorer.split(split)
     floor = spread_floor(values, sizes)
+    solver: dict[str, object]
     proven, solver = (repeats, spread) == (0, floor), {"method": "swaps"}
     if not proven:
         found, complete = pairing_search.search(values, scorer.partners, sizes, spread if not repeats else 1 << 62,

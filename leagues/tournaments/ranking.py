@@ -18,6 +18,7 @@ Compared exactly (fractions), so a tie is a tie and never a rounding.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -56,7 +57,9 @@ def standings(players, pods, scheme, seed, byes=(), bye_points=0) -> tuple[list[
         return (-points[p], -opponents[p], place is None, place or 0)
 
     ordered = sorted(players, key=key)
-    decided, rows, start = set(), [], 0
+    decided: set = set()
+    rows: list[Standing] = []
+    start = 0
     while start < len(ordered):
         end = start
         while end < len(ordered) and key(ordered[end]) == key(ordered[start]):
@@ -72,8 +75,8 @@ def standings(players, pods, scheme, seed, byes=(), bye_points=0) -> tuple[list[
 
 def _tallies(players, pods, scheme, byes, bye_points):
     points = {p: Fraction(0) for p in players}
-    met = {p: [] for p in players}
-    places = {p: [] for p in players}
+    met: dict[Hashable, list] = {p: [] for p in players}
+    places: dict[Hashable, list[int]] = {p: [] for p in players}
     for pod in pods:
         for player, place in pod.items():
             points[player] += points_for(scheme, len(pod), place)
@@ -91,7 +94,7 @@ def _average(values):
 def _break_ties(group, pods, seed) -> tuple[list, dict, set]:
     """A group equal on points, opponents and places, ordered by head-to-head, then the lot where that ties."""
     duels = _head_to_head(group, pods)
-    same = {}
+    same: dict[Fraction, list] = {}
     for p in group:
         same.setdefault(duels[p], []).append(p)
     lots = {p for tied in same.values() if len(tied) > 1 for p in tied}
