@@ -48,12 +48,12 @@ def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
     """The club's members as its page lists them (owners, admins, members, each by name): only what a row shows,
     the player's name and the role, without the accounts club_members joins: a page of 50 of 1,000 members cost
     twice a page of 10. A manager's rows (with their forms) are memberships; anyone else's are dicts of
-    `player_id`, `player__name` and `role` (rows.member_rows), no objects made."""
+    `player_id`, `player__name`, `player__user_id` (None for a guest) and `role` (rows.member_rows), no objects made."""
     members = club.memberships.order_by(*MEMBER_ORDER)
     if for_manager:
         return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name",
                                                          "player__user_id")  # a guest is offered no role
-    return members.values("player_id", "player__name", "role")
+    return members.values("player_id", "player__name", "player__user_id", "role")
 
 
 def clubs_list() -> QuerySet[Club]:

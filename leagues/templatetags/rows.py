@@ -138,8 +138,9 @@ def standing_rows(page) -> str:
 @register.simple_tag
 def member_rows(page, own_player_id=None, leave_url="") -> str:
     """A page of a club's members as a visitor or a member sees them (partials/member_rows.html without the
-    managers' forms): the player and his role, from rows of `player_id`, `player__name` and `role`. The viewer's
-    own row (`own_player_id`) carries "Leave the club" (`leave_url`, the confirmation page): the only way out."""
+    managers' forms): the player, his role and "guest" for a guest, as the managers' rows show them, from rows of
+    `player_id`, `player__name`, `player__user_id` and `role`. The viewer's own row (`own_player_id`) carries
+    "Leave the club" (`leave_url`, the confirmation page): the only way out."""
     from leagues.models import Membership
 
     head, tail = _player_url_parts(get_script_prefix())
@@ -147,9 +148,12 @@ def member_rows(page, own_player_id=None, leave_url="") -> str:
     roles = {value: escape(label) for value, label in Membership.Role.choices}
     leave = (f'\n      <a class="button" href="{escape(leave_url)}">{escape(gettext("Leave the club"))}</a>'
              if leave_url else "")
+    guest = f' <span class="tag">{escape(gettext("guest"))}</span>'
+
     return mark_safe("".join(  # noqa: S308 (names, roles and the link escaped, the ids numbers)
         f'\n    <li>\n      <a href="{head}{m["player_id"]}{tail}">{escape(m["player__name"])}</a> '
         f'<span class="tag">{roles.get(m["role"], escape(m["role"]))}</span>'
+        f'{guest if m.get("player__user_id", 0) is None else ""}'
         f'{leave if own_player_id is not None and m["player_id"] == own_player_id else ""}\n    </li>'
         for m in page))
 

@@ -64,6 +64,22 @@ def test_the_members_list_offers_a_guest_no_role_but_still_an_account_holder(cli
     assert "guest" in goros_row and "<select" not in goros_row
 
 
+def test_a_member_and_a_visitor_see_the_guest_tag_the_managers_see(client, club, alice, carol, goro):
+    """The rows of a member's (or a visitor's) page are written by rows.member_rows, the managers' by the template:
+    both say who is a guest, and neither tags an account holder."""
+    def rows(page: str) -> dict[str, str]:
+        return {name: row for row, name in re.findall(r"(<li>\s*<a [^>]*>([^<]+)</a>.*?</li>)", page, re.S)}
+
+    client.force_login(alice)
+    managers = rows(client.get(f"/clubs/{club.slug}/").content.decode())
+    client.force_login(carol)
+    members = rows(client.get(f"/clubs/{club.slug}/").content.decode())
+    assert '<span class="tag">guest</span>' in managers["Goro"] and '<span class="tag">guest</span>' in members["Goro"]
+    assert "guest" not in members[carol.player.name] and "guest" not in managers[carol.player.name]
+    dutch = client.get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<span class="tag">gast</span>' in rows(dutch)["Goro"]
+
+
 def test_a_guest_made_admin_before_the_rule_can_still_be_made_a_plain_member(client, club, alice, goro):
     """Data from before the refusal: the page offers the way back, and it works."""
     Membership.objects.filter(club=club, player=goro).update(role="admin")
