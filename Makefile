@@ -15,8 +15,9 @@ export CACHE_URL_TEST ?= redis://127.0.0.1:6379/11
 
 .PHONY: run test install install-run services lint messages messages-compile
 
-# axe-core (injected into the pages by tests/browser/test_axe.py) comes from npm, pinned by package-lock.json,
-# into node_modules/ (git-ignored). Without npm the accessibility tests say how to get it and are skipped.
+# axe-core (injected into the pages by tests/browser/test_axe.py) and ESLint (`make lint`, eslint.config.js) come
+# from npm, pinned by package-lock.json, into node_modules/ (git-ignored). Without npm the accessibility tests say
+# how to get it and are skipped.
 node_modules/.installed: package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm not found: apt-get install npm (the axe tests are skipped without it)" >&2; exit 0; }
 	npm ci --no-audit --no-fund --silent && touch $@
@@ -83,6 +84,8 @@ endif
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	node_modules/.bin/eslint .
 
 # The Dutch messages (docs/development.md): `make messages` appends the strings the code uses and
 # locale/nl/LC_MESSAGES/django.po lacks at its end, untranslated, without rewriting or re-sorting the file and

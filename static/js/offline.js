@@ -252,7 +252,7 @@
         && name !== "key");
       const move = { url: moveUrl, fields, seq: Number(data.get("seq")), key: String(data.get("key") || newKey()),
         label: describe(form, submitter), at: Date.now() };
-      let words = null;
+      let words;
       try {
         words = submitter && submitter.dataset.queuedWords ? JSON.parse(submitter.dataset.queuedWords) : null;
       } catch (error) {
@@ -470,7 +470,7 @@
   }
   // A page opened while a sign-out of its account waits: that sign-out first (the page is not shown).
   function finishSignOut() {
-    let pending = null;
+    let pending;
     try {
       pending = localStorage.getItem(PENDING);
     } catch (error) {
