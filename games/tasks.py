@@ -7,14 +7,15 @@ from . import services
 from .models import TableSession
 
 
-@shared_task(acks_late=True)
+@shared_task(name="games.tasks.session_rebuild", acks_late=True)
 def session_rebuild(session_id: int) -> int:
     """Rebuild a table's cached state from its move log (after a rules fix, or to check the projection)."""
     session = TableSession.objects.get(pk=session_id)
     return services.session_rebuild(session=session).head_seq
 
 
-@shared_task(acks_late=True, soft_time_limit=settings.LONG_JOB_TIME_LIMIT, time_limit=settings.LONG_JOB_TIME_LIMIT + 30)
+@shared_task(name="games.tasks.stats_rebuild", acks_late=True, soft_time_limit=settings.LONG_JOB_TIME_LIMIT,
+             time_limit=settings.LONG_JOB_TIME_LIMIT + 30)
 def stats_rebuild() -> dict[str, bool]:
     """Nightly: every game's stored statistics counted again from its tables (games/stats_store.py); says, per
     game, whether the stored tally was right (it always should be: a False is logged as a warning)."""

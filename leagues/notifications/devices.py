@@ -108,7 +108,7 @@ def sweep() -> int:
     return len(gone)
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name="leagues.notifications.devices.sweep_task", ignore_result=True, acks_late=True)
 def sweep_task() -> int:
     """Hourly (beat): the devices whose session ended unseen. Safe to run twice."""
     return sweep()

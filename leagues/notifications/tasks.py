@@ -5,7 +5,7 @@ from celery import shared_task
 from . import digest
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name="leagues.notifications.tasks.hourly", ignore_result=True, acks_late=True)
 def hourly() -> dict:
     """Every hour (beat): the day-old sign-off reminders, the pushes quiet hours held, the digests due now."""
     return digest.hourly()

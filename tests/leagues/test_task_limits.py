@@ -38,6 +38,22 @@ def test_every_task_of_the_app_has_a_soft_and_a_hard_time_limit_inside_the_visib
         assert soft < hard < timeout, f"{name}: soft {soft} s, hard {hard} s, visibility timeout {timeout} s"
 
 
+def test_every_task_s_name_is_written_in_its_decorator():
+    """A task's name is what queued messages and the beat's schedule call it: a name Celery derives from the
+    module would change when the code moves, and the messages in flight then name no task. Each decorator says it
+    (a task object cannot tell a given name from a derived one, so the test reads its module for the name, written
+    in the decorator or in a constant it uses); the beat names only tasks that exist."""
+    import inspect
+
+    for name, task in registered_tasks().items():
+        module = inspect.getmodule(task.run)
+        source = inspect.getsource(module)
+        constants = [key for key, value in vars(module).items() if value == name and key.isupper()]
+        assert f'name="{name}"' in source or any(f"name={key}" in source for key in constants), \
+            f"{name}: no name= in its @shared_task"
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= set(registered_tasks())
+
+
 def test_the_jobs_of_one_change_take_the_defaults_and_a_scope_s_re_rate_the_long_limit():
     found = registered_tasks()
     assert app.conf.task_soft_time_limit == 300 and app.conf.task_time_limit == 330
