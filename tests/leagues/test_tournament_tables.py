@@ -6,6 +6,7 @@ sign-offs; a stranger cannot judge and nothing is recorded; round 1 may be seede
 import datetime
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -249,3 +250,50 @@ def test_round_one_seeded_by_the_clubs_ratings_seats_the_best_rated_together(clu
     assert leaders.players[-1] == rated[-1].pk  # the best rated is the leader: seated last
     assert set(rest.players) == {rated[0].pk, rated[1].pk, players[6].pk, players[7].pk}
     assert set(first.pairing["ratings"]) == {str(p.pk) for p in rated}
+
+
+# --- the day page ---
+
+def test_the_organiser_opens_the_tables_from_the_day_page(client, tournament, alice):
+    services.round_pair(tournament=tournament, user=alice)
+    client.force_login(alice)
+    page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
+    assert "Open the tables" in page
+    answer = client.post(reverse("tournament_tables", args=[tournament.pk, 1]))
+    assert answer.status_code == 302 and TableSession.objects.count() == 2
+    page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
+    assert "Open the tables" not in page and page.count(">The table</a>") == 2
+
+
+def test_a_judge_settles_a_finished_table_from_the_day_page_in_english_and_dutch(client, tournament, opened, alice,
+                                                                                   bob):
+    client.force_login(alice)
+    answer = client.post(reverse("tournament_judges", args=[tournament.pk]), {"judges": [player_for_user(bob).pk]})
+    assert answer.status_code == 302 and list(tournament.judges.all()) == [player_for_user(bob)]
+    pod = pods_of(opened)[0]
+    finish_on_the_phones(pod.session, pod.players)
+    client.force_login(bob)
+    page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
+    assert "Settle table 1 from its result" in page and "Judge: bob" in page
+    assert "Pair the next round" not in page  # a judge settles places; he does not run the day
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
+    assert "Tafel 1 vastleggen volgens de uitslag" in page and "Jurylid: bob" in page
+    answer = client.post(reverse("tournament_settle", args=[tournament.pk, 1, 0]))
+    assert answer.status_code == 302
+    pod.refresh_from_db()
+    assert pod.places_from == "judge" and pod.places == {str(p): n for n, p in enumerate(pod.players, start=1)}
+
+
+def test_a_member_who_is_no_judge_is_refused_on_the_page_and_nothing_is_recorded(client, tournament, opened, carol):
+    pod = pods_of(opened)[0]
+    finish_on_the_phones(pod.session, pod.players)
+    client.force_login(carol)
+    page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
+    assert "Settle table" not in page and "Save the places" not in page
+    assert client.post(reverse("tournament_settle", args=[tournament.pk, 1, 0])).status_code == 403
+    assert client.post(reverse("tournament_places", args=[tournament.pk, 1, 0]),
+                       {f"place_{p}": str(n) for n, p in enumerate(pod.players, start=1)}).status_code == 403
+    assert client.post(reverse("tournament_tables", args=[tournament.pk, 1])).status_code == 403
+    pod.refresh_from_db()
+    assert pod.places == {} and not tournament.judges.exists()
