@@ -1,5 +1,6 @@
 """REST endpoints for a tournament day (issue 51, docs/api.md): a club's tournaments, entering, checking in and
-dropping, pairing the next round and entering a pod's places, reading its rounds, pods and standings; thin over
+dropping, naming the judges, pairing the next round, opening its site tables, settling a pod from its table or
+entering its places by hand, reading its rounds, pods and standings; thin over
 leagues.tournaments.services (writes) and selectors (reads). The standings are computed on each read (never
 stored)."""
 

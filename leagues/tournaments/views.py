@@ -1,11 +1,13 @@
 """A tournament day's pages (issue 51, docs/tournaments.md): the day page on the phones (a player's own table and
-seat, the round's pods, the standings; for the organiser the check-in QR, entering players, the places of each pod,
-pairing the next round and the round clock), the wall for the projector and the final standings as CSV.
+seat and the link to his table, the round's pods, the standings; for the organiser the check-in QR, entering
+players, the judges, pairing the next round, opening its tables and the round clock; for him and the judges the
+places of each pod, by hand or settled from its finished table), the wall for the projector and the final
+standings as CSV.
 
-Thin: each view checks who asks, calls one service of leagues.tournaments.services (writes) or selectors (reads)
-and renders. A refusal answers with its reason and a 400 (403 for a member who does not manage the club, 404 for a
-private club's outsider, as the API does), and changes nothing. Every form is a plain post that comes back to the
-page; htmx only refreshes what a phone and the wall show.
+Thin: each view checks who asks, calls one service of leagues.tournaments.services or tables (writes) or selectors
+(reads) and renders. A refusal answers with its reason and a 400 (403 for a member who does not manage the club,
+or is no judge for a pod's places; 404 for a private club's outsider, as the API does), and changes nothing. Every
+form is a plain post that comes back to the page; htmx only refreshes what a phone and the wall show.
 """
 
 from __future__ import annotations
