@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 
 from games import signals
 from games.models import TableSession
-from leagues.models import Player, Rating, Result, TournamentPod
+from leagues.club import seasons
+from leagues.models import Player, Rating, Result, Tournament, TournamentPod
 from leagues.people.players import player_for_user
 from leagues.result import results
 from leagues.tournaments import services, tables
@@ -297,3 +298,29 @@ def test_a_member_who_is_no_judge_is_refused_on_the_page_and_nothing_is_recorded
     assert client.post(reverse("tournament_tables", args=[tournament.pk, 1])).status_code == 403
     pod.refresh_from_db()
     assert pod.places == {} and not tournament.judges.exists()
+
+
+def test_a_tournament_in_a_season_is_seeded_by_its_leagues_ratings_set_up_through_the_api(club, alice, carol, users):
+    today = timezone.localdate()
+    league = seasons.league_create(club=club, name="Cup league", games=["shitenno"], user=alice)
+    season = seasons.season_create(league=league, name="Winter", starts_on=today - datetime.timedelta(days=9),
+                                   ends_on=today + datetime.timedelta(days=30), user=alice)
+    answer = client_for(alice).post(f"/api/clubs/{club.slug}/tournaments/", {
+        "name": "Seeded cup", "date": today.isoformat(), "games": ["shitenno"], "first_round": "ratings"},
+        format="json")
+    assert answer.status_code == 201 and answer.json()["first_round"] == "ratings", answer.content
+    tournament = Tournament.objects.get(pk=answer.json()["id"])
+    tournament.season = season
+    tournament.save(update_fields=["season"])
+    players = [player_for_user(u) for u in [alice, carol, *users]]
+    for player in players:
+        services.tournament_enter(tournament=tournament, user=alice, player=player, checked_in=True)
+    best = players[4:]  # the league's best four; the game's ratings say the opposite and are not read
+    for n, player in enumerate(players):
+        Rating.objects.create(kind="league", key=str(league.pk), player=player, mu=20 + n, sigma=1, games=10)
+        Rating.objects.create(kind="game", key="shitenno", player=player, mu=40 - n, sigma=1, games=10)
+    answer = client_for(alice).post(f"/api/tournaments/{tournament.pk}/rounds/", {}, format="json")
+    assert answer.status_code == 201
+    first = answer.json()["rounds"][0]
+    assert first["pods"][0]["players"] == [p.pk for p in best]  # the best rated last, the leader's seat
+    assert first["ratings"][str(best[-1].pk)] > first["ratings"][str(best[0].pk)]
