@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import REGISTRY
 from games.plugins import game_name
+from games.registry import one_name
 from leagues.common.access import require_club_manager
 from leagues.models import Player, Result
 from leagues.nights import seating
@@ -28,10 +29,11 @@ from .models import Tournament, TournamentPod, TournamentRound
 
 
 def pod_game(tournament: Tournament, position: int) -> str:
-    """The game the pod at `position` plays (the tournament's games in turn, from the leaders' pod): a slug or a
-    name as the tournament lists it; "" for a tournament that names none."""
+    """The game the pod at `position` plays (the tournament's games in turn, from the leaders' pod): a registered
+    game's slug (the tournament may list it by its name), else the name as listed; "" for a tournament that names
+    none."""
     games = tournament.games or []
-    return str(games[position % len(games)]) if games else ""
+    return one_name(str(games[position % len(games)])) if games else ""
 
 
 def round_tables_open(*, tournament_round: TournamentRound, user: AbstractBaseUser,

@@ -112,6 +112,13 @@ def test_a_game_the_site_has_no_tables_for_is_refused_and_nothing_is_opened(tour
     assert not TableSession.objects.exists()  # all or nothing: not even the Shitennō pod's table
 
 
+def test_a_game_listed_by_its_name_opens_its_tables(tournament, alice):
+    tournament.games = ["Shitennō"]
+    tournament.save(update_fields=["games"])
+    tables.round_tables_open(tournament_round=services.round_pair(tournament=tournament, user=alice), user=alice)
+    assert set(TableSession.objects.values_list("game", flat=True)) == {"shitenno"}
+
+
 def test_tables_open_once_and_opening_again_is_refused(tournament, opened, alice):
     with pytest.raises(ValidationError, match="has its table or its places already"):
         tables.round_tables_open(tournament_round=opened, user=alice)
