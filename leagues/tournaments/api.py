@@ -97,6 +97,8 @@ class TournamentOutput(serializers.Serializer):
                                                   "ratings).")
     judges = serializers.ListField(child=serializers.IntegerField(),
                                    help_text="The judges' player ids: they settle pods' places, as the organiser.")
+    may_judge = serializers.BooleanField(help_text="Whether you may settle its pods' places (a manager of the club "
+                                                   "or one of its judges).")
     games = serializers.ListField(child=serializers.CharField())
     clock_ends_at = serializers.DateTimeField(allow_null=True, help_text="The latest round's clock runs out then.")
     over = serializers.BooleanField(help_text="The last round is played: the standings are final.")
@@ -106,8 +108,9 @@ class TournamentOutput(serializers.Serializer):
     standings = TournamentStandingOutput(many=True)
 
 
-def tournament_data(tournament: Tournament) -> dict:
-    day = selectors.tournament_day(tournament)
+def tournament_data(tournament: Tournament, viewer=None) -> dict:
+    """The whole tournament as the API answers it; `may_judge` says whether `viewer` settles pods' places."""
+    day = selectors.tournament_day(tournament, viewer)
     rounds = [{"number": r.number, "kind": r.kind, "repeats": r.pairing.get("repeats", 0),
                "bound": r.pairing.get("bound", 0), "spread": r.pairing.get("spread", 0),
                "byes": r.pairing.get("byes", []),
@@ -122,6 +125,7 @@ def tournament_data(tournament: Tournament) -> dict:
         "table_sizes": tournament.table_sizes, "swiss_rounds": tournament.swiss_rounds, "cut": tournament.cut,
         "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes, "seed": tournament.seed,
         "first_round": tournament.first_round, "judges": [j["id"] for j in day.judges],
+        "may_judge": day.may_judge,
         "games": tournament.games, "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
         "over": day.over, "winner": day.winner["id"] if day.winner else None,
         "entries": [{"player": e.player_id, "name": e.player.name, "checked_in": e.checked_in_at is not None,
@@ -145,7 +149,7 @@ class TournamentDetail(APIView):
     @extend_schema(responses=with_errors({200: TournamentOutput}, 404),
                    summary="A tournament: its rounds, pods and standings with the tie-breakers")
     def get(self, request, pk: int) -> Response:
-        return Response(tournament_data(tournament_for_viewer(pk, request.user)))
+        return Response(tournament_data(tournament_for_viewer(pk, request.user), request.user))
 
 
 class TournamentRounds(APIView):
@@ -158,7 +162,7 @@ class TournamentRounds(APIView):
         tournament = tournament_for_viewer(pk, request.user)
         self.PairInput(data=request.data).is_valid(raise_exception=True)
         services.round_pair(tournament=tournament, user=request.user)
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class ClubTournaments(APIView):
@@ -192,7 +196,7 @@ class ClubTournaments(APIView):
         data = self.TournamentInput(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create(club=club, user=request.user, **data.validated_data)
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 def _player(data: dict) -> Player | None:
@@ -222,7 +226,7 @@ class TournamentEntries(APIView):
         data.is_valid(raise_exception=True)
         services.tournament_enter(tournament=tournament, user=request.user, player=_player(data.validated_data),
                                   checked_in=data.validated_data["checked_in"])
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class TournamentCheckIn(APIView):
@@ -233,7 +237,7 @@ class TournamentCheckIn(APIView):
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_check_in(tournament=tournament, user=request.user, player=_player(data.validated_data))
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 class TournamentDrop(APIView):
@@ -244,7 +248,7 @@ class TournamentDrop(APIView):
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_drop(tournament=tournament, user=request.user, player=_player(data.validated_data))
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 class PlaceInput(StrictSerializer):
@@ -268,7 +272,7 @@ class PodPlaces(APIView):
         if len(places) != len(data.validated_data["places"]):
             raise serializers.ValidationError({"places": [_("Each player of the pod once.")]})
         services.pod_places(pod=pod, user=request.user, places=places)
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 def _pod(tournament: Tournament, number: int, position: int) -> TournamentPod:
@@ -288,7 +292,7 @@ class PodSettle(APIView):
         pod = _pod(tournament, number, position)
         self.SettleInput(data=request.data).is_valid(raise_exception=True)
         tables.pod_settle(pod=pod, user=request.user)
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 class RoundTables(APIView):
@@ -312,7 +316,7 @@ class RoundTables(APIView):
                 raise serializers.ValidationError({"counts": [_("Name each pod by its position: 0, 1, ...")]})
             counts[int(key)] = count
         tables.round_tables_open(tournament_round=tournament_round, user=request.user, counts=counts)
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class TournamentJudges(APIView):
@@ -332,4 +336,4 @@ class TournamentJudges(APIView):
         if len(players) != len(ids):
             raise serializers.ValidationError({"judges": [_("No such player.")]})
         services.tournament_judges_set(tournament=tournament, user=request.user, judges=players)
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))

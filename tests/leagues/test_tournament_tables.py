@@ -190,7 +190,7 @@ def test_a_judge_settles_a_finished_tables_places_without_the_sign_offs(tourname
     assert pod.places == {str(p): n for n, p in enumerate(finish, start=1)} and pod.places_from == "judge"
     assert Result.objects.get(session=pod.session).status == Result.Status.PENDING  # the sign-offs still to come
     data = answer.json()
-    assert data["judges"] == [player_for_user(bob).pk]
+    assert data["judges"] == [player_for_user(bob).pk] and data["may_judge"] is True
     assert data["rounds"][0]["pods"][1]["places_from"] == "judge"
 
 
@@ -215,6 +215,7 @@ def test_a_stranger_cannot_judge_403_404_and_nothing_recorded(tournament, opened
             assert answer["Content-Type"].startswith(PROBLEM_CONTENT_TYPE)
     pod.refresh_from_db()
     assert pod.places == {} and pod.places_from == ""
+    assert client_for(carol).get(f"/api/tournaments/{tournament.pk}/").json()["may_judge"] is False
     with pytest.raises(PermissionDenied):
         tables.pod_settle(pod=pod, user=carol)
 
