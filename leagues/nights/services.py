@@ -18,16 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.engines import REGISTRY, UnknownGame, get_engine
-from games.engines.base import MoveError
+from games.engines import REGISTRY, get_engine
 from games.models import TableSession
-from games.plugins import game_name, get_game
+from games.plugins import game_name
 from leagues.common.access import club_access, require_club_manager
 from leagues.models import Membership, Player, ResultEntry, Season
 from leagues.notifications import services as notifications
 from shitenno_site.errors import Conflict
 
-from . import pods, selectors, table_games
+from . import pods, seating, selectors, table_games
 from .models import Night, NightCheckIn, NightRound, NightTable
 
 TONIGHT_WEIGHT = 3  # a pair who met earlier tonight counts as three meetings from earlier nights
@@ -446,21 +445,6 @@ def pods_message(error: pods.PodsError) -> str:
     return say() if say else str(error)
 
 
-def _dealt_setup(table: NightTable, club, names: list[str], count: int | None = None) -> tuple[dict, bool]:
-    """(set-up, deal) the site gives a table by itself: the game's own (its adapter's `night_setup`: the seats
-    in order, the club's saved board...), with `count` the number the organiser counted at the table when the game
-    asks one (`night_count_label`). A game that cannot open a table by itself refuses with the reason, naming the
-    table."""
-    try:
-        game = get_game(table.game)
-    except UnknownGame:
-        return {}, True
-    try:
-        return game.night_setup(number=table.position + 1, names=names, club=club, count=count)
-    except ValidationError as error:
-        raise ValidationError({"setups": error.messages}) from None
-
-
 @transaction.atomic
 def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None,
                 counts: dict | None = None) -> NightRound:
@@ -473,17 +457,9 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
     setups, counts = setups or {}, counts or {}
     by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
     for table in night_round.tables.order_by("position"):
-        given = setups.get(table.position)
-        names = [by_id[p].name for p in table.players]
-        setup, deal = (given, False) if given is not None else _dealt_setup(
-            table, club, names, counts.get(table.position))
-        try:
-            session = game_services.table_open(
-                game=table.game, created_by=user, seats=[{"player": by_id[p]} for p in table.players],
-                setup=setup, deal=deal, club=club, is_public=club.members_public)
-        except MoveError as error:  # the engine refused the set-up: say which table, in the reader's language
-            raise ValidationError({"setups": _("Table %(n)d: %(reason)s") % {
-                "n": table.position + 1, "reason": get_game(table.game).say_error(error)}}) from None
+        session = seating.seated_table_open(
+            game=table.game, number=table.position + 1, players=[by_id[p] for p in table.players], club=club,
+            user=user, setup=setups.get(table.position), count=counts.get(table.position))
         table.session = session
         table.save(update_fields=["session"])
     night_round.opened_at = timezone.now()

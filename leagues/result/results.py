@@ -41,6 +41,7 @@ from leagues.nights import selectors as night_selectors
 from leagues.notifications import services as notifications
 from leagues.rating.store import result_scopes
 from leagues.result.scope import chances_shown
+from leagues.tournaments import tables as tournament_tables
 from shitenno_site.errors import Conflict
 
 # --- results and sign-offs ---
@@ -119,6 +120,8 @@ def _settle(result: Result, *, enqueue: bool = True) -> None:
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
     if result.session_id is None:  # a hand entry counted or disputed may settle a night table or reopen it
         night_tables_touched(result.season_id, result.played_on)
+    if status == Result.Status.COUNTED and result.session_id is not None:  # a tournament pod's table: its places
+        tournament_tables.pod_places_from_table(result=result)
     if status == Result.Status.COUNTED and enqueue:
         _enqueue_counted(result)
     notifications.result_settled(result)

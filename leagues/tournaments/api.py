@@ -1,9 +1,11 @@
 """REST endpoints for a tournament day (issue 51, docs/api.md): a club's tournaments, entering, checking in and
-dropping, pairing the next round and entering a pod's places, reading its rounds, pods and standings; thin over
+dropping, naming the judges, pairing the next round, opening its site tables, settling a pod from its table or
+entering its places by hand, reading its rounds, pods and standings; thin over
 leagues.tournaments.services (writes) and selectors (reads). The standings are computed on each read (never
 stored)."""
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -24,14 +26,19 @@ from shitenno_site.api import (
     with_errors,
 )
 
-from . import selectors, services
-from .models import Tournament, TournamentPod
+from . import selectors, services, tables
+from .models import Tournament, TournamentPod, TournamentRound
 
 
 class TournamentPodOutput(serializers.Serializer):
     position = serializers.IntegerField(help_text="0 for the leaders' pod.")
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids, seat 0 (first) first.")
     places = serializers.DictField(child=serializers.IntegerField(), help_text="Player id -> place, once played.")
+    places_from = serializers.CharField(help_text='Where the places came from: "table" (its result counted by its '
+                                                  'players), "judge" (settled from the table by a judge or the '
+                                                  'organiser), "hand" (entered by hand), "" (not yet).')
+    table = serializers.CharField(allow_null=True, help_text="The code of the site table opened for the pod "
+                                                             "(/api/tables/<code>/), if any.")
 
 
 class TournamentRoundOutput(serializers.Serializer):
@@ -40,6 +47,8 @@ class TournamentRoundOutput(serializers.Serializer):
     repeats = serializers.IntegerField(help_text="Meetings repeated in this round's pods (the fewest possible "
                                                  "when equal to bound).")
     bound = serializers.IntegerField(help_text="A proven lower bound on repeats.")
+    ratings = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                    help_text="Round 1 seeded by ratings: player id -> the rating it was seeded by.")
     spread = serializers.FloatField(help_text="Sum over pods of sum over pairs of their points' difference.")
     byes = serializers.ListField(child=serializers.IntegerField())
     pods = TournamentPodOutput(many=True)
@@ -84,6 +93,12 @@ class TournamentOutput(serializers.Serializer):
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
     seed = serializers.CharField(help_text="Recorded: round 1's draw and the lots come from it.")
+    first_round = serializers.CharField(help_text="random (the seed's draw) or ratings (seeded by the club's "
+                                                  "ratings).")
+    judges = serializers.ListField(child=serializers.IntegerField(),
+                                   help_text="The judges' player ids: they settle pods' places, as the organiser.")
+    may_judge = serializers.BooleanField(help_text="Whether you may settle its pods' places (a manager of the club "
+                                                   "or one of its judges).")
     games = serializers.ListField(child=serializers.CharField())
     clock_ends_at = serializers.DateTimeField(allow_null=True, help_text="The latest round's clock runs out then.")
     over = serializers.BooleanField(help_text="The last round is played: the standings are final.")
@@ -93,17 +108,24 @@ class TournamentOutput(serializers.Serializer):
     standings = TournamentStandingOutput(many=True)
 
 
-def tournament_data(tournament: Tournament) -> dict:
-    day = selectors.tournament_day(tournament)
+def tournament_data(tournament: Tournament, viewer=None) -> dict:
+    """The whole tournament as the API answers it; `may_judge` says whether `viewer` settles pods' places."""
+    day = selectors.tournament_day(tournament, viewer)
     rounds = [{"number": r.number, "kind": r.kind, "repeats": r.pairing.get("repeats", 0),
                "bound": r.pairing.get("bound", 0), "spread": r.pairing.get("spread", 0),
                "byes": r.pairing.get("byes", []),
-               "pods": [{"position": p.position, "players": p.players, "places": p.places} for p in r.pods.all()]}
-              for r in tournament.rounds.order_by("number").prefetch_related("pods")]
+               **({"ratings": r.pairing["ratings"]} if "ratings" in r.pairing else {}),
+               "pods": [{"position": p.position, "players": p.players, "places": p.places,
+                         "places_from": p.places_from, "table": p.session.code if p.session else None}
+                        for p in r.pods.all()]}
+              for r in tournament.rounds.order_by("number").prefetch_related(
+                  Prefetch("pods", queryset=TournamentPod.objects.select_related("session")))]
     return TournamentOutput({
         "id": tournament.pk, "club": tournament.club.slug, "name": tournament.name, "date": tournament.date,
         "table_sizes": tournament.table_sizes, "swiss_rounds": tournament.swiss_rounds, "cut": tournament.cut,
         "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes, "seed": tournament.seed,
+        "first_round": tournament.first_round, "judges": [j["id"] for j in day.judges],
+        "may_judge": day.may_judge,
         "games": tournament.games, "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
         "over": day.over, "winner": day.winner["id"] if day.winner else None,
         "entries": [{"player": e.player_id, "name": e.player.name, "checked_in": e.checked_in_at is not None,
@@ -127,7 +149,7 @@ class TournamentDetail(APIView):
     @extend_schema(responses=with_errors({200: TournamentOutput}, 404),
                    summary="A tournament: its rounds, pods and standings with the tie-breakers")
     def get(self, request, pk: int) -> Response:
-        return Response(tournament_data(tournament_for_viewer(pk, request.user)))
+        return Response(tournament_data(tournament_for_viewer(pk, request.user), request.user))
 
 
 class TournamentRounds(APIView):
@@ -140,7 +162,7 @@ class TournamentRounds(APIView):
         tournament = tournament_for_viewer(pk, request.user)
         self.PairInput(data=request.data).is_valid(raise_exception=True)
         services.round_pair(tournament=tournament, user=request.user)
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class ClubTournaments(APIView):
@@ -155,6 +177,9 @@ class ClubTournaments(APIView):
         cut_size = StrictIntegerField(min_value=2, max_value=16, required=False, default=4)
         bye_points = StrictIntegerField(min_value=0, max_value=100, required=False, default=0)
         round_minutes = StrictIntegerField(min_value=5, max_value=600, required=False, default=60)
+        first_round = serializers.ChoiceField(choices=[c.value for c in Tournament.FirstRound], required=False,
+                                              default="random", help_text="random, or ratings: round 1 seeded by "
+                                                                          "the club's ratings.")
 
     @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 403, 404),
                    summary="A club's tournaments, the latest first")
@@ -171,7 +196,7 @@ class ClubTournaments(APIView):
         data = self.TournamentInput(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create(club=club, user=request.user, **data.validated_data)
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 def _player(data: dict) -> Player | None:
@@ -201,7 +226,7 @@ class TournamentEntries(APIView):
         data.is_valid(raise_exception=True)
         services.tournament_enter(tournament=tournament, user=request.user, player=_player(data.validated_data),
                                   checked_in=data.validated_data["checked_in"])
-        return Response(tournament_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class TournamentCheckIn(APIView):
@@ -212,7 +237,7 @@ class TournamentCheckIn(APIView):
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_check_in(tournament=tournament, user=request.user, player=_player(data.validated_data))
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 class TournamentDrop(APIView):
@@ -223,7 +248,7 @@ class TournamentDrop(APIView):
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_drop(tournament=tournament, user=request.user, player=_player(data.validated_data))
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
 
 
 class PlaceInput(StrictSerializer):
@@ -236,15 +261,79 @@ class PodPlaces(APIView):
         places = PlaceInput(many=True, max_length=6, help_text="Every seated player's place, 1 for first.")
 
     @extend_schema(request=PlacesInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Enter a pod's places (the club's managers; the latest round only)")
+                   summary="Enter a pod's places by hand (the club's managers and the tournament's judges; the "
+                           "latest round only)")
     def post(self, request, pk: int, number: int, position: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
-        pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
-                                round__tournament=tournament, round__number=number, position=position)
+        pod = _pod(tournament, number, position)
         data = self.PlacesInput(data=request.data)
         data.is_valid(raise_exception=True)
         places = {row["player"]: row["place"] for row in data.validated_data["places"]}
         if len(places) != len(data.validated_data["places"]):
             raise serializers.ValidationError({"places": [_("Each player of the pod once.")]})
         services.pod_places(pod=pod, user=request.user, places=places)
-        return Response(tournament_data(tournament))
+        return Response(tournament_data(tournament, request.user))
+
+
+def _pod(tournament: Tournament, number: int, position: int) -> TournamentPod:
+    return get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
+                             round__tournament=tournament, round__number=number, position=position)
+
+
+class PodSettle(APIView):
+    class SettleInput(StrictSerializer):
+        """Nothing to send: the places are the finished table's result (an unknown field is refused)."""
+
+    @extend_schema(request=SettleInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Settle a pod's places from its finished table at once, without the players' sign-offs "
+                           "(the tournament's judges and the club's managers; the latest round only)")
+    def post(self, request, pk: int, number: int, position: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        pod = _pod(tournament, number, position)
+        self.SettleInput(data=request.data).is_valid(raise_exception=True)
+        tables.pod_settle(pod=pod, user=request.user)
+        return Response(tournament_data(tournament, request.user))
+
+
+class RoundTables(APIView):
+    class TablesInput(StrictSerializer):
+        counts = serializers.DictField(child=StrictIntegerField(min_value=1, max_value=999), required=False,
+                                       default=dict, help_text="Pod position -> the number its game asks the "
+                                                               "organiser to count at the table (a game's "
+                                                               "night_count_label), as on a league night.")
+
+    @extend_schema(request=TablesInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Open a site table for each pod of the latest round, its players seated in the pod's "
+                           "order (the club's managers)")
+    def post(self, request, pk: int, number: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        tournament_round = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+        data = self.TablesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        counts = {}
+        for key, count in data.validated_data["counts"].items():
+            if not str(key).isdigit():
+                raise serializers.ValidationError({"counts": [_("Name each pod by its position: 0, 1, ...")]})
+            counts[int(key)] = count
+        tables.round_tables_open(tournament_round=tournament_round, user=request.user, counts=counts)
+        return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
+
+
+class TournamentJudges(APIView):
+    class JudgesInput(StrictSerializer):
+        judges = serializers.ListField(child=IdField(), max_length=20,
+                                       help_text="The judges' player ids (members of the club), replacing those "
+                                                 "named before; an empty list names none.")
+
+    @extend_schema(request=JudgesInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+                   summary="Name the tournament's judges (the club's managers)")
+    def put(self, request, pk: int) -> Response:
+        tournament = tournament_for_viewer(pk, request.user)
+        data = self.JudgesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = list(dict.fromkeys(data.validated_data["judges"]))
+        players = list(Player.objects.filter(pk__in=ids))
+        if len(players) != len(ids):
+            raise serializers.ValidationError({"judges": [_("No such player.")]})
+        services.tournament_judges_set(tournament=tournament, user=request.user, judges=players)
+        return Response(tournament_data(tournament, request.user))

@@ -51,6 +51,8 @@ class Tournament(models.Model):
     round_minutes = models.PositiveSmallIntegerField(_("round clock (minutes)"), default=60)
     seed = models.CharField(max_length=32, default=new_seed,
                             help_text="Recorded: the first round's draw and the tie-breaking lots come from it.")
+    judges = models.ManyToManyField("leagues.Player", blank=True, related_name="judged_tournaments",
+                                    help_text="Members of the club who may settle a pod's places, as its managers do.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -107,13 +109,21 @@ class TournamentRound(models.Model):
 
 
 class TournamentPod(models.Model):
+    class PlacesFrom(models.TextChoices):
+        NONE = "", _("not yet")
+        TABLE = "table", _("the table's result, counted by its players")
+        JUDGE = "judge", _("the table's result, settled by a judge")
+        HAND = "hand", _("entered by hand")
+
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pods")
     position = models.PositiveSmallIntegerField(help_text="0 for the leaders' pod.")
     players = models.JSONField(help_text="Player ids in seat order, seat 0 (the first player) first.")
     places = models.JSONField(default=dict, blank=True,
                               help_text='Once played: {"<player id>": place}, 1 for first.')
+    places_from = models.CharField(max_length=5, choices=PlacesFrom.choices, default="", blank=True,
+                                   help_text="Where the places came from: the table's counted result, or by hand.")
     session = models.ForeignKey("games.TableSession", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+")
+                                related_name="+", help_text="The site table opened for the pod, if any.")
 
     class Meta:
         app_label = "leagues"

@@ -8,13 +8,14 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
-from games.plugins import game_name
+from games.engines import UnknownGame
+from games.plugins import game_name, get_game
 from leagues.models import Club, Player
 
-from . import services
-from .models import Tournament, TournamentEntry, TournamentRound
+from . import services, tables
+from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
 
 
 def club_tournaments(club: Club) -> QuerySet[Tournament]:
@@ -29,6 +30,16 @@ class PodView:
     game: str
     players: list[dict]  # {"id", "name", "seat" (1 for the first), "place" (None until played)}
     played: bool
+    table_code: str = ""  # the site table opened for the pod, if any
+    table_url: str = ""
+    table_finished: bool = False  # its game has ended on the phones (a judge may settle the places from it)
+    places_from: str = ""  # TournamentPod.PlacesFrom
+    on_site: bool = False  # its game has tables on the site (the organiser may open one for the pod)
+    count_label: str = ""  # what its game asks the organiser to count at the table before it opens
+
+    @property
+    def can_open(self) -> bool:
+        return self.on_site and not self.table_code and not self.played
 
 
 @dataclass
@@ -45,6 +56,11 @@ class RoundView:
     def playing(self) -> list[PodView]:
         return [pod for pod in self.pods if not pod.played]
 
+    @property
+    def can_open(self) -> bool:
+        """Some pod still waits for its site table (the organiser's "Open the tables")."""
+        return any(pod.can_open for pod in self.pods)
+
 
 @dataclass
 class Day:
@@ -60,6 +76,8 @@ class Day:
     own_seat: int | None = None
     own_others: list[str] = field(default_factory=list)
     own_bye: bool = False
+    may_judge: bool = False  # the viewer settles pods' places (the club's managers and the tournament's judges)
+    judges: list[dict] = field(default_factory=list)  # {"id", "name"}
 
     @property
     def latest(self) -> RoundView | None:
@@ -76,8 +94,17 @@ class Day:
 
 
 def _game(tournament: Tournament, position: int) -> str:
-    games = tournament.games or []
-    return game_name(games[position % len(games)]) if games else ""
+    game = tables.pod_game(tournament, position)
+    return game_name(game) if game else ""
+
+
+def _site_table(game: str) -> dict:
+    """Whether the site has tables for the game, and what it asks the organiser to count before one opens."""
+    try:
+        adapter = get_game(game)
+    except UnknownGame:
+        return {"on_site": False, "count_label": ""}
+    return {"on_site": True, "count_label": str(adapter.night_count_label or "")}
 
 
 def _number(value) -> float | int | None:
@@ -101,22 +128,33 @@ def not_entered(tournament: Tournament) -> list[Player]:
         user__isnull=True, created_in=tournament.club)).exclude(pk__in=entered).distinct().order_by("name", "pk"))
 
 
+def club_members(tournament: Tournament) -> list[Player]:
+    """The club's members, who may be named the tournament's judges."""
+    return list(Player.objects.filter(memberships__club=tournament.club).distinct().order_by("name", "pk"))
+
+
 def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = None) -> Day:
     entries = list(tournament.entries.select_related("player").order_by("pk"))
     names = {e.player_id: e.player.name for e in entries}
     minutes = datetime.timedelta(minutes=tournament.round_minutes)
     rounds = []
-    for r in tournament.rounds.order_by("number").prefetch_related("pods"):
+    pods_with_tables = Prefetch("pods", queryset=TournamentPod.objects.select_related("session"))
+    for r in tournament.rounds.order_by("number").prefetch_related(pods_with_tables):
         pods = []
         for pod in r.pods.all():
             seated = [{"id": p, "name": names.get(p, "?"), "seat": n + 1, "place": pod.places.get(str(p))}
                       for n, p in enumerate(pod.players)]
-            pods.append(PodView(r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated,
-                                bool(pod.places)))
+            session = pod.session
+            pods.append(PodView(
+                r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated, bool(pod.places),
+                table_code=session.code if session else "", table_url=session.get_absolute_url() if session else "",
+                table_finished=session is not None and session.status == session.Status.FINISHED,
+                places_from=pod.places_from, **_site_table(tables.pod_game(tournament, pod.position))))
         byes = r.pairing.get("byes", [])
         rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
                                 r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))
-    day = Day(tournament, rounds, standings_rows(tournament, names), entries, names, over=False, winner=None)
+    day = Day(tournament, rounds, standings_rows(tournament, names), entries, names, over=False, winner=None,
+              judges=[{"id": p.pk, "name": p.name} for p in tournament.judges.order_by("name", "pk")])
     latest = day.latest
     day.over = latest is not None and not latest.playing and services.is_over(
         tournament, TournamentRound(number=latest.number, kind=latest.kind))
@@ -126,6 +164,7 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
     elif day.over and day.standings:
         day.winner = {"id": day.standings[0]["player"], "name": day.standings[0]["name"]}
     if viewer is not None and viewer.is_authenticated:
+        day.may_judge = services.may_judge(tournament, viewer)
         day.own_entry = next((e for e in entries if e.player.user_id == viewer.pk), None)
         if day.own_entry is not None and latest is not None:
             day.own_bye = day.own_entry.player_id in latest.bye_ids

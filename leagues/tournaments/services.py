@@ -1,10 +1,12 @@
 """A tournament day's writes (issue 51, docs/tournaments.md): set it up, enter and check in players, pair the next
 round (random from the recorded seed in round 1, by the standings after), record each pod's places, drop.
 
-The club's managers set it up, pair the rounds and enter the places, as nights are; a member enters, checks in and
-drops himself (a manager does it for any member or guest of the club). Each write is one transaction on the
-tournament's locked row, and a refusal raises before anything is written. The standings are read from the pods'
-places each time (leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
+The club's managers set it up and pair the rounds, as nights are; they and the tournament's judges (members of
+the club it names) enter a pod's places; a member enters, checks in and drops himself (a manager does it for any
+member or guest of the club). The site tables of a round and the places read from them: leagues.tournaments.tables.
+Each write is one transaction on the tournament's locked row, and a refusal raises before anything is written. The
+standings are read from the pods' places each time
+(leagues.tournaments.ranking), so the pairing, the wall and the cut can never disagree.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.common.access import club_access, require_club_manager
-from leagues.models import Club, Player
+from leagues.models import Club, Membership, Player, Rating
+from leagues.rating import display
 
 from . import ranking
 from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
@@ -59,7 +62,8 @@ def _open_for_changes(tournament: Tournament) -> None:
         raise ValidationError(_("The Swiss rounds are over: entries, check-ins and drops are closed."))
 
 
-def _locked(tournament: Tournament) -> Tournament:
+def tournament_locked(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked and read again: every write to a tournament takes this lock first."""
     return Tournament.objects.select_for_update(of=("self",)).select_related("club").get(pk=tournament.pk)
 
 
@@ -68,7 +72,7 @@ def tournament_enter(*, tournament: Tournament, user: AbstractBaseUser, player: 
     """A member enters himself, a manager any member or guest of the club; entered after round 1 was paired, he is
     a late entry (0 points, paired from the next round). Entering twice is refused."""
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         player, _manages = _own_player(tournament, user, player)
         if not _in_club(tournament, player):
             raise ValidationError({"player": _("Only the club's members and guests can enter its tournament.")})
@@ -93,7 +97,7 @@ def tournament_check_in(*, tournament: Tournament, user: AbstractBaseUser, playe
     """On the day, by phone or the QR: himself, or a manager for anyone entered. With `enter` a member not yet
     entered enters and checks in at once (the QR's one tap). A dropped player cannot check in again."""
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         player, _manages = _own_player(tournament, user, player)
         _open_for_changes(tournament)
         if enter and not tournament.entries.filter(player=player).exists():
@@ -114,7 +118,7 @@ def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: P
                     ) -> TournamentEntry:
     """He leaves the next pairing and keeps his results: himself, or a manager for anyone entered."""
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         player, _manages = _own_player(tournament, user, player)
         _open_for_changes(tournament)
         entry = _entry(tournament, player)
@@ -125,22 +129,62 @@ def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: P
         return entry
 
 
-def pod_places(*, pod: TournamentPod, user: AbstractBaseUser, places: dict[int, int]) -> TournamentPod:
-    """Each seated player's place, 1 for first (shared places allowed); only in the latest round (an earlier
-    round's places have paired the rounds after them)."""
-    require_club_manager(pod.round.tournament.club, user)
+def tournament_judges_set(*, tournament: Tournament, user: AbstractBaseUser, judges: list[Player]) -> Tournament:
+    """The club's managers name the tournament's judges (members of the club, replacing those named before): a
+    judge settles a pod's places as the organiser does (`pod_places`, tables.pod_settle)."""
+    require_club_manager(tournament.club, user)
     with transaction.atomic():
-        _locked(pod.round.tournament)
-        pod = TournamentPod.objects.select_for_update(of=("self",)).select_related("round").get(pk=pod.pk)
-        latest = pod.round.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
-        if pod.round.number != latest:
-            raise ValidationError(_("Only the latest round's places can be entered: round %(number)d is over.")
-                                  % {"number": pod.round.number})
-        if sorted(places) != sorted(pod.players) or not all(1 <= p <= len(pod.players) for p in places.values()):
-            raise ValidationError({"places": _("Give every player of the pod a place from 1 to its size.")})
-        pod.places = {str(p): place for p, place in places.items()}
-        pod.save(update_fields=["places"])
-        return pod
+        tournament = tournament_locked(tournament)
+        members = set(Membership.objects.filter(club=tournament.club, player__in=judges).values_list(
+            "player_id", flat=True))
+        if strangers := sorted(p.name for p in judges if p.pk not in members):
+            raise ValidationError({"judges": _("Only members of the club can judge: not %(names)s.") % {
+                "names": ", ".join(strangers)}})
+        tournament.judges.set(judges)
+        return tournament
+
+
+def may_judge(tournament: Tournament, user: AbstractBaseUser) -> bool:
+    """The club's managers and the tournament's judges settle a pod's places."""
+    if not user.is_authenticated:
+        return False
+    return club_access(tournament.club, user).manages or tournament.judges.filter(user_id=user.pk).exists()
+
+
+def require_judge(tournament: Tournament, user: AbstractBaseUser) -> None:
+    if not may_judge(tournament, user):
+        raise PermissionDenied(_("Only the tournament's organisers and judges may settle a pod's places."))
+
+
+def latest_pod(pod: TournamentPod) -> TournamentPod:
+    """The pod locked and read again, refused unless its round is the latest (an earlier round's places have
+    paired the rounds after them). Call it with the tournament's row locked."""
+    pod = TournamentPod.objects.select_for_update(of=("self",)).select_related("round").get(pk=pod.pk)
+    latest = pod.round.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    if pod.round.number != latest:
+        raise ValidationError(_("Only the latest round's places can be entered: round %(number)d is over.")
+                              % {"number": pod.round.number})
+    return pod
+
+
+def places_record(pod: TournamentPod, places: dict[int, int], source: str) -> TournamentPod:
+    """Write a locked pod's places (checked: every player of the pod, a place from 1 to its size) and where they
+    came from (TournamentPod.PlacesFrom)."""
+    if sorted(places) != sorted(pod.players) or not all(1 <= p <= len(pod.players) for p in places.values()):
+        raise ValidationError({"places": _("Give every player of the pod a place from 1 to its size.")})
+    pod.places = {str(p): place for p, place in places.items()}
+    pod.places_from = source
+    pod.save(update_fields=["places", "places_from"])
+    return pod
+
+
+def pod_places(*, pod: TournamentPod, user: AbstractBaseUser, places: dict[int, int]) -> TournamentPod:
+    """Each seated player's place, 1 for first (shared places allowed), entered by hand by the organiser or a
+    judge (a physical table not scored on the site, or a correction); only in the latest round."""
+    require_judge(pod.round.tournament, user)
+    with transaction.atomic():
+        tournament_locked(pod.round.tournament)
+        return places_record(latest_pod(pod), places, TournamentPod.PlacesFrom.HAND)
 
 
 def played_pods(tournament: Tournament) -> list[dict]:
@@ -160,7 +204,7 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
     split exists even with byes."""
     require_club_manager(tournament.club, user)
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = tournament_locked(tournament)
         last = tournament.rounds.order_by("-number").first()
         if is_over(tournament, last):
             raise ValidationError(_("The tournament is over: its last round was %(number)d.") % {"number": last.number})
@@ -173,9 +217,12 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         if not playing:
             raise ValidationError(_("Nobody is checked in for round %(number)d.") % {"number": number})
         kind = TournamentRound.Kind.SWISS if number <= tournament.swiss_rounds else TournamentRound.Kind.CUT
+        seeded = None
         if number == 1:
             order = sorted(playing)
             random.Random(tournament.seed).shuffle(order)
+            if tournament.first_round == Tournament.FirstRound.RATINGS:
+                order, seeded = by_rating(tournament, order)
         else:
             rows, _lots = tournament_standings(tournament)
             order = [r.player for r in rows if r.player in set(playing)]
@@ -184,11 +231,32 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         byes = _byes(tournament, order, kind)
         pairing = _pairing(tournament, [p for p in order if p not in byes], kind, first=number == 1)
         paired = TournamentRound.objects.create(tournament=tournament, number=number, kind=kind,
-                                                pairing={**pairing.as_json(), "exact": pairing.exact, "byes": byes},
+                                                pairing={**pairing.as_json(), "exact": pairing.exact, "byes": byes,
+                                                         **({"ratings": seeded} if seeded is not None else {})},
                                                 clock_started_at=timezone.now())
         TournamentPod.objects.bulk_create(TournamentPod(round=paired, position=n, players=list(pod))
                                           for n, pod in enumerate(pairing.pods))
     return paired
+
+
+def rating_scope(tournament: Tournament) -> tuple[str, str] | None:
+    """The ratings round 1 is seeded by: the league of the season it counts in, else its first game's."""
+    if tournament.season_id is not None:
+        return "league", str(tournament.season.league_id)
+    if tournament.games:
+        return "game", str(tournament.games[0])
+    return None
+
+
+def by_rating(tournament: Tournament, drawn: list[int]) -> tuple[list[int], dict[str, int]]:
+    """Round 1 seeded by the club's ratings: the rated players by their cautious rating (mu - 3 sigma, the
+    rankings' order), the highest first, then the unrated in the seed's draw; and each rated player's number."""
+    scope = rating_scope(tournament)
+    rows = Rating.objects.filter(kind=scope[0], key=scope[1], player_id__in=drawn) if scope else Rating.objects.none()
+    cautious = {r.player_id: display.shown(r.mu, r.sigma, r.games).cautious for r in rows}
+    place = {p: n for n, p in enumerate(drawn)}
+    rated = sorted(cautious, key=lambda p: (-cautious[p], place[p]))
+    return rated + [p for p in drawn if p not in cautious], {str(p): cautious[p] for p in rated}
 
 
 def is_over(tournament: Tournament, last: TournamentRound | None) -> bool:

@@ -11,6 +11,10 @@ urlpatterns = [
     path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament_pair"),
     path("tournaments/<int:pk>/rounds/<int:number>/pods/<int:position>/places/", views.pod_places,
          name="tournament_places"),
+    path("tournaments/<int:pk>/rounds/<int:number>/pods/<int:position>/settle/", views.pod_settle,
+         name="tournament_settle"),
+    path("tournaments/<int:pk>/rounds/<int:number>/tables/", views.round_tables_open, name="tournament_tables"),
+    path("tournaments/<int:pk>/judges/", views.tournament_judges, name="tournament_judges"),
     path("tournaments/<int:pk>/wall/", views.tournament_wall, name="tournament_wall"),
     path("tournaments/<int:pk>/standings.csv", views.standings_csv, name="tournament_standings_csv"),
 ]

@@ -1,11 +1,13 @@
 """A tournament day's pages (issue 51, docs/tournaments.md): the day page on the phones (a player's own table and
-seat, the round's pods, the standings; for the organiser the check-in QR, entering players, the places of each pod,
-pairing the next round and the round clock), the wall for the projector and the final standings as CSV.
+seat and the link to his table, the round's pods, the standings; for the organiser the check-in QR, entering
+players, the judges, pairing the next round, opening its tables and the round clock; for him and the judges the
+places of each pod, by hand or settled from its finished table), the wall for the projector and the final
+standings as CSV.
 
-Thin: each view checks who asks, calls one service of leagues.tournaments.services (writes) or selectors (reads)
-and renders. A refusal answers with its reason and a 400 (403 for a member who does not manage the club, 404 for a
-private club's outsider, as the API does), and changes nothing. Every form is a plain post that comes back to the
-page; htmx only refreshes what a phone and the wall show.
+Thin: each view checks who asks, calls one service of leagues.tournaments.services or tables (writes) or selectors
+(reads) and renders. A refusal answers with its reason and a 400 (403 for a member who does not manage the club,
+or is no judge for a pod's places; 404 for a private club's outsider, as the API does), and changes nothing. Every
+form is a plain post that comes back to the page; htmx only refreshes what a phone and the wall show.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from games.phrases import word_list
 from leagues.common.access import club_access, require_club_manager
 from leagues.models import Player
 
-from . import selectors, services
+from . import selectors, services, tables
 from .api import tournament_for_viewer
-from .models import Tournament, TournamentPod
+from .models import Tournament, TournamentPod, TournamentRound
 
 POLL_SECONDS = 10  # the wall, and a player's phone, ask again this often (304 while nothing changed)
 
@@ -55,8 +57,10 @@ def _day_context(request: HttpRequest, tournament: Tournament, error: str = "") 
     access = club_access(tournament.club, request.user)
     others = word_list(day.own_others) if day.own_others else ""  # "A, B and C" (nobody: no line)
     context = {"tournament": tournament, "day": day, "manages": access.manages, "member": access.membership,
-               "error": error, "poll_seconds": POLL_SECONDS, "others": others}
+               "error": error, "poll_seconds": POLL_SECONDS, "others": others,
+               "judge_names": word_list([j["name"] for j in day.judges]) if day.judges else ""}
     if access.manages:
+        context.update(club_members=selectors.club_members(tournament), judge_ids={j["id"] for j in day.judges})
         check_in_url = request.build_absolute_uri(reverse("tournament_day", args=[tournament.pk]))
         context.update(check_in_url=check_in_url, check_in_qr=segno.make(check_in_url, error="m").svg_inline(
             scale=4, dark="#000", light="#fff", title=_("QR code of the tournament's check-in")),
@@ -118,7 +122,7 @@ def pod_places(request: HttpRequest, pk: int, number: int, position: int) -> Htt
     tournament = tournament_for_viewer(pk, request.user)
     pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
                             round__tournament=tournament, round__number=number, position=position)
-    require_club_manager(tournament.club, request.user)
+    services.require_judge(tournament, request.user)
     places = {p: _post_int(request, f"place_{p}") for p in pod.players}
 
     def run():
@@ -127,6 +131,41 @@ def pod_places(request: HttpRequest, pk: int, number: int, position: int) -> Htt
         services.pod_places(pod=pod, user=request.user, places=places)
 
     return _answer(request, tournament, run, "round")
+
+
+@login_required
+@require_POST
+def pod_settle(request: HttpRequest, pk: int, number: int, position: int) -> HttpResponse:
+    """A judge's (or the organiser's) one tap: the pod's places from its finished table, without the sign-offs."""
+    tournament = tournament_for_viewer(pk, request.user)
+    pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
+                            round__tournament=tournament, round__number=number, position=position)
+    return _answer(request, tournament, lambda: tables.pod_settle(pod=pod, user=request.user), "round")
+
+
+@login_required
+@require_POST
+def round_tables_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The organiser opens a site table for each pod of the round (count_<position>: what a game asks him to
+    count at that table first)."""
+    tournament = tournament_for_viewer(pk, request.user)
+    tournament_round = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    counts = {pod.position: _post_int(request, f"count_{pod.position}") for pod in tournament_round.pods.all()}
+    return _answer(request, tournament, lambda: tables.round_tables_open(
+        tournament_round=tournament_round, user=request.user,
+        counts={k: v for k, v in counts.items() if v is not None}), "round")
+
+
+@login_required
+@require_POST
+def tournament_judges(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser names the judges (the members ticked in the list)."""
+    tournament = tournament_for_viewer(pk, request.user)
+    require_club_manager(tournament.club, request.user)
+    ids = [int(v) for v in request.POST.getlist("judges") if v.isdigit() and len(v) < 12]
+    judges = list(Player.objects.filter(pk__in=ids))
+    return _answer(request, tournament, lambda: services.tournament_judges_set(
+        tournament=tournament, user=request.user, judges=judges), "organiser")
 
 
 @require_GET

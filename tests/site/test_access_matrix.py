@@ -38,7 +38,7 @@ NEXT_SEASON = {"name": "Next", "starts_on": (TODAY + datetime.timedelta(days=60)
                "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat()}
 MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
           ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable, Tournament, TournamentEntry,
-          TournamentRound, TournamentPod]
+          TournamentRound, TournamentPod, Tournament.judges.through]
 
 
 @pytest.fixture
@@ -153,6 +153,12 @@ WRITES = [
     ("post", "/tournaments/{tournament}/drop/", {}),
     ("post", "/tournaments/{tournament}/pair/", {}),
     ("post", "/tournaments/{tournament}/rounds/1/pods/0/places/", {"place_{alice}": "1"}),
+    ("post", "/api/tournaments/{tournament}/rounds/1/tables/", {}),
+    ("post", "/api/tournaments/{tournament}/rounds/1/pods/0/settle/", {}),
+    ("put", "/api/tournaments/{tournament}/judges/", {"judges": ["{dave}"]}),
+    ("post", "/tournaments/{tournament}/rounds/1/tables/", {}),
+    ("post", "/tournaments/{tournament}/rounds/1/pods/0/settle/", {}),
+    ("post", "/tournaments/{tournament}/judges/", {"judges": "{dave}"}),
     ("post", "/seasons/{season}/nights/", {"date": TODAY.isoformat(), "games": "Go", "table_sizes": "3"}),
     ("post", "/nights/{night}/check-in/", {}),
     ("post", "/nights/{night}/tick/", {"player": "{alice}", "present": "0"}),
