@@ -70,5 +70,5 @@ def test_alice_previews_and_imports_on_her_phone(phone, live_server, club, alice
     page.goto(Player.objects.get(user=carol).get_absolute_url())  # her page counts them too
     record = page.locator(".player-stats")
     expect(record).not_to_contain_text("No counted games yet")
-    expect(record).not_to_contain_text("Nog geen getelde spellen")
+    expect(record).not_to_contain_text("Nog geen getelde partijen")
     expect(record).to_contain_text(str(Result.objects.filter(club=club, entries__player__user=carol).count()))

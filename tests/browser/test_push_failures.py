@@ -30,8 +30,8 @@ SAYS = {
         "turn on": "Turn on",
     },
     "nl": {
-        "denied": "Deze browser weigert meldingen van deze site; sta ze toe in de instellingen van de browser.",
-        "dismissed": "Meldingen zijn niet toegestaan. Tik op Zet aan om het opnieuw te laten vragen.",
+        "denied": "Deze browser weigert pushberichten van deze site; sta ze toe in de instellingen van de browser.",
+        "dismissed": "Pushberichten zijn niet toegestaan. Tik op Zet aan om het opnieuw te laten vragen.",
         "unsupported": "Deze browser kan geen pushberichten ontvangen. Kies hieronder voor e-mail, of open deze "
                        "pagina in een andere browser.",
         "failed": "Deze browser kon pushberichten niet aanzetten. Probeer het zo nog eens.",

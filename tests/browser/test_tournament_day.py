@@ -30,10 +30,10 @@ WORDS = {
            "final": "Final: table {table}, Teikoku, seat {seat}, with {others}", "and": " and ",
            "checked": "You are checked in.", "winner": "Winner: {name}", "playing": "4 tables still playing",
            "done": "Every table has its places.", "final_table": "Final table", "standings": "Final standings"},
-    "nl": {"enter": "Meedoen en aanmelden", "first": "Ronde 1 indelen", "next": "De volgende ronde indelen",
+    "nl": {"enter": "Meedoen en inchecken", "first": "Ronde 1 indelen", "next": "De volgende ronde indelen",
            "save": "Uitslag opslaan", "line": "Ronde {round}: tafel {table}, Teikoku, plaats {seat}, met {others}",
            "final": "Finale: tafel {table}, Teikoku, plaats {seat}, met {others}", "and": " en ",
-           "checked": "Je bent aangemeld.", "winner": "Winnaar: {name}", "playing": "4 tafels spelen nog",
+           "checked": "Je bent ingecheckt.", "winner": "Winnaar: {name}", "playing": "4 tafels spelen nog",
            "done": "Alle tafels hebben hun uitslag.", "final_table": "Finaletafel", "standings": "Eindstand"},
 }
 

@@ -169,7 +169,7 @@ def test_the_dutch_confirmation_and_message(client, club, alice, carol):
     client.force_login(alice)
     url = f"/clubs/{club.slug}/members/{membership(club, carol.player).pk}/remove/"
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert "carol uit Edo Gamers verwijderen?" in page and "Gespeelde spellen blijven" in page
+    assert "carol uit Edo Gamers verwijderen?" in page and "Gespeelde partijen blijven" in page
     done = client.post(url, HTTP_ACCEPT_LANGUAGE="nl", follow=True).content.decode()
     assert "carol is uit Edo Gamers verwijderd." in done
 

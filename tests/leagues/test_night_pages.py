@@ -73,7 +73,7 @@ def test_a_member_finds_the_night_s_check_in_on_the_season_s_nights(client, seas
     """The QR on the organiser's phone is not the only way in: a member who opens the league finds the check-in."""
     check_in = reverse("night_check_in", args=[night.pk]).encode()
     page = as_user(client, carol).get(reverse("season_nights", args=[season.pk]), HTTP_ACCEPT_LANGUAGE="nl")
-    assert page.status_code == 200 and check_in in page.content and "Aanmelden" in page.content.decode()
+    assert page.status_code == 200 and check_in in page.content and "Inchecken" in page.content.decode()
     club = season.league.club
     club.members_public = True
     club.save(update_fields=["members_public"])

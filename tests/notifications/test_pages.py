@@ -33,8 +33,8 @@ def test_the_defaults_push_your_table_and_sign_offs_and_nothing_goes_by_e_mail(c
 @pytest.mark.parametrize(("language", "says"), [
     ("en", "Phone notifications are not set up on this site yet. Choose e-mail below for what you want to hear "
            "about."),
-    ("nl", "Meldingen op je telefoon zijn op deze site nog niet ingesteld. Kies hieronder voor e-mail voor waarover "
-           "je bericht wilt krijgen.")])
+    ("nl", "Pushberichten op je telefoon zijn op deze site nog niet ingesteld. Kies hieronder voor e-mail voor "
+           "waarover je bericht wilt krijgen.")])
 def test_push_not_set_up_is_said_in_the_member_s_words_not_the_operator_s(client, alice, language, says):
     """The keys and their setting names are for whoever runs the site (docs/notifications.md, Production)."""
     client.force_login(alice)

@@ -88,7 +88,7 @@ def test_a_dutch_browser_gets_the_final_count_calculator_in_dutch(client):
 def test_a_dutch_browser_gets_the_club_page_in_dutch(client, alice, club):
     client.force_login(alice)
     html = _html(client.get(club.get_absolute_url(), **DUTCH))
-    assert "Leden" in html and "Uitnodigingslink" in html and "Recente spellen" in html
+    assert "Leden" in html and "Uitnodigingslink" in html and "Recente partijen" in html
     assert "Jouw rol in deze club: eigenaar." in html  # the role's label is translated too
     assert "Members" not in html and "Recent games" not in html
 
