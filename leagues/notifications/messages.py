@@ -31,6 +31,8 @@ def place(p: dict) -> str:
     parts = [name for name in (p.get("club"), p.get("league")) if name]
     if p.get("night"):
         parts.append(_("the night of %(day)s") % {"day": _day(p["night"])})
+    elif p.get("day"):  # a tournament's day ("Edo Gamers, Winter cup, 4 December")
+        parts.append(_day(p["day"]))
     if p.get("round") and p.get("table"):
         parts.append(_("round %(round)d, table %(table)d") % {"round": p["round"], "table": p["table"]})
     return ", ".join(parts)
@@ -38,7 +40,7 @@ def place(p: dict) -> str:
 
 def short_place(p: dict) -> str:
     """"Edo Gamers, 26 November": the club and the day, for an e-mail's subject."""
-    day = p.get("night") or p.get("played_on")
+    day = p.get("night") or p.get("played_on") or p.get("day")
     return ", ".join(part for part in (p.get("club") or p.get("league"), _day(day) if day else "") if part)
 
 
@@ -48,9 +50,13 @@ def _your_table(p: dict) -> tuple[str, str]:
         if p.get("with"):
             return title, _("%(game)s, with %(names)s") % {"game": p["game"], "names": _names(p["with"])}
         return title, p["game"]
-    title = _("%(game)s, round %(round)d, table %(table)d") % {"game": p["game"], "round": p["round"],
-                                                               "table": p["table"]}
-    where = place({key: p.get(key) for key in ("club", "league", "night")})
+    if p.get("seat"):  # a tournament's pod: the seat too (the pod's order is the seating)
+        title = _("%(game)s, round %(round)d, table %(table)d, seat %(seat)d") % {
+            "game": p["game"], "round": p["round"], "table": p["table"], "seat": p["seat"]}
+    else:
+        title = _("%(game)s, round %(round)d, table %(table)d") % {"game": p["game"], "round": p["round"],
+                                                                   "table": p["table"]}
+    where = place({key: p.get(key) for key in ("club", "league", "night", "day")})
     if p.get("with"):
         return title, _("%(where)s; with %(names)s") % {"where": where, "names": _names(p["with"])}
     return title, where

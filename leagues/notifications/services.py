@@ -105,6 +105,29 @@ def round_opened(night_round) -> list[Notification]:
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
+def pods_paired(tournament_round, pod_games: dict[int, str]) -> list[Notification]:
+    """Each seated player of a tournament's round (issue 51): "Winter cup: Teikoku, round 2, table 3, seat 4" and
+    who else sits there, opening the tournament's day page (where his table's link appears once it opens).
+    `pod_games`: each pod's game by its position, in words."""
+    tournament = tournament_round.tournament
+    club = tournament.club
+    where = {"club": club.name, "league": tournament.name, "day": tournament.date.isoformat()}
+    pods = list(tournament_round.pods.order_by("position"))
+    players = Player.objects.in_bulk([p for pod in pods for p in pod.players])
+    url = reverse("tournament_day", args=[tournament.pk])
+    messages = []
+    for pod in pods:
+        for seat, pid in enumerate(pod.players, start=1):
+            uid = players[pid].user_id
+            if uid is None:
+                continue
+            messages.append((uid, f"your_table:tournament_pod:{pod.pk}:{uid}", {
+                "round": tournament_round.number, "table": pod.position + 1, "seat": seat,
+                "game": pod_games.get(pod.position, ""), "with": [players[o].name for o in pod.players if o != pid],
+                "url": url, **where}))
+    return _write(messages, Kind.YOUR_TABLE, club)
+
+
 def _result_where(result: Result) -> dict:
     """Where a result was played, for its messages: its club and league, and the night (its date) with the round
     and table when it was played at one (a table's result, or a game entered by hand for a night's table)."""

@@ -14,7 +14,7 @@ from games.engines import UnknownGame
 from games.plugins import game_name, get_game
 from leagues.models import Club, Player
 
-from . import services, tables
+from . import services
 from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
 
 
@@ -94,7 +94,7 @@ class Day:
 
 
 def _game(tournament: Tournament, position: int) -> str:
-    game = tables.pod_game(tournament, position)
+    game = services.pod_game(tournament, position)
     return game_name(game) if game else ""
 
 
@@ -149,7 +149,7 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
                 r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated, bool(pod.places),
                 table_code=session.code if session else "", table_url=session.get_absolute_url() if session else "",
                 table_finished=session is not None and session.status == session.Status.FINISHED,
-                places_from=pod.places_from, **_site_table(tables.pod_game(tournament, pod.position))))
+                places_from=pod.places_from, **_site_table(services.pod_game(tournament, pod.position))))
         byes = r.pairing.get("byes", [])
         rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
                                 r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))

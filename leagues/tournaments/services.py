@@ -19,8 +19,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.plugins import game_name
+from games.registry import one_name
 from leagues.common.access import club_access, require_club_manager
 from leagues.models import Club, Membership, Player, Rating
+from leagues.notifications import services as notifications
 from leagues.rating import display
 
 from . import ranking
@@ -199,6 +202,14 @@ def tournament_standings(tournament: Tournament) -> tuple[list[ranking.Standing]
                              byes=byes, bye_points=tournament.bye_points)
 
 
+def pod_game(tournament: Tournament, position: int) -> str:
+    """The game the pod at `position` plays (the tournament's games in turn, from the leaders' pod): a registered
+    game's slug (the tournament may list it by its name), else the name as listed; "" for a tournament that names
+    none."""
+    games = tournament.games or []
+    return one_name(str(games[position % len(games)])) if games else ""
+
+
 def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentRound:
     """The next round's pods; refused (nothing written) while a pod of the last round has no places, or when no
     split exists even with byes."""
@@ -236,6 +247,8 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
                                                 clock_started_at=timezone.now())
         TournamentPod.objects.bulk_create(TournamentPod(round=paired, position=n, players=list(pod))
                                           for n, pod in enumerate(pairing.pods))
+        notifications.pods_paired(paired, {n: game_name(game) if (game := pod_game(tournament, n)) else
+                                           tournament.name for n in range(len(pairing.pods))})
     return paired
 
 

@@ -19,21 +19,12 @@ from django.utils.translation import gettext as _
 
 from games.engines import REGISTRY
 from games.plugins import game_name
-from games.registry import one_name
 from leagues.common.access import require_club_manager
 from leagues.models import Player, Result
 from leagues.nights import seating
 
 from . import services
-from .models import Tournament, TournamentPod, TournamentRound
-
-
-def pod_game(tournament: Tournament, position: int) -> str:
-    """The game the pod at `position` plays (the tournament's games in turn, from the leaders' pod): a registered
-    game's slug (the tournament may list it by its name), else the name as listed; "" for a tournament that names
-    none."""
-    games = tournament.games or []
-    return one_name(str(games[position % len(games)])) if games else ""
+from .models import TournamentPod, TournamentRound
 
 
 def round_tables_open(*, tournament_round: TournamentRound, user: AbstractBaseUser,
@@ -57,13 +48,13 @@ def round_tables_open(*, tournament_round: TournamentRound, user: AbstractBaseUs
         if not pods:
             raise ValidationError(_("Every pod of round %(number)d has its table or its places already.")
                                   % {"number": tournament_round.number})
-        if off_site := sorted({pod_game(tournament, p.position) for p in pods} - set(REGISTRY)):
+        if off_site := sorted({services.pod_game(tournament, p.position) for p in pods} - set(REGISTRY)):
             raise ValidationError(_("The site has no tables for %(games)s: enter those pods' places by hand.") % {
                 "games": ", ".join(game_name(g) if g else _("an unnamed game") for g in off_site)})
         by_id = Player.objects.in_bulk([p for pod in pods for p in pod.players])
         for pod in pods:
             pod.session = seating.seated_table_open(
-                game=pod_game(tournament, pod.position), number=pod.position + 1,
+                game=services.pod_game(tournament, pod.position), number=pod.position + 1,
                 players=[by_id[p] for p in pod.players], club=tournament.club, user=user,
                 count=counts.get(pod.position))
             pod.save(update_fields=["session"])
