@@ -77,8 +77,8 @@ class MoveFormNode(template.Node):
             head = context.template.engine.get_template("games/partials/move_head.html").render(context)
             body = self.nodelist.render(context)
         return mark_safe(  # noqa: S308 (the URL and the move escaped, the rest rendered by the template engine)
-            f'<form method="post" action="{url}" hx-post="{url}" hx-target="#table-body" hx-swap="outerHTML" '
-            f'class="stack" data-move="{conditional_escape(move)}">\n  {head}{body}</form>')
+            f'<form method="post" action="{url}" data-hx-post="{url}" data-hx-target="#table-body" '
+            f'data-hx-swap="outerHTML" class="stack" data-move="{conditional_escape(move)}">\n  {head}{body}</form>')
 
 
 @register.tag

@@ -20,7 +20,7 @@
     off.hidden = which !== "on" && which !== "off-failed";
   }
   function csrf() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+    try { return JSON.parse(document.body.getAttribute("data-hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
   }
   function key() {  // the VAPID public key, base64url, as the bytes PushManager wants
     var text = box.getAttribute("data-vapid-key").replace(/-/g, "+").replace(/_/g, "/");

@@ -73,7 +73,7 @@
 
   function csrfHeader() {
     try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+      return JSON.parse(document.body.getAttribute("data-hx-headers") || "{}");
     } catch (error) {
       return {};
     }

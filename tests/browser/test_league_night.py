@@ -14,8 +14,7 @@ from games.engines.shitenno.simulation import random_legal_game
 from games.models import TableSession
 from leagues.club import clubs, seasons
 from leagues.models import Result
-from leagues.nights import selectors
-from leagues.nights import services as night_services
+from leagues.nights import seating, selectors
 from leagues.people import players
 
 from .test_table import no_horizontal_scroll
@@ -27,9 +26,9 @@ SEED = 7
 POLL = 25_000  # the organiser's list polls every 5 s, the standings every 10 s
 
 
-def _deal_a_known_game(table, club, names, count=None):
+def _deal_a_known_game(game, number, club, names, count=None):
     """The set-up of a game whose moves the test knows (random_legal_game), instead of the site's own deal."""
-    return random_legal_game(SEED, len(table.players))[0], False
+    return random_legal_game(SEED, len(names))[0], False
 
 
 def test_five_phones_check_in_and_the_night_s_standings_follow_a_signed_off_table(phone, shoot, monkeypatch, alice,
@@ -90,7 +89,7 @@ def test_five_phones_check_in_and_the_night_s_standings_follow_a_signed_off_tabl
     no_horizontal_scroll(organiser)
     shoot(organiser, "league-night-organiser")
 
-    monkeypatch.setattr(night_services, "_dealt_setup", _deal_a_known_game)
+    monkeypatch.setattr(seating, "dealt_setup", _deal_a_known_game)
     organiser.get_by_role("button", name="Open tables").tap()
     expect(organiser.locator(".night-table .qr svg")).to_have_count(2, timeout=POLL)
     expect(organiser.get_by_role("button", name="Propose the next round")).to_be_visible()

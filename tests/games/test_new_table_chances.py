@@ -20,8 +20,8 @@ def percents(page: str) -> dict[str, int]:
 def test_the_new_table_page_asks_for_the_chances_as_the_seats_are_chosen(client, alice):
     client.force_login(alice)
     page = client.get("/tables/new/?game=shitenno").content.decode()
-    assert 'id="new-chances"' in page and 'hx-get="/tables/new/chances/"' in page
-    assert 'hx-include="closest form"' in page
+    assert 'id="new-chances"' in page and 'data-hx-get="/tables/new/chances/"' in page
+    assert 'data-hx-include="closest form"' in page
 
 
 def test_each_seat_gets_its_chance_from_the_games_ratings_and_a_guest_the_prior(client, club, alice, carol):

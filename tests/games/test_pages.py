@@ -120,7 +120,7 @@ def test_it_shows_the_board_favour_turn_and_join_code(client, alice, bob):
     assert "<svg" in html and "Kantō" in html and "Favour track" in html
     assert "enter the draw" in html and 'data-move="draw"' in html
     assert session.get_absolute_url() in html  # the join link, also encoded in the QR code
-    assert f'hx-get="/tables/{session.code}/live/?seq=0&amp;v=0"' in html
+    assert f'data-hx-get="/tables/{session.code}/live/?seq=0&amp;v=0"' in html
 
 
 def test_a_watcher_sees_the_table_but_no_move_panel(client, alice, bob, dave):
@@ -285,7 +285,7 @@ def test_a_finished_game_shows_the_final_count(client, alice, bob):
     html = client.get(session.get_absolute_url()).content.decode()
     assert "Final count" in html and "Majorities per province" in html and " wins with " in html
     assert 'hx-trigger="every' not in html  # a finished table stops polling (its result slot loads once)
-    assert 'hx-trigger="load"' in html and "/result/" in html
+    assert 'data-hx-trigger="load"' in html and "/result/" in html
 
 
 def test_the_final_count_calculator_counts_a_phone_form(client):

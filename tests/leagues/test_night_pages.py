@@ -207,7 +207,7 @@ def test_the_night_s_standings_follow_signed_off_results_and_poll(client, six, a
     table = tables_of(six)[0]
     url = reverse("night_standings", args=[six.pk])
     page = as_user(client, alice).get(url)
-    assert 'hx-trigger="every 10s"' in page.content.decode() and "No game signed off tonight yet." in \
+    assert 'data-hx-trigger="every 10s"' in page.content.decode() and "No game signed off tonight yet." in \
         page.content.decode()
     result = Result.objects.create(game="shitenno", played_on=TONIGHT, season=season, status=Result.Status.PENDING,
                                    session=TableSession.objects.get(code=table["session"]))
@@ -364,7 +364,7 @@ def test_a_checked_in_member_s_phone_leads_to_the_table_once_the_tables_open(cli
     organiser opens the round; before that it says the table will show there."""
     url = reverse("night_check_in", args=[six.pk])
     before = as_user(client, carol).get(url, {"part": "table"}, headers={"HX-Request": "true"}).content.decode()
-    assert "shows here as soon as the organiser opens the tables" in before and 'hx-trigger="every 10s"' in before
+    assert "shows here as soon as the organiser opens the tables" in before and 'data-hx-trigger="every 10s"' in before
     services.round_propose(night=six, user=alice)
     services.tables_open(night_round=six.rounds.get(), user=alice)
     table = next(t for t in tables_of(six) if carol.player.pk in t["players"])

@@ -246,7 +246,7 @@ def test_the_page_says_proposing_and_polls_until_the_round_is_there(client, seas
     text = tapped.content.decode()
     assert tapped.status_code == 202 and "Proposing…" in text
     poll = f"{reverse('night_detail', args=[night.pk])}?part=round&amp;attempt=1"
-    assert f'hx-get="{poll}" hx-trigger="every 1s"' in text
+    assert f'data-hx-get="{poll}" data-hx-trigger="every 1s"' in text
     tapped_again = client.post(reverse("night_propose", args=[night.pk]), headers=hx)
     assert tapped_again.status_code == 202 and len(queued) == 1
     page = client.get(reverse("night_detail", args=[night.pk]))

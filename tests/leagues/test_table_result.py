@@ -37,7 +37,7 @@ def test_the_finished_table_page_loads_the_result_and_links_to_it(client, bob, f
     client.force_login(bob)
     url = reverse("table_result", args=[finished.code])
     page = client.get(finished.get_absolute_url()).content.decode()
-    assert f'hx-get="{url}"' in page and f'href="{url}"' in page  # htmx, and a link for a phone without script
+    assert f'data-hx-get="{url}"' in page and f'href="{url}"' in page  # htmx, and a link for a phone without script
 
 
 def test_a_seated_player_sees_who_signed_the_season_and_a_one_tap_sign_off(client, bob, finished):

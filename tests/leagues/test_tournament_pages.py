@@ -123,7 +123,7 @@ def test_the_wall_is_for_everyone_in_a_public_club_and_members_in_a_private_one(
     tournament.club.save()
     client.logout()
     wall = client.get(f"/tournaments/{tournament.pk}/wall/")
-    assert wall.status_code == 200 and 'hx-trigger="every 10s"' in wall.content.decode()
+    assert wall.status_code == 200 and 'data-hx-trigger="every 10s"' in wall.content.decode()
     assert "Table 2" in wall.content.decode() and "Pair the next round" not in wall.content.decode()
     assert "Save the places" not in wall.content.decode()
     poll = client.get(f"/tournaments/{tournament.pk}/wall/", headers={"HX-Request": "true"})

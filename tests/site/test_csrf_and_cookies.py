@@ -39,10 +39,10 @@ def table(alice, bob) -> TableSession:
 
 
 def _page_token(client: Client, url: str) -> str:
-    """The token htmx sends: the body's hx-headers, as the page renders it."""
+    """The token htmx sends: the body's data-hx-headers, as the page renders it."""
     html = client.get(url).content.decode()
-    match = re.search(r"""<body[^>]*hx-headers='\{"X-CSRFToken": "([^"]+)"\}'""", html)
-    assert match, "the page's body carries no hx-headers CSRF token"
+    match = re.search(r"""<body[^>]*data-hx-headers='\{"X-CSRFToken": "([^"]+)"\}'""", html)
+    assert match, "the page's body carries no data-hx-headers CSRF token"
     return match.group(1)
 
 

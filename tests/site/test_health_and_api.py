@@ -78,7 +78,7 @@ def test_pages_render_for_a_visitor(client):
     for url in ["/", "/players/", "/clubs/", "/accounts/login/", "/accounts/sign-up/"]:
         response = client.get(url)
         assert response.status_code == 200, url
-        assert b'hx-headers=\'{"X-CSRFToken"' in response.content
+        assert b'data-hx-headers=\'{"X-CSRFToken"' in response.content
 
 
 def test_an_account_without_an_address_has_a_null_email_as_the_schema_says(api, db, client):

@@ -65,7 +65,7 @@ def test_the_league_page_shows_more_standings_through_a_link(client, club, alice
     league, season = _season_with_ties(club, alice, players=60, results=40)
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     link = f"?standings=2&amp;season={season.pk}"
-    assert f'href="{link}"' in page and f'hx-get="{link}"' in page
+    assert f'href="{link}"' in page and f'data-hx-get="{link}"' in page
     more = client.get(f"/leagues/{league.pk}/?standings=2&season={season.pk}", **HTMX).content.decode()
     assert "<html" not in more and "<table" not in more and "<tr" in more and "standings=3" not in more
     plain = client.get(f"/leagues/{league.pk}/?standings=2&season={season.pk}").content.decode()
