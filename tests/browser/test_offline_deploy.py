@@ -117,6 +117,7 @@ def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scri
     page.wait_for_function("""() => navigator.serviceWorker.controller
       && navigator.serviceWorker.controller !== window.firstWorker
       && navigator.serviceWorker.controller.state === "activated" """, timeout=EXPECT_TIMEOUT)
+    assert old_css in page.evaluate(COPY_OF, table.get_absolute_url())
 
     # The browser's HTTP cache evicted (phones do), the network gone, the table page opened again: from its copy.
     devtools = page.context.new_cdp_session(page)
@@ -126,6 +127,7 @@ def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scri
     page.wait_for_function("() => !navigator.onLine")
     page.reload()
     expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy of this page from")
+    expect(page.locator("#offline-copy")).to_have_attribute("data-from-copy", "")  # the worker served the copy
     # Its style sheet (the old build's: its rules apply) and its offline script (the move is queued) are there.
     assert page.evaluate("""(href) => [...document.styleSheets].some((sheet) =>
       sheet.href && new URL(sheet.href).pathname === href && sheet.cssRules.length > 0)""", old_css)
