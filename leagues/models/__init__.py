@@ -347,10 +347,12 @@ class LeagueJob(models.Model):
         COMPUTE_STANDINGS = "compute_standings", "recompute a season's table"
         TALLY_PLAYER = "tally_player", "recount a player's tallies"
         NOTIFY = "notify", "push a person's waiting notifications"  # issue 39 (leagues/notifications)
+        PASSWORD_RESET = "password_reset", "mail a password-reset link"  # issue 47 (leagues/people/password_reset.py)
 
     job = models.CharField(max_length=20, choices=Job.choices)
-    target = models.CharField(max_length=100,
-                              help_text='A result id, a season id, a player id or a scope ("league:7").')
+    target = models.CharField(max_length=300,
+                              help_text='A result id, a season id, a player id, a scope ("league:7"), or a '
+                                        'password reset\'s language, key and address.')
     since = models.DateField(null=True, blank=True, help_text="rate_scope: re-rate from this date; empty: all.")
     generation = models.PositiveIntegerField(
         default=1, help_text="Bumped by each new ask: a run deletes the row only if nobody asked again meanwhile.")

@@ -7,23 +7,23 @@ verification link again) are limited per address and per client (shitenno_site/r
 import json
 import logging
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import override
 from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues.common.forms import AccountDeleteForm, DisplayNameForm, EmailChangeForm, apply_service_errors
+from leagues.jobs import outbox
 from leagues.models.accounts import address_verified
-from leagues.people import account_deletion, my_data, players, verification
+from leagues.people import account_deletion, my_data, password_reset, players, verification
+from leagues.people.password_reset import SitePasswordResetForm
 from shitenno_site import rate_limits
 from shitenno_site.errors import Conflict
 
@@ -170,23 +170,12 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
                   status=status)
 
 
-class SitePasswordResetForm(PasswordResetForm):
-    """Django's reset form, its mail in the reader's language: the one his messages are worded in when he chose
-    it, else the page's."""
-
-    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
-                  html_email_template_name=None) -> None:
-        with override(verification.language_of(context["user"])):
-            super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
-                              html_email_template_name)
-
-
 class SitePasswordResetView(PasswordResetView):
     """Django's reset page, its mail in the site's words: the site's name and address from settings (SITE_NAME,
     SITE_URL), not the request's host (the default mail was signed "The 127.0.0.1:8101 team"), in the reader's
     language (issue 47 finding 7). Limited per address and per client (rate_limits.PASSWORD_RESET); an address
-    the site does not know is counted and answered exactly as one it knows, so the page tells nobody which
-    addresses have accounts."""
+    the site does not know is counted and answered exactly as one it knows, and the mail is sent by the outbox's
+    job, not in the request, so neither the page nor its timing tells anybody which addresses have accounts."""
 
     form_class = SitePasswordResetForm
 
@@ -196,5 +185,6 @@ class SitePasswordResetView(PasswordResetView):
                               address=form.cleaned_data["email"])
         except rate_limits.Limited as limited:
             return too_many(self.request, limited)
-        self.extra_email_context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
-        return super().form_valid(form)
+        # Queued, not sent here: known and unknown addresses take the same path (leagues/people/password_reset.py).
+        outbox.ask_password_reset(password_reset.target(form.cleaned_data["email"], get_language()))
+        return redirect(self.get_success_url())

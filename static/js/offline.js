@@ -20,6 +20,7 @@
   const queue = window.shitennoQueue;
   const { ANSWER_WITHIN, account, db, done, empty, read, update, channel, tell, accountQueues, newKey } = queue;
   const COPIES = "shitenno-copies-"; // the worker's caches of page copies (templates/offline/sw.js)
+  const KEPT_FILES = "shitenno-kept-files"; // the worker's cache of earlier builds' files that copies name
 
   // A sign-out of this account made offline and not sent yet (see signOutLater).
   function signingOut() {
@@ -413,7 +414,8 @@
         queues.forEach(({ key }) => tell(key));
       }
       if ("caches" in window) {
-        const names = (await caches.keys()).filter((name) => name.startsWith(COPIES));
+        // The copies, and the earlier builds' files kept for them (templates/offline/sw.js, KEPT_FILES).
+        const names = (await caches.keys()).filter((name) => name.startsWith(COPIES) || name === KEPT_FILES);
         await Promise.all(names.map((name) => caches.delete(name)));
       }
     } finally {

@@ -8,7 +8,9 @@
 // Static files: the shell (style sheet, scripts, icons) precached by Workbox when the worker installs, each with
 // its revision (its hashed address, or a hash of its bytes), older precaches removed; other static files with a
 // hashed address from the cache first (the address changes when the file does), the rest from the cache and
-// refreshed behind. Posts (moves) never pass through here: the page keeps them in its own queue
+// refreshed behind. A deploy changes the hashed addresses: the previous build's files that a kept copy names are
+// kept (KEPT_FILES) until no kept copy names them, so a copy made before the deploy still opens offline with its
+// style sheet and scripts. Posts (moves) never pass through here: the page keeps them in its own queue
 // (static/js/offline.js), as a worker's background sync does not exist on Safari.
 const SETTINGS = {{ settings|safe }};
 importScripts(SETTINGS.workbox);
@@ -18,6 +20,8 @@ workbox.loadModule("workbox-precaching");
 
 const PAGES = "shitenno-copies-"; // + the account's tag: one cache per account, and only ever one left
 const STATIC = "shitenno-static"; // static files outside the precache
+// The files of earlier builds that kept copies still name (docs/offline.md, "Copies that outlive a deploy").
+const KEPT_FILES = "shitenno-kept-files";
 const ACCOUNT_HEADER = "X-Shitenno-Account";
 // The account signed in on this phone, as the last page said (its header, or the page's own message): a push is
 // shown only when it is for that account. Kept in a cache, as a worker's variables go when it sleeps.
@@ -27,18 +31,75 @@ const { ExpirationPlugin, CacheExpiration } = workbox.expiration;
 // A page is kept only while it is useful at a club evening: 60 pages, a week.
 const KEEP = { maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 };
 
+// collectstatic's hashed names: "site.3f2a9c1b0d4e.css"
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
+
 // Precached on install; a precache of an older worker is removed once this one runs.
 workbox.precaching.precacheAndRoute(SETTINGS.precache);
 workbox.precaching.cleanupOutdatedCaches();
 
-self.addEventListener("install", () => self.skipWaiting());
+// The static files the kept copies of pages name (their src and href attributes), as absolute addresses: every
+// account's copies on this phone (after an account change only one account's are left).
+async function namedByCopies() {
+  const named = new Set();
+  const attribute = /(?:src|href)\s*=\s*["']([^"'\s]+)["']/g;
+  for (const name of (await caches.keys()).filter((name) => name.startsWith(PAGES))) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const copy = await cache.match(request);
+      if (!copy) continue;
+      for (const [, address] of (await copy.text()).matchAll(attribute)) {
+        try {
+          const url = new URL(address.replace(/&amp;/g, "&"), request.url);
+          if (url.origin === self.location.origin && url.pathname.startsWith(SETTINGS.static)) named.add(url.href);
+        } catch (error) {
+          // not an address
+        }
+      }
+    }
+  }
+  return named;
+}
+
+// On install, before this build's precache replaces the previous one (Workbox deletes, on activation, every
+// precached file this build does not list): the previous build's hashed files that a kept copy names go into
+// KEPT_FILES. A plain address (DEBUG) is not kept: the new build serves the same address.
+async function keepPreviousBuild() {
+  const precache = await caches.open(workbox.core.cacheNames.precache);
+  const previous = (await precache.keys()).filter((request) => HASHED.test(new URL(request.url).pathname)
+    && !workbox.precaching.getCacheKeyForURL(request.url));
+  if (!previous.length) return;
+  const named = await namedByCopies();
+  const kept = await caches.open(KEPT_FILES);
+  await Promise.all(previous.filter((request) => named.has(request.url)).map(async (request) => {
+    const file = await precache.match(request);
+    if (file) await kept.put(request.url, file);
+  }));
+}
+
+// A kept file goes once no kept copy names it (the copy was read again from the site, expired, or dropped with
+// its account's copies).
+async function dropUnnamedFiles() {
+  if (!(await caches.has(KEPT_FILES))) return;
+  const kept = await caches.open(KEPT_FILES);
+  const files = await kept.keys();
+  if (!files.length) return;
+  const named = await namedByCopies();
+  await Promise.all(files.filter((request) => !named.has(request.url)).map((request) => kept.delete(request)));
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(keepPreviousBuild().catch(() => undefined));
+  self.skipWaiting();
+});
 
 self.addEventListener("activate", (event) => {
   // Caches of the workers before Workbox's precaching ("shitenno-static-v1", "shitenno-pages-v1": the latter with
   // copies of anyone's pages) are dropped; the phone's waiting moves live in IndexedDB, which this does not touch.
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names.filter((name) => name.startsWith("shitenno-") && !name.startsWith(PAGES)
-      && name !== STATIC && name !== ACCOUNT).map((name) => caches.delete(name))))
+      && name !== STATIC && name !== ACCOUNT && name !== KEPT_FILES).map((name) => caches.delete(name))))
+    .then(() => dropUnnamedFiles())
     .then(() => self.clients.claim()));
 });
 
@@ -104,7 +165,7 @@ workbox.routing.registerRoute(
   async ({ request, event }) => {
     try {
       const response = fetchAndKeep(request);
-      event.waitUntil(response.catch(() => undefined));
+      event.waitUntil(response.then(() => dropUnnamedFiles()).catch(() => undefined));
       return await response;
     } catch (error) {
       // No network at all (not a slow server: there is no timeout): the copy, or the browser's own error page.
@@ -113,13 +174,15 @@ workbox.routing.registerRoute(
   },
 );
 
-// collectstatic's hashed names: "site.3f2a9c1b0d4e.css"
-const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
 const isStatic = ({ request, url }) => request.method === "GET" && url.origin === self.location.origin
   && url.pathname.startsWith(SETTINGS.static);
+const hashedFiles = new workbox.strategies.CacheFirst({
+  cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })],
+});
 workbox.routing.registerRoute(
   (options) => isStatic(options) && HASHED.test(options.url.pathname),
-  new workbox.strategies.CacheFirst({ cacheName: STATIC, plugins: [new ExpirationPlugin({ maxEntries: 80 })] }),
+  // An earlier build's file that a kept copy names (not in this build's precache, which is asked first).
+  async (options) => (await caches.match(options.request, { cacheName: KEPT_FILES })) || hashedFiles.handle(options),
 );
 workbox.routing.registerRoute(
   isStatic,
@@ -135,7 +198,8 @@ self.addEventListener("message", (event) => {
   if (typeof account === "string" && account) event.waitUntil(rememberAccount(account));
   const url = event.data && event.data.keepPage;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).catch(() => undefined));
+  event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).then(() => dropUnnamedFiles())
+    .catch(() => undefined));
 });
 
 // Web push (issue 39, leagues/notifications): show the message; a tap opens (or focuses) the page it names. A club
