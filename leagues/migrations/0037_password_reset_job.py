@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0035_verified_address'),
+        ('leagues', '0036_tournament_judges_and_tables'),
     ]
 
     operations = [
