@@ -1,6 +1,6 @@
 """Issue 46 finding 5: a scope's win chances as the site grows to more scopes (rating-history partitions).
 
-Run: `.venv/bin/python bench/neighbours_partitions.py [--scopes 80 1080] [--runs 15]`
+Run: `.venv/bin/python bench/neighbours_partitions.py [--scopes 80 1080] [--runs 15] [--database NAME]`
 
 Reads a table's chances query (four players' ratings in one game, with their latest game day and the scope's
 figures) the old way (the rating history's kind and key from OuterRef: PostgreSQL plans every partition) and the
@@ -82,8 +82,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scopes", type=int, nargs="+", default=[80, 1080])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--database", default="shitenno_bench_partitions")
     args = parser.parse_args()
-    _django.setup("shitenno_bench_partitions")
+    _django.setup(args.database)
     measure(chances_players(), args.scopes, args.runs)
 
 
