@@ -189,7 +189,7 @@ def build(args) -> dict:
                                           setup=setup, is_public=False)
         tables.append({"code": session.code, "moves": moves})
     return {
-        "club_a": club_a, "season_a": season_a, "league_a": season_a.league, "guests": guests,
+        "club_a": club_a, "season_a": season_a, "guests": guests,
         "owner_token": owner_token,
         "b_tokens": [t for _u, _p, t in b_accounts], "b_players": [p.pk for p in players_b],
         "season_b": season_b.pk, "tables": tables,
@@ -310,8 +310,8 @@ def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, time
         answer = browser.get(preview)
         steps.end("A: import preview", str(answer.status_code))
         steps.begin("A: import commit (request)")
-        answer = browser.post(preview + "commit/", {"merges": "", "vouch": "1",
-                                                    "season_league": str(plan["league_a"].pk)})
+        # every play falls in the "Imported" season: no new season to place, so no league for new ones
+        answer = browser.post(preview + "commit/", {"merges": "", "vouch": "1", "season_league": ""})
         steps.end("A: import commit (request)", str(answer.status_code))
         if answer.status_code != 302:
             raise RuntimeError(f"commit answered {answer.status_code}: {answer.text[:300]}")
@@ -329,6 +329,8 @@ def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, time
         state["job_running"] = False
         said = f"{pending.state}: {pending.outcome.get('summary', pending.outcome)}"
         steps.end("A: import job (heavy queue)", said[:200])
+        if pending.state != PendingImport.State.DONE:
+            state["error"] = said
         steps.begin("A: the re-rate it asked for (outbox empty)")
         while LeagueJob.objects.exists() and time.monotonic() < deadline:
             time.sleep(0.5)
