@@ -217,20 +217,22 @@ def open_nights(port: int, plan: dict) -> list[int]:
 # --- club B: moves and a result --------------------------------------------------------------------------------
 
 
-def b_moves(port: int, plan: dict, table: dict, moves: int, pause: float, overlap=None) -> tuple[list[float], int]:
-    """Seconds each of `moves` move posts took, one phone, `pause` s apart; and how many of them were sent while
-    `overlap()` said A's work was under way."""
-    times, during = [], 0
+def b_moves(port: int, plan: dict, table: dict, moves: int, pause: float,
+            overlap=None) -> tuple[list[float], int, list[tuple[float, float]]]:
+    """Seconds each of `moves` move posts took, one phone, `pause` s apart; how many of them were sent while
+    `overlap()` said A's work was under way; and each one's (sent, answered) on the monotonic clock."""
+    times, during, spans = [], 0, []
     for seq in range(moves):
         during += bool(overlap and overlap())
-        start = time.perf_counter()
+        sent, start = time.monotonic(), time.perf_counter()
         answer = call(port, "POST", f"/api/tables/{table['code']}/moves/", token=plan["b_tokens"][0],
                       body={"seq": seq, "move": table["moves"][seq]}, key=uuid.uuid4().hex)
         times.append(time.perf_counter() - start)
+        spans.append((sent, time.monotonic()))
         if answer.status != 201:
             raise SystemExit(f"B's move {seq + 1} answered {answer.status}: {answer.body[:300]!r}")
         time.sleep(pause)
-    return times, during
+    return times, during, spans
 
 
 def b_result(port: int, plan: dict, before_last=None, rated_timeout: float = 300) -> tuple[float | None, int]:
@@ -379,10 +381,10 @@ def a_export(port: int, plan: dict, kind: str, steps: Steps) -> None:
 
 
 def phase_b(port: int, plan: dict, table: dict, args, overlap=None, before_last=None) -> dict:
-    times, during = b_moves(port, plan, table, args.moves, args.pause, overlap)
+    times, during, spans = b_moves(port, plan, table, args.moves, args.pause, overlap)
     rated, result = b_result(port, plan, before_last, args.rated_timeout)
     return {"p50": statistics.median(times), "p95": quantile(times, 0.95), "max": max(times), "during": during,
-            "rated": rated, "result": result}
+            "rated": rated, "result": result, "spans": spans}
 
 
 def show_b(name: str, figures: dict, moves: int) -> None:
@@ -482,6 +484,19 @@ def main() -> None:
         say("  A's steps (s from the phase's start):")
         for name, (start, end, note) in steps.rows.items():
             say(f"    {name:45} {start:7.1f} -> {'running' if end is None else f'{end:7.1f}'}  {note}")
+        say("  B's moves answered while each of A's steps ran (a move may fall in several):")
+        for name, (start, end, _note) in steps.rows.items():
+            stop = steps.t0 + (end if end is not None else float("inf"))
+            inside = [(b - a) * 1000 for a, b in beside["spans"] if a < stop and b > steps.t0 + start]
+            if inside:
+                say(f"    {name:45} {len(inside):3} moves, median {statistics.median(inside):6.1f} ms, "
+                    f"max {max(inside):6.1f} ms")
+        alone_of_a = [(b - a) * 1000 for a, b in beside["spans"] if not any(
+            a < steps.t0 + (end if end is not None else float("inf")) and b > steps.t0 + start
+            for start, end, _note in steps.rows.values())]
+        if alone_of_a:
+            say(f"    {'(none of them)':45} {len(alone_of_a):3} moves, median {statistics.median(alone_of_a):6.1f} "
+                f"ms, max {max(alone_of_a):6.1f} ms")
         figures.update(alone=alone, beside=beside)
     finally:
         site.stop()
