@@ -3,9 +3,10 @@ the site as the README's production section runs it, and B's figures beside B al
 
 Run: `.venv/bin/python bench/neighbours.py [--quick] [--database NAME] [--broker URL] [--cache URL] [--port N]`
 
-It drops and makes its database afresh (`--database`, default shitenno_bench_neighbours_site), flushes the two
-Redis databases it is given (`--broker`, default redis://127.0.0.1:6379/8, and `--cache`, default .../9: name
-others when those are in use; nothing else is flushed), and starts in a temporary directory, each in its own
+It drops and makes its database afresh (`--database`, default NEIGHBOURS_DATABASE or
+shitenno_bench_neighbours_site), flushes the two Redis databases it is given (`--broker`, default
+NEIGHBOURS_BROKER_URL or redis://127.0.0.1:6379/2, and `--cache`, NEIGHBOURS_CACHE_URL or .../3: name others when
+those are in use; nothing else is flushed), and starts in a temporary directory, each in its own
 process group, stopped at the end: gunicorn with the site's production configuration (`shitenno_site.gunicorn`:
 gthread, `--web-workers` workers x 8 threads, DEBUG=0) on `--port`, the default queue's Celery worker
 (`-Q celery --concurrency 2 -n default@%h`), the heavy queue's (`-Q heavy --concurrency 1 -n heavy@%h`) and one
@@ -37,7 +38,8 @@ imports the same 100,000 players' places as Shitennō plays of 4 (`--import-play
 are in the season the nights read (made by the ORM, as they were before issue 50).
 
 Targets (issue 46): B's move p95 beside A <= 1.5x B alone; B's result rated within 30 s beside A; the chances read
-at 1,080 scopes <= 1.3x at 80. Printed in one table with whether each is met; exit 0 either way.
+at 1,080 scopes <= 1.3x at 80. Printed in one table with whether each is met; exit 0 whether they are met or not,
+2 when the run does not count (one of A's steps failed or did not end, or B's result was never rated).
 """
 
 import argparse
@@ -399,9 +401,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="small sizes to try it in a few minutes (season 100 x 100, import 2,500 plays, 20 moves,"
                              " 80 and 280 scopes); not the issue's sizes")
-    parser.add_argument("--database", default="shitenno_bench_neighbours_site")
-    parser.add_argument("--broker", default="redis://127.0.0.1:6379/8", help="flushed at the start")
-    parser.add_argument("--cache", default="redis://127.0.0.1:6379/9", help="flushed at the start")
+    parser.add_argument("--database", default=os.environ.get("NEIGHBOURS_DATABASE", "shitenno_bench_neighbours_site"))
+    parser.add_argument("--broker", default=os.environ.get("NEIGHBOURS_BROKER_URL", "redis://127.0.0.1:6379/2"),
+                        help="flushed at the start")
+    parser.add_argument("--cache", default=os.environ.get("NEIGHBOURS_CACHE_URL", "redis://127.0.0.1:6379/3"),
+                        help="flushed at the start")
     parser.add_argument("--port", type=int, default=18290)
     parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (README: 4, 8 threads each)")
     parser.add_argument("--season-plays", type=int, help="results of 100 players in A's season (1,000)")
@@ -497,7 +501,7 @@ def main() -> None:
         if alone_of_a:
             say(f"    {'(none of them)':45} {len(alone_of_a):3} moves, median {statistics.median(alone_of_a):6.1f} "
                 f"ms, max {max(alone_of_a):6.1f} ms")
-        figures.update(alone=alone, beside=beside)
+        figures.update(alone=alone, beside=beside, steps=dict(steps.rows))
     finally:
         site.stop()
 
@@ -527,6 +531,14 @@ def main() -> None:
         say("| " + " | ".join(row) + " |")
     say(f"(the chances read with the scope from OuterRef, as before issue 46, at {many} partitions: "
         f"{_django.ms(old_many)})")
+    job = "A: import job (heavy queue)"
+    unfinished = [f"{name}: {note or 'did not end'}" for name, (_start, _end, note) in figures["steps"].items()
+                  if note.startswith("FAILED") or (name == job and not note.startswith("done"))]
+    if job not in figures["steps"]:
+        unfinished.append(f"{job}: never started")
+    if unfinished or alone["rated"] is None or beside["rated"] is None:
+        say(f"THE RUN DOES NOT COUNT: {'; '.join(unfinished) or 'a result of B was never rated'}")
+        sys.exit(2)
 
 
 if __name__ == "__main__":
