@@ -63,7 +63,7 @@ import _django  # noqa: E402
 import imports as import_bench  # noqa: E402
 import neighbours_pairs  # noqa: E402
 import neighbours_partitions  # noqa: E402
-from _scale_stack import ROOT, Stack, call, wait_for  # noqa: E402
+from _scale_stack import ROOT, Stack, call, cpu_seconds, wait_for  # noqa: E402
 
 PASSWORD = "neighbours passphrase 46"
 MOVE_P95_TARGET = 1.5  # x B alone
@@ -108,6 +108,10 @@ class Site(Stack):
                                str(concurrency), "-Q", queue, "-n", f"{name}@%h"], self.site_env())
         self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
                              "--schedule", str(self.tmp / "beat-schedule")], self.site_env())
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds each of the site's processes (with its children) has used so far; PostgreSQL's not."""
+        return {name: cpu_seconds(self.pids(name)) for name in ("web1", "default", "heavy")}
 
     def ready(self) -> None:
         port = self.web_ports[0]
@@ -396,6 +400,12 @@ def show_b(name: str, figures: dict, moves: int) -> None:
         f"{rated}; load {load()}")
 
 
+def show_cpu(before: dict[str, float], after: dict[str, float], wall: float) -> None:
+    used = ", ".join(f"{name} {after[name] - before[name]:.1f} s" for name in after)
+    say(f"  CPU of the site's processes over the phase's {wall:.1f} s (to B's result rated; PostgreSQL not counted): "
+        f"{used}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -455,10 +465,13 @@ def main() -> None:
             f"workers default (celery, 2) and heavy (heavy, 1), beat; logs in {tmp}")
 
         say("\n1. B alone")
+        cpu, wall = site.cpu(), time.monotonic()
         alone = phase_b(port, plan, plan["tables"][0], args)
         show_b("B alone", alone, args.moves)
+        show_cpu(cpu, site.cpu(), time.monotonic() - wall)
 
         say("\n2. B beside A's worst case")
+        cpu, wall = site.cpu(), time.monotonic()
         steps, state = Steps(), {"job_running": False, "job_seen": False}
         threads = [threading.Thread(target=a_import, args=(port, plan, data, steps, state, args.a_timeout),
                                     daemon=True),
@@ -480,6 +493,7 @@ def main() -> None:
 
         beside = phase_b(port, plan, plan["tables"][1], args, a_running, after_import_started)
         show_b("B beside A", beside, args.moves)
+        show_cpu(cpu, site.cpu(), time.monotonic() - wall)
         say(f"  B's last sign-off at {state['signed_at']:.1f} s, while A ran: "
             f"{', '.join(state['a_running_at_sign']) or 'nothing'}")
         waited_until = time.monotonic() + args.a_wait  # A's re-rate may go on long after B is done
