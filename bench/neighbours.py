@@ -29,17 +29,19 @@ accounts with tokens, a league and a season of today, and one Shitennō table pe
    and downloads its export (`GET /clubs/<slug>/export/<kind>/`, streamed). B's result is signed once A's import
    job is running (or over). Each of A's steps is printed with its start and end in the phase.
 3. The chances read at 80 and at 1,080 scopes (`neighbours_partitions.measure`, in the same database, the site
-   stopped): a table's chances query with a literal scope against the planner's view of every partition.
+   stopped): a table's chances query as the site reads it (a literal scope), and beside it the old form (the scope
+   from OuterRef, which PostgreSQL plans over every partition).
 
 The import: the issue's attack imported 1,000 plays x 100 players. Since issue 50 a play with more players than its
 game allows is skipped at the preview (Shitennō seats 2-4), so that file writes nothing today; the benchmark
 imports the same 100,000 players' places as Shitennō plays of 4 (`--import-plays` 25,000 among 100 players, dated
-2021-2024): the largest work the import page now accepts from that many places. The attack's 100-player results
+2021-2024): an import the page accepts today, with as many places. The attack's 100-player results
 are in the season the nights read (made by the ORM, as they were before issue 50).
 
 Targets (issue 46): B's move p95 beside A <= 1.5x B alone; B's result rated within 30 s beside A; the chances read
 at 1,080 scopes <= 1.3x at 80. Printed in one table with whether each is met; exit 0 whether they are met or not,
-2 when the run does not count (one of A's steps failed or did not end, or B's result was never rated).
+2 when the run does not count (one of A's steps failed, A's import job did not end done, or B's result was never
+rated).
 """
 
 import argparse
