@@ -48,6 +48,7 @@ import argparse
 import datetime
 import http.client
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -553,8 +554,9 @@ def main() -> None:
     if job not in figures["steps"]:
         unfinished.append(f"{job}: never started")
     if unfinished or alone["rated"] is None or beside["rated"] is None:
-        say(f"THE RUN DOES NOT COUNT: {'; '.join(unfinished) or 'a result of B was never rated'}")
+        say(f"THE RUN DOES NOT COUNT: {'; '.join(unfinished) or 'a result of B was never rated'}; logs in {tmp}")
         sys.exit(2)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
