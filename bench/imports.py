@@ -29,18 +29,19 @@ PLAYERS = 20
 TARGET = 10.0
 
 
-def backup(plays: int) -> bytes:
+def backup(plays: int, players: int = PLAYERS, at_play: int = 4, start: datetime.date = datetime.date(2020, 1, 1),
+           game: str = "Shitennō") -> bytes:
+    """A BG Stats backup of `plays` plays over four years from `start`, each of `at_play` of `players` players."""
     rng = random.Random(27)
-    start = datetime.date(2020, 1, 1)
     return json.dumps({
         "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}", "bggUsername": ""}
-                    for i in range(1, PLAYERS + 1)],
-        "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+                    for i in range(1, players + 1)],
+        "games": [{"id": 1, "name": game, "bggId": 0, "highestWins": True}],
         "plays": [{"uuid": f"play-{n}", "playDate": f"{start + datetime.timedelta(days=n * 1461 // plays)} 20:00:00",
                    "gameRefId": 1, "playerScores": [
                        {"playerRefId": p, "score": str(rng.randint(20, 80)), "rank": rank, "seatOrder": rank,
                         "winner": rank == 1}
-                       for rank, p in enumerate(rng.sample(range(1, PLAYERS + 1), 4), start=1)]}
+                       for rank, p in enumerate(rng.sample(range(1, players + 1), at_play), start=1)]}
                   for n in range(plays)],
     }).encode()
 

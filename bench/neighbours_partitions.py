@@ -1,6 +1,6 @@
 """Issue 46 finding 5: a scope's win chances as the site grows to more scopes (rating-history partitions).
 
-Run: `.venv/bin/python bench/neighbours_partitions.py [--scopes 80 1080] [--runs 15]`
+Run: `.venv/bin/python bench/neighbours_partitions.py [--scopes 80 1080] [--runs 15] [--database NAME]`
 
 Reads a table's chances query (four players' ratings in one game, with their latest game day and the scope's
 figures) the old way (the rating history's kind and key from OuterRef: PostgreSQL plans every partition) and the
@@ -19,22 +19,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _django  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scopes", type=int, nargs="+", default=[80, 1080])
-    parser.add_argument("--runs", type=int, default=15)
-    args = parser.parse_args()
-    _django.setup("shitenno_bench_partitions")
+def chances_players() -> list[int]:
+    """Four players with a Shitennō rating each (the table whose chances are read); call after setup()."""
+    from leagues.models import Player, Rating
+    from leagues.rating import partitions
+
+    ids = [p.pk for p in Player.objects.bulk_create(Player(name=f"chances {i}") for i in range(4))]
+    Rating.objects.bulk_create(Rating(kind="game", key="shitenno", player_id=p, mu=25, sigma=8, games=1) for p in ids)
+    partitions.ensure_partition("shitenno")
+    return ids
+
+
+def partition_count() -> int:
     from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_inherits WHERE inhparent = 'leagues_ratingevent'::regclass")
+        return cursor.fetchone()[0]
+
+
+def measure(ids: list[int], scopes: list[int], runs: int) -> list[tuple[int, float, float]]:
+    """(partitions, old median s, new median s) once the site has grown to each number of `scopes` (a partition
+    each, empty, as a new scope's is; those the database holds already count), printing each line."""
     from django.db.models import OuterRef, Subquery
 
     from leagues.common import selectors
     from leagues.models import Rating, RatingEvent
     from leagues.rating import partitions
-
-    _season, ids = _django.club_season(4, "Chances", 30)
-    Rating.objects.bulk_create(Rating(kind="game", key="shitenno", player_id=p, mu=25, sigma=8, games=1) for p in ids)
-    partitions.ensure_partition("shitenno")
 
     def ratings():
         return Rating.objects.filter(kind="game", key="shitenno", player_id__in=ids)
@@ -52,19 +63,29 @@ def main() -> None:
 
     def median(read):
         read()
-        return statistics.median(_django.timed(read) for _ in range(args.runs))
+        return statistics.median(_django.timed(read) for _ in range(runs))
 
-    made = 1
-    for scopes in args.scopes:
-        for i in range(made, scopes):
-            partitions.ensure_partition(f"scope-{i:04d}")
-        made = max(made, scopes)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_inherits WHERE inhparent = 'leagues_ratingevent'::regclass")
-            (count,) = cursor.fetchone()
+    figures = []
+    for scopes_wanted in scopes:
+        made = 0
+        while (count := partition_count()) < scopes_wanted + 1:  # the scopes' partitions and the default one
+            partitions.ensure_partition(f"scope-{made:04d}-{scopes_wanted}")
+            made += 1
         before, after = median(old), median(new)
         print(f"{count} partitions: old (key from OuterRef) {_django.ms(before)}, new (literal key) "
-              f"{_django.ms(after)}; load average {os.getloadavg()[0]:.2f}")
+              f"{_django.ms(after)}; load average {os.getloadavg()[0]:.2f}", flush=True)
+        figures.append((count, before, after))
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scopes", type=int, nargs="+", default=[80, 1080])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--database", default="shitenno_bench_partitions")
+    args = parser.parse_args()
+    _django.setup(args.database)
+    measure(chances_players(), args.scopes, args.runs)
 
 
 if __name__ == "__main__":
