@@ -61,6 +61,14 @@ def pytest_configure(config):
                                        "the OpenAPI schema, so they are not checked against it")
 
 
+def pytest_terminal_summary(terminalreporter):
+    from tests import schema_contract
+
+    said = schema_contract.summary()
+    if said:
+        terminalreporter.write_line(said)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_setupnodes(config, specs):
     """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
