@@ -6,8 +6,10 @@ tests/conftest.py installs `check` on Django's test client (and so on DRF's APIC
 test: each response to a request under /api/ must have a status code the operation documents, a Content-Type it
 documents for that status, and a JSON body (application/json or application/problem+json) that validates against
 that status's schema. The schema is drf-spectacular's, built once per test process (as /api/schema/ serves it) and
-turned from OpenAPI 3.0 into JSON Schema draft 4 (`nullable`, `$ref` with no siblings); each response schema's
-validator (jsonschema, resolving the `$ref`s in the document's components) is made once, on first use.
+turned from OpenAPI 3.0 into JSON Schema draft 4 (`nullable`, `$ref` with no siblings; an object lists all its
+members unless it says otherwise; `date`, `date-time`, `uri`, `email` and the site's `name` format are checked);
+each response schema's validator (jsonschema, resolving the `$ref`s in the document's components) is made once, on
+first use.
 
 What the schema cannot speak of is held to the one rule every error keeps (docs/api.md, "Errors"): a method an
 address does not take, or an address the schema does not name, may only be refused, with a problem document.
@@ -25,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft4Validator
+from jsonschema import Draft4Validator, FormatChecker
 
 # Under /api/ but not operations: the schema itself, its browsable docs, and the problem types' explanations.
 NOT_OPERATIONS = ("/api/schema/", "/api/docs/", "/api/problems/")
@@ -34,28 +36,66 @@ SCHEMA_KEYWORDS_WITH_ONE_SCHEMA = ("items", "not", "additionalProperties")
 SCHEMA_KEYWORDS_WITH_SCHEMAS = ("allOf", "anyOf", "oneOf")
 
 
+# The formats the schema's answers carry, checked as OpenAPI means them (jsonschema checks date and email itself but
+# needs extra packages for date-time and uri); any other format (double, int64, ...) says nothing to check.
+FORMATS = FormatChecker(["date", "email"])
+RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$")
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not RFC3339.match(value):
+        return False
+    import datetime
+
+    datetime.datetime.fromisoformat(value.upper().replace("Z", "+00:00"))  # a real day and time, or ValueError
+    return True
+
+
+@FORMATS.checks("uri")
+def _uri(value: object) -> bool:
+    return not isinstance(value, str) or bool(ABSOLUTE_URI.match(value))
+
+
+@FORMATS.checks("name")
+def _name(value: object) -> bool:
+    """The site's own `format: name` (shitenno_site.api.NameFieldSchema): what it answers, it would take."""
+    from shitenno_site.validation import name_problem
+
+    return not isinstance(value, str) or name_problem(value) is None
+
+
 class SchemaDrift(AssertionError):
     """The server answered what the schema does not say."""
 
 
-def json_schema(node: Any) -> Any:
+def json_schema(node: Any, closed: bool = True) -> Any:
     """An OpenAPI 3.0 schema object as JSON Schema draft 4: `nullable: true` becomes a "null" type (or an anyOf
     with null where there is no `type`, as around drf-spectacular's `allOf: [{$ref}]`); nested schemas likewise.
-    A `properties` map's keys are names, not keywords (a property may be called "nullable")."""
+    A `properties` map's keys are names, not keywords (a property may be called "nullable").
+
+    `closed`: an object whose schema lists its properties and says nothing of others has no others
+    (`additionalProperties: false`), so a member the server sends and the schema does not name is a drift too; a
+    schema that allows more says so (the Problem document's `additionalProperties: true`, a DictField's map)."""
     if not isinstance(node, dict):
         return node
     out: dict = {}
     for key, value in node.items():
         if key == "properties" and isinstance(value, dict):
-            out[key] = {name: json_schema(sub) for name, sub in value.items()}
+            out[key] = {name: json_schema(sub, closed) for name, sub in value.items()}
         elif key in SCHEMA_KEYWORDS_WITH_ONE_SCHEMA:
-            out[key] = json_schema(value)
+            out[key] = json_schema(value, closed)
         elif key in SCHEMA_KEYWORDS_WITH_SCHEMAS and isinstance(value, list):
-            out[key] = [json_schema(sub) for sub in value]
+            out[key] = [json_schema(sub, closed) for sub in value]
         elif key == "nullable":
             continue
         else:
             out[key] = value
+    if closed and "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
     if node.get("nullable") is True:
         if "type" in out and "$ref" not in out:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
@@ -101,7 +141,7 @@ class Contract:
             # The response schema in a copy of the document's root, so its "#/components/..." refs resolve.
             root = {"components": components, "allOf": [own]}
             Draft4Validator.check_schema({"allOf": [own]})
-            self.validators[key] = Draft4Validator(root)
+            self.validators[key] = Draft4Validator(root, format_checker=FORMATS)
         return self.validators[key]
 
     def operation(self, path: str) -> tuple[str, dict] | None:

@@ -75,8 +75,34 @@ def test_nullable_is_openapi_3_0_s():
         "type": ["string", "null"], "enum": ["a", None]}
     assert json_schema({"allOf": [{"$ref": "#/x"}], "nullable": True}) == {
         "anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]}
-    assert json_schema({"type": "object", "properties": {"nullable": {"type": "string", "nullable": True}}}) == {
-        "type": "object", "properties": {"nullable": {"type": ["string", "null"]}}}
+    assert json_schema({"type": "object", "properties": {"nullable": {"type": "string", "nullable": True}}},
+                       closed=False) == {"type": "object", "properties": {"nullable": {"type": ["string", "null"]}}}
+
+
+def test_a_member_the_schema_does_not_name_is_a_drift(client, monkeypatch):
+    """An object's schema that lists its members says there are no others (unless it says `additionalProperties`)."""
+    assert json_schema({"type": "object", "properties": {"a": {}}})["additionalProperties"] is False
+    assert json_schema({"type": "object", "properties": {"a": {}}, "additionalProperties": True})[
+        "additionalProperties"] is True
+    original = game_views.Games.get
+    monkeypatch.setattr(game_views.Games, "get", lambda self, request: Response(
+        [{**game, "colour": "red"} for game in original(self, request).data]))
+    with pytest.raises(SchemaDrift, match="Additional properties are not allowed \\('colour' was unexpected\\)"):
+        client.get("/api/games/")
+
+
+def test_the_formats_are_checked_as_openapi_means_them():
+    from tests.schema_contract import FORMATS
+
+    assert FORMATS.conforms("2026-12-04T18:10:00.123456Z", "date-time")
+    assert FORMATS.conforms("2026-12-04T19:10:00+01:00", "date-time")
+    for wrong in ["2026-12-04", "2026-12-04 18:10:00", "2026-02-30T10:00:00Z", "yesterday"]:
+        assert not FORMATS.conforms(wrong, "date-time"), wrong
+    assert FORMATS.conforms("http://testserver/api/clubs/?limit=1&offset=1", "uri")
+    assert not FORMATS.conforms("/api/clubs/", "uri")  # a relative reference is a uri-reference, not a uri
+    assert not FORMATS.conforms("2026-13-01", "date") and FORMATS.conforms("2026-12-01", "date")
+    assert FORMATS.conforms("Hanzo", "name") and not FORMATS.conforms("\u202eevil", "name")
+    assert FORMATS.conforms(1.5, "double")
 
 
 def test_the_check_costs_little(client):
