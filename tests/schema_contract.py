@@ -107,10 +107,6 @@ def json_schema(node: Any, closed: bool = True) -> Any:
     return out
 
 
-def _pointer(*parts: str) -> str:
-    return "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
-
-
 @dataclass
 class Contract:
     """The live schema, ready to check answers against."""
@@ -171,6 +167,10 @@ class Contract:
             if status < 400 and not (300 <= status < 400 and not found):  # APPEND_SLASH's redirect
                 raise SchemaDrift(f"{where} answered {status}: the schema has no such operation")
             if status >= 400:
+                media = response.get("Content-Type", "").split(";")[0].strip().lower()
+                if media != "application/problem+json":
+                    raise SchemaDrift(f"{where} answered {status} as {media!r}, not as a problem document: "
+                                      f"{_excerpt(response)}")
                 self._body(("Problem",), {"$ref": "#/components/schemas/Problem"}, "application/problem+json",
                            response, f"{where} {status}")
             return
