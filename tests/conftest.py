@@ -54,6 +54,21 @@ REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF
 # stops grouping, pytest-xdist issue #1386, so nothing here may depend on two tests sharing a worker.)
 
 
+def pytest_configure(config):
+    """The opt-out of the schema check on every API answer (tests/schema_contract.py). Registered here, not in
+    pyproject.toml's markers, beside the fixture it turns off."""
+    config.addinivalue_line("markers", "outside_the_schema(reason): the test's API answers are deliberately outside "
+                                       "the OpenAPI schema, so they are not checked against it")
+
+
+def pytest_terminal_summary(terminalreporter):
+    from tests import schema_contract
+
+    said = schema_contract.summary()
+    if said:
+        terminalreporter.write_line(said)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_setupnodes(config, specs):
     """Each xdist worker starts with Redis databases of its own (tests/xdist_env.py says why and which)."""
@@ -67,6 +82,26 @@ def on_the_night():
     "today", such as a member's removal, which clears his check-ins at nights from yesterday on."""
     with travel_to(TONIGHT):
         yield
+
+
+@pytest.fixture(autouse=True)
+def api_answers_within_the_schema(request, monkeypatch):
+    """Every answer under /api/ that a test gets from Django's test client or DRF's APIClient is checked against
+    the live OpenAPI schema (tests/schema_contract.py, issue 48): a status the operation does not document, a
+    Content-Type it does not name or a body its schema refuses raises SchemaDrift in the test that saw it. A test
+    that deliberately goes outside the contract says so and why: `@pytest.mark.outside_the_schema(reason=...)`."""
+    from django.test import Client
+
+    from tests import schema_contract
+
+    marker = request.node.get_closest_marker("outside_the_schema")
+    if marker is not None:
+        if not marker.kwargs.get("reason"):
+            pytest.fail("outside_the_schema needs reason=...: why this test's answers are outside the schema")
+        yield
+        return
+    monkeypatch.setattr(Client, "request", schema_contract.checking(Client.request))
+    yield
 
 
 @pytest.fixture(autouse=True)
