@@ -46,7 +46,6 @@ rated).
 
 import argparse
 import datetime
-import http.client
 import os
 import shutil
 import statistics
@@ -58,95 +57,20 @@ import uuid
 from pathlib import Path
 from types import SimpleNamespace
 
-import requests
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _django  # noqa: E402
 import imports as import_bench  # noqa: E402
 import neighbours_pairs  # noqa: E402
 import neighbours_partitions  # noqa: E402
-from _scale_stack import ROOT, Stack, call, cpu_seconds, wait_for  # noqa: E402
+from _neighbours_club_a import Steps, a_export, a_import, a_proposal  # noqa: E402
+from _neighbours_site import PASSWORD, Site, load, say  # noqa: E402
+from _scale_stack import call  # noqa: E402
 
-PASSWORD = "neighbours passphrase 46"
 MOVE_P95_TARGET = 1.5  # x B alone
 RATED_TARGET = 30.0  # s
 CHANCES_TARGET = 1.3  # x at 80 scopes
 STARTED = time.monotonic()
-
-
-def say(text: str) -> None:
-    print(text, flush=True)
-
-
-def load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-# --- the site, as the README's production section runs it ---------------------------------------------------
-
-
-class Site(Stack):
-    """One gunicorn instance straight on the loopback address (no nginx: no slow client here), the two Celery
-    workers of the README (one per queue) and one beat: `Stack`'s processes, with the README's worker commands."""
-
-    WORKERS = (("default", "celery", 2), ("heavy", "heavy", 1))  # name, queue, concurrency (README)
-
-    def __init__(self, args, tmp: Path) -> None:
-        super().__init__(SimpleNamespace(direct=True, web_workers=args.web_workers, port_base=args.port - 1), tmp)
-        self.options = args
-        self.web_ports = [args.port]
-
-    def database_url(self) -> str:
-        return f"{_django.SERVER}/{self.options.database}{os.environ.get('BENCH_DATABASE_SUFFIX', '')}"
-
-    def site_env(self) -> dict:
-        return dict(super().site_env(), CELERY_BROKER_URL=self.options.broker, CACHE_URL=self.options.cache)
-
-    def start(self) -> None:
-        self.start_web(0)
-        celery = str(ROOT / ".venv/bin/celery")
-        for name, queue, concurrency in self.WORKERS:
-            self._start(name, [celery, "-A", "shitenno_site", "worker", "--loglevel", "INFO", "--concurrency",
-                               str(concurrency), "-Q", queue, "-n", f"{name}@%h"], self.site_env())
-        self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
-                             "--schedule", str(self.tmp / "beat-schedule")], self.site_env())
-
-    def cpu(self) -> dict[str, float]:
-        """CPU seconds each of the site's processes (with its children) has used so far; PostgreSQL's not."""
-        return {name: cpu_seconds(self.pids(name)) for name in ("web1", "default", "heavy")}
-
-    def ready(self) -> None:
-        port = self.web_ports[0]
-        wait_for(lambda: call(port, "GET", "/healthz", timeout=3).status == 200, 90, f"the site on port {port}")
-        for name, _queue, _concurrency in self.WORKERS:
-            wait_for(lambda name=name: " ready." in (self.tmp / f"{name}.log").read_text(), 90, f"worker {name}")
-        wait_for(lambda: "beat: Starting" in (self.tmp / "beat.log").read_text(), 60, "beat")
-
-
-class Browser:
-    """A signed-in person's browser on the site's pages. Its cookies are sent by hand: under DEBUG=0 they are
-    Secure, which requests would not send over the loopback's plain http."""
-
-    def __init__(self, port: int, username: str) -> None:
-        self.base, self.cookies = f"http://127.0.0.1:{port}", {}
-        self.get("/accounts/login/")
-        answer = self.post("/accounts/login/", {"username": username, "password": PASSWORD})
-        if answer.status_code != 302 or "sessionid" not in self.cookies:
-            raise SystemExit(f"{username} could not log in: {answer.status_code}")
-
-    def _kept(self, answer: requests.Response) -> requests.Response:
-        self.cookies.update(answer.cookies.get_dict())
-        return answer
-
-    def get(self, path: str, **kwargs) -> requests.Response:
-        return self._kept(requests.get(self.base + path, cookies=self.cookies, allow_redirects=False, timeout=120,
-                                       **kwargs))
-
-    def post(self, path: str, data: dict, files=None) -> requests.Response:
-        data = dict(data, csrfmiddlewaretoken=self.cookies.get("csrftoken", ""))
-        return self._kept(requests.post(self.base + path, data=data, files=files, cookies=self.cookies,
-                                        allow_redirects=False, timeout=120))
 
 
 # --- the data ---------------------------------------------------------------------------------------------------
@@ -278,112 +202,6 @@ def b_result(port: int, plan: dict, before_last=None, rated_timeout: float = 300
 
 def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1] if len(values) > 1 else values[0]
-
-
-# --- club A: the worst case, through a person's entry points ---------------------------------------------------
-
-
-class Steps:
-    """When each of A's steps began and ended in the phase, and what it said."""
-
-    def __init__(self) -> None:
-        self.t0, self.rows, self.lock = time.monotonic(), {}, threading.Lock()
-
-    def begin(self, name: str) -> None:
-        with self.lock:
-            self.rows[name] = [time.monotonic() - self.t0, None, ""]
-
-    def end(self, name: str, note: str) -> None:
-        with self.lock:
-            self.rows[name][1:] = [time.monotonic() - self.t0, note]
-
-    def running(self) -> bool:
-        with self.lock:
-            return any(end is None for _start, end, _note in self.rows.values())
-
-
-def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, timeout: float) -> None:
-    from django.db import connection
-
-    from leagues.models import LeagueJob, PendingImport
-
-    try:
-        browser = Browser(port, "a-owner")
-        slug = plan["club_a"].slug
-        steps.begin("A: import upload")
-        answer = browser.post(f"/clubs/{slug}/import/", {"kind": "bgstats"},
-                              files={"files": ("a-bgstats.json", data, "application/json")})
-        steps.end("A: import upload", f"{answer.status_code}, {len(data) / 2**20:.1f} MiB")
-        if answer.status_code != 302:
-            raise RuntimeError(f"upload answered {answer.status_code}: {answer.text[:300]}")
-        preview = answer.headers["Location"]
-        steps.begin("A: import preview")
-        answer = browser.get(preview)
-        steps.end("A: import preview", str(answer.status_code))
-        steps.begin("A: import commit (request)")
-        # every play falls in the "Imported" season: no new season to place, so no league for new ones
-        answer = browser.post(preview + "commit/", {"merges": "", "vouch": "1", "season_league": ""})
-        steps.end("A: import commit (request)", str(answer.status_code))
-        if answer.status_code != 302:
-            raise RuntimeError(f"commit answered {answer.status_code}: {answer.text[:300]}")
-        steps.begin("A: import job (heavy queue)")
-        token = preview.rstrip("/").rsplit("/", 1)[1]
-        deadline = time.monotonic() + timeout
-        pending = PendingImport.objects.get(token=token)
-        while pending.state in (PendingImport.State.WAITING, PendingImport.State.RUNNING):
-            state["job_running"] = True
-            if time.monotonic() > deadline:
-                steps.end("A: import job (heavy queue)", f"still {pending.state} after {timeout:.0f} s")
-                return
-            time.sleep(0.5)
-            pending.refresh_from_db()
-        state["job_running"] = False
-        said = f"{pending.state}: {pending.outcome.get('summary', pending.outcome)}"
-        steps.end("A: import job (heavy queue)", said[:200])
-        if pending.state != PendingImport.State.DONE:
-            state["error"] = said
-        steps.begin("A: the re-rate it asked for (outbox empty)")
-        while LeagueJob.objects.exists() and time.monotonic() < deadline:
-            time.sleep(0.5)
-        left = LeagueJob.objects.count()
-        steps.end("A: the re-rate it asked for (outbox empty)", f"{left} outbox rows left" if left else "done")
-    except Exception as error:  # noqa: BLE001 (said in the table, the benchmark goes on)
-        state["error"] = repr(error)
-        for name, (_start, end, _note) in list(steps.rows.items()):
-            if end is None:
-                steps.end(name, f"FAILED: {error!r}"[:200])
-    finally:
-        state["job_running"] = False
-        state["job_seen"] = True
-        connection.close()
-
-
-def a_proposal(port: int, plan: dict, night: int, steps: Steps) -> None:
-    name = f"A: night {night} proposal (request)"
-    steps.begin(name)
-    answer = call(port, "POST", f"/api/nights/{night}/rounds/", token=plan["owner_token"], body={}, timeout=120)
-    tables = len(answer.json().get("tables", [])) if answer.status == 201 else 0
-    steps.end(name, f"{answer.status}" + (f", {tables} tables" if tables else f" {answer.body[:120]!r}"))
-
-
-def a_export(port: int, plan: dict, kind: str, steps: Steps) -> None:
-    name = f"A: {kind} export download"
-    steps.begin(name)
-    try:
-        browser = Browser(port, "a-owner")
-        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        start = time.monotonic()
-        conn.request("GET", f"/clubs/{plan['club_a'].slug}/export/{kind}/", headers={"Cookie": cookie})
-        response = conn.getresponse()
-        size = len(response.read(1))
-        first = time.monotonic() - start
-        while piece := response.read(1 << 16):
-            size += len(piece)
-        conn.close()
-        steps.end(name, f"{response.status}, {size / 2**20:.1f} MiB, first byte {first * 1000:.0f} ms")
-    except Exception as error:  # noqa: BLE001
-        steps.end(name, f"FAILED: {error!r}"[:200])
 
 
 # --- the run --------------------------------------------------------------------------------------------------

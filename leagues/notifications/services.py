@@ -106,7 +106,7 @@ def round_opened(night_round) -> list[Notification]:
 
 
 def pods_paired(tournament_round, pod_games: dict[int, str]) -> list[Notification]:
-    """Each seated player of a tournament's round (issue 51): "Winter cup: Teikoku, round 2, table 3, seat 4" and
+    """Each seated player of a tournament's round (issue 51): "<game>, round 2, table 3, seat 4" (Winter cup) and
     who else sits there, opening the tournament's day page (where his table's link appears once it opens).
     `pod_games`: each pod's game by its position, in words."""
     tournament = tournament_round.tournament

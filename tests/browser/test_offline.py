@@ -123,6 +123,8 @@ def test_a_page_read_before_opens_offline_marked_with_its_time(phone, table, ali
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy of this page from")
+    # the worker's copy, marked by it: the notice alone shows whenever the phone is offline, even on a live page
+    expect(page.locator("#offline-copy")).to_have_attribute("data-from-copy", "")
     page.goto(table.get_absolute_url())
     expect(page.locator(END_TURN)).to_be_visible()
 
