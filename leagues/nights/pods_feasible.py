@@ -14,7 +14,7 @@ from collections.abc import Hashable
 
 from ortools.sat.python import cp_model
 
-from .pods_model import Evaluator, Night, fill_mix, reachable, sort_key
+from .pods_model import Evaluator, Night, fill_mix, keep_apart, reachable, sort_key
 from .pods_search import fill_plans
 
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
@@ -64,12 +64,7 @@ class Feasibility:
         if not plan:
             for t in range(1, self.slots):
                 m.AddImplication(self.y[t - 1, 0], self.y[t, 0])  # the slots in use come first
-        here = set(self.players)
-        for pair in night.forbidden:
-            a, b = tuple(pair)
-            if a in here and b in here:
-                for t in range(self.slots):
-                    m.AddBoolOr([self.x[a, t].Not(), self.x[b, t].Not()])
+        keep_apart(m, self.x, self.players, night.forbidden, self.slots)
         if objective == "mix":  # "fill": the fewest tables, then the smallest sum of squares
             used = sum(1 - self.y[t, 0] for t in range(self.slots)) if not plan else len(plan)
             squares = sum(size * size * self.y[t, size] for t in range(self.slots) for size in sizes)

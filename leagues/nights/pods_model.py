@@ -235,6 +235,18 @@ def reachable(total: int, sizes) -> bool:
     return ok[total]
 
 
+def keep_apart(model, x: dict, players, forbidden, slots: int) -> None:
+    """The pairs kept apart as a CP-SAT model's clauses: no slot seats both (x[p, t]: player p at slot t), for
+    each forbidden pair whose players are both here. Both OR-Tools models (pods_feasible, pods_ortools) say it
+    so."""
+    here = set(players)
+    for pair in forbidden:
+        a, b = tuple(pair)
+        if a in here and b in here:
+            for t in range(slots):
+                model.AddBoolOr([x[a, t].Not(), x[b, t].Not()])
+
+
 def fill_mix(count: int, sizes) -> tuple[int, ...] | None:
     """The "fill" mix when only the count matters: the fewest tables, then the smallest sum of squares
     (the most even); None if no mix seats `count`."""

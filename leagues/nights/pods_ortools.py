@@ -17,7 +17,7 @@ from typing import Any
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
-from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night
+from .pods_model import MAX_TABLE_SIZE, SCALE, Evaluator, Night, keep_apart
 
 SEAT_UNIT = 1000  # millionths per seat-cost unit of the model
 
@@ -275,11 +275,7 @@ class Assignment:
     def _pairs(self, with_met: bool) -> None:
         m, night = self.model, self.night
         here = set(self.players)
-        for pair in night.forbidden:
-            a, b = tuple(pair)
-            if a in here and b in here:
-                for t in range(self.slots):
-                    m.AddBoolOr([self.x[a, t].Not(), self.x[b, t].Not()])
+        keep_apart(m, self.x, self.players, night.forbidden, self.slots)
         if not with_met:
             return
         self.unit = repeat_unit(v for v in night.met.values() if v)
