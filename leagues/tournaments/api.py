@@ -265,7 +265,7 @@ class PodPlaces(APIView):
                            "latest round only)")
     def post(self, request, pk: int, number: int, position: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
-        pod = _pod(tournament, number, position)
+        pod = selectors.tournament_pod(tournament, number, position)
         data = self.PlacesInput(data=request.data)
         data.is_valid(raise_exception=True)
         places = {row["player"]: row["place"] for row in data.validated_data["places"]}
@@ -273,11 +273,6 @@ class PodPlaces(APIView):
             raise serializers.ValidationError({"places": [_("Each player of the pod once.")]})
         services.pod_places(pod=pod, user=request.user, places=places)
         return Response(tournament_data(tournament, request.user))
-
-
-def _pod(tournament: Tournament, number: int, position: int) -> TournamentPod:
-    return get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
-                             round__tournament=tournament, round__number=number, position=position)
 
 
 class PodSettle(APIView):
@@ -289,7 +284,7 @@ class PodSettle(APIView):
                            "(the tournament's judges and the club's managers; the latest round only)")
     def post(self, request, pk: int, number: int, position: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
-        pod = _pod(tournament, number, position)
+        pod = selectors.tournament_pod(tournament, number, position)
         self.SettleInput(data=request.data).is_valid(raise_exception=True)
         tables.pod_settle(pod=pod, user=request.user)
         return Response(tournament_data(tournament, request.user))

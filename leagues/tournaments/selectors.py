@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
 
 from games.engines import UnknownGame
 from games.plugins import game_name, get_game
@@ -175,3 +176,8 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
                         day.own_others = [p["name"] for p in pod.players if p["id"] != seat["id"]]
     return day
 
+
+def tournament_pod(tournament: Tournament, number: int, position: int) -> TournamentPod:
+    """Round `number`'s pod at `position` of the tournament (its round and club read with it); 404 for none."""
+    return get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
+                             round__tournament=tournament, round__number=number, position=position)

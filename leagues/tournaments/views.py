@@ -30,7 +30,7 @@ from leagues.models import Player
 
 from . import selectors, services, tables
 from .api import tournament_for_viewer
-from .models import Tournament, TournamentPod, TournamentRound
+from .models import Tournament, TournamentRound
 
 POLL_SECONDS = 10  # the wall, and a player's phone, ask again this often (304 while nothing changed)
 
@@ -120,8 +120,7 @@ def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
 def pod_places(request: HttpRequest, pk: int, number: int, position: int) -> HttpResponse:
     """The organiser's form of one pod: a place for each seated player (place_<player id>)."""
     tournament = tournament_for_viewer(pk, request.user)
-    pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
-                            round__tournament=tournament, round__number=number, position=position)
+    pod = selectors.tournament_pod(tournament, number, position)
     services.require_judge(tournament, request.user)
     places = {p: _post_int(request, f"place_{p}") for p in pod.players}
 
@@ -138,8 +137,7 @@ def pod_places(request: HttpRequest, pk: int, number: int, position: int) -> Htt
 def pod_settle(request: HttpRequest, pk: int, number: int, position: int) -> HttpResponse:
     """A judge's (or the organiser's) one tap: the pod's places from its finished table, without the sign-offs."""
     tournament = tournament_for_viewer(pk, request.user)
-    pod = get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
-                            round__tournament=tournament, round__number=number, position=position)
+    pod = selectors.tournament_pod(tournament, number, position)
     return _answer(request, tournament, lambda: tables.pod_settle(pod=pod, user=request.user), "round")
 
 
