@@ -9,7 +9,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.browser.test_phone import fits_the_phone
+from tests.browser.test_phone import fits_the_phone, follow
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,7 +28,7 @@ def test_a_person_downloads_his_data_and_deletes_his_account_on_a_phone(phone, l
     page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
                                "url": live_server.url}])
     page.goto("/accounts/me/")
-    page.get_by_role("link", name=words["data"]).click()
+    follow(page, page.get_by_role("link", name=words["data"]))
     fits_the_phone(page)
     with page.expect_download() as download:
         page.get_by_role("button", name=words["data"]).click()
@@ -36,7 +36,7 @@ def test_a_person_downloads_his_data_and_deletes_his_account_on_a_phone(phone, l
     assert data["account"]["username"] == "carol"
 
     page.goto("/accounts/me/")
-    page.get_by_role("link", name=words["delete"]).click()
+    follow(page, page.get_by_role("link", name=words["delete"]))
     fits_the_phone(page)
     page.get_by_label(words["password"]).fill(PASSWORD)
     page.get_by_role("button", name=words["for_good"]).click()

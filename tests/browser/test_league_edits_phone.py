@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from leagues.models import League, Season
 from leagues.people.players import player_for_user
-from tests.browser.test_phone import fits_the_phone
+from tests.browser.test_phone import fits_the_phone, follow
 from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(phon
                                "url": live_server.url}])
 
     page.goto(league.get_absolute_url())
-    page.get_by_role("link", name=words["edit_league"]).click()
+    follow(page, page.get_by_role("link", name=words["edit_league"]))
     fits_the_phone(page)
     page.get_by_label(words["name"], exact=True).fill("Dinsdagcompetitie")
     page.get_by_role("button", name=words["save_league"]).click()
@@ -58,6 +58,6 @@ def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(phon
     page.goto("/accounts/me/")
     page.get_by_label(words["your_name"]).fill("Alice Sato")
     page.get_by_role("button", name=words["save_name"]).click()
-    fits_the_phone(page)
     expect(page.locator(".messages")).to_contain_text("Alice Sato")
+    fits_the_phone(page)
     assert player_for_user(alice).name == "Alice Sato"

@@ -70,9 +70,12 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     open_table(page, table)
     waiting(page, 2)
 
-    # bob takes the phone (his session, the wifi fine now): alice's moves are not his, nothing is sent.
-    wifi.mode = "pass"
+    # bob takes the phone (his session, the wifi fine now): alice's moves are not his, nothing is sent. The table
+    # page is left first: while it is open under alice's session her moves are rightly sent the moment the wifi
+    # passes them (a race the test would lose on a slow machine).
+    page.goto("/")
     sign_in(page, bob)
+    wifi.mode = "pass"
     tries = len(wifi.posts)
     open_table(page, table)
     ready(page)

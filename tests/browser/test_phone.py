@@ -46,8 +46,16 @@ def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, 
 
 
 
+def follow(page, target) -> None:
+    """Clicks a link or a form's button and waits for the page it leads to, so that what is measured next is that
+    page and not the one being left (measured mid-navigation, the document can be gone: a flaky failure)."""
+    with page.expect_navigation():
+        target.click()
+
+
 def fits_the_phone(page) -> None:
     """No sideways scrolling, and no word broken across lines."""
+    page.wait_for_load_state()
     width = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert width[0] <= width[1], (page.url, width)
     assert broken_words(page) == [], page.url

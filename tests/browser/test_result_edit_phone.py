@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from leagues.models import Result
 from leagues.people.players import player_guest_create
 from tests.browser.layout import broken_words
-from tests.browser.test_phone import fits_the_phone
+from tests.browser.test_phone import fits_the_phone, follow
 from tests.leagues.league_helpers import enter, league_with_season
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,7 +32,7 @@ def test_the_organiser_corrects_then_deletes_a_result_on_a_phone(phone, live_ser
                                "url": live_server.url}])
 
     page.goto(league.get_absolute_url())
-    page.locator(f"#result-{result.pk}").get_by_role("link", name=words["edit"], exact=True).click()
+    follow(page, page.locator(f"#result-{result.pk}").get_by_role("link", name=words["edit"], exact=True))
     fits_the_phone(page)
     page.locator("#id_score_1").fill("31")
     page.get_by_role("button", name=words["save"]).click()

@@ -8,7 +8,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from shitenno_site.tokens.models import AccessToken
-from tests.browser.test_phone import fits_the_phone
+from tests.browser.test_phone import fits_the_phone, follow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
@@ -26,7 +26,7 @@ def test_a_person_makes_uses_and_revokes_a_token_on_a_phone(phone, live_server, 
     page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
                                "url": live_server.url}])
     page.goto("/accounts/me/")
-    page.get_by_role("link", name=words["tokens"]).click()
+    follow(page, page.get_by_role("link", name=words["tokens"]))
     fits_the_phone(page)
     page.get_by_label(words["name"]).fill("Score app")
     page.get_by_label(words["write"]).check()
