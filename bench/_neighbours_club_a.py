@@ -43,9 +43,16 @@ def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, time
         if answer.status_code != 302:
             raise RuntimeError(f"upload answered {answer.status_code}: {answer.text[:300]}")
         preview = answer.headers["Location"]
-        steps.begin("A: import preview")
-        answer = browser.get(preview)
-        steps.end("A: import preview", str(answer.status_code))
+        steps.begin("A: import preview (the preview job on the heavy queue, the page polled)")
+        looks, deadline = 0, time.monotonic() + timeout
+        while True:  # a large upload is read by the preview job; the page says so until it is kept (issue 46)
+            answer = browser.get(preview)
+            looks += 1
+            if answer.status_code != 200 or "import-reading" not in answer.text or time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        steps.end("A: import preview (the preview job on the heavy queue, the page polled)",
+                  f"{answer.status_code} after {looks} looks")
         steps.begin("A: import commit (request)")
         # every play falls in the "Imported" season: no new season to place, so no league for new ones
         answer = browser.post(preview + "commit/", {"merges": "", "vouch": "1", "season_league": ""})

@@ -338,6 +338,7 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 HEAVY_QUEUE = "heavy"
 CELERY_TASK_ROUTES = {
     "leagues.tasks.import_plays_job": {"queue": HEAVY_QUEUE},
+    "leagues.imports.preview_job": {"queue": HEAVY_QUEUE},
     "leagues.tasks.ratings_recompute_all": {"queue": HEAVY_QUEUE},
     "games.tasks.stats_rebuild": {"queue": HEAVY_QUEUE},
 }

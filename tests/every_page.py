@@ -79,6 +79,7 @@ def site(db, monkeypatch, settings):
              (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
+             (hana, _import_preview(club, hana, reading=True)),
              (kenji, reverse("results_waiting")), (dora, reverse("account")),
              (None, reverse("verify_email", args=[verification.token_for(dora)])),
              (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
@@ -129,10 +130,14 @@ def _tournament_day(club, manager, member) -> list:
             (None if club.members_public else member, reverse("tournament_wall", args=[tournament.pk]))]
 
 
-def _import_preview(club, user) -> str:
-    """An upload waiting for its commit, as the import form leaves it (issues 27, 34): its preview page."""
+def _import_preview(club, user, *, reading: bool = False) -> str:
+    """An upload waiting for its commit, as the import form leaves it (issues 27, 34): its preview page; `reading`,
+    a large upload's page while the preview job reads it (issue 46)."""
     from leagues.imports.pending import pending_create
+    from leagues.imports.preview import preview_ask
 
     data = (Path(__file__).parent / "leagues" / "fixtures" / "imports" / "bgstats.json").read_bytes()
     pending = pending_create(club=club, user=user, kind="bgstats", files=[("bgstats.json", data)])
+    if reading:
+        preview_ask(pending, {})
     return reverse("import_preview", args=[club.slug, pending.token])

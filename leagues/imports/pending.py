@@ -36,13 +36,6 @@ def pending_create(*, club: Club, user: AbstractBaseUser, kind: str, files: Sequ
         expires_at=timezone.now() + KEEP)
 
 
-def pending_choose(pending: PendingImport, choices: dict) -> None:
-    """The preview's choices, kept for the next look (and the commit, when it posts none)."""
-    if choices != pending.choices:
-        pending.choices = choices
-        pending.save(update_fields=["choices"])
-
-
 def pending_start(pending: PendingImport, choices: dict) -> bool:
     """Mark the upload as being committed with these choices; False when another tap got there first."""
     limit = datetime.timedelta(seconds=settings.IMPORT_JOB_TIME_LIMIT)

@@ -9,6 +9,7 @@ from django.conf import settings
 
 from leagues.imports.job import run_import_job
 from leagues.imports.pending import pending_expire, pending_lost
+from leagues.imports.preview import preview_build_job
 from leagues.jobs import outbox
 from leagues.models import PendingImport
 
@@ -43,6 +44,15 @@ def import_plays_job(token: str) -> None:
     re-rates its results ask for (`outbox.hints_to`)."""
     with outbox.hints_to(settings.HEAVY_QUEUE):
         run_import_job(token)
+
+
+@shared_task(name="leagues.imports.preview_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT, time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
+def import_preview_job(token: str) -> None:
+    """A large upload's preview, read and planned once for the choices it asks (issue 46 finding 6), on the heavy
+    queue beside the import commits (settings.CELERY_TASK_ROUTES). Safe to deliver twice: a build whose choices
+    are no longer asked keeps nothing (leagues/imports/preview.py)."""
+    preview_build_job(token)
 
 
 @shared_task(name="leagues.tasks.imports_expire", ignore_result=True)

@@ -24,6 +24,8 @@ class PendingImport(models.Model):
     data = models.BinaryField(help_text="The files' bytes, one after another (their lengths in `sizes`).")
     sizes = models.JSONField(default=list)
     choices = models.JSONField(default=dict, help_text="The preview's merges, game matches, seasons and vouch.")
+    preview = models.JSONField(default=dict, blank=True, help_text=(
+        "What the preview shows for the choices last asked, built once (leagues/imports/preview.py)."))
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     outcome = models.JSONField(default=dict, blank=True, help_text="The summary, or the error, once it ends.")
     created_at = models.DateTimeField(auto_now_add=True)

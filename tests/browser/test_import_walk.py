@@ -72,3 +72,43 @@ def test_a_new_organiser_imports_a_sparse_year_without_vouching(phone, alice, ca
         expect(waiting.nth(n)).to_contain_text(says["waits"])
     no_horizontal_scroll(page)
     shoot(page, f"import-walk-waiting-{language}")
+
+
+READING = {"en": "Reading your files", "nl": "Je bestanden worden gelezen"}
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_large_upload_says_it_is_being_read_and_shows_its_preview_when_the_job_has_kept_it(
+        phone, alice, carol, language, tmp_path, monkeypatch):
+    """Issue 46: past IN_PAGE_BYTES the preview job reads the files (caught here and run by the test, as the heavy
+    queue's worker would); the page says so at 360 px and, polling, turns into the preview by itself."""
+    from leagues.imports import preview
+    from leagues.imports import tasks as imports_tasks
+
+    queued = []
+    monkeypatch.setattr(preview, "IN_PAGE_BYTES", 100)
+    monkeypatch.setattr(imports_tasks.import_preview_job, "delay", queued.append)
+    club = clubs.club_create(name="Edo Gamers", owner=alice)
+    clubs.club_join(token=club.invite_token, user=carol)
+    league = seasons.league_create(club=club, name="Dinsdag", games=["shitenno"], user=alice)
+    seasons.season_create(league=league, name="2023-2024", starts_on=datetime.date(2023, 9, 1),
+                          ends_on=datetime.date(2024, 6, 30), user=alice)
+    upload = tmp_path / "bgstats.json"
+    upload.write_bytes(_march_2023())
+
+    page = phone(alice)
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(f"/clubs/{club.slug}/import/")
+    page.locator("select[name=kind]").select_option("bgstats")
+    page.locator("input[type=file]").set_input_files(str(upload))
+    page.locator("form button.primary").click()
+    expect(page.locator("#import-reading [role=status]")).to_contain_text(READING[language])
+    no_horizontal_scroll(page)
+    assert len(queued) == 1 and not Result.objects.exists()
+    preview.preview_build_job(queued[0])  # the worker
+    expect(page.locator(".import-seasons")).to_contain_text(SAYS[language]["offer"], timeout=15_000)
+    no_horizontal_scroll(page)
+    page.locator("#vouch").check()
+    page.locator("#import-commit").click()
+    expect(page.locator("#import-progress [role=status]")).to_contain_text("3")
+    assert Result.objects.filter(club=club).count() == 3 and len(queued) == 1  # the commit needed no new preview
