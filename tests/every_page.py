@@ -80,6 +80,7 @@ def site(db, monkeypatch, settings):
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
              (hana, _import_preview(club, hana, reading=True)),
+             (hana, reverse("tournament_create", args=[club.slug])),
              (kenji, reverse("results_waiting")), (dora, reverse("account")),
              (None, reverse("verify_email", args=[verification.token_for(dora)])),
              (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor

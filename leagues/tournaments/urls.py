@@ -5,6 +5,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("clubs/<slug:slug>/tournaments/new/", views.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_day, name="tournament_day"),
     path("tournaments/<int:pk>/check-in/", views.tournament_check_in, name="tournament_check_in"),
     path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament_drop"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 
 import segno
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -22,14 +23,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.phrases import word_list
-from leagues.common.access import club_access, require_club_manager
-from leagues.models import Player
+from leagues.common.access import club_access, club_for_member, require_club_manager
+from leagues.common.forms import apply_service_errors
+from leagues.models import Club, Player
 
 from . import selectors, services, tables
 from .api import tournament_for_viewer
+from .forms import TournamentForm
 from .models import Tournament, TournamentRound
 
 POLL_SECONDS = 10  # the wall, and a player's phone, ask again this often (304 while nothing changed)
@@ -76,6 +79,27 @@ def _answer(request: HttpRequest, tournament: Tournament, run, anchor: str) -> H
         context = _day_context(request, tournament, " ".join(exc.messages))
         return render(request, "leagues/tournaments/tournament.html", context, status=400)
     return redirect(f"{reverse('tournament_day', args=[tournament.pk])}#{anchor}")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser sets a tournament up (the API's POST /api/clubs/<slug>/tournaments/, as a page): its games,
+    table sizes, Swiss rounds, cut, round 1 and clock; then its day page, where the players enter and check in."""
+    club = get_object_or_404(Club, slug=slug)
+    club_for_member(club, request.user, manage=True)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(club=club, user=request.user, **form.settings())
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, _("Tournament %(name)s set up: its players enter and check in on this page.")
+                             % {"name": tournament.name})
+            return redirect("tournament_day", pk=tournament.pk)
+    return render(request, "leagues/tournaments/tournament_form.html", {"form": form, "club": club},
+                  status=400 if form.errors else 200)
 
 
 @require_GET

@@ -79,7 +79,7 @@ READING = {"en": "Reading your files", "nl": "Je bestanden worden gelezen"}
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_large_upload_says_it_is_being_read_and_shows_its_preview_when_the_job_has_kept_it(
-        phone, alice, carol, language, tmp_path, monkeypatch):
+        phone, alice, carol, language, tmp_path, monkeypatch, shoot):
     """Issue 46: past IN_PAGE_BYTES the preview job reads the files (caught here and run by the test, as the heavy
     queue's worker would); the page says so at 360 px and, polling, turns into the preview by itself."""
     from leagues.imports import preview
@@ -104,6 +104,7 @@ def test_a_large_upload_says_it_is_being_read_and_shows_its_preview_when_the_job
     page.locator("form button.primary").click()
     expect(page.locator("#import-reading [role=status]")).to_contain_text(READING[language])
     no_horizontal_scroll(page)
+    shoot(page, f"import-walk-reading-{language}")
     assert len(queued) == 1 and not Result.objects.exists()
     preview.preview_build_job(queued[0])  # the worker
     expect(page.locator(".import-seasons")).to_contain_text(SAYS[language]["offer"], timeout=15_000)

@@ -1,10 +1,10 @@
-"""A tournament day on phones at 360 px (issue 51), in English and in Dutch: sixteen members of a public club,
-two of them checking in with one tap on their own phones and the organiser entering the rest from her phone's list;
+"""A tournament day on phones at 360 px (issue 51), in English and in Dutch: sixteen members of a public club, the
+organiser setting it up from the club's page, two of them checking in with one tap on their own phones and the
+organiser entering the rest from her phone's list;
 four Swiss rounds and a final table paired and their places entered through the day page; a player's phone shows
 his table, seat and mates each round; the wall at 1920x1080, refreshing itself, ends with the final table and the
 winner."""
 
-import datetime
 import random
 import re
 
@@ -13,9 +13,9 @@ from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from leagues.club import clubs
-from leagues.models import TournamentPod
+from leagues.models import Tournament, TournamentPod
 from leagues.people import players
-from leagues.tournaments import selectors, services
+from leagues.tournaments import selectors
 
 from .test_table import no_horizontal_scroll
 
@@ -29,12 +29,14 @@ WORDS = {
            "line": "Round {round}: table {table}, Teikoku, seat {seat}, with {others}",
            "final": "Final: table {table}, Teikoku, seat {seat}, with {others}", "and": " and ",
            "checked": "You are checked in.", "winner": "Winner: {name}", "playing": "4 tables still playing",
-           "done": "Every table has its places.", "final_table": "Final table", "standings": "Final standings"},
+           "done": "Every table has its places.", "final_table": "Final table", "standings": "Final standings",
+           "set_up": "Set up a tournament", "set_up_button": "Set up the tournament"},
     "nl": {"enter": "Meedoen en inchecken", "first": "Ronde 1 indelen", "next": "De volgende ronde indelen",
            "save": "Uitslag opslaan", "line": "Ronde {round}: tafel {table}, Teikoku, plaats {seat}, met {others}",
            "final": "Finale: tafel {table}, Teikoku, plaats {seat}, met {others}", "and": " en ",
            "checked": "Je bent ingecheckt.", "winner": "Winnaar: {name}", "playing": "4 tafels spelen nog",
-           "done": "Alle tafels hebben hun uitslag.", "final_table": "Finaletafel", "standings": "Eindstand"},
+           "done": "Alle tafels hebben hun uitslag.", "final_table": "Finaletafel", "standings": "Eindstand",
+           "set_up": "Een toernooi opzetten", "set_up_button": "Het toernooi opzetten"},
 }
 
 
@@ -71,11 +73,24 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
                                     password="a long passphrase 42")
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
-    tournament = services.tournament_create(club=club, user=alice, name="Winter cup", date=datetime.date.today(),
-                                            games=["teikoku"], swiss_rounds=4, cut_size=4, table_sizes=[4])
-
+    # the organiser sets it up from the club's page: Teikoku, pods of four, four Swiss rounds, a final table of 4
     organiser = speaking(phone(alice), language, live_server)
-    organiser.goto(f"/tournaments/{tournament.pk}/")
+    organiser.goto(f"/clubs/{club.slug}/")
+    with organiser.expect_navigation():
+        organiser.get_by_role("link", name=words["set_up"]).tap()
+    no_horizontal_scroll(organiser)
+    organiser.locator("#id_name").fill("Winter cup")
+    organiser.locator('input[name=engines][value="teikoku"]').check()
+    organiser.locator('input[name=table_sizes][value="3"]').uncheck()
+    expect(organiser.locator("#id_swiss_rounds")).to_have_value("4")
+    expect(organiser.locator("#id_cut_size")).to_have_value("4")
+    shoot(organiser, f"tournament-{language}-set-up")
+    with organiser.expect_navigation():
+        organiser.get_by_role("button", name=words["set_up_button"]).tap()
+    tournament = Tournament.objects.get(club=club)
+    assert (tournament.name, tournament.games, tournament.table_sizes, tournament.swiss_rounds, tournament.cut,
+            tournament.cut_size) == ("Winter cup", ["teikoku"], [4], 4, "final", 4)
+    expect(organiser).to_have_url(f"{live_server.url}/tournaments/{tournament.pk}/")
     with organiser.expect_navigation():
         organiser.get_by_role("button", name=words["enter"]).first.tap()  # alice enters herself
     expect(organiser.locator("#check-in-link")).to_have_value(f"{live_server.url}/tournaments/{tournament.pk}/")

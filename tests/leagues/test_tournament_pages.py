@@ -175,3 +175,53 @@ def test_the_club_page_links_its_tournaments_for_whoever_sees_inside(client, tou
     assert f'href="/tournaments/{tournament.pk}/"' in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
     client.force_login(dave)
     assert f"/tournaments/{tournament.pk}/" not in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
+
+
+SET_UP = {"name": "Spring cup", "date": "2027-03-06", "engines": ["teikoku"], "games": "", "table_sizes": ["3", "4"],
+          "swiss_rounds": "3", "cut": "semi", "cut_size": "8", "first_round": "ratings", "round_minutes": "75",
+          "bye_points": "1"}
+
+
+def test_the_organiser_sets_a_tournament_up_on_its_page(client, club, alice):
+    client.force_login(alice)
+    assert "/tournaments/new/" in client.get(f"/clubs/{club.slug}/").content.decode()  # the club page links it
+    page = client.get(f"/clubs/{club.slug}/tournaments/new/")
+    assert page.status_code == 200 and 'name="swiss_rounds"' in page.content.decode()
+    answer = client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, "games": "Go, Chess"})
+    tournament = Tournament.objects.get(club=club)
+    assert answer.status_code == 302 and answer["Location"] == f"/tournaments/{tournament.pk}/"
+    assert (tournament.name, tournament.date, tournament.games, tournament.table_sizes, tournament.swiss_rounds,
+            tournament.cut, tournament.cut_size, tournament.first_round, tournament.round_minutes,
+            tournament.bye_points, tournament.created_by) == (
+        "Spring cup", datetime.date(2027, 3, 6), ["teikoku", "Go", "Chess"], [3, 4], 3, "semi", 8, "ratings", 75, 1,
+        alice)
+    assert "Spring cup" in client.get(answer["Location"]).content.decode()
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"engines": [], "games": ""}, "Name at least one game."),
+    ({"table_sizes": []}, "This field is required."),
+    ({"table_sizes": ["7"]}, "Select a valid choice."),
+    ({"swiss_rounds": "0"}, "greater than or equal to 1"),
+    ({"cut": "quarter"}, "Select a valid choice."),
+    ({"round_minutes": "601"}, "less than or equal to 600"),
+    ({"date": "1850-01-01"}, "Give a date from"),
+    ({"name": "\u202ecup"}, "direction"),
+    ({"games": "Go, \u202eChess"}, "direction"),
+])
+def test_a_bad_set_up_is_refused_with_its_reason_and_nothing_made(client, club, alice, change, field):
+    client.force_login(alice)
+    answer = client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, **change})
+    assert answer.status_code == 400 and field in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_member_who_does_not_manage_the_club_and_an_outsider_may_not_set_one_up(client, club, carol, dave):
+    client.force_login(carol)
+    assert "/tournaments/new/" not in client.get(f"/clubs/{club.slug}/").content.decode()
+    assert client.post(f"/clubs/{club.slug}/tournaments/new/", SET_UP).status_code == 403
+    client.force_login(dave)
+    assert client.post(f"/clubs/{club.slug}/tournaments/new/", SET_UP).status_code == 404
+    client.logout()
+    assert client.post(f"/clubs/{club.slug}/tournaments/new/", SET_UP).status_code == 302  # to the log-in page
+    assert not Tournament.objects.exists()
