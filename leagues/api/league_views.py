@@ -1,11 +1,13 @@
 """REST endpoints for leagues, seasons, ratings, standings and player stats (issue 5); results and sign-offs are
 result_views'."""
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -162,10 +164,19 @@ class ClubLeagues(APIView):
         return Response(LeagueOutput(league).data, status=status.HTTP_201_CREATED)
 
 
-class LeagueList(APIView):
-    @extend_schema(responses=LeagueOutput(many=True), summary="Every league")
-    def get(self, request) -> Response:
-        return Response(LeagueOutput(selectors.leagues_list(viewer=request.user), many=True).data)
+class LeagueList(ListAPIView):
+    """Paged as every list (`limit`, `offset`): a site of thousands of clubs answers one page, not all of them
+    (issue 46 finding 6)."""
+
+    serializer_class = LeagueOutput
+
+    def get_queryset(self) -> QuerySet[League]:
+        return selectors.leagues_list(viewer=self.request.user).order_by("club__name", "name", "pk")
+
+    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 400),
+                   summary="Every league you may see, by club and name")
+    def get(self, request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
 class LeagueDetail(APIView):
@@ -282,18 +293,24 @@ def _scope(request) -> tuple[str, str]:
     return ("game", one_name(game)) if game else ("league", str(league))
 
 
-class RatingList(APIView):
+class RatingList(ListAPIView):
+    """Paged as every list (`limit`, `offset`): a game's leaderboard of the whole site answers one page."""
+
+    serializer_class = RatingOutput
+
+    def get_queryset(self) -> QuerySet[Rating]:
+        kind, key = _scope(self.request)
+        min_games = query_int(self.request.query_params, "min_games", default=0, max_value=MAX_MIN_GAMES)
+        return selectors.ratings_list(kind=kind, key=key, min_games=min_games)
+
     @extend_schema(
         parameters=[*SCOPE_PARAMETERS,
                     OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES})],
         responses=with_errors({200: RatingOutput(many=True)}, 400, 404),
         summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
-    def get(self, request) -> Response:
-        kind, key = _scope(request)
-        min_games = query_int(request.query_params, "min_games", default=0, max_value=MAX_MIN_GAMES)
-        return Response(RatingOutput(selectors.ratings_list(kind=kind, key=key, min_games=min_games),
-                                     many=True).data)
+    def get(self, request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
 class PlayerRatingHistory(APIView):

@@ -185,7 +185,7 @@ class MembershipOutput(serializers.ModelSerializer):
 
 class ClubList(ListAPIView):
     serializer_class = ClubOutput
-    queryset = Club.objects.order_by("name")
+    queryset = Club.objects.order_by("name", "pk")  # a stable page order
 
     class Input(StrictSerializer):
         name = NameField(max_length=100)

@@ -23,11 +23,16 @@ from leagues.models import Club, Membership
 from leagues.tournaments.selectors import club_tournaments
 from shitenno_site.errors import Conflict, TooMany
 
+CLUBS_PAGE = 100  # clubs a page lists; "Show more" brings the next (issue 46: 27,000 clubs took past 30 s unpaged)
+
 
 @require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.clubs_list(), CLUBS_PAGE).get_page(request.GET.get("page"))
+    if request.htmx and "page" in request.GET:  # "Show more": the next rows only
+        return render(request, "leagues/partials/club_rows.html", {"clubs": page})
     return render(request, "leagues/club_list.html", {
-        "clubs": selectors.clubs_list(), "my_clubs": selectors.clubs_of_user(request.user),
+        "clubs": page, "my_clubs": selectors.clubs_of_user(request.user),
         "invites": clubs.club_invites_for(request.user),
     })
 

@@ -57,7 +57,7 @@ def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
 
 
 def clubs_list() -> QuerySet[Club]:
-    return Club.objects.annotate(member_count=Count("memberships")).order_by("name")
+    return Club.objects.annotate(member_count=Count("memberships")).order_by("name", "pk")  # a stable page order
 
 
 def clubs_of_user(user: AbstractBaseUser) -> QuerySet[Club]:

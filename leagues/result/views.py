@@ -37,10 +37,16 @@ from leagues.result import results, sign_imported
 from shitenno_site.errors import Conflict
 from shitenno_site.validation import MAX_MIN_GAMES, next_page, query_int
 
+LEAGUES_PAGE = 100  # leagues the index lists; "Show more" brings the next (issue 46: unpaged, it grew with the site)
+
 
 @require_safe
 def league_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/league_index.html", {"leagues": selectors.leagues_list(viewer=request.user)})
+    leagues = selectors.leagues_list(viewer=request.user).order_by("club__name", "name", "pk")
+    page = Paginator(leagues, LEAGUES_PAGE).get_page(request.GET.get("page"))
+    if request.htmx and "page" in request.GET:  # "Show more": the next rows only
+        return render(request, "leagues/partials/league_rows.html", {"leagues": page})
+    return render(request, "leagues/league_index.html", {"leagues": page})
 
 
 @require_safe

@@ -83,7 +83,7 @@ def test_the_api_takes_the_name_for_a_result_and_for_the_ratings(api, club, alic
     assert answer.json()["game"] == SHITENNO and Result.objects.get(pk=answer.json()["id"]).game == SHITENNO
     Rating.objects.create(kind="game", key=SHITENNO, player=alice.player, mu=30.0, sigma=4.0, games=12)
     for written in ("SHITENNO", "Shitenn%C5%8D"):
-        rows = api.get(f"/api/ratings/?game={written}").json()
+        rows = api.get(f"/api/ratings/?game={written}").json()["results"]
         assert [row["player"]["id"] for row in rows] == [alice.player.pk]
         chances = api.get(f"/api/games/{written}/chances/?players={alice.player.pk},{bob.player.pk}")
         assert chances.status_code == 200 and chances.json()["players"][0]["win"] > 0.5

@@ -63,9 +63,9 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     tally_store.tallies_recount(players=[ids["alice"], ids["bob"]])
     standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
     assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", "3"), ("bob", "0")]
-    ratings = api.get("/api/ratings/?game=shitenno").json()
+    ratings = api.get("/api/ratings/?game=shitenno").json()["results"]
     assert [r["player"]["name"] for r in ratings] == ["alice", "bob"]
-    assert len(api.get(f"/api/ratings/?league={league.pk}&min_games=1").json()) == 2
+    assert api.get(f"/api/ratings/?league={league.pk}&min_games=1").json()["count"] == 2
     assert api.get("/api/ratings/").status_code == 400
     assert api.get("/api/ratings/?game=shitenno&min_games=x").status_code == 400
     history = api.get(f"/api/players/{ids['alice']}/ratings/history/?game=shitenno").json()
@@ -166,3 +166,23 @@ def test_dense_ranks_are_answered_and_stored_as_competition_ranks(api, club, ali
     response = api.post("/api/results/", body)
     assert response.status_code == 400 and "entries" in response.json()["errors"]
     assert Result.objects.count() == 1
+
+
+def test_the_leagues_and_ratings_lists_are_paged_as_every_list(api, club, alice):
+    """Issue 46 finding 6: one page of `limit`, its `count` and the `next` page, not the whole site at once."""
+    from leagues.club import seasons as club_seasons
+    from leagues.models import Player, Rating
+
+    made = [club_seasons.league_create(club=club, name=f"League {n}", games=["shitenno"], user=alice)
+            for n in range(3)]
+    for n in range(3):
+        Rating.objects.create(kind="league", key=str(made[0].pk), mu=25.0 + n, sigma=5.0, games=1,
+                              player=Player.objects.create(name=f"Rated {n}"))
+    api.login(alice)  # a member: the club is private
+    first = api.get("/api/leagues/?limit=2").json()
+    assert first["count"] == 3 and len(first["results"]) == 2 and "offset=2" in first["next"]
+    rest = api.get(first["next"]).json()
+    assert [row["name"] for row in first["results"] + rest["results"]] == ["League 0", "League 1", "League 2"]
+    ratings = api.get(f"/api/ratings/?league={made[0].pk}&limit=1").json()
+    assert ratings["count"] == 3 and [r["player"]["name"] for r in ratings["results"]] == ["Rated 2"]
+    assert api.get("/api/leagues/?limit=0").status_code == 400

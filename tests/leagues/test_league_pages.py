@@ -126,3 +126,26 @@ def test_the_standings_say_no_ranking_threshold_of_0_games_and_no_bare_points_un
     season.save()
     page = client.get(league.get_absolute_url()).content.decode()
     assert "Ranked from 2 games." in page
+
+
+@pytest.mark.parametrize("path, made", [("/clubs/", "club"), ("/leagues/", "league")])
+def test_the_clubs_and_leagues_pages_list_a_page_and_show_more_brings_the_next(client, alice, monkeypatch, path,
+                                                                               made):
+    """Issue 46 finding 6: a site of thousands of clubs lists one page of them; "Show more" (htmx) the next rows,
+    without JavaScript a plain link to the next page."""
+    from leagues.club import clubs as club_services
+    from leagues.club import seasons as club_seasons
+    from leagues.club import views as club_views
+    from leagues.result import views as result_views
+
+    monkeypatch.setattr(club_views, "CLUBS_PAGE", 2)
+    monkeypatch.setattr(result_views, "LEAGUES_PAGE", 2)
+    for n in range(3):
+        club = club_services.club_create(name=f"Club {n}", owner=alice, members_public=True)
+        club_seasons.league_create(club=club, name=f"League {n}", games=["shitenno"], user=alice)
+    first = client.get(path).content.decode()
+    assert f"{made.title()} 0" in first and f"{made.title()} 1" in first and f"{made.title()} 2" not in first
+    assert 'href="?page=2"' in first
+    more = client.get(path + "?page=2", HTTP_HX_REQUEST="true").content.decode()
+    assert f"{made.title()} 2" in more and f"{made.title()} 0" not in more and "<html" not in more
+    assert 'class="more"' not in more  # the last page: no further link

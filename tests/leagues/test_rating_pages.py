@@ -47,7 +47,7 @@ def test_the_player_page_shows_the_number_and_the_chart_its_band(client, club, a
 
 def test_the_ratings_api_gives_the_displayed_number_beside_mu_and_sigma(api, club, alice, bob, carol):
     league, _season, _pending = rated_season(club, alice, bob, carol)
-    rows = api.get(f"/api/ratings/?league={league.pk}").json()
+    rows = api.get(f"/api/ratings/?league={league.pk}").json()["results"]
     top = rows[0]
     assert {"mu", "sigma", "rating", "rating_low", "rating_high", "provisional", "last_played"} <= set(top)
     assert top["rating"] == round(1500 + 24 * (top["mu"] - 25)) and top["provisional"] is True

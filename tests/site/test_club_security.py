@@ -216,7 +216,7 @@ def test_a_private_clubs_league_is_hidden_from_outsiders(api, dave, bravo, who):
                 f"/leagues/{league.pk}/"):
         assert api.get(url).status_code == 404, url
     assert api.get(f"/api/clubs/{bravo['club'].slug}/leagues/").status_code == 403
-    assert league.pk not in [row["id"] for row in api.get("/api/leagues/").json()]
+    assert league.pk not in [row["id"] for row in api.get("/api/leagues/").json()["results"]]
     stats = api.get(f"/api/players/{player_for_user(bravo['result'].created_by).pk}/stats/").json()
     assert stats["games"] == 0 and stats["head_to_head"] == []
     assert b"Bravo league" not in api.get("/leagues/").content + api.get("/rankings/").content
