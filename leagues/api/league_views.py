@@ -28,6 +28,7 @@ from shitenno_site.api import (
     id_parameter,
     with_errors,
 )
+from shitenno_site.paged import PagedListView
 from shitenno_site.validation import MAX_MIN_GAMES, query_int, query_text
 
 from .views import PlayerOutput
@@ -268,12 +269,15 @@ class SeasonDetail(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class SeasonStandings(APIView):
-    @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 404),
-                   summary="A season's table, as last computed")
+class SeasonStandings(PagedListView):
+    serializer_class = StandingOutput
+
+    @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 400, 404),
+                   summary="A season's table, as last computed, paged (each row's position is its place in the whole "
+                           "table)")
     def get(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
-        return Response(StandingOutput(selectors.standings_of(season), many=True).data)
+        return self.paged(selectors.standings_of(season))
 
 
 SCOPE_PARAMETERS = [
@@ -313,13 +317,15 @@ class RatingList(ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
-class PlayerRatingHistory(APIView):
+class PlayerRatingHistory(PagedListView):
+    serializer_class = RatingEventOutput
+
     @extend_schema(parameters=SCOPE_PARAMETERS, responses=with_errors({200: RatingEventOutput(many=True)}, 400, 404),
-                   summary="A player's rating after each game, in order")
+                   summary="A player's rating after each game, in order, paged")
     def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         kind, key = _scope(request)
-        return Response(RatingEventOutput(selectors.rating_history(player=player, kind=kind, key=key), many=True).data)
+        return self.paged(selectors.rating_history(player=player, kind=kind, key=key))
 
 
 class PlayerStats(APIView):

@@ -27,6 +27,7 @@ from shitenno_site.api import (
     StrictSlugField,
     with_errors,
 )
+from shitenno_site.paged import PagedListView
 from shitenno_site.validation import query_text
 
 
@@ -220,17 +221,19 @@ class InviteAsked(serializers.ModelSerializer):
         return "The player joins when they (or, for a guest, whoever added it) accept the invite."
 
 
-class ClubMembers(APIView):
+class ClubMembers(PagedListView):
+    serializer_class = MembershipOutput
+
     class AddInput(StrictSerializer):
         player = IdField()
 
-    @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 403, 404),
-                   summary="Members (hidden from outsiders of private clubs)")
+    @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 400, 403, 404),
+                   summary="Members (hidden from outsiders of private clubs), paged")
     def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             raise exceptions.PermissionDenied(_("Only members see who is in this club."))
-        return Response(MembershipOutput(selectors.club_members(club), many=True).data)
+        return self.paged(selectors.club_members(club))
 
     @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput, 202: InviteAsked}, 400, 403, 404,
                                                            415),

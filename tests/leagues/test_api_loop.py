@@ -112,7 +112,7 @@ def test_a_table_is_played_signed_and_counted_through_the_api_alone(signed_in, a
         assert ok(api.get(f"/api/tables/{table['code']}/result/"))["status"] == "counted"
 
         the_worker_runs_its_jobs()
-        standings = ok(api.get(f"/api/seasons/{season['id']}/standings/"))
+        standings = ok(api.get(f"/api/seasons/{season['id']}/standings/"))["results"]
         assert {row["player"]["id"]: row["games"] for row in standings} == {me["alice"]: 1, me["bob"]: 1}
         winners = {entry["player"]["id"] for entry in signed["entries"] if entry["rank"] == 1}
         assert {row["player"]["id"] for row in standings if row["position"] == 1} == winners

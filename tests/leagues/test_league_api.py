@@ -61,14 +61,14 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     rating_store.ratings_apply_result(result=Result.objects.get(pk=result["id"]))
     standings_store.standings_compute(season=season)
     tally_store.tallies_recount(players=[ids["alice"], ids["bob"]])
-    standings = api.get(f"/api/seasons/{season.pk}/standings/").json()
+    standings = api.get(f"/api/seasons/{season.pk}/standings/").json()["results"]
     assert [(row["player"]["name"], row["points"]) for row in standings] == [("alice", "3"), ("bob", "0")]
     ratings = api.get("/api/ratings/?game=shitenno").json()["results"]
     assert [r["player"]["name"] for r in ratings] == ["alice", "bob"]
     assert api.get(f"/api/ratings/?league={league.pk}&min_games=1").json()["count"] == 2
     assert api.get("/api/ratings/").status_code == 400
     assert api.get("/api/ratings/?game=shitenno&min_games=x").status_code == 400
-    history = api.get(f"/api/players/{ids['alice']}/ratings/history/?game=shitenno").json()
+    history = api.get(f"/api/players/{ids['alice']}/ratings/history/?game=shitenno").json()["results"]
     assert len(history) == 1 and history[0]["mu_after"] > history[0]["mu_before"]
     stats = api.get(f"/api/players/{ids['bob']}/stats/").json()
     assert stats["games"] == 1 and stats["nemesis"]["player"]["name"] == "alice"
@@ -144,7 +144,7 @@ def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, c
                                        (dave, others[2], None)], days_ago=days_ago), bob, carol, dave)
     standings_store.standings_compute(season=season)
     assert Standing.objects.get(season=season, player__user=alice).points == Fraction(500, 3)
-    rows = {row["player"]["name"]: row["points"] for row in api.get(f"/api/seasons/{season.pk}/standings/").json()}
+    rows = {row["player"]["name"]: row["points"] for row in api.get(f"/api/seasons/{season.pk}/standings/").json()["results"]}
     assert rows == {"bob": "300", "alice": "166 2/3", "carol": "133 1/3", "dave": "0"}
     page = client.get(league.get_absolute_url()).content.decode()
     assert "<td>166 2/3</td>" in page and "<td>300</td>" in page
@@ -186,3 +186,31 @@ def test_the_leagues_and_ratings_lists_are_paged_as_every_list(api, club, alice)
     ratings = api.get(f"/api/ratings/?league={made[0].pk}&limit=1").json()
     assert ratings["count"] == 3 and [r["player"]["name"] for r in ratings["results"]] == ["Rated 2"]
     assert api.get("/api/leagues/?limit=0").status_code == 400
+
+
+def test_a_clubs_members_a_seasons_table_and_a_rating_history_are_paged(api, club, alice, bob, carol):
+    """Lists that grow with a club's or a player's history answer one page (issue 46 finding 6); a row's position
+    is its place in the whole table, whichever page it is on."""
+    from leagues.club import seasons
+    from leagues.common import selectors
+    from leagues.models import Player, RatingEvent, Standing
+
+    league = seasons.league_create(club=club, name="Paged", games=["shitenno"], user=alice)
+    season = seasons.season_create(league=league, name="S", starts_on=datetime.date(2026, 1, 1),
+                                   ends_on=datetime.date(2026, 12, 31), user=alice)
+    players = [Player.objects.create(name=f"P{n}") for n in range(3)]
+    for n, player in enumerate(players):
+        Standing.objects.create(season=season, player=player, points=10 - n, games=1, sort_key=bytes([n]))
+        RatingEvent.objects.create(player=players[0], kind="league", key=str(league.pk), result_id=100 + n,
+                                   played_on=datetime.date(2026, 1, 1 + n), mu_before=25, sigma_before=8,
+                                   mu_after=25 + n, sigma_after=7)
+    api.login(alice)
+    members = api.get(f"/api/clubs/{club.slug}/members/?limit=1").json()
+    assert members["count"] == club.memberships.count() and len(members["results"]) == 1 and members["next"]
+    table = api.get(f"/api/seasons/{season.pk}/standings/?limit=1&offset=1").json()
+    whole = selectors.standings_of(season)  # the table the page is cut from
+    assert table["count"] == 3 and [(r["player"]["name"], r["position"]) for r in table["results"]] == [
+        (whole[1].player.name, whole[1].position)] and whole[1].player.name == "P1"
+    history = api.get(f"/api/players/{players[0].pk}/ratings/history/?league={league.pk}&limit=2").json()
+    assert history["count"] == 3 and [row["mu_after"] for row in history["results"]] == [25, 26]
+    assert api.get(f"/api/seasons/{season.pk}/standings/?offset=-1").status_code == 400
