@@ -251,3 +251,17 @@ def test_sixteen_players_four_swiss_rounds_semi_final_pods_and_a_final_through_t
     before = state(tournament)
     after = client.post(url(tournament, "rounds/"), {}, format="json")
     assert after.status_code == 400 and b"over" in after.content and state(tournament) == before
+
+
+def test_a_final_the_semi_finals_cannot_seat_is_a_400_and_nothing_is_written(tournament, alice):
+    Tournament.objects.filter(pk=tournament.pk).update(swiss_rounds=1, cut="semi", cut_size=6, table_sizes=[3])
+    client = client_for(alice)
+    rng = random.Random(3)
+    for kind in ("swiss", "semi"):  # ten at tables of 3: a bye in round 1; the top 6 in two semi-final pods
+        paired = client.post(url(tournament, "rounds/"), {}, format="json")
+        assert paired.status_code == 201 and paired.json()["rounds"][-1]["kind"] == kind
+        play_round(client, tournament, rng)
+    before = state(tournament)
+    refused = client.post(url(tournament, "rounds/"), {}, format="json")  # one from each pod: 2 at tables of 3
+    assert refused.status_code == 400 and b"send 2 players to the final" in refused.content
+    assert state(tournament) == before and client.get(url(tournament)).json()["over"] is False
