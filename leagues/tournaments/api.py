@@ -43,7 +43,7 @@ class TournamentPodOutput(serializers.Serializer):
 
 class TournamentRoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
-    kind = serializers.CharField(help_text="swiss or cut.")
+    kind = serializers.CharField(help_text="swiss, semi (the semi-final pods) or cut (the final table).")
     repeats = serializers.IntegerField(help_text="Meetings repeated in this round's pods (the fewest possible "
                                                  "when equal to bound).")
     bound = serializers.IntegerField(help_text="A proven lower bound on repeats.")

@@ -88,8 +88,16 @@ class TournamentEntry(models.Model):
 
 
 class TournamentRound(models.Model):
+    """A round: a Swiss round, the semi-final pods of a "semi" cut, or the final table.
+
+    Why a kind of its own for the semi-finals ("semi") rather than reading the round's role from its number: the
+    final table keeps the kind "cut" it has always had (after the Swiss rounds of a "final" cut, or after the
+    semi-finals), so every page, the API and the push that say "final" for a "cut" round stay right, and a
+    client tells the semi-finals from the final by the round alone (leagues.tournaments.cut)."""
+
     class Kind(models.TextChoices):
         SWISS = "swiss", _("Swiss round")
+        SEMI = "semi", _("semi-finals")
         CUT = "cut", _("cut")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")

@@ -15,7 +15,7 @@ from games.engines import UnknownGame
 from games.plugins import game_name, get_game
 from leagues.models import Club, Player
 
-from . import services
+from . import cut, services
 from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
 
 
@@ -115,11 +115,18 @@ def _number(value) -> float | int | None:
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
 
-def standings_rows(tournament: Tournament, names: dict[int, str]) -> list[dict]:
-    rows, _lots = services.tournament_standings(tournament)
-    return [{"place": r.place, "player": r.player, "name": names.get(r.player, "?"), "points": _number(r.points),
+def standings_rows(tournament: Tournament, names: dict[int, str], cut_rounds: list | None = None) -> list[dict]:
+    """The Swiss standings, or once the cut is played the final standings (cut.final_order: the final's places,
+    then the other semi-finalists', then the Swiss standings), numbered in that order; the figures shown are the
+    Swiss rounds'. `cut_rounds`: each cut round's played pods as {player: place}, in the order played."""
+    swiss, _lots = services.tournament_standings(tournament)
+    by_player = {r.player: r for r in swiss}
+    order = cut.final_order([r.player for r in swiss], cut_rounds or [])
+    rows = [by_player[p] for p in order]
+    return [{"place": place, "player": r.player, "name": names.get(r.player, "?"), "points": _number(r.points),
              "opponents_average": _number(r.opponents_average), "average_place": _number(r.average_place),
-             "head_to_head": r.head_to_head, "lot": None if r.lot is None else round(r.lot, 4)} for r in rows]
+             "head_to_head": r.head_to_head, "lot": None if r.lot is None else round(r.lot, 4)}
+            for place, r in enumerate(rows, start=1)]
 
 
 def not_entered(tournament: Tournament) -> list[Player]:
@@ -132,6 +139,12 @@ def not_entered(tournament: Tournament) -> list[Player]:
 def club_members(tournament: Tournament) -> list[Player]:
     """The club's members, who may be named the tournament's judges."""
     return list(Player.objects.filter(memberships__club=tournament.club).distinct().order_by("name", "pk"))
+
+
+def _cut_places(rounds: list[RoundView]) -> list[list[dict[int, int]]]:
+    """Each cut round's played pods as {player: place}, in the order played: what orders the final standings."""
+    return [[{seat["id"]: seat["place"] for seat in pod.players} for pod in r.pods if pod.played]
+            for r in rounds if r.kind != TournamentRound.Kind.SWISS]
 
 
 def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = None) -> Day:
@@ -154,7 +167,8 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
         byes = r.pairing.get("byes", [])
         rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
                                 r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))
-    day = Day(tournament, rounds, standings_rows(tournament, names), entries, names, over=False, winner=None,
+    day = Day(tournament, rounds, standings_rows(tournament, names, _cut_places(rounds)), entries, names,
+              over=False, winner=None,
               judges=[{"id": p.pk, "name": p.name} for p in tournament.judges.order_by("name", "pk")])
     latest = day.latest
     day.over = latest is not None and not latest.playing and services.is_over(

@@ -26,7 +26,7 @@ from leagues.models import Club, Membership, Player, Rating
 from leagues.notifications import services as notifications
 from leagues.rating import display
 
-from . import ranking
+from . import cut, ranking
 from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
 from .pairing import Entrant, PairingError, Round, fewest_byes, pair
 
@@ -60,7 +60,7 @@ def _in_club(tournament: Tournament, player: Player) -> bool:
 
 
 def _open_for_changes(tournament: Tournament) -> None:
-    if tournament.rounds.filter(kind=TournamentRound.Kind.CUT).exists() or (
+    if tournament.rounds.exclude(kind=TournamentRound.Kind.SWISS).exists() or (
             tournament.cut == Tournament.Cut.NONE and tournament.rounds.count() >= tournament.swiss_rounds):
         raise ValidationError(_("The Swiss rounds are over: entries, check-ins and drops are closed."))
 
@@ -190,16 +190,21 @@ def pod_places(*, pod: TournamentPod, user: AbstractBaseUser, places: dict[int, 
         return places_record(latest_pod(pod), places, TournamentPod.PlacesFrom.HAND)
 
 
-def played_pods(tournament: Tournament) -> list[dict]:
-    return [{int(p): place for p, place in pod.places.items()}
-            for pod in TournamentPod.objects.filter(round__tournament=tournament).exclude(places={})]
+def played_pods(tournament: Tournament, *, swiss: bool = False) -> list[dict]:
+    """Every played pod's places ({player: place}); with `swiss` only the Swiss rounds'."""
+    pods = TournamentPod.objects.filter(round__tournament=tournament).exclude(places={})
+    if swiss:
+        pods = pods.filter(round__kind=TournamentRound.Kind.SWISS)
+    return [{int(p): place for p, place in pod.places.items()} for pod in pods]
 
 
 def tournament_standings(tournament: Tournament) -> tuple[list[ranking.Standing], set]:
+    """The Swiss standings: the Swiss rounds' pods only. The cut is seeded by them and the cut's own places order
+    the final standings over them (cut.final_order), so a semi-final or a final never adds points."""
     entries = list(tournament.entries.values_list("player_id", flat=True))
     byes = [p for r in tournament.rounds.all() for p in r.pairing.get("byes", [])]
-    return ranking.standings(entries, played_pods(tournament), tournament.scheme_by_size(), tournament.seed,
-                             byes=byes, bye_points=tournament.bye_points)
+    return ranking.standings(entries, played_pods(tournament, swiss=True), tournament.scheme_by_size(),
+                             tournament.seed, byes=byes, bye_points=tournament.bye_points)
 
 
 def pod_game(tournament: Tournament, position: int) -> str:
@@ -211,8 +216,8 @@ def pod_game(tournament: Tournament, position: int) -> str:
 
 
 def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentRound:
-    """The next round's pods; refused (nothing written) while a pod of the last round has no places, or when no
-    split exists even with byes."""
+    """The next round's pods; refused (nothing written) while a pod of the last round has no places, when no
+    split exists even with byes, or when the semi-finals' players for the final cannot sit at one table."""
     require_club_manager(tournament.club, user)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -227,7 +232,7 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
                    and (e.dropped_after is None or e.dropped_after >= number)]
         if not playing:
             raise ValidationError(_("Nobody is checked in for round %(number)d.") % {"number": number})
-        kind = TournamentRound.Kind.SWISS if number <= tournament.swiss_rounds else TournamentRound.Kind.CUT
+        kind = cut.next_kind(tournament, number, tournament.rounds.values_list("kind", flat=True))
         seeded = None
         if number == 1:
             order = sorted(playing)
@@ -237,7 +242,11 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         else:
             rows, _lots = tournament_standings(tournament)
             order = [r.player for r in rows if r.player in set(playing)]
-            if kind == TournamentRound.Kind.CUT:
+            if kind == TournamentRound.Kind.CUT and last.kind == TournamentRound.Kind.SEMI:
+                semi_finals = [{int(p): place for p, place in pod.places.items()}
+                               for pod in last.pods.order_by("position")]
+                order = cut.finalists(semi_finals, order, tournament.table_sizes)
+            elif kind != TournamentRound.Kind.SWISS:
                 order = order[:tournament.cut_size]
         byes = _byes(tournament, order, kind)
         pairing = _pairing(tournament, [p for p in order if p not in byes], kind, first=number == 1)
@@ -273,8 +282,9 @@ def by_rating(tournament: Tournament, drawn: list[int]) -> tuple[list[int], dict
 
 
 def is_over(tournament: Tournament, last: TournamentRound | None) -> bool:
-    """No round follows `last` (the latest round): it was the cut (a final table; semi-final pods are not followed
-    by a final yet), or the last Swiss round of a tournament with no cut."""
+    """No round follows `last` (the latest round): it was the final table (kind "cut": after the Swiss rounds of a
+    "final" cut, or after the semi-finals of a "semi" one; the semi-finals are followed by it), or the last Swiss
+    round of a tournament with no cut."""
     if last is None:
         return False
     return last.kind == TournamentRound.Kind.CUT or (
@@ -284,7 +294,7 @@ def is_over(tournament: Tournament, last: TournamentRound | None) -> bool:
 def _byes(tournament: Tournament, order: list, kind: str) -> list:
     """The fewest byes that let the rest be split, to the lowest-placed who have had none (the cut has none)."""
     count = fewest_byes(len(order), tournament.table_sizes)
-    if count is None or (count and kind == TournamentRound.Kind.CUT):
+    if count is None or (count and kind != TournamentRound.Kind.SWISS):
         raise ValidationError(_("%(count)d players cannot be split into pods of %(sizes)s.")
                               % {"count": len(order), "sizes": sorted(set(tournament.table_sizes))})
     had = {p for r in tournament.rounds.all() for p in r.pairing.get("byes", [])}
@@ -305,6 +315,6 @@ def _pairing(tournament: Tournament, order: list, kind: str, *, first: bool):
         players = [Entrant(p, points[p], tuple(met[p])) for p in order]
     try:
         return pair(Round(players, tuple(tournament.table_sizes),
-                          seat_rule="cut" if kind == TournamentRound.Kind.CUT else "swiss"))
+                          seat_rule="swiss" if kind == TournamentRound.Kind.SWISS else "cut"))
     except PairingError:
         raise ValidationError(_("This round cannot be paired with the tournament's table sizes.")) from None

@@ -215,3 +215,53 @@ def test_a_late_entry_joins_the_next_round_with_no_points(tournament, alice, clu
     second = client.post(url(tournament, "rounds/"), {}, format="json").json()
     assert guest.pk in [p for pod in second["rounds"][-1]["pods"] for p in pod["players"]]
     assert next(s for s in second["standings"] if s["player"] == guest.pk)["points"] == 0
+
+
+def test_sixteen_players_four_swiss_rounds_semi_final_pods_and_a_final_through_the_api(club, alice, bob):
+    users = members_joined(club, bob, [f"q{n}" for n in range(14)])
+    client = client_for(alice)
+    made = client.post(f"/api/clubs/{club.slug}/tournaments/",
+                       {"name": "Big day", "date": "2026-12-05", "swiss_rounds": 4, "cut": "semi", "cut_size": 16,
+                        "table_sizes": [4]}, format="json").json()
+    tournament = Tournament.objects.get(pk=made["id"])
+    for user in [alice, *users]:
+        assert client.post(url(tournament, "entries/"), {"player": player_for_user(user).pk, "checked_in": True},
+                           format="json").status_code == 201
+    rng = random.Random(61)
+    for number in range(1, 7):
+        if number >= 5:
+            swiss = [s["player"] for s in client.get(url(tournament)).json()["standings"]]
+        paired = client.post(url(tournament, "rounds/"), {}, format="json")
+        assert paired.status_code == 201, paired.content
+        read = paired.json()
+        latest = read["rounds"][-1]
+        assert latest["kind"] == {5: "semi", 6: "cut"}.get(number, "swiss") and read["over"] is False
+        if number == 6:
+            semis = read["rounds"][4]["pods"]
+            winners = [next(int(p) for p, place in pod["places"].items() if place == 1) for pod in semis]
+            assert [pod["players"] for pod in latest["pods"]] == [sorted(winners, key=swiss.index)]
+        play_round(client, tournament, rng)
+        assert client.get(url(tournament)).json()["over"] is (number == 6)
+    read = client.get(url(tournament)).json()
+    final = read["rounds"][-1]["pods"][0]
+    by_place = sorted(final["players"], key=lambda p: final["places"][str(p)])
+    assert read["winner"] == by_place[0]
+    assert [s["player"] for s in read["standings"][:4]] == by_place
+    assert [s["place"] for s in read["standings"]] == list(range(1, 17))
+    before = state(tournament)
+    after = client.post(url(tournament, "rounds/"), {}, format="json")
+    assert after.status_code == 400 and b"over" in after.content and state(tournament) == before
+
+
+def test_a_final_the_semi_finals_cannot_seat_is_a_400_and_nothing_is_written(tournament, alice):
+    Tournament.objects.filter(pk=tournament.pk).update(swiss_rounds=1, cut="semi", cut_size=6, table_sizes=[3])
+    client = client_for(alice)
+    rng = random.Random(3)
+    for kind in ("swiss", "semi"):  # ten at tables of 3: a bye in round 1; the top 6 in two semi-final pods
+        paired = client.post(url(tournament, "rounds/"), {}, format="json")
+        assert paired.status_code == 201 and paired.json()["rounds"][-1]["kind"] == kind
+        play_round(client, tournament, rng)
+    before = state(tournament)
+    refused = client.post(url(tournament, "rounds/"), {}, format="json")  # one from each pod: 2 at tables of 3
+    assert refused.status_code == 400 and b"send 2 players to the final" in refused.content
+    assert state(tournament) == before and client.get(url(tournament)).json()["over"] is False

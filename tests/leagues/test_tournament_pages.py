@@ -225,3 +225,63 @@ def test_a_member_who_does_not_manage_the_club_and_an_outsider_may_not_set_one_u
     client.logout()
     assert client.post(f"/clubs/{club.slug}/tournaments/new/", SET_UP).status_code == 302  # to the log-in page
     assert not Tournament.objects.exists()
+
+
+def test_semi_finals_then_a_final_on_the_day_page_the_wall_and_the_csv_in_english_and_dutch(
+        client, club, alice, carol, field):
+    """Eight players, two Swiss rounds, the top 8 in two semi-final pods, each pod's first two at the final."""
+    tournament = services.tournament_create(club=club, user=alice, name="Spring cup", date=datetime.date(2026, 12, 5),
+                                            games=["teikoku"], swiss_rounds=2, cut="semi", cut_size=8,
+                                            table_sizes=[4])
+    for user in [alice, carol, *field]:
+        services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
+    client.force_login(alice)
+    assert "then semi-final pods of the top 8 and a final table" in client.get(
+        f"/tournaments/{tournament.pk}/").content.decode()
+    rng = random.Random(12)
+
+    def play(number):
+        for pod in TournamentPod.objects.filter(round__tournament=tournament, round__number=number):
+            assert client.post(f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/",
+                               places_of(pod, rng)).status_code == 302
+
+    for number in (1, 2, 3):
+        assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
+        if number == 3:
+            page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+            assert "Semi-finals" in page and "Final table" not in page
+        play(number)
+    csv_rows = list(csv.DictReader(io.StringIO(client.get(
+        f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
+    assert {r["final"] for r in csv_rows} == {"no"}  # the semi-finals are played, the final is not
+    in_dutch(client)
+    assert "Halve finales" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    client.cookies.pop(settings.LANGUAGE_COOKIE_NAME)
+    assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
+    final = TournamentPod.objects.get(round__tournament=tournament, round__number=4)
+    seated = TournamentEntry.objects.get(tournament=tournament, player_id=final.players[1]).player
+    client.force_login(seated.user)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Final table" in page and "Final: table 1, Teikoku, seat 2, with " in page and " and " in page
+    in_dutch(client)
+    assert "Finale: tafel 1, Teikoku, plaats 2, met " in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    client.cookies.pop(settings.LANGUAGE_COOKIE_NAME)
+    client.force_login(alice)
+    play(4)
+    final.refresh_from_db()
+    winner = next(int(p) for p, place in final.places.items() if place == 1)
+    name = TournamentEntry.objects.get(tournament=tournament, player_id=winner).player.name
+    wall = client.get(f"/tournaments/{tournament.pk}/wall/").content.decode()
+    assert f"Winner: {name}" in wall and "Final standings" in wall and "Final table" in wall
+    in_dutch(client)
+    wall = client.get(f"/tournaments/{tournament.pk}/wall/").content.decode()
+    assert f"Winnaar: {name}" in wall and "Eindstand" in wall and "Finaletafel" in wall
+    assert f"Winnaar: {name}" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    before = state()
+    assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 400 and state() == before
+    rows = list(csv.DictReader(io.StringIO(client.get(
+        f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
+    by_place = sorted(final.places, key=lambda p: final.places[p])
+    names = {e.player_id: e.player.name for e in TournamentEntry.objects.filter(tournament=tournament)}
+    assert [r["player"] for r in rows[:4]] == [names[int(p)] for p in by_place]  # the final's order first
+    assert [r["place"] for r in rows] == [str(n) for n in range(1, 9)] and {r["final"] for r in rows} == {"yes"}

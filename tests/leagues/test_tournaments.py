@@ -120,3 +120,122 @@ def test_two_players_left_cannot_be_paired_even_with_byes_and_nothing_is_written
     with pytest.raises(ValidationError, match="2 players cannot be split into pods of"):
         services.round_pair(tournament=tournament, user=alice)
     assert tournament.rounds.count() == 1 and TournamentPod.objects.filter(round__tournament=tournament).count() == 3
+
+
+# The final after semi-final pods (docs/tournaments.md, "The cut")
+
+def rows_state():
+    return (list(Tournament.objects.order_by("pk").values()), list(TournamentRound.objects.order_by("pk").values()),
+            list(TournamentPod.objects.order_by("pk").values()))
+
+
+@pytest.fixture
+def sixteen(club, alice, bob):
+    """alice (the owner), bob and fourteen more members: sixteen players, checked in."""
+    return [player_for_user(u) for u in [alice, *members_joined(club, bob, [f"s{n}" for n in range(14)])]]
+
+
+def semi_day(club, alice, players, cut_size):
+    tournament = services.tournament_create(club=club, user=alice, name="Spring cup", date=DAY, swiss_rounds=4,
+                                            cut="semi", cut_size=cut_size, table_sizes=[4])
+    for player in players:
+        services.tournament_enter(tournament=tournament, user=alice, player=player, checked_in=True)
+    rng = random.Random(16)
+    for _number in range(4):
+        play(services.round_pair(tournament=tournament, user=alice), alice, rng)
+    return tournament, rng
+
+
+def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_the_standings(
+        club, alice, sixteen):
+    from leagues.notifications.models import Notification
+    from leagues.tournaments import selectors
+
+    tournament, rng = semi_day(club, alice, sixteen, 16)
+    swiss = [r.player for r in services.tournament_standings(tournament)[0]]
+    semis = services.round_pair(tournament=tournament, user=alice)
+    assert semis.kind == TournamentRound.Kind.SEMI and semis.pairing["byes"] == []
+    pods = [pod.players for pod in semis.pods.all()]
+    assert sorted(p for pod in pods for p in pod) == sorted(swiss)
+    assert all(pod == sorted(pod, key=swiss.index) for pod in pods)  # the top seed first at each table
+    assert not services.is_over(tournament, semis)
+    play(semis, alice, rng)
+    winners = [next(int(p) for p, place in pod.places.items() if place == 1) for pod in semis.pods.all()]
+    final = services.round_pair(tournament=tournament, user=alice)
+    assert final.kind == TournamentRound.Kind.CUT and final.number == 6
+    assert [pod.players for pod in final.pods.all()] == [sorted(winners, key=swiss.index)]
+    told = Notification.objects.filter(dedupe_key__startswith=f"your_table:tournament_pod:{final.pods.get().pk}:")
+    assert sorted(n.payload["seat"] for n in told) == [1, 2, 3, 4]
+    assert {n.payload["round"] for n in told} == {6}
+    finish = list(reversed(final.pods.get().players))  # the lowest seed wins
+    services.pod_places(pod=final.pods.get(), user=alice, places={p: n + 1 for n, p in enumerate(finish)})
+    assert services.is_over(tournament, final)
+    day = selectors.tournament_day(tournament)
+    assert day.over and day.winner["id"] == finish[0]
+    order = [row["player"] for row in day.standings]
+    assert order[:4] == finish and [row["place"] for row in day.standings] == list(range(1, 17))
+    semi_place = {int(p): place for pod in semis.pods.all() for p, place in pod.places.items()}
+    rest = sorted(set(swiss) - set(finish), key=lambda p: (semi_place[p], swiss.index(p)))
+    assert order[4:] == rest  # then the other semi-finalists by their semi-final places, then the Swiss standings
+    before = rows_state()
+    with pytest.raises(ValidationError, match="The tournament is over: its last round was 6"):
+        services.round_pair(tournament=tournament, user=alice)
+    assert rows_state() == before
+
+
+def test_the_top_eight_in_two_pods_send_the_first_two_of_each_a_shared_place_to_the_higher_seed(
+        club, alice, sixteen):
+    from leagues.tournaments import selectors
+
+    tournament, _rng = semi_day(club, alice, sixteen, 8)
+    swiss = [r.player for r in services.tournament_standings(tournament)[0]]
+    semis = services.round_pair(tournament=tournament, user=alice)
+    first, second = [pod for pod in semis.pods.all()]
+    assert sorted(first.players + second.players) == sorted(swiss[:8])
+    a = first.players  # seats in standings order: a[2] is above a[3] in the Swiss standings
+    services.pod_places(pod=first, user=alice, places={a[3]: 1, a[0]: 4, a[1]: 2, a[2]: 2})
+    b = second.players
+    services.pod_places(pod=second, user=alice, places={b[0]: 3, b[1]: 4, b[2]: 1, b[3]: 2})
+    final = services.round_pair(tournament=tournament, user=alice)
+    assert [pod.players for pod in final.pods.all()] == [sorted([a[3], a[1], b[2], b[3]], key=swiss.index)]
+    pod = final.pods.get()
+    services.pod_places(pod=pod, user=alice, places={p: n + 1 for n, p in enumerate(pod.players)})
+    order = [row["player"] for row in selectors.tournament_day(tournament).standings]
+    assert order[:4] == pod.players
+    assert order[4:8] == [a[2], b[0], a[0], b[1]]  # semi-final places 2, 3, 4, 4 (a[0] above b[1] by Swiss)
+    assert order[8:] == swiss[8:]  # everyone else by the Swiss standings
+
+
+def test_a_final_that_cannot_be_seated_is_refused_and_nothing_is_written(club, alice, sixteen):
+    tournament, rng = semi_day(club, alice, sixteen, 12)  # three pods of four send one each: three at tables of 4
+    semis = services.round_pair(tournament=tournament, user=alice)
+    assert semis.pods.count() == 3
+    play(semis, alice, rng)
+    before = rows_state()
+    with pytest.raises(ValidationError, match="send 3 players to the final .1 from each of 3 pods.*seats 4"):
+        services.round_pair(tournament=tournament, user=alice)
+    assert rows_state() == before and not services.is_over(tournament, semis)
+
+
+def test_a_final_cut_is_over_after_its_final_table_as_before(tournament, alice):
+    rng = random.Random(8)
+    for _number in range(3):
+        play(services.round_pair(tournament=tournament, user=alice), alice, rng)
+    final = services.round_pair(tournament=tournament, user=alice)
+    assert final.kind == TournamentRound.Kind.CUT and services.is_over(tournament, final)
+    play(final, alice, rng)
+    with pytest.raises(ValidationError, match="is over"):
+        services.round_pair(tournament=tournament, user=alice)
+
+
+def test_the_cuts_rules_without_a_database():
+    from leagues.tournaments import cut
+
+    assert cut.per_pod([4], 4) == 1 and cut.per_pod([4], 2) == 2 and cut.per_pod([3, 4], 5) == 1
+    swiss = [10, 11, 12, 13, 14, 15, 16, 17]
+    pods = [{10: 2, 13: 1, 14: 3, 17: 4}, {11: 1, 12: 2, 15: 2, 16: 4}]
+    assert cut.finalists(pods, swiss, [4]) == [10, 11, 12, 13]  # by the Swiss standings: 12 over 15
+    with pytest.raises(ValidationError):
+        cut.finalists(pods, swiss, [3])
+    assert cut.final_order(swiss, []) == swiss
+    assert cut.final_order(swiss, [pods, [{13: 1, 11: 2, 12: 3, 10: 4}]]) == [13, 11, 12, 10, 15, 14, 16, 17]
