@@ -190,8 +190,8 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
 def dispute_url(result: Result) -> str:
     """Where a dispute's message leads: the result's row on its league page (`#result-<pk>`: the page lists every
     disputed result, and a flagged one for its managers), else its table, else the sign-off page."""
-    if result.season_id:
-        return reverse("league_detail", args=[result.season.league_id]) + f"#result-{result.pk}"
+    if result.season_id:  # ?result=: the page lists that row however many others wait or were disputed
+        return reverse("league_detail", args=[result.season.league_id]) + f"?result={result.pk}#result-{result.pk}"
     if result.session_id:
         return result.session.get_absolute_url()
     return reverse("results_waiting")

@@ -61,6 +61,21 @@ STANDINGS_PAGE = 50
 DISPUTES_SHOWN = 50  # disputed results listed beside the 20 latest waiting, so a dispute's link finds its row
 
 
+FLAGGED_PAGE = 20  # disputes after counting listed at once; "Show more" brings the next (issue 47: capped at 20)
+
+
+def _flagged(request: HttpRequest, league: League, asked: int) -> dict:
+    """The counted results disputed since, latest first, a page at a time; the one a message's link names first
+    when it is not on the page (a dispute raised on an old result must still find its row)."""
+    flagged = (selectors.results_recent(viewer=request.user, league=league).filter(flagged_by__isnull=False)
+               .select_related("flagged_by__player"))
+    page = Paginator(flagged, FLAGGED_PAGE).get_page(request.GET.get("flagged"))
+    rows = list(page.object_list)
+    if asked and "flagged" not in request.GET and asked not in {row.pk for row in rows}:
+        rows = list(flagged.filter(pk=asked)) + rows
+    return {"flagged": rows, "flagged_page": page}
+
+
 @require_safe
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils import timezone
@@ -73,9 +88,11 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # the 20 latest waiting, and every disputed result besides (up to DISPUTES_SHOWN), so a dispute keeps its row
     # and its #result-<pk>, where a dispute's message leads, however many newer results wait (issue 47 finding
     # 7); one query, the latest 20 picked in a subquery
+    # a message's link names its result (?result=<pk>): that row is on the page whatever else waits (issue 47)
+    asked = query_int(request.GET, "result", default=0)
     waiting = selectors.results_awaiting_sign_off(viewer=request.user, league=league)
-    awaiting = list(waiting.filter(Q(pk__in=waiting.values("pk")[:20]) | Q(status=Result.Status.DISPUTED))
-                    [:20 + DISPUTES_SHOWN])
+    awaiting = list(waiting.filter(Q(pk__in=waiting.values("pk")[:20]) | Q(status=Result.Status.DISPUTED)
+                                   | Q(pk=asked))[:20 + DISPUTES_SHOWN + 1])
     managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
     manages = club_access(league.club, request.user).manages  # also the season's Edit and Delete
     for result in awaiting:
@@ -96,11 +113,12 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "awaiting": awaiting,
         "can_manage": manages,
     }
+    if manages:  # disputes raised after a result counted wait for a manager here, FLAGGED_PAGE at a time
+        context.update(_flagged(request, league, asked))
+        if request.htmx and "flagged" in request.GET:  # "Show more" of them
+            return render(request, "leagues/partials/flagged_rows.html", context)
     if not request.htmx:
         context["ratings"] = league_ratings(league)  # issue 29: the displayed ratings, one query
-        if context["can_manage"]:  # disputes raised after a result counted wait for a manager here
-            context["flagged"] = list(selectors.results_recent(viewer=request.user, league=league)
-                                      .filter(flagged_by__isnull=False).select_related("flagged_by__player")[:20])
     if request.htmx:  # another season's table, or "show more" rows of this one
         part = "standing_rows" if "standings" in request.GET else "standings"
         return render(request, f"leagues/partials/{part}.html", context)

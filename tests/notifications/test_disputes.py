@@ -33,7 +33,7 @@ def test_the_message_names_the_game_its_day_the_league_who_disputed_and_why(seas
     payload = disputed_message(alice).payload
     assert worded(Kind.DISPUTE, payload, "en") == {
         "title": "bob disputes Shitennō of 26 November", "body": "Edo Gamers, Thursday: “I won that game”",
-        "url": f"/leagues/{season.league_id}/#result-{result.pk}"}
+        "url": f"/leagues/{season.league_id}/?result={result.pk}#result-{result.pk}"}
     dutch = worded(Kind.DISPUTE, payload, "nl")
     assert (dutch["title"], dutch["body"]) == ("bob betwist Shitennō van 26 november",
                                                "Edo Gamers, Thursday: “I won that game”")

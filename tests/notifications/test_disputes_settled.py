@@ -109,3 +109,30 @@ def test_a_flag_still_standing_leads_each_reader_to_a_page_that_has_its_link(fla
     assert manager.endswith(f"#result-{flagged.pk}") and anchor_on_page(client, alice, manager)
     assert "#" not in recorder and recorder == manager.split("#")[0]
     assert len(dispute_mails(alice)) == len(dispute_mails(carol)) == 1
+
+
+def test_a_flag_on_an_older_result_finds_its_row_however_many_newer_were_flagged(flagged, client, alice, bob,
+                                                                                 carol, monkeypatch):
+    """Issue 47: the managers' list of disputes after counting showed the latest 20 and no more; it now pages
+    ("Show more"), and a dispute's link names its result, whose row the page then lists first."""
+    from leagues.result import views as result_views
+
+    monkeypatch.setattr(result_views, "FLAGGED_PAGE", 2)
+    newer = []
+    for n in range(3):  # three later games, each flagged too: the first one is the oldest of four
+        result = results.result_enter(game="shitenno", played_on=TONIGHT, season=flagged.season, user=carol,
+                                      entries=[{"player": player_for_user(carol), "rank": 1},
+                                               {"player": player_for_user(bob), "rank": 2}])
+        results.result_sign_off(result=result, user=bob)
+        results.result_sign_off(result=result, user=bob, agreed=False, note=f"wrong scores {n}")
+        newer.append(result)
+    client.force_login(alice)
+    league_page = f"/leagues/{flagged.season.league_id}/"
+    page = client.get(league_page).content.decode()
+    assert f'id="result-{newer[2].pk}"' in page and f'id="result-{newer[1].pk}"' in page
+    assert f'id="result-{flagged.pk}"' not in page and 'href="?flagged=2' in page  # the oldest is on page 2
+    more = client.get(league_page, {"flagged": "2", "season": flagged.season_id}, HTTP_HX_REQUEST="true")
+    assert f'id="result-{newer[0].pk}"' in more.content.decode() and "<html" not in more.content.decode()
+    url = Notification.objects.filter(kind=Kind.DISPUTE, recipient=alice).order_by("pk").first().payload["url"]
+    assert f"?result={flagged.pk}#result-{flagged.pk}" in url and anchor_on_page(client, alice, url)
+    assert client.get(league_page, {"result": "x"}).status_code == 400
