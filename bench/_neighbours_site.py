@@ -44,7 +44,9 @@ class Site(Stack):
         self.start_web(0)
         celery = str(ROOT / ".venv/bin/celery")
         for name, queue, concurrency in self.WORKERS:
-            self._start(name, [celery, "-A", "shitenno_site", "worker", "--loglevel", "INFO", "--concurrency",
+            # --heavy-nice: the heavy queue's worker at a lower CPU priority, to compare (the README runs it at 0)
+            nice = ["nice", "-n", str(self.options.heavy_nice)] if name == "heavy" and self.options.heavy_nice else []
+            self._start(name, [*nice, celery, "-A", "shitenno_site", "worker", "--loglevel", "INFO", "--concurrency",
                                str(concurrency), "-Q", queue, "-n", f"{name}@%h"], self.site_env())
         self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
                              "--schedule", str(self.tmp / "beat-schedule")], self.site_env())

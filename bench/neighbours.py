@@ -239,6 +239,9 @@ def main() -> None:
                         help="flushed at the start")
     parser.add_argument("--port", type=int, default=18290)
     parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (README: 4, 8 threads each)")
+    parser.add_argument("--heavy-nice", type=int, default=0,
+                        help="run the heavy queue's worker under nice -n N (the README does not: 0; bench/HISTORY.md, "
+                             "2026-12-06, found no clear gain from 10)")
     parser.add_argument("--season-plays", type=int, help="results of 100 players in A's season (1,000)")
     parser.add_argument("--import-plays", type=int, help="4-player plays in A's import (25,000)")
     parser.add_argument("--moves", type=int, help="B's moves per phase (60)")
@@ -283,7 +286,7 @@ def main() -> None:
         port = site.web_ports[0]
         nights = open_nights(port, plan)
         say(f"site up ({time.monotonic() - STARTED:.0f} s): gunicorn :{port} ({args.web_workers} gthread workers), "
-            f"workers default (celery, 2) and heavy (heavy, 1), beat; logs in {tmp}")
+            f"workers default (celery, 2) and heavy (heavy, 1, nice {args.heavy_nice}), beat; logs in {tmp}")
 
         say("\n1. B alone")
         cpu, wall = site.cpu(), time.monotonic()

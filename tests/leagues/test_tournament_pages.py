@@ -250,6 +250,16 @@ def test_semi_finals_then_a_final_on_the_day_page_the_wall_and_the_csv_in_englis
         if number == 3:
             page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
             assert "Semi-finals" in page and "Final table" not in page
+            semi = TournamentPod.objects.get(round__tournament=tournament, round__number=3, position=1)
+            first_seat = TournamentEntry.objects.get(tournament=tournament, player_id=semi.players[0]).player
+            client.force_login(first_seat.user)
+            own = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+            assert "Semi-final: table 2, Teikoku, seat 1, with " in own and "Round 3" not in own
+            in_dutch(client)
+            assert "Halve finale: tafel 2, Teikoku, plaats 1, met " in client.get(
+                f"/tournaments/{tournament.pk}/").content.decode()
+            client.cookies.pop(settings.LANGUAGE_COOKIE_NAME)
+            client.force_login(alice)
         play(number)
     csv_rows = list(csv.DictReader(io.StringIO(client.get(
         f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
