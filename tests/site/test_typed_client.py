@@ -29,6 +29,7 @@ import re
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -77,17 +78,21 @@ def _within_the_schema(response: httpx.Response) -> None:
     schema_contract.contract().check(response.request.method, response.request.url.path, _Answer(response))
 
 
-@pytest.fixture(scope="module")
-def typed(live_server, tmp_path_factory):
-    """The client generated from the live schema, imported: its package (models, `api` operations, Client)."""
-    where = tmp_path_factory.mktemp("typed_client")
-    served = httpx.get(f"{live_server.url}/api/schema/", params={"format": "json"}, timeout=60)
-    assert served.status_code == 200, (served.status_code, served.text[:500])
-    schema = where / "schema.json"
-    schema.write_bytes(served.content)
-    assert json.loads(served.content)["openapi"].startswith("3.")
+@dataclass
+class Generated:
+    package: str
+    root: Path  # the directory to put on sys.path
+    seconds: float
+    warnings: list[str]  # each as the generator says it, with its level
+    fatal: list[str]  # the generator could not make the client
+    touching: list[str]  # warnings about an operation the loop uses
 
-    package = f"shitenno_typed_{uuid.uuid4().hex[:8]}"  # unique: nothing cached in sys.modules can stand in for it
+
+def generate_client(schema: Path, where: Path) -> Generated:
+    """openapi-python-client's `generate --path <schema> --meta none`, with no post hooks (they would run ruff and
+    its formatter over the output, slow and beside the point), into `where`, as a package of a unique name (nothing
+    cached in sys.modules can stand in for it)."""
+    package = f"shitenno_typed_{uuid.uuid4().hex[:8]}"
     config = Config.from_sources(
         ConfigFile(post_hooks=[], package_name_override=package, project_name_override=package),
         MetaType.NONE, document_source=schema, file_encoding="utf-8", overwrite=True,
@@ -95,23 +100,42 @@ def typed(live_server, tmp_path_factory):
     started = time.perf_counter()
     errors = generate(config=config)
     seconds = time.perf_counter() - started
-
     said = [f"{error.level.value} {error.header} {error.detail or ''}".strip() for error in errors]
-    (where / "generator-warnings.txt").write_text("\n".join(said) + "\n", encoding="utf-8")
-    print(f"\nopenapi-python-client generated the client in {seconds:.1f} s, with {len(errors)} warning(s)"
-          + "".join(f"\n  {line}" for line in said))
-    fatal = [line for error, line in zip(errors, said, strict=True) if error.level is ErrorLevel.ERROR]
-    assert not fatal, f"the generator could not make the client: {fatal}"
-    touching = [line for error, line in zip(errors, said, strict=True)
-                if (found := WARNED_OPERATION.search(error.header or "")) and found.groups() in THE_LOOPS_OPERATIONS]
-    assert not touching, f"the generator cannot model part of an operation the loop uses: {touching}"
+    return Generated(
+        package=package, root=where / "client", seconds=seconds, warnings=said,
+        fatal=[line for error, line in zip(errors, said, strict=True) if error.level is ErrorLevel.ERROR],
+        touching=[line for error, line in zip(errors, said, strict=True)
+                  if (found := WARNED_OPERATION.search(error.header or "")) and found.groups() in THE_LOOPS_OPERATIONS])
 
-    sys.path.insert(0, str(where / "client"))
+
+@pytest.fixture(scope="module")
+def served_schema(live_server, tmp_path_factory) -> Path:
+    """The schema as the running site serves it, saved as an integrator's `curl -o schema.json` would."""
+    served = httpx.get(f"{live_server.url}/api/schema/", params={"format": "json"}, timeout=60)
+    assert served.status_code == 200, (served.status_code, served.text[:500])
+    assert json.loads(served.content)["openapi"].startswith("3.")
+    schema = tmp_path_factory.mktemp("served") / "schema.json"
+    schema.write_bytes(served.content)
+    return schema
+
+
+@pytest.fixture(scope="module")
+def typed(served_schema, tmp_path_factory):
+    """The client generated from the live schema, imported: its package (models, `api` operations, Client)."""
+    where = tmp_path_factory.mktemp("typed_client")
+    made = generate_client(served_schema, where)
+    (where / "generator-warnings.txt").write_text("\n".join(made.warnings) + "\n", encoding="utf-8")
+    print(f"\nopenapi-python-client generated the client in {made.seconds:.1f} s, with {len(made.warnings)} "
+          "warning(s)" + "".join(f"\n  {line}" for line in made.warnings))
+    assert not made.fatal, f"the generator could not make the client: {made.fatal}"
+    assert not made.touching, f"the generator cannot model part of an operation the loop uses: {made.touching}"
+
+    sys.path.insert(0, str(made.root))
     try:
-        yield importlib.import_module(package)
+        yield importlib.import_module(made.package)
     finally:
-        sys.path.remove(str(where / "client"))
-        for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:
+        sys.path.remove(str(made.root))
+        for name in [name for name in sys.modules if name == made.package or name.startswith(made.package + ".")]:
             del sys.modules[name]
 
 
@@ -272,3 +296,15 @@ def test_the_client_is_generated_into_the_tests_own_directory(typed):
     """The generated package lives in the run's tmp_path and is imported from there, never from the repository."""
     assert Path(typed.__file__).resolve().parent.name == typed.__name__
     assert Path(__file__).resolve().parents[2] not in Path(typed.__file__).resolve().parents
+
+
+def test_a_warning_about_an_operation_of_the_loop_fails_it(served_schema, tmp_path):
+    """The check can fail: the served schema with POST /api/tables/'s 201 pointing at a component that does not
+    exist, and the generator's warning about it is one the loop's fixture refuses (the rest of the client is made)."""
+    broken = json.loads(served_schema.read_text(encoding="utf-8"))
+    answer = broken["paths"]["/api/tables/"]["post"]["responses"]["201"]["content"]["application/json"]
+    answer["schema"] = {"$ref": "#/components/schemas/NoSuchModel"}
+    (tmp_path / "broken.json").write_text(json.dumps(broken), encoding="utf-8")
+    made = generate_client(tmp_path / "broken.json", tmp_path)
+    assert not made.fatal
+    assert len(made.touching) == 1 and "POST /api/tables/" in made.touching[0], made.warnings
