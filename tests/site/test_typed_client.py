@@ -19,8 +19,8 @@ operation's typed model: an answer it cannot parse, or a status the schema does 
 
 Generation fails this test on any generator warning about an operation the loop uses; the others are printed (and
 written next to the schema in tmp_path). The generated code is never committed: it is made in tmp_path each run.
-An integrator makes the same client with
-`openapi-python-client generate --url https://<site>/api/schema/?format=json --meta none` (docs/api.md)."""
+An integrator makes the same client with `openapi-python-client generate --path schema.json --meta none` from the
+schema he fetched (docs/api.md, after the quick start)."""
 
 import datetime
 import importlib
