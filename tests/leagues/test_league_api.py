@@ -144,7 +144,8 @@ def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, c
                                        (dave, others[2], None)], days_ago=days_ago), bob, carol, dave)
     standings_store.standings_compute(season=season)
     assert Standing.objects.get(season=season, player__user=alice).points == Fraction(500, 3)
-    rows = {row["player"]["name"]: row["points"] for row in api.get(f"/api/seasons/{season.pk}/standings/").json()["results"]}
+    table = api.get(f"/api/seasons/{season.pk}/standings/").json()["results"]
+    rows = {row["player"]["name"]: row["points"] for row in table}
     assert rows == {"bob": "300", "alice": "166 2/3", "carol": "133 1/3", "dave": "0"}
     page = client.get(league.get_absolute_url()).content.decode()
     assert "<td>166 2/3</td>" in page and "<td>300</td>" in page
