@@ -58,6 +58,15 @@ def _upload(client, club, data: bytes | None = None):
     return re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
 
 
+@pytest.fixture
+def previewed(client, club, alice, queued) -> str:
+    """alice's large upload, its preview built by the job (caught and run here): its token."""
+    client.force_login(alice)
+    token = _upload(client, club)
+    preview.preview_build_job(token)
+    return token
+
+
 def _page(client, club, token, **extra):
     return client.get(reverse("import_preview", args=[club.slug, token]), **extra)
 
@@ -106,10 +115,9 @@ def test_a_large_upload_is_read_by_the_job_once_and_the_page_shows_what_it_kept(
 
 
 @pytest.mark.django_db
-def test_changed_choices_are_previewed_again_by_the_job(client, club, alice, queued, reads):
-    client.force_login(alice)
-    token = _upload(client, club)
-    preview.preview_build_job(token)
+def test_changed_choices_are_previewed_again_by_the_job(client, club, reads, previewed, queued):
+    """`reads` before `previewed`: it counts the first build too."""
+    token = previewed
     names = re.findall(r'<span class="name">([^<]+)</span>', _page(client, club, token).content.decode())
     first, second = [name for name in names if "," not in name][-2:]  # two names that are a person each
 
@@ -147,10 +155,8 @@ def test_a_build_for_choices_no_longer_asked_keeps_nothing(client, club, alice, 
 
 @pytest.mark.django_db
 def test_changed_merges_posted_straight_to_the_commit_are_shown_first_and_nothing_written(
-        client, club, alice, queued):
-    client.force_login(alice)
-    token = _upload(client, club)
-    preview.preview_build_job(token)
+        client, club, previewed, queued):
+    token = previewed
     before = _written()
     answer = client.post(reverse("import_commit", args=[club.slug, token]),
                          {"choices": "1", "merges": "", "season_league": "0"})
@@ -164,21 +170,18 @@ def test_changed_merges_posted_straight_to_the_commit_are_shown_first_and_nothin
 
 
 @pytest.mark.django_db
-def test_only_the_vouch_changed_needs_no_new_preview(client, club, alice, queued):
-    client.force_login(alice)
-    token = _upload(client, club)
-    preview.preview_build_job(token)
+def test_only_the_vouch_changed_needs_no_new_preview(client, club, previewed, queued):
+    token = previewed
     done = client.post(reverse("import_commit", args=[club.slug, token]), _form(token, vouch="1"))
     assert done.status_code == 302 and queued["preview"] == [token] and queued["commit"] == [token]
     assert PendingImport.objects.get(token=token).choices["vouch"] is True
 
 
 @pytest.mark.django_db
-def test_a_post_that_names_no_game_commits_the_games_as_the_preview_showed_them(client, club, alice, queued):
+def test_a_post_that_names_no_game_commits_the_games_as_the_preview_showed_them(
+        client, club, previewed, queued):
     """An app (or a bench) posting only the merges: the games not named are as shown, and written so."""
-    client.force_login(alice)
-    token = _upload(client, club)
-    preview.preview_build_job(token)
+    token = previewed
     shown = PendingImport.objects.get(token=token).preview["shown"]
     league = "" if shown["league"] is None else str(shown["league"])
     done = client.post(reverse("import_commit", args=[club.slug, token]),
@@ -189,10 +192,8 @@ def test_a_post_that_names_no_game_commits_the_games_as_the_preview_showed_them(
 
 @pytest.mark.django_db
 def test_a_merge_naming_nobody_is_refused_on_the_kept_preview_and_the_commit_writes_nothing(
-        client, club, alice, queued):
-    client.force_login(alice)
-    token = _upload(client, club)
-    preview.preview_build_job(token)
+        client, club, previewed, queued):
+    token = previewed
     client.post(reverse("import_preview", args=[club.slug, token]), {"choices": "1", "merges": "Nobody=Nemo"})
     preview.preview_build_job(token)
     page = _page(client, club, token)
