@@ -50,7 +50,13 @@ def _your_table(p: dict) -> tuple[str, str]:
         if p.get("with"):
             return title, _("%(game)s, with %(names)s") % {"game": p["game"], "names": _names(p["with"])}
         return title, p["game"]
-    if p.get("seat"):  # a tournament's pod: the seat too (the pod's order is the seating)
+    if p.get("seat") and p.get("stage") == "final":  # a tournament's final table
+        title = _("%(game)s, final, table %(table)d, seat %(seat)d") % {
+            "game": p["game"], "table": p["table"], "seat": p["seat"]}
+    elif p.get("seat") and p.get("stage") == "semi":  # its semi-final pods
+        title = _("%(game)s, semi-final, table %(table)d, seat %(seat)d") % {
+            "game": p["game"], "table": p["table"], "seat": p["seat"]}
+    elif p.get("seat"):  # a tournament's pod: the seat too (the pod's order is the seating)
         title = _("%(game)s, round %(round)d, table %(table)d, seat %(seat)d") % {
             "game": p["game"], "round": p["round"], "table": p["table"], "seat": p["seat"]}
     else:

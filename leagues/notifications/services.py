@@ -105,6 +105,9 @@ def round_opened(night_round) -> list[Notification]:
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
+STAGES = {"semi": "semi", "cut": "final"}  # a tournament round's kind -> the stage its message names
+
+
 def pods_paired(tournament_round, pod_games: dict[int, str]) -> list[Notification]:
     """Each seated player of a tournament's round (issue 51): "<game>, round 2, table 3, seat 4" (Winter cup) and
     who else sits there, opening the tournament's day page (where his table's link appears once it opens).
@@ -123,6 +126,7 @@ def pods_paired(tournament_round, pod_games: dict[int, str]) -> list[Notificatio
                 continue
             messages.append((uid, f"your_table:tournament_pod:{pod.pk}:{uid}", {
                 "round": tournament_round.number, "table": pod.position + 1, "seat": seat,
+                **({"stage": STAGES[tournament_round.kind]} if tournament_round.kind in STAGES else {}),
                 "game": pod_games.get(pod.position, ""), "with": [players[o].name for o in pod.players if o != pid],
                 "url": url, **where}))
     return _write(messages, Kind.YOUR_TABLE, club)

@@ -166,7 +166,10 @@ def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_t
     assert [pod.players for pod in final.pods.all()] == [sorted(winners, key=swiss.index)]
     told = Notification.objects.filter(dedupe_key__startswith=f"your_table:tournament_pod:{final.pods.get().pk}:")
     assert sorted(n.payload["seat"] for n in told) == [1, 2, 3, 4]
-    assert {n.payload["round"] for n in told} == {6}
+    assert {n.payload["round"] for n in told} == {6} and {n.payload["stage"] for n in told} == {"final"}
+    semi_told = Notification.objects.filter(dedupe_key__startswith="your_table:tournament_pod:",
+                                            payload__round=5)
+    assert semi_told.exists() and {n.payload["stage"] for n in semi_told} == {"semi"}
     finish = list(reversed(final.pods.get().players))  # the lowest seed wins
     services.pod_places(pod=final.pods.get(), user=alice, places={p: n + 1 for n, p in enumerate(finish)})
     assert services.is_over(tournament, final)

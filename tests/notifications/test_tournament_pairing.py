@@ -68,3 +68,15 @@ def test_a_player_who_turned_the_kind_off_is_not_told_and_a_refused_pairing_tell
     with pytest.raises(ValidationError):  # round 1's pods have no places yet
         services.round_pair(tournament=tournament, user=alice)
     assert Notification.objects.count() == before
+
+
+@pytest.mark.parametrize("stage, english, dutch", [
+    ("semi", "Teikoku, semi-final, table 2, seat 1", "Teikoku, halve finale, tafel 2, plaats 1"),
+    ("final", "Teikoku, final, table 2, seat 1", "Teikoku, finale, tafel 2, plaats 1"),
+])
+def test_a_semi_final_or_final_seat_is_worded_so_not_as_a_round(stage, english, dutch):
+    payload = {"round": 5, "table": 2, "seat": 1, "game": "Teikoku", "with": ["Kiku"], "stage": stage,
+               "club": "Edo Gamers", "league": "Winter cup", "day": DAY.isoformat()}
+    assert worded(Kind.YOUR_TABLE, payload, "en")["title"] == english
+    assert worded(Kind.YOUR_TABLE, payload, "nl")["title"] == dutch
+    assert worded(Kind.YOUR_TABLE, {**payload, "stage": None}, "en")["title"] == "Teikoku, round 5, table 2, seat 1"
