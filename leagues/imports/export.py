@@ -81,6 +81,13 @@ def _score_number(score: float | None) -> int | float | str:
     return int(score) if float(score).is_integer() else score
 
 
+def _play_uuid(result: Result) -> str:
+    """A BG Stats play's `uuid`: an imported play keeps the id it came with (a round trip finds the same plays);
+    another gets a real UUID, the same on every export (issue 48 finding 6: it was "shitenno-5", no UUID), made as
+    the players' and games' are."""
+    return result.external_id or str(uuid.uuid5(uuid.NAMESPACE_URL, f"result:{result.pk}"))
+
+
 def _external_id(result: Result) -> str:
     """A result imported keeps its id (so exporting and importing back finds the same plays); others get one."""
     return result.external_id or f"shitenno-{result.pk}"
@@ -115,7 +122,7 @@ def _bgstats_texts(club: Club) -> Iterator[str]:
             scores.append({"playerRefId": ref["id"], "score": _score_text(entry), "winner": entry.rank == 1,
                            "rank": entry.rank, "startPlayer": entry.seat == 1, "seatOrder": entry.seat or 0,
                            "newPlayer": False, "team": ""})
-        play = {"uuid": _external_id(result), "playDate": f"{result.played_on.isoformat()} 00:00:00",
+        play = {"uuid": _play_uuid(result), "playDate": f"{result.played_on.isoformat()} 00:00:00",
                 "durationMin": 0, "gameRefId": game["id"], "playerScores": scores}
         yield ("," if count else "") + "\n  " + _json_at(play, 2)
     yield ("\n ]" if games else "]") + ',\n "players": ' + _json_at(list(players.values()), 1)

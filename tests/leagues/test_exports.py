@@ -7,6 +7,7 @@ import csv
 import datetime
 import io
 import json
+import uuid
 from xml.etree import ElementTree
 
 import pytest
@@ -74,7 +75,9 @@ def test_bg_stats_names_people_by_display_name_and_carries_no_username(client, c
         (1, "Kenji Sato", ""), (2, "Uncle Ken", "")]
     assert [(g["id"], g["name"]) for g in backup["games"]] == [(1, "Shitennō")]
     assert [(p["uuid"], p["playDate"], p["gameRefId"]) for p in backup["plays"]] == [
-        (f"shitenno-{first.pk}", "2026-11-05 00:00:00", 1), (f"shitenno-{second.pk}", "2026-11-12 00:00:00", 1)]
+        (str(uuid.uuid5(uuid.NAMESPACE_URL, f"result:{first.pk}")), "2026-11-05 00:00:00", 1),
+        (str(uuid.uuid5(uuid.NAMESPACE_URL, f"result:{second.pk}")), "2026-11-12 00:00:00", 1)]  # real UUIDs
+    assert download(client, club, "bgstats") == data  # the same on every export
     assert [[(s["playerRefId"], s["rank"], s["score"], s["winner"], s["seatOrder"], s["startPlayer"])
              for s in p["playerScores"]] for p in backup["plays"]] == [
         [(1, 1, "20", True, 1, True), (2, 2, "7.5", False, 2, False)],
