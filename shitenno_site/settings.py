@@ -284,6 +284,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
+        "shitenno_site.api.blank_or_pattern",
     ],
     # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit).
     "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.standings.points.SCHEMES",

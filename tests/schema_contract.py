@@ -5,8 +5,10 @@ saw it, not a third-party app in production.
 tests/conftest.py installs `check` on Django's test client (and so on DRF's APIClient, its subclass) for every
 test: each response to a request under /api/ must have a status code the operation documents, a Content-Type it
 documents for that status, and a JSON body (application/json or application/problem+json) that validates against
-that status's schema. The schema is drf-spectacular's, built once per test process (as /api/schema/ serves it) and
-turned from OpenAPI 3.0 into JSON Schema draft 4 (`nullable`, `$ref` with no siblings; an object lists all its
+that status's schema; and a JSON request body the server took (a 2xx answer) must validate against the
+operation's request schema (a body refused with a 4xx is the test's own business). The schema is
+drf-spectacular's, built once per test process (as /api/schema/ serves it) and turned from OpenAPI 3.0 into JSON
+Schema draft 4 (`nullable`, `$ref` with no siblings; an object lists all its
 members unless it says otherwise; `date`, `date-time`, `uri`, `email` and the site's `name` format are checked);
 each response schema's validator (jsonschema, resolving the `$ref`s in the document's components) is made once, on
 first use.
@@ -117,6 +119,8 @@ class Contract:
     checked: int = 0
     seconds: float = 0.0
     build_seconds: float = 0.0
+    request_bodies: dict = field(default_factory=dict)  # (template, method) -> the JSON request body's schema
+    requests_checked: int = 0
 
     def __post_init__(self) -> None:
         converted = {"components": {"schemas": {name: json_schema(schema) for name, schema in
@@ -127,6 +131,10 @@ class Contract:
             self.paths.append((regex, template, {method.upper(): op.get("responses", {})
                                                  for method, op in operations.items()
                                                  if method in {"get", "put", "post", "patch", "delete"}}))
+            for method, op in operations.items():
+                body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("schema")
+                if body is not None:
+                    self.request_bodies[(template, method.upper())] = body
         # The most specific template first: /api/players/claim/ before /api/players/{id}/.
         self.paths.sort(key=lambda entry: (entry[1].count("{"), -len(entry[1])))
 
@@ -156,6 +164,30 @@ class Contract:
         finally:
             self.checked += 1
             self.seconds += time.perf_counter() - started
+
+    def check_request(self, method: str, path: str, content_type: str, body: bytes, response) -> None:
+        """Raise SchemaDrift when the server took (2xx) a JSON body the operation's request schema refuses: an app
+        generated from the schema could not send what the server needs, or the schema promises a field the server
+        does not read. A refused body (4xx) is the test's own business: tests send bad bodies on purpose."""
+        if (not path.startswith("/api/") or path.startswith(NOT_OPERATIONS) or not 200 <= response.status_code < 300
+                or not body or content_type.split(";")[0].strip().lower() != "application/json"):
+            return
+        found = self.operation(path)
+        schema = found and self.request_bodies.get((found[0], method))
+        if not schema:
+            return
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return
+        self.requests_checked += 1
+        errors = sorted(self.validator(("request", found[0], method), schema).iter_errors(data),
+                        key=lambda e: list(e.absolute_path))
+        if errors:
+            said = "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or 'the top'}: {_short(e)}"
+                             for e in errors[:5])
+            raise SchemaDrift(f"{method} {found[0]} ({path}) took a body its request schema refuses and answered "
+                              f"{response.status_code} ({len(errors)} error(s)): {said}\nbody: {body[:600]!r}")
 
     def _check(self, method: str, path: str, response) -> None:
         status = response.status_code
@@ -257,7 +289,15 @@ def summary() -> str | None:
         return None
     each = _CONTRACT.seconds / _CONTRACT.checked
     return (f"schema check: {_CONTRACT.checked} API answers checked in {_CONTRACT.seconds:.2f} s "
-            f"({each * 1000:.2f} ms each), the schema built once in {_CONTRACT.build_seconds:.2f} s")
+            f"({each * 1000:.2f} ms each), {_CONTRACT.requests_checked} request bodies the server took, the schema "
+            f"built once in {_CONTRACT.build_seconds:.2f} s")
+
+
+def _sent(environ: dict) -> bytes:
+    """The body the test client sent: its FakePayload keeps it whole (read or not) in a BytesIO."""
+    payload = environ.get("wsgi.input")
+    content = getattr(payload, "_FakePayload__content", None)
+    return content.getvalue() if content is not None else b""
 
 
 def checking(request_method):
@@ -265,7 +305,9 @@ def checking(request_method):
 
     def request(self, **environ):
         response = request_method(self, **environ)
-        contract().check(environ.get("REQUEST_METHOD", "GET").upper(), environ.get("PATH_INFO", ""), response)
+        method, path = environ.get("REQUEST_METHOD", "GET").upper(), environ.get("PATH_INFO", "")
+        contract().check(method, path, response)
+        contract().check_request(method, path, environ.get("CONTENT_TYPE", ""), _sent(environ), response)
         return response
 
     request.checks_the_schema = True

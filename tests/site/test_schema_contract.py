@@ -46,6 +46,24 @@ def test_a_body_its_schema_refuses_fails(client, monkeypatch):
     assert "'score_unit' is a required property" in str(drift.value)
 
 
+def test_a_body_the_server_takes_and_its_request_schema_refuses_fails(client, alice, monkeypatch):
+    """The check on what the tests send (issue 48): a POST answered 2xx whose JSON body the operation's request
+    schema refuses is a drift (an app generated from the schema could not send it). Here the club-making view takes
+    a name that is a number and a member the schema does not name; the same body refused (400) passes."""
+    from leagues.api import views as league_api
+    from leagues.club import clubs
+
+    client.force_login(alice)
+    body = {"name": 5, "colour": "red"}
+    assert client.post("/api/clubs/", body, content_type="application/json").status_code == 400  # refused: fine
+    monkeypatch.setattr(league_api.ClubList, "post", lambda self, request: Response(
+        league_api.ClubOutput(clubs.club_create(name=str(request.data["name"]), owner=alice)).data, status=201))
+    with pytest.raises(SchemaDrift) as drift:
+        client.post("/api/clubs/", body, content_type="application/json")
+    assert "POST /api/clubs/ (/api/clubs/) took a body its request schema refuses and answered 201" in str(drift.value)
+    assert "5 is not of type 'string'" in str(drift.value) and "'colour' was unexpected" in str(drift.value)
+
+
 def test_an_error_that_is_not_a_problem_document_fails(client, monkeypatch):
     from django.http import JsonResponse
 
