@@ -113,7 +113,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "awaiting": awaiting,
         "can_manage": manages,
     }
-    if manages:  # disputes raised after a result counted wait for a manager here, FLAGGED_PAGE at a time
+    # disputes raised after a result counted wait for a manager here, FLAGGED_PAGE at a time (not read for the
+    # standings' own htmx parts, which do not show them)
+    if manages and (not request.htmx or "flagged" in request.GET):
         context.update(_flagged(request, league, asked))
         if request.htmx and "flagged" in request.GET:  # "Show more" of them
             return render(request, "leagues/partials/flagged_rows.html", context)
