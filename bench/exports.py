@@ -6,6 +6,11 @@ the first byte the view can send, the time to the last, the queries, and the pea
 (tracemalloc, in a second pass: it slows the code it watches). `--module` measures another version of
 `leagues/imports/export.py` instead (e.g. `git show REV:leagues/imports/export.py > /tmp/old.py`, its relative
 import made absolute), whose functions that return the whole file have it all before the first byte.
+
+Then, for the site's own module, a large club's export as it is now made (issue 46): the heavy queue's job
+(`export_job.export_build`: the file read and gzip-compressed into its row) and the download a web process then
+answers, through Django's test client, once gzip as a browser takes it and once unpacked; beside them the
+streamed download the web used to answer for the same club (`club_export` with the in-page bound lifted).
 """
 
 import argparse
@@ -82,6 +87,48 @@ def main() -> None:
         tracemalloc.stop()
         print(f"{name:8} first byte {first * 1000:8.0f} ms  last {last:6.1f} s  {size / 2**20:6.1f} MiB  "
               f"{len(queries.captured_queries)} queries  peak {peak / 2**20:7.1f} MiB")
+    if not args.module:
+        jobs(club)
+
+
+def jobs(club) -> None:
+    """The job's build and the web's part of a download, beside the web's old streamed answer."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from leagues.imports import export_job
+    from leagues.models import Membership
+    from leagues.people import players
+
+    owner = get_user_model().objects.create_user("export-owner", password="x")
+
+    Membership.objects.create(club=club, player=players.player_for_user(owner), role=Membership.Role.OWNER)
+    client = Client()
+    client.force_login(owner)
+    for kind in export_job.KINDS:
+        made, _queue = export_job.export_ask(club, owner, kind)
+        started = time.monotonic()
+        export_job.export_build(made.token)
+        built = time.monotonic() - started
+        made.refresh_from_db()
+        url = reverse("export_download", args=[club.slug, made.token])
+        started = time.monotonic()
+        packed = client.get(url, headers={"accept-encoding": "gzip"})
+        gzipped = time.monotonic() - started
+        started = time.monotonic()
+        plain = sum(len(piece) for piece in client.get(url, headers={"accept-encoding": "identity"}).streaming_content)
+        unpacked = time.monotonic() - started
+        bound, export_job.IN_PAGE_ENTRIES = export_job.IN_PAGE_ENTRIES, 10**9
+        started = time.monotonic()
+        old = client.get(reverse("club_export", args=[club.slug, kind]))
+        streamed = sum(len(piece) for piece in old.streaming_content)
+        web = time.monotonic() - started
+        export_job.IN_PAGE_ENTRIES = bound
+        assert streamed == plain == made.size, (streamed, plain, made.size)
+        print(f"{kind:8} job {built:5.1f} s ({made.size / 2**20:5.1f} MiB kept as {len(packed.content) / 2**20:4.2f} "
+              f"MiB gzip)  download: gzip {gzipped * 1000:5.0f} ms, unpacked {unpacked:4.2f} s  "
+              f"(the web streamed it in {web:4.1f} s before)")
 
 
 if __name__ == "__main__":

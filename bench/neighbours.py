@@ -26,8 +26,9 @@ accounts with tokens, a league and a season of today, and one Shitennō table pe
 2. B beside A: the same for B (a new table, a new result) while A, through the entry points a person uses, uploads
    a BG Stats file of `--import-plays` plays on the import page, opens its preview and commits it (a job on the
    heavy queue, then the re-rate it asks for), asks both nights for tables at once (`POST /api/nights/<id>/rounds/`)
-   and downloads its export (`GET /clubs/<slug>/export/<kind>/`, streamed). B's result is signed once A's import
-   job is running (or over). Each of A's steps is printed with its start and end in the phase.
+   and asks for its export (`/clubs/<slug>/export/<kind>/`: the heavy queue makes the file, then it is
+   downloaded). B's result is signed once A's import job is running (or over). Each of A's steps is printed with
+   its start and end in the phase.
 3. The chances read at 80 and at 1,080 scopes (`neighbours_partitions.measure`, in the same database, the site
    stopped): a table's chances query as the site reads it (a literal scope), and beside it the old form (the scope
    from OuterRef, which PostgreSQL plans over every partition).

@@ -46,6 +46,7 @@ urlpatterns += [
 ]
 
 from leagues.club import league_edit_views  # noqa: E402
+from leagues.imports import export_views  # noqa: E402
 from leagues.imports import views as import_views  # noqa: E402
 
 urlpatterns += [  # editing and deleting leagues and seasons (issue 34)
@@ -60,7 +61,9 @@ urlpatterns += [
     path("clubs/<slug:slug>/import/<str:token>/", import_views.import_preview, name="import_preview"),
     path("clubs/<slug:slug>/import/<str:token>/commit/", import_views.import_commit_view, name="import_commit"),
     path("clubs/<slug:slug>/import/<str:token>/progress/", import_views.import_progress, name="import_progress"),
-    path("clubs/<slug:slug>/export/<str:kind>/", import_views.club_export, name="club_export"),
+    path("clubs/<slug:slug>/export/<str:kind>/", export_views.club_export, name="club_export"),
+    path("clubs/<slug:slug>/exports/<str:token>/", export_views.export_progress, name="export_progress"),
+    path("clubs/<slug:slug>/exports/<str:token>/download/", export_views.export_download, name="export_download"),
 ]
 
 urlpatterns += [path("", include("leagues.nights.urls"))]  # league nights (issue 25)

@@ -333,6 +333,8 @@ NIGHT_PROPOSAL_TIME_LIMIT = int(os.environ.get("NIGHT_PROPOSAL_TIME_LIMIT", "30"
 CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "300"))
 CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
 LONG_JOB_TIME_LIMIT = IMPORT_JOB_TIME_LIMIT
+# A large club's export file, made by the heavy queue (leagues/imports/export_job.py): 100,000 entries take ~10 s.
+EXPORT_JOB_TIME_LIMIT = min(600, IMPORT_JOB_TIME_LIMIT)
 # The heavy jobs (imports, exports, the nightly rebuilds) go to their own queue, consumed by their own worker
 # (README, docs/operations.md "Workers and queues"): one club's import never holds back another club's ratings.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
@@ -340,6 +342,7 @@ HEAVY_QUEUE = "heavy"
 CELERY_TASK_ROUTES = {
     "leagues.tasks.import_plays_job": {"queue": HEAVY_QUEUE},
     "leagues.imports.preview_job": {"queue": HEAVY_QUEUE},
+    "leagues.imports.export_job": {"queue": HEAVY_QUEUE},
     "leagues.tasks.ratings_recompute_all": {"queue": HEAVY_QUEUE},
     "games.tasks.stats_rebuild": {"queue": HEAVY_QUEUE},
 }

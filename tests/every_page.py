@@ -80,6 +80,7 @@ def site(db, monkeypatch, settings):
              (kenji, reverse("password_change")), (None, reverse("api-docs")),
              (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
              (hana, _import_preview(club, hana, reading=True)),
+             *[(kenji, url) for url in _export_pages(club, kenji)],
              (hana, reverse("tournament_create", args=[club.slug])),
              (kenji, reverse("results_waiting")), (dora, reverse("account")),
              (None, reverse("verify_email", args=[verification.token_for(dora)])),
@@ -129,6 +130,20 @@ def _tournament_day(club, manager, member) -> list:
     return [(manager, reverse("tournament_day", args=[tournament.pk])),
             (member, reverse("tournament_day", args=[tournament.pk])),
             (None if club.members_public else member, reverse("tournament_wall", args=[tournament.pk]))]
+
+
+def _export_pages(club, user) -> list[str]:
+    """A large club's export file being made, ready, and failed (issue 46): its page in each state."""
+    from leagues.imports.export_job import export_ask, export_build
+    from leagues.models import ClubExport
+
+    pages = []
+    for kind in ("csv", "bgstats", "bgg"):
+        made, _queue = export_ask(club, user, kind)
+        pages.append(reverse("export_progress", args=[club.slug, made.token]))
+    export_build(ClubExport.objects.get(club=club, kind="bgstats").token)
+    ClubExport.objects.filter(club=club, kind="bgg").update(state=ClubExport.State.FAILED, error="It failed.")
+    return pages
 
 
 def _import_preview(club, user, *, reading: bool = False) -> str:

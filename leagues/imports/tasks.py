@@ -7,6 +7,7 @@ import math
 from celery import Task, shared_task
 from django.conf import settings
 
+from leagues.imports.export_job import export_build, export_expire, export_lost
 from leagues.imports.job import run_import_job
 from leagues.imports.pending import pending_expire, pending_lost
 from leagues.imports.preview import preview_build_job
@@ -55,10 +56,20 @@ def import_preview_job(token: str) -> None:
     preview_build_job(token)
 
 
+@shared_task(name="leagues.imports.export_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
+             soft_time_limit=settings.EXPORT_JOB_TIME_LIMIT, time_limit=settings.EXPORT_JOB_TIME_LIMIT + 30)
+def club_export_job(token: str) -> None:
+    """A large club's export file (issue 46 finding 6), on the heavy queue. Safe to deliver twice: a file already
+    made is not made again (leagues/imports/export_job.py)."""
+    export_build(token)
+
+
 @shared_task(name="leagues.tasks.imports_expire", ignore_result=True)
 def imports_expire() -> int:
-    """Delete the import uploads past their expiry, and queue again the jobs of running uploads nobody holds (a
-    lost message, a dead process): every import ends with an outcome."""
+    """Delete the import uploads and export files past their expiry, and queue again the jobs nobody holds (a
+    lost message, a dead process): every import and every export asked ends with an outcome."""
     for token in pending_lost():
         import_plays_job.delay(token)
-    return pending_expire()
+    for token in export_lost():
+        club_export_job.delay(token)
+    return pending_expire() + export_expire()

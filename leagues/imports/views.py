@@ -1,5 +1,5 @@
 """The import pages (issue 27): upload, a preview that writes nothing, one commit (a Celery job with a progress
-bar for a large file), and the club's export downloads. Thin: leagues.imports does the work."""
+bar for a large file). The exports' pages are in leagues.imports.export_views. Thin: leagues.imports does the work."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRefresh
 
 from leagues.common.access import club_for_member
-from leagues.imports import export
 from leagues.imports.formats import MAX_BYTES, ImportRefused
 from leagues.imports.job import run_import, run_import_job  # noqa: F401 (the job's body, kept here for its page's tests)
 from leagues.imports.pending import pending_create, pending_progress, pending_start, pending_unstart
@@ -272,24 +271,4 @@ def import_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
     return render(request, template, {"club": club, "token": token, "progress": progress})
 
 
-@require_safe
-@login_required
-def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    """The club's results to take elsewhere: members only, as for its other inner pages. Streamed as they are
-    read (a club of 100,000 entries took past gunicorn's 30 s when the file was built first: issue 46)."""
-    club = get_object_or_404(Club, slug=slug)
-    club_for_member(club, request.user)
-    if kind == "bgstats":
-        pieces, content_type, name = export.bgstats_pieces(club), "application/json", f"{club.slug}-bgstats.json"
-    elif kind == "bgg":
-        pieces, content_type, name = export.bgg_pieces(club), "application/xml", f"{club.slug}-bgg-plays.xml"
-    elif kind == "csv":
-        pieces, content_type, name = export.results_csv_pieces(club), "text/csv", f"{club.slug}-results.csv"
-    else:
-        raise Http404
-    response = StreamingHttpResponse(pieces, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-__all__ = ["FORMATS", "club_export", "import_commit_view", "import_preview", "import_progress", "import_start"]
+__all__ = ["FORMATS", "import_commit_view", "import_preview", "import_progress", "import_start"]

@@ -378,10 +378,10 @@ from .accounts import VerifiedAddress  # noqa: E402 (issue 47: an account's addr
 # The derived rows (ratings, standings, tallies) in a module of their own (they name the models above by string);
 # imported here so `leagues.models` names every model as before.
 from .derived import PlayerTally, Rating, RatingEvent, RatingFit, RatingScope, RivalTally, Standing  # noqa: E402
-from .imports import PendingImport  # noqa: E402 (issue 34: an upload between preview and commit)
+from .imports import ClubExport, PendingImport  # noqa: E402 (issue 34: an upload between preview and commit)
 
 __all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
            "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
            "SignOff", "Standing", "default_tie_breakers", "new_token",
-           "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport",
+           "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport", "ClubExport",
            "RatingFit", "Tournament", "TournamentEntry", "TournamentPod", "TournamentRound", "VerifiedAddress"]

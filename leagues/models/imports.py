@@ -41,3 +41,41 @@ class PendingImport(models.Model):
             out.append((name, data[at:at + size]))
             at += size
         return out
+
+
+class ClubExport(models.Model):
+    """A large club's export file, built once by the heavy queue's job and downloaded from its page (issue 46
+    finding 6: a club of 100,000 entries held a web worker 7-11 s per download, and any member may ask). The bytes
+    are kept gzip-compressed in the row, so any web process serves them; one build per club and kind runs at a
+    time (`one_export_building`), so a member who taps again, or a second member, joins it."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        READY = "ready"
+        FAILED = "failed"
+
+    token = models.CharField(max_length=40, unique=True)
+    club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+                             help_text="Who asked for it (any member of the club may download it).")
+    kind = models.CharField(max_length=10)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    fingerprint = models.JSONField(default=dict, help_text=(
+        "The club's results when it was asked (count, last change): an unchanged club reuses a fresh file."))
+    data = models.BinaryField(default=b"", help_text="The file, gzip-compressed (empty until ready).")
+    size = models.PositiveBigIntegerField(default=0, help_text="The file's size in bytes, uncompressed.")
+    error = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "kind"], condition=models.Q(state__in=["queued", "running"]),
+                                    name="one_export_building"),
+        ]
+
+    def __str__(self) -> str:
+        return f"export {self.kind} of club {self.club_id} ({self.state})"

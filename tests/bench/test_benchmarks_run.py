@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
     ("neighbours_pairs.py", ["--plays", "20", "--players", "12", "--at-play", "5", "--tonight", "4", "--guests", "2",
                              "--runs", "1"], "same meetings: yes"),
     ("neighbours_partitions.py", ["--scopes", "3", "--runs", "1"], "partitions: old (key from OuterRef)"),
+    ("exports.py", ["400"], "the web streamed it in"),
 ])
 def test_the_benchmark_runs(script, args, says):
     database = os.environ.get("DATABASE_URL", "")
