@@ -94,3 +94,22 @@ def check(budget: Budget, *, ip: str, address: str = "") -> None:
             waits.append(int(math.ceil(ends - time.time())))
     if waits:
         raise Limited(max(waits))
+
+
+def peek(budget: Budget, *, ip: str, address: str = "") -> None:
+    """Raises Limited when either budget is used up already, counting nothing: for a step that must not be taken
+    when the one after it would be refused (a new address whose link could not be sent: issue 47)."""
+    waits = []
+    for kind, value, limit in (("ip", ip, budget.per_ip), ("address", address, budget.per_address)):
+        if not value:
+            continue
+        key = _key(budget, kind, value)
+        try:
+            hits, ends = int(cache.get(key) or 0), cache.get(key + ":ends")
+        except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, as in check)
+            logger.warning("Rate limit %s not read: %s", budget.name, error)
+            continue
+        if hits >= limit and ends:
+            waits.append(int(math.ceil(float(ends) - time.time())))
+    if waits:
+        raise Limited(max(waits))

@@ -8,7 +8,7 @@ import json
 import logging
 
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import ValidationError
@@ -89,9 +89,13 @@ def email_change(request: HttpRequest) -> HttpResponse:
     form = EmailChangeForm(request.POST)
     player = players.player_for_user(request.user)
     if form.is_valid():
+        ip = rate_limits.client_ip(request)
         try:
-            rate_limits.check(rate_limits.EMAIL_CHANGE, ip=rate_limits.client_ip(request),
-                              address=f"account:{request.user.pk}")
+            rate_limits.check(rate_limits.EMAIL_CHANGE, ip=ip, address=f"account:{request.user.pk}")
+            # the new address's link must be sendable now: else a 429 would follow a change already made, and
+            # the account would hold an address it cannot confirm for an hour (nothing is changed then)
+            rate_limits.peek(rate_limits.VERIFY_RESEND, ip=ip,
+                             address=get_user_model().objects.normalize_email(form.cleaned_data["email"].strip()))
         except rate_limits.Limited as limited:
             return too_many(request, limited)
         try:

@@ -105,6 +105,39 @@ def test_the_link_again_stops_at_its_budget(client, alice):
     assert len(mail.outbox) == limit
 
 
+def test_an_address_whose_link_could_not_be_sent_is_not_changed(client, alice):
+    """The link budget used up from this connection: changing the address would leave one that cannot be
+    confirmed for an hour, so the change is refused (429) before anything is written, and nothing is sent."""
+    VerifiedAddress.objects.filter(user=alice).delete()
+    client.force_login(alice)
+    for _n in range(rate_limits.VERIFY_RESEND.per_address):
+        assert client.post(reverse("email_link_again")).status_code == 302
+    sent = len(mail.outbox)
+    # the same address's budget is used up: a change back to it (or to one the connection has used up) waits
+    refused = client.post(reverse("email_change"), {"email": "ALICE@example.org", "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org" and len(mail.outbox) == sent
+    # another address still has its budget: changed, and its link sent
+    moved = client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD})
+    assert moved.status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example" and mail.outbox[-1].to == ["alice@new.example"]
+
+
+def test_a_connection_past_its_link_budget_changes_no_address(client, alice):
+    client.force_login(alice)
+    limit = rate_limits.VERIFY_RESEND.per_ip
+    for n in range(limit):  # links for other accounts' addresses, from one connection
+        rate_limits.check(rate_limits.VERIFY_RESEND, ip="203.0.113.9", address=f"x{n}@example.org")
+    refused = client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD},
+                          REMOTE_ADDR="203.0.113.9")
+    assert refused.status_code == 429
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org" and mail.outbox == [] and VerifiedAddress.objects.filter(
+        user=alice).exists()
+
+
 def test_clients_behind_a_trusted_proxy_are_told_apart(client, alice, settings):
     """Behind one proxy (TRUSTED_PROXIES=1) the client is the last X-Forwarded-For entry, as for the log-in lock-out;
     what a client writes further left does not move it to another budget."""
