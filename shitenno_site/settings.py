@@ -286,8 +286,11 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
         "shitenno_site.api.blank_or_pattern",
     ],
-    # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit).
-    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.standings.points.SCHEMES",
+    # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit),
+    # and so is a result's status (a result's answer and a table's): drf-spectacular matches values and labels,
+    # so the inputs take the model's choices (issue 48 finding 3: two enums each, one named "SeasonOutput...").
+    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.models.Season.Scheme",
+                            "ResultStatusEnum": "leagues.models.Result.Status",
                             "AccessTokenScopeEnum": "shitenno_site.tokens.models.AccessToken.SCOPES"},
 }
 

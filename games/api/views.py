@@ -10,7 +10,8 @@ from urllib.parse import urlencode
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -57,11 +58,18 @@ class ResultLinksOutput(serializers.Serializer):
     table_sign_off = serializers.CharField(allow_null=True, help_text="The same sign-off, by the table's code.")
 
 
+# A result's statuses as the results' own model names them (leagues' Result.Status; games does not import leagues,
+# so tests/site/test_schema_names.py keeps the two equal): with the same values and labels the schema has one enum,
+# ResultStatusEnum, for a table's result and a result alike (issue 48 finding 3).
+RESULT_STATUSES = [("pending", gettext_lazy("waiting for sign-off")), ("counted", gettext_lazy("counted")),
+                   ("disputed", gettext_lazy("disputed"))]
+
+
 class TableResultOutput(serializers.Serializer):
     """A finished table's result, in short: what a client needs to get it counted (docs/api.md, "Quick start")."""
 
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["pending", "counted", "disputed"])
+    status = serializers.ChoiceField(choices=RESULT_STATUSES)
     season = serializers.IntegerField(allow_null=True, help_text="The season it counts in, if any.")
     waiting_for = WaitingOutput(many=True, help_text="The players nobody has agreed for yet; empty once counted.")
     links = ResultLinksOutput()
@@ -132,6 +140,7 @@ class RecordedOutput(serializers.Serializer):
                                                           "off (null before).")
 
 
+@extend_schema_view(get=extend_schema(summary="The tables you may see, latest first, paged"))
 class TableList(ListAPIView):
     serializer_class = TableOutput
 
@@ -148,7 +157,7 @@ class TableList(ListAPIView):
         is_public = StrictBooleanField(default=True)
 
     def get_queryset(self) -> QuerySet:
-        return selectors.sessions_visible(self.request.user).order_by("-created_at")
+        return selectors.sessions_visible(self.request.user).order_by("-created_at", "-id")  # a stable page order
 
     @extend_schema(request=TableCreateInput, responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
                    summary="Start a table and seat its players",

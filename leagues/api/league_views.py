@@ -18,7 +18,7 @@ from leagues.common.access import club_sees_inside
 from leagues.models import Club, League, Player, Rating, RatingEvent, Season, Standing
 from leagues.people import player_record
 from leagues.rating import display as rating_display
-from leagues.standings import SCHEMES, TIE_BREAKERS
+from leagues.standings import TIE_BREAKERS
 from shitenno_site.api import (
     NameField,
     StrictDateField,
@@ -185,7 +185,8 @@ class LeagueDetail(APIView):
         name = NameField(max_length=100, required=False)
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20, required=False)
 
-    @extend_schema(responses=with_errors({200: LeagueOutput}, 404))
+    @extend_schema(responses=with_errors({200: LeagueOutput}, 404),
+                   summary="A league you may see: its club, name and games")
     def get(self, request, pk: int) -> Response:
         return Response(LeagueOutput(selectors.league_for_viewer(pk=pk, viewer=request.user)).data)
 
@@ -212,7 +213,7 @@ class LeagueSeasons(APIView):
         name = NameField(max_length=100)
         starts_on = StrictDateField()
         ends_on = StrictDateField()
-        points_scheme = serializers.ChoiceField(choices=SCHEMES, default="3-2-1-0")
+        points_scheme = serializers.ChoiceField(choices=Season.Scheme.choices, default="3-2-1-0")
         custom_points = serializers.DictField(
             child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False, default=dict
         )
@@ -239,7 +240,7 @@ class SeasonDetail(APIView):
         name = NameField(max_length=100, required=False)
         starts_on = StrictDateField(required=False)
         ends_on = StrictDateField(required=False)
-        points_scheme = serializers.ChoiceField(choices=SCHEMES, required=False)
+        points_scheme = serializers.ChoiceField(choices=Season.Scheme.choices, required=False)
         custom_points = serializers.DictField(
             child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False)
         min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, required=False)

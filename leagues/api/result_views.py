@@ -162,7 +162,8 @@ class ResultDetail(APIView):
     class ResultDeleteInput(StrictSerializer):
         version = StrictIntegerField()
 
-    @extend_schema(responses=with_errors({200: ResultOutput}, 404))
+    @extend_schema(responses=with_errors({200: ResultOutput}, 404),
+                   summary="A result you may see: its places, scores, status and who has signed it")
     def get(self, request, pk: int) -> Response:
         return Response(ResultOutput(get_object_or_404(selectors.results_visible(request.user), pk=pk)).data)
 

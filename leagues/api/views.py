@@ -5,7 +5,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import IsAuthenticated
@@ -107,6 +107,7 @@ class MeDelete(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(get=extend_schema(summary="Players by name, paged; `search` keeps those whose name holds it"))
 class PlayerList(ListAPIView):
     serializer_class = PlayerOutput
 
@@ -130,7 +131,7 @@ class PlayerList(ListAPIView):
 
 
 class PlayerDetail(APIView):
-    @extend_schema(responses=with_errors({200: PlayerOutput}, 404))
+    @extend_schema(responses=with_errors({200: PlayerOutput}, 404), summary="A player, by id")
     def get(self, request, pk: int) -> Response:
         return Response(PlayerOutput(get_object_or_404(selectors.players_list(), pk=pk)).data)
 
@@ -184,26 +185,27 @@ class MembershipOutput(serializers.ModelSerializer):
         fields = ["id", "player", "role", "joined_at"]
 
 
+@extend_schema_view(get=extend_schema(summary="Clubs by name, paged"))
 class ClubList(ListAPIView):
     serializer_class = ClubOutput
     queryset = Club.objects.order_by("name", "pk")  # a stable page order
 
-    class Input(StrictSerializer):
+    class ClubInput(StrictSerializer):
         name = NameField(max_length=100)
         description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000, multiline=True)
         members_public = StrictBooleanField(required=False, default=False)
 
-    @extend_schema(request=Input, responses=with_errors({201: ClubOutput}, 400, 403, 415, 429),
+    @extend_schema(request=ClubInput, responses=with_errors({201: ClubOutput}, 400, 403, 415, 429),
                    summary="Start a club (you become its owner)")
     def post(self, request) -> Response:
-        data = self.Input(data=request.data)
+        data = self.ClubInput(data=request.data)
         data.is_valid(raise_exception=True)
         club = clubs.club_create(owner=request.user, **data.validated_data)
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
 
 
 class ClubDetail(APIView):
-    @extend_schema(responses=with_errors({200: ClubOutput}, 404))
+    @extend_schema(responses=with_errors({200: ClubOutput}, 404), summary="A club, by its slug")
     def get(self, request, slug: str) -> Response:
         return Response(ClubOutput(get_object_or_404(Club, slug=slug)).data)
 

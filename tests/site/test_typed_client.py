@@ -184,12 +184,12 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
 
         # alice's club, bob asked in and accepting, a league and a season around tonight
         club = parsed(op(typed, "clubs.clubs_create").sync_detailed(
-            client=alices, body=M("InputRequest")(name="Edo Gamers")), 201, M("ClubOutput"))
+            client=alices, body=M("ClubInputRequest")(name="Edo Gamers")), 201, M("ClubOutput"))
         parsed(op(typed, "clubs.clubs_members_create").sync_detailed(
             club.slug, client=alices, body=M("AddInputRequest")(player=me["bob"])), 202, M("InviteAsked"))
         invites = parsed(op(typed, "invites.invites_list").sync_detailed(client=bobs), 200, list)
         assert [(invite.club, invite.player.id) for invite in invites] == [(club.slug, me["bob"])]
-        parsed(op(typed, "invites.invites_create").sync_detailed(
+        parsed(op(typed, "invites.invites_answer").sync_detailed(
             invites[0].id, client=bobs, body=M("AnswerInputRequest")(accept=True)), 200, M("MembershipOutput"))
         league = parsed(op(typed, "clubs.clubs_leagues_create").sync_detailed(
             club.slug, client=alices, body=M("LeagueInputRequest")(name="Thursday", games=["shitenno"])),
@@ -229,7 +229,7 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
             waiting = parsed(op(typed, "results.results_list").sync_detailed(
                 client=app, waiting=M("ResultsListWaiting").ME), 200, M("PaginatedResultOutputList"))
             assert [(row.id, row.table) for row in waiting.results] == [(result.id, table.code)]
-            signed = parsed(op(typed, "results.results_sign_off_create").sync_detailed(
+            signed = parsed(op(typed, "results.results_sign_off").sync_detailed(
                 waiting.results[0].id, client=app, body=M("SignOffInputRequest")(agreed=True)), 200, M("ResultOutput"))
             assert parsed(op(typed, "results.results_list").sync_detailed(
                 client=app, waiting=M("ResultsListWaiting").ME), 200, M("PaginatedResultOutputList")).results == []
