@@ -100,3 +100,15 @@ def test_who_may_read_each_list_is_unchanged(api, client, club, alice, dave):
     assert api.get(f"/api/clubs/{club.slug}/tournaments/?limit=1").status_code == 403
     assert api.get(f"/api/leagues/{league.pk}/seasons/?limit=1").status_code == 404
     assert api.get("/api/invites/").json()["count"] == 0 and api.get("/api/tokens/").json()["count"] == 0
+
+
+def test_no_read_in_the_schema_answers_a_bare_array_but_the_move_log(api):
+    """A new list that forgets the paging fails here (issue 46 finding 6). The move log is the one exception, read
+    from a `seq` (`?since=`, the `Link` header naming the next page) so a poll asks only for what is new."""
+    schema = api.get("/api/schema/?format=json").json()
+    bare = sorted(path for path, operations in schema["paths"].items() if "get" in operations
+                  for body in operations["get"]["responses"].get("200", {}).get("content", {}).values()
+                  if body["schema"].get("type") == "array")
+    assert bare == ["/api/tables/{code}/moves/"]
+    paged = schema["components"]["schemas"]["PaginatedGameOutputList"]
+    assert {"count", "next", "previous", "results"} <= set(paged["properties"])
