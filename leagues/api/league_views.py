@@ -143,17 +143,22 @@ class PlayerStatsOutput(serializers.Serializer):
     nemesis = HeadToHeadOutput(allow_null=True)
 
 
-class ClubLeagues(APIView):
+class ClubLeagues(PagedListView):
+    serializer_class = LeagueOutput
+
     class LeagueInput(StrictSerializer):
         name = NameField(max_length=100)
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20)
 
-    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 403, 404), summary="A club's leagues")
+    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 400, 403, 404),
+                   summary="A club's leagues, by name, paged")
     def get(self, request, slug: str) -> Response:
+        """Paged as every list (`limit`, `offset`), by name: a club's leagues grow with its years, and one shape
+        for every list spares a client a second way to read one (issue 46 finding 6; before, a plain array)."""
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             raise exceptions.PermissionDenied(_("Only members see a private club's leagues."))
-        return Response(LeagueOutput(selectors.leagues_list(viewer=request.user, club=club), many=True).data)
+        return self.paged(selectors.leagues_list(viewer=request.user, club=club).order_by("name", "pk"))
 
     @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415, 429),
                    summary="Start a league (club owners and admins)")
@@ -208,7 +213,9 @@ class LeagueDetail(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueSeasons(APIView):
+class LeagueSeasons(PagedListView):
+    serializer_class = SeasonOutput
+
     class SeasonInput(StrictSerializer):
         name = NameField(max_length=100)
         starts_on = StrictDateField()
@@ -220,10 +227,13 @@ class LeagueSeasons(APIView):
         min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
 
-    @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 404), summary="A league's seasons")
+    @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 400, 404),
+                   summary="A league's seasons, the latest first, paged")
     def get(self, request, pk: int) -> Response:
+        """Paged as every list (`limit`, `offset`), the latest first (then the newest made, so pages never
+        overlap): one shape for every list (issue 46 finding 6; before, a plain array)."""
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
-        return Response(SeasonOutput(league.seasons.all(), many=True).data)
+        return self.paged(league.seasons.order_by("-starts_on", "-pk"))
 
     @extend_schema(request=SeasonInput, responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
                    summary="Add a season with its rules (managers)")

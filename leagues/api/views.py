@@ -287,13 +287,20 @@ class ClubJoin(APIView):
         return Response(ClubOutput(clubs.club_join(token=data.validated_data["token"], user=request.user)).data)
 
 
-class InviteList(APIView):
-    permission_classes = [IsAuthenticated]
+class InviteList(ListAPIView):
+    """Paged as every list (`limit`, `offset`), the latest first: one shape for every list, whoever is asked into
+    many clubs at once (issue 46 finding 6; before, a plain array)."""
 
-    @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 401),
-                   summary="Club invites waiting for your answer (for you, and for the guests you added)")
-    def get(self, request) -> Response:
-        return Response(InviteAsked(clubs.club_invites_for(request.user), many=True).data)
+    permission_classes = [IsAuthenticated]
+    serializer_class = InviteAsked
+
+    def get_queryset(self) -> QuerySet[ClubInvite]:
+        return clubs.club_invites_for(self.request.user)  # by -created_at, -id: pages never overlap
+
+    @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 400, 401),
+                   summary="Club invites waiting for your answer (for you, and for the guests you added), paged")
+    def get(self, request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
 class InviteAnswer(APIView):

@@ -25,6 +25,7 @@ from shitenno_site.api import (
     StrictSerializer,
     with_errors,
 )
+from shitenno_site.paged import PagedListView
 
 from . import selectors, services, tables
 from .models import Tournament, TournamentPod, TournamentRound
@@ -165,7 +166,9 @@ class TournamentRounds(APIView):
         return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
-class ClubTournaments(APIView):
+class ClubTournaments(PagedListView):
+    serializer_class = TournamentSummaryOutput
+
     class TournamentInput(StrictSerializer):
         name = NameField(max_length=100)
         date = StrictDateField()
@@ -181,13 +184,16 @@ class ClubTournaments(APIView):
                                               default="random", help_text="random, or ratings: round 1 seeded by "
                                                                           "the club's ratings.")
 
-    @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 403, 404),
-                   summary="A club's tournaments, the latest first")
+    @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 400, 403, 404),
+                   summary="A club's tournaments, the latest first, paged")
     def get(self, request, slug: str) -> Response:
+        """Paged as every list (`limit`, `offset`), the latest first (by date, then the newest set up): a club
+        that holds a tournament each month has hundreds in a few years (issue 46 finding 6; before, a plain
+        array)."""
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             raise PermissionDenied(_("Only members see a private club's tournaments."))
-        return Response(TournamentSummaryOutput(selectors.club_tournaments(club), many=True).data)
+        return self.paged(selectors.club_tournaments(club))
 
     @extend_schema(request=TournamentInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
                    summary="Set up a tournament (club owners and admins)")

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from shitenno_site.api import NameField, StrictSerializer, with_errors
+from shitenno_site.paged import PagedListView
 
 from . import services
 from .models import AccessToken
@@ -43,12 +44,17 @@ class AccessTokenInput(StrictSerializer):
                                               help_text="30, 90 or 365; null: never.")
 
 
-class AccessTokenList(APIView):
+class AccessTokenList(PagedListView):
     permission_classes = [IsAuthenticated]
+    serializer_class = AccessTokenOutput
 
-    @extend_schema(responses=with_errors({200: AccessTokenOutput(many=True)}, 401), summary="Your access tokens")
+    @extend_schema(responses=with_errors({200: AccessTokenOutput(many=True)}, 400, 401),
+                   summary="Your access tokens, the newest first, paged")
     def get(self, request) -> Response:
-        return Response(AccessTokenOutput(services.tokens_of(request.user), many=True).data)
+        """Paged as every list (`limit`, `offset`), the newest first, though a person has at most 20 tokens
+        (services.MAX_TOKENS): one shape for every list, so a client reads them all one way (issue 46 finding 6;
+        before, a plain array)."""
+        return self.paged(services.tokens_of(request.user).order_by("-created_at", "-pk"))
 
     @extend_schema(request=AccessTokenInput, responses=with_errors({201: AccessTokenMade}, 400, 401, 403, 415, 429),
                    summary="Make an access token (signed in on the site, not with a token)")

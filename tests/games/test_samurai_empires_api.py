@@ -39,7 +39,7 @@ def _worked_game() -> tuple[dict, list[tuple[str, str, dict]], dict]:
 
 
 def test_the_game_is_listed_with_its_unit(api, alice):
-    games = {g["slug"]: g for g in api.login(alice).get("/api/games/").json()}
+    games = {g["slug"]: g for g in api.login(alice).get("/api/games/").json()["results"]}
     assert games["samurai_empires"]["score_unit"] == "victory points"
     assert games["samurai_empires"]["min_players"] == 1 and games["samurai_empires"]["max_players"] == 5
 

@@ -43,7 +43,7 @@ def season(api, alice, bob):
         club = ok(api.login(alice).post("/api/clubs/", {"name": "Edo Gamers"}), 201)
         bobs = ok(api.login(bob).get("/api/me/"))["player"]["id"]
         ok(api.login(alice).post(f"/api/clubs/{club['slug']}/members/", {"player": bobs}), 202)
-        invite = ok(api.login(bob).get("/api/invites/"))[0]
+        invite = ok(api.login(bob).get("/api/invites/"))["results"][0]
         ok(api.post(f"/api/invites/{invite['id']}/", {"accept": True}))
         league = ok(api.login(alice).post(f"/api/clubs/{club['slug']}/leagues/",
                                           {"name": "Thursday", "games": ["shitenno"]}), 201)

@@ -35,8 +35,8 @@ def test_it_creates_leagues_and_seasons_for_managers_only(api, club, alice, caro
     response = api.post(f"/api/leagues/{league}/seasons/", {**season, "tie_breakers": ["points"]})
     assert response.status_code == 400 and "starts_on" in response.json()["errors"]  # overlaps S1
     assert Season.objects.count() == 1 and League.objects.count() == 1
-    assert api.get(f"/api/clubs/{club.slug}/leagues/").json()[0]["name"] == "Spring"
-    assert len(api.get(f"/api/leagues/{league}/seasons/").json()) == 1
+    assert api.get(f"/api/clubs/{club.slug}/leagues/").json()["results"][0]["name"] == "Spring"
+    assert api.get(f"/api/leagues/{league}/seasons/").json()["count"] == 1
 
 
 def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, bob, carol, dave):

@@ -95,7 +95,7 @@ def test_a_manager_sets_up_a_tournament_a_member_lists_it_and_may_not_set_one_up
                                      {"name": "Rogue cup", "date": "2026-04-04"}, format="json")
     assert refused.status_code == 403 and list(Tournament.objects.values()) == before
     listed = client_for(carol).get(f"/api/clubs/{club.slug}/tournaments/")
-    assert listed.status_code == 200 and [t["name"] for t in listed.json()] == ["Spring cup"]
+    assert listed.status_code == 200 and [t["name"] for t in listed.json()["results"]] == ["Spring cup"]
 
 
 def test_a_bad_set_up_is_a_400_naming_the_field_and_writes_nothing(club, alice, dave):

@@ -72,7 +72,7 @@ def test_it_puts_the_guest_in_a_club_only_when_its_creator_accepts(api, carol, d
 
     assert api.post(f"/api/invites/{invite['id']}/", {"accept": True}).status_code == 404  # not dave's to answer
     api.login(carol)
-    assert [i["id"] for i in api.get("/api/invites/").json()] == [invite["id"]]
+    assert [i["id"] for i in api.get("/api/invites/").json()["results"]] == [invite["id"]]
     accepted = api.post(f"/api/invites/{invite['id']}/", {"accept": True})
     assert accepted.status_code == 200 and accepted.json()["player"]["id"] == goro.pk
     assert Membership.objects.filter(club__slug=dave_club, player=goro).exists()
@@ -99,7 +99,7 @@ def test_an_account_joins_only_by_accepting(api, alice, dave):
     assert api.post(f"/api/clubs/{dave_club.slug}/members/", {"player": player_for_user(alice).pk}).status_code == 202
     assert not Membership.objects.filter(club=dave_club, player__user=alice).exists()
     api.login(alice)
-    (invite,) = api.get("/api/invites/").json()
+    (invite,) = api.get("/api/invites/").json()["results"]
     assert api.post(f"/api/invites/{invite['id']}/", {"accept": False}).status_code == 204
     assert not Membership.objects.filter(club=dave_club, player__user=alice).exists()
 

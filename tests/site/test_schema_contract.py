@@ -36,13 +36,14 @@ def test_an_undocumented_status_fails(client, monkeypatch):
 def test_a_body_its_schema_refuses_fails(client, monkeypatch):
     """A game whose min_players is text, and one without its score_unit: the schema says an integer, required."""
     def drifting(self, request):
-        return Response([{"slug": "go", "name": "Go", "min_players": "two", "max_players": 2, "rules_version": "1"}])
+        return Response({"count": 1, "next": None, "previous": None, "results": [
+            {"slug": "go", "name": "Go", "min_players": "two", "max_players": 2, "rules_version": "1"}]})
 
     monkeypatch.setattr(game_views.Games, "get", drifting)
     with pytest.raises(SchemaDrift) as drift:
         APIClient().get("/api/games/")
     assert "a body its schema refuses" in str(drift.value)
-    assert "at 0/min_players: 'two' is not of type 'integer'" in str(drift.value)
+    assert "at results/0/min_players: 'two' is not of type 'integer'" in str(drift.value)
     assert "'score_unit' is a required property" in str(drift.value)
 
 
@@ -103,8 +104,12 @@ def test_a_member_the_schema_does_not_name_is_a_drift(client, monkeypatch):
     assert json_schema({"type": "object", "properties": {"a": {}}, "additionalProperties": True})[
         "additionalProperties"] is True
     original = game_views.Games.get
-    monkeypatch.setattr(game_views.Games, "get", lambda self, request: Response(
-        [{**game, "colour": "red"} for game in original(self, request).data]))
+
+    def with_colour(self, request):
+        page = original(self, request).data  # paged (issue 46 finding 6)
+        return Response({**page, "results": [{**game, "colour": "red"} for game in page["results"]]})
+
+    monkeypatch.setattr(game_views.Games, "get", with_colour)
     with pytest.raises(SchemaDrift, match="Additional properties are not allowed \\('colour' was unexpected\\)"):
         client.get("/api/games/")
 

@@ -187,7 +187,8 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
             client=alices, body=M("ClubInputRequest")(name="Edo Gamers")), 201, M("ClubOutput"))
         parsed(op(typed, "clubs.clubs_members_create").sync_detailed(
             club.slug, client=alices, body=M("AddInputRequest")(player=me["bob"])), 202, M("InviteAsked"))
-        invites = parsed(op(typed, "invites.invites_list").sync_detailed(client=bobs), 200, list)
+        invites = parsed(op(typed, "invites.invites_list").sync_detailed(client=bobs), 200,
+                         M("PaginatedInviteAskedList")).results
         assert [(invite.club, invite.player.id) for invite in invites] == [(club.slug, me["bob"])]
         parsed(op(typed, "invites.invites_answer").sync_detailed(
             invites[0].id, client=bobs, body=M("AnswerInputRequest")(accept=True)), 200, M("MembershipOutput"))

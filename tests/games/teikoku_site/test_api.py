@@ -38,7 +38,7 @@ def post_move(api, code, seq, move, **headers):
 
 
 def test_it_lists_teikoku_among_the_games_with_its_unit(api):
-    games = {g["slug"]: g for g in api.get("/api/games/").json()}
+    games = {g["slug"]: g for g in api.get("/api/games/").json()["results"]}
     assert games["teikoku"]["score_unit"] == "treasure"
     assert (games["teikoku"]["min_players"], games["teikoku"]["max_players"]) == (2, 4)
 
