@@ -142,7 +142,7 @@ def _export_pages(club, user) -> list[str]:
         made, _queue = export_ask(club, user, kind)
         pages.append(reverse("export_progress", args=[club.slug, made.token]))
     export_build(ClubExport.objects.get(club=club, kind="bgstats").token)
-    ClubExport.objects.filter(club=club, kind="bgg").update(state=ClubExport.State.FAILED, error="It failed.")
+    ClubExport.objects.filter(club=club, kind="bgg").update(state=ClubExport.State.FAILED, error="failed")
     return pages
 
 

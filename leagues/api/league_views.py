@@ -5,7 +5,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
@@ -36,13 +36,27 @@ from .views import PlayerOutput
 
 class LeagueOutput(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    games = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                  help_text="Game slugs (or free-text names) this league counts.")
 
     class Meta:
         model = League
         fields = ["id", "club", "name", "slug", "games", "created_at"]
 
 
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "number"}}})
+class PointsByCountField(serializers.JSONField):
+    """Points by place for each player count, as stored (4 stays 4, 2.5 stays 2.5): typed in the schema (issue 48)."""
+
+
 class SeasonOutput(serializers.ModelSerializer):
+    custom_points = PointsByCountField(read_only=True, help_text=(
+        'Points by place for each player count, e.g. {"4": [4, 2, 1, 0]} (empty unless the scheme is custom).'))
+    tie_breakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIE_BREAKERS), read_only=True,
+        help_text="Ordered tie-breaker names, exactly as the table applies them (points first unless placed); see "
+                  "leagues.standings.")
+
     class Meta:
         model = Season
         fields = ["id", "league", "name", "starts_on", "ends_on", "points_scheme", "custom_points", "min_games",

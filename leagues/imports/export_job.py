@@ -45,6 +45,16 @@ KINDS: dict[str, tuple[Callable[[Club], Iterator[bytes]], str, str]] = {
 }
 
 
+# Why a build failed, as a code: the page says it in its reader's language (the job's own language is nobody's).
+TOO_LONG, BROKE = "too-long", "failed"
+
+
+def failure_text(code: str) -> str:
+    if code == TOO_LONG:
+        return _("Making the file took longer than the site allows a job; nothing was kept. Try again later.")
+    return _("The file could not be made; the site's operators have been told. Try again later.")
+
+
 def file_name(club: Club, kind: str) -> str:
     return f"{club.slug}-{KINDS[kind][2]}"
 
@@ -130,13 +140,11 @@ def export_build(token: str) -> None:
                 out.write(piece)
                 size += len(piece)
     except SoftTimeLimitExceeded:
-        _finish(made, state=ClubExport.State.FAILED, error=_(
-            "Making the file took longer than the site allows a job; nothing was kept. Try again later."))
+        _finish(made, state=ClubExport.State.FAILED, error=TOO_LONG)
         return
     except Exception:
         logger.exception("The export %s failed.", token)
-        _finish(made, state=ClubExport.State.FAILED, error=_(
-            "The file could not be made; the site's operators have been told. Try again later."))
+        _finish(made, state=ClubExport.State.FAILED, error=BROKE)
         return
     _finish(made, state=ClubExport.State.READY, data=packed.getvalue(), size=size)
 

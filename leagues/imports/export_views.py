@@ -14,7 +14,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from leagues.common.access import club_for_member
-from leagues.imports.export_job import KINDS, export_ask, export_unqueue, file_name, in_page, unpacked
+from leagues.imports.export_job import (
+    KINDS,
+    export_ask,
+    export_unqueue,
+    failure_text,
+    file_name,
+    in_page,
+    unpacked,
+)
 from leagues.models import Club, ClubExport
 
 logger = logging.getLogger(__name__)
@@ -72,7 +80,8 @@ def export_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
     club = _member_club(request, slug)
     made = _made(club, token)
     template = "leagues/partials/export_progress.html" if request.htmx else "leagues/export_progress.html"
-    return render(request, template, {"club": club, "made": made, "name": file_name(club, made.kind)})
+    return render(request, template, {"club": club, "made": made, "name": file_name(club, made.kind),
+                                      "failure": failure_text(made.error) if made.error else ""})
 
 
 @require_safe

@@ -65,7 +65,8 @@ class ClubExport(models.Model):
         "The club's results when it was asked (count, last change): an unchanged club reuses a fresh file."))
     data = models.BinaryField(default=b"", help_text="The file, gzip-compressed (empty until ready).")
     size = models.PositiveBigIntegerField(default=0, help_text="The file's size in bytes, uncompressed.")
-    error = models.CharField(max_length=300, blank=True, default="")
+    error = models.CharField(max_length=20, blank=True, default="", help_text=(
+        "Why it failed, as a code (leagues.imports.export_job.failure_text says it in the reader's language)."))
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -234,9 +234,9 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
                 waiting.results[0].id, client=app, body=M("SignOffInputRequest")(agreed=True)), 200, M("ResultOutput"))
             assert parsed(op(typed, "results.results_list").sync_detailed(
                 client=app, waiting=M("ResultsListWaiting").ME), 200, M("PaginatedResultOutputList")).results == []
-        assert signed.status == M("ResultOutputStatusEnum").COUNTED and signed.waiting_for == []
+        assert signed.status == M("ResultStatusEnum").COUNTED and signed.waiting_for == []
         assert parsed(op(typed, "tables.tables_result_retrieve").sync_detailed(table.code, client=alices),
-                      200, M("ResultOutput")).status == M("ResultOutputStatusEnum").COUNTED
+                      200, M("ResultOutput")).status == M("ResultStatusEnum").COUNTED
 
         the_worker_runs_its_jobs()
         standings = parsed(op(typed, "seasons.seasons_standings_list").sync_detailed(season.id, client=bobs),
