@@ -2,6 +2,7 @@
 processes), and a signed-in person's browser on its pages (`Browser`)."""
 
 import os
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -86,3 +87,49 @@ class Browser:
         data = dict(data, csrfmiddlewaretoken=self.cookies.get("csrftoken", ""))
         return self._kept(requests.post(self.base + path, data=data, files=files, cookies=self.cookies,
                                         allow_redirects=False, timeout=120))
+
+
+class LockWaits:
+    """PostgreSQL's lock waits in the benchmark's database, sampled every `every` s from pg_stat_activity while a
+    phase runs (issue 46: a slow move could be a wait on a row or a table another club's job holds, not CPU): how
+    many samples saw a backend waiting on a lock, the most at once, and what they waited on most."""
+
+    QUERY = ("SELECT wait_event, left(query, 60) FROM pg_stat_activity WHERE datname = current_database() "
+             "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+
+    def __init__(self, every: float = 0.1) -> None:
+        self.every, self.samples, self.waiting, self.most = every, 0, 0, 0
+        self.seen: dict[tuple[str, str], int] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "LockWaits":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+            while not self.stop.wait(self.every):
+                rows = conn.execute(self.QUERY).fetchall()
+                self.samples += 1
+                if rows:
+                    self.waiting += 1
+                    self.most = max(self.most, len(rows))
+                    for event, query in rows:
+                        self.seen[(event, query)] = self.seen.get((event, query), 0) + 1
+
+    def said(self) -> str:
+        if not self.samples:
+            return "lock waits: not sampled"
+        head = f"lock waits: {self.waiting} of {self.samples} samples ({self.every * 1000:.0f} ms apart) saw one"
+        if not self.waiting:
+            return head
+        top = sorted(self.seen.items(), key=lambda kv: -kv[1])[:3]
+        return head + f", at most {self.most} at once; most: " + "; ".join(
+            f"{event} x{n} ({query!r})" for (event, query), n in top)

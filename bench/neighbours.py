@@ -65,7 +65,7 @@ import imports as import_bench  # noqa: E402
 import neighbours_pairs  # noqa: E402
 import neighbours_partitions  # noqa: E402
 from _neighbours_club_a import Steps, a_export, a_import, a_proposal  # noqa: E402
-from _neighbours_site import PASSWORD, Site, load, say  # noqa: E402
+from _neighbours_site import PASSWORD, LockWaits, Site, load, say  # noqa: E402
 from _scale_stack import call  # noqa: E402
 
 MOVE_P95_TARGET = 1.5  # x B alone
@@ -291,9 +291,11 @@ def main() -> None:
 
         say("\n1. B alone")
         cpu, wall = site.cpu(), time.monotonic()
-        alone = phase_b(port, plan, plan["tables"][0], args)
+        with LockWaits() as waits:
+            alone = phase_b(port, plan, plan["tables"][0], args)
         show_b("B alone", alone, args.moves)
         show_cpu(cpu, site.cpu(), time.monotonic() - wall)
+        say(f"  {waits.said()}")
 
         say("\n2. B beside A's worst case")
         cpu, wall = site.cpu(), time.monotonic()
@@ -316,9 +318,11 @@ def main() -> None:
             state["signed_at"] = time.monotonic() - steps.t0
             state["a_running_at_sign"] = [name for name, (_s, end, _n) in steps.rows.items() if end is None]
 
-        beside = phase_b(port, plan, plan["tables"][1], args, a_running, after_import_started)
+        with LockWaits() as waits:
+            beside = phase_b(port, plan, plan["tables"][1], args, a_running, after_import_started)
         show_b("B beside A", beside, args.moves)
         show_cpu(cpu, site.cpu(), time.monotonic() - wall)
+        say(f"  {waits.said()}")
         say(f"  B's last sign-off at {state['signed_at']:.1f} s, while A ran: "
             f"{', '.join(state['a_running_at_sign']) or 'nothing'}")
         waited_until = time.monotonic() + args.a_wait  # A's re-rate may go on long after B is done

@@ -243,6 +243,11 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 # reset, the address verification), not the request's host: Django's default signed "The 127.0.0.1:8101 team"
 # (issue 47 finding 7).
 SITE_NAME = os.environ.get("SITE_NAME", "Shitennō")
+# Each game's BoardGameGeek id, by slug, for the exports (BG Stats `bggId`, BGG `objectid`) and for matching an
+# import's games: e.g. GAME_BGG_IDS="slug=123,other=456". None is set by default: the rulebooks the site is built
+# from give none, so the exports say 0 (BG Stats' and BGG's "no id") and imports match games by name.
+GAME_BGG_IDS = {slug.strip(): int(number) for slug, _, number in (
+    item.partition("=") for item in os.environ.get("GAME_BGG_IDS", "").split(",") if "=" in item)}
 # The mails' sender: by default named by SITE_NAME too (the name a mail client shows beside the subject).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or f"{SITE_NAME} <noreply@localhost>"
 # Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 from xml.etree.ElementTree import Element, SubElement, tostring
 
+from django.conf import settings
 from django.db.models import F, Q
 
 from games.engines import REGISTRY
@@ -93,6 +94,11 @@ def _external_id(result: Result) -> str:
     return result.external_id or f"shitenno-{result.pk}"
 
 
+def _bgg_id(slug: str) -> int:
+    """The game's BoardGameGeek id where the site has one (settings.GAME_BGG_IDS), else 0: both formats' "none"."""
+    return settings.GAME_BGG_IDS.get(slug, 0)
+
+
 def _game_name(slug: str) -> str:
     return REGISTRY[slug].name if slug in REGISTRY else slug
 
@@ -111,8 +117,8 @@ def _bgstats_texts(club: Club) -> Iterator[str]:
     for count, (result, entries) in enumerate(_results_with_entries(club)):
         game = games.setdefault(result.game, {"id": len(games) + 1, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL,
                                                                                            f"game:{result.game}")),
-                                              "name": _game_name(result.game), "bggId": 0, "highestWins": True,
-                                              "noPoints": False, "cooperative": False})
+                                              "name": _game_name(result.game), "bggId": _bgg_id(result.game),
+                                              "highestWins": True, "noPoints": False, "cooperative": False})
         scores = []
         for entry in entries:
             player = entry.player
@@ -151,7 +157,8 @@ def _bgg_texts(club: Club) -> Iterator[str]:
         play_id = external if external.isdigit() else str(result.pk)
         play = Element("play", {"id": play_id, "date": result.played_on.isoformat(), "quantity": "1",
                                 "length": "0", "incomplete": "0", "nowinstats": "0", "location": ""})
-        SubElement(play, "item", {"name": _game_name(result.game), "objecttype": "thing", "objectid": "0"})
+        SubElement(play, "item", {"name": _game_name(result.game), "objecttype": "thing",
+                                  "objectid": str(_bgg_id(result.game))})
         people = SubElement(play, "players")
         for entry in entries:
             SubElement(people, "player", {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
@@ -31,8 +32,11 @@ IMPORT_LOCK = 34  # the advisory lock's first key: imports of a club
 
 
 def site_games() -> list[SiteGame]:
-    """The site's games, matched by name (no BGG id is recorded for them: the organiser confirms the match)."""
+    """The site's games, matched by their BoardGameGeek id where settings.GAME_BGG_IDS gives one, else by name (the
+    organiser confirms the match)."""
+    ids = settings.GAME_BGG_IDS
     return [SiteGame(slug=engine.slug, names=(engine.name, engine.slug),
+                     bgg_ids=(ids[engine.slug],) if engine.slug in ids else (),
                      min_players=engine.min_players, max_players=engine.max_players) for engine in REGISTRY.values()]
 
 

@@ -29,3 +29,4 @@ def test_club_a_s_worst_case_beside_club_b_runs_and_counts():
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-3000:]
     assert "| B's move p95 |" in done.stdout and "| B's result rated after its last sign-off |" in done.stdout
     assert "done: {'games': {'shitenno': 400}" in done.stdout
+    assert done.stdout.count("lock waits: ") == 2 and "not sampled" not in done.stdout  # both phases sampled

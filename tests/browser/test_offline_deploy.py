@@ -10,7 +10,6 @@ whichever build is "deployed" (its static finder reads that build's directory, s
 from the site as they are after a real deploy)."""
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from tests.games.teikoku_site.test_pages import SHORT
 from .conftest import EXPECT_TIMEOUT
 from .test_offline import END_TURN, open_table
 from .test_table import see_seq
+from .waits import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,18 +55,6 @@ KEPT_FILE_PATHS = f"""async () => {{
 def table(alice, bob):
     return services.session_create(game="teikoku", created_by=alice, setup=SHORT,
                                    players=[player_for_user(alice), player_for_user(bob)])
-
-
-def wait_until(page, script: str, test, arg=None):
-    """Until the answer of the page's async `script` passes `test` (page.wait_for_function does not wait for a
-    promise's answer: a promise is truthy); the answer."""
-    deadline = time.monotonic() + EXPECT_TIMEOUT / 1000
-    while True:
-        answer = page.evaluate(script, arg)
-        if test(answer):
-            return answer
-        assert time.monotonic() < deadline, f"still {answer!r}"
-        page.wait_for_timeout(50)
 
 
 def build(source: Path, root: Path) -> Path:

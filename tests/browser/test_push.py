@@ -21,6 +21,7 @@ from tests.notifications.conftest import members, opened_round, thursday_season 
 from tests.notifications.test_web_push import Browser, PushService, b64, public_raw, vapid  # noqa: F401
 
 from .test_table import no_horizontal_scroll
+from .waits import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,6 +83,6 @@ def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url,
                                                   "registrationId": registration["registrationId"],
                                                   "data": json.dumps(message)})
-    shown = page.wait_for_function("""() => navigator.serviceWorker.ready
-        .then(r => r.getNotifications()).then(ns => ns.length ? ns.map(n => [n.title, n.body, n.data.url]) : null)""")
-    assert shown.json_value() == [[message["title"], message["body"], table.session.get_absolute_url()]]
+    shown = wait_until(page, """() => navigator.serviceWorker.ready
+        .then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body, n.data.url]))""", bool)
+    assert shown == [[message["title"], message["body"], table.session.get_absolute_url()]]

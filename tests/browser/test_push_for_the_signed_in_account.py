@@ -22,6 +22,7 @@ from tests.notifications.test_web_push import Browser, b64, public_raw, vapid  #
 
 from .test_offline_shared_phone import sign_in
 from .test_push import FAKE_SUBSCRIBE, service  # noqa: F401 (fixture)
+from .waits import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,8 +48,7 @@ def deliver(page, live_server, message: dict) -> None:
 
 def shown_once(page, title: str) -> list[str]:
     """The titles shown, once the one named has been (the messages delivered before it have been handled)."""
-    page.wait_for_function(f"() => ({SHOWN})().then(titles => titles.includes({json.dumps(title)}))")
-    return page.evaluate(SHOWN)
+    return wait_until(page, SHOWN, lambda titles: title in titles)
 
 
 def test_a_shared_phone_shows_each_push_only_to_the_account_signed_in(

@@ -134,3 +134,22 @@ def test_the_queries_do_not_grow_with_the_entries(client, club, carol, kind, dja
     with django_assert_max_num_queries(len(ten.captured_queries)):
         data = download(client, club, kind)
     assert data.count(b"Player 199") == 1  # all 200 entries are in it
+
+
+@pytest.mark.django_db
+def test_a_game_s_bgg_id_is_exported_where_the_site_has_one_and_read_back_by_it(client, club, carol, two_results,
+                                                                               settings):
+    """settings.GAME_BGG_IDS (none by default: the rulebooks give none, so the exports say 0, both formats'
+    "no id"); where an operator sets one, both exports carry it and an import matches the game by it."""
+    from leagues.imports.plan import match_game
+    from leagues.imports.service import site_games
+
+    client.force_login(carol)
+    assert json.loads(download(client, club, "bgstats"))["games"][0]["bggId"] == 0
+    settings.GAME_BGG_IDS = {"shitenno": 123}
+    assert json.loads(download(client, club, "bgstats"))["games"][0]["bggId"] == 123
+    items = ElementTree.fromstring(download(client, club, "bgg")).findall("play/item")
+    assert {item.get("objectid") for item in items} == {"123"}
+    assert match_game("Some other title", 123, site_games()) == "shitenno"  # by the id, whatever the name
+    settings.GAME_BGG_IDS = {}
+    assert match_game("Some other title", 123, site_games()) is None
