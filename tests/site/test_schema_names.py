@@ -54,6 +54,16 @@ def test_every_operation_says_what_it_does(schema):
     assert bare == []
 
 
+def test_no_operation_is_described_by_a_base_class(schema):
+    import inspect
+
+    from shitenno_site.paged import PagedListView
+
+    base = inspect.cleandoc(PagedListView.__doc__)
+    assert [f"{method} {path}" for path, method, operation in _operations(schema)
+            if operation.get("description") == base] == []
+
+
 def test_no_body_is_described_by_a_base_class_or_named_by_its_nesting(schema):
     from shitenno_site.api import StrictSerializer
 
