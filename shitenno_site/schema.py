@@ -57,3 +57,4 @@ class SiteAutoSchema(AutoSchema):
             except AttributeError:  # a permission that reads more of the request than the caller has: not known
                 continue
         return False
+

@@ -86,3 +86,11 @@ def test_a_table_s_result_statuses_are_the_results_own():
 
     assert [(value, str(label)) for value, label in RESULT_STATUSES] == [
         (value, str(label)) for value, label in Result.Status.choices]
+
+
+def test_the_schema_downloads_under_an_ascii_file_name(client):
+    """`curl -OJ` could not read the RFC 2047-encoded header the title's "ō" made (issue 48 finding 3)."""
+    for query, suffix in (("", "yaml"), ("?format=json", "json")):
+        disposition = client.get(f"/api/schema/{query}")["Content-Disposition"]
+        assert disposition.isascii() and "=?utf-8?" not in disposition
+        assert disposition.startswith(f'inline; filename="shitenno-site-api.{suffix}"; filename*=UTF-8\'\'')
