@@ -113,3 +113,33 @@ def peek(budget: Budget, *, ip: str, address: str = "") -> None:
             waits.append(int(math.ceil(float(ends) - time.time())))
     if waits:
         raise Limited(max(waits))
+
+
+# Wrong passwords one account may try on a form that asks for it again (deleting the account, making an API token)
+# before waiting (docs/operations.md, "Budgets"): the log-in page's lock-out does not see these forms, and a borrowed,
+# signed-in phone must not be a way to guess the password.
+WRONG_PASSWORDS = 5
+WRONG_PASSWORD_WINDOW = 15 * 60
+
+
+def _wrong_key(purpose: str, user) -> str:
+    """The account's counter for one form, named by its creation time too: a counter never outlives its account
+    onto another with the same id (a test database made again)."""
+    return f"{purpose}-wrong:{user.pk}:{user.date_joined.timestamp()}"
+
+
+def password_confirmed(user, password: str, *, purpose: str) -> bool:
+    """Whether `password` is `user`'s, counting a wrong one; raises TooMany (writing nothing) while this form's
+    budget of wrong passwords is used up, even for the right one."""
+    from django.utils.translation import gettext as _
+
+    from shitenno_site.errors import TooMany
+
+    key = _wrong_key(purpose, user)
+    if (cache.get(key) or 0) >= WRONG_PASSWORDS:
+        raise TooMany(_("Too many wrong passwords: try again in %(minutes)d minutes.")
+                      % {"minutes": WRONG_PASSWORD_WINDOW // 60})
+    if password and user.check_password(password):
+        return True
+    count_hit(key, WRONG_PASSWORD_WINDOW)
+    return False

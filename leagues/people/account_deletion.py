@@ -15,7 +15,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.sessions.models import Session
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
@@ -26,7 +25,7 @@ from leagues.common.audit import audit_record
 from leagues.models import AuditEntry, Club, Membership, NightCheckIn, Player, SignOff
 from leagues.people.players import sign_offs_withdraw
 from shitenno_site import rate_limits
-from shitenno_site.errors import Conflict, TooMany
+from shitenno_site.errors import Conflict
 
 User = get_user_model()
 
@@ -68,35 +67,14 @@ def _scrub_audit(club_ids: set[int], *, words: set[str], name: str) -> None:
             entry.save(update_fields=["details"])
 
 
-# Wrong passwords one signed-in session may try here before waiting (docs/operations.md, "Budgets"): the log-in
-# page's lock-out does not see this form, and a borrowed phone must not be a way to guess the password.
-WRONG_PASSWORDS = 5
-WRONG_PASSWORD_WINDOW = 15 * 60
-
-
-def _wrong_key(user: AbstractBaseUser) -> str:
-    """The account's counter, named by its creation time too: a counter never outlives its account onto another
-    with the same id (a test database made again)."""
-    return f"account-delete-wrong:{user.pk}:{user.date_joined.timestamp()}"
-
-
-def _wrong_password(user: AbstractBaseUser) -> None:
-    rate_limits.count_hit(_wrong_key(user), WRONG_PASSWORD_WINDOW)
-
-
-def _check_wrong_passwords(user: AbstractBaseUser) -> None:
-    if (cache.get(_wrong_key(user)) or 0) >= WRONG_PASSWORDS:
-        raise TooMany(_("Too many wrong passwords: try again in %(minutes)d minutes.")
-                      % {"minutes": WRONG_PASSWORD_WINDOW // 60})
+WRONG_PASSWORDS = rate_limits.WRONG_PASSWORDS  # the form's budget of wrong passwords (shitenno_site.rate_limits)
 
 
 @transaction.atomic
 def account_delete(*, user: AbstractBaseUser, password: str) -> None:
     """Delete `user`'s account after he confirmed with his password; see the module's docstring for what stays."""
     user = User.objects.select_for_update().get(pk=user.pk)
-    _check_wrong_passwords(user)
-    if not password or not user.check_password(password):
-        _wrong_password(user)
+    if not rate_limits.password_confirmed(user, password, purpose="account-delete"):
         raise ValidationError({"password": _("That is not your password; your account was not deleted.")})
     player = Player.objects.select_for_update().filter(user=user).first()
     if player is not None:

@@ -11,6 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from shitenno_site import rate_limits
 from shitenno_site.api import NameField, StrictSerializer, with_errors
 from shitenno_site.paged import PagedListView
 
@@ -42,6 +43,9 @@ class AccessTokenInput(StrictSerializer):
                                     help_text="read: GET only; write: everything you may do yourself.")
     expires_in_days = serializers.ChoiceField(choices=list(services.EXPIRY_DAYS), allow_null=True, default=90,
                                               help_text="30, 90 or 365; null: never.")
+    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=4096, help_text=(
+        "Your password, asked again: a borrowed, signed-in phone makes no token (five wrong ones hold this for 15 "
+        "minutes, 429)."))
 
 
 class AccessTokenList(PagedListView):
@@ -64,7 +68,10 @@ class AccessTokenList(PagedListView):
                                                 "page), not with another token."))
         data = AccessTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        token, key = services.token_create(user=request.user, **data.validated_data)
+        wanted = dict(data.validated_data)
+        if not rate_limits.password_confirmed(request.user, wanted.pop("password"), purpose="token-make"):
+            raise serializers.ValidationError({"password": [_("That is not your password; no token was made.")]})
+        token, key = services.token_create(user=request.user, **wanted)
         token.key = key  # on this instance only, for the one answer that shows it
         response = Response(AccessTokenMade(token).data, status=status.HTTP_201_CREATED)
         response["Cache-Control"] = "no-store"

@@ -16,3 +16,7 @@ class TokenForm(forms.Form):
         label=_("It expires"), coerce=int, empty_value=None, initial="90",
         choices=[("30", _("in 30 days")), ("90", _("in 90 days")), ("365", _("in a year")), ("", _("never"))],
         required=False)
+    # A token is the account for as long as it lives, without the password: a borrowed, signed-in phone must not
+    # make one for someone else's app (issue 48), so the page asks for the password again, as deleting does.
+    password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from shitenno_site import rate_limits
 from shitenno_site.errors import TooMany
 
 from . import services
@@ -25,8 +26,11 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
+            wanted = dict(form.cleaned_data)
             try:
-                made, key = services.token_create(user=request.user, **form.cleaned_data)
+                if not rate_limits.password_confirmed(request.user, wanted.pop("password"), purpose="token-make"):
+                    raise ValidationError({"password": _("That is not your password; no token was made.")})
+                made, key = services.token_create(user=request.user, **wanted)
             except TooMany as exc:
                 form.add_error(None, exc.message)
                 status = 429

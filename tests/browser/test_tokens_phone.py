@@ -9,13 +9,16 @@ from playwright.sync_api import expect
 
 from shitenno_site.tokens.models import AccessToken
 from tests.browser.test_phone import fits_the_phone, follow
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
     "en": {"tokens": "Access tokens for apps", "name": "Name", "write": "Read and write", "make": "Make the token",
+           "password": "Your password",
            "revoke": "Revoke “Score app”", "revoked": "The token is revoked"},
     "nl": {"tokens": "Toegangstokens voor apps", "name": "Naam", "write": "Lezen en schrijven",
-           "make": "Maak het token", "revoke": "“Score app” intrekken", "revoked": "Het token is ingetrokken"},
+           "make": "Maak het token", "password": "Je wachtwoord",
+           "revoke": "“Score app” intrekken", "revoked": "Het token is ingetrokken"},
 }
 
 
@@ -30,6 +33,7 @@ def test_a_person_makes_uses_and_revokes_a_token_on_a_phone(phone, live_server, 
     fits_the_phone(page)
     page.get_by_label(words["name"]).fill("Score app")
     page.get_by_label(words["write"]).check()
+    page.get_by_label(words["password"]).fill(PASSWORD)  # asked again: a borrowed phone makes no token
     page.get_by_role("button", name=words["make"]).click()
     key = page.locator("#new-key").input_value()
     fits_the_phone(page)  # the long key stays in its field, inside the phone's width

@@ -15,6 +15,7 @@ from games.engines.shitenno.simulation import random_legal_game
 from leagues.jobs import outbox
 from leagues.models import LeagueJob
 from tests.clock import TONIGHT, travel_to
+from tests.conftest import PASSWORD
 from tests.games.test_tables_api import post_move
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +79,8 @@ def signed_in(request, api):
 
     def app(user):
         if user.pk not in keys:
-            made = api.login(user).post("/api/tokens/", {"name": "Score app", "scope": "write"})
+            made = api.login(user).post("/api/tokens/", {"name": "Score app", "scope": "write",
+                                                              "password": PASSWORD})
             keys[user.pk] = ok(made, 201)["key"]
             api.client.logout()
         return App(keys[user.pk])

@@ -41,7 +41,8 @@ def my_name(user) -> str:
 
 def test_the_tokens_page_makes_a_token_and_shows_its_key_this_once(client, alice):
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "Score app", "scope": "write", "expires_in_days": "90"})
+    answer = client.post("/accounts/me/tokens/", {"name": "Score app", "scope": "write", "expires_in_days": "90",
+                                                  "password": PASSWORD})
     assert answer.status_code == 200
     token = AccessToken.objects.get(user=alice)
     key = answer.context["key"]
@@ -53,6 +54,22 @@ def test_the_tokens_page_makes_a_token_and_shows_its_key_this_once(client, alice
     assert "Score app" in again and token.prefix in again and key not in again
 
 
+def test_the_page_asks_for_the_password_before_it_makes_a_token(client, alice):
+    """A borrowed, signed-in phone must not make a key for someone else's app: the page asks for the password; a
+    wrong one makes nothing, and five wrong ones hold the form for 15 minutes, even for the right one."""
+    client.force_login(alice)
+    ask = {"name": "Score app", "scope": "write", "expires_in_days": "90"}
+    assert client.post("/accounts/me/tokens/", ask).status_code == 400  # no password
+    wrong = client.post("/accounts/me/tokens/", dict(ask, password="not it at all"))
+    assert wrong.status_code == 400 and "not your password" in wrong.content.decode()
+    assert not AccessToken.objects.exists()
+    for _n in range(4):
+        client.post("/accounts/me/tokens/", dict(ask, password="not it either"))
+    held = client.post("/accounts/me/tokens/", dict(ask, password=PASSWORD))
+    assert held.status_code == 429 and "Too many wrong passwords" in held.content.decode()
+    assert not AccessToken.objects.exists()
+
+
 def test_the_account_page_leads_to_the_tokens(client, alice):
     client.force_login(alice)
     assert 'href="/accounts/me/tokens/"' in client.get("/accounts/me/").content.decode()
@@ -60,7 +77,8 @@ def test_the_account_page_leads_to_the_tokens(client, alice):
 
 def test_a_token_name_with_invisible_characters_is_refused_and_nothing_is_made(client, alice):
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "Score\u200bapp", "scope": "read", "expires_in_days": ""})
+    answer = client.post("/accounts/me/tokens/", {"name": "Score\u200bapp", "scope": "read", "expires_in_days": "",
+                                                  "password": PASSWORD})
     assert answer.status_code == 400 and "invisible" in answer.content.decode()
     assert not AccessToken.objects.exists()
 
@@ -76,10 +94,12 @@ def test_an_account_has_at_most_twenty_tokens(client, alice):
     for n in range(services.MAX_TOKENS):
         make(alice, name=f"App {n}")
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "One more", "scope": "read", "expires_in_days": "30"})
+    answer = client.post("/accounts/me/tokens/", {"name": "One more", "scope": "read", "expires_in_days": "30",
+                                                  "password": PASSWORD})
     assert answer.status_code == 429
     assert AccessToken.objects.filter(user=alice).count() == services.MAX_TOKENS
-    api_answer = client.post("/api/tokens/", {"name": "One more"}, content_type="application/json")
+    api_answer = client.post("/api/tokens/", {"name": "One more", "password": PASSWORD},
+                             content_type="application/json")
     assert api_answer.status_code == 429 and "revoke one" in api_answer.json()["detail"]
     assert AccessToken.objects.filter(user=alice).count() == services.MAX_TOKENS
 
@@ -190,7 +210,7 @@ def test_nobody_revokes_another_persons_token(client, alice, bob):
 
 def test_the_api_makes_lists_and_revokes_tokens(api, alice):
     api.login(alice)
-    made = api.post("/api/tokens/", {"name": "Scorer", "scope": "read", "expires_in_days": None})
+    made = api.post("/api/tokens/", {"name": "Scorer", "scope": "read", "expires_in_days": None, "password": PASSWORD})
     assert made.status_code == 201, made.content
     body = made.json()
     assert body["key"].startswith(body["prefix"]) and body["expires_at"] is None and body["scope"] == "read"
@@ -202,6 +222,19 @@ def test_the_api_makes_lists_and_revokes_tokens(api, alice):
     assert app().get("/api/me/", **bearer(body["key"])).status_code == 401
 
 
+def test_the_api_asks_for_the_password_too(api, alice):
+    """The page's rule holds for the API with the session: no password, or a wrong one, makes nothing (400), and
+    the wrong ones count towards the same 15-minute hold as the page's."""
+    api.login(alice)
+    assert api.post("/api/tokens/", {"name": "Scorer"}).status_code == 400
+    wrong = api.post("/api/tokens/", {"name": "Scorer", "password": "not it at all"})
+    assert wrong.status_code == 400 and "password" in wrong.json()["errors"]
+    for _n in range(4):
+        api.post("/api/tokens/", {"name": "Scorer", "password": "not it either"})
+    assert api.post("/api/tokens/", {"name": "Scorer", "password": PASSWORD}).status_code == 429
+    assert not AccessToken.objects.exists()
+
+
 def test_a_token_cannot_make_another_token(alice):
     _token, key = make(alice, scope=AccessToken.WRITE)
     answer = app().post("/api/tokens/", {"name": "Sneaky"}, content_type="application/json", **bearer(key))
@@ -210,7 +243,7 @@ def test_a_token_cannot_make_another_token(alice):
 
 
 def test_the_api_refuses_an_expiry_it_does_not_offer(api, alice):
-    answer = api.login(alice).post("/api/tokens/", {"name": "Scorer", "expires_in_days": 7})
+    answer = api.login(alice).post("/api/tokens/", {"name": "Scorer", "expires_in_days": 7, "password": PASSWORD})
     assert answer.status_code == 400 and "expires_in_days" in answer.json()["errors"]
     assert not AccessToken.objects.exists()
 
