@@ -3,7 +3,7 @@
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -177,7 +177,9 @@ class NightRounds(APIView):
                     "to GET until its state is done (with the round), refused or failed. A proposal of the night "
                     "already queued or running is answered with that one (202), never waited for. 400: the night "
                     "cannot be split (the reason); 409: the night changed while proposing; 503: the job failed or "
-                    "could not be queued.")
+                    "could not be queued.",
+        parameters=[OpenApiParameter("Location", str, OpenApiParameter.HEADER, response=[202],
+                                     description="The proposal's address to poll (the body's `poll`).")])
     def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         row, _started = proposals.proposal_ask(night=night, user=request.user)

@@ -94,3 +94,10 @@ def test_the_schema_downloads_under_an_ascii_file_name(client):
         disposition = client.get(f"/api/schema/{query}")["Content-Disposition"]
         assert disposition.isascii() and "=?utf-8?" not in disposition
         assert disposition.startswith(f'inline; filename="shitenno-site-api.{suffix}"; filename*=UTF-8\'\'')
+
+
+def test_the_headers_a_client_follows_are_in_the_schema(schema):
+    """A night's 202 sends the proposal's poll address in Location, the move log its next page in Link."""
+    proposal = schema["paths"]["/api/nights/{id}/rounds/"]["post"]["responses"]["202"]
+    moves = schema["paths"]["/api/tables/{code}/moves/"]["get"]["responses"]["200"]
+    assert "Location" in proposal.get("headers", {}) and "Link" in moves.get("headers", {})
