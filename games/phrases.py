@@ -27,9 +27,6 @@ SHARED: dict[str, Any] = {
     "site.list": "%(parts)s",
 }
 
-# List parameters said "a, b and c" (as the engines' English does); other lists are said "a, b, c".
-AND_LISTS = {"troops", "items", "clans", "decks"}
-
 Word = Callable[[Any, dict | None], str]  # (value, state or None) -> the value in the reader's words
 
 
@@ -78,9 +75,12 @@ class Catalogue:
     """One game's sentences by code, and how to say its parameters."""
 
     def __init__(self, sentences: Mapping[str, Any], words: Mapping[str, Word] | None = None,
-                 names: frozenset[str] = frozenset()) -> None:
+                 names: frozenset[str] = frozenset(), and_lists: frozenset[str] = frozenset()) -> None:
         self.sentences = {**SHARED, **sentences}
         self.words = dict(words or {})
+        # The game's list parameters said "a, b and c" (as its engine's English does); other lists "a, b, c". The
+        # game's own: shared code names no game's words (issue 45).
+        self.and_lists = and_lists
         # Codes whose words are names or numbers, said alike in every language (a card, a card and its value, a list).
         self.names = names | {code for code in SHARED if code != "site.undo"}
 
@@ -121,7 +121,7 @@ class Catalogue:
             words = [word for word in said if word is not None]
             if len(words) < len(said):
                 return None
-            return word_list(words) if name in AND_LISTS else ", ".join(words)
+            return word_list(words) if name in self.and_lists else ", ".join(words)
         if name in self.words:
             return self.words[name](value, state)
         return str(value)

@@ -289,7 +289,8 @@ def _game_or_400(game: str) -> GameAdapter:
 
 
 def setup_dealt(*, game: str, setup: dict, rng) -> dict:
-    """The set-up with what the site deals at random (Shitennō's starting titles) filled in by the game."""
+    """The set-up with what the site deals at random filled in by the game (GameAdapter.deal: each game says what
+    its random start is)."""
     return _game_or_400(game).deal(setup, rng)
 
 

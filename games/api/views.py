@@ -157,7 +157,9 @@ class TableList(ListAPIView):
         players = serializers.ListField(child=IdField(), min_length=1, max_length=8,
                                         help_text="Player ids, in seat order.")
         setup = StrictJSONField(help_text="The engine's set-up; see docs/api.md.")
-        deal_titles = StrictBooleanField(default=False, help_text="Let the site deal the starting titles.")
+        deal_titles = StrictBooleanField(default=False, help_text=(
+            "Let the site deal the game's random start (what each game deals: see its section in docs/api.md); "
+            "true for a game that deals nothing is a 400 saying so."))
         colours = serializers.ListField(child=StrictCharField(max_length=20), required=False, default=list,
                                         max_length=8)
         club = StrictSlugField(required=False, allow_null=True, default=None)

@@ -124,7 +124,8 @@ class GameAdapter:
     # --- set-up ---
 
     def deal(self, setup: dict, rng: random.Random) -> dict:
-        """The set-up with what the site deals at random (Shitennō's starting titles) filled in.
+        """The set-up with what the site deals at random filled in (a game's starting cards or titles, a solo
+        opponent's seed: each game's own).
 
         Games whose set-up the site does not deal keep this refusal.
         """

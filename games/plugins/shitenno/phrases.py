@@ -260,4 +260,4 @@ WORDS = {
     "type": _move,
 }
 
-CATALOGUE = Catalogue(SENTENCES, WORDS, names=NAMES)
+CATALOGUE = Catalogue(SENTENCES, WORDS, names=NAMES, and_lists=frozenset({"troops", "items"}))

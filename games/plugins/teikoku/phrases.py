@@ -184,4 +184,4 @@ WORDS = {
     "clans": in_words(CLAN_NAMES),
 }
 
-CATALOGUE = Catalogue(SENTENCES, WORDS, names=NAMES)
+CATALOGUE = Catalogue(SENTENCES, WORDS, names=NAMES, and_lists=frozenset({"clans", "decks"}))
