@@ -77,6 +77,9 @@ class TournamentForm(forms.Form):
         preset, sizes = data.get("scheme_preset") or schemes.DEFAULT, data.get("table_sizes")  # none: the default
         if not sizes or "scheme_preset" in self.errors:
             return
+        if preset != schemes.CUSTOM and data.get("scheme", "").strip():
+            self.add_error("scheme", _("Choose “my own points” to count these points, or leave them out."))
+            return
         try:
             if preset == schemes.CUSTOM:
                 data["points"] = {"scheme": schemes.validated_scheme(schemes.parse_scheme(data.get("scheme", "")),
