@@ -42,9 +42,15 @@ def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, sc
         raise ValidationError({"scheme_preset": _("Give either a named scheme or your own points, not both.")})
     if scheme is not None:
         settings["scheme"] = schemes.validated_scheme(scheme, sizes)
+    elif scheme_preset is not None:
+        named = schemes.preset_scheme(scheme_preset, sizes)
+        settings["scheme"] = default_scheme() if scheme_preset == schemes.DEFAULT else named
     else:
-        named = schemes.preset_scheme(scheme_preset or schemes.DEFAULT, sizes)
-        settings["scheme"] = default_scheme() if (scheme_preset or schemes.DEFAULT) == schemes.DEFAULT else named
+        missing = sorted(set(sizes) - {int(size) for size in default_scheme()})
+        if missing:
+            raise ValidationError({"scheme": _("The default points, 4-2-1-0, have none for a pod of %(size)d: give "
+                                               "the points per place.") % {"size": missing[0]}})
+        settings["scheme"] = default_scheme()
     tournament = Tournament(club=club, name=name, date=date, created_by=user, **settings)
     tournament.full_clean()
     tournament.save()

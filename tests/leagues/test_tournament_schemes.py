@@ -62,7 +62,10 @@ def test_a_preset_without_whole_points_for_a_table_size_is_refused(club, alice):
     assert answer.status_code == 400 and answer["Content-Type"] == PROBLEM_CONTENT_TYPE
     assert "pod of 3" in answer.json()["errors"]["scheme_preset"][0]
     no_fives = set_up(club, alice, table_sizes=[4, 5])  # the default has no points for a pod of five
-    assert no_fives.status_code == 400 and "pod of 5" in no_fives.json()["errors"]["scheme_preset"][0]
+    assert no_fives.status_code == 400 and no_fives.json()["errors"] == {
+        "scheme": ["The default points, 4-2-1-0, have none for a pod of 5: give the points per place."]}
+    named = set_up(club, alice, table_sizes=[4, 5], scheme_preset="4-2-1-0")
+    assert named.status_code == 400 and "pod of 5" in named.json()["errors"]["scheme_preset"][0]
     assert not Tournament.objects.exists()
 
 
