@@ -117,7 +117,7 @@ def test_a_custom_scheme_played_through_two_rounds_gives_the_standings_it_implie
     assert read["over"] and read["winner"] == a2 and read["scheme"] == {"4": [5, 3, 1, 0]}
 
 
-def test_a_bye_scores_the_tournaments_bye_points_beside_its_scheme(club, alice, eight):
+def test_a_bye_scores_the_tournaments_bye_points_beside_its_scheme(client, club, alice, eight):
     """Seven players at pods of four only: one bye, scored 2, while the pods score 6, 3, 1, 0."""
     tournament = services.tournament_create(club=club, user=alice, name="Cup", date=datetime.date(2026, 4, 4),
                                             table_sizes=[4], scheme={"4": [6, 3, 1, 0]}, bye_points=2)
@@ -128,6 +128,12 @@ def test_a_bye_scores_the_tournaments_bye_points_beside_its_scheme(club, alice, 
     services.pod_places(pod=pod, user=alice, places={p: n + 1 for n, p in enumerate(pod.players)})
     points = {row.player: row.points for row in services.tournament_standings(tournament)[0]}
     assert sorted(points.values(), reverse=True) == [6, 3, 2, 2, 2, 1, 0]
+    client.force_login(alice)
+    words = "Points per place: 6, 3, 1, 0 (pods of 4); a bye scores 2 points"
+    assert words in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    in_dutch(client)
+    words = "Punten per plaats: 6, 3, 1, 0 (pods van 4); een vrije ronde levert 2 punten op"
+    assert words in client.get(f"/tournaments/{tournament.pk}/wall/").content.decode()
 
 
 # --- refusals: a 400 naming the field, nothing made ------------------------------------------------------------
@@ -198,6 +204,8 @@ def test_a_preset_on_the_page_and_the_default_as_before(client, club, alice):
     ({"scheme": "4: 5, 3, 1, 0"}, "Give the points for a pod of 3.", "Geef de punten voor een pod van 3."),
     ({"scheme": "4: five, 3, 1, 0; 3: 5, 2, 0"}, "The points for a pod of 4 must be whole numbers from 0 to 100.",
      "De punten voor een pod van 4 moeten hele getallen van 0 tot 100 zijn."),
+    ({"scheme": ""}, "Give the points per place for each table size, e.g. 4: 5, 3, 1, 0.",
+     "Geef de punten per plaats voor elke tafelgrootte, bijvoorbeeld 4: 5, 3, 1, 0."),
     ({"scheme": "5 3 1 0"}, "Write each table size, a colon and its points",
      "Schrijf elke tafelgrootte, een dubbele punt en de punten"),
     ({"scheme_preset": "7-5-3-1", "scheme": "4: 5, 3, 1, 0; 3: 5, 2, 0"},
