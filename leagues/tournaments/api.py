@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,8 +27,23 @@ from shitenno_site.api import (
 )
 from shitenno_site.paged import PagedListView
 
-from . import selectors, services, tables
+from . import schemes, selectors, services, tables
 from .models import Tournament, TournamentPod, TournamentRound
+
+SCHEME_EXAMPLE = {"4": [5, 3, 1, 0], "3": [5, 2, 0]}
+
+
+@extend_schema_field({
+    "type": "object", "additionalProperties": {
+        "type": "array", "maxItems": 6,
+        "items": {"type": "integer", "minimum": 0, "maximum": schemes.MAX_POINTS}},
+    "example": SCHEME_EXAMPLE})
+class SchemeField(serializers.DictField):
+    """Points per place by pod size: {"<size>": [first place's points, ..., last place's]}."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(child=serializers.ListField(
+            child=StrictIntegerField(min_value=0, max_value=schemes.MAX_POINTS), max_length=6), **kwargs)
 
 
 class TournamentPodOutput(serializers.Serializer):
@@ -93,6 +108,9 @@ class TournamentOutput(serializers.Serializer):
     cut = serializers.CharField()
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
+    scheme = SchemeField(help_text="Points per place by pod size (text keys), first place first: what the "
+                                   "standings, the pairing by points and the wall count.")
+    bye_points = serializers.IntegerField(help_text="What a bye scores.")
     seed = serializers.CharField(help_text="Recorded: round 1's draw and the lots come from it.")
     first_round = serializers.CharField(help_text="random (the seed's draw) or ratings (seeded by the club's "
                                                   "ratings).")
@@ -124,7 +142,8 @@ def tournament_data(tournament: Tournament, viewer=None) -> dict:
     return TournamentOutput({
         "id": tournament.pk, "club": tournament.club.slug, "name": tournament.name, "date": tournament.date,
         "table_sizes": tournament.table_sizes, "swiss_rounds": tournament.swiss_rounds, "cut": tournament.cut,
-        "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes, "seed": tournament.seed,
+        "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes,
+        "scheme": tournament.scheme, "bye_points": tournament.bye_points, "seed": tournament.seed,
         "first_round": tournament.first_round, "judges": [j["id"] for j in day.judges],
         "may_judge": day.may_judge,
         "games": tournament.games, "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
@@ -183,6 +202,14 @@ class ClubTournaments(PagedListView):
         first_round = serializers.ChoiceField(choices=[c.value for c in Tournament.FirstRound], required=False,
                                               default="random", help_text="random, or ratings: round 1 seeded by "
                                                                           "the club's ratings.")
+        scheme = SchemeField(required=False, help_text=(
+            "Your own points per place, for every table size the tournament uses and no other: one whole number "
+            "from 0 to 100 per place, first place first, never increasing, first place more than last. Not with "
+            "scheme_preset; with neither, the default 4-2-1-0 (a pod of three 4-2-0)."))
+        scheme_preset = serializers.ChoiceField(choices=list(schemes.PRESETS), required=False, help_text=(
+            "A named scheme instead of your own: 4-2-1-0 (the default; a pod of three 4-2-0), or a league "
+            "season's 3-2-1-0 (pods of two and four only) or 7-5-3-1 (pods of two to four: 7-1, 7-4-1, "
+            "7-5-3-1)."))
 
     @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 400, 403, 404),
                    summary="A club's tournaments, the latest first, paged")

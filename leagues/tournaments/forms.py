@@ -1,6 +1,7 @@
 """The form a club's manager sets a tournament up with (issue 51): the same settings as the API's
 `POST /api/clubs/<slug>/tournaments/`, with the same bounds; the service judges the rest (the manager's right).
-The points per place are the default scheme (4/2/1/0, a pod of three 4/2/0): the API and the page give no other yet."""
+The points per place: the default (4-2-1-0, a pod of three 4-2-0), a named preset, or the organiser's own points
+for each table size, written "4: 5, 3, 1, 0; 3: 5, 2, 0" (leagues.tournaments.schemes checks them all)."""
 
 from django import forms
 from django.utils import timezone
@@ -10,6 +11,7 @@ from games.engines import REGISTRY
 from leagues.common.forms import PhoneDateInput
 from shitenno_site.validation import name_problem, validate_date, validate_name
 
+from . import schemes
 from .models import Tournament
 
 SIZE_CHOICES = [(str(n), str(n)) for n in range(2, 7)]
@@ -39,6 +41,13 @@ class TournamentForm(forms.Form):
     first_round = forms.ChoiceField(label=_("Round 1"), choices=Tournament.FirstRound.choices,
                                     initial=Tournament.FirstRound.RANDOM, widget=forms.RadioSelect)
     round_minutes = _number(_("Round clock (minutes)"), 5, 600, 60)
+    scheme_preset = forms.ChoiceField(
+        label=_("Points per place"), initial=schemes.DEFAULT, widget=forms.RadioSelect, required=False,
+        choices=[*schemes.PRESET_CHOICES, (schemes.CUSTOM, _("my own points, below"))])
+    scheme = forms.CharField(
+        label=_("Own points per place"), required=False, max_length=200,
+        help_text=_("For each table size: its size, a colon and the points from first place to last, e.g. "
+                    "4: 5, 3, 1, 0; 3: 5, 2, 0. Whole numbers from 0 to 100, never more for a lower place."))
     bye_points = _number(_("Points for a bye"), 0, 100, 0, _("A bye only where no split of the players exists."))
 
     def __init__(self, *args, **kwargs) -> None:
@@ -60,7 +69,28 @@ class TournamentForm(forms.Form):
                 break
         if "name" in data and not data["game_list"]:
             self.add_error("engines", _("Name at least one game."))
+        self._clean_scheme(data)
         return data
+
+    def _clean_scheme(self, data: dict) -> None:
+        """The chosen points as a scheme for the table sizes (data["points"]), or the reason on its field."""
+        preset, sizes = data.get("scheme_preset") or schemes.DEFAULT, data.get("table_sizes")  # none: the default
+        if not sizes or "scheme_preset" in self.errors:
+            return
+        if preset != schemes.CUSTOM and data.get("scheme", "").strip():
+            self.add_error("scheme", _("Choose “my own points” to count these points, or leave them out."))
+            return
+        try:
+            if preset == schemes.CUSTOM:
+                data["points"] = {"scheme": schemes.validated_scheme(schemes.parse_scheme(data.get("scheme", "")),
+                                                                     sizes)}
+            else:
+                schemes.preset_scheme(preset, sizes)
+                data["points"] = {"scheme_preset": preset}
+        except forms.ValidationError as exc:
+            field = "scheme_preset" if preset != schemes.CUSTOM else "scheme"
+            for message in exc.messages:
+                self.add_error(field, message)
 
     def settings(self) -> dict:
         """The service's keyword arguments."""
@@ -68,4 +98,4 @@ class TournamentForm(forms.Form):
         return {"name": data["name"], "date": data["date"], "games": data["game_list"],
                 "table_sizes": data["table_sizes"], "swiss_rounds": data["swiss_rounds"], "cut": data["cut"],
                 "cut_size": data["cut_size"], "first_round": data["first_round"],
-                "round_minutes": data["round_minutes"], "bye_points": data["bye_points"]}
+                "round_minutes": data["round_minutes"], "bye_points": data["bye_points"], **data["points"]}

@@ -26,13 +26,31 @@ from leagues.models import Club, Membership, Player, Rating
 from leagues.notifications import services as notifications
 from leagues.rating import display
 
-from . import cut, ranking
-from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound
+from . import cut, ranking, schemes
+from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound, default_scheme, default_sizes
 from .pairing import Entrant, PairingError, Round, fewest_byes, pair
 
 
-def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, **settings) -> Tournament:
+def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, scheme: dict | None = None,
+                      scheme_preset: str | None = None, **settings) -> Tournament:
+    """Set a tournament up. Its points per place (leagues.tournaments.schemes): `scheme`, the organiser's own for
+    each table size it uses, or `scheme_preset`, a named one; neither is the default (4-2-1-0, stored as always).
+    A scheme that does not fit the table sizes is refused on its field, and nothing is made."""
     require_club_manager(club, user)
+    sizes = settings.get("table_sizes") or default_sizes()
+    if scheme is not None and scheme_preset is not None:
+        raise ValidationError({"scheme_preset": _("Give either a named scheme or your own points, not both.")})
+    if scheme is not None:
+        settings["scheme"] = schemes.validated_scheme(scheme, sizes)
+    elif scheme_preset is not None:
+        named = schemes.preset_scheme(scheme_preset, sizes)
+        settings["scheme"] = default_scheme() if scheme_preset == schemes.DEFAULT else named
+    else:
+        missing = sorted(set(sizes) - {int(size) for size in default_scheme()})
+        if missing:
+            raise ValidationError({"scheme": _("The default points, 4-2-1-0, have none for a pod of %(size)d: give "
+                                               "the points per place.") % {"size": missing[0]}})
+        settings["scheme"] = default_scheme()
     tournament = Tournament(club=club, name=name, date=date, created_by=user, **settings)
     tournament.full_clean()
     tournament.save()

@@ -30,7 +30,7 @@ from leagues.common.access import club_access, club_for_member, require_club_man
 from leagues.common.forms import apply_service_errors
 from leagues.models import Club, Player
 
-from . import selectors, services, tables
+from . import schemes, selectors, services, tables
 from .api import tournament_for_viewer
 from .forms import TournamentForm
 from .models import Tournament, TournamentRound
@@ -60,7 +60,8 @@ def _day_context(request: HttpRequest, tournament: Tournament, error: str = "") 
     access = club_access(tournament.club, request.user)
     others = word_list(day.own_others) if day.own_others else ""  # "A, B and C" (nobody: no line)
     context = {"tournament": tournament, "day": day, "manages": access.manages, "member": access.membership,
-               "error": error, "poll_seconds": POLL_SECONDS, "others": others,
+               "error": error, "scheme_words": schemes.tournament_scheme_words(tournament),
+               "poll_seconds": POLL_SECONDS, "others": others,
                "judge_names": word_list([j["name"] for j in day.judges]) if day.judges else ""}
     if access.manages:
         context.update(club_members=selectors.club_members(tournament), judge_ids={j["id"] for j in day.judges})
@@ -196,7 +197,8 @@ def tournament_wall(request: HttpRequest, pk: int) -> HttpResponse:
     polling (the site's ETag makes an unchanged poll a 304). A public club's for everyone, a private one's for
     its members."""
     tournament = tournament_for_viewer(pk, request.user)
-    context = {"tournament": tournament, "day": selectors.tournament_day(tournament), "poll_seconds": POLL_SECONDS}
+    context = {"tournament": tournament, "day": selectors.tournament_day(tournament), "poll_seconds": POLL_SECONDS,
+               "scheme_words": schemes.tournament_scheme_words(tournament)}
     if request.htmx:
         return _polled(render(request, "leagues/tournaments/partials/wall.html", context))
     return _polled(render(request, "leagues/tournaments/wall.html", context))

@@ -30,13 +30,15 @@ WORDS = {
            "final": "Final: table {table}, Teikoku, seat {seat}, with {others}", "and": " and ",
            "checked": "You are checked in.", "winner": "Winner: {name}", "playing": "4 tables still playing",
            "done": "Every table has its places.", "final_table": "Final table", "standings": "Final standings",
-           "set_up": "Set up a tournament", "set_up_button": "Set up the tournament"},
+           "set_up": "Set up a tournament", "set_up_button": "Set up the tournament", "own": "my own points, below",
+           "scheme": "Points per place: 5, 3, 1, 0 (pods of 4)"},
     "nl": {"enter": "Meedoen en inchecken", "first": "Ronde 1 indelen", "next": "De volgende ronde indelen",
            "save": "Uitslag opslaan", "line": "Ronde {round}: tafel {table}, Teikoku, plaats {seat}, met {others}",
            "final": "Finale: tafel {table}, Teikoku, plaats {seat}, met {others}", "and": " en ",
            "checked": "Je bent ingecheckt.", "winner": "Winnaar: {name}", "playing": "4 tafels spelen nog",
            "done": "Alle tafels hebben hun uitslag.", "final_table": "Finaletafel", "standings": "Eindstand",
-           "set_up": "Een toernooi opzetten", "set_up_button": "Het toernooi opzetten"},
+           "set_up": "Een toernooi opzetten", "set_up_button": "Het toernooi opzetten",
+           "own": "mijn eigen punten, hieronder", "scheme": "Punten per plaats: 5, 3, 1, 0 (pods van 4)"},
 }
 
 
@@ -73,7 +75,8 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
                                     password="a long passphrase 42")
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
-    # the organiser sets it up from the club's page: Teikoku, pods of four, four Swiss rounds, a final table of 4
+    # the organiser sets it up from the club's page: Teikoku, pods of four scoring 5, 3, 1, 0, four Swiss rounds,
+    # a final table of 4
     organiser = speaking(phone(alice), language, live_server)
     organiser.goto(f"/clubs/{club.slug}/")
     with organiser.expect_navigation():
@@ -84,13 +87,17 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
     organiser.locator('input[name=table_sizes][value="3"]').uncheck()
     expect(organiser.locator("#id_swiss_rounds")).to_have_value("4")
     expect(organiser.locator("#id_cut_size")).to_have_value("4")
+    organiser.get_by_label(words["own"]).check()
+    organiser.locator("#id_scheme").fill("4: 5, 3, 1, 0")
     shoot(organiser, f"tournament-{language}-set-up")
     with organiser.expect_navigation():
         organiser.get_by_role("button", name=words["set_up_button"]).tap()
     tournament = Tournament.objects.get(club=club)
     assert (tournament.name, tournament.games, tournament.table_sizes, tournament.swiss_rounds, tournament.cut,
-            tournament.cut_size) == ("Winter cup", ["teikoku"], [4], 4, "final", 4)
+            tournament.cut_size, tournament.scheme) == ("Winter cup", ["teikoku"], [4], 4, "final", 4,
+                                                        {"4": [5, 3, 1, 0]})
     expect(organiser).to_have_url(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(organiser.locator("p.scheme")).to_have_text(words["scheme"])
     with organiser.expect_navigation():
         organiser.get_by_role("button", name=words["enter"]).first.tap()  # alice enters herself
     expect(organiser.locator("#check-in-link")).to_have_value(f"{live_server.url}/tournaments/{tournament.pk}/")
@@ -116,6 +123,7 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
     wall.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     projector = speaking(wall.new_page(), language, live_server)
     projector.goto(f"/tournaments/{tournament.pk}/wall/")
+    expect(projector.locator("p.scheme")).to_have_text(words["scheme"])
 
     rng = random.Random(51)
     try:

@@ -66,6 +66,8 @@ RULES_BEYOND_THE_SCHEMA = {
     "GET /api/players/{id}/ratings/history/": "either a game or a league, not both nor neither",
     "GET /api/ratings/": "either a game or a league, not both nor neither",
     "POST /api/clubs/{slug}/leagues/": "a name no other league of the club has",
+    "POST /api/clubs/{slug}/tournaments/": "points per place for exactly the table sizes used, one a place, never "
+                                           "increasing; a named scheme that has whole points for those sizes",
     "POST /api/leagues/{id}/seasons/": "an end on or after the start; no overlap with the league's other seasons",
     "PATCH /api/leagues/{id}/": "a name no other league of the club has",
     "PATCH /api/seasons/{id}/": "an end on or after the start; no overlap with the league's other seasons; custom "
