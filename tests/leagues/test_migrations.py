@@ -137,3 +137,34 @@ def test_the_rating_history_moves_into_a_partition_per_scope_and_back_with_its_i
             [*before, (newer.pk, "game", "teikoku", result.pk, ann.pk, day, 27.0)])
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_SEMI = [("leagues", "0038_import_preview_kept")]
+WITH_SEMI = [("leagues", "0039_tournament_semi_final_round")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_semi_final_tournament_s_cut_round_becomes_its_semi_finals_and_back():
+    """Before 0039 a tournament cut to semi-final pods stored those pods as its "cut" round, and no final followed;
+    0039 names them "semi" (so its final may be paired), and leaves a final table's cut round a "cut"; back, "semi"
+    is "cut" again."""
+    apps = migrate(BEFORE_SEMI)
+    Club, Tournament, Round = (apps.get_model("leagues", name) for name in ("Club", "Tournament", "TournamentRound"))
+    club = Club.objects.create(name="Cut club", slug="cut-club")
+    day = datetime.date(2026, 12, 5)
+    semis = Tournament.objects.create(club=club, name="With semis", date=day, cut="semi", cut_size=8)
+    final = Tournament.objects.create(club=club, name="With a final", date=day, cut="final", cut_size=4)
+    for tournament in (semis, final):
+        Round.objects.create(tournament=tournament, number=1, kind="swiss")
+        Round.objects.create(tournament=tournament, number=2, kind="cut")
+    try:
+        apps = migrate(WITH_SEMI)
+        Round = apps.get_model("leagues", "TournamentRound")
+        kinds = dict(Round.objects.filter(number=2).values_list("tournament__name", "kind"))
+        assert kinds == {"With semis": "semi", "With a final": "cut"}
+        assert set(Round.objects.filter(number=1).values_list("kind", flat=True)) == {"swiss"}
+        apps = migrate(BEFORE_SEMI)
+        Round = apps.get_model("leagues", "TournamentRound")
+        assert set(Round.objects.filter(number=2).values_list("kind", flat=True)) == {"cut"}
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
