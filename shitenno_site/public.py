@@ -70,7 +70,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """CSRF_FAILURE_VIEW: the form was sent from a page too old (or another site): say so and how to go on."""
+    """CSRF_FAILURE_VIEW: the form was sent from a page too old (or another site): say so and how to go on. A
+    method the page does not take at all is its 405 with `Allow`, as it would answer past the CSRF check."""
+    from django.http import HttpResponseNotAllowed
+
+    from shitenno_site.methods import refused_method
+
+    allowed = None if _is_api(request) else refused_method(request.path_info, request.method or "")
+    if allowed:
+        return HttpResponseNotAllowed(allowed)
     message = _("This form was sent from a page that is too old, or from another site. Go back, load the page "
                 "again and send it once more.")
     if _is_api(request):

@@ -2,7 +2,10 @@
 does (read-only pages answered PUT, DELETE, PATCH and OPTIONS with the page itself)."""
 
 import pytest
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+
+from shitenno_site.methods import declared_methods
 
 pytestmark = pytest.mark.django_db
 
@@ -18,20 +21,6 @@ def _patterns(patterns, prefix=""):
             yield from _patterns(pattern.url_patterns, prefix + str(pattern.pattern))
         elif isinstance(pattern, URLPattern):
             yield prefix + str(pattern.pattern), pattern.callback
-
-
-def declared_methods(view) -> list[str] | None:
-    """The methods a function view's require_http_methods (or require_safe, require_POST) lets through, found in
-    the decorator's closure under any decorators wrapped around it; None when it declares none."""
-    seen, function = set(), view
-    while function is not None and id(function) not in seen:
-        seen.add(id(function))
-        for cell in getattr(function, "__closure__", None) or ():
-            value = cell.cell_contents
-            if isinstance(value, list) and value and all(isinstance(m, str) and m.isupper() for m in value):
-                return value
-        function = getattr(function, "__wrapped__", None)
-    return None
 
 
 def test_the_checker_finds_a_function_view_that_declares_no_methods():
@@ -66,6 +55,24 @@ def test_a_page_refuses_a_method_it_does_not_take_with_405_and_says_which_it_doe
     assert response.status_code == 405 and response["Allow"] == allow
     assert get_user_model().objects.count() == users
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("method, url, allow", [
+    ("put", "/leagues/", "GET, HEAD"), ("delete", "/clubs/", "GET, HEAD"), ("patch", "/rankings/", "GET, HEAD"),
+    ("post", "/players/", "GET, HEAD"), ("put", "/accounts/sign-up/", "GET, HEAD, POST")])
+def test_a_real_client_without_a_csrf_token_gets_the_405_too(alice, method, url, allow):
+    """A client that sends no CSRF token (curl, an app) met the CSRF check first: 403 "the form expired" for a
+    method the page never takes. Django's test client skips that check unless asked, so this one enforces it."""
+    from django.contrib.auth import get_user_model
+
+    client = Client(enforce_csrf_checks=True)
+    users = get_user_model().objects.count()
+    response = getattr(client, method)(url)
+    assert response.status_code == 405 and response["Allow"] == allow
+    assert get_user_model().objects.count() == users
+    client.force_login(alice)
+    assert client.put("/accounts/me/").status_code == 405  # signed in too
+    assert client.post("/accounts/me/").status_code == 403  # a method it takes, without the token: still refused
 
 
 def test_a_table_page_is_read_only_and_its_moves_go_to_their_own_addresses(client, alice, bob):
