@@ -187,6 +187,7 @@ def result_from_session(*, session) -> Result | None:
     shown = chances_shown(session, [seats[position] for position in sorted(seats)])
     ResultEntry.objects.bulk_create(
         ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"),
+                    seat=p["seat"] + 1,  # the table's seat, 1 first: the exports' start order (issue 48 finding 6)
                     win_before=(kept := shown.get(seats[p["seat"]].pk, (None, None)))[0], place_before=kept[1])
         for p, rank in zip(placings, ranks, strict=True)
     )

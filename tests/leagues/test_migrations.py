@@ -168,3 +168,33 @@ def test_a_semi_final_tournament_s_cut_round_becomes_its_semi_finals_and_back():
         assert set(Round.objects.filter(number=2).values_list("kind", flat=True)) == {"cut"}
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_SEATS = [("leagues", "0040_club_export")]
+WITH_SEATS = [("leagues", "0041_result_entry_seats_of_tables")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_s_old_result_gets_the_table_s_seats_and_an_entered_one_keeps_none():
+    apps = migrate(BEFORE_SEATS)
+    Player, Result, ResultEntry = (apps.get_model("leagues", n) for n in ("Player", "Result", "ResultEntry"))
+    Session, Seat = (apps.get_model("games", n) for n in ("TableSession", "Seat"))
+    ann, ben = Player.objects.create(name="ann"), Player.objects.create(name="ben")
+    day = datetime.date(2026, 11, 5)
+    table = Session.objects.create(game="shitenno", code="OLDSEATS", status="finished", rules_version="1", setup={},
+                                   state={})
+    Seat.objects.create(session=table, position=0, player=ben)
+    Seat.objects.create(session=table, position=1, player=ann)
+    played = Result.objects.create(game="shitenno", played_on=day, session=table, status="counted")
+    entered = Result.objects.create(game="shitenno", played_on=day, status="counted")
+    for result in (played, entered):
+        ResultEntry.objects.create(result=result, player=ann, rank=1)
+        ResultEntry.objects.create(result=result, player=ben, rank=2)
+    try:
+        apps = migrate(WITH_SEATS)
+        ResultEntry = apps.get_model("leagues", "ResultEntry")
+        assert dict(ResultEntry.objects.filter(result_id=played.pk).values_list("player__name", "seat")) == {
+            "ben": 1, "ann": 2}
+        assert set(ResultEntry.objects.filter(result_id=entered.pk).values_list("seat", flat=True)) == {None}
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

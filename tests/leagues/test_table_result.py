@@ -93,3 +93,19 @@ def test_a_table_without_a_result_shows_nothing_and_its_page_is_a_404(client, al
     assert client.get(url, **HTMX).content.decode().strip() == ""
     assert client.get(url).status_code == 404
     assert client.post(url, {"agreed": "yes"}, **HTMX).status_code == 404
+
+
+def test_a_table_s_result_keeps_its_seats_and_the_exports_say_them(client, alice, club, finished):
+    """Issue 48 finding 6: a site table's entries had no seat, so the exports said every player started last
+    (`seatOrder` 0, `startPlayer` false). Each entry now has its table seat, 1 first, whatever its place."""
+    import json
+
+    result = Result.objects.get(session=finished)
+    assert {e.player.name: e.seat for e in result.entries.select_related("player")} == {
+        "alice": 1, "bob": 2, "carol": 3}  # seated alice, bob, carol (the fixture), whatever their places
+    client.force_login(alice)
+    backup = json.loads(b"".join(client.get(reverse("club_export", args=[club.slug, "bgstats"])).streaming_content))
+    names = {p["id"]: p["name"] for p in backup["players"]}
+    (play,) = backup["plays"]
+    assert sorted((names[s["playerRefId"]], s["seatOrder"], s["startPlayer"]) for s in play["playerScores"]) == [
+        ("alice", 1, True), ("bob", 2, False), ("carol", 3, False)]
