@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Model, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.engines.base import replay
@@ -77,7 +78,7 @@ def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = Tru
     rows = TableSession.objects.select_related("club") if seats else TableSession.objects.only("pk", "is_public")
     session = rows.filter(code=code).first()
     if session is None or not _may_see(session, viewer):
-        raise Http404("No such table, or it is private.")
+        raise Http404(_("No such table, or it is private."))
     if seats:
         prefetch_related_objects([session], _rated_seats(session) if rated else _SEATS)
     return session
@@ -91,7 +92,7 @@ def session_locked_for_viewer(*, code: str, viewer: AbstractBaseUser) -> TableSe
     ANALYZE, 2026-11-26), more than the round trip. 404 as session_for_viewer."""
     session = move_store.locked_by_code(code)
     if session is None or not _may_see(session, viewer):
-        raise Http404("No such table, or it is private.")
+        raise Http404(_("No such table, or it is private."))
     return session
 
 

@@ -364,7 +364,8 @@ def blank_or_pattern(result: dict, generator, request, public) -> dict:
 
 def document_edge_answers(result: dict, generator, request, public) -> dict:
     """drf-spectacular post-processing hook: every operation may answer 400 (a NUL or an unreadable value in
-    the address, refused by InputEdgeMiddleware and the query helpers), every write 413 (a body too large), and
+    the address, refused by InputEdgeMiddleware and the query helpers), 401 (a bad token, sent to any of them:
+    a public read's generated client raised "unexpected status" on it), every write 413 (a body too large), and
     every read carries an ETag and may answer 304 (issue 48); every error answer is the one problem document,
     as application/problem+json (shitenno_site/problems.py)."""
     problem = {problems.PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
@@ -372,6 +373,8 @@ def document_edge_answers(result: dict, generator, request, public) -> dict:
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             responses.setdefault("400", {"description": "The address or the body cannot be read."})
+            # a token sent is checked on every operation, a public read's too: unknown, revoked or expired is 401
+            responses.setdefault("401", {"description": "The token sent is unknown, revoked or expired."})
             if method in ("post", "put", "patch"):
                 responses.setdefault("413", {"description": "The body is too large."})
             if method == "get":  # django.middleware.http.ConditionalGetMiddleware: an ETag on every read

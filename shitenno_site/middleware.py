@@ -16,6 +16,7 @@ from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from shitenno_site import validation
@@ -57,17 +58,25 @@ class InputEdgeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = self._edge(request)
+        return self.get_response(request) if refused is None else refused
+
+    def _edge(self, request: HttpRequest) -> HttpResponse | None:
+        """The address and the declared length, refused before anything else runs: in the reader's language,
+        though LocaleMiddleware has not run yet (a 413 said "The body is too large" under `nl`: issue 48)."""
         query = request.META.get("QUERY_STRING", "")
-        if "\x00" in request.path_info or b"\x00" in unquote_to_bytes(query.replace("+", " ")):
-            return self._refuse(request, 400, "The address cannot hold a NUL character (%00).")
-        try:
-            request.declared_length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return self._refuse(request, 400, "The Content-Length header is not a number.")
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if _is_api(request) and limit is not None and request.declared_length > limit:
-            return self._refuse(request, 413, f"The body is too large: at most {limit} bytes.")
-        return self.get_response(request)
+        with translation.override(translation.get_language_from_request(request)):
+            if "\x00" in request.path_info or b"\x00" in unquote_to_bytes(query.replace("+", " ")):
+                nul = _("The address cannot hold a NUL character (%(code)s).") % {"code": "%00"}
+                return self._refuse(request, 400, nul)
+            try:
+                request.declared_length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                return self._refuse(request, 400, _("The Content-Length header is not a number."))
+            if _is_api(request) and limit is not None and request.declared_length > limit:
+                return self._refuse(request, 413, _("The body is too large: at most %(n)d bytes.") % {"n": limit})
+        return None
 
     def process_view(self, request: HttpRequest, view: Callable, args: tuple, kwargs: dict) -> HttpResponse | None:
         """A page's body: refused unread when longer than the page takes, then its fields' text checked."""
@@ -89,3 +98,20 @@ class InputEdgeMiddleware:
         if request.headers.get("HX-Request"):  # a form posted by htmx: the page takes the window, not the panel
             page["HX-Retarget"], page["HX-Reswap"] = "body", "innerHTML"
         return page
+
+
+class WeakETagMiddleware:
+    """Every answer's ETag weak, the 200's and the 304's alike (issue 48: a gzipped 200 carried W/"x", Django's
+    GZipMiddleware weakening it, while the 304 for the same answer carried "x"). The validator is of the content
+    before compression, so weak is what it is: If-None-Match compares weakly either way. Above GZipMiddleware, so
+    it sees the answer as it leaves."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        etag = response.get("ETag")
+        if etag and not etag.startswith("W/"):
+            response["ETag"] = f"W/{etag}"
+        return response

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files leave here, pre-compressed by whitenoise
     # Pages are gzipped for clients that accept it. BREACH: the CSRF token in a page is masked afresh for each
     # response (Django), and GZipMiddleware pads each answer with random bytes; see docs/operations.md.
+    "shitenno_site.middleware.WeakETagMiddleware",  # one ETag for the 200 and its 304 (gzip weakens the 200's)
     "django.middleware.gzip.GZipMiddleware",
     # An ETag on every GET answer that has none (a hash of its body), and 304 without a body to a client that
     # sends it back in If-None-Match (issue 48: polls and API reads were a full 200 each time). After gzip, so the

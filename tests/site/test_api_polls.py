@@ -61,3 +61,6 @@ def test_a_compressed_answer_s_etag_still_matches_on_the_next_poll(api, alice, b
     assert first["Content-Encoding"] == "gzip" and first["ETag"].startswith('W/"')
     again = api.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]  # the 304 names the validator the 200 gave (it said "..." unweakened)
+    plain = api.get(url)  # not compressed: the same weak validator, so either answer's tag works for the other
+    assert plain["ETag"] == first["ETag"] and "Content-Encoding" not in plain

@@ -52,6 +52,17 @@ def test_a_dutch_reader_gets_the_title_and_the_detail_in_dutch(api, alice):
     assert not Club.objects.exists()
 
 
+def test_a_missing_table_and_a_body_too_large_are_in_dutch_too(client, settings):
+    """Found by the outside review: the table's 404 and the 413 (refused before the language is chosen) were
+    English under `nl`."""
+    missing = _is_problem(client.get("/api/tables/NOPE/", HTTP_ACCEPT_LANGUAGE="nl"), 404, "not-found")
+    assert missing["detail"] == "Zo'n tafel bestaat niet, of hij is besloten."
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    large = client.post("/api/tables/", "x" * 200, content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert large.status_code == 413 and large.json()["detail"] == "De inhoud is te groot: hoogstens 100 bytes."
+    assert "too large" not in large.json()["title"]
+
+
 def test_an_illegal_move_says_the_rule_and_its_values(api, table):
     code, moves = table
     out_of_turn = {**moves[0], "seat": 1 - moves[0]["seat"]}

@@ -26,3 +26,17 @@ def test_every_operation_that_answers_401_anonymously_documents_401(client):
                 undocumented.append(f"{method.upper()} {path}")
     assert asked > 50  # the check read the whole schema
     assert undocumented == []
+
+
+def test_a_bad_token_is_a_documented_401_on_public_reads_too(client):
+    """An app whose token was revoked reads a public list: 401 (the token is checked wherever it is sent), and the
+    schema says so on every operation (the review found 26 public GETs answering 401 undocumented)."""
+    schema = client.get("/api/schema/?format=json").json()
+    undocumented = [f"{method.upper()} {path}" for path, operations in schema["paths"].items()
+                    for method, operation in operations.items()
+                    if method in ("get", "post", "patch", "put", "delete") and "401" not in operation["responses"]]
+    assert undocumented == []
+    for url in ("/api/clubs/", "/api/games/", "/api/tables/", "/api/players/"):
+        assert client.get(url).status_code == 200
+        answer = Client().get(url, HTTP_AUTHORIZATION="Bearer shp_000000000000_not-a-real-key")
+        assert answer.status_code == 401 and answer["Content-Type"].startswith("application/problem+json"), url
