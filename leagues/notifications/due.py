@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from leagues.common.selectors import results_to_sign
 from leagues.models import Membership, Result, SignOff
 
-from .models import DEFAULT_CHANNELS, Kind, Notification, Preference
+from .models import Kind, Notification, Preference, default_channel
 
 
 def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple[list, list]:
@@ -33,7 +33,7 @@ def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple
     for row in rows:
         result = row.payload.get("result") if row.kind == Kind.SIGN_OFF else None
         keep = ((row.club_id is None or row.club_id in clubs)
-                and (chosen.channel(row.kind) if chosen else DEFAULT_CHANNELS[row.kind]) == channel
+                and (chosen.channel(row.kind) if chosen else default_channel(row.kind)) == channel
                 and (result is None or (result in waiting and result not in told))
                 and (row.kind != Kind.DISPUTE or row.pk in open_disputes))
         (due if keep else gone).append(row)

@@ -54,8 +54,16 @@ class Notification(models.Model):
         return f"{self.kind} for {self.recipient_id} ({self.state})"
 
 
+def push_on() -> bool:
+    """Whether the site can push at all: its VAPID keys are set (docs/notifications.md, Production)."""
+    return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY and settings.VAPID_SUBJECT)
+
+
 def _push() -> str:
-    return Channel.PUSH
+    """The default of a kind a push suits: push on a site that can push, else e-mail. Nothing is preselected that
+    the site cannot deliver (issue 47 finding 3: push was, on a site without push, so a member who kept the
+    defaults got nothing, his messages dropped)."""
+    return Channel.PUSH if push_on() else Channel.EMAIL
 
 
 def _none() -> str:
@@ -88,9 +96,10 @@ class Preference(models.Model):
         return getattr(self, kind)
 
 
-# Each kind's way when the person chose none (his choices' defaults): read where a message is written and again
-# where it goes out (due.py).
-DEFAULT_CHANNELS = {kind: Preference._meta.get_field(kind).get_default() for kind in Kind.values}
+def default_channel(kind: str) -> str:
+    """A kind's way when the person chose none (his choices' defaults), as the site stands now (push on or off):
+    read where a message is written and again where it goes out (due.py)."""
+    return Preference._meta.get_field(kind).get_default()
 
 # The kinds that are about now: "your table" is stale by the evening's digest (the round has been played). By
 # e-mail they go out on their own, through the outbox like a push (the hint at once, the minute sweep at the

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 
 from . import endpoints
-from .models import PushSubscription
+from .models import PushSubscription, push_on
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class Gone(Exception):
 
 
 def push_enabled() -> bool:
-    return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY and settings.VAPID_SUBJECT)
+    return push_on()
 
 
 @dataclass

@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from leagues.jobs import outbox
 from leagues.models import Club, Player, Result
 
-from .models import AT_ONCE, DEFAULT_CHANNELS, Channel, ClubHours, Kind, Notification, Preference, PushSubscription
+from .models import AT_ONCE, Channel, ClubHours, Kind, Notification, Preference, PushSubscription, default_channel
 from .push import push_enabled
 
 
@@ -45,7 +45,8 @@ def reachable_users(user_ids: Iterable[int], club: Club | None) -> set[int]:
 
 def _channels(user_ids: Iterable[int], kind: str) -> dict[int, str]:
     chosen = dict(Preference.objects.filter(user_id__in=set(user_ids)).values_list("user_id", kind))
-    return {uid: chosen.get(uid, DEFAULT_CHANNELS[kind]) for uid in user_ids}
+    default = default_channel(kind)
+    return {uid: chosen.get(uid, default) for uid in user_ids}
 
 
 def _first_state(kind: str, channel: str, has_device: bool) -> str:

@@ -417,6 +417,10 @@
         // The copies, and the earlier builds' files kept for them (templates/offline/sw.js, KEPT_FILES).
         const names = (await caches.keys()).filter((name) => name.startsWith(COPIES) || name === KEPT_FILES);
         await Promise.all(names.map((name) => caches.delete(name)));
+        // their expiry records (the account's page addresses) and its shown notifications: the worker's to drop
+        if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+          navigator.serviceWorker.controller.postMessage({ signedOut: names });
+        }
       }
     } finally {
       if (navigator.onLine) form.submit(); // not requestSubmit: this listener must not see it again

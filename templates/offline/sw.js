@@ -124,6 +124,15 @@ async function forgetAllBut(account) {
   await Promise.all(names.map((name) => new CacheExpiration(name, KEEP).delete())); // their expiry records
 }
 
+// A sign-out on this phone (static/js/offline.js deleted the caches already, so their names come with the message):
+// the expiry records of those copies go too (they held the account's page addresses), and the notifications shown
+// to that account are closed (issue 47 finding 4).
+async function forgetSignedOut(names) {
+  const ours = names.filter((name) => typeof name === "string" && (name.startsWith(PAGES) || name === KEPT_FILES));
+  await Promise.all(ours.map((name) => new CacheExpiration(name, KEEP).delete()));
+  (await self.registration.getNotifications()).forEach((shown) => shown.close());
+}
+
 function keepable(response) {
   return response.status === 200 && response.type === "basic" && response.headers.has(ACCOUNT_HEADER)
     && !/no-store/i.test(response.headers.get("Cache-Control") || "");
@@ -159,9 +168,11 @@ async function copyOf(request) {
   return new Response(html, { status: copy.status, statusText: copy.statusText, headers: copy.headers });
 }
 
+// The account's own pages (its e-mail address, its tokens, its data) and the admin are never kept (issue 47).
+const neverKept = (url) => url.pathname.startsWith("/admin/") || url.pathname.startsWith("/accounts/");
+
 workbox.routing.registerRoute(
-  ({ request, url }) => request.mode === "navigate" && url.origin === self.location.origin
-    && !url.pathname.startsWith("/admin/") && !url.pathname.startsWith("/accounts/"),
+  ({ request, url }) => request.mode === "navigate" && url.origin === self.location.origin && !neverKept(url),
   async ({ request, event }) => {
     try {
       const response = fetchAndKeep(request);
@@ -196,8 +207,10 @@ workbox.routing.registerRoute(
 self.addEventListener("message", (event) => {
   const account = event.data && event.data.account;
   if (typeof account === "string" && account) event.waitUntil(rememberAccount(account));
+  const gone = event.data && event.data.signedOut;
+  if (Array.isArray(gone)) event.waitUntil(forgetSignedOut(gone));
   const url = event.data && event.data.keepPage;
-  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
+  if (typeof url !== "string" || new URL(url).origin !== self.location.origin || neverKept(new URL(url))) return;
   event.waitUntil(fetchAndKeep(new Request(url, { credentials: "same-origin" })).then(() => dropUnnamedFiles())
     .catch(() => undefined));
 });

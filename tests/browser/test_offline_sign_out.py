@@ -54,3 +54,59 @@ def test_online_the_sign_out_posts_at_once(phone, alice):
     log_out(page, "alice")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     assert sessions_of(alice) == 0
+
+
+# The expiry records workbox keeps beside the copies (its "workbox-expiration" database): each names a cache and a
+# page address. Read only once the worker has made the database (opening a database that is not there makes an
+# empty one, which workbox would then not set up).
+EXPIRY_RECORDS = """() => new Promise((resolve) => {
+  const open = indexedDB.open("workbox-expiration");
+  open.onerror = () => resolve(null);
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains("cache-entries")) { db.close(); resolve(null); return; }
+    const all = db.transaction("cache-entries").objectStore("cache-entries").getAll();
+    all.onsuccess = () => { db.close(); resolve(all.result.map((r) => `${r.cacheName} ${r.url}`)); };
+  };
+})"""
+SHOWN = "() => navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => n.title))"
+
+
+def test_signing_out_leaves_no_page_address_nor_a_shown_message_of_the_account(phone, live_server, alice):
+    """Issue 47 finding 4, found again by the outside review: after alice signed out, 5 expiry records of her page
+    addresses stayed in the phone's storage, and her shown notifications stayed on the screen."""
+    from .waits import wait_until
+
+    page = phone(alice)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    for path in ("/leagues/", "/clubs/", "/rankings/"):
+        read(page, path)
+    mine = wait_until(page, EXPIRY_RECORDS, lambda records: records and any(
+        "shitenno-copies-" in r and "/rankings/" in r for r in records))
+    assert any("/clubs/" in record for record in mine)  # the check can fail: her addresses are there
+    page.evaluate("navigator.serviceWorker.ready.then((r) => r.showNotification('Round 1: table 2, for alice'))")
+    wait_until(page, SHOWN, lambda titles: titles == ["Round 1: table 2, for alice"])
+
+    log_out(page, "alice")
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    wait_until(page, SHOWN, lambda titles: titles == [])
+    left = wait_until(page, EXPIRY_RECORDS, lambda records: not any(
+        "shitenno-copies-" in r and ("/clubs/" in r or "/rankings/" in r) for r in records or []))
+    assert not any("/clubs/" in record or "/rankings/" in record for record in left or [])
+
+
+def test_an_account_page_is_never_kept_even_when_it_was_the_first_page(phone, alice):
+    """A fresh phone's first page is loaded before the worker controls it, and asks the worker to keep a copy
+    of itself: an /accounts/ page (its e-mail address, its tokens) was kept so (the outside review)."""
+    from .waits import wait_until
+
+    page = phone(alice)
+    read(page, "/accounts/me/")
+    page.reload()  # now under the worker, which was asked to keep the first load
+    read(page, "/leagues/")  # a page that is kept: once it is, the worker has handled the earlier message too
+    kept = wait_until(page, """() => caches.keys().then((names) => Promise.all(names
+        .filter((name) => name.startsWith("shitenno-copies-"))
+        .map((name) => caches.open(name).then((cache) => cache.keys()))))
+        .then((lists) => lists.flat().map((request) => new URL(request.url).pathname))""",
+                      lambda paths: "/leagues/" in paths)
+    assert not any(path.startswith("/accounts/") for path in kept)

@@ -21,13 +21,28 @@ def push_on(settings):
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, settings.VAPID_SUBJECT = "k", "BPub", "mailto:a@b.c"
 
 
-def test_the_defaults_push_your_table_and_sign_offs_and_nothing_goes_by_e_mail(client, alice):
+def test_the_defaults_push_your_table_and_sign_offs_where_the_site_can_push(client, alice, settings):
+    client.force_login(alice)
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, settings.VAPID_SUBJECT = "private", "public", "mailto:a@b"
+    form = client.get(reverse("notifications:settings")).context["form"]
+    assert {name: form[name].value() for name in ("your_table", "sign_off", "dispute", "standings")} == {
+        "your_table": "push", "sign_off": "push", "dispute": "none", "standings": "none"}
+
+
+def test_a_site_that_cannot_push_preselects_e_mail_instead(client, alice):
+    """Issue 47 finding 3: push was preselected on a site with no push keys, and a member who kept the defaults
+    got nothing (his messages dropped). Nothing is preselected that the site cannot deliver."""
+    from leagues.notifications import services
+    from leagues.notifications.models import Preference
+
     client.force_login(alice)
     page = client.get(reverse("notifications:settings"))
     form = page.context["form"]
     assert {name: form[name].value() for name in ("your_table", "sign_off", "dispute", "standings")} == {
-        "your_table": "push", "sign_off": "push", "dispute": "none", "standings": "none"}
+        "your_table": "email", "sign_off": "email", "dispute": "none", "standings": "none"}
     assert "Phone notifications are not set up on this site yet" in page.content.decode()  # no VAPID keys here
+    assert not Preference.objects.filter(user=alice).exists()  # she chose nothing: the messages follow the default
+    assert services._channels([alice.pk], "sign_off") == {alice.pk: "email"}
 
 
 @pytest.mark.parametrize(("language", "says"), [
