@@ -4,6 +4,8 @@ delivery does not import the hourly round (digest -> services -> outbox -> deliv
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -13,32 +15,52 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 
 from .messages import subject_place, worded
-from .models import Notification, Preference
+from .models import Kind, Notification, Preference, default_channel
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
 
+def choices_version(user_id: int) -> str:
+    """A short fingerprint of the person's choices as they stand: a link carries the one of its day, so a new
+    choice voids every link mailed before it (issue 47 finding 8: links stayed good whatever he chose after)."""
+    kinds = [kind for kind in Kind.values]
+    row = Preference.objects.filter(user_id=user_id).values_list(*kinds).first()
+    values = row if row is not None else tuple(default_channel(kind) for kind in kinds)
+    return hashlib.sha256("|".join(map(str, values)).encode()).hexdigest()[:12]
+
+
 def unsubscribe_token(user_id: int) -> str:
-    """The e-mail's unsubscribe link works without logging in: the user id, signed with the site's key."""
-    return signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True)
+    """The e-mail's unsubscribe link works without logging in: the user id and his choices' version, signed with
+    the site's key."""
+    return signing.dumps({"u": user_id, "v": choices_version(user_id)}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
 UNSUBSCRIBE_DAYS = 90  # a link this old stops working (issue 47: it never expired); every digest brings a new one
 
 
 class UnsubscribeExpired(Exception):
-    """A genuine link older than UNSUBSCRIBE_DAYS: the page says so and where the settings are."""
+    """A genuine link older than UNSUBSCRIBE_DAYS, or older than the person's last choice: the page says so and
+    where the settings are. `stale`: older than the choice, not than the days."""
+
+    def __init__(self, *, stale: bool = False) -> None:
+        super().__init__()
+        self.stale = stale
 
 
 def unsubscribe_user_id(token: str) -> int | None:
     """The account a link names, None for one that is not the site's (cut short, altered); UnsubscribeExpired for
-    one that was, UNSUBSCRIBE_DAYS ago or more."""
+    one that was, UNSUBSCRIBE_DAYS ago or more, or before a choice the person made since (a link of before
+    versions, which carries none, only expires)."""
     try:
-        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_DAYS * 86400)["u"])
+        signed = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_DAYS * 86400)
+        user_id = int(signed["u"])
     except signing.SignatureExpired as expired:
         raise UnsubscribeExpired from expired
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         return None
+    if "v" in signed and signed["v"] != choices_version(user_id):  # mailed before a choice he made since
+        raise UnsubscribeExpired(stale=True)
+    return user_id
 
 
 def mail(preference: Preference, rows: list[Notification], site: str, *, at_once: bool = False) -> EmailMessage:

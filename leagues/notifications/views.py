@@ -94,9 +94,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     stops every e-mail kind."""
     try:
         user_id = mail.unsubscribe_user_id(token)
-    except mail.UnsubscribeExpired:  # 410: the link was good and is gone; the page says where the settings are
-        return render(request, "notifications/unsubscribe.html", {"expired": True, "days": mail.UNSUBSCRIBE_DAYS},
-                      status=410)
+    except mail.UnsubscribeExpired as gone:  # 410: the link was good and is gone; the page says where the settings are
+        return render(request, "notifications/unsubscribe.html", {
+            "expired": True, "stale": gone.stale, "days": mail.UNSUBSCRIBE_DAYS}, status=410)
     if user_id is None:
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":

@@ -208,3 +208,19 @@ def test_an_unsubscribe_link_works_for_90_days_then_says_it_is_too_old_and_chang
     assert "meer dan 90 dagen oud" in dutch
     assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL
     assert Notification.objects.filter(recipient=carol, state=Notification.State.DIGEST).count() == 2
+
+
+def test_a_new_choice_voids_the_unsubscribe_links_mailed_before_it(two_waiting, client, carol):
+    """Issue 47 finding 8: the links were not versioned. A link carries the person's choices as they stood; once
+    he chooses again (here: the standings by e-mail too), the older link is a 410 saying why, changing nothing,
+    and the next e-mail's link works."""
+    old = reverse("notifications:unsubscribe", args=[unsubscribe_token(carol.pk)])
+    assert client.get(old).status_code == 200
+    Preference.objects.filter(user=carol).update(standings=Channel.EMAIL)
+    refused = client.post(old)
+    assert refused.status_code == 410 and "before you last changed your notification choices" in \
+        refused.content.decode()
+    assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL  # nothing stopped
+    new = reverse("notifications:unsubscribe", args=[unsubscribe_token(carol.pk)])
+    assert client.post(new).status_code == 200
+    assert Preference.objects.get(user=carol).sign_off == Channel.NONE
