@@ -18,7 +18,8 @@ def declared_methods(view: Callable[..., Any]) -> list[str] | None:
     if view_class is not None:
         names = getattr(view_class, "http_method_names", [])
         return [name.upper() for name in names if hasattr(view_class, name) and name != "options"] or None
-    seen, function = set(), view
+    seen: set[int] = set()
+    function: Any = view
     while function is not None and id(function) not in seen:
         seen.add(id(function))
         for cell in getattr(function, "__closure__", None) or ():
