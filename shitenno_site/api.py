@@ -8,6 +8,7 @@ beyond its column, no NUL in stored JSON (issue 14).
 
 import copy
 import math
+import re
 
 from django.core.exceptions import BadRequest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -390,6 +391,20 @@ def document_edge_answers(result: dict, generator, request, public) -> dict:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     if "Problem" in schemas:
         schemas["Problem"]["additionalProperties"] = True  # the site's own members: version, attempt, ...
+    return result
+
+
+def enum_names(result: dict, generator, request, public) -> dict:
+    """drf-spectacular post-processing hook: an enum whose values are not names ("3-2-1-0") gets `x-enum-varnames`
+    (OpenAPI Generator's extension, read by openapi-python-client too), so a generated client names its members
+    `POINTS_SCHEME_3_2_1_0` rather than `VALUE_0` (issue 48 finding 3)."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        values = schema.get("enum") or []
+        if not values or not all(isinstance(v, str) for v in values) or all(v[:1].isalpha() for v in values):
+            continue
+        stem = re.sub(r"(?<!^)(?=[A-Z])", "_", name.removesuffix("Enum")).upper()
+        words = [re.sub(r"\W+", "_", value) for value in values]
+        schema["x-enum-varnames"] = [word.upper() if word[:1].isalpha() else f"{stem}_{word}" for word in words]
     return result
 
 

@@ -290,7 +290,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
-        "shitenno_site.api.blank_or_pattern",
+        "shitenno_site.api.blank_or_pattern", "shitenno_site.api.enum_names",
     ],
     # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit),
     # and so is a result's status (a result's answer and a table's): drf-spectacular matches values and labels,

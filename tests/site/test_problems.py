@@ -52,7 +52,7 @@ def test_a_dutch_reader_gets_the_title_and_the_detail_in_dutch(api, alice):
     assert not Club.objects.exists()
 
 
-def test_a_missing_table_and_a_body_too_large_are_in_dutch_too(client, settings):
+def test_a_missing_table_and_a_body_too_large_are_in_dutch_too(client, settings, alice):
     """Found by the outside review: the table's 404 and the 413 (refused before the language is chosen) were
     English under `nl`."""
     missing = _is_problem(client.get("/api/tables/NOPE/", HTTP_ACCEPT_LANGUAGE="nl"), 404, "not-found")
@@ -61,6 +61,9 @@ def test_a_missing_table_and_a_body_too_large_are_in_dutch_too(client, settings)
     large = client.post("/api/tables/", "x" * 200, content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl")
     assert large.status_code == 413 and large.json()["detail"] == "De inhoud is te groot: hoogstens 100 bytes."
     assert "too large" not in large.json()["title"]
+    client.force_login(alice)
+    broken = client.post("/api/tables/", "{not json", content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert broken.status_code == 400 and broken.json()["detail"].startswith("De inhoud is geen geldige JSON: ")
 
 
 def test_an_illegal_move_says_the_rule_and_its_values(api, table):

@@ -101,3 +101,13 @@ def test_the_headers_a_client_follows_are_in_the_schema(schema):
     proposal = schema["paths"]["/api/nights/{id}/rounds/"]["post"]["responses"]["202"]
     moves = schema["paths"]["/api/tables/{code}/moves/"]["get"]["responses"]["200"]
     assert "Location" in proposal.get("headers", {}) and "Link" in moves.get("headers", {})
+
+
+def test_an_enum_of_values_that_are_not_names_names_its_members(schema):
+    """A generated client called the points schemes VALUE_0 and VALUE_1 ("3-2-1-0" is no identifier)."""
+    scheme = schema["components"]["schemas"]["PointsSchemeEnum"]
+    assert scheme["x-enum-varnames"] == ["POINTS_SCHEME_3_2_1_0", "POINTS_SCHEME_7_5_3_1", "PERCENT", "CUSTOM"]
+    for name, component in schema["components"]["schemas"].items():
+        if "x-enum-varnames" in component:
+            assert len(component["x-enum-varnames"]) == len(component["enum"]), name
+            assert all(n.isidentifier() for n in component["x-enum-varnames"]), name
