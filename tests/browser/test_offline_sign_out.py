@@ -3,6 +3,7 @@ Chromium, alice taps "Log out" offline; the phone shows itself signed out at onc
 when the network is back: from that page, or, when she closed it, first thing from the next page opened."""
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.sessions.models import Session
 from playwright.sync_api import expect
 
@@ -15,36 +16,59 @@ def sessions_of(user) -> int:
     return sum(s.get_decoded().get("_auth_user_id") == str(user.pk) for s in Session.objects.all())
 
 
-def sign_out_offline(page, user) -> None:
+WORDS = {
+    "en": {"note": "Signed out on this phone. The site is told as soon as the network is back.",
+           "short": "Signed out", "log in": "Log in", "log out": "Log out"},
+    "nl": {"note": "Uitgelogd op deze telefoon. De site hoort het zodra het netwerk terug is.",
+           "short": "Uitgelogd", "log in": "Inloggen", "log out": "Uitloggen"},
+}
+
+
+def phone_in(phone, live_server, user, language: str):
+    """`user`'s phone, its language the site's cookie (sent with every request, the worker's own too)."""
+    page = phone(user)
+    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
+                               "url": live_server.url}])
+    return page
+
+
+def log_out_in(page, username: str, language: str) -> None:
+    """The header's name opens its menu, where "Log out (name)" is (the header keeps one row at 360 px)."""
+    page.locator("header .account .who > summary").click()
+    page.get_by_role("button", name=f"{WORDS[language]['log out']} ({username})").click()
+
+
+def sign_out_offline(page, user, language: str = "en") -> None:
     read(page, "/leagues/")
     page.context.set_offline(True)
-    log_out(page, user.username)
-    expect(page.locator("#signed-out-offline")).to_have_text(
-        "Signed out on this phone. The site is told as soon as the network is back.")
-    expect(page.locator("header .account")).to_have_text("Signed out")
+    log_out_in(page, user.username, language)
+    expect(page.locator("#signed-out-offline")).to_have_text(WORDS[language]["note"])
+    expect(page.locator("header .account")).to_have_text(WORDS[language]["short"])
     expect(page.locator("header .account .who")).to_have_count(0)
     assert sessions_of(user) == 1  # the site has not heard yet
 
 
-def test_a_sign_out_made_offline_ends_the_session_when_the_network_is_back(phone, alice):
-    page = phone(alice)
-    sign_out_offline(page, alice)
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_sign_out_made_offline_ends_the_session_when_the_network_is_back(phone, live_server, alice, language):
+    page = phone_in(phone, live_server, alice, language)
+    sign_out_offline(page, alice, language)
     page.context.set_offline(False)
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.get_by_role("link", name=WORDS[language]["log in"])).to_be_visible()
     assert sessions_of(alice) == 0
     page.goto("/leagues/")
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()  # and stays signed out
+    expect(page.get_by_role("link", name=WORDS[language]["log in"])).to_be_visible()  # and stays signed out
 
 
-def test_the_next_page_sends_a_sign_out_that_was_made_offline_first(phone, alice):
-    page = phone(alice)
-    sign_out_offline(page, alice)
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_next_page_sends_a_sign_out_that_was_made_offline_first(phone, live_server, alice, language):
+    page = phone_in(phone, live_server, alice, language)
+    sign_out_offline(page, alice, language)
     context = page.context
     page.close()  # the tab that made it is gone before the network is back
     context.set_offline(False)
     page = context.new_page()
     page.goto("/leagues/")
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.get_by_role("link", name=WORDS[language]["log in"])).to_be_visible()
     assert sessions_of(alice) == 0
 
 
