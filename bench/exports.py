@@ -102,7 +102,6 @@ def jobs(club) -> None:
     from leagues.people import players
 
     owner = get_user_model().objects.create_user("export-owner", password="x")
-
     Membership.objects.create(club=club, player=players.player_for_user(owner), role=Membership.Role.OWNER)
     client = Client()
     client.force_login(owner)

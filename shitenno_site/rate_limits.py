@@ -81,35 +81,32 @@ def count_hit(key: str, window: int) -> tuple[int, float]:
 def check(budget: Budget, *, ip: str, address: str = "") -> None:
     """Counts this request against the client address's budget and the e-mail address's; raises Limited (with
     the longer wait) when either is used up. A refused request still counts, so hammering does not reopen it."""
-    waits = []
-    for kind, value, limit in (("ip", ip, budget.per_ip), ("address", address, budget.per_address)):
-        if not value:
-            continue
-        try:
-            hits, ends = count_hit(_key(budget, kind, value), budget.window)
-        except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, see above)
-            logger.warning("Rate limit %s not counted: %s", budget.name, error)
-            continue
-        if hits > limit:
-            waits.append(int(math.ceil(ends - time.time())))
-    if waits:
-        raise Limited(max(waits))
+    _refuse_past(budget, ip, address, count=True)
 
 
 def peek(budget: Budget, *, ip: str, address: str = "") -> None:
     """Raises Limited when either budget is used up already, counting nothing: for a step that must not be taken
     when the one after it would be refused (a new address whose link could not be sent: issue 47)."""
+    _refuse_past(budget, ip, address, count=False)
+
+
+def _refuse_past(budget: Budget, ip: str, address: str, *, count: bool) -> None:
+    """Limited (the longer wait) when the client's or the address's budget is past its limit: counting this
+    request first (`check`), or only reading (`peek`). A cache that cannot be reached counts nothing."""
     waits = []
     for kind, value, limit in (("ip", ip, budget.per_ip), ("address", address, budget.per_address)):
         if not value:
             continue
         key = _key(budget, kind, value)
         try:
-            hits, ends = int(cache.get(key) or 0), cache.get(key + ":ends")
-        except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, as in check)
+            if count:
+                hits, ends = count_hit(key, budget.window)
+            else:  # this request not counted: the budget is past its limit once it holds `limit` hits
+                hits, ends = int(cache.get(key) or 0) + 1, cache.get(key + ":ends")
+        except Exception as error:  # noqa: BLE001 (the cache unreachable: counted as nothing, see above)
             logger.warning("Rate limit %s not read: %s", budget.name, error)
             continue
-        if hits >= limit and ends:
+        if hits > limit and ends:
             waits.append(int(math.ceil(float(ends) - time.time())))
     if waits:
         raise Limited(max(waits))

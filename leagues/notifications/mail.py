@@ -23,7 +23,7 @@ UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 def choices_version(user_id: int) -> str:
     """A short fingerprint of the person's choices as they stand: a link carries the one of its day, so a new
     choice voids every link mailed before it (issue 47 finding 8: links stayed good whatever he chose after)."""
-    kinds = [kind for kind in Kind.values]
+    kinds = list(Kind.values)
     row = Preference.objects.filter(user_id=user_id).values_list(*kinds).first()
     values = row if row is not None else tuple(default_channel(kind) for kind in kinds)
     return hashlib.sha256("|".join(map(str, values)).encode()).hexdigest()[:12]
