@@ -8,6 +8,7 @@ from django.db.models import F
 from playwright.sync_api import expect
 
 from games.models import MoveEvent, TableSession
+from shitenno_site.offline import account_tag
 
 from .test_offline import END_TURN, enter_offline, logged, open_table, table  # noqa: F401  (table is a fixture)
 from .test_offline_lie_fi import Wifi, until, waiting
@@ -70,18 +71,22 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     open_table(page, table)
     waiting(page, 2)
 
-    # bob takes the phone (his session, the wifi fine now): alice's moves are not his, nothing is sent. The table
+    # bob takes the phone (his session, the wifi fine now): alice's moves are not his, none is taken. The table
     # page is left first: while it is open under alice's session her moves are rightly sent the moment the wifi
-    # passes them (a race the test would lose on a slow machine).
+    # passes them. The page left open meanwhile (alice's, its script still hers) may try again once bob's cookie is
+    # set: the site refuses such a post with 409 (the move says alice, the session bob) and writes nothing.
     page.goto("/")
     sign_in(page, bob)
+    answers = []
+    page.on("response", lambda response: answers.append(
+        (response.request.headers.get("x-shitenno-account"), response.status)) if "/move/" in response.url else None)
     wifi.mode = "pass"
-    tries = len(wifi.posts)
     open_table(page, table)
     ready(page)
     signed_in_as(page, "bob")
     waiting(page, 0)
-    assert len(wifi.posts) == tries and logged(table) == []
+    assert logged(table) == []
+    assert all(answer == (account_tag(alice), 409) for answer in answers), answers
 
     # Back with alice, her moves are there; she signs out and says yes: they are dropped, and gone for good.
     wifi.mode = "refused"
