@@ -38,3 +38,38 @@ def test_the_check_in_poll_builds_the_names_not_the_round(client, season, alice,
     assert chances == 0
     assert len(before) == len(opened) == len(proposed)  # the same reads with no round, an opened one, a proposed one
     assert not [sql for sql in before + opened + proposed if "leagues_nightround" in sql or "leagues_nighttable" in sql]
+
+
+def test_the_check_in_poll_is_a_304_while_nobody_comes_or_goes_and_a_200_when_someone_does(
+        season, alice, members):
+    """The list's forms in an htmx answer carry no CSRF token of their own (htmx sends the page's): the same names
+    are the same bytes, so the phone's poll revalidates to a 304 instead of the whole list every few seconds."""
+    from django.test import Client
+
+    night = open_night(season, alice, members[:4], games=[SHITENNO], table_sizes=[4])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    page = client.get(reverse("night_detail", args=[night.pk]))  # the organiser's page: its forms keep a token
+    assert "csrfmiddlewaretoken" in page.content.decode()
+    token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else client.cookies["csrftoken"].value
+    address = reverse("night_detail", args=[night.pk])
+    first = client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true")
+    again = client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true")
+    assert first.status_code == again.status_code == 200 and "csrfmiddlewaretoken" not in first.content.decode()
+    assert first["ETag"] == again["ETag"]
+    assert client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true",
+                      HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+    # A tick from that list, sent as htmx sends it (the page's token in the header), is taken; the list changed.
+    newcomer = members[5].player
+    ticked = client.post(reverse("night_tick", args=[night.pk]), {"player": newcomer.pk, "present": "1"},
+                         HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+    assert ticked.status_code == 200 and "Here: 5 players" in ticked.content.decode()
+    after = client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"] and "Here: 5 players" in after.content.decode()
+
+    # Without the token the tick is refused and nobody more is here.
+    refused = client.post(reverse("night_tick", args=[night.pk]), {"player": members[6].player.pk,
+                                                                 "present": "1"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    assert "Here: 5 players" in client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true").content.decode()
