@@ -5,6 +5,8 @@ rules are the engine's business and errors become HTTP answers in shitenno_site.
 """
 
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 from django.db.models import QuerySet
@@ -19,9 +21,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.engines.base import MoveError
 from games.models import TableSession
 from games.people import club_model
-from games.plugins import default_final_count_game, default_game
+from games.plugins import ADAPTERS, default_final_count_game, default_game, get_game
 from shitenno_site import validation
 from shitenno_site.api import (
     IdField,
@@ -181,15 +184,37 @@ class TableList(ListAPIView):
         club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
         colours = values["colours"]
         seats = [{"player": p, "colour": colours[i] if i < len(colours) else ""} for i, p in enumerate(players)]
-        session = services.table_open(
-            game=values["game"], created_by=request.user, seats=seats, setup=values["setup"],
-            deal=values["deal_titles"], rng=random.SystemRandom(), club=club, is_public=values["is_public"],
-        )
+        with refusals_said(lambda: (values["game"], None)):
+            session = services.table_open(
+                game=values["game"], created_by=request.user, seats=seats, setup=values["setup"],
+                deal=values["deal_titles"], rng=random.SystemRandom(), club=club, is_public=values["is_public"],
+            )
         return Response(TableOutput(session).data, status=status.HTTP_201_CREATED)
 
 
 def _table(request, code: str, *, seats: bool = True) -> TableSession:
     return selectors.session_for_viewer(code=code, viewer=request.user, seats=seats)
+
+
+@contextmanager
+def refusals_said(game_of: Callable[[], tuple[str, dict | None] | None]) -> Iterator[None]:
+    """A refused move's `detail` in the reader's language, as the table page says it (the game's catalogue; the
+    engine's English where a code is not catalogued); `rule` and `params` stay as they are. `game_of` names the
+    game (and the table's state) only when a move was refused: the move's path reads nothing more for it."""
+    try:
+        yield
+    except MoveError as exc:
+        found = game_of()
+        if found is not None and found[0] in ADAPTERS:
+            exc.message = get_game(found[0]).say_error(exc, found[1])
+        raise
+
+
+def _table_game(code: str) -> Callable[[], tuple[str, dict | None] | None]:
+    def game_of() -> tuple[str, dict | None] | None:
+        table = TableSession.objects.filter(code=code).only("game", "state").first()
+        return (table.game, table.state) if table is not None else None
+    return game_of
 
 
 class TableDetail(APIView):
@@ -287,11 +312,12 @@ class MoveList(APIView):
     def post(self, request, code: str) -> Response:
         data = self.MoveCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
-            code=code, seq=data.validated_data["seq"], move=data.validated_data["move"],
-            user=request.user,
-            idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
-        )
+        with refusals_said(_table_game(code)):
+            recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
+                code=code, seq=data.validated_data["seq"], move=data.validated_data["move"],
+                user=request.user,
+                idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
+            )
         return _recorded(recorded, request)
 
 
@@ -309,8 +335,9 @@ class Undo(APIView):
         session = _table(request, code, seats=False)
         data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
-        recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
-                                      idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")))
+        with refusals_said(lambda: (session.game, session.state)):
+            recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
+                                          idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")))
         return _recorded(recorded, request)
 
 
@@ -340,14 +367,16 @@ class FinalCount(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["save_with_players"] is None:
-            outcome = services.final_count(game=values["game"], end=values["end"])
+            with refusals_said(lambda: (values["game"], None)):
+                outcome = services.final_count(game=values["game"], end=values["end"])
             return Response({"outcome": outcome.to_json(), "table": None})
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated(_("Log in to save a result."))
         players = services.players_in_order(values["save_with_players"])
         club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
-        session = services.final_count_record(game=values["game"], end=values["end"], players=players,
-                                              created_by=request.user, club=club)
+        with refusals_said(lambda: (values["game"], None)):
+            session = services.final_count_record(game=values["game"], end=values["end"], players=players,
+                                                  created_by=request.user, club=club)
         return Response({"outcome": session.outcome, "table": session.code}, status=status.HTTP_201_CREATED)
 
 

@@ -6,9 +6,12 @@ its own explanation. Each test also checks that the refused request wrote nothin
 """
 
 import pytest
+from django.utils import translation
 
+from games.engines.base import IllegalMove
 from games.engines.shitenno.simulation import random_legal_game
 from games.models import MoveEvent, TableSession
+from games.plugins import get_game
 from leagues.models import Club, Membership
 from leagues.people.players import player_for_user
 from shitenno_site.problems import KINDS, PROBLEM_CONTENT_TYPE
@@ -73,6 +76,30 @@ def test_an_illegal_move_says_the_rule_and_its_values(api, table):
     assert body["code"] == "IllegalMove" and body["rule"].startswith("shitenno.") and isinstance(body["params"], dict)
     assert "turn" in body["detail"]
     assert MoveEvent.objects.count() == 0 and TableSession.objects.get(code=code).head_seq == 0
+
+
+def test_an_illegal_move_is_said_in_the_reader_s_language_as_the_table_page_says_it(api, table):
+    """`detail` in Dutch from the game's catalogue (what the table page shows), `rule` and `params` unchanged."""
+    code, moves = table
+    out_of_turn = {**moves[0], "seat": 1 - moves[0]["seat"]}
+    english = api.post(f"/api/tables/{code}/moves/", {"seq": 0, "move": out_of_turn}).json()
+    dutch = _is_problem(api.post(f"/api/tables/{code}/moves/", {"seq": 0, "move": out_of_turn},
+                                 HTTP_ACCEPT_LANGUAGE="nl"), 400, "illegal-move")
+    with translation.override("nl"):
+        said = get_game("shitenno").say_error(IllegalMove(english["detail"], code=english["rule"],
+                                                          params=english["params"]))
+    assert dutch["detail"] == said != english["detail"]
+    assert (dutch["rule"], dutch["params"], dutch["code"]) == (english["rule"], english["params"], "IllegalMove")
+    assert MoveEvent.objects.count() == 0 and TableSession.objects.get(code=code).head_seq == 0
+
+
+def test_a_refused_final_count_is_said_in_the_reader_s_language(api):
+    english = api.post("/api/final-count/", {"game": "shitenno", "end": {"provinces": "nope"}}).json()
+    dutch = api.post("/api/final-count/", {"game": "shitenno", "end": {"provinces": "nope"}},
+                     HTTP_ACCEPT_LANGUAGE="nl").json()
+    assert dutch["status"] == english["status"] == 400 and dutch["rule"] == english["rule"] == "shitenno.count.generals"
+    assert dutch["detail"] != english["detail"] and dutch["detail"].startswith("De eindtelling"), dutch
+    assert not TableSession.objects.exists()
 
 
 def test_a_stale_move_is_a_conflict_that_says_the_head_now(api, table):
