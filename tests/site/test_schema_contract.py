@@ -2,7 +2,6 @@
 when the server drifts from the schema: an undocumented status, a body its schema refuses, a Content-Type the
 schema does not name. Each drift here is made on purpose, by patching one view of the real site."""
 
-import time
 
 import pytest
 from django.test import Client
@@ -128,13 +127,15 @@ def test_the_formats_are_checked_as_openapi_means_them():
     assert FORMATS.conforms(1.5, "double")
 
 
-def test_the_check_costs_little(client):
-    """The schema is built once a test process; each check then costs a fraction of the answer's own time."""
-    contract = schema_contract.contract()
+def test_the_check_builds_the_schema_once_and_each_answer_s_validator_once(client):
+    """The schema is built once a test process and each operation's validator once: a check after that is a
+    lookup and a validation, whatever the number of answers (its cost is printed in the run's summary; a time
+    bound here failed on a loaded machine, and timings belong in bench/)."""
+    first = schema_contract.contract()
     client.get("/api/games/")
-    before, started = contract.seconds, time.perf_counter()
+    validators, checked = dict(first.validators), first.checked
     for _ in range(20):
         client.get("/api/games/")
-    per_check = (contract.seconds - before) / 20
-    per_answer = (time.perf_counter() - started) / 20
-    assert per_check < 0.005 and per_check < per_answer, (per_check, per_answer)
+    assert schema_contract.contract() is first
+    assert first.checked == checked + 20
+    assert first.validators == validators and all(first.validators[key] is validators[key] for key in validators)
