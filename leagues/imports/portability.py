@@ -203,6 +203,15 @@ def _check_names(data: dict) -> None:
             raise ValidationError(f"{where} {value!r} is refused: {' '.join(exc.messages)}") from exc
 
 
+def _check_player_counts(data: dict) -> None:
+    """A result with more (or fewer) players than its game allows is refused as the result forms refuse it, before
+    anything is written (issue 50: a restore took a five-player Shitennō result and rated it)."""
+    for n, row in enumerate(data["results"]):
+        problem = results.player_count_problem(one_name(row["game"]), len(row["entries"]))
+        if problem:
+            raise ValidationError(f"results[{n}] (id {row['id']}): {problem}")
+
+
 def _check_header(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValidationError(f"This is not a club export: expected \"format\": \"{FORMAT}\".")
@@ -248,6 +257,7 @@ def club_import(data: dict[str, Any]) -> Club:
     try:
         _check_text(data)
         _check_names(data)
+        _check_player_counts(data)
         return _import(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValidationError(f"The club export is damaged or incomplete: {exc!r}.") from exc

@@ -146,16 +146,25 @@ def _clean_entries(entries: Sequence[dict], game: str) -> list[dict]:
                                                                                               strict=True)]
 
 
-def _refuse_player_count(game: str, count: int) -> None:
-    """A registered game's engine says how many may play it (issue 50: five at a Shitennō table were accepted and
-    rated, a game its rulebook has no five-player set-up for); a game the site does not know has no limit but two."""
+def player_count_problem(game: str, count: int) -> str:
+    """What is wrong with `count` players at `game` ("" when nothing): a registered game's engine says how many may
+    play it (issue 50: five at a Shitennō table were accepted and rated, a game its rulebook has no five-player
+    set-up for); a game the site does not know has no limit but two. Said by the result forms, the API and a club
+    restore alike."""
     try:
         engine = get_engine(game)
     except KeyError:
-        return
-    if not engine.min_players <= count <= engine.max_players:
-        raise ValidationError({"entries": _("%(game)s is played by %(min)d to %(max)d players.") % {
-            "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
+        return ""
+    if engine.min_players <= count <= engine.max_players:
+        return ""
+    return _("%(game)s is played by %(min)d to %(max)d players.") % {
+        "game": engine.name, "min": engine.min_players, "max": engine.max_players}
+
+
+def _refuse_player_count(game: str, count: int) -> None:
+    problem = player_count_problem(game, count)
+    if problem:
+        raise ValidationError({"entries": problem})
 
 
 @transaction.atomic

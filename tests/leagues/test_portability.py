@@ -337,3 +337,19 @@ def test_an_older_export_naming_a_game_by_its_name_comes_back_under_the_slug(ali
     assert all(league.games.count("shitenno") == 1 and "Shitennō" not in league.games
                for league in League.objects.all())
     assert not Rating.objects.filter(kind="game", key="Shitennō").exists()
+
+
+def test_a_result_with_more_players_than_its_game_allows_is_refused_and_nothing_is_written(alice, bob, carol):
+    """Issue 50: the result forms and the API refuse five at a Shitennō table (2-4 players); a restore did not,
+    and rated it. The file's fifth entry is refused naming the result, before any row is written."""
+    data = json.loads(json.dumps(club_export(build_club_history(alice, bob, carol))))
+    row = next(n for n, r in enumerate(data["results"]) if r["game"] == "shitenno")
+    entries = data["results"][row]["entries"]
+    while len(entries) < 5:  # guests of the club, as the file names them
+        guest = {**data["players"][0], "id": 1000 + len(entries), "name": f"guest {len(entries)}", "user": None}
+        data["players"].append(guest)
+        entries.append({**entries[-1], "player": guest["id"], "rank": len(entries) + 1})
+    wipe()
+    with pytest.raises(ValidationError, match=rf"results\[{row}\] .*Shitenn. is played by 2 to 4 players"):
+        club_import(data)
+    assert not Club.objects.exists() and not User.objects.exists() and not Result.objects.exists()
