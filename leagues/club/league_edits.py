@@ -237,7 +237,12 @@ def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = 
 
 def _refuse_fixed(season: Season, fixed: list[str], wanted: dict, confirm: bool) -> int:
     """Refuse a change of `fixed` dates or rules that the season's results forbid (see season_update); else the
-    number of results waiting for sign-off that the change will apply to."""
+    number of results waiting for sign-off that the change will apply to.
+
+    The waiting results' rows are locked first: a sign-off counting one of them holds its row, so the change waits
+    for it and then reads it as counted (and refuses), and a sign-off coming after waits for the change and counts
+    under the new rules, which the manager confirmed for it. Only waiting rows: a counted one refuses anyway."""
+    list(season.results.exclude(status=Result.Status.COUNTED).select_for_update(of=("self",)).values_list("pk"))
     counted = season.results.filter(status=Result.Status.COUNTED).count()
     if counted:
         raise Conflict(ngettext(

@@ -143,3 +143,74 @@ def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then
         change.join(30)
     assert answers == ["1 result waits for sign-off in this season: its start stays, and its end may only move later."]
     assert Season.objects.get(pk=season.pk).starts_on == START
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_later_end_waits_for_the_last_sign_off_being_made_and_then_refuses_as_the_result_counts(
+        club, alice, carol):
+    """carol's sign-off is counting the season's one result (its transaction not yet committed) while alice moves
+    the season's end later, confirmed. The change waits on the waiting result's row, which the sign-off holds,
+    then sees it count and refuses: without that lock it read the result as still waiting and moved the dates and
+    points of a season whose table had just been worked out with the old ones."""
+    import threading
+    import time
+    from unittest import mock
+
+    from django.db import connection, transaction
+
+    from leagues.club import league_edits
+    from leagues.result import results
+    from shitenno_site.errors import Conflict
+
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections at once: PostgreSQL's")
+    _league, season = league_with_season(club, alice)
+    result = enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
+    counting, release = threading.Event(), threading.Event()
+    answers = []
+    settled = results.notifications.result_settled
+
+    def held(settling):
+        """The sign-off has counted the result, inside its transaction: hold it here."""
+        settled(settling)
+        counting.set()
+        release.wait(30)
+
+    def sign_off() -> None:
+        try:
+            with transaction.atomic():
+                results.result_sign_off(result=result, user=carol)
+        finally:
+            counting.set()
+            connection.close()
+
+    def change_end() -> None:
+        try:
+            league_edits.season_update(season=season, user=alice, ends_on=season.ends_on + datetime.timedelta(days=30),
+                                       points_scheme="7-5-3-1", confirm=True)
+            answers.append("changed")
+        except Conflict as refusal:
+            answers.append(refusal.message)
+        finally:
+            connection.close()
+
+    with mock.patch.object(results.notifications, "result_settled", held):
+        signing, change = threading.Thread(target=sign_off), threading.Thread(target=change_end)
+        try:
+            signing.start()
+            assert counting.wait(30)
+            change.start()
+            deadline = time.monotonic() + 30  # bounds a hang only: the test waits on the condition
+            while not _waiting_on_a_lock() and change.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _waiting_on_a_lock(), ("the end's change never waited for the sign-off being made", answers)
+            assert answers == []  # still waiting
+        finally:
+            release.set()
+            signing.join(30)
+            change.join(30)
+    assert answers == ["1 result counts in this season already: its dates and points stay as they are."]
+    stored_season = Season.objects.get(pk=season.pk)
+    assert (stored_season.ends_on, stored_season.points_scheme) == (season.ends_on, season.points_scheme)
+    result.refresh_from_db()
+    assert result.status == result.Status.COUNTED
