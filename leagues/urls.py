@@ -2,11 +2,10 @@ from django.urls import include, path
 
 from leagues.club import views as club_views
 from leagues.people import views as people_views
-from leagues.rating import chance_views
-from leagues.result import table_result, views
+from leagues.result import new_table_chances, table_result, views
 
 urlpatterns = [
-    path("tables/new/chances/", chance_views.table_new_chances, name="table_new_chances"),
+    path("tables/new/chances/", new_table_chances.table_new_chances, name="table_new_chances"),
     path("players/", people_views.player_list, name="player_list"),
     path("players/new-guest/", people_views.guest_create, name="guest_create"),
     path("players/<int:pk>/", people_views.player_detail, name="player_detail"),

@@ -43,9 +43,29 @@ def table_scope(session) -> TableScope:
         league_id = season.league_id if season is not None else None
     if league_id is None:
         return game
+    return _league_or_fallback(session.game, league_id,
+                               Rating.objects.filter(kind="league", key=str(league_id),
+                                                     player__seats__session_id=session.pk))
+
+
+def new_table_scope(*, club, game: str, players: list) -> TableScope:
+    """The scope of a table not opened yet (the new-table page's chances, issue 50): the league its result would
+    count in if it ended today (`season_for` of the chosen club with the seated players; a guest seat names
+    nobody), else the game's: the same scope the table's own page will read once it is open."""
+    if club is None:
+        return TableScope("game", game)
+    season = season_for(club=club, game=game, played_on=timezone.localdate(), players=players)
+    if season is None:
+        return TableScope("game", game)
+    return _league_or_fallback(game, season.league_id, Rating.objects.filter(
+        kind="league", key=str(season.league_id), player__in=[p.pk for p in players]))
+
+
+def _league_or_fallback(game: str, league_id: int, rated_there) -> TableScope:
+    """The league's scope, or the game's with the league named when nobody seated has a rating there yet."""
     name = League.objects.values_list("name", flat=True).get(pk=league_id)
-    if not Rating.objects.filter(kind="league", key=str(league_id), player__seats__session_id=session.pk).exists():
-        return TableScope("game", session.game, league=name, fallback=True)
+    if not rated_there.exists():
+        return TableScope("game", game, league=name, fallback=True)
     return TableScope("league", str(league_id), league=name)
 
 

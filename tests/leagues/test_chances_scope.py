@@ -166,3 +166,42 @@ def test_a_finished_table_keeps_the_chances_it_showed_and_its_page_says_them_aft
     assert "As this table showed them when its game ended" in page
     dutch = client.get(f"/tables/{session.code}/", headers={"Accept-Language": "nl"}).content.decode()
     assert "Zoals deze tafel ze toonde toen het spel afliep" in dutch
+
+
+def test_the_new_table_page_reads_the_league_the_table_would_count_in_with_the_chosen_club(
+        client, club, alice, bob, carol):
+    """Before the table is open (issue 50's leftover): with the club chosen, the chances are the league's, as the
+    table's own page will show them; no club, the game's; a club nobody at the table is rated in the league of,
+    the game's with the league named; a club that is not the reader's is no club."""
+    league, _season, _pending = rated_season(club, alice, bob, carol)
+    key = str(league.pk)
+    rate("league", key, alice.player, 20.0)
+    rate("league", key, bob.player, 30.0)
+    rate("game", "shitenno", alice.player, 30.0)
+    rate("game", "shitenno", bob.player, 20.0)
+    client.force_login(alice)
+    seats = {"game": "shitenno", "players_count": "2", "seat0_player": alice.player.pk,
+             "seat1_player": bob.player.pk}
+    in_league = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk], league_id=league.pk)
+    in_game = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
+    assert round(in_league[0].win * 100) != round(in_game[0].win * 100)
+
+    page = client.get(reverse("table_new_chances"), {**seats, "club": club.pk}).content.decode()
+    assert f"alice has a {round(in_league[0].win * 100)}% chance" in page
+    assert "From the players’ ratings in the league Winter league, where this table counts" in page
+    dutch = client.get(reverse("table_new_chances"), {**seats, "club": club.pk},
+                       HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Winter league" in dutch and "where this table counts" not in dutch
+
+    page = client.get(reverse("table_new_chances"), seats).content.decode()
+    assert f"alice has a {round(in_game[0].win * 100)}% chance" in page and "Winter league" not in page
+
+    from leagues.models import Club
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    page = client.get(reverse("table_new_chances"), {**seats, "club": other.pk}).content.decode()
+    assert f"alice has a {round(in_game[0].win * 100)}% chance" in page and "Winter league" not in page
+
+    Rating.objects.filter(kind="league", key=key).delete()
+    page = client.get(reverse("table_new_chances"), {**seats, "club": club.pk}).content.decode()
+    assert "This table counts in the league Winter league, where nobody at it has a rating yet" in page
+    assert f"alice has a {round(in_game[0].win * 100)}% chance" in page

@@ -1,9 +1,13 @@
 """The new-table page's win chances (issue 29): once the players are chosen, an htmx fragment shows each seat's
-chance to win and expected place from the players' ratings in the game (leagues.rating.chances.table_chances), a
-guest or an empty seat counting as a new player (the prior). The page works without it; it only informs."""
+chance to win and expected place from the players' ratings (leagues.rating.chances.table_chances), in the league
+the table would count in with the chosen club, else in the game, as the table's own page will (issue 50), a guest
+or an empty seat counting as a new player (the prior). The page works without it; it only informs."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -13,7 +17,9 @@ from django.views.decorators.http import require_GET
 from games.engines import UnknownGame
 from games.plugins import get_game
 from games.registry import registered_slug
+from leagues.common.selectors import clubs_of_user
 from leagues.rating.chances import MAX_PLAYERS, MIN_PLAYERS, table_chances
+from leagues.result.scope import new_table_scope
 
 GUEST_NAME_MAX = 80
 
@@ -45,7 +51,7 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     if count < MIN_PLAYERS or count > MAX_PLAYERS:
         return render(request, "games/partials/new_chances.html", {})
     seatable = {str(p.pk): p for p in seatable_players(request.user)}
-    seats = []  # (player or None, name)
+    seats: list[tuple[Any, str]] = []  # (player or None, name)
     for i in range(count):
         chosen = request.GET.get(f"seat{i}_player", "").strip()
         guest = request.GET.get(f"seat{i}_guest", "").strip()[:GUEST_NAME_MAX]
@@ -60,9 +66,24 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
             seats.pop()
     if sum(1 for _p, name in seats if name) < MIN_PLAYERS or len(seats) < MIN_PLAYERS:
         return render(request, "games/partials/new_chances.html", {})
-    odds = table_chances(game=game.slug, player_ids=[p.pk if p else None for p, _name in seats])
+    scope = new_table_scope(club=_chosen_club(request), game=game.slug, players=[p for p, _name in seats if p])
+    odds = table_chances(game=game.slug, player_ids=[p.pk if p else None for p, _name in seats],
+                         league_id=int(scope.key) if scope.kind == "league" else None)
     rows = [{"name": name or _("Seat %(n)d") % {"n": i + 1}, "guest": player is None, "win": chance.win,
              "percent": round(100 * chance.win), "expected_place": chance.expected_place, "rating": chance.rating,
              "provisional": chance.provisional}
             for i, ((player, name), chance) in enumerate(zip(seats, odds, strict=True))]
-    return render(request, "games/partials/new_chances.html", {"seats": rows, "read_together": odds[0].read_together})
+    note = {"scope": scope.kind, "league": scope.league, "fallback": scope.fallback,
+            "read_together": odds[0].read_together}
+    return render(request, "games/partials/new_chances.html", {"seats": rows, "note": note})
+
+
+def _chosen_club(request: HttpRequest):
+    """The club the form names, if it is one of the reader's (the form offers only those; any other is none)."""
+    chosen = request.GET.get("club", "").strip()
+    if not chosen.isdigit() or len(chosen) > 12:
+        return None
+    user = request.user
+    if not isinstance(user, AbstractBaseUser):  # a visitor (the view asks for a log-in first)
+        return None
+    return clubs_of_user(user).filter(pk=int(chosen)).first()
