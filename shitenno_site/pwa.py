@@ -15,7 +15,7 @@ from games.plugins import all_games
 
 # The files every page needs, precached when the worker installs (Workbox's precaching): the first page a phone
 # opens was loaded before the worker ran, so without these it would have no style sheet or scripts offline.
-SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline-queue.js",
+SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline-queue.js", "js/offline-sign-out.js",
                "js/offline.js", "favicon.svg", "icons/icon-192.png")
 
 
