@@ -14,12 +14,14 @@ from collections.abc import Hashable
 
 from ortools.sat.python import cp_model
 
+from .pods_budget import Cpu
 from .pods_model import Evaluator, Night, fill_mix, keep_apart, reachable, sort_key
 from .pods_search import fill_plans
 
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
 MIX_PLANS = 12  # "fill": the better mixes asked at most, after the plain one
-FEASIBLE_QUICK = 0.6  # of the time budget: the plain "fill" mix's check, and again the better mixes' in all
+PLAIN_SHARE = 0.15  # of the CPU ceiling (pods_budget): the plain "fill" mix's check
+MIX_SHARE = 0.2  # of the CPU ceiling: the better "fill" mixes' checks, in all
 
 
 class Feasibility:
@@ -85,7 +87,7 @@ class Feasibility:
         for (p, t), v in self.x.items():
             self.model.AddHint(v, where[p] == t)
 
-    def solve(self, seconds: float, seed: int = 0) -> tuple[str, list | None]:
+    def solve(self, seconds: float | tuple[float, float], seed: int = 0) -> tuple[str, list | None]:
         """(status, tables or None): OPTIMAL/FEASIBLE with a split, INFEASIBLE (proven: no split), UNKNOWN."""
         solver = _solver(seconds, seed)
         code = solver.Solve(self.model)
@@ -100,15 +102,16 @@ class Feasibility:
         return status, list(tables.values())
 
 
-def first_split(players, evaluator: Evaluator, night: Night, quick: float, seconds: float = FEASIBLE_SECONDS,
+def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, seconds: float = FEASIBLE_SECONDS,
                 known=None) -> tuple[str, list | None, bool]:
     """(status, split or None, mix proven): a split keeping the hard rules; for "fill" the fewest, most even
-    tables that have one. "fill" first asks for its plain mix (`quick` seconds: found, it is the best there can
-    be); then any split is looked for until found or proven impossible (`seconds` at most); "fill" then asks
-    each mix between the plain one and the split's in the rule's order, each a plan of fixed sizes (an exact
-    cover CP-SAT decides at once, where minimising the mix as an objective did not finish in seconds), for
-    `quick` seconds in all: the first with a split is the night's mix, proven when every mix before it was
-    proven to have none. `known`: a split the local search found (only its mix is in question)."""
+    tables that have one. "fill" first asks for its plain mix (PLAIN_SHARE of the CPU ceiling `budget`: found,
+    it is the best there can be); then any split is looked for until found or proven impossible (`seconds` at
+    most, outside the ceiling: a split is never missed for want of time); "fill" then asks each mix between the
+    plain one and the split's in the rule's order, each a plan of fixed sizes (an exact cover CP-SAT decides at
+    once, where minimising the mix as an objective did not finish in seconds), for MIX_SHARE of the ceiling in
+    all: the first with a split is the night's mix, proven when every mix before it was proven to have none.
+    `known`: a split the local search found (only its mix is in question)."""
     tables = possible_tables(players, evaluator, night, set(evaluator.sizes))  # listed once for every plan
 
     cover = Columns(tables, players) if tables is not None else None
@@ -119,25 +122,26 @@ def first_split(players, evaluator: Evaluator, night: Night, quick: float, secon
     plain = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     plain_status = None
     if plain is not None:
-        plain_status, found = model(plain).solve(quick, night.seed)
+        plain_status, found = model(plain).solve(budget.limits(PLAIN_SHARE), night.seed)
         if found is not None:
             return plain_status, found, True
     status, found = ("FEASIBLE", known) if known is not None else model().solve(seconds, night.seed)
     if found is None or night.mix != "fill":
         return status, found, True
-    return _best_mix(players, evaluator.sizes, model, night, found, quick, proven=plain_status == "INFEASIBLE")
+    return _best_mix(players, evaluator.sizes, model, night, found, budget, proven=plain_status == "INFEASIBLE")
 
 
-def _best_mix(players, sizes, model, night: Night, found, seconds: float, proven: bool):
+def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: bool):
     shape = (len(found), sum(len(t) ** 2 for t in found))
-    left = seconds  # deterministic seconds, shared by the plans in turn
+    left, stop = budget.limits(MIX_SHARE)  # deterministic and CPU seconds, shared by the plans in turn
+    stop += budget.spent()  # the CPU clock's reading at which the plans stop
     for tried, plan in enumerate(fill_plans(len(players), sizes)[1:]):
         if (len(plan), sum(s * s for s in plan)) >= shape:
             break
-        if left <= 0.01 or tried == MIX_PLANS:
+        if left <= 0.01 or tried == MIX_PLANS or budget.spent() >= stop:
             return "FEASIBLE", found, False
         solver = model(plan)
-        status, split = solver.solve(left, night.seed)
+        status, split = solver.solve((left, stop - budget.spent()), night.seed)
         left -= solver.spent
         if split is not None:
             return status, split, proven
@@ -229,7 +233,7 @@ class Columns:
         for t, v in zip(self.tables, self.v, strict=True):
             self.model.AddHint(v, t in chosen)
 
-    def solve(self, seconds: float, seed: int = 0) -> tuple[str, list | None]:
+    def solve(self, seconds: float | tuple[float, float], seed: int = 0) -> tuple[str, list | None]:
         self.spent = 0.0
         if getattr(self, "infeasible", False):
             return "INFEASIBLE", None  # a size of the plan has no possible table
@@ -241,12 +245,14 @@ class Columns:
         return solver.StatusName(code), [set(t) for t, v in zip(self.tables, self.v, strict=True) if solver.Value(v)]
 
 
-def _solver(seconds: float, seed: int):
-    """One worker, stopped by deterministic time (the same answer on a loaded machine), or by half as much again
-    in wall time (presolve is not all counted in deterministic time)."""
+def _solver(seconds: float | tuple[float, float], seed: int):
+    """One worker, stopped by deterministic time (the same answer on a loaded machine), or by wall time: the CPU
+    left of the proposal's ceiling (pods_budget) when `seconds` is a pair, else half as much again (presolve is
+    not all counted in deterministic time)."""
+    deterministic, wall = seconds if isinstance(seconds, tuple) else (seconds, 1.5 * seconds)
     solver = cp_model.CpSolver()
-    solver.parameters.max_deterministic_time = seconds
-    solver.parameters.max_time_in_seconds = 1.5 * seconds
+    solver.parameters.max_deterministic_time = deterministic
+    solver.parameters.max_time_in_seconds = max(0.01, wall)
     solver.parameters.num_workers = 1  # one core: the CPU budget is the wall budget
     solver.parameters.random_seed = seed
     return solver
