@@ -194,7 +194,7 @@ def _pack(parts: list[tuple], count: int) -> list[int]:
     return packed
 
 
-def fewer_tables(tables, evaluator: Evaluator) -> list[set]:
+def fewer_tables(tables, evaluator: Evaluator, repeats_may_grow: bool = False) -> list[set]:
     """"free": the table level of the rule (issue 49). Swaps and moves keep the number of tables, and the local
     search starts from two mixes only, so a split with as few repeats at fewer tables was out of its reach. Here
     a table is dissolved and its players seated one at each of the other tables that may grow by one, by an
@@ -202,14 +202,15 @@ def fewer_tables(tables, evaluator: Evaluator) -> list[set]:
     equal repeats is better by the rule). Smallest tables first, until no table can go.
     A table that could not go is not tried again while it is unchanged: the other tables only grow, so its
     players have fewer tables to go to and no cheaper one (the repeats a player adds to a table never fall as
-    it grows); trying every table again after each one dissolved took 3-5 s of a 200-player night's CPU."""
+    it grows); trying every table again after each one dissolved took 3-5 s of a 200-player night's CPU.
+    `repeats_may_grow`: "fill", where the tables come before the repeats, dissolves a table at any repeats."""
     tables = [set(t) for t in tables]
     stays: set[frozenset] = set()
     while len(tables) > 1:
         for i in sorted(range(len(tables)), key=lambda i: (len(tables[i]), sorted(tables[i], key=sort_key))):
             if frozenset(tables[i]) in stays:
                 continue
-            merged = _dissolve(tables, i, evaluator)
+            merged = _dissolve(tables, i, evaluator, repeats_may_grow)
             if merged is not None:
                 tables = merged
                 break
@@ -219,7 +220,7 @@ def fewer_tables(tables, evaluator: Evaluator) -> list[set]:
     return tables
 
 
-def _dissolve(tables, i: int, evaluator: Evaluator) -> list[set] | None:
+def _dissolve(tables, i: int, evaluator: Evaluator, repeats_may_grow: bool = False) -> list[set] | None:
     players = sorted(tables[i], key=sort_key)
     receivers = [j for j, t in enumerate(tables) if j != i and len(t) + 1 in evaluator.sizes]
     if len(receivers) < len(players):
@@ -228,7 +229,7 @@ def _dissolve(tables, i: int, evaluator: Evaluator) -> list[set] | None:
     for a, p in enumerate(players):
         for b, j in enumerate(receivers):
             grown, now = evaluator.cheap(frozenset(tables[j] | {p})), evaluator.cheap(frozenset(tables[j]))
-            if grown[0] or grown[1] > now[1]:
+            if grown[0] or (grown[1] > now[1] and not repeats_may_grow):
                 continue  # a pair kept apart, or a repeat added: never part of a dissolve that is kept
             score = evaluator.score(frozenset(tables[j] | {p}))[0]
             if not score[0]:
@@ -252,4 +253,4 @@ def _dissolve(tables, i: int, evaluator: Evaluator) -> list[set] | None:
     repeats = sum(evaluator.cheap(frozenset(t))[1] for t in tables)
     if any(evaluator.score(frozenset(t))[0][0] for t in merged):
         return None
-    return merged if sum(evaluator.cheap(frozenset(t))[1] for t in merged) <= repeats else None
+    return merged if repeats_may_grow or sum(evaluator.cheap(frozenset(t))[1] for t in merged) <= repeats else None

@@ -142,3 +142,15 @@ def test_fill_asks_the_local_search_in_free_before_searching_completely_for_any_
     proposal = propose(night)
     assert len(asked) == 1 and asked[0] is not None
     assert sorted(sorted(t.players) for t in proposal.tables) == groups_of(sizes)
+
+
+def test_fill_makes_its_tables_fewer_even_at_a_repeat_which_free_does_not():
+    # player 10 met 1-9: whichever table of 3 is dissolved into the other three, someone sits with 10 again
+    from leagues.nights import pods_improve
+
+    night = Night(players=list(range(1, 13)), table_sizes=(3, 4),
+                  met={frozenset((10, p)): 1 for p in range(1, 10)}, mix="fill")
+    start = [{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}]
+    assert len(pods_improve.fewer_tables(start, Evaluator(night))) == 4  # free: the repeats come first
+    fewer = pods_improve.fewer_tables(start, Evaluator(night), repeats_may_grow=True)
+    assert sorted(map(len, fewer)) == [4, 4, 4]  # fill: the tables come first
