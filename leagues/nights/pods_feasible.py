@@ -21,7 +21,8 @@ from .pods_search import fill_plans
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
 MIX_PLANS = 12  # "fill": the better mixes asked at most, after the plain one
 PLAIN_SHARE = 0.15  # of the CPU ceiling (pods_budget): the plain "fill" mix's check
-MIX_SHARE = 0.2  # of the CPU ceiling: the better "fill" mixes' checks, in all
+COUNT_SHARE = 0.35  # of the CPU ceiling: "fill"'s fewest tables, halving the count (_fewest)
+MIX_SHARE = 0.1  # of the CPU ceiling: the more even "fill" mixes' checks, in all
 
 
 class Feasibility:
@@ -128,17 +129,50 @@ def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, second
     status, found = ("FEASIBLE", known) if known is not None else model().solve(seconds, night.seed)
     if found is None or night.mix != "fill":
         return status, found, True
-    return _best_mix(players, evaluator.sizes, model, night, found, budget, proven=plain_status == "INFEASIBLE")
+    counted = False  # every count of tables below the found split's proven to have none
+    if cover is not None:  # the fewest tables first, by halving; then the most even mix at that count
+        found, counted = _fewest(cover, night, found, budget, len(plain or ()))
+    proven = plain_status == "INFEASIBLE" if cover is None else (
+        counted and (plain_status == "INFEASIBLE" or len(found) > len(plain or ())))
+    return _best_mix(players, evaluator.sizes, model, night, found, budget, proven, counted)
 
 
-def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: bool):
+def _fewest(cover: Columns, night: Night, found, budget: Cpu, low: int):
+    """(split, proven): the split with the fewest tables the exact cover finds, asked "at most k tables?" for k
+    halfway between `low` (the plain mix's: no fewer can be) and the best found. Why not the plans in turn: the
+    plans just past the plain mix are the hardest to decide (next to none has a split), so they spent the whole
+    budget undecided and a 60-player dense night sat at 24 tables where 17 do; a count halfway is decided in a
+    fraction of it, and one INFEASIBLE at k - 1 proves the count. An undecided count is passed over as if it had
+    none (unproven)."""
+    left, stop = budget.limits(COUNT_SHARE)
+    stop += budget.spent()
+    proven = True
+    while low < len(found) and left > 0.01 and budget.spent() < stop:
+        k = (low + len(found) - 1) // 2 if low < len(found) - 1 else low
+        solver = cover.at_most(k)
+        status, split = solver.solve((left / 2, stop - budget.spent()), night.seed)
+        left -= solver.spent
+        if split is not None:
+            found = split
+        else:
+            low, proven = k + 1, proven and status == "INFEASIBLE"
+    return found, proven and low >= len(found)
+
+
+def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: bool, counted: bool = False):
+    """(status, split, proven): the first plan in the rule's order before the found split's that has a split;
+    `counted`: the fewer tables are settled (_fewest), only the more even plans at the found count are asked."""
     shape = (len(found), sum(len(t) ** 2 for t in found))
     left, stop = budget.limits(MIX_SHARE)  # deterministic and CPU seconds, shared by the plans in turn
     stop += budget.spent()  # the CPU clock's reading at which the plans stop
-    for tried, plan in enumerate(fill_plans(len(players), sizes)[1:]):
+    tried = 0
+    for plan in fill_plans(len(players), sizes)[1:]:
         if (len(plan), sum(s * s for s in plan)) >= shape:
             break
-        if left <= 0.01 or tried == MIX_PLANS or budget.spent() >= stop:
+        if counted and len(plan) < len(found):
+            continue
+        tried += 1
+        if left <= 0.01 or tried > MIX_PLANS or budget.spent() >= stop:
             return "FEASIBLE", found, False
         solver = model(plan)
         status, split = solver.solve((left, stop - budget.spent()), night.seed)
@@ -218,6 +252,8 @@ class Columns:
         for size, cells in by_size.items():
             self.sizes[size] = n = m.NewIntVar(0, len(players) // size, "")
             m.Add(sum(cells) == n)
+        self.total = m.NewIntVar(0, len(players), "")
+        m.Add(sum(self.sizes.values()) == self.total)
 
     def fix(self, plan) -> Columns:
         """Tables of each size as `plan` has them (None: any)."""
@@ -226,7 +262,18 @@ class Columns:
             domain[0] = plan.count(size) if plan else 0
             domain[1] = plan.count(size) if plan else self.count // size
         self.infeasible = bool(plan) and any(size not in self.sizes for size in plan)
+        self._total(0, self.count)
         return self
+
+    def at_most(self, tables: int) -> Columns:
+        """Any sizes, at most `tables` tables."""
+        self.fix(None)
+        self._total(0, tables)
+        return self
+
+    def _total(self, low: int, high: int) -> None:
+        domain = self.model.proto.variables[self.total.index].domain
+        domain[0], domain[1] = low, high
 
     def hint(self, split) -> None:
         chosen = {frozenset(t) for t in split}

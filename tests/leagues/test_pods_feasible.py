@@ -154,3 +154,20 @@ def test_fill_makes_its_tables_fewer_even_at_a_repeat_which_free_does_not():
     assert len(pods_improve.fewer_tables(start, Evaluator(night))) == 4  # free: the repeats come first
     fewer = pods_improve.fewer_tables(start, Evaluator(night), repeats_may_grow=True)
     assert sorted(map(len, fewer)) == [4, 4, 4]  # fill: the tables come first
+
+
+def test_fill_halves_the_count_of_tables_and_proves_the_fewest():
+    # 24 players in groups 4, 4, 4, 3, 3, 3, 3 at sizes 2-4: no table of 3 or more spans two groups, so seven
+    # tables are the fewest; from a split of ten (each group of 4 as two pairs) the halving finds seven and
+    # proves it (at most six: INFEASIBLE)
+    from leagues.nights.pods_budget import Cpu
+
+    night = planted([4, 4, 4, 3, 3, 3, 3], "fill", table_sizes=(2, 3, 4))
+    evaluator = Evaluator(night)
+    cover = pods_feasible.Columns(pods_feasible.possible_tables(night.players, evaluator, night, {2, 3, 4}),
+                                  night.players)
+    assert cover.at_most(6).solve(5)[0] == "INFEASIBLE"
+    groups = groups_of([4, 4, 4, 3, 3, 3, 3])
+    ten = [set(g[:2]) for g in groups[:3]] + [set(g[2:]) for g in groups[:3]] + [set(g) for g in groups[3:]]
+    found, proven = pods_feasible._fewest(cover, night, ten, Cpu(20.0), 6)
+    assert len(found) == 7 and proven
