@@ -23,6 +23,7 @@ MIX_PLANS = 12  # "fill": the better mixes asked at most, after the plain one
 PLAIN_SHARE = 0.15  # of the CPU ceiling (pods_budget): the plain "fill" mix's check
 COUNT_SHARE = 0.35  # of the CPU ceiling: "fill"'s fewest tables, halving the count (_fewest)
 MIX_SHARE = 0.1  # of the CPU ceiling: the more even "fill" mixes' checks, in all
+KEEP = 0.3  # of the CPU ceiling, kept by these checks for the phases that settle the split found
 
 
 class Feasibility:
@@ -123,7 +124,7 @@ def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, second
     plain = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     plain_status = None
     if plain is not None:
-        plain_status, found = model(plain).solve(budget.limits(PLAIN_SHARE), night.seed)
+        plain_status, found = model(plain).solve(budget.limits(PLAIN_SHARE, keep=KEEP), night.seed)
         if found is not None:
             return plain_status, found, True
     status, found = ("FEASIBLE", known) if known is not None else model().solve(seconds, night.seed)
@@ -144,13 +145,13 @@ def _fewest(cover: Columns, night: Night, found, budget: Cpu, low: int):
     budget undecided and a 60-player dense night sat at 24 tables where 17 do; a count halfway is decided in a
     fraction of it, and one INFEASIBLE at k - 1 proves the count. An undecided count is passed over as if it had
     none (unproven)."""
-    left, stop = budget.limits(COUNT_SHARE)
-    stop += budget.spent()
+    left = budget.limits(COUNT_SHARE)[0]
+    stop = budget.allowed(COUNT_SHARE, KEEP) + budget.spent()  # the CPU clock's reading at which it stops
     proven = True
     while low < len(found) and left > 0.01 and budget.spent() < stop:
         k = (low + len(found) - 1) // 2 if low < len(found) - 1 else low
         solver = cover.at_most(k)
-        status, split = solver.solve((left / 2, stop - budget.spent()), night.seed)
+        status, split = solver.solve((left / 2, budget.wall(stop - budget.spent())), night.seed)
         left -= solver.spent
         if split is not None:
             found = split
@@ -163,8 +164,8 @@ def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: b
     """(status, split, proven): the first plan in the rule's order before the found split's that has a split;
     `counted`: the fewer tables are settled (_fewest), only the more even plans at the found count are asked."""
     shape = (len(found), sum(len(t) ** 2 for t in found))
-    left, stop = budget.limits(MIX_SHARE)  # deterministic and CPU seconds, shared by the plans in turn
-    stop += budget.spent()  # the CPU clock's reading at which the plans stop
+    left = budget.limits(MIX_SHARE)[0]  # deterministic seconds, shared by the plans in turn
+    stop = budget.allowed(MIX_SHARE, KEEP) + budget.spent()  # the CPU clock's reading at which the plans stop
     tried = 0
     for plan in fill_plans(len(players), sizes)[1:]:
         if (len(plan), sum(s * s for s in plan)) >= shape:
@@ -175,7 +176,7 @@ def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: b
         if left <= 0.01 or tried > MIX_PLANS or budget.spent() >= stop:
             return "FEASIBLE", found, False
         solver = model(plan)
-        status, split = solver.solve((left, stop - budget.spent()), night.seed)
+        status, split = solver.solve((left, budget.wall(stop - budget.spent())), night.seed)
         left -= solver.spent
         if split is not None:
             return status, split, proven

@@ -10,7 +10,7 @@ seconds, on one core (so two proposals at once leave a core to the site). Two mo
   x[p, t]. Its objective is the mix's tuple as one weighted sum, each part's weight above the most the parts after
   it can add up to: repeats in their own unit (met figures are whole or simple fractions), seat costs in
   thousandths. It stops at half the budget in deterministic time (the same answer each run) or at the CPU left
-  of the proposal's ceiling (pods_budget: 2 s up to 60 players, 5 s at 200, with a margin), less a quarter of it
+  of the proposal's ceiling (pods_budget: 2 s up to 60 players, 5 s at 200, with a margin), less 0.4 of it
   kept for the phases that settle its answer; those stop at the ceiling too.
 The models themselves live in pods_ortools. The answer is re-scored by the site's own Evaluator, and the better
 of the warm start and the solver's is kept; unless proven optimal, pods_improve.settle finishes it. No solver
@@ -34,7 +34,7 @@ WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of 
 SETTLE_WORK = 100_000  # the last phase's work per second of budget (pods_improve.Work), at most
 SETTLE_AT_BOUND = True  # no solver when the warm start's repeats meet the bound (False: the bench's reference)
 SOLVER_SHARE = 0.5  # of the time budget, the solver's deterministic seconds; of the CPU ceiling, its CPU at most
-AFTER_SOLVER = 0.25  # of the CPU ceiling, kept from the solver for the swaps and rounds that settle its answer
+AFTER_SOLVER = 0.4  # of the CPU ceiling, kept from the solver for the swaps and rounds that settle its answer
 SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget: the warm start answers alone,
 #                      and CP-SAT is asked only when it must decide feasibility (its model is then much smaller)
 

@@ -42,3 +42,11 @@ def test_the_answer_states_its_cpu_ceiling_and_what_it_spent():
     proposal = propose(Night(players=list(range(1, 31)), mix="free"))
     assert proposal.solver["cpu_limit_seconds"] == 0.9 * 2.0
     assert 0 < proposal.solver["cpu_seconds"]
+
+
+def test_on_a_loaded_machine_a_solve_gets_its_cpu_in_more_wall_time():
+    cpu = pods_budget.Cpu(2.0)
+    cpu.wall_started -= 10.0  # as if 10 s of wall time had passed with (almost) no CPU: at most 4 x
+    assert cpu.share_of_core() == pods_budget.MIN_SHARE
+    _deterministic, wall = cpu.limits(0.5)
+    assert 0.5 * 2.0 * 3.9 <= wall <= 0.5 * 2.0 * 4.0  # 1 s of CPU in up to 4 s of wall time
