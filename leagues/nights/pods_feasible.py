@@ -14,12 +14,16 @@ from collections.abc import Hashable
 
 from ortools.sat.python import cp_model
 
+from .pods_budget import Cpu
 from .pods_model import Evaluator, Night, fill_mix, keep_apart, reachable, sort_key
 from .pods_search import fill_plans
 
 FEASIBLE_SECONDS = 20.0  # CPU seconds at most for deciding a night (one worker: CPU and wall time agree)
 MIX_PLANS = 12  # "fill": the better mixes asked at most, after the plain one
-FEASIBLE_QUICK = 0.6  # of the time budget: the plain "fill" mix's check, and again the better mixes' in all
+PLAIN_SHARE = 0.15  # of the CPU ceiling (pods_budget): the plain "fill" mix's check
+COUNT_SHARE = 0.35  # of the CPU ceiling: "fill"'s fewest tables, halving the count (_fewest)
+MIX_SHARE = 0.1  # of the CPU ceiling: the more even "fill" mixes' checks, in all
+KEEP = 0.3  # of the CPU ceiling, kept by these checks for the phases that settle the split found
 
 
 class Feasibility:
@@ -85,7 +89,7 @@ class Feasibility:
         for (p, t), v in self.x.items():
             self.model.AddHint(v, where[p] == t)
 
-    def solve(self, seconds: float, seed: int = 0) -> tuple[str, list | None]:
+    def solve(self, seconds: float | tuple[float, float], seed: int = 0) -> tuple[str, list | None]:
         """(status, tables or None): OPTIMAL/FEASIBLE with a split, INFEASIBLE (proven: no split), UNKNOWN."""
         solver = _solver(seconds, seed)
         code = solver.Solve(self.model)
@@ -100,15 +104,16 @@ class Feasibility:
         return status, list(tables.values())
 
 
-def first_split(players, evaluator: Evaluator, night: Night, quick: float, seconds: float = FEASIBLE_SECONDS,
+def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, seconds: float = FEASIBLE_SECONDS,
                 known=None) -> tuple[str, list | None, bool]:
     """(status, split or None, mix proven): a split keeping the hard rules; for "fill" the fewest, most even
-    tables that have one. "fill" first asks for its plain mix (`quick` seconds: found, it is the best there can
-    be); then any split is looked for until found or proven impossible (`seconds` at most); "fill" then asks
-    each mix between the plain one and the split's in the rule's order, each a plan of fixed sizes (an exact
-    cover CP-SAT decides at once, where minimising the mix as an objective did not finish in seconds), for
-    `quick` seconds in all: the first with a split is the night's mix, proven when every mix before it was
-    proven to have none. `known`: a split the local search found (only its mix is in question)."""
+    tables that have one. "fill" first asks for its plain mix (PLAIN_SHARE of the CPU ceiling `budget`: found,
+    it is the best there can be); then any split is looked for until found or proven impossible (`seconds` at
+    most, outside the ceiling: a split is never missed for want of time); "fill" then asks each mix between the
+    plain one and the split's in the rule's order, each a plan of fixed sizes (an exact cover CP-SAT decides at
+    once, where minimising the mix as an objective did not finish in seconds), for MIX_SHARE of the ceiling in
+    all: the first with a split is the night's mix, proven when every mix before it was proven to have none.
+    `known`: a split the local search found (only its mix is in question)."""
     tables = possible_tables(players, evaluator, night, set(evaluator.sizes))  # listed once for every plan
 
     cover = Columns(tables, players) if tables is not None else None
@@ -119,25 +124,59 @@ def first_split(players, evaluator: Evaluator, night: Night, quick: float, secon
     plain = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
     plain_status = None
     if plain is not None:
-        plain_status, found = model(plain).solve(quick, night.seed)
+        plain_status, found = model(plain).solve(budget.limits(PLAIN_SHARE, keep=KEEP), night.seed)
         if found is not None:
             return plain_status, found, True
     status, found = ("FEASIBLE", known) if known is not None else model().solve(seconds, night.seed)
     if found is None or night.mix != "fill":
         return status, found, True
-    return _best_mix(players, evaluator.sizes, model, night, found, quick, proven=plain_status == "INFEASIBLE")
+    counted = False  # every count of tables below the found split's proven to have none
+    if cover is not None:  # the fewest tables first, by halving; then the most even mix at that count
+        found, counted = _fewest(cover, night, found, budget, len(plain or ()))
+    proven = plain_status == "INFEASIBLE" if cover is None else (
+        counted and (plain_status == "INFEASIBLE" or len(found) > len(plain or ())))
+    return _best_mix(players, evaluator.sizes, model, night, found, budget, proven, counted)
 
 
-def _best_mix(players, sizes, model, night: Night, found, seconds: float, proven: bool):
+def _fewest(cover: Columns, night: Night, found, budget: Cpu, low: int):
+    """(split, proven): the split with the fewest tables the exact cover finds, asked "at most k tables?" for k
+    halfway between `low` (the plain mix's: no fewer can be) and the best found. Why not the plans in turn: the
+    plans just past the plain mix are the hardest to decide (next to none has a split), so they spent the whole
+    budget undecided and a 60-player dense night sat at 24 tables where 17 do; a count halfway is decided in a
+    fraction of it, and one INFEASIBLE at k - 1 proves the count. An undecided count is passed over as if it had
+    none (unproven)."""
+    left = budget.limits(COUNT_SHARE)[0]
+    stop = budget.allowed(COUNT_SHARE, KEEP) + budget.spent()  # the CPU clock's reading at which it stops
+    proven = True
+    while low < len(found) and left > 0.01 and budget.spent() < stop:
+        k = (low + len(found) - 1) // 2 if low < len(found) - 1 else low
+        solver = cover.at_most(k)
+        status, split = solver.solve((left / 2, budget.wall(stop - budget.spent())), night.seed)
+        left -= solver.spent
+        if split is not None:
+            found = split
+        else:
+            low, proven = k + 1, proven and status == "INFEASIBLE"
+    return found, proven and low >= len(found)
+
+
+def _best_mix(players, sizes, model, night: Night, found, budget: Cpu, proven: bool, counted: bool = False):
+    """(status, split, proven): the first plan in the rule's order before the found split's that has a split;
+    `counted`: the fewer tables are settled (_fewest), only the more even plans at the found count are asked."""
     shape = (len(found), sum(len(t) ** 2 for t in found))
-    left = seconds  # deterministic seconds, shared by the plans in turn
-    for tried, plan in enumerate(fill_plans(len(players), sizes)[1:]):
+    left = budget.limits(MIX_SHARE)[0]  # deterministic seconds, shared by the plans in turn
+    stop = budget.allowed(MIX_SHARE, KEEP) + budget.spent()  # the CPU clock's reading at which the plans stop
+    tried = 0
+    for plan in fill_plans(len(players), sizes)[1:]:
         if (len(plan), sum(s * s for s in plan)) >= shape:
             break
-        if left <= 0.01 or tried == MIX_PLANS:
+        if counted and len(plan) < len(found):
+            continue
+        tried += 1
+        if left <= 0.01 or tried > MIX_PLANS or budget.spent() >= stop:
             return "FEASIBLE", found, False
         solver = model(plan)
-        status, split = solver.solve(left, night.seed)
+        status, split = solver.solve((left, budget.wall(stop - budget.spent())), night.seed)
         left -= solver.spent
         if split is not None:
             return status, split, proven
@@ -214,6 +253,8 @@ class Columns:
         for size, cells in by_size.items():
             self.sizes[size] = n = m.NewIntVar(0, len(players) // size, "")
             m.Add(sum(cells) == n)
+        self.total = m.NewIntVar(0, len(players), "")
+        m.Add(sum(self.sizes.values()) == self.total)
 
     def fix(self, plan) -> Columns:
         """Tables of each size as `plan` has them (None: any)."""
@@ -222,14 +263,25 @@ class Columns:
             domain[0] = plan.count(size) if plan else 0
             domain[1] = plan.count(size) if plan else self.count // size
         self.infeasible = bool(plan) and any(size not in self.sizes for size in plan)
+        self._total(0, self.count)
         return self
+
+    def at_most(self, tables: int) -> Columns:
+        """Any sizes, at most `tables` tables."""
+        self.fix(None)
+        self._total(0, tables)
+        return self
+
+    def _total(self, low: int, high: int) -> None:
+        domain = self.model.proto.variables[self.total.index].domain
+        domain[0], domain[1] = low, high
 
     def hint(self, split) -> None:
         chosen = {frozenset(t) for t in split}
         for t, v in zip(self.tables, self.v, strict=True):
             self.model.AddHint(v, t in chosen)
 
-    def solve(self, seconds: float, seed: int = 0) -> tuple[str, list | None]:
+    def solve(self, seconds: float | tuple[float, float], seed: int = 0) -> tuple[str, list | None]:
         self.spent = 0.0
         if getattr(self, "infeasible", False):
             return "INFEASIBLE", None  # a size of the plan has no possible table
@@ -241,12 +293,14 @@ class Columns:
         return solver.StatusName(code), [set(t) for t, v in zip(self.tables, self.v, strict=True) if solver.Value(v)]
 
 
-def _solver(seconds: float, seed: int):
-    """One worker, stopped by deterministic time (the same answer on a loaded machine), or by half as much again
-    in wall time (presolve is not all counted in deterministic time)."""
+def _solver(seconds: float | tuple[float, float], seed: int):
+    """One worker, stopped by deterministic time (the same answer on a loaded machine), or by wall time: the CPU
+    left of the proposal's ceiling (pods_budget) when `seconds` is a pair, else half as much again (presolve is
+    not all counted in deterministic time)."""
+    deterministic, wall = seconds if isinstance(seconds, tuple) else (seconds, 1.5 * seconds)
     solver = cp_model.CpSolver()
-    solver.parameters.max_deterministic_time = seconds
-    solver.parameters.max_time_in_seconds = 1.5 * seconds
+    solver.parameters.max_deterministic_time = deterministic
+    solver.parameters.max_time_in_seconds = max(0.01, wall)
     solver.parameters.num_workers = 1  # one core: the CPU budget is the wall budget
     solver.parameters.random_seed = seed
     return solver

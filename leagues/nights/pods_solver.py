@@ -9,7 +9,9 @@ seconds, on one core (so two proposals at once leave a core to the site). Two mo
   seat s of table t, playing game g; a pair who met (or is kept apart) sits together at t only through their
   x[p, t]. Its objective is the mix's tuple as one weighted sum, each part's weight above the most the parts after
   it can add up to: repeats in their own unit (met figures are whole or simple fractions), seat costs in
-  thousandths. It stops at half the budget in deterministic time (the same answer each run) or the wall time left.
+  thousandths. It stops at half the budget in deterministic time (the same answer each run) or at the CPU left
+  of the proposal's ceiling (pods_budget: 2 s up to 60 players, 5 s at 200, with a margin), less 0.4 of it
+  kept for the phases that settle its answer; those stop at the ceiling too.
 The models themselves live in pods_ortools. The answer is re-scored by the site's own Evaluator, and the better
 of the warm start and the solver's is kept; unless proven optimal, pods_improve.settle finishes it. No solver
 runs when the warm start's repeats meet the bound.
@@ -20,7 +22,8 @@ import math
 import time
 from dataclasses import replace
 
-from .pods_feasible import FEASIBLE_QUICK, FEASIBLE_SECONDS, first_split, has_split
+from .pods_budget import Cpu, ceiling
+from .pods_feasible import FEASIBLE_SECONDS, first_split, has_split
 from .pods_improve import fewer_tables, settle
 from .pods_levels import levels
 from .pods_model import Evaluator, Night, PodsError, fill_mix, repeats_lower_bound, split_key
@@ -30,7 +33,8 @@ from .pods_search import improve, local_search, seats_at_floor, start_plans, why
 WARM_TRIES = 40_000  # the warm start's tries of a swap or a move per second of budget (about 0.5 s of one core)
 SETTLE_WORK = 100_000  # the last phase's work per second of budget (pods_improve.Work), at most
 SETTLE_AT_BOUND = True  # no solver when the warm start's repeats meet the bound (False: the bench's reference)
-SOLVER_SHARE = 0.5  # of the budget, CP-SAT's deterministic time (its wall time is capped by what is left)
+SOLVER_SHARE = 0.5  # of the time budget, the solver's deterministic seconds; of the CPU ceiling, its CPU at most
+AFTER_SOLVER = 0.4  # of the CPU ceiling, kept from the solver for the swaps and rounds that settle its answer
 SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget: the warm start answers alone,
 #                      and CP-SAT is asked only when it must decide feasibility (its model is then much smaller)
 
@@ -38,10 +42,12 @@ SOLVER_PLAYERS = 80  # past this the model takes longer to build than the budget
 def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool, dict]:
     """(split, bound on repeats in millionths, proven optimal, how) for a night of more than a dozen players."""
     started = time.perf_counter()
+    budget = Cpu(ceiling(len(players), night.time_budget))
     warm, warm_key = _warm_start(players, evaluator, night)
     hint = None if warm_key[0] else _fewest_tables(warm, evaluator, night)
+    if hint is None and night.mix == "fill":
+        hint = _free_split(players, evaluator, night)
     plan = fill_mix(len(players), evaluator.sizes) if night.mix == "fill" else None
-    budget = _Budget(night.time_budget, started)
     status, mix_proven, method = "WARM_START", True, "local search"
     if hint is None or (plan is not None and _sizes(hint) != plan):  # feasibility first (pods_feasible)
         hint, plan, mix_proven, status = _feasible_start(players, evaluator, night, hint, budget)
@@ -60,7 +66,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
         evaluator.work_left = int(WARM_TRIES * night.time_budget / 4)
         best = improve(best, evaluator, night.mix)
     if status != "OPTIMAL":  # chains of moves the swaps cannot make, by exact assignments (pods_improve)
-        best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed)
+        best = settle(best, evaluator, night.mix, int(SETTLE_WORK * night.time_budget), night.seed, budget)
         best = _fewest_tables(best, evaluator, night)
     repeats = _repeats(best, evaluator)
     if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
@@ -68,6 +74,7 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     proven = status == "OPTIMAL" and mix_proven
     return [frozenset(t) for t in best], min(bound, repeats), proven, {
         "method": method, "status": status, "limit_seconds": night.time_budget,
+        "cpu_limit_seconds": round(budget.seconds, 3), "cpu_seconds": round(budget.spent(), 3),
         "wall_seconds": round(time.perf_counter() - started, 3),
         "levels": levels(best, evaluator, players, bound, proven, mix_proven)}
 
@@ -109,7 +116,8 @@ def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int,
     if listed is not None:  # the tables no worse than the warm start's worst: the best split among them
         model, method = Columns(players, evaluator, night, plan, candidates=listed), "cbc, low-repeat tables"
         model.hint(hint)
-        status, found, _unproven = model.solve(budget.split(1))
+        status, found, _unproven = model.solve(  # its limits read once its model is built
+            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER))
         if status == "OPTIMAL" and not _listed_is_enough(found, hint, evaluator, bound):
             status = "FEASIBLE"  # optimal among the tables listed only
     elif len(players) <= SOLVER_PLAYERS or hint is None:
@@ -118,29 +126,14 @@ def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int,
         method = "cbc, every table" if isinstance(model, Columns) else "cp-sat"
         if hint is not None:
             model.hint(hint)
-        status, found, solver_bound = model.solve(budget.split(1))
+        status, found, solver_bound = model.solve(
+            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER))
         bound = max(bound, solver_bound)
     return status, found, bound, method
 
 
 def _repeats(tables, evaluator: Evaluator) -> int:
     return sum(evaluator.cheap(frozenset(t))[1] for t in tables)
-
-class _Budget:
-    """What is left of the proposal's time budget: CP-SAT stops at its deterministic share (the same answer on
-    every run) or at the wall time left (a loaded machine), whichever comes first."""
-
-    def __init__(self, seconds: float, started: float):
-        self.seconds, self.started = seconds, started
-        self.deterministic = seconds * SOLVER_SHARE
-
-    def split(self, parts: int) -> tuple[float, float]:
-        """(deterministic, wall) seconds for the next solve, which takes 1/parts of what is left."""
-        wall = max(0.05, self.seconds - (time.perf_counter() - self.started)) / parts
-        share = self.deterministic / parts
-        self.deterministic -= share
-        return share, wall
-
 
 def _sizes(tables) -> tuple:
     return tuple(sorted(map(len, tables), reverse=True))
@@ -163,11 +156,27 @@ def _warm_start(players, evaluator: Evaluator, night: Night):
     return best
 
 
+def _free_split(players, evaluator: Evaluator, night: Night):
+    """"fill" when the local search found no split in the plain mix: the local search in "free" (moves that
+    change table sizes, so it reaches a planted split the plain mix cannot), its tables then made fewer at any
+    repeats (in "fill" the tables come first: a 100-player dense night 35 tables -> 29, CP-SAT's best 27). Found,
+    it is the known split whose mix the complete search only has to better (pods_feasible.first_split): the
+    search for any split at all took 2.7-5.5 s of CPU on dense 100-150-player nights, this about a second."""
+    free = replace(night, mix="free")
+    best = None
+    plans = start_plans(len(players), evaluator.sizes, "free")
+    for plan in plans:
+        evaluator.work_left = int(WARM_TRIES * night.time_budget / len(plans))
+        tables, key = local_search(players, evaluator, free, plan)
+        if not key[0] and (best is None or len(tables) < len(best)):
+            best = tables
+    return None if best is None else fewer_tables(best, evaluator, repeats_may_grow=True)
+
+
 def _feasible_start(players, evaluator: Evaluator, night: Night, hint, budget):
     """(split, "fill" plan or None, mix proven, status) when the local search found no split, or ("fill") not
     in the plain mix: the complete search of pods_feasible decides, and a night is refused only on its proof."""
-    quick = FEASIBLE_QUICK * night.time_budget * max(1.0, len(players) / 60)  # a larger night's cover takes longer
-    status, found, mix_proven = first_split(players, evaluator, night, quick, known=hint)
+    status, found, mix_proven = first_split(players, evaluator, night, budget, known=hint)
     if found is None:
         raise _refusal(players, night, status)
     if hint is not None and _mix(hint) <= _mix(found):  # the local search's mix was as good

@@ -124,3 +124,50 @@ def test_every_level_states_a_bound_no_higher_than_its_value():
     assert list(proposal.solver["levels"]) == ["repeats", "tables", "seat_cost"]
     for level in proposal.solver["levels"].values():
         assert level["bound"] <= level["value"] and level["proven"] == (level["bound"] == level["value"])
+
+
+def test_fill_asks_the_local_search_in_free_before_searching_completely_for_any_split(monkeypatch):
+    # 34 players at sizes 2-4: the plain mix (8x4 + 2) has no split, so the local search in "fill" breaks a
+    # rule; in "free" it finds the planted groups, which the complete search then only has to better in mix
+    # (it searched for any split at all first: 2.7-5.5 s of CPU on dense 100-150-player nights)
+    sizes = [4, 4, 4, 4, 3, 3, 3, 3, 3, 3]
+    night = planted(sizes, "fill", table_sizes=(2, 3, 4))
+    asked = []
+
+    def first_split(*args, known=None, **kwargs):
+        asked.append(known)
+        return pods_feasible.first_split(*args, known=known, **kwargs)
+
+    monkeypatch.setattr(pods_solver, "first_split", first_split)
+    proposal = propose(night)
+    assert len(asked) == 1 and asked[0] is not None
+    assert sorted(sorted(t.players) for t in proposal.tables) == groups_of(sizes)
+
+
+def test_fill_makes_its_tables_fewer_even_at_a_repeat_which_free_does_not():
+    # player 10 met 1-9: whichever table of 3 is dissolved into the other three, someone sits with 10 again
+    from leagues.nights import pods_improve
+
+    night = Night(players=list(range(1, 13)), table_sizes=(3, 4),
+                  met={frozenset((10, p)): 1 for p in range(1, 10)}, mix="fill")
+    start = [{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}]
+    assert len(pods_improve.fewer_tables(start, Evaluator(night))) == 4  # free: the repeats come first
+    fewer = pods_improve.fewer_tables(start, Evaluator(night), repeats_may_grow=True)
+    assert sorted(map(len, fewer)) == [4, 4, 4]  # fill: the tables come first
+
+
+def test_fill_halves_the_count_of_tables_and_proves_the_fewest():
+    # 24 players in groups 4, 4, 4, 3, 3, 3, 3 at sizes 2-4: no table of 3 or more spans two groups, so seven
+    # tables are the fewest; from a split of ten (each group of 4 as two pairs) the halving finds seven and
+    # proves it (at most six: INFEASIBLE)
+    from leagues.nights.pods_budget import Cpu
+
+    night = planted([4, 4, 4, 3, 3, 3, 3], "fill", table_sizes=(2, 3, 4))
+    evaluator = Evaluator(night)
+    cover = pods_feasible.Columns(pods_feasible.possible_tables(night.players, evaluator, night, {2, 3, 4}),
+                                  night.players)
+    assert cover.at_most(6).solve(5)[0] == "INFEASIBLE"
+    groups = groups_of([4, 4, 4, 3, 3, 3, 3])
+    ten = [set(g[:2]) for g in groups[:3]] + [set(g[2:]) for g in groups[:3]] + [set(g) for g in groups[3:]]
+    found, proven = pods_feasible._fewest(cover, night, ten, Cpu(20.0), 6)
+    assert len(found) == 7 and proven
