@@ -208,14 +208,14 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         rhs.fill(0.0)
         rhs[seat_node] = latent * fade
         rhs[path.first] += slope * covariate / prior
-        # a draw is P⁻¹(rhs + w) with w ~ N(0, P) (P the precision): the mean's solve with one more right-hand
-        # side, w drawn as the precision is built (each seat and prior its own, each link shared by its two ends)
-        step_noise = np.sqrt(per_step / drift) * gen.standard_normal(nodes)
-        both[:, 0] = rhs
-        both[:, 1] = rhs + np.sqrt(diagonal) * gen.standard_normal(nodes) + step_noise
-        both[1:, 1] -= step_noise[:-1]
         pivots, off, info = lapack.dpttrf(diagonal + per_step_both / drift, -per_step[:-1] / drift)
         assert info == 0, info
+        # a draw is P⁻¹(rhs + w) with w ~ N(0, P), P = L D Lᵀ the precision as factored: w = L √D z, so the
+        # mean and the draw are one solve with two right-hand sides
+        noise = np.sqrt(pivots) * gen.standard_normal(nodes)
+        both[:, 0] = rhs
+        both[:, 1] = rhs + noise
+        both[1:, 1] += off * noise[:-1]
         solved, _info = lapack.dpttrs(pivots, off, both)
         centre, skills = solved[:, 0], solved[:, 1]
         if sweep >= BURN and (sweep - BURN) % THIN == 0:

@@ -252,14 +252,14 @@ def drifting_games(count: int, *, players: int = 20, drift: float = 1.0, seed: i
 
 def test_a_player_whose_form_turned_is_read_by_his_latest_games():
     """Issue 50 finding 3: each player's skill is a walk over the window, so a player who lost his first 30 games
-    and won his last 30 is read ahead of his opponents today (weighing all his games alike reads him their
-    equal); and the walk widens the sd of one whose only game is long ago beside one who played the same game
-    last."""
+    and won his last 30 is read ahead of his opponents today (by 0.39-0.49 on seeds 40-43; weighing all his games
+    alike read him 0.10-0.15 behind the best of them); and the walk widens the sd of one whose only game is long
+    ago beside one who played the same game last."""
     rng = random.Random(8)
     others = [f"x{i}" for i in range(6)]
-    games = [[(o, 1), ("turned", 2)] for o in rng.choices(others, k=30)]
+    games = [[(a, 1), (b, 2)] for a, b in (rng.sample(others, 2) for _ in range(60))]
+    games += [[(o, 1), ("turned", 2)] for o in rng.choices(others, k=30)]
     games += [[("turned", 1), (o, 2)] for o in rng.choices(others, k=30)]
-    games += [[(a, 1), (b, 2)] for a, b in (rng.sample(others, 2) for _ in range(60))]
     read = posterior.fit([[("x0", 1), ("early", 2)], *games, [("x0", 1), ("late", 2)]])
     assert read.players["turned"][0] > max(read.players[o][0] for o in others) + 0.2
     assert read.players["early"][1] > read.players["late"][1] + 0.1
@@ -276,11 +276,12 @@ def test_fixed_skills_are_read_as_hardly_walking_and_drifting_ones_as_walking():
 
 
 def test_the_walk_follows_a_drifting_club_s_skills_today_closer_than_its_whole_window_alike():
-    """Skills walking sd 2 over 600 games: today's skills are read within 0.82 (root mean square; weighing every
+    """Skills walking sd 2 over 600 games: today's skills are read within 0.84 (root mean square; weighing every
     game alike, as before the walk, missed them by 1.29)."""
     skill, games = drifting_games(600, players=20, drift=2.0, seed=11)
     read = posterior.fit(games)
     means = np.array([read.players[p][0] for p in range(20)])
     error = means - means.mean() - (np.array(skill) - np.mean(skill))
     assert np.sqrt(np.mean(error**2)) < 1.0
-    assert read.drift * 600 == pytest.approx(4.0, rel=0.5)  # the walk's variance over the 600 games: 2²
+    # the walk's variance over the 600 games is 2², beyond the cut (sd 2 over a window of 1,000: 2.4 over 600)
+    assert read.drift * 600 > min(4.0, posterior.DRIFT_MAX**2 * 600 / posterior.WINDOW) / 2
