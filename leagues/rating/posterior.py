@@ -45,7 +45,8 @@ WINDOW = 1000  # the rating job's window (leagues.rating.display.FIT_MAX_GAMES):
 TAPER = 200  # the window's oldest 200 games fade out, weight 1 at 800 games back to nothing at 1,000
 DRIFT = 0.001  # the walk's variance per scope game where the sampler starts (sd 1 over a window); then read
 DRIFT_SCALE = 1.0  # the half-Cauchy prior's scale on the walk's sd over a window of WINDOW scope games; 0: fixed
-DRIFT_MAX = 2.0  # ... cut at sd 2 over a window: ordered games cannot rule out a skill per seat (see _sample)
+DRIFT_MAX = 2.0  # ... cut at sd 2 over a window: ordered games cannot rule out a skill per seat (see _drift)
+DRIFT_SHRINK = 1.0  # ... times exp(−walk² / (DRIFT_SHRINK × spread²)): a walk as wide as the spread is unlikely
 SLOPE_SD = 1.0  # the prior on the slope of skill on the rating before the window (per mu), N(0, 1): weak
 
 
@@ -240,19 +241,23 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         variance = (1 / auxiliary + (residual**2).sum() / 2) / gen.gamma((count + 1) / 2)
         auxiliary = (1 / SPREAD_SCALE**2 + 1 / variance) / gen.gamma(1.0)
         if DRIFT_SCALE > 0 and steps.size:
-            drift, drift_auxiliary = _drift(skills, linked, steps, drift, drift_auxiliary, gen)
+            drift, drift_auxiliary = _drift(skills, linked, steps, drift, drift_auxiliary, variance, gen)
     means = total / kept
     return (means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept,
             float(slope_total / kept), residual_total / kept, drift_total / kept)
 
 
 def _drift(skills: np.ndarray, linked: np.ndarray, steps: np.ndarray, drift: float, auxiliary: float,
-           gen: np.random.Generator) -> tuple[float, float]:
+           variance: float, gen: np.random.Generator) -> tuple[float, float]:
     """The walk's variance per game given the skills' paths, under a half-Cauchy(0, DRIFT_SCALE) prior on its sd
     over a window cut at DRIFT_MAX (as inverse-gammas, Makalic & Schmidt 2016, the gamma drawn above the cut by
     inverse cdf). Why the cut: finishing orders are as likely when each seat has a skill of its own as when the
     players keep theirs, so nothing in the games stops the walk growing; in a small club of two-seat games the
-    sampler went to sd 16 over a window, where every result is its own, and no scale of the prior held it."""
+    sampler went to sd 16 over a window, where every result is its own, and no scale of the prior held it. The
+    prior also has a factor exp(−walk² / (DRIFT_SHRINK × spread²)), the walk's variance over a window against the
+    skills' own (drawn by Metropolis: the conjugate draw is kept with that factor's ratio): the games hardly tell a
+    walk of sd 0.4 from none, and where skills are close it spread them apart (over-confident chances, exponent
+    0.82-0.84 in the 300-game clubs of sd 0.5 whose skills do not move, without the factor)."""
     moved = skills[1:][linked[:-1]] - skills[:-1][linked[:-1]]
     shape = (steps.size + 1) / 2
     scale = 1 / auxiliary + (moved**2 / steps).sum() * WINDOW / 2
@@ -260,6 +265,8 @@ def _drift(skills: np.ndarray, linked: np.ndarray, steps: np.ndarray, drift: flo
     beyond = float(gammaincc(shape, scale / DRIFT_MAX**2))
     window = scale / float(gammainccinv(shape, beyond * (1 - gen.uniform()))) if beyond > 0 else DRIFT_MAX**2
     window = min(max(window, 1e-7 * WINDOW), DRIFT_MAX**2)
+    if gen.uniform() >= math.exp(min(0.0, -(window - drift * WINDOW) / (DRIFT_SHRINK * variance))):
+        window = drift * WINDOW
     return window / WINDOW, (1 / DRIFT_SCALE**2 + 1 / window) / gen.gamma(1.0)
 
 
