@@ -20,7 +20,7 @@ performances are normal (conjugate); the spread given the skills follows Makalic
 the half-Cauchy. Since issue 50 a player's skill is a path over the window, one value at each of his games, a
 random walk between them (a state-space model): given the performances all the paths are one Gaussian with a
 tridiagonal precision, drawn exactly with LAPACK's tridiagonal solver (dpttrf/dpttrs) in each sweep, as a Kalman
-smoother would draw them; the walk's variance given the paths is drawn as the spread's is. A fixed seed: the same
+smoother would draw them; the walk's variance by a Metropolis step with the paths integrated out. A fixed seed: the same
 games give the same chances. 1,000 sweeps, the first 100 dropped; each
 kept sweep adds the skills' mean and variance given its performances (Rao-Blackwellised), measured from the
 players' average (the chances read only differences, and the shared level drifts slowly). numpy and scipy do the
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import lapack
-from scipy.special import gammaincc, gammainccinv, ndtr, ndtri
+from scipy.special import ndtr, ndtri
 
 SWEEPS, BURN, THIN = 1000, 100, 1
 SEED = 40  # any fixed number: the same games give the same answer
@@ -45,8 +45,9 @@ WINDOW = 1000  # the rating job's window (leagues.rating.display.FIT_MAX_GAMES):
 TAPER = 200  # the window's oldest 200 games fade out, weight 1 at 800 games back to nothing at 1,000
 DRIFT = 0.001  # the walk's variance per scope game where the sampler starts (sd 1 over a window); then read
 DRIFT_SCALE = 1.0  # the half-Cauchy prior's scale on the walk's sd over a window of WINDOW scope games; 0: fixed
-DRIFT_MAX = 2.0  # ... cut at sd 2 over a window: ordered games cannot rule out a skill per seat (see _drift)
+DRIFT_MAX = 2.0  # ... cut at sd 2 over a window: ordered games cannot rule out a skill per seat (see _collapsed)
 DRIFT_SHRINK = 1.0  # ... times exp(−walk² / (DRIFT_SHRINK × spread²)): a walk as wide as the spread is unlikely
+DRIFT_STEP = 0.5  # the Metropolis proposal's sd on the log of the walk's variance
 SLOPE_SD = 1.0  # the prior on the slope of skill on the rating before the window (per mu), N(0, 1): weak
 
 
@@ -192,7 +193,7 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
     rated_spread = float((covariate[rated] ** 2).mean()) if rated.any() else 0.0
     skills = np.zeros(nodes)
     variance, auxiliary, slope = 1.0, 1.0, 0.0
-    drift, drift_auxiliary = DRIFT, 1.0  # the walk's variance per scope game, and its half-Cauchy's auxiliary
+    drift = DRIFT  # the walk's variance per scope game
     total, total_sq, kept = np.zeros(count), np.zeros(count), 0
     spread_total = residual_total = slope_total = drift_total = 0.0
     for sweep in range(SWEEPS):
@@ -209,8 +210,11 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         rhs.fill(0.0)
         rhs[seat_node] = latent * fade
         rhs[path.first] += slope * covariate / prior
-        pivots, off, info = lapack.dpttrf(diagonal + per_step_both / drift, -per_step[:-1] / drift)
-        assert info == 0, info
+        if DRIFT_SCALE > 0 and steps.size:
+            drift, (pivots, off) = _collapsed(drift, diagonal, rhs, per_step, per_step_both, steps.size,
+                                              variance, gen)
+        else:
+            pivots, off, _info = lapack.dpttrf(diagonal + per_step_both / drift, -per_step[:-1] / drift)
         # a draw is P⁻¹(rhs + w) with w ~ N(0, P), P = L D Lᵀ the precision as factored: w = L √D z, so the
         # mean and the draw are one solve with two right-hand sides
         noise = np.sqrt(pivots) * gen.standard_normal(nodes)
@@ -240,34 +244,48 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         # the half-Cauchy(0, SPREAD_SCALE) prior on the spread, as inverse-gammas (Makalic & Schmidt 2016)
         variance = (1 / auxiliary + (residual**2).sum() / 2) / gen.gamma((count + 1) / 2)
         auxiliary = (1 / SPREAD_SCALE**2 + 1 / variance) / gen.gamma(1.0)
-        if DRIFT_SCALE > 0 and steps.size:
-            drift, drift_auxiliary = _drift(skills, linked, steps, drift, drift_auxiliary, variance, gen)
     means = total / kept
     return (means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept,
             float(slope_total / kept), residual_total / kept, drift_total / kept)
 
 
-def _drift(skills: np.ndarray, linked: np.ndarray, steps: np.ndarray, drift: float, auxiliary: float,
-           variance: float, gen: np.random.Generator) -> tuple[float, float]:
-    """The walk's variance per game given the skills' paths, under a half-Cauchy(0, DRIFT_SCALE) prior on its sd
-    over a window cut at DRIFT_MAX (as inverse-gammas, Makalic & Schmidt 2016, the gamma drawn above the cut by
-    inverse cdf). Why the cut: finishing orders are as likely when each seat has a skill of its own as when the
-    players keep theirs, so nothing in the games stops the walk growing; in a small club of two-seat games the
-    sampler went to sd 16 over a window, where every result is its own, and no scale of the prior held it. The
-    prior also has a factor exp(−walk² / (DRIFT_SHRINK × spread²)), the walk's variance over a window against the
-    skills' own (drawn by Metropolis: the conjugate draw is kept with that factor's ratio): the games hardly tell a
-    walk of sd 0.4 from none, and where skills are close it spread them apart (over-confident chances, exponent
-    0.82-0.84 in the 300-game clubs of sd 0.5 whose skills do not move, without the factor)."""
-    moved = skills[1:][linked[:-1]] - skills[:-1][linked[:-1]]
-    shape = (steps.size + 1) / 2
-    scale = 1 / auxiliary + (moved**2 / steps).sum() * WINDOW / 2
-    # the window's variance is scale / G, G ~ Gamma(shape), and at most DRIFT_MAX²: G at least scale / DRIFT_MAX²
-    beyond = float(gammaincc(shape, scale / DRIFT_MAX**2))
-    window = scale / float(gammainccinv(shape, beyond * (1 - gen.uniform()))) if beyond > 0 else DRIFT_MAX**2
-    window = min(max(window, 1e-7 * WINDOW), DRIFT_MAX**2)
-    if gen.uniform() >= math.exp(min(0.0, -(window - drift * WINDOW) / (DRIFT_SHRINK * variance))):
-        window = drift * WINDOW
-    return window / WINDOW, (1 / DRIFT_SCALE**2 + 1 / window) / gen.gamma(1.0)
+def _collapsed(drift: float, diagonal: np.ndarray, rhs: np.ndarray, per_step: np.ndarray,
+               per_step_both: np.ndarray, links: int, variance: float, gen: np.random.Generator
+               ) -> tuple[float, tuple[np.ndarray, np.ndarray]]:
+    """The walk's variance per game, one Metropolis step on its log given the performances with the paths
+    integrated out, and the tridiagonal factor of the precision at the value kept (the paths are drawn with it).
+
+    Why not drawn given the paths, as the spread is: the paths hold it tight (thousands of steps) and it holds
+    them, so it moved slowly from sweep to sweep, and the same games refitted with another seed read a walk of
+    0.18 or 0.85 a window and moved a seat's chance by up to 12 points. With the paths integrated out the
+    likelihood is a Gaussian's, from the factor already made: ½ log|Q| − ½ log|P| + ½ bᵀP⁻¹b, Q the paths' prior
+    precision (its determinant: the priors' times the links', each 1/(drift × gap)), P = Q + the seats' weights.
+    The prior: a half-Cauchy(0, DRIFT_SCALE) on the walk's sd over a window, cut at DRIFT_MAX (ordered results
+    cannot rule out a skill per seat: in a small club of two-seat games the walk went to sd 16), and a factor
+    exp(−walk² / (DRIFT_SHRINK × spread²)) (the games hardly tell a walk of sd 0.4 a window from none, and where
+    skills are close such a walk spread them apart: the 300-game clubs of sd 0.5 read exponent 0.82-0.84)."""
+
+    def log_likelihood(d: float) -> tuple[float, tuple[np.ndarray, np.ndarray]]:
+        pivots, off, info = lapack.dpttrf(diagonal + per_step_both / d, -per_step[:-1] / d)
+        assert info == 0, info
+        centre, _info = lapack.dpttrs(pivots, off, rhs)
+        return (-0.5 * links * math.log(d) - 0.5 * float(np.log(pivots).sum()) + 0.5 * float(rhs @ centre),
+                (pivots, off))
+
+    def log_prior(d: float) -> float:
+        window = d * WINDOW  # the walk's variance over a window, the density per unit of its log
+        if window > DRIFT_MAX**2:
+            return -math.inf
+        return 0.5 * math.log(window) - math.log1p(window / DRIFT_SCALE**2) - window / (DRIFT_SHRINK * variance)
+
+    here, factor = log_likelihood(drift)
+    proposed = drift * math.exp(DRIFT_STEP * gen.standard_normal())
+    prior = log_prior(proposed)
+    if prior > -math.inf:
+        there, proposed_factor = log_likelihood(proposed)
+        if math.log(gen.uniform()) < there + prior - here - log_prior(drift):
+            return proposed, proposed_factor
+    return drift, factor
 
 
 def truncated_normal(lower: np.ndarray, upper: np.ndarray, gen: np.random.Generator) -> np.ndarray:
