@@ -84,6 +84,7 @@ endif
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	node_modules/.bin/eslint .
 	$(MAKE) types

@@ -20,8 +20,11 @@ def server_of(url: str) -> str:
 # The configured server: BENCH_POSTGRES, else the one DATABASE_URL names, else the local default. The benchmark
 # drops and creates its own database there, never on a server nobody configured.
 _CONFIGURED = os.environ.get("DATABASE_URL", "")
-SERVER = server_of(os.environ.get("BENCH_POSTGRES") or (_CONFIGURED if _CONFIGURED.startswith("postgres") else "")
-                   or "postgres://postgres@127.0.0.1:5432")
+SERVER = server_of(
+    os.environ.get("BENCH_POSTGRES")
+    or (_CONFIGURED if _CONFIGURED.startswith("postgres") else "")
+    or "postgres://postgres@127.0.0.1:5432"
+)
 
 
 def setup(name: str = "shitenno_bench", *, fresh: bool = True) -> None:
@@ -60,8 +63,9 @@ def club_season(players: int, season_name: str, days: int):
     Membership.objects.bulk_create(Membership(club=club, player_id=pid) for pid in ids)
     league = League.objects.create(club=club, name="Bench League", slug="bench", games=["shitenno"])
     first = datetime.date(2020, 1, 1)
-    season = Season.objects.create(league=league, name=season_name, starts_on=first,
-                                   ends_on=first + datetime.timedelta(days=days))
+    season = Season.objects.create(
+        league=league, name=season_name, starts_on=first, ends_on=first + datetime.timedelta(days=days)
+    )
     return season, ids
 
 

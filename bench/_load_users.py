@@ -70,11 +70,17 @@ def poster(pace: float) -> None:
         if table is None:
             return
         move = table["moves"][seq % len(table["moves"])]
-        path = (f"/bench/baseline/{table['code']}/" if PHASE["target"] == "baseline"
-                else f"/api/tables/{table['code']}/moves/")
-        status, _body = request("POST", path, {"Authorization": f"Token {table['token']}",
-                                               "Content-Type": "application/json"},
-                                json.dumps({"seq": seq, "move": move}).encode())
+        path = (
+            f"/bench/baseline/{table['code']}/"
+            if PHASE["target"] == "baseline"
+            else f"/api/tables/{table['code']}/moves/"
+        )
+        status, _body = request(
+            "POST",
+            path,
+            {"Authorization": f"Token {table['token']}", "Content-Type": "application/json"},
+            json.dumps({"seq": seq, "move": move}).encode(),
+        )
         RECORDS.append([round(due - T0, 4), "move", round((time.monotonic() - due) * 1000, 3), status])
         if status == 201:
             seq += 1
@@ -97,12 +103,16 @@ def main() -> None:
     pace = PHASE.get("pace", 0) if PHASE["mode"] == "open" else 0
     phones = [gevent.spawn(poster, pace) for _ in range(PHASE["posters"])]
     watched = PLAN["tables"][PHASE["tables"]]
-    phones += [gevent.spawn(poller, watched[i % len(watched)], PHASE.get("poll_pace", 1.5))
-               for i in range(PHASE.get("pollers", 0))]
+    phones += [
+        gevent.spawn(poller, watched[i % len(watched)], PHASE.get("poll_pace", 1.5))
+        for i in range(PHASE.get("pollers", 0))
+    ]
     gevent.joinall(phones, timeout=PHASE["seconds"] + 60)
     usage = resource.getrusage(resource.RUSAGE_SELF)  # the generator's own CPU: is it a bottleneck itself?
-    json.dump({"records": RECORDS, "cpu_seconds": usage.ru_utime + usage.ru_stime,
-               "wall_seconds": time.monotonic() - T0}, sys.stdout)
+    json.dump(
+        {"records": RECORDS, "cpu_seconds": usage.ru_utime + usage.ru_stime, "wall_seconds": time.monotonic() - T0},
+        sys.stdout,
+    )
 
 
 if __name__ == "__main__":

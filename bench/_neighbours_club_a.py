@@ -36,8 +36,9 @@ def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, time
         browser = Browser(port, "a-owner")
         slug = plan["club_a"].slug
         steps.begin("A: import upload")
-        answer = browser.post(f"/clubs/{slug}/import/", {"kind": "bgstats"},
-                              files={"files": ("a-bgstats.json", data, "application/json")})
+        answer = browser.post(
+            f"/clubs/{slug}/import/", {"kind": "bgstats"}, files={"files": ("a-bgstats.json", data, "application/json")}
+        )
         steps.end("A: import upload", f"{answer.status_code}, {len(data) / 2**20:.1f} MiB")
         if answer.status_code != 302:
             raise RuntimeError(f"upload answered {answer.status_code}: {answer.text[:300]}")
@@ -50,8 +51,10 @@ def a_import(port: int, plan: dict, data: bytes, steps: Steps, state: dict, time
             if answer.status_code != 200 or "import-reading" not in answer.text or time.monotonic() > deadline:
                 break
             time.sleep(1)
-        steps.end("A: import preview (the preview job on the heavy queue, the page polled)",
-                  f"{answer.status_code} after {looks} looks")
+        steps.end(
+            "A: import preview (the preview job on the heavy queue, the page polled)",
+            f"{answer.status_code} after {looks} looks",
+        )
         steps.begin("A: import commit (request)")
         # every play falls in the "Imported" season: no new season to place, so no league for new ones
         answer = browser.post(preview + "commit/", {"merges": "", "vouch": "1", "season_league": ""})
@@ -121,10 +124,14 @@ def a_export(port: int, plan: dict, kind: str, steps: Steps) -> None:
             looks += 1
             time.sleep(0.5)
         made = time.monotonic() - start
-        download = browser.get(asked.headers["Location"] + "download/", headers={"Accept-Encoding": "gzip"},
-                               stream=True)
+        download = browser.get(
+            asked.headers["Location"] + "download/", headers={"Accept-Encoding": "gzip"}, stream=True
+        )
         size = sum(len(piece) for piece in download.raw.stream(1 << 16, decode_content=False))
-        steps.end(name, f"{download.status_code}: made by the job in {made:.1f} s ({looks} looks), "
-                        f"downloaded {size / 2**20:.2f} MiB gzip in {time.monotonic() - start - made:.2f} s")
+        steps.end(
+            name,
+            f"{download.status_code}: made by the job in {made:.1f} s ({looks} looks), "
+            f"downloaded {size / 2**20:.2f} MiB gzip in {time.monotonic() - start - made:.2f} s",
+        )
     except Exception as error:  # noqa: BLE001
         steps.end(name, f"FAILED: {error!r}"[:200])

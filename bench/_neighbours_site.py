@@ -47,10 +47,39 @@ class Site(Stack):
         for name, queue, concurrency in self.WORKERS:
             # --heavy-nice: the heavy queue's worker at a lower CPU priority, to compare (the README runs it at 0)
             nice = ["nice", "-n", str(self.options.heavy_nice)] if name == "heavy" and self.options.heavy_nice else []
-            self._start(name, [*nice, celery, "-A", "shitenno_site", "worker", "--loglevel", "INFO", "--concurrency",
-                               str(concurrency), "-Q", queue, "-n", f"{name}@%h"], self.site_env())
-        self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
-                             "--schedule", str(self.tmp / "beat-schedule")], self.site_env())
+            self._start(
+                name,
+                [
+                    *nice,
+                    celery,
+                    "-A",
+                    "shitenno_site",
+                    "worker",
+                    "--loglevel",
+                    "INFO",
+                    "--concurrency",
+                    str(concurrency),
+                    "-Q",
+                    queue,
+                    "-n",
+                    f"{name}@%h",
+                ],
+                self.site_env(),
+            )
+        self._start(
+            "beat",
+            [
+                celery,
+                "-A",
+                "shitenno_site",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(self.tmp / "beat-schedule"),
+            ],
+            self.site_env(),
+        )
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds each of the site's processes (with its children) has used so far; PostgreSQL's not."""
@@ -80,13 +109,17 @@ class Browser:
         return answer
 
     def get(self, path: str, **kwargs) -> requests.Response:
-        return self._kept(requests.get(self.base + path, cookies=self.cookies, allow_redirects=False, timeout=120,
-                                       **kwargs))
+        return self._kept(
+            requests.get(self.base + path, cookies=self.cookies, allow_redirects=False, timeout=120, **kwargs)
+        )
 
     def post(self, path: str, data: dict, files=None) -> requests.Response:
         data = dict(data, csrfmiddlewaretoken=self.cookies.get("csrftoken", ""))
-        return self._kept(requests.post(self.base + path, data=data, files=files, cookies=self.cookies,
-                                        allow_redirects=False, timeout=120))
+        return self._kept(
+            requests.post(
+                self.base + path, data=data, files=files, cookies=self.cookies, allow_redirects=False, timeout=120
+            )
+        )
 
 
 class LockWaits:
@@ -94,8 +127,10 @@ class LockWaits:
     phase runs (issue 46: a slow move could be a wait on a row or a table another club's job holds, not CPU): how
     many samples saw a backend waiting on a lock, the most at once, and what they waited on most."""
 
-    QUERY = ("SELECT wait_event, left(query, 60) FROM pg_stat_activity WHERE datname = current_database() "
-             "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+    QUERY = (
+        "SELECT wait_event, left(query, 60) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+    )
 
     def __init__(self, every: float = 0.1) -> None:
         self.every, self.samples, self.waiting, self.most = every, 0, 0, 0
@@ -131,5 +166,8 @@ class LockWaits:
         if not self.waiting:
             return head
         top = sorted(self.seen.items(), key=lambda kv: -kv[1])[:3]
-        return head + f", at most {self.most} at once; most: " + "; ".join(
-            f"{event} x{n} ({query!r})" for (event, query), n in top)
+        return (
+            head
+            + f", at most {self.most} at once; most: "
+            + "; ".join(f"{event} x{n} ({query!r})" for (event, query), n in top)
+        )

@@ -33,8 +33,17 @@ class Answer:
         return json.loads(self.body)
 
 
-def call(port: int, method: str, path: str, *, token: str = "", body=None, key: str = "", timeout: float = 30,
-         headers: dict | None = None) -> Answer:
+def call(
+    port: int,
+    method: str,
+    path: str,
+    *,
+    token: str = "",
+    body=None,
+    key: str = "",
+    timeout: float = 30,
+    headers: dict | None = None,
+) -> Answer:
     """One request on its own connection; status 0 when the connection failed or broke."""
     sent = dict(headers or {})
     if token:
@@ -72,8 +81,14 @@ class Stack:
 
     def _start(self, name: str, command: list[str], env: dict | None = None) -> subprocess.Popen:
         log = open(self.tmp / f"{name}.log", "w")
-        process = subprocess.Popen(command, cwd=ROOT, env=env or os.environ.copy(), stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env or os.environ.copy(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.processes[name] = process
         return process
 
@@ -81,14 +96,24 @@ class Stack:
         if self.args.direct:
             return f"{_django.SERVER}/{DATABASE}{os.environ.get('BENCH_DATABASE_SUFFIX', '')}"
         return f"postgres://postgres@127.0.0.1:{self.pgbouncer_port}/{DATABASE}" + os.environ.get(
-            "BENCH_DATABASE_SUFFIX", "")
+            "BENCH_DATABASE_SUFFIX", ""
+        )
 
     def site_env(self) -> dict:
         return dict(
-            os.environ, DEBUG="0", SECRET_KEY="scale-out-bench-only-" + "k" * 40, ALLOWED_HOSTS="127.0.0.1,localhost",
-            DATABASE_URL=self.database_url(), DATABASE_TRANSACTION_POOLING="0" if self.args.direct else "1",
-            CELERY_BROKER_URL=BROKER, CACHE_URL=CACHE, SECURE_SSL_REDIRECT="0", TRUSTED_PROXIES="1",
-            STATIC_ROOT=str(self.tmp / "static"), DJANGO_SETTINGS_MODULE="shitenno_site.settings", PYTHONPATH=str(ROOT),
+            os.environ,
+            DEBUG="0",
+            SECRET_KEY="scale-out-bench-only-" + "k" * 40,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            DATABASE_URL=self.database_url(),
+            DATABASE_TRANSACTION_POOLING="0" if self.args.direct else "1",
+            CELERY_BROKER_URL=BROKER,
+            CACHE_URL=CACHE,
+            SECURE_SSL_REDIRECT="0",
+            TRUSTED_PROXIES="1",
+            STATIC_ROOT=str(self.tmp / "static"),
+            DJANGO_SETTINGS_MODULE="shitenno_site.settings",
+            PYTHONPATH=str(ROOT),
         )
 
     def start_pgbouncer(self) -> None:
@@ -100,12 +125,12 @@ listen_addr = 127.0.0.1
 listen_port = {self.pgbouncer_port}
 unix_socket_dir =
 auth_type = trust
-auth_file = {self.tmp / 'userlist.txt'}
+auth_file = {self.tmp / "userlist.txt"}
 pool_mode = transaction
 max_client_conn = 1000
 default_pool_size = {self.args.pool_size}
 ignore_startup_parameters = extra_float_digits
-pidfile = {self.tmp / 'pgbouncer.pid'}
+pidfile = {self.tmp / "pgbouncer.pid"}
 """)
         command = [PGBOUNCER, str(self.tmp / "pgbouncer.ini")]
         if os.geteuid() == 0:  # pgbouncer will not run as root
@@ -115,22 +140,36 @@ pidfile = {self.tmp / 'pgbouncer.pid'}
         wait_for(lambda: port_open(self.pgbouncer_port), 15, "pgbouncer to listen")
 
     def start_web(self, index: int) -> None:
-        env = dict(self.site_env(), GUNICORN_BIND=f"127.0.0.1:{self.web_ports[index]}",
-                   WEB_CONCURRENCY=str(self.args.web_workers))
-        self._start(f"web{index + 1}", [str(ROOT / ".venv/bin/gunicorn"), "--config", "python:shitenno_site.gunicorn",
-                                        "--access-logfile", str(self.tmp / f"web{index + 1}-access.log"),
-                                        "shitenno_site.wsgi"], env)
+        env = dict(
+            self.site_env(),
+            GUNICORN_BIND=f"127.0.0.1:{self.web_ports[index]}",
+            WEB_CONCURRENCY=str(self.args.web_workers),
+        )
+        self._start(
+            f"web{index + 1}",
+            [
+                str(ROOT / ".venv/bin/gunicorn"),
+                "--config",
+                "python:shitenno_site.gunicorn",
+                "--access-logfile",
+                str(self.tmp / f"web{index + 1}-access.log"),
+                "shitenno_site.wsgi",
+            ],
+            env,
+        )
 
     def start_nginx(self) -> None:
         user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-        temp = "\n".join(f"  {kind}_temp_path {self.tmp / ('nginx-' + kind)};"
-                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        temp = "\n".join(
+            f"  {kind}_temp_path {self.tmp / ('nginx-' + kind)};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         servers = "\n".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;" for port in self.web_ports)
         (self.tmp / "nginx.conf").write_text(f"""{user}
 daemon off;
 worker_processes 1;
-pid {self.tmp / 'nginx.pid'};
-error_log {self.tmp / 'nginx-error.log'} warn;
+pid {self.tmp / "nginx.pid"};
+error_log {self.tmp / "nginx-error.log"} warn;
 events {{ worker_connections 2048; }}
 http {{
   access_log off;
@@ -156,25 +195,57 @@ http {{
   }}
 }}
 """)
-        self._start("nginx", [NGINX, "-p", str(self.tmp), "-e", str(self.tmp / "nginx-error.log"),
-                              "-c", str(self.tmp / "nginx.conf")])
+        self._start(
+            "nginx",
+            [NGINX, "-p", str(self.tmp), "-e", str(self.tmp / "nginx-error.log"), "-c", str(self.tmp / "nginx.conf")],
+        )
 
     def start_workers(self) -> None:
         celery = str(ROOT / ".venv/bin/celery")
         for i in (1, 2):  # both on the default queue, the second on the heavy one too (docs/operations.md)
             queues = "celery" if i == 1 else "celery,heavy"
-            self._start(f"worker{i}", [celery, "-A", "shitenno_site", "worker", "-n", f"scale{i}@%h", "-Q", queues,
-                                       "--concurrency", "1", "--loglevel", "INFO", "--without-gossip",
-                                       "--without-mingle"], self.site_env())
+            self._start(
+                f"worker{i}",
+                [
+                    celery,
+                    "-A",
+                    "shitenno_site",
+                    "worker",
+                    "-n",
+                    f"scale{i}@%h",
+                    "-Q",
+                    queues,
+                    "--concurrency",
+                    "1",
+                    "--loglevel",
+                    "INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                self.site_env(),
+            )
         # One beat for the whole site (two would send each scheduled job twice); its schedule file is its own.
-        self._start("beat", [celery, "-A", "shitenno_site", "beat", "--loglevel", "INFO",
-                             "--schedule", str(self.tmp / "beat-schedule")], self.site_env())
+        self._start(
+            "beat",
+            [
+                celery,
+                "-A",
+                "shitenno_site",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(self.tmp / "beat-schedule"),
+            ],
+            self.site_env(),
+        )
 
     def collect_static(self) -> subprocess.Popen:
         """DEBUG=0 serves the collected, hashed static files (as in production); collected while the database
         is made."""
-        return subprocess.Popen([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
-                                env=self.site_env())
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.site_env()
+        )
 
     def start(self) -> None:
         """Start everything; the caller makes the data while the processes boot, then calls ready()."""
@@ -187,8 +258,11 @@ http {{
 
     def ready(self) -> None:
         for port in (*self.web_ports, self.nginx_port):
-            wait_for(lambda port=port: call(port, "GET", "/healthz", timeout=3).status == 200, 60,
-                     f"the site on port {port} to answer /healthz")
+            wait_for(
+                lambda port=port: call(port, "GET", "/healthz", timeout=3).status == 200,
+                60,
+                f"the site on port {port} to answer /healthz",
+            )
         for i in (1, 2):
             wait_for(lambda i=i: " ready." in (self.tmp / f"worker{i}.log").read_text(), 60, f"worker {i}")
         wait_for(lambda: "beat: Starting" in (self.tmp / "beat.log").read_text(), 30, "beat")

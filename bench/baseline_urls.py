@@ -20,8 +20,9 @@ class Baseline(APIView):
             session = TableSession.objects.select_for_update().only("pk", "head_seq").get(code=code)
             session.head_seq += 1
             session.save(update_fields=["head_seq"])
-            MoveEvent.objects.create(session=session, seq=session.head_seq, payload=request.data.get("move", {}),
-                                     entered_by=request.user)
+            MoveEvent.objects.create(
+                session=session, seq=session.head_seq, payload=request.data.get("move", {}), entered_by=request.user
+            )
         return Response({"seq": session.head_seq}, status=status.HTTP_201_CREATED)
 
 

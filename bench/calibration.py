@@ -105,11 +105,18 @@ def replay(games: list[tuple[list, list[int]]]) -> dict:
         for player, rated in zip(players, plackett_luce(before, ranks), strict=True):
             state[player] = rated
         counted += 1
-    return {"games": counted, "brier": brier / max(counted, 1), "base_brier": base_brier / max(counted, 1),
-            "log_loss": loss / max(counted, 1), "base_log_loss": base_loss / max(counted, 1), "bins": bins}
+    return {
+        "games": counted,
+        "brier": brier / max(counted, 1),
+        "base_brier": base_brier / max(counted, 1),
+        "log_loss": loss / max(counted, 1),
+        "base_log_loss": base_loss / max(counted, 1),
+        "bins": bins,
+    }
 
 
 # --- Issue 40: clubs whose true chances are known ---------------------------------------------------------------
+
 
 class Table(NamedTuple):
     ratings: list[tuple[float, float]]  # (mu, sigma) of each seat, from the club's final ratings
@@ -140,8 +147,16 @@ def scope_exponent(history: list[tuple[list[float], int]]) -> float:
     return best_exponent([(np.array(p), np.array(w)) for p, w in groups.values()], low=0.1, high=4.0, steps=50)
 
 
-def club(spread: float, games: int, seed: int, held_out: int, with_experiment: bool = False,
-         with_ideal: bool = False, drift: float = 0.0, newcomer: bool = False) -> dict[int, list[Table]]:
+def club(
+    spread: float,
+    games: int,
+    seed: int,
+    held_out: int,
+    with_experiment: bool = False,
+    with_ideal: bool = False,
+    drift: float = 0.0,
+    newcomer: bool = False,
+) -> dict[int, list[Table]]:
     """Play a club's `games` games, rated as the site rates them; then `held_out` tables of each size, with their
     true chances. Each table carries the club's own b, fitted as the site's rating job fits it
     (`fitted_performance_sd` over its latest `fit_window` games' seats before them); `with_experiment`, also the
@@ -166,7 +181,7 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
         for player, rated in zip(seated, plackett_luce(before, [order.index(p) + 1 for p in seated]), strict=True):
             state[player] = rated
     exponent = scope_exponent(history) if history else 1.0
-    window = seats[len(seats) - fit_window(len(seats)):]
+    window = seats[len(seats) - fit_window(len(seats)) :]
     performance_sd = fitted_performance_sd(window)
     fitted = site_posterior(window)
     if with_ideal:
@@ -181,15 +196,22 @@ def club(spread: float, games: int, seed: int, held_out: int, with_experiment: b
             skills = [skill[p] for p in seated]
             if newcomer:  # the first seat is someone new: no rating, no game read, his skill as anyone's
                 seated[0], skills[0] = -1, rng.gauss(0, spread)
-            ideal = ((ideal_win(unknown, seated, draws), ideal_win(known, seated, draws)) if with_ideal
-                     else (None, None))
+            ideal = (ideal_win(unknown, seated, draws), ideal_win(known, seated, draws)) if with_ideal else (None, None)
             ratings = [state[p] if p >= 0 else (DEFAULT_MU, DEFAULT_SIGMA) for p in seated]
-            tables[n].append(Table(ratings, true_chances(skills), true_places(skills),
-                                   performance_sd, exponent, *ideal,
-                                   skills=[site_skill(fitted, p, rating) for p, rating in zip(seated, ratings,
-                                                                                               strict=True)]
-                                   if fitted else None,
-                                   skill_sd=fitted.spread if fitted else None))
+            tables[n].append(
+                Table(
+                    ratings,
+                    true_chances(skills),
+                    true_places(skills),
+                    performance_sd,
+                    exponent,
+                    *ideal,
+                    skills=[site_skill(fitted, p, rating) for p, rating in zip(seated, ratings, strict=True)]
+                    if fitted
+                    else None,
+                    skill_sd=fitted.spread if fitted else None,
+                )
+            )
     return tables
 
 
@@ -213,8 +235,11 @@ def site_chances(table: Table) -> list[Chance]:
 def figures(tables: list[Table], predictor: Predictor) -> dict:
     predicted = np.array([predictor(t) for t in tables])
     truth = np.array([t.true_win for t in tables])
-    return {"exponent": best_exponent([(predicted, truth)]), "cal": calibration_error(predicted, truth),
-            "brier": expected_brier(predicted, truth)}
+    return {
+        "exponent": best_exponent([(predicted, truth)]),
+        "cal": calibration_error(predicted, truth),
+        "brier": expected_brier(predicted, truth),
+    }
 
 
 def place_error(tables: list[Table]) -> float:
@@ -225,10 +250,14 @@ def place_error(tables: list[Table]) -> float:
 def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
     truth = np.array([t.true_win for t in tables])
     n = truth.shape[1]
-    row = {"site": figures(tables, lambda t: [c.win for c in site_chances(t)]),
-           "ratings": figures(tables, lambda t: site_win(t.ratings, t.performance_sd)),
-           "openskill": figures(tables, lambda t: predict_win(t.ratings)),
-           "oracle": expected_brier(truth, truth), "guess": 1 - 1 / n, "place": place_error(tables)}
+    row = {
+        "site": figures(tables, lambda t: [c.win for c in site_chances(t)]),
+        "ratings": figures(tables, lambda t: site_win(t.ratings, t.performance_sd)),
+        "openskill": figures(tables, lambda t: predict_win(t.ratings)),
+        "oracle": expected_brier(truth, truth),
+        "guess": 1 - 1 / n,
+        "place": place_error(tables),
+    }
     if with_experiment:
         row["scope"] = figures(tables, lambda t: sharpened(site_win(t.ratings, None), t.scope_exponent))
     if tables[0].ideal_win is not None:
@@ -237,8 +266,15 @@ def size_row(tables: list[Table], with_experiment: bool = False) -> dict:
     return row
 
 
-def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experiment: bool = False,
-          with_ideal: bool = False, drift: float = 0.0, newcomer: bool = False) -> list[tuple[str, int, dict]]:
+def clubs(
+    games: Sequence[int],
+    seeds: Sequence[int],
+    held_out: int,
+    with_experiment: bool = False,
+    with_ideal: bool = False,
+    drift: float = 0.0,
+    newcomer: bool = False,
+) -> list[tuple[str, int, dict]]:
     """Every (club kind, size)'s row, the seeds' held-out tables pooled; each row also holds ("own") each seed's
     club's own exponent, over its held-out tables of every size."""
     rows = []
@@ -253,9 +289,14 @@ def clubs(games: Sequence[int], seeds: Sequence[int], held_out: int, with_experi
                     own_ideal.append(club_exponent(played, lambda t: t.ideal_win))
                 for n, tables in played.items():
                     pooled[n].extend(tables)
-            rows.extend((f"{spread_name} (sd {spread}), {count} games", n,
-                         {**size_row(pooled[n], with_experiment), "own": own, "own_ideal": own_ideal})
-                        for n in SIZES)
+            rows.extend(
+                (
+                    f"{spread_name} (sd {spread}), {count} games",
+                    n,
+                    {**size_row(pooled[n], with_experiment), "own": own, "own_ideal": own_ideal},
+                )
+                for n in SIZES
+            )
     return rows
 
 
@@ -263,21 +304,28 @@ def club_exponent(tables: dict[int, list[Table]], predictor: Predictor | None = 
     """One club's own exponent: the site's chances (or `predictor`'s) of its held-out tables of every size against
     their truth."""
     predictor = predictor or (lambda t: [c.win for c in site_chances(t)])
-    return best_exponent([(np.array([predictor(t) for t in sized]), np.array([t.true_win for t in sized]))
-                          for sized in tables.values()])
+    return best_exponent(
+        [(np.array([predictor(t) for t in sized]), np.array([t.true_win for t in sized])) for sized in tables.values()]
+    )
 
 
 def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out: int) -> None:
-    print(f"\nClubs of {CLUB_PLAYERS} players, seeds {', '.join(map(str, seeds))}, {held_out} held-out tables of each"
-          " size per seed (true chances by integration)")
-    print("| club | seats | exponent | cal.err | Brier | oracle | 1/n | place err"
-          " | openskill exponent | cal.err | Brier |")
+    print(
+        f"\nClubs of {CLUB_PLAYERS} players, seeds {', '.join(map(str, seeds))}, {held_out} held-out tables of each"
+        " size per seed (true chances by integration)"
+    )
+    print(
+        "| club | seats | exponent | cal.err | Brier | oracle | 1/n | place err"
+        " | openskill exponent | cal.err | Brier |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, n, row in rows:
         site, theirs = row["site"], row["openskill"]
-        print(f"| {name} | {n} | {site['exponent']:.2f} | {site['cal']:.3f} | {site['brier']:.4f} |"
-              f" {row['oracle']:.4f} | {row['guess']:.4f} | {row['place']:.3f} | {theirs['exponent']:.2f} |"
-              f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |")
+        print(
+            f"| {name} | {n} | {site['exponent']:.2f} | {site['cal']:.3f} | {site['brier']:.4f} |"
+            f" {row['oracle']:.4f} | {row['guess']:.4f} | {row['place']:.3f} | {theirs['exponent']:.2f} |"
+            f" {theirs['cal']:.3f} | {theirs['brier']:.4f} |"
+        )
     verdict(rows)
     show_own(rows)
     show_ratings(rows)
@@ -287,15 +335,20 @@ def show_clubs(rows: list[tuple[str, int, dict]], seeds: Sequence[int], held_out
         show_ideal(rows)
 
 
-def show_own(rows: list[tuple[str, int, dict]], key: str = "own",
-             title: str = "Each seed's club apart (its held-out tables of every size): its own exponent") -> None:
+def show_own(
+    rows: list[tuple[str, int, dict]],
+    key: str = "own",
+    title: str = "Each seed's club apart (its held-out tables of every size): its own exponent",
+) -> None:
     """Each club apart: the pooled rows above can hide clubs too sure and clubs not sure enough that cancel."""
     print(f"\n{title}")
     print("| club | clubs | lowest | median | highest | in 0.9-1.1 |")
     print("|---|---|---|---|---|---|")
     for name, own in {name: row[key] for name, _n, row in rows}.items():
-        print(f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
-              f" {sum(0.9 <= a <= 1.1 for a in own)} |")
+        print(
+            f"| {name} | {len(own)} | {min(own):.2f} | {float(np.median(own)):.2f} | {max(own):.2f} |"
+            f" {sum(0.9 <= a <= 1.1 for a in own)} |"
+        )
 
 
 def show_ratings(rows: list[tuple[str, int, dict]]) -> None:
@@ -306,35 +359,47 @@ def show_ratings(rows: list[tuple[str, int, dict]]) -> None:
     print("|---|---|---|---|---|---|---|")
     for name, n, row in rows:
         ratings = row["ratings"]
-        print(f"| {name} | {n} | {ratings['exponent']:.2f} | {ratings['cal']:.3f} | {ratings['brier']:.4f} |"
-              f" {row['site']['brier']:.4f} | {row['oracle']:.4f} |")
+        print(
+            f"| {name} | {n} | {ratings['exponent']:.2f} | {ratings['cal']:.3f} | {ratings['brier']:.4f} |"
+            f" {row['site']['brier']:.4f} | {row['oracle']:.4f} |"
+        )
 
 
 def show_ideal(rows: list[tuple[str, int, dict]]) -> None:
     """The yardstick: the exact Bayesian answer from the same games (ideal_samples), beside the site's."""
-    print("\nThe ideal (not for the site): the exact posterior predictive under the simulation's own model, from the"
-          " same games; the spread unknown (prior p(tau^2) ~ 1/tau^2), then told the true spread")
-    print("| club | seats | site exponent | ideal exponent | cal.err | Brier | told the spread: exponent | cal.err"
-          " | Brier | oracle |")
+    print(
+        "\nThe ideal (not for the site): the exact posterior predictive under the simulation's own model, from the"
+        " same games; the spread unknown (prior p(tau^2) ~ 1/tau^2), then told the true spread"
+    )
+    print(
+        "| club | seats | site exponent | ideal exponent | cal.err | Brier | told the spread: exponent | cal.err"
+        " | Brier | oracle |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, n, row in rows:
         ideal, known = row["ideal"], row["ideal_known"]
-        print(f"| {name} | {n} | {row['site']['exponent']:.2f} | {ideal['exponent']:.2f} | {ideal['cal']:.3f} |"
-              f" {ideal['brier']:.4f} | {known['exponent']:.2f} | {known['cal']:.3f} | {known['brier']:.4f} |"
-              f" {row['oracle']:.4f} |")
+        print(
+            f"| {name} | {n} | {row['site']['exponent']:.2f} | {ideal['exponent']:.2f} | {ideal['cal']:.3f} |"
+            f" {ideal['brier']:.4f} | {known['exponent']:.2f} | {known['cal']:.3f} | {known['brier']:.4f} |"
+            f" {row['oracle']:.4f} |"
+        )
     show_own(rows, "own_ideal", "Each seed's club apart, the ideal's own exponent (spread unknown)")
 
 
 def show_experiment(rows: list[tuple[str, int, dict]]) -> None:
     """The experiment: the site's chances sharpened by an exponent each club fits on its own later half of games."""
-    print("\nExperiment (not on the site): the chances sharpened by the exponent each club fits on its own later"
-          " half of games")
+    print(
+        "\nExperiment (not on the site): the chances sharpened by the exponent each club fits on its own later"
+        " half of games"
+    )
     print("| club | seats | exponent | cal.err | Brier | oracle |")
     print("|---|---|---|---|---|---|")
     for name, n, row in rows:
         scope = row["scope"]
-        print(f"| {name} | {n} | {scope['exponent']:.2f} | {scope['cal']:.3f} | {scope['brier']:.4f} |"
-              f" {row['oracle']:.4f} |")
+        print(
+            f"| {name} | {n} | {scope['exponent']:.2f} | {scope['cal']:.3f} | {scope['brier']:.4f} |"
+            f" {row['oracle']:.4f} |"
+        )
 
 
 def verdict(rows: list[tuple[str, int, dict]]) -> None:
@@ -343,8 +408,11 @@ def verdict(rows: list[tuple[str, int, dict]]) -> None:
     exponent = [r for r in rows if not 0.9 <= r[2]["site"]["exponent"] <= 1.1]
     cal = [r for r in rows if r[2]["site"]["cal"] > 0.02]
     brier = [r for r in rows if "2500 games" in r[0] and r[2]["site"]["brier"] > r[2]["oracle"] + 0.01]
-    for label, missed in (("exponent in 0.9-1.1", exponent), ("calibration error <= 0.02", cal),
-                          ("Brier within 0.01 of the oracle (2,500-game clubs)", brier)):
+    for label, missed in (
+        ("exponent in 0.9-1.1", exponent),
+        ("calibration error <= 0.02", cal),
+        ("Brier within 0.01 of the oracle (2,500-game clubs)", brier),
+    ):
         where = "; ".join(f"{name} at {n}" for name, n, _row in missed)
         print(f"target {label}: {'met in every row' if not missed else f'missed in {len(missed)}: {where}'}")
 
@@ -368,10 +436,14 @@ def show(title: str, figures: dict) -> None:
     if not figures["games"]:
         print("  nothing to replay")
         return
-    print(f"  Brier score  model {figures['brier']:.4f}   1/n baseline {figures['base_brier']:.4f}"
-          f"   ({(1 - figures['brier'] / figures['base_brier']) * 100:+.1f}% skill)")
-    print(f"  log-loss     model {figures['log_loss']:.4f}   1/n baseline {figures['base_log_loss']:.4f}"
-          f"   ({(1 - figures['log_loss'] / figures['base_log_loss']) * 100:+.1f}% skill)")
+    print(
+        f"  Brier score  model {figures['brier']:.4f}   1/n baseline {figures['base_brier']:.4f}"
+        f"   ({(1 - figures['brier'] / figures['base_brier']) * 100:+.1f}% skill)"
+    )
+    print(
+        f"  log-loss     model {figures['log_loss']:.4f}   1/n baseline {figures['base_log_loss']:.4f}"
+        f"   ({(1 - figures['log_loss'] / figures['base_log_loss']) * 100:+.1f}% skill)"
+    )
     print("  reliability: predicted chance bin | seats | mean predicted | observed win rate")
     for i, (seats, predicted, won) in enumerate(figures["bins"]):
         if seats:
@@ -389,8 +461,9 @@ def demo_games() -> dict[str, list[tuple[list, list[int]]]]:
 
     call_command("demo_data", verbosity=0)
     scopes: dict[str, list] = {}
-    for result in (Result.objects.filter(status=Result.Status.COUNTED).prefetch_related("entries")
-                   .order_by("played_on", "id")):
+    for result in (
+        Result.objects.filter(status=Result.Status.COUNTED).prefetch_related("entries").order_by("played_on", "id")
+    ):
         entries = list(result.entries.all())
         scopes.setdefault(result.game, []).append(([e.player_id for e in entries], [e.rank for e in entries]))
     return scopes
@@ -406,26 +479,45 @@ def main() -> None:
     parser.add_argument("--club-games", type=int, nargs="+", default=[2500, 300])
     parser.add_argument("--seeds", type=int, nargs="+", default=[40, 41, 42])
     parser.add_argument("--held-out", type=int, default=300, help="held-out tables of each size per club")
-    parser.add_argument("--experiment", action="store_true",
-                        help="also the chances sharpened by an exponent each club fits on its own later games")
-    parser.add_argument("--ideal", action="store_true",
-                        help="also the exact Bayesian answer from the same games (slow: about 30 s a club)")
-    parser.add_argument("--drift", type=float, default=0.0,
-                        help="skills walk randomly with this sd over each club's life (issue 50 finding 3)")
-    parser.add_argument("--newcomer", action="store_true",
-                        help="every held-out table seats one player who never played (issue 50 finding 4)")
-    parser.add_argument("--cliff", action="store_true",
-                        help="only the change one result causes at every threshold (issue 50 finding 2)")
+    parser.add_argument(
+        "--experiment",
+        action="store_true",
+        help="also the chances sharpened by an exponent each club fits on its own later games",
+    )
+    parser.add_argument(
+        "--ideal",
+        action="store_true",
+        help="also the exact Bayesian answer from the same games (slow: about 30 s a club)",
+    )
+    parser.add_argument(
+        "--drift",
+        type=float,
+        default=0.0,
+        help="skills walk randomly with this sd over each club's life (issue 50 finding 3)",
+    )
+    parser.add_argument(
+        "--newcomer",
+        action="store_true",
+        help="every held-out table seats one player who never played (issue 50 finding 4)",
+    )
+    parser.add_argument(
+        "--cliff", action="store_true", help="only the change one result causes at every threshold (issue 50 finding 2)"
+    )
     args = parser.parse_args()
     if args.cliff:
         show_cliff(args.seeds)
         return
     check_predict_win(SIZES)
-    show_clubs(clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal, args.drift,
-                     args.newcomer), args.seeds, args.held_out)
+    show_clubs(
+        clubs(args.club_games, args.seeds, args.held_out, args.experiment, args.ideal, args.drift, args.newcomer),
+        args.seeds,
+        args.held_out,
+    )
     if args.replay:
-        show(f"Simulated: {args.players} players with known skills (seed {args.seed})",
-             replay(simulated(args.players, args.games, args.seed)))
+        show(
+            f"Simulated: {args.players} players with known skills (seed {args.seed})",
+            replay(simulated(args.players, args.games, args.seed)),
+        )
     if args.demo:
         for game, games in demo_games().items():
             show(f"Demo data, {game}", replay(games))

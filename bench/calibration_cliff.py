@@ -28,7 +28,7 @@ def cliff(spread: float, players: int, seed: int, steps: Sequence[int], tables: 
     asked = [rng.sample(range(players), rng.choice([n for n in SIZES if n <= players])) for _ in range(tables)]
 
     def read() -> tuple[list[float], list[float]]:
-        window = seats[len(seats) - fit_window(len(seats)):]
+        window = seats[len(seats) - fit_window(len(seats)) :]
         fitted = site_posterior(window)
         performance_sd = fitted_performance_sd(window)
         answer: list[float] = []
@@ -57,8 +57,9 @@ def cliff(spread: float, players: int, seed: int, steps: Sequence[int], tables: 
     for step in steps:
         moved = np.abs(readings[step + 1][0] - readings[step][0]) * 100
         baseline = np.abs(readings[step + 1][1] - readings[step][1]) * 100
-        rows.append((step, float(np.median(moved)), float(moved.max()), float(np.median(baseline)),
-                     float(baseline.max())))
+        rows.append(
+            (step, float(np.median(moved)), float(moved.max()), float(np.median(baseline)), float(baseline.max()))
+        )
     return rows
 
 
@@ -67,10 +68,13 @@ def show_cliff(seeds: Sequence[int]) -> None:
     print("| club | after game | median | largest | from the ratings: median | largest |")
     print("|---|---|---|---|---|---|")
     for name, spread, players, steps in (
-            ("usual, 40 players", 1.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
-            ("wide, 40 players", 2.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
-            ("usual, 8 players", 1.0, 8, (1, 2, 3, 4, 5))):
+        ("usual, 40 players", 1.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
+        ("wide, 40 players", 2.0, 40, (600, FIT_MAX_GAMES - 1, FIT_MAX_GAMES, FIT_MAX_GAMES + 1)),
+        ("usual, 8 players", 1.0, 8, (1, 2, 3, 4, 5)),
+    ):
         for seed in seeds:
             for step, median, largest, base_median, base_largest in cliff(spread, players, seed, steps):
-                print(f"| {name}, seed {seed} | {step} -> {step + 1} | {median:.2f} | {largest:.2f} |"
-                      f" {base_median:.2f} | {base_largest:.2f} |")
+                print(
+                    f"| {name}, seed {seed} | {step} -> {step + 1} | {median:.2f} | {largest:.2f} |"
+                    f" {base_median:.2f} | {base_largest:.2f} |"
+                )

@@ -11,8 +11,15 @@ import numpy as np
 from leagues.rating.posterior import truncated_normal
 
 
-def ideal_samples(orders: Sequence[Sequence[int]], players: int, spread: float | None, seed: int,
-                  sweeps: int = 1500, burn: int = 300, thin: int = 5) -> np.ndarray:
+def ideal_samples(
+    orders: Sequence[Sequence[int]],
+    players: int,
+    spread: float | None,
+    seed: int,
+    sweeps: int = 1500,
+    burn: int = 300,
+    thin: int = 5,
+) -> np.ndarray:
     """Draws of the club's skills from their exact posterior given its games, under the simulation's own model
     (skills N(0, spread²), performance = skill + N(0, 1), the order of performance): the best answer any method
     could give from these games. Not for the site: it is the yardstick that says how much of a miss is the method
@@ -47,8 +54,9 @@ def ideal_samples(orders: Sequence[Sequence[int]], players: int, spread: float |
             mean = skills[player_[at]]
             latent[at] = mean + truncated_normal(low - mean, high - mean, gen)
         precision = counts + 1 / variance
-        skills = (np.bincount(player_, weights=latent, minlength=players) / precision
-                  + gen.standard_normal(players) / np.sqrt(precision))
+        skills = np.bincount(player_, weights=latent, minlength=players) / precision + gen.standard_normal(
+            players
+        ) / np.sqrt(precision)
         if spread is None:
             variance = (skills**2).sum() / 2 / gen.gamma(players / 2)
         if sweep >= burn and (sweep - burn) % thin == 0:
@@ -56,8 +64,7 @@ def ideal_samples(orders: Sequence[Sequence[int]], players: int, spread: float |
     return np.array(kept)
 
 
-def ideal_win(samples: np.ndarray, seated: Sequence[int], gen: np.random.Generator, draws: int = 20_000
-              ) -> list[float]:
+def ideal_win(samples: np.ndarray, seated: Sequence[int], gen: np.random.Generator, draws: int = 20_000) -> list[float]:
     """The posterior predictive chance of each seat to win: the share of draws (a posterior draw of the skills,
     then each seat's performance noise) in which the seat performs best (Monte Carlo error about ±0.003)."""
     performance = samples[gen.integers(0, len(samples), draws)][:, seated] + gen.standard_normal((draws, len(seated)))

@@ -18,7 +18,7 @@ from leagues.rating.maths import DEFAULT_MU, DEFAULT_SIGMA, MODEL
 SIZES = (2, 3, 4, 5)  # the table sizes the clubs play and are checked at
 
 _GRID = np.linspace(-12.0, 12.0, 4801)  # the standard normal's cdf, tabulated once (no scipy here)
-_PDF = np.exp(-_GRID**2 / 2) / math.sqrt(2 * math.pi)
+_PDF = np.exp(-(_GRID**2) / 2) / math.sqrt(2 * math.pi)
 _CDF = np.concatenate(([0.0], np.cumsum((_PDF[1:] + _PDF[:-1]) / 2 * np.diff(_GRID))))
 
 
@@ -42,8 +42,9 @@ def true_chances(skills: Sequence[float]) -> list[float]:
 
 def true_places(skills: Sequence[float]) -> list[float]:
     """Expected place when performance = skill + N(0, 1): 1 + Σ_{j≠i} P(j beats i) = 1 + Σ Φ((s_j − s_i)/√2)."""
-    return [1 + sum(math.erfc((si - sj) / 2) / 2 for j, sj in enumerate(skills) if j != i)
-            for i, si in enumerate(skills)]
+    return [
+        1 + sum(math.erfc((si - sj) / 2) / 2 for j, sj in enumerate(skills) if j != i) for i, si in enumerate(skills)
+    ]
 
 
 def predict_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
@@ -51,9 +52,15 @@ def predict_win(ratings: Sequence[tuple[float, float]]) -> list[float]:
     chance Φ((mu_a − mu_b) / sqrt(2 beta² + sigma_a² + sigma_b²)) over his opponents, normalised."""
     beta2 = MODEL.beta**2
     n = len(ratings)
-    raw = [sum(math.erfc(-(ma - mb) / math.sqrt(2 * (2 * beta2 + sa * sa + sb * sb))) / 2
-               for j, (mb, sb) in enumerate(ratings) if j != i) / (n - 1)
-           for i, (ma, sa) in enumerate(ratings)]
+    raw = [
+        sum(
+            math.erfc(-(ma - mb) / math.sqrt(2 * (2 * beta2 + sa * sa + sb * sb))) / 2
+            for j, (mb, sb) in enumerate(ratings)
+            if j != i
+        )
+        / (n - 1)
+        for i, (ma, sa) in enumerate(ratings)
+    ]
     total = sum(raw)
     return [r / total for r in raw]
 
@@ -67,8 +74,9 @@ def check_predict_win(sizes: Sequence[int]) -> None:
         assert max(abs(a - b) for a, b in zip(theirs, predict_win(ratings), strict=True)) < 1e-9
 
 
-def best_exponent(groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0,
-                  steps: int = 80) -> float:
+def best_exponent(
+    groups: Sequence[tuple[np.ndarray, np.ndarray]], low: float = 0.05, high: float = 5.0, steps: int = 80
+) -> float:
     """The a minimising the cross-entropy of the truth against p^a / Σ p^a, summed over `groups` of (predicted,
     truth) arrays, one row a table (a group a table size): convex in a, so a ternary search."""
     logs = [(np.log(np.clip(predicted, 1e-12, 1.0)), truth) for predicted, truth in groups]
@@ -120,8 +128,9 @@ def site_posterior(window: list) -> posterior.Skills | None:
                 first.add(player)
                 if sigma < DEFAULT_SIGMA:  # rated before the window
                     before[player] = mu - DEFAULT_MU
-    return posterior.fit([[(player, rank) for player, _mu, _sigma, rank in game] for game in window], before,
-                         window=FIT_MAX_GAMES)
+    return posterior.fit(
+        [[(player, rank) for player, _mu, _sigma, rank in game] for game in window], before, window=FIT_MAX_GAMES
+    )
 
 
 def site_skill(fitted: posterior.Skills, player, rating: tuple[float, float]) -> tuple[float, float] | None:

@@ -33,11 +33,28 @@ def build(entries: int):
     people = Player.objects.bulk_create(Player(name=f"player {i:03d}") for i in range(100))
     Membership.objects.bulk_create(Membership(club=club, player=p) for p in people)
     results = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=datetime.date(2020, 1, 1) + datetime.timedelta(days=n // 20), club=club,
-               status=Result.Status.COUNTED) for n in range(entries // 4))
+        Result(
+            game="shitenno",
+            played_on=datetime.date(2020, 1, 1) + datetime.timedelta(days=n // 20),
+            club=club,
+            status=Result.Status.COUNTED,
+        )
+        for n in range(entries // 4)
+    )
     ResultEntry.objects.bulk_create(
-        (ResultEntry(result=r, player=people[(n * 7 + k * 13) % 100], rank=k + 1, score=float(40 - k * 3) + (n % 2) / 2,
-                     seat=k + 1) for n, r in enumerate(results) for k in range(4)), batch_size=5000)
+        (
+            ResultEntry(
+                result=r,
+                player=people[(n * 7 + k * 13) % 100],
+                rank=k + 1,
+                score=float(40 - k * 3) + (n % 2) / 2,
+                seat=k + 1,
+            )
+            for n, r in enumerate(results)
+            for k in range(4)
+        ),
+        batch_size=5000,
+    )
     return club
 
 
@@ -50,8 +67,12 @@ def kinds(module):
         out = io.StringIO()
         module.export_results_csv(club, out)
         return iter([out.getvalue().encode()])
-    return [("csv", csv_whole), ("bgstats", lambda club: iter([module.export_bgstats(club)])),
-            ("bgg", lambda club: iter([module.export_bgg(club)]))]
+
+    return [
+        ("csv", csv_whole),
+        ("bgstats", lambda club: iter([module.export_bgstats(club)])),
+        ("bgg", lambda club: iter([module.export_bgg(club)])),
+    ]
 
 
 def main() -> None:
@@ -85,8 +106,10 @@ def main() -> None:
             pass
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        print(f"{name:8} first byte {first * 1000:8.0f} ms  last {last:6.1f} s  {size / 2**20:6.1f} MiB  "
-              f"{len(queries.captured_queries)} queries  peak {peak / 2**20:7.1f} MiB")
+        print(
+            f"{name:8} first byte {first * 1000:8.0f} ms  last {last:6.1f} s  {size / 2**20:6.1f} MiB  "
+            f"{len(queries.captured_queries)} queries  peak {peak / 2**20:7.1f} MiB"
+        )
     if not args.module:
         jobs(club)
 
@@ -125,9 +148,11 @@ def jobs(club) -> None:
         web = time.monotonic() - started
         export_job.IN_PAGE_ENTRIES = bound
         assert streamed == plain == made.size, (streamed, plain, made.size)
-        print(f"{kind:8} job {built:5.1f} s ({made.size / 2**20:5.1f} MiB kept as {len(packed.content) / 2**20:4.2f} "
-              f"MiB gzip)  download: gzip {gzipped * 1000:5.0f} ms, unpacked {unpacked:4.2f} s  "
-              f"(the web streamed it in {web:4.1f} s before)")
+        print(
+            f"{kind:8} job {built:5.1f} s ({made.size / 2**20:5.1f} MiB kept as {len(packed.content) / 2**20:4.2f} "
+            f"MiB gzip)  download: gzip {gzipped * 1000:5.0f} ms, unpacked {unpacked:4.2f} s  "
+            f"(the web streamed it in {web:4.1f} s before)"
+        )
 
 
 if __name__ == "__main__":

@@ -81,22 +81,39 @@ class World:
         """n finished tables entered in bulk (the page reads set-ups and outcomes, so the state is left small);
         `strangers`: made by someone else, the reader neither seated nor in their club."""
         made = TableSession.objects.bulk_create(
-            (TableSession(game="shitenno", rules_version=self.engine.rules_version, setup=setup, state={},
-                          outcome=outcome, status=TableSession.Status.FINISHED,
-                          created_by=self.stranger if strangers else self.reader,
-                          is_public=is_public, head_seq=1, finished_at=datetime.datetime.now(datetime.UTC))
-             for setup, outcome in (self.finals[RNG.randrange(len(self.finals))] for _ in range(n))),
-            batch_size=2000)
+            (
+                TableSession(
+                    game="shitenno",
+                    rules_version=self.engine.rules_version,
+                    setup=setup,
+                    state={},
+                    outcome=outcome,
+                    status=TableSession.Status.FINISHED,
+                    created_by=self.stranger if strangers else self.reader,
+                    is_public=is_public,
+                    head_seq=1,
+                    finished_at=datetime.datetime.now(datetime.UTC),
+                )
+                for setup, outcome in (self.finals[RNG.randrange(len(self.finals))] for _ in range(n))
+            ),
+            batch_size=2000,
+        )
         if strangers:  # four of a thousand strangers at each table, as on a site with many players
             if not self.strangers:
-                self.strangers = [p.pk for p in Player.objects.bulk_create(
-                    Player(name=f"stranger {i}") for i in range(1000))]
+                self.strangers = [
+                    p.pk for p in Player.objects.bulk_create(Player(name=f"stranger {i}") for i in range(1000))
+                ]
             seated = (RNG.sample(self.strangers, 4) for _ in made)
         else:
             seated = ([self.hero.pk, *(p.pk for p in self.others)] for _ in made)
-        Seat.objects.bulk_create((Seat(session=s, position=i, player_id=pid)
-                                  for s, players in zip(made, seated, strict=True)
-                                  for i, pid in enumerate(players)), batch_size=8000)
+        Seat.objects.bulk_create(
+            (
+                Seat(session=s, position=i, player_id=pid)
+                for s, players in zip(made, seated, strict=True)
+                for i, pid in enumerate(players)
+            ),
+            batch_size=8000,
+        )
 
     def grow_to(self, n: int) -> None:
         if self.private_others:  # the site grows around the reader: strangers' public and private tables
@@ -111,10 +128,12 @@ class World:
     def one_move_from_the_end(self) -> tuple[TableSession, dict]:
         """A public table in play whose next move ends the game."""
         setup, moves = self.games[RNG.randrange(len(self.games))]
-        session = services.session_create(game="shitenno", created_by=self.reader,
-                                          players=[self.hero, *self.others], setup=setup)
-        TableSession.objects.filter(pk=session.pk).update(state=replay(self.engine, setup, moves[:-1]),
-                                                          head_seq=len(moves) - 1)
+        session = services.session_create(
+            game="shitenno", created_by=self.reader, players=[self.hero, *self.others], setup=setup
+        )
+        TableSession.objects.filter(pk=session.pk).update(
+            state=replay(self.engine, setup, moves[:-1]), head_seq=len(moves) - 1
+        )
         session.refresh_from_db()
         return session, moves[-1]
 
@@ -144,8 +163,9 @@ def cold(world: World, client: Client, runs: int) -> tuple[float, int]:
 def same_as_a_full_count(viewer) -> bool:
     """The page's figures equal the game's own count over every finished table the viewer may see."""
     cache.clear()
-    seen = TableSession.objects.filter(game="shitenno", entry=TableSession.Entry.MOVES,
-                                       status=TableSession.Status.FINISHED)
+    seen = TableSession.objects.filter(
+        game="shitenno", entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED
+    )
     if not viewer.is_authenticated:
         seen = seen.filter(is_public=True)
     else:
@@ -158,9 +178,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--private-others", action="store_true",
-                        help="the site grows around the reader: at each size, that many public and that many "
-                             "private finished tables of strangers (the signed-in reader's page must not grow)")
+    parser.add_argument(
+        "--private-others",
+        action="store_true",
+        help="the site grows around the reader: at each size, that many public and that many "
+        "private finished tables of strangers (the signed-in reader's page must not grow)",
+    )
     args = parser.parse_args()
     sizes = sorted(args.sizes)
     world = World()
@@ -172,22 +195,31 @@ def main() -> None:
     for size in sizes:
         start = time.perf_counter()
         world.grow_to(max(size, world.tables))
-        print(f"grew to {world.tables:,} finished public tables in {time.perf_counter() - start:.1f} s",
-              file=sys.stderr)
+        print(
+            f"grew to {world.tables:,} finished public tables in {time.perf_counter() - start:.1f} s", file=sys.stderr
+        )
         world.finishes = []
         figures["not signed in"][size] = cold(world, anonymous, args.runs)
         figures["signed in (10 private)"][size] = cold(world, signed_in, args.runs)
         finishing[size] = statistics.median(world.finishes[2:])  # after each reader's first (warm-up) one
     small, big = sizes[0], sizes[-1]
-    print(f"\nThe game statistics page right after one more table finished (cold), median of {args.runs} requests "
-          f"(ms) and queries; target {big:,} / {small:,} <= 1.5")
+    print(
+        f"\nThe game statistics page right after one more table finished (cold), median of {args.runs} requests "
+        f"(ms) and queries; target {big:,} / {small:,} <= 1.5"
+    )
     print(f"{'reader':<24}" + "".join(f"{size:>11,} ms{'q':>4}" for size in sizes) + f"{'ratio':>8}  verdict")
     for name, by_size in figures.items():
         ratio = by_size[big][0] / by_size[small][0]
-        print(f"{name:<24}" + "".join(f"{by_size[s][0]:>14.1f}{by_size[s][1]:>4}" for s in sizes)
-              + f"{ratio:>8.2f}  {'met' if ratio <= 1.5 else 'missed'}")
-    print(f"{'finishing move (post)':<24}" + "".join(f"{finishing[s]:>14.1f}{'':>4}" for s in sizes)
-          + f"{finishing[big] / finishing[small]:>8.2f}  (the move that ends a game, not the page: median)")
+        print(
+            f"{name:<24}"
+            + "".join(f"{by_size[s][0]:>14.1f}{by_size[s][1]:>4}" for s in sizes)
+            + f"{ratio:>8.2f}  {'met' if ratio <= 1.5 else 'missed'}"
+        )
+    print(
+        f"{'finishing move (post)':<24}"
+        + "".join(f"{finishing[s]:>14.1f}{'':>4}" for s in sizes)
+        + f"{finishing[big] / finishing[small]:>8.2f}  (the move that ends a game, not the page: median)"
+    )
     same = same_as_a_full_count(AnonymousUser()) and same_as_a_full_count(world.reader)
     print(f"the page's figures equal the game's own count over every table the reader sees: {'yes' if same else 'NO'}")
 

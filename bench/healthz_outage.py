@@ -28,8 +28,10 @@ def _timed(ask, url: str, n: int) -> list[float]:
 
 
 def _line(name: str, times: list[float]) -> str:
-    return (f"{name:<44} first {times[0] * 1000:8.1f} ms  median {statistics.median(times) * 1000:8.1f} ms  "
-            f"max {max(times) * 1000:8.1f} ms  total {sum(times):6.2f} s")
+    return (
+        f"{name:<44} first {times[0] * 1000:8.1f} ms  median {statistics.median(times) * 1000:8.1f} ms  "
+        f"max {max(times) * 1000:8.1f} ms  total {sum(times):6.2f} s"
+    )
 
 
 def main() -> None:
@@ -48,8 +50,10 @@ def main() -> None:
     closed.bind(("127.0.0.1", 0))
     refused_port = closed.getsockname()[1]
     closed.close()
-    for kind, url in [("hung broker", f"redis://127.0.0.1:{hung.getsockname()[1]}/0"),
-                      ("stopped broker", f"redis://127.0.0.1:{refused_port}/0")]:
+    for kind, url in [
+        ("hung broker", f"redis://127.0.0.1:{hung.getsockname()[1]}/0"),
+        ("stopped broker", f"redis://127.0.0.1:{refused_port}/0"),
+    ]:
         print(f"{kind}, {n} requests one after the other:")
         print("  " + _line("baseline: each request asks the broker", _timed(health._broker_check, url, n)))
         kept = health.RecentCheck(health._broker_check)

@@ -29,21 +29,42 @@ PLAYERS = 20
 TARGET = 10.0
 
 
-def backup(plays: int, players: int = PLAYERS, at_play: int = 4, start: datetime.date = datetime.date(2020, 1, 1),
-           game: str = "Shitennō") -> bytes:
+def backup(
+    plays: int,
+    players: int = PLAYERS,
+    at_play: int = 4,
+    start: datetime.date = datetime.date(2020, 1, 1),
+    game: str = "Shitennō",
+) -> bytes:
     """A BG Stats backup of `plays` plays over four years from `start`, each of `at_play` of `players` players."""
     rng = random.Random(27)
-    return json.dumps({
-        "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}", "bggUsername": ""}
-                    for i in range(1, players + 1)],
-        "games": [{"id": 1, "name": game, "bggId": 0, "highestWins": True}],
-        "plays": [{"uuid": f"play-{n}", "playDate": f"{start + datetime.timedelta(days=n * 1461 // plays)} 20:00:00",
-                   "gameRefId": 1, "playerScores": [
-                       {"playerRefId": p, "score": str(rng.randint(20, 80)), "rank": rank, "seatOrder": rank,
-                        "winner": rank == 1}
-                       for rank, p in enumerate(rng.sample(range(1, players + 1), at_play), start=1)]}
-                  for n in range(plays)],
-    }).encode()
+    return json.dumps(
+        {
+            "players": [
+                {"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}", "bggUsername": ""}
+                for i in range(1, players + 1)
+            ],
+            "games": [{"id": 1, "name": game, "bggId": 0, "highestWins": True}],
+            "plays": [
+                {
+                    "uuid": f"play-{n}",
+                    "playDate": f"{start + datetime.timedelta(days=n * 1461 // plays)} 20:00:00",
+                    "gameRefId": 1,
+                    "playerScores": [
+                        {
+                            "playerRefId": p,
+                            "score": str(rng.randint(20, 80)),
+                            "rank": rank,
+                            "seatOrder": rank,
+                            "winner": rank == 1,
+                        }
+                        for rank, p in enumerate(rng.sample(range(1, players + 1), at_play), start=1)
+                    ],
+                }
+                for n in range(plays)
+            ],
+        }
+    ).encode()
 
 
 PAGE = 10_000  # plays a BGG page of the large run holds (a file stays under the 20 MB limit)
@@ -58,14 +79,22 @@ def bgg_pages(plays: int) -> list[tuple[str, bytes]]:
         rows = []
         for n in range(first, min(first + PAGE, plays)):
             seated = rng.sample(range(1, PLAYERS + 1), 4)
-            rows.append(f'<play id="{n + 1}" date="{start + datetime.timedelta(days=n * 1461 // plays)}" quantity="1" '
-                        f'incomplete="0"><item name="Shitennō" objectid="0"/><players>'
-                        + "".join(f'<player username="" name="Imported {p:02d}" startposition="{seat}" '
-                                  f'score="{rng.randint(20, 80)}" win="{int(seat == 1)}"/>'
-                                  for seat, p in enumerate(seated, start=1))
-                        + "</players></play>")
-        pages.append((f"page{first // PAGE + 1}.xml", ('<?xml version="1.0" encoding="utf-8"?><plays>'
-                                                       + "".join(rows) + "</plays>").encode()))
+            rows.append(
+                f'<play id="{n + 1}" date="{start + datetime.timedelta(days=n * 1461 // plays)}" quantity="1" '
+                f'incomplete="0"><item name="Shitennō" objectid="0"/><players>'
+                + "".join(
+                    f'<player username="" name="Imported {p:02d}" startposition="{seat}" '
+                    f'score="{rng.randint(20, 80)}" win="{int(seat == 1)}"/>'
+                    for seat, p in enumerate(seated, start=1)
+                )
+                + "</players></play>"
+            )
+        pages.append(
+            (
+                f"page{first // PAGE + 1}.xml",
+                ('<?xml version="1.0" encoding="utf-8"?><plays>' + "".join(rows) + "</plays>").encode(),
+            )
+        )
     return pages
 
 
@@ -85,8 +114,13 @@ def job_only(plays: int, files: list[tuple[str, bytes]], kind: str) -> None:
     owner = players.user_sign_up(username="organiser", email="o@example.org", password="a long bench passphrase")
     club = clubs.club_create(name="Importers", owner=owner)
     league = seasons.league_create(club=club, name="Shitennō league", games=["shitenno"], user=owner)
-    seasons.season_create(league=league, name="2020-2023", starts_on=datetime.date(2020, 1, 1),
-                          ends_on=datetime.date(2023, 12, 31), user=owner)
+    seasons.season_create(
+        league=league,
+        name="2020-2023",
+        starts_on=datetime.date(2020, 1, 1),
+        ends_on=datetime.date(2023, 12, 31),
+        user=owner,
+    )
     pending = pending_create(club=club, user=owner, kind=kind, files=files)
     pending_start(pending, {"vouch": True, "language": "en", "seats": plays * 4})
     steps: list[tuple[float, int]] = []
@@ -98,17 +132,23 @@ def job_only(plays: int, files: list[tuple[str, bytes]], kind: str) -> None:
     pending.refresh_from_db()
     soft, _hard = import_job_limits(pending.choices.get("seats", plays * 4))
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
-    print(f"plays: {plays}, {kind} {sum(len(d) for _n, d in files) / 1024:.0f} KB; load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(
+        f"plays: {plays}, {kind} {sum(len(d) for _n, d in files) / 1024:.0f} KB; load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
     first, last = (steps[0][0], steps[-1][0]) if steps else (took, took)
     print(f"commit job: {took:6.1f} s, {pending.state} {pending.outcome.get('summary', pending.outcome)}")
-    print(f"  read the upload, parse, plan, guests, seasons (to the first chunk's end): {first:.1f} s; the other "
-          f"{max(len(steps) - 1, 0)} chunks of {CHUNK} results: {last - first:.1f} s; after the last chunk "
-          f"(seasons' adoption, sign-offs, audit, outcome): {took - last:.1f} s")
+    print(
+        f"  read the upload, parse, plan, guests, seasons (to the first chunk's end): {first:.1f} s; the other "
+        f"{max(len(steps) - 1, 0)} chunks of {CHUNK} results: {last - first:.1f} s; after the last chunk "
+        f"(seasons' adoption, sign-offs, audit, outcome): {took - last:.1f} s"
+    )
     seats = pending.choices.get("seats", plays * 4)
-    print(f"its soft time limit for {seats} players' places: {soft} s ({'met' if took <= soft else 'MISSED'}, "
-          f"{took / soft:.0%} of it); visibility timeout {visibility} s; outbox rows left for the worker: "
-          f"{LeagueJob.objects.count()}")
+    print(
+        f"its soft time limit for {seats} players' places: {soft} s ({'met' if took <= soft else 'MISSED'}, "
+        f"{took / soft:.0%} of it); visibility timeout {visibility} s; outbox rows left for the worker: "
+        f"{LeagueJob.objects.count()}"
+    )
     assert pending.state == PendingImport.State.DONE, pending.outcome
 
 
@@ -145,17 +185,29 @@ def main(plays: int) -> None:
     names = {key: i for i, key in enumerate(sorted(source.players))}
     guests = Player.objects.bulk_create(Player(name=f"floor {i}") for i in range(PLAYERS))
     results = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=p.played_on, club=floor, external_id=p.external_id) for p in source.plays)
+        Result(game="shitenno", played_on=p.played_on, club=floor, external_id=p.external_id) for p in source.plays
+    )
     ResultEntry.objects.bulk_create(
-        (ResultEntry(result=r, player=guests[names[e.player]], rank=e.rank or 1, score=float(e.score_text),
-                     seat=e.seat)
-         for r, p in zip(results, source.plays, strict=True) for e in p.entries), batch_size=2000)
+        (
+            ResultEntry(
+                result=r, player=guests[names[e.player]], rank=e.rank or 1, score=float(e.score_text), seat=e.seat
+            )
+            for r, p in zip(results, source.plays, strict=True)
+            for e in p.entries
+        ),
+        batch_size=2000,
+    )
     baseline = time.perf_counter() - t0
 
     club = clubs.club_create(name="Importers", owner=owner)
     league = seasons.league_create(club=club, name="Shitennō league", games=["shitenno"], user=owner)
-    seasons.season_create(league=league, name="2020-2023", starts_on=datetime.date(2020, 1, 1),
-                          ends_on=datetime.date(2023, 12, 31), user=owner)
+    seasons.season_create(
+        league=league,
+        name="2020-2023",
+        starts_on=datetime.date(2020, 1, 1),
+        ends_on=datetime.date(2023, 12, 31),
+        user=owner,
+    )
     t0 = time.perf_counter()
     summary = import_commit(club=club, user=owner, source=parse(), vouch=True)
     imported = time.perf_counter() - t0
@@ -164,14 +216,20 @@ def main(plays: int) -> None:
     reimport = time.perf_counter() - t0
     counted = Result.objects.filter(club=club, status=Result.Status.COUNTED).count()
 
-    print(f"plays: {plays}, {'BGG pages' if large else 'BG Stats file'} {len(data) / 1024:.0f} KB, "
-          f"{PLAYERS} players; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"plays: {plays}, {'BGG pages' if large else 'BG Stats file'} {len(data) / 1024:.0f} KB, "
+        f"{PLAYERS} players; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     print(f"baseline  (bulk_create only):          {baseline:6.2f} s")
-    print(f"import    (parse, plan, commit, jobs): {imported:6.2f} s  = {imported / baseline:.1f}x baseline;"
-          f" imported {summary['imported']}, counted {counted}; target <= {TARGET:.0f} s: "
-          f"{'met' if imported <= TARGET else 'MISSED'}")
-    print(f"re-import (all duplicates):            {reimport:6.2f} s; imported {again['imported']}, "
-          f"duplicates {again['duplicates']}")
+    print(
+        f"import    (parse, plan, commit, jobs): {imported:6.2f} s  = {imported / baseline:.1f}x baseline;"
+        f" imported {summary['imported']}, counted {counted}; target <= {TARGET:.0f} s: "
+        f"{'met' if imported <= TARGET else 'MISSED'}"
+    )
+    print(
+        f"re-import (all duplicates):            {reimport:6.2f} s; imported {again['imported']}, "
+        f"duplicates {again['duplicates']}"
+    )
 
 
 if __name__ == "__main__":

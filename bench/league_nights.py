@@ -45,8 +45,9 @@ def random_night(rng: random.Random, n: int, mix: str) -> Night:
             met[frozenset((a, b))] = rng.choice([1, 1, 2, 3, 0.5])
     seats = {(p, ""): tuple(rng.randint(0, 3) for _ in range(4)) for p in players if rng.random() < 0.8}
     forbidden = {frozenset(rng.sample(players, 2))} if rng.random() < 0.3 else set()
-    return Night(players=players, table_sizes=rng.choice([(3, 4), (2, 3, 4)]), met=met, seats=seats,
-                 forbidden=forbidden, mix=mix)
+    return Night(
+        players=players, table_sizes=rng.choice([(3, 4), (2, 3, 4)]), met=met, seats=seats, forbidden=forbidden, mix=mix
+    )
 
 
 def every_split(players, sizes):
@@ -102,8 +103,10 @@ def exactness(cases: int, seed: int) -> bool:
             took += time.perf_counter() - t0
             equal += got == optimum
         all_equal &= equal == cases
-        print(f"   {n:2d} players: objective equal {equal}/{cases}; propose {took / cases * 1000:.1f} ms each,"
-              f" enumeration {brute / cases * 1000:.1f} ms each")
+        print(
+            f"   {n:2d} players: objective equal {equal}/{cases}; propose {took / cases * 1000:.1f} ms each,"
+            f" enumeration {brute / cases * 1000:.1f} ms each"
+        )
     print(f"   every case optimal: {'yes' if all_equal else 'NO'}")
     return all_equal
 
@@ -115,7 +118,7 @@ def history_night(rng, n: int, rounds: int, mix: str, size=4) -> Night:
         order = players[:]
         rng.shuffle(order)
         for i in range(0, len(order), size):
-            table = order[i:i + size]
+            table = order[i : i + size]
             for a, b in combinations(table, 2):
                 met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
             for s, p in enumerate(table):
@@ -126,10 +129,14 @@ def history_night(rng, n: int, rounds: int, mix: str, size=4) -> Night:
 
 
 def against_reference(sizes, nights: int, reference_seconds: float, reference_columns: int, seed: int) -> None:
-    print(f"2. random nights after 3-12 earlier rounds, {nights} per size (mixes alternate), against the solver given"
-          f" {reference_seconds:g} s and set partitioning up to {reference_columns} tables")
-    print("   players | at the proven optimum | unproven | worst seat gap at equal repeats | worst time |"
-          " site bound = repeats")
+    print(
+        f"2. random nights after 3-12 earlier rounds, {nights} per size (mixes alternate), against the solver given"
+        f" {reference_seconds:g} s and set partitioning up to {reference_columns} tables"
+    )
+    print(
+        "   players | at the proven optimum | unproven | worst seat gap at equal repeats | worst time |"
+        " site bound = repeats"
+    )
     for n in sizes:
         rng = random.Random(seed * 7919 + n)
         at_optimum = proven_count = equal_bound = 0
@@ -157,24 +164,33 @@ def against_reference(sizes, nights: int, reference_seconds: float, reference_co
             if abs(got.repeats - ref_repeats) < 1e-9 and ref_seats:
                 worst_gap = max(worst_gap, (got.seat_cost - ref_seats) / ref_seats)
         share = f"{at_optimum}/{proven_count}" if proven_count else "-"
-        print(f"   {n:7d} | {share:>21} | {nights - proven_count:8d} | {worst_gap:31.2%} | {worst_time:8.2f} s |"
-              f" {equal_bound}/{nights} | {load()}")
+        print(
+            f"   {n:7d} | {share:>21} | {nights - proven_count:8d} | {worst_gap:31.2%} | {worst_time:8.2f} s |"
+            f" {equal_bound}/{nights} | {load()}"
+        )
 
 
 def times(big: int, seed: int) -> None:
     print("3. times (one worker), each beside the budget the solver was given")
     rng = random.Random(seed)
-    cases = [("12 players, sizes 2-6, free, 6 rounds", Night(
-        **{**history_night(rng, 12, 6, "free").__dict__, "table_sizes": (2, 3, 4, 5, 6)}), 0.3),
-             ("60 players, 12 rounds, fill", history_night(rng, 60, 12, "fill"), 2.0),
-             ("60 players, 12 rounds, free", history_night(rng, 60, 12, "free"), 2.0),
-             (f"{big} players, 12 rounds, fill", history_night(rng, big, 12, "fill"), 5.0)]
+    cases = [
+        (
+            "12 players, sizes 2-6, free, 6 rounds",
+            Night(**{**history_night(rng, 12, 6, "free").__dict__, "table_sizes": (2, 3, 4, 5, 6)}),
+            0.3,
+        ),
+        ("60 players, 12 rounds, fill", history_night(rng, 60, 12, "fill"), 2.0),
+        ("60 players, 12 rounds, free", history_night(rng, 60, 12, "free"), 2.0),
+        (f"{big} players, 12 rounds, fill", history_night(rng, big, 12, "fill"), 5.0),
+    ]
     for label, night, target in cases:
         t0, c0 = time.perf_counter(), time.process_time()
         got = propose(night)
         took, cpu = time.perf_counter() - t0, time.process_time() - c0
-        print(f"   {label}: {took:.2f} s wall, {cpu:.2f} s CPU (target <= {target:g} s); repeats {got.repeats:g},"
-              f" bound {got.bound:g}; {got.solver}; {load()}")
+        print(
+            f"   {label}: {took:.2f} s wall, {cpu:.2f} s CPU (target <= {target:g} s); repeats {got.repeats:g},"
+            f" bound {got.bound:g}; {got.solver}; {load()}"
+        )
 
 
 def season(nights: int, seed: int, players_count=20, rounds=3) -> None:
@@ -191,12 +207,18 @@ def season(nights: int, seed: int, players_count=20, rounds=3) -> None:
                     weighted = dict(met)
                     for pair, times_met in tonight.items():
                         weighted[pair] = weighted.get(pair, 0) + 2 * times_met  # tonight counts three times
-                    tables = [t.players for t in propose(Night(players=players, table_sizes=(4,), met=weighted,
-                                                                seats=seats, seed=rng.randint(0, 10**6))).tables]
+                    tables = [
+                        t.players
+                        for t in propose(
+                            Night(
+                                players=players, table_sizes=(4,), met=weighted, seats=seats, seed=rng.randint(0, 10**6)
+                            )
+                        ).tables
+                    ]
                 else:
                     order = players[:]
                     rng.shuffle(order)
-                    tables = [tuple(order[i:i + 4]) for i in range(0, len(order), 4)]
+                    tables = [tuple(order[i : i + 4]) for i in range(0, len(order), 4)]
                 for table in tables:
                     for a, b in combinations(table, 2):
                         tonight[frozenset((a, b))] = tonight.get(frozenset((a, b)), 0) + 1
@@ -213,9 +235,11 @@ def season(nights: int, seed: int, players_count=20, rounds=3) -> None:
     optimised, optimised_repeats = run(True)
     took = time.perf_counter() - t0
     random_spread, random_repeats = run(False)
-    print(f"   seat-count spread (max - min per player, mean): optimiser {optimised:.2f}, random {random_spread:.2f}:"
-          f" {1 - optimised / random_spread:.0%} less; repeated meetings {optimised_repeats} vs {random_repeats};"
-          f" {took:.1f} s for the season's {nights * rounds} proposals")
+    print(
+        f"   seat-count spread (max - min per player, mean): optimiser {optimised:.2f}, random {random_spread:.2f}:"
+        f" {1 - optimised / random_spread:.0%} less; repeated meetings {optimised_repeats} vs {random_repeats};"
+        f" {took:.1f} s for the season's {nights * rounds} proposals"
+    )
 
 
 def main() -> None:
@@ -231,8 +255,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, {load()}")
     exactness(args.small_cases, args.seed)
-    against_reference([int(n) for n in args.sizes.split(",")], args.nights, args.reference_seconds,
-                      args.reference_columns, args.seed)
+    against_reference(
+        [int(n) for n in args.sizes.split(",")], args.nights, args.reference_seconds, args.reference_columns, args.seed
+    )
     times(args.big_players, args.seed)
     season(args.season_nights, args.seed)
 

@@ -28,8 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "bench" / "lighthouse"
 LIGHTHOUSE = TOOL / "node_modules" / ".bin" / "lighthouse"
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update "
-                "--disable-sync --no-first-run")
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update "
+    "--disable-sync --no-first-run"
+)
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 
 
@@ -48,9 +50,22 @@ def pages(database: Path) -> list[str]:
     club = one("SELECT slug FROM leagues_club ORDER BY id LIMIT 1")
     league = one("SELECT id FROM leagues_league ORDER BY id LIMIT 1")
     player = one("SELECT id FROM leagues_player WHERE user_id IS NOT NULL ORDER BY id LIMIT 1")
-    return ["/", "/accounts/sign-up/", "/accounts/login/", f"/tables/{playing}/", f"/tables/{finished}/",
-            f"/tables/{finished}/history/", "/tables/final-count/", "/rankings/", "/games/shitenno/", "/clubs/",
-            f"/clubs/{club}/", f"/leagues/{league}/", f"/players/{player}/", "/api/docs/"]
+    return [
+        "/",
+        "/accounts/sign-up/",
+        "/accounts/login/",
+        f"/tables/{playing}/",
+        f"/tables/{finished}/",
+        f"/tables/{finished}/history/",
+        "/tables/final-count/",
+        "/rankings/",
+        "/games/shitenno/",
+        "/clubs/",
+        f"/clubs/{club}/",
+        f"/leagues/{league}/",
+        f"/players/{player}/",
+        "/api/docs/",
+    ]
 
 
 def main() -> None:
@@ -63,18 +78,39 @@ def main() -> None:
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
     work = Path(tempfile.mkdtemp(prefix="shitenno-lighthouse-"))
     port = free_port()
-    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-           "SECURE_SSL_REDIRECT": "0", "DATABASE_URL": f"sqlite:///{work / 'db.sqlite3'}", "CHROME_PATH": chrome,
-           "GUNICORN_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2", "PYTHONPATH": str(ROOT),
-           "DJANGO_LOG_LEVEL": "ERROR"}  # no "Not Found: /robots.txt" between the figures
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": f"sqlite:///{work / 'db.sqlite3'}",
+        "CHROME_PATH": chrome,
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "2",
+        "PYTHONPATH": str(ROOT),
+        "DJANGO_LOG_LEVEL": "ERROR",
+    }  # no "Not Found: /robots.txt" between the figures
     for name in ("CELERY_BROKER_URL", "CACHE_URL"):
         env.pop(name, None)
     python = str(Path(sys.executable))
     for command in (["migrate", "--noinput"], ["demo_data"], ["collectstatic", "--noinput"]):
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
-    server = subprocess.Popen([gunicorn, "--config", "python:shitenno_site.gunicorn", "--access-logfile", "/dev/null",
-                               "--log-level", "warning", "shitenno_site.wsgi"], cwd=ROOT, env=env)
+    server = subprocess.Popen(
+        [
+            gunicorn,
+            "--config",
+            "python:shitenno_site.gunicorn",
+            "--access-logfile",
+            "/dev/null",
+            "--log-level",
+            "warning",
+            "shitenno_site.wsgi",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):
@@ -86,15 +122,26 @@ def main() -> None:
         reports = TOOL / "reports" if args.keep else work
         reports.mkdir(exist_ok=True)
         version = subprocess.run([str(LIGHTHOUSE), "--version"], capture_output=True, text=True).stdout.strip()
-        print(f"Lighthouse {version} (mobile), {chrome}; load average before: {os.getloadavg()[0]:.1f} "
-              f"on {os.cpu_count()} cores (the performance score falls on a busy machine: see benchmarkIndex)")
+        print(
+            f"Lighthouse {version} (mobile), {chrome}; load average before: {os.getloadavg()[0]:.1f} "
+            f"on {os.cpu_count()} cores (the performance score falls on a busy machine: see benchmarkIndex)"
+        )
         print(f"{'page':<34} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} {'bench':>6}  audits below 1")
         for path in args.only or pages(work / "db.sqlite3"):
             out = reports / (path.strip("/").replace("/", "_") or "home")
             for _attempt in range(3):  # Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART)
-                run = subprocess.run([str(LIGHTHOUSE), base + path, "--quiet", "--output=json",
-                                      f"--output-path={out}.json", f"--chrome-flags={CHROME_FLAGS}",
-                                      f"--only-categories={','.join(CATEGORIES)}"], env=env)
+                run = subprocess.run(
+                    [
+                        str(LIGHTHOUSE),
+                        base + path,
+                        "--quiet",
+                        "--output=json",
+                        f"--output-path={out}.json",
+                        f"--chrome-flags={CHROME_FLAGS}",
+                        f"--only-categories={','.join(CATEGORIES)}",
+                    ],
+                    env=env,
+                )
                 if run.returncode == 0:
                     break
             else:
@@ -102,9 +149,16 @@ def main() -> None:
                 continue
             report = json.loads(Path(f"{out}.json").read_text())
             scores = [report["categories"][c]["score"] for c in CATEGORIES]
-            failed = sorted({ref["id"] for c in CATEGORIES for ref in report["categories"][c]["auditRefs"]
-                             if ref.get("weight") and (report["audits"][ref["id"]].get("score") is not None)
-                             and report["audits"][ref["id"]]["score"] < 1})
+            failed = sorted(
+                {
+                    ref["id"]
+                    for c in CATEGORIES
+                    for ref in report["categories"][c]["auditRefs"]
+                    if ref.get("weight")
+                    and (report["audits"][ref["id"]].get("score") is not None)
+                    and report["audits"][ref["id"]]["score"] < 1
+                }
+            )
             bench = round(report["environment"]["benchmarkIndex"])
             figures = " ".join(f"{round(score * 100):>5}" for score in scores)
             print(f"{path:<34} {figures} {bench:>6}  {', '.join(failed)}")

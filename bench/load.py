@@ -54,13 +54,20 @@ def prepare(args) -> dict:
 
     redis.Redis.from_url(CACHE).flushdb()  # no table body left from an earlier run
     games = [random_legal_game(seed, 4) for seed in range(8)]
-    users = [user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org",
-                                          password="bench passphrase 42") for i in range(4)]
+    users = [
+        user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org", password="bench passphrase 42")
+        for i in range(4)
+    ]
     players = [player_for_user(u) for u in users]
     token = Token.objects.create(user=users[0]).key
     store = SessionStore()
-    store.update({SESSION_KEY: str(users[1].pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                  HASH_SESSION_KEY: users[1].get_session_auth_hash()})
+    store.update(
+        {
+            SESSION_KEY: str(users[1].pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: users[1].get_session_auth_hash(),
+        }
+    )
     store.create()
 
     def tables(n: int) -> list[dict]:
@@ -71,10 +78,15 @@ def prepare(args) -> dict:
             made.append({"code": session.code, "token": token, "session": store.session_key, "moves": moves})
         return made
 
-    plan = {"host": f"http://127.0.0.1:{PORT}", "tables": {
-        "open_site": tables(args.posters), "open_baseline": tables(args.posters),
-        "closed_site": tables(50 * 8), "closed_baseline": tables(50),
-    }}
+    plan = {
+        "host": f"http://127.0.0.1:{PORT}",
+        "tables": {
+            "open_site": tables(args.posters),
+            "open_baseline": tables(args.posters),
+            "closed_site": tables(50 * 8),
+            "closed_baseline": tables(50),
+        },
+    }
     # (d): a table with 1 log entry, one with 150 (a real game whose first moves were undone and entered again)
     setup, moves = games[2]  # 105 moves: with 25 of them undone and entered again, the log reaches 150
     short = services.session_create(game="shitenno", created_by=users[0], players=players, setup=setup)
@@ -94,17 +106,41 @@ def prepare(args) -> dict:
 
 
 def start_gunicorn(workers: int) -> subprocess.Popen:
-    env = dict(os.environ, DEBUG="0", SECRET_KEY="bench-only-secret-key-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
-               DATABASE_URL=os.environ["DATABASE_URL"], CELERY_BROKER_URL=REDIS, CACHE_URL=CACHE,
-               SECURE_SSL_REDIRECT="0",
-               DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{ROOT / 'bench'}:{ROOT}")
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=os.environ["DATABASE_URL"],
+        CELERY_BROKER_URL=REDIS,
+        CACHE_URL=CACHE,
+        SECURE_SSL_REDIRECT="0",
+        DJANGO_SETTINGS_MODULE="bench_settings",
+        PYTHONPATH=f"{ROOT / 'bench'}:{ROOT}",
+    )
     env["BENCH_STATIC_ROOT"] = str(Path(tempfile.gettempdir()) / "bench_load_static")
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     log = open(Path(tempfile.gettempdir()) / f"bench_load_gunicorn_{PORT}.log", "w")
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "shitenno_site.wsgi", "--workers", str(workers),
-         "--bind", f"127.0.0.1:{PORT}", "--backlog", "2048", "--timeout", "30", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            "shitenno_site.wsgi",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{PORT}",
+            "--backlog",
+            "2048",
+            "--timeout",
+            "30",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -138,8 +174,14 @@ def get(path: str, headers: dict | None = None, conn: http.client.HTTPConnection
 def run_phase(plan_file: str, phase: dict) -> tuple[list[list], float]:
     """The phase's records, and the share of one core the generator itself used."""
     env = dict(os.environ, LOAD_PLAN=plan_file, LOAD_PHASE=json.dumps(phase))
-    out = subprocess.run([sys.executable, str(ROOT / "bench/_load_users.py")], env=env, capture_output=True,
-                         text=True, timeout=phase["seconds"] + 120, check=True)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench/_load_users.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=phase["seconds"] + 120,
+        check=True,
+    )
     answer = json.loads(out.stdout)
     return answer["records"], answer["cpu_seconds"] / answer["wall_seconds"]
 
@@ -162,9 +204,16 @@ def summary(records: list[list], kind: str, warmup: float, seconds: float) -> di
     def pct(p: float) -> float:
         return ms[min(len(ms) - 1, int(p / 100 * len(ms)))] if ms else float("nan")
 
-    return {"n": len(rows), "ok": sum(r[3] in (200, 201, 204) for r in rows), "5xx": sum(r[3] >= 500 for r in rows),
-            "other": sum(r[3] not in (200, 201, 204) and r[3] < 500 for r in rows),
-            "per_s": sum(r[3] == 201 for r in rows) / seconds, "p50": pct(50), "p95": pct(95), "p99": pct(99)}
+    return {
+        "n": len(rows),
+        "ok": sum(r[3] in (200, 201, 204) for r in rows),
+        "5xx": sum(r[3] >= 500 for r in rows),
+        "other": sum(r[3] not in (200, 201, 204) and r[3] < 500 for r in rows),
+        "per_s": sum(r[3] == 201 for r in rows) / seconds,
+        "p50": pct(50),
+        "p95": pct(95),
+        "p99": pct(99),
+    }
 
 
 def probe(plan: dict, n: int) -> dict[str, dict]:
@@ -198,8 +247,10 @@ def probe(plan: dict, n: int) -> dict[str, dict]:
                 status, ms = get(path, headers, conns[name])
             times[name].append(ms)
             statuses[name].add(status)
-    return {name: {"median": statistics.median(t), "mean": statistics.fmean(t), "status": sorted(statuses[name])}
-            for name, t in times.items()}
+    return {
+        name: {"median": statistics.median(t), "mean": statistics.fmean(t), "status": sorted(statuses[name])}
+        for name, t in times.items()
+    }
 
 
 def ratios(args, results: dict, probes: dict) -> str:
@@ -214,12 +265,18 @@ def ratios(args, results: dict, probes: dict) -> str:
     floor = probes["unrouted address (404)"]["median"]
     rows = [
         ("closed-loop accepted moves/s, site / baseline", site["per_s"] / base["per_s"], ">=", 0.85),
-        ("changed poll (live fragment) / unrouted 404", probes["live fragment, 1-entry log"]["median"] / floor,
-         "<=", 2.5),
+        (
+            "changed poll (live fragment) / unrouted 404",
+            probes["live fragment, 1-entry log"]["median"] / floor,
+            "<=",
+            2.5,
+        ),
         ("not-modified poll (204) / unrouted 404", probes["poll, not modified (204)"]["median"] / floor, "<=", 1.2),
     ]
-    lines = [f"RATIOS (issue 18), same run; floor not saturated: {'yes' if kept_up else 'NO'} (baseline open loop "
-             f"{base_open['per_s']:.1f} of {args.rate:.0f} moves/s, p95 {base_open['p95']:.1f} ms)"]
+    lines = [
+        f"RATIOS (issue 18), same run; floor not saturated: {'yes' if kept_up else 'NO'} (baseline open loop "
+        f"{base_open['per_s']:.1f} of {args.rate:.0f} moves/s, p95 {base_open['p95']:.1f} ms)"
+    ]
     for label, value, sense, target in rows:
         met = value >= target if sense == ">=" else value <= target
         verdict = ("met" if met else "missed") if kept_up else "not judged: the floor was saturated"
@@ -240,9 +297,11 @@ def first_seconds(args, results: dict, starts: dict) -> str:
     kept_up = base_open["per_s"] * args.seconds >= 0.97 * args.rate * args.seconds and base_open["p95"] <= 50
     site, base = starts["site"], starts["baseline"]
     verdict = ("met" if site["p95"] <= 50 and site["5xx"] == 0 else "missed") if kept_up else "not judged"
-    return (f"FIRST {FIRST_SECONDS} S after the server starts, open loop moves: site p95 {site['p95']:.1f} ms, "
-            f"p99 {site['p99']:.1f} ms, {site['5xx']} 5xx (target p95 <= 50 ms, 0 5xx): {verdict}; baseline's first "
-            f"{FIRST_SECONDS} s p95 {base['p95']:.1f} ms, p99 {base['p99']:.1f} ms ({site['n']} and {base['n']} moves)")
+    return (
+        f"FIRST {FIRST_SECONDS} S after the server starts, open loop moves: site p95 {site['p95']:.1f} ms, "
+        f"p99 {site['p99']:.1f} ms, {site['5xx']} 5xx (target p95 <= 50 ms, 0 5xx): {verdict}; baseline's first "
+        f"{FIRST_SECONDS} s p95 {base['p95']:.1f} ms, p99 {base['p99']:.1f} ms ({site['n']} and {base['n']} moves)"
+    )
 
 
 def main() -> None:
@@ -254,8 +313,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (default 4)")
     args = parser.parse_args()
-    print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]} (PostgreSQL, gunicorn, the load"
-          " and anything else running share this machine's cores)")
+    print(
+        f"load average before: {Path('/proc/loadavg').read_text().split()[:3]} (PostgreSQL, gunicorn, the load"
+        " and anything else running share this machine's cores)"
+    )
     plan = prepare(args)
     plan_file = Path(tempfile.gettempdir()) / "bench_load_plan.json"
     plan_file.write_text(json.dumps(plan))
@@ -271,15 +332,27 @@ def main() -> None:
             if server is not None:
                 stop(server)
             server = start_gunicorn(args.workers)
-            records, generator[f"open {target}"] = run_phase(str(plan_file), {
-                "target": target, "mode": "open", "tables": f"open_{target}", "posters": args.posters,
-                "pace": args.posters / args.rate, "pollers": args.pollers, "poll_pace": 1.5, "seconds": total})
+            records, generator[f"open {target}"] = run_phase(
+                str(plan_file),
+                {
+                    "target": target,
+                    "mode": "open",
+                    "tables": f"open_{target}",
+                    "posters": args.posters,
+                    "pace": args.posters / args.rate,
+                    "pollers": args.pollers,
+                    "poll_pace": 1.5,
+                    "seconds": total,
+                },
+            )
             starts[target] = summary(records, "move", 0, FIRST_SECONDS)
             results[f"open {target} move"] = summary(records, "move", args.warmup, args.seconds)
             results[f"open {target} poll"] = summary(records, "poll", args.warmup, args.seconds)
             timelines[f"open {target} move"] = timeline(records, "move", args.warmup, args.seconds)
-            records, generator[f"closed {target}"] = run_phase(str(plan_file), {
-                "target": target, "mode": "closed", "tables": f"closed_{target}", "posters": 50, "seconds": total})
+            records, generator[f"closed {target}"] = run_phase(
+                str(plan_file),
+                {"target": target, "mode": "closed", "tables": f"closed_{target}", "posters": 50, "seconds": total},
+            )
             results[f"closed {target} move"] = summary(records, "move", args.warmup, args.seconds)
         probes = probe(plan, 300)
     finally:
@@ -288,19 +361,28 @@ def main() -> None:
 
     print(ratios(args, results, probes))
     print(first_seconds(args, results, starts))
-    print(f"\nLoad on 127.0.0.1, gunicorn {args.workers} sync workers, DEBUG=0, PostgreSQL;"
-          f" {args.seconds:.0f} s measured per phase")
-    print(f"(a) open loop: {args.rate:.0f} moves/s from {args.posters} tables"
-          f" + {args.pollers} phones polling every 1.5 s")
+    print(
+        f"\nLoad on 127.0.0.1, gunicorn {args.workers} sync workers, DEBUG=0, PostgreSQL;"
+        f" {args.seconds:.0f} s measured per phase"
+    )
+    print(
+        f"(a) open loop: {args.rate:.0f} moves/s from {args.posters} tables + {args.pollers} phones polling every 1.5 s"
+    )
     print("(b) closed loop: 50 connections posting moves as fast as they can\n")
-    print(f"{'phase':<24}{'requests':>9}{'2xx':>7}{'5xx':>6}{'other':>7}{'201/s':>8}{'p50 ms':>9}{'p95 ms':>9}"
-          f"{'p99 ms':>9}")
+    print(
+        f"{'phase':<24}{'requests':>9}{'2xx':>7}{'5xx':>6}{'other':>7}{'201/s':>8}{'p50 ms':>9}{'p95 ms':>9}"
+        f"{'p99 ms':>9}"
+    )
     for name, s in results.items():
-        print(f"{name:<24}{s['n']:>9}{s['ok']:>7}{s['5xx']:>6}{s['other']:>7}{s['per_s']:>8.1f}{s['p50']:>9.1f}"
-              f"{s['p95']:>9.1f}{s['p99']:>9.1f}")
+        print(
+            f"{name:<24}{s['n']:>9}{s['ok']:>7}{s['5xx']:>6}{s['other']:>7}{s['per_s']:>8.1f}{s['p50']:>9.1f}"
+            f"{s['p95']:>9.1f}{s['p99']:>9.1f}"
+        )
     site, base = results["open site move"], results["open baseline move"]
-    print(f"\nratio site / baseline, open loop: p50 {site['p50'] / base['p50']:.2f},"
-          f" p95 {site['p95'] / base['p95']:.2f}, p99 {site['p99'] / base['p99']:.2f}")
+    print(
+        f"\nratio site / baseline, open loop: p50 {site['p50'] / base['p50']:.2f},"
+        f" p95 {site['p95'] / base['p95']:.2f}, p99 {site['p99'] / base['p99']:.2f}"
+    )
     print("targets: (a) p95 <= 50 ms, p99 <= 150 ms, zero 5xx; (b) >= 250 accepted moves/s")
     for name, line in timelines.items():
         print(f"{name}, p95 ms per 10 s: {line}")

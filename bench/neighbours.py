@@ -96,14 +96,20 @@ def build(args) -> dict:
     from leagues.club import clubs, seasons
     from leagues.models import Membership
 
-    night, guests, _strangers = neighbours_pairs.build(SimpleNamespace(
-        plays=args.season_plays, players=100, at_play=100, guests=12))
+    night, guests, _strangers = neighbours_pairs.build(
+        SimpleNamespace(plays=args.season_plays, players=100, at_play=100, guests=12)
+    )
     season_a = night.season
     club_a = season_a.league.club
     owner, owner_player, owner_token = account("a-owner")
     Membership.objects.create(club=club_a, player=owner_player, role=Membership.Role.OWNER)
-    seasons.season_create(league=season_a.league, name="Imported", starts_on=datetime.date(2021, 1, 1),
-                          ends_on=datetime.date(2024, 12, 31), user=owner)
+    seasons.season_create(
+        league=season_a.league,
+        name="Imported",
+        starts_on=datetime.date(2021, 1, 1),
+        ends_on=datetime.date(2024, 12, 31),
+        user=owner,
+    )
 
     b_accounts = [account(f"b-phone{i}") for i in range(4)]
     club_b = clubs.club_create(name="Neighbour B", owner=b_accounts[0][0])
@@ -111,22 +117,32 @@ def build(args) -> dict:
         clubs.club_join(token=club_b.invite_token, user=user)
     league_b = seasons.league_create(club=club_b, name="B League", games=["shitenno"], user=b_accounts[0][0])
     today = timezone.localdate()
-    season_b = seasons.season_create(league=league_b, name="Now", starts_on=today - datetime.timedelta(days=30),
-                                     ends_on=today + datetime.timedelta(days=30), user=b_accounts[0][0])
+    season_b = seasons.season_create(
+        league=league_b,
+        name="Now",
+        starts_on=today - datetime.timedelta(days=30),
+        ends_on=today + datetime.timedelta(days=30),
+        user=b_accounts[0][0],
+    )
     players_b = [p for _u, p, _t in b_accounts]
     tables = []
     for seed in (1, 2):
         setup, moves = random_legal_game(seed, 4)
         if len(moves) < args.moves:
             raise SystemExit(f"the game of seed {seed} has {len(moves)} moves, fewer than --moves {args.moves}")
-        session = services.session_create(game="shitenno", created_by=b_accounts[0][0], players=players_b,
-                                          setup=setup, is_public=False)
+        session = services.session_create(
+            game="shitenno", created_by=b_accounts[0][0], players=players_b, setup=setup, is_public=False
+        )
         tables.append({"code": session.code, "moves": moves})
     return {
-        "club_a": club_a, "season_a": season_a, "guests": guests,
+        "club_a": club_a,
+        "season_a": season_a,
+        "guests": guests,
         "owner_token": owner_token,
-        "b_tokens": [t for _u, _p, t in b_accounts], "b_players": [p.pk for p in players_b],
-        "season_b": season_b.pk, "tables": tables,
+        "b_tokens": [t for _u, _p, t in b_accounts],
+        "b_players": [p.pk for p in players_b],
+        "season_b": season_b.pk,
+        "tables": tables,
     }
 
 
@@ -134,14 +150,20 @@ def open_nights(port: int, plan: dict) -> list[int]:
     """Two nights of A's season, 12 guests checked in to each by the owner, through the API."""
     nights = []
     for n, date in enumerate(("2020-06-01", "2020-06-02")):
-        answer = call(port, "POST", f"/api/seasons/{plan['season_a'].pk}/nights/", token=plan["owner_token"],
-                      body={"date": date, "games": ["shitenno"], "table_sizes": [3, 4]})
+        answer = call(
+            port,
+            "POST",
+            f"/api/seasons/{plan['season_a'].pk}/nights/",
+            token=plan["owner_token"],
+            body={"date": date, "games": ["shitenno"], "table_sizes": [3, 4]},
+        )
         if answer.status != 201:
             raise SystemExit(f"night not opened: {answer.status} {answer.body[:300]!r}")
         night = answer.json()["id"]
-        for player in plan["guests"][n * 12:(n + 1) * 12]:
-            checked = call(port, "POST", f"/api/nights/{night}/check-in/", token=plan["owner_token"],
-                           body={"player": player})
+        for player in plan["guests"][n * 12 : (n + 1) * 12]:
+            checked = call(
+                port, "POST", f"/api/nights/{night}/check-in/", token=plan["owner_token"], body={"player": player}
+            )
             if checked.status not in (200, 201):
                 raise SystemExit(f"check-in refused: {checked.status} {checked.body[:300]!r}")
         nights.append(night)
@@ -151,16 +173,23 @@ def open_nights(port: int, plan: dict) -> list[int]:
 # --- club B: moves and a result --------------------------------------------------------------------------------
 
 
-def b_moves(port: int, plan: dict, table: dict, moves: int, pause: float,
-            overlap=None) -> tuple[list[float], int, list[tuple[float, float]]]:
+def b_moves(
+    port: int, plan: dict, table: dict, moves: int, pause: float, overlap=None
+) -> tuple[list[float], int, list[tuple[float, float]]]:
     """Seconds each of `moves` move posts took, one phone, `pause` s apart; how many of them were sent while
     `overlap()` said A's work was under way; and each one's (sent, answered) on the monotonic clock."""
     times, during, spans = [], 0, []
     for seq in range(moves):
         during += bool(overlap and overlap())
         sent, start = time.monotonic(), time.perf_counter()
-        answer = call(port, "POST", f"/api/tables/{table['code']}/moves/", token=plan["b_tokens"][0],
-                      body={"seq": seq, "move": table["moves"][seq]}, key=uuid.uuid4().hex)
+        answer = call(
+            port,
+            "POST",
+            f"/api/tables/{table['code']}/moves/",
+            token=plan["b_tokens"][0],
+            body={"seq": seq, "move": table["moves"][seq]},
+            key=uuid.uuid4().hex,
+        )
         times.append(time.perf_counter() - start)
         spans.append((sent, time.monotonic()))
         if answer.status != 201:
@@ -178,9 +207,18 @@ def b_result(port: int, plan: dict, before_last=None, rated_timeout: float = 300
     from leagues.models import RatingEvent
 
     tokens, players = plan["b_tokens"], plan["b_players"]
-    entered = call(port, "POST", "/api/results/", token=tokens[0], body={
-        "game": "shitenno", "played_on": timezone.localdate().isoformat(), "season": plan["season_b"],
-        "entries": [{"player": p, "rank": r + 1, "score": 80 - 10 * r} for r, p in enumerate(players)]})
+    entered = call(
+        port,
+        "POST",
+        "/api/results/",
+        token=tokens[0],
+        body={
+            "game": "shitenno",
+            "played_on": timezone.localdate().isoformat(),
+            "season": plan["season_b"],
+            "entries": [{"player": p, "rank": r + 1, "score": 80 - 10 * r} for r, p in enumerate(players)],
+        },
+    )
     if entered.status != 201:
         raise SystemExit(f"B's result answered {entered.status}: {entered.body[:300]!r}")
     result = entered.json()["id"]
@@ -211,38 +249,62 @@ def quantile(values: list[float], q: float) -> float:
 def phase_b(port: int, plan: dict, table: dict, args, overlap=None, before_last=None) -> dict:
     times, during, spans = b_moves(port, plan, table, args.moves, args.pause, overlap)
     rated, result = b_result(port, plan, before_last, args.rated_timeout)
-    return {"p50": statistics.median(times), "p95": quantile(times, 0.95), "max": max(times), "during": during,
-            "rated": rated, "result": result, "spans": spans}
+    return {
+        "p50": statistics.median(times),
+        "p95": quantile(times, 0.95),
+        "max": max(times),
+        "during": during,
+        "rated": rated,
+        "result": result,
+        "spans": spans,
+    }
 
 
 def show_b(name: str, figures: dict, moves: int) -> None:
     rated = "NOT rated" if figures["rated"] is None else f"rated {figures['rated']:.2f} s after its last sign-off"
-    say(f"  {name}: {moves} moves p50 {figures['p50'] * 1000:.1f} ms, p95 {figures['p95'] * 1000:.1f} ms, max "
+    say(
+        f"  {name}: {moves} moves p50 {figures['p50'] * 1000:.1f} ms, p95 {figures['p95'] * 1000:.1f} ms, max "
         f"{figures['max'] * 1000:.1f} ms ({figures['during']} sent while A's work ran); result {figures['result']} "
-        f"{rated}; load {load()}")
+        f"{rated}; load {load()}"
+    )
 
 
 def show_cpu(before: dict[str, float], after: dict[str, float], wall: float) -> None:
     used = ", ".join(f"{name} {after[name] - before[name]:.1f} s" for name in after)
-    say(f"  CPU of the site's processes over the phase's {wall:.1f} s (to B's result rated; PostgreSQL not counted): "
-        f"{used}")
+    say(
+        f"  CPU of the site's processes over the phase's {wall:.1f} s (to B's result rated; PostgreSQL not counted): "
+        f"{used}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes to try it in a few minutes (season 100 x 100, import 2,500 plays, 20 moves,"
-                             " 80 and 280 scopes); not the issue's sizes")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes to try it in a few minutes (season 100 x 100, import 2,500 plays, 20 moves,"
+        " 80 and 280 scopes); not the issue's sizes",
+    )
     parser.add_argument("--database", default=os.environ.get("NEIGHBOURS_DATABASE", "shitenno_bench_neighbours_site"))
-    parser.add_argument("--broker", default=os.environ.get("NEIGHBOURS_BROKER_URL", "redis://127.0.0.1:6379/2"),
-                        help="flushed at the start")
-    parser.add_argument("--cache", default=os.environ.get("NEIGHBOURS_CACHE_URL", "redis://127.0.0.1:6379/3"),
-                        help="flushed at the start")
+    parser.add_argument(
+        "--broker",
+        default=os.environ.get("NEIGHBOURS_BROKER_URL", "redis://127.0.0.1:6379/2"),
+        help="flushed at the start",
+    )
+    parser.add_argument(
+        "--cache",
+        default=os.environ.get("NEIGHBOURS_CACHE_URL", "redis://127.0.0.1:6379/3"),
+        help="flushed at the start",
+    )
     parser.add_argument("--port", type=int, default=18290)
     parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (README: 4, 8 threads each)")
-    parser.add_argument("--heavy-nice", type=int, default=0,
-                        help="run the heavy queue's worker under nice -n N (the README does not: 0; bench/HISTORY.md, "
-                             "2026-12-06, found no clear gain from 10)")
+    parser.add_argument(
+        "--heavy-nice",
+        type=int,
+        default=0,
+        help="run the heavy queue's worker under nice -n N (the README does not: 0; bench/HISTORY.md, "
+        "2026-12-06, found no clear gain from 10)",
+    )
     parser.add_argument("--season-plays", type=int, help="results of 100 players in A's season (1,000)")
     parser.add_argument("--import-plays", type=int, help="4-player plays in A's import (25,000)")
     parser.add_argument("--moves", type=int, help="B's moves per phase (60)")
@@ -252,8 +314,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="reads per chances median")
     parser.add_argument("--rated-timeout", type=float, default=300)
     parser.add_argument("--a-timeout", type=float, default=900, help="how long A's import and re-rate are watched")
-    parser.add_argument("--a-wait", type=float, default=300,
-                        help="how long A's steps still running are waited for once B is done (then the site stops)")
+    parser.add_argument(
+        "--a-wait",
+        type=float,
+        default=300,
+        help="how long A's steps still running are waited for once B is done (then the site stops)",
+    )
     args = parser.parse_args()
     quick = args.quick
     args.season_plays = args.season_plays or (100 if quick else 1000)
@@ -261,9 +327,11 @@ def main() -> None:
     args.moves = args.moves or (20 if quick else 60)
     args.scopes = args.scopes or ([80, 280] if quick else [80, 1080])
 
-    say(f"neighbours: {'quick' if quick else 'full'} run; load {load()} on {os.cpu_count()} cores; A's season "
+    say(
+        f"neighbours: {'quick' if quick else 'full'} run; load {load()} on {os.cpu_count()} cores; A's season "
         f"{args.season_plays:,} results x 100 players, A's import {args.import_plays:,} plays x 4, B {args.moves} "
-        f"moves a phase {args.pause} s apart, {args.export} export, chances at {args.scopes[0]} and {args.scopes[1]}")
+        f"moves a phase {args.pause} s apart, {args.export} export, chances at {args.scopes[0]} and {args.scopes[1]}"
+    )
     tmp = Path(tempfile.mkdtemp(prefix="neighbours_"))
     tmp.chmod(0o755)
     site = Site(args, tmp)
@@ -286,8 +354,10 @@ def main() -> None:
         site.ready()
         port = site.web_ports[0]
         nights = open_nights(port, plan)
-        say(f"site up ({time.monotonic() - STARTED:.0f} s): gunicorn :{port} ({args.web_workers} gthread workers), "
-            f"workers default (celery, 2) and heavy (heavy, 1, nice {args.heavy_nice}), beat; logs in {tmp}")
+        say(
+            f"site up ({time.monotonic() - STARTED:.0f} s): gunicorn :{port} ({args.web_workers} gthread workers), "
+            f"workers default (celery, 2) and heavy (heavy, 1, nice {args.heavy_nice}), beat; logs in {tmp}"
+        )
 
         say("\n1. B alone")
         cpu, wall = site.cpu(), time.monotonic()
@@ -300,11 +370,11 @@ def main() -> None:
         say("\n2. B beside A's worst case")
         cpu, wall = site.cpu(), time.monotonic()
         steps, state = Steps(), {"job_running": False, "job_seen": False}
-        threads = [threading.Thread(target=a_import, args=(port, plan, data, steps, state, args.a_timeout),
-                                    daemon=True),
-                   *(threading.Thread(target=a_proposal, args=(port, plan, night, steps), daemon=True)
-                     for night in nights),
-                   threading.Thread(target=a_export, args=(port, plan, args.export, steps), daemon=True)]
+        threads = [
+            threading.Thread(target=a_import, args=(port, plan, data, steps, state, args.a_timeout), daemon=True),
+            *(threading.Thread(target=a_proposal, args=(port, plan, night, steps), daemon=True) for night in nights),
+            threading.Thread(target=a_export, args=(port, plan, args.export, steps), daemon=True),
+        ]
         for thread in threads:
             thread.start()
 
@@ -323,8 +393,10 @@ def main() -> None:
         show_b("B beside A", beside, args.moves)
         show_cpu(cpu, site.cpu(), time.monotonic() - wall)
         say(f"  {waits.said()}")
-        say(f"  B's last sign-off at {state['signed_at']:.1f} s, while A ran: "
-            f"{', '.join(state['a_running_at_sign']) or 'nothing'}")
+        say(
+            f"  B's last sign-off at {state['signed_at']:.1f} s, while A ran: "
+            f"{', '.join(state['a_running_at_sign']) or 'nothing'}"
+        )
         waited_until = time.monotonic() + args.a_wait  # A's re-rate may go on long after B is done
         for thread in threads:
             thread.join(timeout=max(0.0, waited_until - time.monotonic()))
@@ -336,14 +408,23 @@ def main() -> None:
             stop = steps.t0 + (end if end is not None else float("inf"))
             inside = [(b - a) * 1000 for a, b in beside["spans"] if a < stop and b > steps.t0 + start]
             if inside:
-                say(f"    {name:45} {len(inside):3} moves, median {statistics.median(inside):6.1f} ms, "
-                    f"max {max(inside):6.1f} ms")
-        alone_of_a = [(b - a) * 1000 for a, b in beside["spans"] if not any(
-            a < steps.t0 + (end if end is not None else float("inf")) and b > steps.t0 + start
-            for start, end, _note in steps.rows.values())]
+                say(
+                    f"    {name:45} {len(inside):3} moves, median {statistics.median(inside):6.1f} ms, "
+                    f"max {max(inside):6.1f} ms"
+                )
+        alone_of_a = [
+            (b - a) * 1000
+            for a, b in beside["spans"]
+            if not any(
+                a < steps.t0 + (end if end is not None else float("inf")) and b > steps.t0 + start
+                for start, end, _note in steps.rows.values()
+            )
+        ]
         if alone_of_a:
-            say(f"    {'(none of them)':45} {len(alone_of_a):3} moves, median {statistics.median(alone_of_a):6.1f} "
-                f"ms, max {max(alone_of_a):6.1f} ms")
+            say(
+                f"    {'(none of them)':45} {len(alone_of_a):3} moves, median {statistics.median(alone_of_a):6.1f} "
+                f"ms, max {max(alone_of_a):6.1f} ms"
+            )
         figures.update(alone=alone, beside=beside, steps=dict(steps.rows))
     finally:
         site.stop()
@@ -355,28 +436,54 @@ def main() -> None:
     alone, beside = figures["alone"], figures["beside"]
     p95_ratio = beside["p95"] / alone["p95"]
     rows = [
-        ("B's move p50", f"{alone['p50'] * 1000:.1f} ms", f"{beside['p50'] * 1000:.1f} ms",
-         f"{beside['p50'] / alone['p50']:.2f}x", "-", "-"),
-        ("B's move p95", f"{alone['p95'] * 1000:.1f} ms", f"{beside['p95'] * 1000:.1f} ms", f"{p95_ratio:.2f}x",
-         f"<= {MOVE_P95_TARGET}x", "met" if p95_ratio <= MOVE_P95_TARGET else "MISSED"),
-        ("B's result rated after its last sign-off",
-         "not rated" if alone["rated"] is None else f"{alone['rated']:.2f} s",
-         "not rated" if beside["rated"] is None else f"{beside['rated']:.2f} s", "-", f"<= {RATED_TARGET:.0f} s",
-         "met" if beside["rated"] is not None and beside["rated"] <= RATED_TARGET else "MISSED"),
-        (f"chances read, {few} vs {many} partitions", _django.ms(new_few), _django.ms(new_many),
-         f"{new_many / new_few:.2f}x", f"<= {CHANCES_TARGET}x", "met" if new_many / new_few <= CHANCES_TARGET
-         else "MISSED"),
+        (
+            "B's move p50",
+            f"{alone['p50'] * 1000:.1f} ms",
+            f"{beside['p50'] * 1000:.1f} ms",
+            f"{beside['p50'] / alone['p50']:.2f}x",
+            "-",
+            "-",
+        ),
+        (
+            "B's move p95",
+            f"{alone['p95'] * 1000:.1f} ms",
+            f"{beside['p95'] * 1000:.1f} ms",
+            f"{p95_ratio:.2f}x",
+            f"<= {MOVE_P95_TARGET}x",
+            "met" if p95_ratio <= MOVE_P95_TARGET else "MISSED",
+        ),
+        (
+            "B's result rated after its last sign-off",
+            "not rated" if alone["rated"] is None else f"{alone['rated']:.2f} s",
+            "not rated" if beside["rated"] is None else f"{beside['rated']:.2f} s",
+            "-",
+            f"<= {RATED_TARGET:.0f} s",
+            "met" if beside["rated"] is not None and beside["rated"] <= RATED_TARGET else "MISSED",
+        ),
+        (
+            f"chances read, {few} vs {many} partitions",
+            _django.ms(new_few),
+            _django.ms(new_many),
+            f"{new_many / new_few:.2f}x",
+            f"<= {CHANCES_TARGET}x",
+            "met" if new_many / new_few <= CHANCES_TARGET else "MISSED",
+        ),
     ]
     say(f"\nfigures ({'quick' if quick else 'full'} run, {time.monotonic() - STARTED:.0f} s in all, load {load()}):")
     say("| figure | B alone / fewer scopes | B beside A / more scopes | ratio | target | met? |")
     say("|---|---|---|---|---|---|")
     for row in rows:
         say("| " + " | ".join(row) + " |")
-    say(f"(the chances read with the scope from OuterRef, as before issue 46, at {many} partitions: "
-        f"{_django.ms(old_many)})")
+    say(
+        f"(the chances read with the scope from OuterRef, as before issue 46, at {many} partitions: "
+        f"{_django.ms(old_many)})"
+    )
     job = "A: import job (heavy queue)"
-    unfinished = [f"{name}: {note or 'did not end'}" for name, (_start, _end, note) in figures["steps"].items()
-                  if note.startswith("FAILED") or (name == job and not note.startswith("done"))]
+    unfinished = [
+        f"{name}: {note or 'did not end'}"
+        for name, (_start, _end, note) in figures["steps"].items()
+        if note.startswith("FAILED") or (name == job and not note.startswith("done"))
+    ]
     if job not in figures["steps"]:
         unfinished.append(f"{job}: never started")
     if unfinished or alone["rated"] is None or beside["rated"] is None:

@@ -31,14 +31,16 @@ def old_history(night):
     met: Counter = Counter()
     by_result: dict[int, list[int]] = {}
     for result_id, player_id in ResultEntry.objects.filter(result__season=night.season).values_list(
-            "result_id", "player_id"):
+        "result_id", "player_id"
+    ):
         by_result.setdefault(result_id, []).append(player_id)
     for players in by_result.values():
         for a, b in combinations(sorted(set(players)), 2):
             met[frozenset((a, b))] += 1
     seats: dict = {}
-    for table in NightTable.objects.filter(round__night__season=night.season,
-                                           round__opened_at__isnull=False).select_related("round"):
+    for table in NightTable.objects.filter(
+        round__night__season=night.season, round__opened_at__isnull=False
+    ).select_related("round"):
         if table.round.night_id == night.pk:
             for a, b in combinations(table.players, 2):
                 met[frozenset((a, b))] += TONIGHT_WEIGHT
@@ -61,8 +63,14 @@ def build(args):
     rng = random.Random(46)
     day = datetime.date(2020, 1, 1)
     results = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=day + datetime.timedelta(days=i % 365), season=season,
-               status=Result.Status.COUNTED) for i in range(args.plays))
+        Result(
+            game="shitenno",
+            played_on=day + datetime.timedelta(days=i % 365),
+            season=season,
+            status=Result.Status.COUNTED,
+        )
+        for i in range(args.plays)
+    )
     batch = []
     for result in results:
         for rank, player in enumerate(rng.sample(ids, args.at_play), start=1):
@@ -95,8 +103,10 @@ def main() -> None:
     from leagues.nights import services
 
     night, ids, guests = build(args)
-    print(f"season: {args.plays} results x {args.at_play} of {args.players} players; "
-          f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"season: {args.plays} results x {args.at_play} of {args.players} players; "
+        f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     old = best(lambda: old_history(night), args.runs)
     reference = old_history(night)[0]
     print(f"old: every entry of the season paired in Python: {_django.ms(old)}")
@@ -104,8 +114,10 @@ def main() -> None:
         here = sorted(ids[:count] + guests)
         new = best(lambda here=here: services._history(night, here), args.runs)
         same = services._history(night, here)[0] == {pair: n for pair, n in reference.items() if pair <= set(here)}
-        print(f"new: one query, {count} players + {len(guests)} guests tonight: {_django.ms(new)} "
-              f"({old / new:.1f}x faster; same meetings: {'yes' if same else 'NO'})")
+        print(
+            f"new: one query, {count} players + {len(guests)} guests tonight: {_django.ms(new)} "
+            f"({old / new:.1f}x faster; same meetings: {'yes' if same else 'NO'})"
+        )
         if not same:
             raise SystemExit(1)
 

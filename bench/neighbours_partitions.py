@@ -51,15 +51,25 @@ def measure(ids: list[int], scopes: list[int], runs: int) -> list[tuple[int, flo
         return Rating.objects.filter(kind="game", key="shitenno", player_id__in=ids)
 
     def old():
-        last = Subquery(RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"),
-                                                   key=OuterRef("key")).order_by("-played_on").values("played_on")[:1])
-        return list(ratings().annotate(last=last, performance_sd=selectors.scope_performance_sd(),
-                                       skill_sd=selectors.scope_skill_sd()))
+        last = Subquery(
+            RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"), key=OuterRef("key"))
+            .order_by("-played_on")
+            .values("played_on")[:1]
+        )
+        return list(
+            ratings().annotate(
+                last=last, performance_sd=selectors.scope_performance_sd(), skill_sd=selectors.scope_skill_sd()
+            )
+        )
 
     def new():
-        return list(ratings().annotate(last=selectors.last_played_in_scope("game", "shitenno"),
-                                       performance_sd=selectors.scope_performance_sd("game", "shitenno"),
-                                       skill_sd=selectors.scope_skill_sd("game", "shitenno")))
+        return list(
+            ratings().annotate(
+                last=selectors.last_played_in_scope("game", "shitenno"),
+                performance_sd=selectors.scope_performance_sd("game", "shitenno"),
+                skill_sd=selectors.scope_skill_sd("game", "shitenno"),
+            )
+        )
 
     def median(read):
         read()
@@ -72,8 +82,11 @@ def measure(ids: list[int], scopes: list[int], runs: int) -> list[tuple[int, flo
             partitions.ensure_partition(f"scope-{made:04d}-{scopes_wanted}")
             made += 1
         before, after = median(old), median(new)
-        print(f"{count} partitions: old (key from OuterRef) {_django.ms(before)}, new (literal key) "
-              f"{_django.ms(after)}; load average {os.getloadavg()[0]:.2f}", flush=True)
+        print(
+            f"{count} partitions: old (key from OuterRef) {_django.ms(before)}, new (literal key) "
+            f"{_django.ms(after)}; load average {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
         figures.append((count, before, after))
     return figures
 

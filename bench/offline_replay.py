@@ -26,15 +26,18 @@ if __name__ == "__main__":
     runs = sys.argv[sys.argv.index("--runs") + 1] if "--runs" in sys.argv else "3"
     os.environ["OFFLINE_REPLAY_RUNS"] = runs
     os.chdir(ROOT)
-    sys.exit(pytest.main([__file__, "-q", "-s", "-p", "no:cacheprovider", "-o", "timeout=900",
-                          "--rootdir", str(ROOT)]))
+    sys.exit(pytest.main([__file__, "-q", "-s", "-p", "no:cacheprovider", "-o", "timeout=900", "--rootdir", str(ROOT)]))
 
 from tests.browser.conftest import chromium, phone  # noqa: E402,F401  (the browser tests' fixtures)
 
 
 def seq_is(page, seq: int) -> None:
-    page.wait_for_function("seq => document.getElementById('table-body').dataset.seq === String(seq)", arg=seq,
-                           timeout=60_000, polling="raf")
+    page.wait_for_function(
+        "seq => document.getElementById('table-body').dataset.seq === String(seq)",
+        arg=seq,
+        timeout=60_000,
+        polling="raf",
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -45,15 +48,20 @@ def test_replay_of_fifty_offline_moves(phone, live_server):  # noqa: F811  (the 
     from games.models import MoveEvent
     from leagues.people.players import player_for_user
 
-    setup = {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
-             "aggression_target": 35}
+    setup = {
+        "clans": ["fujiwara", "minamoto"],
+        "units_deck": 20,
+        "chosen_specials": ["ninja", "market"],
+        "aggression_target": 35,
+    }
     users = [get_user_model().objects.create_user(name, password="x") for name in ("alice", "bob")]
     runs = int(os.environ.get("OFFLINE_REPLAY_RUNS", "3"))
     baseline, replay = [], []
     for run in range(runs):
         for offline in (False, True):
-            table = services.session_create(game="teikoku", created_by=users[0], setup=setup,
-                                            players=[player_for_user(u) for u in users])
+            table = services.session_create(
+                game="teikoku", created_by=users[0], setup=setup, players=[player_for_user(u) for u in users]
+            )
             page = phone(users[0])
             page.goto(table.get_absolute_url())
             page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -61,8 +69,9 @@ def test_replay_of_fifty_offline_moves(phone, live_server):  # noqa: F811  (the 
                 page.context.set_offline(True)
                 for i in range(1, MOVES + 1):
                     page.locator(END_TURN).click()
-                    page.wait_for_function("n => document.querySelectorAll('#offline-moves li.waiting').length === n",
-                                               arg=i)
+                    page.wait_for_function(
+                        "n => document.querySelectorAll('#offline-moves li.waiting').length === n", arg=i
+                    )
                 start = time.perf_counter()
                 page.context.set_offline(False)
                 seq_is(page, MOVES)
@@ -75,10 +84,14 @@ def test_replay_of_fifty_offline_moves(phone, live_server):  # noqa: F811  (the 
                 baseline.append(time.perf_counter() - start)
             logged = list(MoveEvent.objects.filter(session=table).order_by("seq").values_list("seq", flat=True))
             assert logged == list(range(1, MOVES + 1)), logged
-        print(f"\nrun {run + 1}: baseline (50 moves entered online) {baseline[-1]:.2f} s; "
-              f"replay (50 offline moves after the network returns) {replay[-1]:.2f} s")
-    print(f"\n{MOVES} moves, {runs} runs. baseline median {statistics.median(baseline):.2f} s "
-          f"(min {min(baseline):.2f}, max {max(baseline):.2f}); replay median {statistics.median(replay):.2f} s "
-          f"(min {min(replay):.2f}, max {max(replay):.2f}); target: replay <= 5 s; "
-          f"{'met' if max(replay) <= 5 else 'NOT met'} in every run; "
-          f"load average {os.getloadavg()[0]:.2f}")
+        print(
+            f"\nrun {run + 1}: baseline (50 moves entered online) {baseline[-1]:.2f} s; "
+            f"replay (50 offline moves after the network returns) {replay[-1]:.2f} s"
+        )
+    print(
+        f"\n{MOVES} moves, {runs} runs. baseline median {statistics.median(baseline):.2f} s "
+        f"(min {min(baseline):.2f}, max {max(baseline):.2f}); replay median {statistics.median(replay):.2f} s "
+        f"(min {min(replay):.2f}, max {max(replay):.2f}); target: replay <= 5 s; "
+        f"{'met' if max(replay) <= 5 else 'NOT met'} in every run; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )

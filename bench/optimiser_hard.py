@@ -51,7 +51,7 @@ def night_for(rng, n: int, sizes, density: str, mix: str, lock: bool) -> Night:
         order = players[:]
         rng.shuffle(order)
         for i in range(0, n, 4):
-            for a, b in combinations(order[i:i + 4], 2):
+            for a, b in combinations(order[i : i + 4], 2):
                 met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
     seats = {(p, ""): tuple(rng.randint(0, 3) for _ in range(max(sizes))) for p in players}
     forbidden, locked = set(), []
@@ -60,15 +60,16 @@ def night_for(rng, n: int, sizes, density: str, mix: str, lock: bool) -> Night:
     rng.shuffle(order)
     groups, at = [], 0
     for size in plan:
-        groups.append(order[at:at + size])
+        groups.append(order[at : at + size])
         at += size
     if density == "sparse":
         forbidden = {frozenset(rng.sample(players, 2)) for _ in range(max(1, n * (n - 1) // 200))}
     elif density in ("dense", "impossible"):
         group = {p: i for i, g in enumerate(groups) for p in g}
         cut = rng.uniform(0.6, 0.9)
-        forbidden = {frozenset((a, b)) for a, b in combinations(players, 2)
-                     if group[a] != group[b] and rng.random() < cut}
+        forbidden = {
+            frozenset((a, b)) for a, b in combinations(players, 2) if group[a] != group[b] and rng.random() < cut
+        }
         if density == "impossible":  # a player allowed with nobody
             forbidden |= {frozenset((players[0], q)) for q in players[1:]}
     if lock:
@@ -77,8 +78,16 @@ def night_for(rng, n: int, sizes, density: str, mix: str, lock: bool) -> Night:
             candidates = [g for g in candidates if players[0] not in g]
         if candidates and len(candidates) < len(groups):
             locked = [Table(tuple(sorted(candidates[0])), "", locked=True)]
-    return Night(players=players, table_sizes=tuple(sizes), met=met, seats=seats, forbidden=forbidden,
-                 locked=locked, mix=mix, seed=rng.randint(0, 999))
+    return Night(
+        players=players,
+        table_sizes=tuple(sizes),
+        met=met,
+        seats=seats,
+        forbidden=forbidden,
+        locked=locked,
+        mix=mix,
+        seed=rng.randint(0, 999),
+    )
 
 
 def _solve(model, seconds):
@@ -104,9 +113,11 @@ def reference(night: Night, seconds: float, max_tables: int, hint=None):
             model.AddHint(x, t in chosen)
     for p in free:
         model.AddExactlyOne(x for t, x in zip(tables, v, strict=True) if p in t)
-    parts = {"tables": [1] * len(tables),
-             "repeats": [evaluator.cheap(t)[1] for t in tables],
-             "seat_cost": [evaluator.score(t)[0][2] for t in tables]}
+    parts = {
+        "tables": [1] * len(tables),
+        "repeats": [evaluator.cheap(t)[1] for t in tables],
+        "seat_cost": [evaluator.score(t)[0][2] for t in tables],
+    }
     order = ["repeats", "tables", "seat_cost"]
     proven = True
     if night.mix == "fill":  # the mix first: the first plan of fixed sizes, in the rule's order, that has a split
@@ -198,8 +209,9 @@ def main() -> None:
                 cpu = time.process_time() - started
                 worst_cpu[n] = max(worst_cpu.get(n, 0.0), cpu)
                 row["cpu"] = max(row["cpu"], cpu)
-                mine = None if isinstance(got, PodsError) else [frozenset(t.players) for t in got.tables
-                                                                 if not t.locked]
+                mine = (
+                    None if isinstance(got, PodsError) else [frozenset(t.players) for t in got.tables if not t.locked]
+                )
                 ref, proven, how = reference(night, args.reference_seconds, args.reference_tables, mine)
                 row["count"] += 1
                 row["proven_refs"] += proven
@@ -212,8 +224,10 @@ def main() -> None:
                         print(f"   FALSE REFUSAL n={n} {density} {sizes} {mix}: {got}")
                     continue
                 if ref is None or not ref:
-                    print(f"   n={n} {density} {sizes} {mix}: reference {'says no split' if ref is None else 'none'}"
-                          f" ({how}), the site answered")
+                    print(
+                        f"   n={n} {density} {sizes} {mix}: reference {'says no split' if ref is None else 'none'}"
+                        f" ({how}), the site answered"
+                    )
                     continue
                 mine = _levels(mine, Evaluator(night), mix)
                 at_first = mine[first] <= ref[first]
@@ -226,21 +240,29 @@ def main() -> None:
                     row["gap"] = max(row["gap"], gap)
                 row["seat"] += at_second and gap <= 0.01
                 if not at_second or gap > 0.01:
-                    print(f"   n={n} {density} {sizes} {mix}: site {mine} reference {ref} ({how},"
-                          f" {'proven' if proven else 'unproven'})")
+                    print(
+                        f"   n={n} {density} {sizes} {mix}: site {mine} reference {ref} ({how},"
+                        f" {'proven' if proven else 'unproven'})"
+                    )
                 print(f"   n={n} {density} {sizes} {mix}: cpu {cpu:.2f} s", flush=True)
-    print("players | density | night-mixes | rightly refused | false refusals | at optimum, 1st level | 2nd level |"
-          " seat within 1% | worst seat gap | worst CPU s | proven references")
+    print(
+        "players | density | night-mixes | rightly refused | false refusals | at optimum, 1st level | 2nd level |"
+        " seat within 1% | worst seat gap | worst CPU s | proven references"
+    )
     for (n, density), row in sorted(rows.items()):
-        print(f"{n:7d} | {density:10s} | {row['count']:2d} | {row['refused_ok']:2d} | {row['false']:2d} |"
-              f" {row['first']:2d} | {row['second']:2d} | {row['seat']:2d} | {row['gap'] * 100:5.2f}% |"
-              f" {row['cpu']:5.2f} | {row['proven_refs']:2d}")
+        print(
+            f"{n:7d} | {density:10s} | {row['count']:2d} | {row['refused_ok']:2d} | {row['false']:2d} |"
+            f" {row['first']:2d} | {row['second']:2d} | {row['seat']:2d} | {row['gap'] * 100:5.2f}% |"
+            f" {row['cpu']:5.2f} | {row['proven_refs']:2d}"
+        )
         for key in totals:
             totals[key] += row[key]
     answered = totals["count"] - totals["refused_ok"] - totals["false"]
-    print(f"total: {totals['count']} night-mixes, {totals['refused_ok']} rightly refused, {totals['false']} false"
-          f" refusals; of {answered} answered: at optimum 1st level {totals['first']}, 2nd level {totals['second']},"
-          f" seat cost within 1% {totals['seat']}; references proven {totals['proven_refs']}")
+    print(
+        f"total: {totals['count']} night-mixes, {totals['refused_ok']} rightly refused, {totals['false']} false"
+        f" refusals; of {answered} answered: at optimum 1st level {totals['first']}, 2nd level {totals['second']},"
+        f" seat cost within 1% {totals['seat']}; references proven {totals['proven_refs']}"
+    )
     print("worst CPU per size: " + ", ".join(f"{n}: {cpu:.2f} s" for n, cpu in sorted(worst_cpu.items())))
 
 

@@ -59,9 +59,13 @@ class World:
         self.setup, self.moves = setup, moves
         self.final = replay(engine, setup, moves)
         self.outcome = engine.outcome(self.final).to_json()
-        self.log_table = TableSession.objects.create(game="shitenno", rules_version=engine.rules_version,
-                                                     setup=setup, state=engine.initial_state(setup),
-                                                     created_by=self.owner)
+        self.log_table = TableSession.objects.create(
+            game="shitenno",
+            rules_version=engine.rules_version,
+            setup=setup,
+            state=engine.initial_state(setup),
+            created_by=self.owner,
+        )
         self.log_entries = 0
 
     def grow_to(self, n: int) -> None:
@@ -87,14 +91,24 @@ class World:
         """Counted four-player results of the hero with three members each (the hero's n games)."""
         first = self.season.starts_on
         new = Result.objects.bulk_create(
-            Result(game="shitenno", played_on=first + datetime.timedelta(days=i), club=self.club, season=self.season,
-                   status=Result.Status.COUNTED, ranked_publicly=True) for i in range(self.results, n))
+            Result(
+                game="shitenno",
+                played_on=first + datetime.timedelta(days=i),
+                club=self.club,
+                season=self.season,
+                status=Result.Status.COUNTED,
+                ranked_publicly=True,
+            )
+            for i in range(self.results, n)
+        )
         entries = []
         for result in new:
             table = [self.hero.pk, *RNG.sample(self.members, 3)]
             RNG.shuffle(table)
-            entries += [ResultEntry(result=result, player_id=pid, rank=rank, score=score)
-                        for pid, rank, score in _django.placings(RNG, table)]
+            entries += [
+                ResultEntry(result=result, player_id=pid, rank=rank, score=score)
+                for pid, rank, score in _django.placings(RNG, table)
+            ]
         ResultEntry.objects.bulk_create(entries)
         self.results = n
 
@@ -102,10 +116,19 @@ class World:
         """Finished move-by-move Shitennō tables with the hero seated (game statistics, his favourite general)."""
         engine = get_engine("shitenno")
         made = TableSession.objects.bulk_create(
-            TableSession(game="shitenno", rules_version=engine.rules_version, setup=self.setup, state=self.final,
-                         outcome=self.outcome, status=TableSession.Status.FINISHED, created_by=self.owner,
-                         head_seq=len(self.moves), finished_at=datetime.datetime.now(datetime.UTC))
-            for _ in range(self.tables, n))
+            TableSession(
+                game="shitenno",
+                rules_version=engine.rules_version,
+                setup=self.setup,
+                state=self.final,
+                outcome=self.outcome,
+                status=TableSession.Status.FINISHED,
+                created_by=self.owner,
+                head_seq=len(self.moves),
+                finished_at=datetime.datetime.now(datetime.UTC),
+            )
+            for _ in range(self.tables, n)
+        )
         seats = []
         for session in made:
             others = RNG.sample(self.members, 3)
@@ -118,12 +141,20 @@ class World:
     def _log(self, n: int) -> None:
         """One table whose log holds n entries (its history page)."""
         if not self.log_entries:
-            Seat.objects.bulk_create(Seat(session=self.log_table, position=i, player_id=pid)
-                                     for i, pid in enumerate([self.hero.pk, *self.members[:3]]))
+            Seat.objects.bulk_create(
+                Seat(session=self.log_table, position=i, player_id=pid)
+                for i, pid in enumerate([self.hero.pk, *self.members[:3]])
+            )
         MoveEvent.objects.bulk_create(
-            MoveEvent(session=self.log_table, seq=seq, payload=self.moves[(seq - 1) % len(self.moves)],
-                      description=f"move {seq}", entered_by=self.owner)
-            for seq in range(self.log_entries + 1, n + 1))
+            MoveEvent(
+                session=self.log_table,
+                seq=seq,
+                payload=self.moves[(seq - 1) % len(self.moves)],
+                description=f"move {seq}",
+                entered_by=self.owner,
+            )
+            for seq in range(self.log_entries + 1, n + 1)
+        )
         TableSession.objects.filter(pk=self.log_table.pk).update(head_seq=n)
         self.log_entries = n
 
@@ -169,23 +200,32 @@ def main() -> None:
     for size in (args.small, args.big):
         start = time.perf_counter()
         world.grow_to(size)
-        print(f"grew to {size:,} (members, the player's results and finished tables, log entries) "
-              f"in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        print(
+            f"grew to {size:,} (members, the player's results and finished tables, log entries) "
+            f"in {time.perf_counter() - start:.1f} s",
+            file=sys.stderr,
+        )
         for name, url in world.pages().items():
             figures.setdefault(name, {})[size] = cost(client, url, args.runs)
     small, big = args.small, args.big
-    print(f"\nEach page at {small:,} and at {big:,} games / players / log entries: median of {args.runs} requests "
-          "(ms) and queries; target big / small <= 1.5")
+    print(
+        f"\nEach page at {small:,} and at {big:,} games / players / log entries: median of {args.runs} requests "
+        "(ms) and queries; target big / small <= 1.5"
+    )
     print(f"{'page':<20}{small:>10,} ms{'q':>5}{big:>10,} ms{'q':>5}{'ratio':>8}  verdict")
     worst = 0.0
     for name, by_size in figures.items():
         (ms_small, q_small), (ms_big, q_big) = by_size[small], by_size[big]
         ratio = ms_big / ms_small
         worst = max(worst, ratio) if not name.endswith("*") else worst
-        print(f"{name:<20}{ms_small:>13.1f}{q_small:>5}{ms_big:>13.1f}{q_big:>5}{ratio:>8.2f}  "
-              f"{'met' if ratio <= 1.5 else 'missed'}")
-    print(f"largest ratio {worst:.2f}: {'all met' if worst <= 1.5 else 'not all met'} "
-          "(* not one of issue 18's pages: there since issue 5, 50 a page, shown for comparison)")
+        print(
+            f"{name:<20}{ms_small:>13.1f}{q_small:>5}{ms_big:>13.1f}{q_big:>5}{ratio:>8.2f}  "
+            f"{'met' if ratio <= 1.5 else 'missed'}"
+        )
+    print(
+        f"largest ratio {worst:.2f}: {'all met' if worst <= 1.5 else 'not all met'} "
+        "(* not one of issue 18's pages: there since issue 5, 50 a page, shown for comparison)"
+    )
 
 
 if __name__ == "__main__":

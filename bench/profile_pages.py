@@ -90,8 +90,10 @@ def main() -> None:
             found = queries_of(client, url, args.requests)
             seen.setdefault(name, {})[size] = found
             sql_ms = sum(t for _sql, t in found)
-            print(f"\n##### {name} at {size:,}: {url} median {statistics.median(wall):.2f} ms, "
-                  f"{len(found)} queries, their medians sum to {sql_ms:.2f} ms")
+            print(
+                f"\n##### {name} at {size:,}: {url} median {statistics.median(wall):.2f} ms, "
+                f"{len(found)} queries, their medians sum to {sql_ms:.2f} ms"
+            )
             for sql, ms in found:
                 print(f"  {ms:7.3f} ms  {sql[:300]}")
             if args.top:

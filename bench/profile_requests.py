@@ -20,10 +20,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-os.environ.update(DEBUG="0", SECRET_KEY="bench-only-secret-key-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
-                  SECURE_SSL_REDIRECT="0", DJANGO_SETTINGS_MODULE="bench_settings",
-                  CACHE_URL=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/10"),
-                  BENCH_STATIC_ROOT=str(Path(tempfile.gettempdir()) / "bench_profile_static"))
+os.environ.update(
+    DEBUG="0",
+    SECRET_KEY="bench-only-secret-key-" + "x" * 40,
+    ALLOWED_HOSTS="127.0.0.1",
+    SECURE_SSL_REDIRECT="0",
+    DJANGO_SETTINGS_MODULE="bench_settings",
+    CACHE_URL=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/10"),
+    BENCH_STATIC_ROOT=str(Path(tempfile.gettempdir()) / "bench_profile_static"),
+)
 sys.path.insert(0, str(ROOT / "bench"))
 
 import _django  # noqa: E402
@@ -46,12 +51,19 @@ def prepare() -> dict:
 
     cache.clear()
     user = user_sign_up(username="phone0", email="p0@example.org", password="bench passphrase 42")
-    others = [user_sign_up(username=f"phone{i}", email=f"p{i}@example.org",
-                                           password="bench passphrase 42") for i in range(1, 4)]
+    others = [
+        user_sign_up(username=f"phone{i}", email=f"p{i}@example.org", password="bench passphrase 42")
+        for i in range(1, 4)
+    ]
     players = [player_for_user(u) for u in [user, *others]]
     store = SessionStore()
-    store.update({SESSION_KEY: str(others[0].pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                  HASH_SESSION_KEY: others[0].get_session_auth_hash()})
+    store.update(
+        {
+            SESSION_KEY: str(others[0].pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: others[0].get_session_auth_hash(),
+        }
+    )
     store.create()
     games = [random_legal_game(seed, 4) for seed in range(4)]
     tables = []
@@ -71,30 +83,40 @@ def wsgi_call(app, method: str, path: str, headers: dict, body: bytes = b"") -> 
     return int(answer["s"].split()[0])
 
 
-
 def mover(call, token: dict, position: dict, target: str, tables: list, *, game_over):
     """Request i posts the next move of table i (round the tables) to the site's API or the baseline endpoint, and
     returns its status; `position` keeps each table's next seq. A table whose game is over answers `game_over`
     without a request."""
+
     def one(i):
         table = tables[i % len(tables)]
         seq = position[table["code"]]
         if seq >= len(table["moves"]):
             return game_over
-        path = (f"/bench/baseline/{table['code']}/" if target == "baseline"
-                else f"/api/tables/{table['code']}/moves/")
+        path = f"/bench/baseline/{table['code']}/" if target == "baseline" else f"/api/tables/{table['code']}/moves/"
         status = call("POST", path, token, json.dumps({"seq": seq, "move": table["moves"][seq]}).encode())
         if status == 201:
             position[table["code"]] = seq + 1
         return status
+
     return one
 
 
 def environ(method: str, path: str, headers: dict, body: bytes = b"") -> dict:
     path, _sep, query = path.partition("?")
-    env = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
-           "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1", "wsgi.url_scheme": "http",
-           "wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body)), "wsgi.errors": sys.stderr}
+    env = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.errors": sys.stderr,
+    }
     for name, value in headers.items():
         key = name.upper().replace("-", "_")
         env[key if key == "CONTENT_TYPE" else f"HTTP_{key}"] = value
@@ -107,9 +129,12 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="profile lines per kind (0: time only)")
     parser.add_argument("--only", default="", help="profile only the kinds whose name contains this")
     parser.add_argument("--sort", default="cumulative", help="cumulative (default) or tottime")
-    parser.add_argument("--cpu", action="store_true",
-                        help="profile this process's CPU time (time.process_time) instead of wall time: the waits "
-                             "for PostgreSQL and Redis drop out, and other work on the machine matters less")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="profile this process's CPU time (time.process_time) instead of wall time: the waits "
+        "for PostgreSQL and Redis drop out, and other work on the machine matters less",
+    )
     args = parser.parse_args()
     call_command("collectstatic", "--noinput", verbosity=0)
     plan = prepare()
@@ -132,6 +157,7 @@ def main() -> None:
         def one(i):
             head = position[polled]
             return call("GET", f"/tables/{polled}/live/?seq={head + 1 if changed else head}", cookie)
+
         return one
 
     kinds = {
@@ -168,6 +194,7 @@ def main() -> None:
             pstats.Stats(profile, stream=out).sort_stats(args.sort).print_stats(args.top)
             print(f"\n=== {name} (profiled) ===")
             print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
 
 if __name__ == "__main__":
     main()

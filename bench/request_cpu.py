@@ -66,7 +66,6 @@ def main() -> None:
     def move(target: str, tables: list):
         return profile_requests.mover(call, token, position, target, tables, game_over=None)  # left out
 
-
     kinds = {
         "unrouted 404": lambda i: call("GET", "/no/such/page/", cookie),
         "poll, not modified (204)": lambda i: call("GET", f"/tables/{polled}/live/?seq=0", cookie),
@@ -101,15 +100,19 @@ def main() -> None:
             counted[name] += 1
             trips[name].append((sent.count("pg"), sent.count("redis")))
             statuses[name].add(status)
-    print(f"CPU ms per request (web process + its PostgreSQL backend), {args.requests} interleaved; load average "
-          f"{Path('/proc/loadavg').read_text().split()[:3]}")
+    print(
+        f"CPU ms per request (web process + its PostgreSQL backend), {args.requests} interleaved; load average "
+        f"{Path('/proc/loadavg').read_text().split()[:3]}"
+    )
     for name in kinds:
         n = max(counted[name], 1)
         pg_trips = statistics.median(t[0] for t in trips[name]) if trips[name] else 0
         redis_trips = statistics.median(t[1] for t in trips[name]) if trips[name] else 0
-        print(f"  {name:<34} web {web[name] / n * 1000:6.3f}  PostgreSQL {database[name] / n * 1000:6.3f}  sum "
-              f"{(web[name] + database[name]) / n * 1000:6.3f}  round trips: PostgreSQL {pg_trips:g}, Redis "
-              f"{redis_trips:g}  statuses {sorted(statuses[name])}")
+        print(
+            f"  {name:<34} web {web[name] / n * 1000:6.3f}  PostgreSQL {database[name] / n * 1000:6.3f}  sum "
+            f"{(web[name] + database[name]) / n * 1000:6.3f}  round trips: PostgreSQL {pg_trips:g}, Redis "
+            f"{redis_trips:g}  statuses {sorted(statuses[name])}"
+        )
 
 
 if __name__ == "__main__":

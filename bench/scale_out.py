@@ -56,8 +56,6 @@ def check(ok: bool, what: str) -> bool:
     return ok
 
 
-
-
 # --- the data ------------------------------------------------------------------------------------------------
 
 
@@ -73,27 +71,38 @@ def prepare(tables: int) -> dict:
     from leagues.club import clubs, seasons
     from leagues.people.players import player_for_user, user_sign_up
 
-    users = [user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org", password="scale passphrase 42")
-             for i in range(4)]
+    users = [
+        user_sign_up(username=f"phone{i}", email=f"phone{i}@example.org", password="scale passphrase 42")
+        for i in range(4)
+    ]
     players = [player_for_user(u) for u in users]
     club = clubs.club_create(name="Scale Club", owner=users[0], members_public=True)
     for user in users[1:]:
         clubs.club_join(token=club.invite_token, user=user)
     league = seasons.league_create(club=club, name="Scale League", games=["shitenno"], user=users[0])
     today = timezone.localdate()
-    season = seasons.season_create(league=league, name="Now", starts_on=today - datetime.timedelta(days=30),
-                                           ends_on=today + datetime.timedelta(days=30), user=users[0])
+    season = seasons.season_create(
+        league=league,
+        name="Now",
+        starts_on=today - datetime.timedelta(days=30),
+        ends_on=today + datetime.timedelta(days=30),
+        user=users[0],
+    )
     games = [random_legal_game(seed, 4) for seed in range(6)]
 
     def table(i: int) -> dict:
         setup, moves = games[i % len(games)]
-        session = services.session_create(game="shitenno", created_by=users[0], players=players, setup=setup,
-                                          is_public=False)  # the phones follow them with their tokens
+        session = services.session_create(
+            game="shitenno", created_by=users[0], players=players, setup=setup, is_public=False
+        )  # the phones follow them with their tokens
         return {"code": session.code, "moves": moves}
 
     return {
-        "tokens": [Token.objects.create(user=u).key for u in users], "players": [p.pk for p in players],
-        "season": season.pk, "league": league.pk, "tables": [table(i) for i in range(tables)],
+        "tokens": [Token.objects.create(user=u).key for u in users],
+        "players": [p.pk for p in players],
+        "season": season.pk,
+        "league": league.pk,
+        "tables": [table(i) for i in range(tables)],
     }
 
 
@@ -118,8 +127,13 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int, *, judg
             last_poll = time.monotonic()
             with lock:
                 acknowledged = max((s for s, (at, _, _) in posted.items() if at < last_poll), default=0)
-            answer = call(stack.nginx_port, "GET", f"/tables/{table['code']}/live/?seq={seq}", token=token,
-                          headers={"HX-Request": "true"})
+            answer = call(
+                stack.nginx_port,
+                "GET",
+                f"/tables/{table['code']}/live/?seq={seq}",
+                token=token,
+                headers={"HX-Request": "true"},
+            )
             answered_in.append(time.monotonic() - last_poll)
             if answer.status == 200 and (found := SEQ_IN_PAGE.search(answer.body)):
                 seq = int(found.group(1))
@@ -133,8 +147,14 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int, *, judg
             if seq >= moves:
                 return
             if seq >= 0 and seq % 2 == me:  # my turn: enter the next move at once, as a player would
-                move = call(stack.nginx_port, "POST", f"/api/tables/{table['code']}/moves/", token=token,
-                            body={"seq": seq, "move": table["moves"][seq]}, key=uuid.uuid4().hex)
+                move = call(
+                    stack.nginx_port,
+                    "POST",
+                    f"/api/tables/{table['code']}/moves/",
+                    token=token,
+                    body={"seq": seq, "move": table["moves"][seq]},
+                    key=uuid.uuid4().hex,
+                )
                 if move.status != 201:
                     errors.append(f"move answered {move.status}: {move.body[:200]!r}")
                     return
@@ -155,9 +175,11 @@ def visibility(stack: Stack, plan: dict, tables: list[dict], moves: int, *, judg
     check(not errors, f"every poll and move answered (problems: {errors[:3]})")
     check(len(seen) == len(tables) * moves, f"each move seen by the other phone: {len(seen)} of {len(tables) * moves}")
     if delays:
-        print(f"  from a move's 201 to the other phone seeing it: median {delays[len(delays) // 2]:.2f} s,"
-              f" max {delays[-1]:.2f} s (polls every {POLL_EVERY} s; a poll's own answer took median"
-              f" {sorted(answered_in)[len(answered_in) // 2] * 1000:.0f} ms, max {max(answered_in) * 1000:.0f} ms)")
+        print(
+            f"  from a move's 201 to the other phone seeing it: median {delays[len(delays) // 2]:.2f} s,"
+            f" max {delays[-1]:.2f} s (polls every {POLL_EVERY} s; a poll's own answer took median"
+            f" {sorted(answered_in)[len(answered_in) // 2] * 1000:.0f} ms, max {max(answered_in) * 1000:.0f} ms)"
+        )
     check(not stale, f"no poll begun after a move's 201 answered an older version ({len(stale)}: {stale[:2]})")
     within = bool(delays) and delays[-1] <= 2.0
     if judge_time:
@@ -195,23 +217,40 @@ def league(stack: Stack, plan: dict, results: int) -> None:
     from leagues.models import Rating, RatingEvent, Result, Standing
     from leagues.rating import store as rating_store
 
-    print(f"\n3. League: {results} results entered through one instance, signed off through the other, the last"
-          " sign-off through both at once")
+    print(
+        f"\n3. League: {results} results entered through one instance, signed off through the other, the last"
+        " sign-off through both at once"
+    )
     a, b = stack.web_ports
     tokens, players = plan["tokens"], plan["players"]
     ids = []
     for n in range(results):
-        order = players[n % 4:] + players[:n % 4]
-        entered = call(a, "POST", "/api/results/", token=tokens[0], body={
-            "game": "shitenno", "played_on": timezone.localdate().isoformat(), "season": plan["season"],
-            "entries": [{"player": p, "rank": r + 1, "score": 80 - 10 * r} for r, p in enumerate(order)]})
+        order = players[n % 4 :] + players[: n % 4]
+        entered = call(
+            a,
+            "POST",
+            "/api/results/",
+            token=tokens[0],
+            body={
+                "game": "shitenno",
+                "played_on": timezone.localdate().isoformat(),
+                "season": plan["season"],
+                "entries": [{"player": p, "rank": r + 1, "score": 80 - 10 * r} for r, p in enumerate(order)],
+            },
+        )
         if not check(entered.status == 201, f"result {n + 1} entered through instance 1: {entered.status}"):
             return
         ids.append(entered.json()["id"])
         for signer in (1, 2):
             call(b, "POST", f"/api/results/{ids[-1]}/sign-off/", token=tokens[signer], body={"agreed": True})
-        last = [threading.Thread(target=call, args=(port, "POST", f"/api/results/{ids[-1]}/sign-off/"),
-                                 kwargs={"token": tokens[3], "body": {"agreed": True}}) for port in (a, b)]
+        last = [
+            threading.Thread(
+                target=call,
+                args=(port, "POST", f"/api/results/{ids[-1]}/sign-off/"),
+                kwargs={"token": tokens[3], "body": {"agreed": True}},
+            )
+            for port in (a, b)
+        ]
         for thread in last:
             thread.start()
         for thread in last:
@@ -220,8 +259,10 @@ def league(stack: Stack, plan: dict, results: int) -> None:
     check(counted == results, f"{counted} of {results} results count")
     expected = results * 4 * 2  # four players, two scopes (the game site-wide, the league)
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and (RatingEvent.objects.filter(result_id__in=ids).count() < expected
-                                           or Standing.objects.filter(season_id=plan["season"]).count() < 4):
+    while time.monotonic() < deadline and (
+        RatingEvent.objects.filter(result_id__in=ids).count() < expected
+        or Standing.objects.filter(season_id=plan["season"]).count() < 4
+    ):
         time.sleep(0.5)
     time.sleep(2)  # a second rating of the same result, if any, would land now
     rows = RatingEvent.objects.filter(result_id__in=ids).count()
@@ -246,8 +287,10 @@ def lockout(stack: Stack) -> None:
     from axes.models import AccessAttempt
     from django.conf import settings
 
-    print(f"\nLog-in lock-out: {settings.AXES_FAILURE_LIMIT} wrong passwords through nginx (both instances), then"
-          " the right one")
+    print(
+        f"\nLog-in lock-out: {settings.AXES_FAILURE_LIMIT} wrong passwords through nginx (both instances), then"
+        " the right one"
+    )
     cookie = re.compile(r"csrftoken=([^;]+)")
     field = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
     served, answer = set(), None
@@ -258,18 +301,25 @@ def lockout(stack: Stack) -> None:
         body, token = page.read(), cookie.search(page.getheader("Set-Cookie", "")).group(1)
         served.add(page.getheader("X-Upstream", ""))
         password = "scale passphrase 42" if attempt == settings.AXES_FAILURE_LIMIT else f"wrong {attempt}"
-        form = urlencode({"username": "phone3", "password": password,
-                          "csrfmiddlewaretoken": field.search(body).group(1).decode()})
+        form = urlencode(
+            {"username": "phone3", "password": password, "csrfmiddlewaretoken": field.search(body).group(1).decode()}
+        )
         conn = http.client.HTTPConnection("127.0.0.1", stack.nginx_port, timeout=30)
-        conn.request("POST", "/accounts/login/", body=form, headers={
-            "Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={token}"})
+        conn.request(
+            "POST",
+            "/accounts/login/",
+            body=form,
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={token}"},
+        )
         answer = conn.getresponse()
         answer.read()
         served.add(answer.getheader("X-Upstream", ""))
     failures = sum(AccessAttempt.objects.filter(username="phone3").values_list("failures_since_start", flat=True))
     check(len(served) == 2, f"the attempts were answered by both instances: {sorted(served)}")
-    check(failures == settings.AXES_FAILURE_LIMIT + 1,
-          f"failures recorded for the account in one place: {failures} (the ten, and the refused attempt)")
+    check(
+        failures == settings.AXES_FAILURE_LIMIT + 1,
+        f"failures recorded for the account in one place: {failures} (the ten, and the refused attempt)",
+    )
     check(answer.status == 429, f"the right password after them is refused: {answer.status} (locked out)")
 
 
@@ -294,11 +344,19 @@ def pooler(stack: Stack) -> None:
         return
     print("\nPgBouncer (transaction mode): a chunked read goes on while another client holds its first connection")
     env = dict(stack.site_env())
-    read = subprocess.run([sys.executable, "-c", CHUNKED_READ % stack.database_url()], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    read = subprocess.run(
+        [sys.executable, "-c", CHUNKED_READ % stack.database_url()],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     counts = read.stdout.split()
-    check(read.returncode == 0 and len(counts) == 2 and counts[0] == counts[1],
-          f"with DATABASE_TRANSACTION_POOLING=1 the read gets every row: {read.stdout.strip() or read.stderr[-300:]}")
+    check(
+        read.returncode == 0 and len(counts) == 2 and counts[0] == counts[1],
+        f"with DATABASE_TRANSACTION_POOLING=1 the read gets every row: {read.stdout.strip() or read.stderr[-300:]}",
+    )
     page = call(stack.nginx_port, "GET", "/games/shitenno/")
     check(page.status == 200, f"the statistics page (a chunked read) answers {page.status} through nginx")
 
@@ -309,8 +367,10 @@ def pooler(stack: Stack) -> None:
 def kill_under_load(stack: Stack, plan: dict, tables: list[dict], seconds: float) -> None:
     from games.models import MoveEvent
 
-    print(f"\n5. Kill: {len(tables)} phones posting through nginx; instance 1 is killed after {seconds / 3:.0f} s,"
-          f" the phones go on for {seconds * 2 / 3:.0f} s more")
+    print(
+        f"\n5. Kill: {len(tables)} phones posting through nginx; instance 1 is killed after {seconds / 3:.0f} s,"
+        f" the phones go on for {seconds * 2 / 3:.0f} s more"
+    )
     end = time.monotonic() + seconds
     answered: dict[str, list[dict]] = {t["code"]: [] for t in tables}
     stats = {"retried": 0, "replayed": 0, "failed": 0, "by": {}}
@@ -323,8 +383,15 @@ def kill_under_load(stack: Stack, plan: dict, tables: list[dict], seconds: float
             give_up = time.monotonic() + 60
             tries = 0
             while True:
-                answer = call(stack.nginx_port, "POST", f"/api/tables/{table['code']}/moves/",
-                              token=plan["tokens"][0], body=body, key=key, timeout=10)
+                answer = call(
+                    stack.nginx_port,
+                    "POST",
+                    f"/api/tables/{table['code']}/moves/",
+                    token=plan["tokens"][0],
+                    body=body,
+                    key=key,
+                    timeout=10,
+                )
                 tries += 1
                 if answer.status in (200, 201) or time.monotonic() > give_up:
                     break
@@ -350,14 +417,19 @@ def kill_under_load(stack: Stack, plan: dict, tables: list[dict], seconds: float
     for thread in threads:
         thread.join()
     moves = sum(len(a) for a in answered.values())
-    print(f"  {moves} moves answered ({time.monotonic() - killed_at:.0f} s after the kill); {stats['retried']}"
-          f" needed a retry, {stats['replayed']} of them answered 200 (the move had landed before the answer was"
-          f" lost); answered by {stats['by']}")
+    print(
+        f"  {moves} moves answered ({time.monotonic() - killed_at:.0f} s after the kill); {stats['retried']}"
+        f" needed a retry, {stats['replayed']} of them answered 200 (the move had landed before the answer was"
+        f" lost); answered by {stats['by']}"
+    )
     check(stats["failed"] == 0, f"every move was answered in the end ({stats['failed']} not)")
     lost, doubled, wrong = 0, 0, 0
     for code, mine in answered.items():
-        log = list(MoveEvent.objects.filter(session__code=code).order_by("seq")
-                   .values("seq", "idempotency_key", "payload", "created_at"))
+        log = list(
+            MoveEvent.objects.filter(session__code=code)
+            .order_by("seq")
+            .values("seq", "idempotency_key", "payload", "created_at")
+        )
         if [e["idempotency_key"] for e in log] != [m["key"] for m in mine]:
             lost += len({m["key"] for m in mine} - {e["idempotency_key"] for e in log})
             doubled += len(log) - len({e["idempotency_key"] for e in log})
@@ -365,9 +437,11 @@ def kill_under_load(stack: Stack, plan: dict, tables: list[dict], seconds: float
         for entry, answer in zip(log, mine, strict=False):
             if answer["event"]["seq"] != entry["seq"] or answer["event"]["payload"] != entry["payload"]:
                 wrong += 1
-    check(lost == 0 and doubled == 0 and wrong == 0,
-          f"each table's log is exactly the moves its phone was answered for, in order (lost {lost},"
-          f" doubled {doubled}, tables differing {wrong})")
+    check(
+        lost == 0 and doubled == 0 and wrong == 0,
+        f"each table's log is exactly the moves its phone was answered for, in order (lost {lost},"
+        f" doubled {doubled}, tables differing {wrong})",
+    )
     check(stats["by"].get(f"127.0.0.1:{stack.web_ports[1]}", 0) > 0, "the other instance took over")
 
 
@@ -382,8 +456,10 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=16, help="phones in the capacity phases (default 16)")
     args = parser.parse_args()
     quick = args.quick
-    print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}; "
-          f"{'direct to PostgreSQL' if args.direct else 'PostgreSQL through PgBouncer (transaction mode)'}")
+    print(
+        f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}; "
+        f"{'direct to PostgreSQL' if args.direct else 'PostgreSQL through PgBouncer (transaction mode)'}"
+    )
     tmp = Path(tempfile.mkdtemp(prefix="scale_out_"))
     tmp.chmod(0o755)
     stack = Stack(args, tmp)
@@ -401,9 +477,12 @@ def main() -> None:
         stack.start()
         plan = prepare(visible + 1 + killed)
         stack.ready()
-        print(f"running: nginx :{stack.nginx_port} -> gunicorn :{stack.web_ports[0]} and :{stack.web_ports[1]}"
-              f" ({args.web_workers} workers each), 2 Celery workers, 1 beat"
-              + ("" if args.direct else f", PgBouncer :{stack.pgbouncer_port}") + f"; logs in {tmp}")
+        print(
+            f"running: nginx :{stack.nginx_port} -> gunicorn :{stack.web_ports[0]} and :{stack.web_ports[1]}"
+            f" ({args.web_workers} workers each), 2 Celery workers, 1 beat"
+            + ("" if args.direct else f", PgBouncer :{stack.pgbouncer_port}")
+            + f"; logs in {tmp}"
+        )
         tables = plan["tables"]
         print(f"(started in {time.monotonic() - STARTED:.0f} s)")
         visibility(stack, plan, tables[:visible], 4 if quick else 16, judge_time=not quick)
@@ -413,11 +492,13 @@ def main() -> None:
             capacity(stack, plan, args.seconds, args.phones)
         lockout(stack)
         pooler(stack)
-        kill_under_load(stack, plan, tables[visible + 1:], 6 if quick else 30)
+        kill_under_load(stack, plan, tables[visible + 1 :], 6 if quick else 30)
     finally:
         stack.stop()
-    print(f"\nload average after: {Path('/proc/loadavg').read_text().split()[:3]};"
-          f" {time.monotonic() - STARTED:.0f} s in all")
+    print(
+        f"\nload average after: {Path('/proc/loadavg').read_text().split()[:3]};"
+        f" {time.monotonic() - STARTED:.0f} s in all"
+    )
     if FAILURES:
         print(f"FAILED: {len(FAILURES)} check(s)")
         sys.exit(1)

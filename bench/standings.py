@@ -45,12 +45,26 @@ def generate(players: int, results: int, extra: int, seed: int = 1) -> tuple[Sea
     with raw.cursor() as cursor:
         cursor.execute("SELECT COALESCE(MAX(id), 0) FROM leagues_result")
         base = cursor.fetchone()[0]
-        with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, "
-                         "in_standings, created_at, updated_at, ranked_publicly) FROM STDIN") as copy:
+        with cursor.copy(
+            "COPY leagues_result (id, game, played_on, club_id, season_id, status, version, "
+            "in_standings, created_at, updated_at, ranked_publicly) FROM STDIN"
+        ) as copy:
             for n in range(total):
-                copy.write_row((base + n + 1, "shitenno", first + datetime.timedelta(days=n * 366 // total),
-                                club_id, season.pk, "counted" if n < results else "pending", 1, False, now, now,
-                                n < results))
+                copy.write_row(
+                    (
+                        base + n + 1,
+                        "shitenno",
+                        first + datetime.timedelta(days=n * 366 // total),
+                        club_id,
+                        season.pk,
+                        "counted" if n < results else "pending",
+                        1,
+                        False,
+                        now,
+                        now,
+                        n < results,
+                    )
+                )
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 table = rng.sample(ids, 4)
@@ -68,7 +82,8 @@ def select_entries(season: Season) -> int:
         cursor.execute(
             "SELECT e.result_id, e.player_id, e.rank, e.score FROM leagues_resultentry e "
             "JOIN leagues_result r ON r.id = e.result_id WHERE r.season_id = %s AND r.status = %s "
-            "ORDER BY e.result_id, e.id", [season.pk, "counted"],
+            "ORDER BY e.result_id, e.id",
+            [season.pk, "counted"],
         )
         return len(cursor.fetchall())
 
@@ -80,14 +95,30 @@ def count(result_id: int) -> None:
 
 def stored(season: Season) -> list[tuple]:
     """The table as the site reads it (positions and separations worked out from the stored keys)."""
-    return [(r.player_id, r.position, r.ranked, r.separated_by, r.points, r.games, r.wins, r.seconds,
-             r.opponents_points, r.margin) for r in selectors.standings_of(season)]
+    return [
+        (
+            r.player_id,
+            r.position,
+            r.ranked,
+            r.separated_by,
+            r.points,
+            r.games,
+            r.wins,
+            r.seconds,
+            r.opponents_points,
+            r.margin,
+        )
+        for r in selectors.standings_of(season)
+    ]
 
 
 def stored_rows(season: Season) -> set[tuple]:
     """The stored rows as they are: a row rewritten by an update differs from its earlier self."""
-    return set(Standing.objects.filter(season=season).values_list(
-        "player_id", "sort_key", "points", "games", "wins", "seconds", "opponents_points", "margin"))
+    return set(
+        Standing.objects.filter(season=season).values_list(
+            "player_id", "sort_key", "points", "games", "wins", "seconds", "opponents_points", "margin"
+        )
+    )
 
 
 def compare(a: list[tuple], b: list[tuple]) -> tuple[bool, float]:
@@ -113,12 +144,16 @@ def main() -> None:
     start = time.perf_counter()
     season, pending = generate(args.players, args.results, args.incremental + args.old_way)
     entries = select_entries(season)
-    print(f"generated {args.results:,} four-player results ({entries:,} entries, ties and scores) "
-          f"for {args.players:,} players in {time.perf_counter() - start:.1f} s")
+    print(
+        f"generated {args.results:,} four-player results ({entries:,} entries, ties and scores) "
+        f"for {args.players:,} players in {time.perf_counter() - start:.1f} s"
+    )
 
     baseline = statistics.median(_django.timed(lambda: select_entries(season)) for _ in range(args.runs))
-    print(f"baseline — a plain SELECT of the season's {entries:,} result entries: {_django.ms(baseline)} "
-          f"(median of {args.runs})")
+    print(
+        f"baseline — a plain SELECT of the season's {entries:,} result entries: {_django.ms(baseline)} "
+        f"(median of {args.runs})"
+    )
 
     first = _django.timed(lambda: standings_store.standings_compute(season=season))
     print(f"first full recompute (empty table, all {args.results:,} results flagged as folded in): {_django.ms(first)}")
@@ -128,11 +163,14 @@ def main() -> None:
         return _django.timed(lambda: standings_store.standings_compute(season=season))
 
     empty = statistics.median(from_empty() for _ in range(args.runs))
-    print(f"full recompute into an empty table (all {args.players:,} rows written): {_django.ms(empty)} "
-          f"(median of {args.runs}); ratio to the baseline {empty / baseline:.1f}; "
-          f"target <= 200 ms: {'met' if empty <= 0.2 else 'missed'}")
-    same = statistics.median(_django.timed(lambda: standings_store.standings_compute(season=season))
-                             for _ in range(args.runs))
+    print(
+        f"full recompute into an empty table (all {args.players:,} rows written): {_django.ms(empty)} "
+        f"(median of {args.runs}); ratio to the baseline {empty / baseline:.1f}; "
+        f"target <= 200 ms: {'met' if empty <= 0.2 else 'missed'}"
+    )
+    same = statistics.median(
+        _django.timed(lambda: standings_store.standings_compute(season=season)) for _ in range(args.runs)
+    )
     print(f"full recompute, nothing changed (no row written): {_django.ms(same)} (median of {args.runs})")
 
     # The loops above deleted and rewrote the whole table eight times, which a season's table never is (a
@@ -144,12 +182,14 @@ def main() -> None:
         cursor.execute("VACUUM FULL ANALYZE leagues_standing")
     print(f"table compacted after the rewrites above (VACUUM FULL; autovacuum on this server: {autovacuum})")
     old_way = []
-    for result_id in pending[args.incremental:]:
+    for result_id in pending[args.incremental :]:
         count(result_id)
         old_way.append(_django.timed(lambda: standings_store.standings_compute(season=season)))
     old = statistics.median(old_way)
-    print(f"old way — one more result by a full recompute: {_django.ms(old)} (median of {len(old_way)}, "
-          f"max {_django.ms(max(old_way))})")
+    print(
+        f"old way — one more result by a full recompute: {_django.ms(old)} (median of {len(old_way)}, "
+        f"max {_django.ms(max(old_way))})"
+    )
 
     folded, rewritten = [], []
     for result_id in pending[: args.incremental]:
@@ -161,13 +201,19 @@ def main() -> None:
         rewritten.append(len(stored_rows(season) - before))
         assert Result.objects.get(pk=result_id).in_standings
     incremental = statistics.median(folded)
-    print(f"one more result folded in incrementally: {_django.ms(incremental)} (median of {len(folded)}; "
-          f"p90 {_django.ms(statistics.quantiles(folded, n=10)[-1])}, max {_django.ms(max(folded))}); "
-          f"target <= 10 ms: {'met' if incremental <= 0.01 else 'missed'}")
-    print(f"  ratio incremental / old way: {incremental / old:.3f}; incremental / baseline SELECT: "
-          f"{incremental / baseline:.2f}")
-    print(f"  stored rows rewritten per new result (their tallies, so their keys, changed): median "
-          f"{statistics.median(rewritten):.0f}, max {max(rewritten)} of {args.players:,}")
+    print(
+        f"one more result folded in incrementally: {_django.ms(incremental)} (median of {len(folded)}; "
+        f"p90 {_django.ms(statistics.quantiles(folded, n=10)[-1])}, max {_django.ms(max(folded))}); "
+        f"target <= 10 ms: {'met' if incremental <= 0.01 else 'missed'}"
+    )
+    print(
+        f"  ratio incremental / old way: {incremental / old:.3f}; incremental / baseline SELECT: "
+        f"{incremental / baseline:.2f}"
+    )
+    print(
+        f"  stored rows rewritten per new result (their tallies, so their keys, changed): median "
+        f"{statistics.median(rewritten):.0f}, max {max(rewritten)} of {args.players:,}"
+    )
     again = _django.timed(lambda: standings_store.standings_apply_result(result=Result.objects.get(pk=pending[0])))
     print(f"  the same job again (already folded in: a no-op): {_django.ms(again)}")
 
@@ -175,12 +221,16 @@ def main() -> None:
     Standing.objects.filter(season=season).delete()
     standings_store.standings_compute(season=season)
     equal, worst = compare(after_incremental, stored(season))
-    print(f"table after {len(folded)} incremental updates vs a full recompute: "
-          f"{'same order, positions and separations' if equal else 'DIFFERENT'}; largest difference in "
-          f"points, opponents' points and margins {worst:.1e}")
+    print(
+        f"table after {len(folded)} incremental updates vs a full recompute: "
+        f"{'same order, positions and separations' if equal else 'DIFFERENT'}; largest difference in "
+        f"points, opponents' points and margins {worst:.1e}"
+    )
     games = Result.objects.filter(season=season, status="counted").count()
-    print(f"season now holds {games:,} counted results; stored rows {Standing.objects.filter(season=season).count():,}"
-          f"; tie-breakers {standings_maths.DEFAULT_TIE_BREAKERS}")
+    print(
+        f"season now holds {games:,} counted results; stored rows {Standing.objects.filter(season=season).count():,}"
+        f"; tie-breakers {standings_maths.DEFAULT_TIE_BREAKERS}"
+    )
     print(f"load average after: {loadavg()}")
 
 

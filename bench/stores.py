@@ -81,14 +81,27 @@ def generate(players: int, season_results: int, game_results: int, extra: int, s
     now = datetime.datetime.now(datetime.UTC)
     total = max(game_results, season_results) + extra
     with connection.connection.cursor() as cursor:
-        with cursor.copy("COPY leagues_result (id, game, played_on, club_id, season_id, status, version, in_standings, "
-                         "created_at, updated_at, ranked_publicly) FROM STDIN") as copy:
+        with cursor.copy(
+            "COPY leagues_result (id, game, played_on, club_id, season_id, status, version, in_standings, "
+            "created_at, updated_at, ranked_publicly) FROM STDIN"
+        ) as copy:
             for n in range(total):
                 in_season = n < season_results or n >= total - extra
-                copy.write_row((n + 1, "shitenno", first + datetime.timedelta(days=n * 365 // total),
-                                club_id if in_season else None, season.pk if in_season else None,
-                                "pending" if n >= total - extra else "counted", 1, False, now, now,
-                                n < total - extra))
+                copy.write_row(
+                    (
+                        n + 1,
+                        "shitenno",
+                        first + datetime.timedelta(days=n * 365 // total),
+                        club_id if in_season else None,
+                        season.pk if in_season else None,
+                        "pending" if n >= total - extra else "counted",
+                        1,
+                        False,
+                        now,
+                        now,
+                        n < total - extra,
+                    )
+                )
         with cursor.copy("COPY leagues_resultentry (result_id, player_id, rank, score) FROM STDIN") as copy:
             for n in range(total):
                 for pid, rank, score in _django.placings(rng, rng.sample(ids, 4)):
@@ -101,14 +114,21 @@ def generate(players: int, season_results: int, game_results: int, extra: int, s
 
 def ratings_rows(kind: str, key: str) -> list[tuple]:
     rounded = lambda rows: [tuple(round(v, 9) if isinstance(v, float) else v for v in row) for row in rows]  # noqa: E731
-    return rounded(Rating.objects.filter(kind=kind, key=key).order_by("player_id").values_list(
-        "player_id", "mu", "sigma", "games")) + rounded(RatingEvent.objects.filter(kind=kind, key=key).order_by(
-        "result_id", "player_id").values_list("result_id", "player_id", "mu_after", "sigma_after"))
+    return rounded(
+        Rating.objects.filter(kind=kind, key=key).order_by("player_id").values_list("player_id", "mu", "sigma", "games")
+    ) + rounded(
+        RatingEvent.objects.filter(kind=kind, key=key)
+        .order_by("result_id", "player_id")
+        .values_list("result_id", "player_id", "mu_after", "sigma_after")
+    )
 
 
 def standings_rows(season: Season) -> list[tuple]:
-    return list(Standing.objects.filter(season=season).order_by("player_id").values_list(
-        "player_id", "sort_key", "points", "games", "wins", "seconds", "opponents_points", "margin"))
+    return list(
+        Standing.objects.filter(season=season)
+        .order_by("player_id")
+        .values_list("player_id", "sort_key", "points", "games", "wins", "seconds", "opponents_points", "margin")
+    )
 
 
 def pair(label: str, runs: int, prepare, job, rows) -> tuple[float, float, bool]:
@@ -154,8 +174,11 @@ def fillfactor(runs: int, season: Season) -> None:
             for entry, rank in zip(entries, reversed([e.rank for e in entries]), strict=True):
                 ResultEntry.objects.filter(pk=entry.pk).update(rank=rank)
             since = edited.played_on
-            times.append(_django.timed(lambda since=since: rating_store.ratings_recompute(kind="game", key="shitenno",
-                                                                                    since=since)))
+            times.append(
+                _django.timed(
+                    lambda since=since: rating_store.ratings_recompute(kind="game", key="shitenno", since=since)
+                )
+            )
         print(f"| {setting} | {_django.ms(statistics.median(times))} (median of {runs}) | {size / 2**20:.0f} MiB |")
 
 
@@ -169,26 +192,39 @@ def main() -> None:
     print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")
     start = time.perf_counter()
     season, pending = generate(args.players, args.season_results, args.game_results, extra=4 * args.runs)
-    print(f"generated a season of {args.season_results:,} and a game scope of {args.game_results:,} four-player "
-          f"results among {args.players:,} players in {time.perf_counter() - start:.1f} s")
+    print(
+        f"generated a season of {args.season_results:,} and a game scope of {args.game_results:,} four-player "
+        f"results among {args.players:,} players in {time.perf_counter() - start:.1f} s"
+    )
     league = str(season.league_id)
     print("| job | tricks (PostgreSQL path) | simple (ORM path) | simple / tricks | rows |")
     print("|---|---|---|---|---|")
     everything_same = True
 
     def clear(kind: str, key: str):
-        return lambda: (RatingEvent.objects.filter(kind=kind, key=key).delete(),
-                        Rating.objects.filter(kind=kind, key=key).delete())
+        return lambda: (
+            RatingEvent.objects.filter(kind=kind, key=key).delete(),
+            Rating.objects.filter(kind=kind, key=key).delete(),
+        )
 
     for kind, key, size in (("league", league, args.season_results), ("game", "shitenno", args.game_results)):
-        *_, same = pair(f"full re-rate of the {kind} scope ({size:,} results) into an empty store", args.runs,
-                        clear(kind, key), lambda k=kind, s=key: rating_store.ratings_recompute(kind=k, key=s),
-                        lambda k=kind, s=key: ratings_rows(k, s))
+        *_, same = pair(
+            f"full re-rate of the {kind} scope ({size:,} results) into an empty store",
+            args.runs,
+            clear(kind, key),
+            lambda k=kind, s=key: rating_store.ratings_recompute(kind=k, key=s),
+            lambda k=kind, s=key: ratings_rows(k, s),
+        )
         everything_same &= same
-        *_, same = pair(f"re-rate of the {kind} scope from its middle (stored rows kept or updated)", args.runs,
-                        lambda: None, lambda k=kind, s=key: rating_store.ratings_recompute(
-                            kind=k, key=s, since=season.starts_on + datetime.timedelta(days=183)),
-                        lambda k=kind, s=key: ratings_rows(k, s))
+        *_, same = pair(
+            f"re-rate of the {kind} scope from its middle (stored rows kept or updated)",
+            args.runs,
+            lambda: None,
+            lambda k=kind, s=key: rating_store.ratings_recompute(
+                kind=k, key=s, since=season.starts_on + datetime.timedelta(days=183)
+            ),
+            lambda k=kind, s=key: ratings_rows(k, s),
+        )
         everything_same &= same
 
     counting = iter(pending)
@@ -198,8 +234,13 @@ def main() -> None:
         Result.objects.filter(pk=result_id).update(status="counted", ranked_publicly=True)
         count_one.result = Result.objects.get(pk=result_id)
 
-    pair("rate one more result (the latest) in its two scopes", args.runs, count_one,
-         lambda: rating_store.ratings_apply_result(result=count_one.result), None)
+    pair(
+        "rate one more result (the latest) in its two scopes",
+        args.runs,
+        count_one,
+        lambda: rating_store.ratings_apply_result(result=count_one.result),
+        None,
+    )
     # each way rated results of its own: compare what they left with a full re-rate instead
     rated = ratings_rows("league", league)
     rating_store.ratings_recompute(kind="league", key=league)
@@ -209,13 +250,22 @@ def main() -> None:
         Standing.objects.filter(season=season).delete()
         Season.objects.filter(pk=season.pk).update(standings_results=None)
 
-    *_, same = pair(f"season standings, full recompute into an empty table ({args.season_results:,}+ results)",
-                    args.runs, empty_table, lambda: standings_store.standings_compute(season=season),
-                    lambda: standings_rows(season))
+    *_, same = pair(
+        f"season standings, full recompute into an empty table ({args.season_results:,}+ results)",
+        args.runs,
+        empty_table,
+        lambda: standings_store.standings_compute(season=season),
+        lambda: standings_rows(season),
+    )
     everything_same &= same
     standings_store.standings_compute(season=season)
-    pair("one more result folded into the season's table", args.runs, count_one,
-         lambda: standings_store.standings_apply_result(result=count_one.result), None)
+    pair(
+        "one more result folded into the season's table",
+        args.runs,
+        count_one,
+        lambda: standings_store.standings_apply_result(result=count_one.result),
+        None,
+    )
     # the ways folded different results (one each per run): compare the table with a full recompute instead
     folded = standings_rows(season)
     standings_store.standings_compute(season=season)

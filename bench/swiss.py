@@ -73,13 +73,23 @@ def tournament(count: int, rounds: int, seed: int, reference_work: float):
         floor = pairing.spread_floor([p.points for p in ranked], sizes)
         tracker = figures(greedy(ranked, sorted(sizes, reverse=True)))
         limit, pairing_solver.SPREAD_LIMIT = pairing_solver.SPREAD_LIMIT, count  # the reference solves the spread
-        reference = pair(Round(players, (3, 4), seed=seed, work=reference_work,
-                               anneal_steps=10 * pairing.ANNEAL_STEPS, search_work=10 * pairing.SEARCH_WORK))
+        reference = pair(
+            Round(
+                players,
+                (3, 4),
+                seed=seed,
+                work=reference_work,
+                anneal_steps=10 * pairing.ANNEAL_STEPS,
+                search_work=10 * pairing.SEARCH_WORK,
+            )
+        )
         pairing_solver.SPREAD_LIMIT = limit
-        print(f"  seed {seed} round {number}: {wall:.2f} s wall, {cpu:.2f} s CPU; repeats {found.repeats} (bound "
-              f"{found.bound}), spread {found.spread} (floor {floor}; proven: {'yes' if found.exact else 'no'}) | "
-              f"greedy: repeats {tracker[0]}, spread {tracker[1]} | reference: repeats {reference.repeats}, "
-              f"spread {reference.spread} (proven: {'yes' if reference.exact else 'no'}) | {load()}")
+        print(
+            f"  seed {seed} round {number}: {wall:.2f} s wall, {cpu:.2f} s CPU; repeats {found.repeats} (bound "
+            f"{found.bound}), spread {found.spread} (floor {floor}; proven: {'yes' if found.exact else 'no'}) | "
+            f"greedy: repeats {tracker[0]}, spread {tracker[1]} | reference: repeats {reference.repeats}, "
+            f"spread {reference.spread} (proven: {'yes' if reference.exact else 'no'}) | {load()}"
+        )
         yield number, players, found
         for pod in found.pods:
             for player in pod:
@@ -92,13 +102,21 @@ def tournament(count: int, rounds: int, seed: int, reference_work: float):
 
 
 def command_seconds(players) -> float:
-    data = {"players": [{"id": p.id, "points": p.points, "opponents": list(p.opponents)} for p in players],
-            "table_sizes": [3, 4], "seat_rule": "swiss"}
+    data = {
+        "players": [{"id": p.id, "points": p.points, "opponents": list(p.opponents)} for p in players],
+        "table_sizes": [3, 4],
+        "seat_rule": "swiss",
+    }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(data, handle)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "manage.py", "swiss", "--input", handle.name], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "swiss", "--input", handle.name],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     seconds = time.perf_counter() - started
     os.unlink(handle.name)
     if done.returncode:
@@ -115,6 +133,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     from ortools.sat.python import cp_model  # noqa: F401  (its import is part of the first solved round)
+
     print(f"OR-Tools import: {time.perf_counter() - started:.2f} s ({load()})")
     print(f"1. {args.players} players, {args.rounds} rounds, pods of 3-4:")
     first = last = None
@@ -122,8 +141,10 @@ def main() -> None:
         for number, players, _ in tournament(args.players, args.rounds, seed, args.reference_work):
             first = players if number == 1 and first is None else first
             last = players if number == args.rounds else last
-    print(f"2. manage.py swiss, {args.players} players: round {args.rounds} {command_seconds(last):.2f} s; "
-          f"round 1 (baseline: no solver) {command_seconds(first):.2f} s ({load()})")
+    print(
+        f"2. manage.py swiss, {args.players} players: round {args.rounds} {command_seconds(last):.2f} s; "
+        f"round 1 (baseline: no solver) {command_seconds(first):.2f} s ({load()})"
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,10 @@ def replay_ms(setup: dict, moves: list[dict], game: str = "shitenno") -> float:
 
 def post_times(setup: dict, moves: list[dict], game: str = "shitenno") -> dict[int, float]:
     """ms per log entry, keyed by its sequence number, for one table played through the API."""
-    users = [user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org",
-                                          password="bench passphrase 42") for i in range(4)]
+    users = [
+        user_sign_up(username=f"u{time.monotonic_ns()}{i}", email="b@example.org", password="bench passphrase 42")
+        for i in range(4)
+    ]
     players = [player_for_user(u).pk for u in users]
     client = Client()
     client.force_login(users[0])

@@ -185,8 +185,17 @@ def _rows(strata: Strata) -> tuple[list[Row], int]:
     rows = []
     for key in sorted(played, key=str):
         low, high = wilson(won[key], played[key])
-        rows.append(Row(key=key, games=played[key], wins=won[key], rate=won[key] / played[key], low=low, high=high,
-                        expected=expected[key] / played[key]))
+        rows.append(
+            Row(
+                key=key,
+                games=played[key],
+                wins=won[key],
+                rate=won[key] / played[key],
+                low=low,
+                high=high,
+                expected=expected[key] / played[key],
+            )
+        )
     return rows, total
 
 

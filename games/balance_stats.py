@@ -84,8 +84,9 @@ def label(adapter: GameAdapter, dimension: str, key) -> str:
 METHODS = {
     "chi-square": lambda: _("Pearson’s χ² test (enough games for every player count)."),
     "exact": lambda: _("Exact multinomial test (too few games for the chi-square approximation)."),
-    "exact and chi-square": lambda: _("Exact multinomial test for the player counts with few games, Pearson’s χ² "
-                                      "for the others."),
+    "exact and chi-square": lambda: _(
+        "Exact multinomial test for the player counts with few games, Pearson’s χ² for the others."
+    ),
 }
 
 
@@ -93,14 +94,18 @@ def sentence(adapter: GameAdapter, dimension: str, balance: Balance) -> str:
     """The verdict in words: 'not enough games to tell', 'Seat 1 wins more often than chance would give: p = 0.01',
     or that the differences are within chance."""
     if balance.p_value is None:
-        return ngettext("Not enough games to tell (%(games)d game with one winner; the test needs at least %(min)d "
-                        "and, for chosen factions, at least 5 expected wins each).",
-                        "Not enough games to tell (%(games)d games with one winner; the test needs at least %(min)d "
-                        "and, for chosen factions, at least 5 expected wins each).",
-                        balance.games) % {"games": balance.games, "min": MIN_GAMES}
+        return ngettext(
+            "Not enough games to tell (%(games)d game with one winner; the test needs at least %(min)d "
+            "and, for chosen factions, at least 5 expected wins each).",
+            "Not enough games to tell (%(games)d games with one winner; the test needs at least %(min)d "
+            "and, for chosen factions, at least 5 expected wins each).",
+            balance.games,
+        ) % {"games": balance.games, "min": MIN_GAMES}
     if balance.verdict == "uneven":
         return _("%(label)s wins more often than chance would give: %(p)s.") % {
-            "label": label(adapter, dimension, balance.most_favoured.key), "p": _p(balance.p_value)}
+            "label": label(adapter, dimension, balance.most_favoured.key),
+            "p": _p(balance.p_value),
+        }
     return _("The differences are within what chance gives: %(p)s.") % {"p": _p(balance.p_value)}
 
 
@@ -113,15 +118,26 @@ def present(adapter: GameAdapter, found: Tally) -> list[dict]:
         balance = found_balances.get(dimension)
         if balance is None:
             continue
-        sections.append({
-            "dimension": dimension,
-            "title": title,
-            "games": balance.games,
-            "rows": [{"label": label(adapter, dimension, row.key), "games": row.games, "wins": row.wins,
-                      "percent": _percent(row.rate), "low": _percent(row.low), "high": _percent(row.high),
-                      "expected": _percent(row.expected)} for row in balance.rows],
-            "sentence": sentence(adapter, dimension, balance),
-            "verdict": balance.verdict,
-            "method": METHODS[balance.method]() if balance.method else "",
-        })
+        sections.append(
+            {
+                "dimension": dimension,
+                "title": title,
+                "games": balance.games,
+                "rows": [
+                    {
+                        "label": label(adapter, dimension, row.key),
+                        "games": row.games,
+                        "wins": row.wins,
+                        "percent": _percent(row.rate),
+                        "low": _percent(row.low),
+                        "high": _percent(row.high),
+                        "expected": _percent(row.expected),
+                    }
+                    for row in balance.rows
+                ],
+                "sentence": sentence(adapter, dimension, balance),
+                "verdict": balance.verdict,
+                "method": METHODS[balance.method]() if balance.method else "",
+            }
+        )
     return sections

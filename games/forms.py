@@ -18,14 +18,19 @@ COLOURS: dict[str, tuple[str, str]] = {  # slug -> (label, fill)
 
 
 class PlayerCountField(forms.TypedChoiceField):
-    """"How many players?", asked first: one tap on a radio button, and the page then shows only that many seats
+    """ "How many players?", asked first: one tap on a radio button, and the page then shows only that many seats
     (the seats' fieldsets carry data-seat="<n>"; static/css/site.css hides those past the count, no script
     needed). The set-up form reads only the first `count` seats."""
 
     def __init__(self, low: int, high: int, *, initial: int, **kwargs) -> None:
         kwargs.setdefault("label", _("Number of players"))
-        super().__init__(choices=[(n, str(n)) for n in range(low, high + 1)], coerce=int, initial=initial,
-                         widget=forms.RadioSelect, **kwargs)
+        super().__init__(
+            choices=[(n, str(n)) for n in range(low, high + 1)],
+            coerce=int,
+            initial=initial,
+            widget=forms.RadioSelect,
+            **kwargs,
+        )
 
 
 class TableSetupForm(forms.Form):
@@ -37,8 +42,12 @@ class TableSetupForm(forms.Form):
     page's script scrolls to the first one; only what concerns the whole table is a form-wide error."""
 
     game = forms.ChoiceField(label=_("Game"))
-    club = forms.ModelChoiceField(label=_("Club"), queryset=None, required=False,  # the user's clubs, in __init__
-                                  empty_label=_("No club"))
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=None,
+        required=False,  # the user's clubs, in __init__
+        empty_label=_("No club"),
+    )
     is_public = forms.BooleanField(label=_("Anyone with the link may watch"), required=False, initial=True)
 
     def __init__(self, *args, players: list[Model], clubs, **kwargs) -> None:
@@ -54,8 +63,7 @@ class TableSetupForm(forms.Form):
         """How many seats a post without a player count fills (an older page, a script): up to the last seat
         that names a player or a guest."""
         data = self.cleaned_data
-        named = [i for i in range(seats)
-                 if data.get(f"seat{i}_player") or (data.get(f"seat{i}_guest") or "").strip()]
+        named = [i for i in range(seats) if data.get(f"seat{i}_player") or (data.get(f"seat{i}_guest") or "").strip()]
         return max(named, default=-1) + 1
 
     def seat_player(self, i: int, *, label: str) -> dict | None:
@@ -79,7 +87,10 @@ class TableSetupForm(forms.Form):
             if not value:
                 continue
             if value in seen and name not in self.errors:
-                shown = dict(self.fields[name].choices).get(value, value) if hasattr(self.fields[name], "choices") \
+                shown = (
+                    dict(self.fields[name].choices).get(value, value)
+                    if hasattr(self.fields[name], "choices")
                     else value
+                )
                 self.add_error(name, message % {"value": shown})
             seen.add(value)

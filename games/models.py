@@ -35,14 +35,13 @@ class TableSession(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_sessions"
     )
-    club = models.ForeignKey(
-        "leagues.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions"
-    )
+    club = models.ForeignKey("leagues.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions")
     is_public = models.BooleanField(_("anyone may watch"), default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     head_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last log entry.")
     rebuilds = models.PositiveIntegerField(
-        default=0, help_text="Times the state was rebuilt from the log: with head_seq, the version phones poll for.")
+        default=0, help_text="Times the state was rebuilt from the log: with head_seq, the version phones poll for."
+    )
     state = models.JSONField(help_text="Projection of the log at head_seq; rebuildable.")
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -55,12 +54,18 @@ class TableSession(models.Model):
             models.Index(fields=["status", "-created_at"]),
             # The statistics page reads the private finished tables a reader may see (the public ones are stored
             # as a tally, games/stats_store.py): this keeps that read off the public tables.
-            models.Index(fields=["game"], name="session_private_finished",
-                         condition=models.Q(is_public=False, status="finished", entry="moves")),
+            models.Index(
+                fields=["game"],
+                name="session_private_finished",
+                condition=models.Q(is_public=False, status="finished", entry="moves"),
+            ),
             # ... and from the reader's side, those they made: with the seats (by player) and the clubs (by club)
             # the read follows the reader's own tables when the site's private tables are many.
-            models.Index(fields=["created_by"], name="session_private_finished_by",
-                         condition=models.Q(is_public=False, status="finished", entry="moves")),
+            models.Index(
+                fields=["created_by"],
+                name="session_private_finished_by",
+                condition=models.Q(is_public=False, status="finished", entry="moves"),
+            ),
             # A player's latest public tables (his page, 20 of them): walked newest first, each table's seat for
             # the player looked up, instead of sorting all his tables (issue 18).
             models.Index(fields=["-created_at"], name="session_public_latest", condition=models.Q(is_public=True)),
@@ -79,9 +84,11 @@ class Seat(models.Model):
     player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
     colour = models.CharField(max_length=20, blank=True)
     withdrawn_at = models.DateTimeField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="Set when the seat no longer lets its player read or move at the table (the club that seated him "
-                  "removed him); the table's other readers and writers are unchanged.")
+        "removed him); the table's other readers and writers are unchanged.",
+    )
 
     class Meta:
         ordering = ["session", "position"]
@@ -104,8 +111,9 @@ class MoveEvent(models.Model):
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
     payload = models.JSONField(help_text="The move as the engine reads it; for an undo, {'undoes': seq}.")
     description = models.CharField(max_length=300, blank=True)
-    phrase = models.JSONField(default=dict, blank=True,
-                              help_text="The description as a code with parameters, said in the reader's language.")
+    phrase = models.JSONField(
+        default=dict, blank=True, help_text="The description as a code with parameters, said in the reader's language."
+    )
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001 (unique when set)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -115,7 +123,8 @@ class MoveEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "seq"], name="one_event_per_seq"),
             models.UniqueConstraint(
-                fields=["session", "idempotency_key"], condition=models.Q(idempotency_key__isnull=False),
+                fields=["session", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
                 name="one_event_per_idempotency_key",
             ),
         ]
@@ -133,8 +142,7 @@ class BoardSetup(models.Model):
     game = models.CharField(max_length=40)
     name = models.CharField(max_length=80)
     board = models.JSONField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
-                                   related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -152,7 +160,8 @@ class GameStatsTally(models.Model):
 
     game = models.CharField(max_length=40, primary_key=True)
     version = models.PositiveIntegerField(
-        default=0, help_text="The game's stats_version the tally was built with; 0: not built yet.")
+        default=0, help_text="The game's stats_version the tally was built with; 0: not built yet."
+    )
     tally = models.JSONField(default=dict)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -37,59 +37,129 @@ _APPEND_SQL = (
 )
 
 
-def append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload: dict, description: str,
-           phrase: dict, idempotency_key: str | None, now: datetime.datetime) -> MoveEvent:
+def append(
+    session: TableSession,
+    *,
+    user: AbstractBaseUser,
+    kind: str,
+    payload: dict,
+    description: str,
+    phrase: dict,
+    idempotency_key: str | None,
+    now: datetime.datetime,
+) -> MoveEvent:
     """Append entry `session.head_seq + 1` and store the projection `session` already holds (state, outcome,
     status, finished_at), under the row lock the caller holds. The table's update happens only if the insert did:
     an insert that meets an earlier entry with the same idempotency key writes nothing and raises KeyTaken.
     On success `session.head_seq` and `updated_at` are the new ones."""
     seq = session.head_seq + 1
     if connection.vendor == "postgresql":
-        event = _append_sql(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
-                            idempotency_key=idempotency_key, seq=seq, now=now)
+        event = _append_sql(
+            session,
+            user=user,
+            kind=kind,
+            payload=payload,
+            description=description,
+            phrase=phrase,
+            idempotency_key=idempotency_key,
+            seq=seq,
+            now=now,
+        )
     else:
-        event = _append_orm(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
-                            idempotency_key=idempotency_key, seq=seq)
+        event = _append_orm(
+            session,
+            user=user,
+            kind=kind,
+            payload=payload,
+            description=description,
+            phrase=phrase,
+            idempotency_key=idempotency_key,
+            seq=seq,
+        )
     return event
 
 
-def _append_sql(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq,
-                now) -> MoveEvent:
+def _append_sql(
+    session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq, now
+) -> MoveEvent:
     """One statement (one round trip): a WITH that inserts the entry and updates the table."""
     with connection.cursor() as cursor:
-        cursor.execute(_APPEND_SQL, {
-            "session": session.pk, "seq": seq, "kind": kind, "payload": json.dumps(payload),
-            "description": description, "phrase": json.dumps(phrase), "user": user.pk, "key": idempotency_key,
-            "now": now, "state": json.dumps(session.state),
-            "outcome": None if session.outcome is None else json.dumps(session.outcome),
-            "status": session.status, "finished_at": session.finished_at,
-        })
+        cursor.execute(
+            _APPEND_SQL,
+            {
+                "session": session.pk,
+                "seq": seq,
+                "kind": kind,
+                "payload": json.dumps(payload),
+                "description": description,
+                "phrase": json.dumps(phrase),
+                "user": user.pk,
+                "key": idempotency_key,
+                "now": now,
+                "state": json.dumps(session.state),
+                "outcome": None if session.outcome is None else json.dumps(session.outcome),
+                "status": session.status,
+                "finished_at": session.finished_at,
+            },
+        )
         row = cursor.fetchone()
     if row is None:
         raise KeyTaken
     session.head_seq, session.updated_at = seq, now
-    event = MoveEvent(id=row[0], session=session, seq=seq, kind=kind, payload=payload, description=description,
-                      phrase=phrase, entered_by=user if user.pk else None, idempotency_key=idempotency_key,
-                      created_at=now)
+    event = MoveEvent(
+        id=row[0],
+        session=session,
+        seq=seq,
+        kind=kind,
+        payload=payload,
+        description=description,
+        phrase=phrase,
+        entered_by=user if user.pk else None,
+        idempotency_key=idempotency_key,
+        created_at=now,
+    )
     event._state.adding, event._state.db = False, connection.alias
     return event
 
 
-def _append_orm(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key,
-                seq) -> MoveEvent:
+def _append_orm(session: TableSession, *, user, kind, payload, description, phrase, idempotency_key, seq) -> MoveEvent:
     """The plain way, for a database without INSERT in a WITH (SQLite): the key looked up first, then the insert
     and the update (`updated_at` is the row's auto_now)."""
     if idempotency_key and session.events.filter(idempotency_key=idempotency_key).exists():
         raise KeyTaken
-    event = MoveEvent.objects.create(session=session, seq=seq, kind=kind, payload=payload, description=description,
-                                     phrase=phrase, entered_by=user, idempotency_key=idempotency_key)
+    event = MoveEvent.objects.create(
+        session=session,
+        seq=seq,
+        kind=kind,
+        payload=payload,
+        description=description,
+        phrase=phrase,
+        entered_by=user,
+        idempotency_key=idempotency_key,
+    )
     session.head_seq = seq
     session.save(update_fields=["state", "outcome", "status", "finished_at", "head_seq", "updated_at"])
     return event
 
 
-LOCKED_FIELDS = ("id", "code", "game", "rules_version", "entry", "created_by_id", "club_id", "is_public", "status",
-                 "head_seq", "rebuilds", "state", "outcome", "created_at", "updated_at", "finished_at")  # not setup
+LOCKED_FIELDS = (
+    "id",
+    "code",
+    "game",
+    "rules_version",
+    "entry",
+    "created_by_id",
+    "club_id",
+    "is_public",
+    "status",
+    "head_seq",
+    "rebuilds",
+    "state",
+    "outcome",
+    "created_at",
+    "updated_at",
+    "finished_at",
+)  # not setup
 _LOCKED_JSON = (LOCKED_FIELDS.index("state"), LOCKED_FIELDS.index("outcome"))
 _LOCKED_SQL = f"SELECT {', '.join(LOCKED_FIELDS)} FROM {TableSession._meta.db_table} WHERE code = %s FOR UPDATE"
 

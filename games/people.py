@@ -57,8 +57,11 @@ def club_member_q(user: Any, *, roles: Sequence[str] | None = None) -> Q:
 def seatable_q(me: Model, user: Any) -> Q:
     """The players `user` (whose own player is `me`) may seat at a new table: his clubs' members, the players he
     sat with and the guests he added (games.views.seatable_players)."""
-    return (Q(memberships__club__memberships__player=me) | Q(seats__session__seats__player=me)
-            | Q(created_by=user, user__isnull=True))
+    return (
+        Q(memberships__club__memberships__player=me)
+        | Q(seats__session__seats__player=me)
+        | Q(created_by=user, user__isnull=True)
+    )
 
 
 def unmerged_q() -> Q:

@@ -32,8 +32,10 @@ Word = Callable[[Any, dict | None], str]  # (value, state or None) -> the value 
 
 def in_words(table: Mapping[Any, Any]) -> Word:
     """A parameter said through a table of translated words (a bonus tile, a deck): unknown values as they are."""
+
     def say(value: Any, state: dict | None) -> str:
         return str(table.get(value, value)) if isinstance(value, str | int) else str(value)
+
     return say
 
 
@@ -74,8 +76,13 @@ class Plural:
 class Catalogue:
     """One game's sentences by code, and how to say its parameters."""
 
-    def __init__(self, sentences: Mapping[str, Any], words: Mapping[str, Word] | None = None,
-                 names: frozenset[str] = frozenset(), and_lists: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        sentences: Mapping[str, Any],
+        words: Mapping[str, Word] | None = None,
+        names: frozenset[str] = frozenset(),
+        and_lists: frozenset[str] = frozenset(),
+    ) -> None:
         self.sentences = {**SHARED, **sentences}
         self.words = dict(words or {})
         # The game's list parameters said "a, b and c" (as its engine's English does); other lists "a, b, c". The

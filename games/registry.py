@@ -28,7 +28,6 @@ GAMES: tuple[str, ...] = (
 )
 
 
-
 def game_key(text: str) -> str:
     """What two spellings of one game share: accents dropped (NFKD), case folded, every run of other characters
     than letters and digits one "_" ("Shitennō" and "SHITENNO" give "shitenno", "Samurai  Empires" gives

@@ -58,20 +58,26 @@ def sessions_visible_q(viewer: AbstractBaseUser, *, through: str) -> Q:
 
 def _may_see(session: TableSession, viewer: AbstractBaseUser) -> bool:
     """Public tables are decided without a query; the visibility joins run only for private ones."""
-    return session.is_public or viewer.is_superuser or TableSession.objects.filter(
-        _visible_q(viewer), pk=session.pk).exists()
+    return (
+        session.is_public
+        or viewer.is_superuser
+        or TableSession.objects.filter(_visible_q(viewer), pk=session.pk).exists()
+    )
 
 
 def _rated_seats(session: TableSession) -> Prefetch:
     """The seats with each player's rating, as columns of the seats' own query (the owner of ratings adds them,
     games.people, in the scope it chooses for the table: its league's or its game's), so the table page's win
     chances (issue 29) cost no query of their own."""
-    return Prefetch("seats", queryset=people().seats_rated(
-        Seat.objects.select_related("player").order_by("session_id", "position"), session))
+    return Prefetch(
+        "seats",
+        queryset=people().seats_rated(
+            Seat.objects.select_related("player").order_by("session_id", "position"), session
+        ),
+    )
 
 
-def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False
-                       ) -> TableSession:
+def session_for_viewer(*, code: str, viewer: AbstractBaseUser, seats: bool = True, rated: bool = False) -> TableSession:
     """404 for a table the viewer may not see, so its existence is not revealed. Writers, who only need
     the row the service locks (and reads whole) anyway, pass seats=False and get the row's id only; the table's
     page passes rated=True for the seats' ratings (_rated_seats)."""
@@ -123,8 +129,10 @@ class Head(NamedTuple):
     club_id: int | None
 
 
-_HEAD_SQL = ("SELECT id, game, head_seq, rebuilds, is_public, created_by_id, club_id"
-             f" FROM {TableSession._meta.db_table} WHERE code = %s")
+_HEAD_SQL = (
+    "SELECT id, game, head_seq, rebuilds, is_public, created_by_id, club_id"
+    f" FROM {TableSession._meta.db_table} WHERE code = %s"
+)
 
 
 def _head_row(code: str) -> Head | None:
@@ -176,8 +184,11 @@ def session_settled(session: TableSession) -> Settled | None:
     """Whether a table still playing was settled without its moves (people.Settled: a league night's table whose
     game was entered by hand), so that its page offers no move and its writes are refused. Asked of the owner of
     results only for a club's table played by moves: a table outside any club (most of the site's) costs nothing."""
-    if (session.club_id is None or session.status != TableSession.Status.PLAYING
-            or session.entry != TableSession.Entry.MOVES):
+    if (
+        session.club_id is None
+        or session.status != TableSession.Status.PLAYING
+        or session.entry != TableSession.Entry.MOVES
+    ):
         return None
     return people().table_settled(session)
 
@@ -186,8 +197,11 @@ def sessions_settled(sessions: Iterable[TableSession]) -> set[int]:
     """The ids of those of `sessions` settled without their moves (`session_settled`, for a list of tables: the
     lists say "finished" for them). One question to the owner of results for the whole list, asked only about a
     club's tables still played by moves: a list without any costs nothing."""
-    asked = [s.pk for s in sessions if s.club_id is not None and s.status == TableSession.Status.PLAYING
-             and s.entry == TableSession.Entry.MOVES]
+    asked = [
+        s.pk
+        for s in sessions
+        if s.club_id is not None and s.status == TableSession.Status.PLAYING and s.entry == TableSession.Entry.MOVES
+    ]
     return people().tables_settled(asked) if asked else set()
 
 
@@ -219,8 +233,9 @@ def undone_among(session: TableSession, events: list[MoveEvent]) -> set[int]:
     if not events:
         return set()
     first, last = events[0].seq, events[-1].seq
-    undos = session.events.filter(kind=MoveEvent.Kind.UNDO, seq__gt=first, payload__undoes__gte=first,
-                                  payload__undoes__lte=last)
+    undos = session.events.filter(
+        kind=MoveEvent.Kind.UNDO, seq__gt=first, payload__undoes__gte=first, payload__undoes__lte=last
+    )
     return {payload["undoes"] for payload in undos.values_list("payload", flat=True)}
 
 
@@ -267,8 +282,11 @@ def session_state_replayed(session: TableSession, *, upto_seq: int | None = None
 def seat_names(session_ids: list[int]) -> dict[int, list[str]]:
     """The names of the players at each of these tables, in seat order: one query of names, for lists of tables."""
     names: dict[int, list[str]] = {}
-    for session_id, name in (Seat.objects.filter(session_id__in=session_ids).order_by("session_id", "position")
-                             .values_list("session_id", SEAT_PLAYER_NAME)):
+    for session_id, name in (
+        Seat.objects.filter(session_id__in=session_ids)
+        .order_by("session_id", "position")
+        .values_list("session_id", SEAT_PLAYER_NAME)
+    ):
         names.setdefault(session_id, []).append(name)
     return names
 
@@ -292,8 +310,13 @@ def sessions_for_home(*, viewer: AbstractBaseUser) -> QuerySet[TableSession]:
 def session_playing_now() -> TableSession | None:
     """The public table in play most recently moved on: the logged-out home page shows it, so a newcomer sees a
     real game being scored before signing up."""
-    return (TableSession.objects.filter(is_public=True, status=TableSession.Status.PLAYING)
-            .select_related("club").prefetch_related(_SEATS).order_by("-updated_at").first())
+    return (
+        TableSession.objects.filter(is_public=True, status=TableSession.Status.PLAYING)
+        .select_related("club")
+        .prefetch_related(_SEATS)
+        .order_by("-updated_at")
+        .first()
+    )
 
 
 def session_hint(session: TableSession) -> dict | None:
@@ -336,18 +359,26 @@ def game_stats_tally(*, game: str, viewer: AbstractBaseUser) -> dict:
     tally = stats_store.public_tally(adapter)
     if viewer.is_authenticated:
         private = TableSession.objects.filter(
-            game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED, is_public=False,
+            game=game,
+            entry=TableSession.Entry.MOVES,
+            status=TableSession.Status.FINISHED,
+            is_public=False,
         ).order_by()  # the private finished tables' partial index: public tables, however many, are not read
         if not viewer.is_superuser:
             # The private part of _visible_q, from the viewer's side: the tables they made, sat at or whose club
             # they belong to, each found by its own index. Asked of every private table instead, the read grew
             # with the site's private tables, not with the reader's.
-            private = private.filter(pk__in=private.filter(created_by=viewer).values("pk").union(
-                private.filter(seated_q(viewer)).values("pk"),
-                private.filter(club_member_q(viewer)).values("pk")))
+            private = private.filter(
+                pk__in=private.filter(created_by=viewer)
+                .values("pk")
+                .union(
+                    private.filter(seated_q(viewer)).values("pk"), private.filter(club_member_q(viewer)).values("pk")
+                )
+            )
         private = private.values_list("setup", "outcome")
-        tally = adapter.stats_merge(tally, adapter.stats_tally(
-            TableRow(setup, outcome) for setup, outcome in private.iterator(chunk_size=2000)))
+        tally = adapter.stats_merge(
+            tally, adapter.stats_tally(TableRow(setup, outcome) for setup, outcome in private.iterator(chunk_size=2000))
+        )
     return tally
 
 
@@ -355,10 +386,16 @@ def player_seats_finished(*, player: Model, game: str | list[str], viewer: Abstr
     """The player's seats at finished move-by-move tables of `game` (or of any of a list of games) the viewer may
     see (for the game's part of the player's page, GameAdapter.player_stats)."""
     games = {"session__game__in": game} if isinstance(game, list) else {"session__game": game}
-    return Seat.objects.filter(
-        player=player, **games, session__entry=TableSession.Entry.MOVES,
-        session__status=TableSession.Status.FINISHED,
-    ).filter(sessions_visible_q(viewer, through="session")).order_by()
+    return (
+        Seat.objects.filter(
+            player=player,
+            **games,
+            session__entry=TableSession.Entry.MOVES,
+            session__status=TableSession.Status.FINISHED,
+        )
+        .filter(sessions_visible_q(viewer, through="session"))
+        .order_by()
+    )
 
 
 def session_result(session: TableSession, viewer: AbstractBaseUser) -> dict | None:

@@ -36,8 +36,9 @@ class Recorded:
 
 def _earlier(session: TableSession, event: MoveEvent) -> Recorded:
     """The first answer again, for a repeated idempotency key: the state as it was after that entry."""
-    return Recorded(event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq),
-                    session=session)
+    return Recorded(
+        event, replayed=True, state=selectors.session_state_replayed(session, upto_seq=event.seq), session=session
+    )
 
 
 def _engine_or_400(game: str):
@@ -63,17 +64,30 @@ def session_create(
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"players": _("A player can take only one seat.")})
     if not engine.min_players <= len(players) <= engine.max_players:
-        raise ValidationError({"players": _("%(game)s is played by %(min)d to %(max)d players.") % {
-            "game": engine.name, "min": engine.min_players, "max": engine.max_players}})
+        raise ValidationError(
+            {
+                "players": _("%(game)s is played by %(min)d to %(max)d players.")
+                % {"game": engine.name, "min": engine.min_players, "max": engine.max_players}
+            }
+        )
     if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may start a table for this club."))
     state = engine.initial_state(setup)  # raises InvalidMove/IllegalMove with the reason
     if len(engine.score(state)) != len(players):  # one score per seat the set-up describes
-        raise ValidationError({"players": _("The set-up is for %(setup)d players, but %(seated)d are seated.") % {
-            "setup": len(engine.score(state)), "seated": len(players)}})
+        raise ValidationError(
+            {
+                "players": _("The set-up is for %(setup)d players, but %(seated)d are seated.")
+                % {"setup": len(engine.score(state)), "seated": len(players)}
+            }
+        )
     session = TableSession.objects.create(
-        game=game, rules_version=engine.rules_version, setup=setup, created_by=created_by,
-        club=club, is_public=is_public, state=state,
+        game=game,
+        rules_version=engine.rules_version,
+        setup=setup,
+        created_by=created_by,
+        club=club,
+        is_public=is_public,
+        state=state,
     )
     colours = colours or []
     Seat.objects.bulk_create(
@@ -89,8 +103,15 @@ def _lock(session: TableSession) -> TableSession:
     return TableSession.objects.select_for_update().get(pk=session.pk)
 
 
-def _replayed(session: TableSession, idempotency_key: str | None, *, user: AbstractBaseUser, seq: int,
-              kind: str, payload: dict | None) -> MoveEvent | None:
+def _replayed(
+    session: TableSession,
+    idempotency_key: str | None,
+    *,
+    user: AbstractBaseUser,
+    seq: int,
+    kind: str,
+    payload: dict | None,
+) -> MoveEvent | None:
     """The entry an earlier submission with this key made, if the same writer sends the same request again.
 
     Who may write is checked first, so a key never hands anyone an answer they could not have had. A key that
@@ -104,11 +125,19 @@ def _replayed(session: TableSession, idempotency_key: str | None, *, user: Abstr
         return None
     if not selectors.session_can_write(session, user):
         raise PermissionDenied(_("Only the table's creator, its seated players and its club's admins may do this."))
-    same = (earlier.entered_by_id == user.pk and earlier.kind == kind and earlier.seq == seq + 1
-            and (payload is None or earlier.payload == payload))
+    same = (
+        earlier.entered_by_id == user.pk
+        and earlier.kind == kind
+        and earlier.seq == seq + 1
+        and (payload is None or earlier.payload == payload)
+    )
     if not same:
-        raise KeyReused(_("This Idempotency-Key was already used for a different request at this table; send a new "
-                          "key with each new request."))
+        raise KeyReused(
+            _(
+                "This Idempotency-Key was already used for a different request at this table; send a new "
+                "key with each new request."
+            )
+        )
     return earlier
 
 
@@ -136,8 +165,17 @@ def _check_writable(session: TableSession, user: AbstractBaseUser, seq: int) -> 
         raise game_over(session)
 
 
-def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload: dict, description: str,
-            phrase: dict, idempotency_key: str | None, state: dict) -> tuple[MoveEvent, bool]:
+def _append(
+    session: TableSession,
+    *,
+    user: AbstractBaseUser,
+    kind: str,
+    payload: dict,
+    description: str,
+    phrase: dict,
+    idempotency_key: str | None,
+    state: dict,
+) -> tuple[MoveEvent, bool]:
     """Append one log entry and store the projection it leads to (games/move_store.py; an idempotency key used
     before raises KeyTaken and writes nothing); the entry, and whether the table had an outcome before it. The
     in-memory session is updated to match. What follows from the entry (the head, the statistics, the leagues'
@@ -150,8 +188,16 @@ def _append(session: TableSession, *, user: AbstractBaseUser, kind: str, payload
     session.outcome = outcome.to_json() if outcome else None
     session.status = TableSession.Status.FINISHED if outcome else TableSession.Status.PLAYING
     session.finished_at = now if outcome else None
-    event = move_store.append(session, user=user, kind=kind, payload=payload, description=description, phrase=phrase,
-                              idempotency_key=idempotency_key, now=now)
+    event = move_store.append(
+        session,
+        user=user,
+        kind=kind,
+        payload=payload,
+        description=description,
+        phrase=phrase,
+        idempotency_key=idempotency_key,
+        now=now,
+    )
     return event, had_outcome
 
 
@@ -168,8 +214,14 @@ def _appended(session: TableSession, had_outcome: bool) -> None:
 
 @transaction.atomic
 def move_record(
-    *, session: TableSession | None = None, code: str | None = None, seq: int, move: dict, user: AbstractBaseUser,
-    idempotency_key: str | None = None, same_move_on_replay: bool = True,
+    *,
+    session: TableSession | None = None,
+    code: str | None = None,
+    seq: int,
+    move: dict,
+    user: AbstractBaseUser,
+    idempotency_key: str | None = None,
+    same_move_on_replay: bool = True,
 ) -> Recorded:
     """Append `move` if it is legal on the state the writer saw (`seq`); nothing is written otherwise.
 
@@ -192,15 +244,30 @@ def move_record(
         engine = get_engine(session.game)
         new_state = engine.apply(session.state, move)
         described = getattr(engine, "describe_phrase", None)  # a game without one is logged in its English only
-        phrase = described(session.state, move, checked=True) if described else engine.describe(
-            session.state, move, checked=True)
+        phrase = (
+            described(session.state, move, checked=True)
+            if described
+            else engine.describe(session.state, move, checked=True)
+        )
         event, had_outcome = _append(
-            session, user=user, kind=MoveEvent.Kind.MOVE, payload=move, description=str(phrase)[:300],
-            phrase=phrase.to_json() if isinstance(phrase, Phrase) else {}, idempotency_key=idempotency_key,
-            state=new_state)
+            session,
+            user=user,
+            kind=MoveEvent.Kind.MOVE,
+            payload=move,
+            description=str(phrase)[:300],
+            phrase=phrase.to_json() if isinstance(phrase, Phrase) else {},
+            idempotency_key=idempotency_key,
+            state=new_state,
+        )
     except (PermissionDenied, Conflict, MoveError, move_store.KeyTaken):  # the checks, the engine and the key only
-        earlier = _replayed(session, idempotency_key, user=user, seq=seq, kind=MoveEvent.Kind.MOVE,
-                            payload=move if same_move_on_replay else None)
+        earlier = _replayed(
+            session,
+            idempotency_key,
+            user=user,
+            seq=seq,
+            kind=MoveEvent.Kind.MOVE,
+            payload=move if same_move_on_replay else None,
+        )
         if earlier is None:
             raise
         return _earlier(session, earlier)
@@ -227,7 +294,10 @@ def move_undo(
         raise InvalidMove(_("There is no move to undo."))
     undone = standing.pop()
     event, had_outcome = _append(
-        session, user=user, kind=MoveEvent.Kind.UNDO, payload={"undoes": undone.seq},
+        session,
+        user=user,
+        kind=MoveEvent.Kind.UNDO,
+        payload={"undoes": undone.seq},
         description=_("Undo: %(move)s") % {"move": undone.description},
         phrase={"code": "site.undo", "params": {"move": undone.phrase or undone.description}},
         idempotency_key=idempotency_key,
@@ -262,8 +332,12 @@ def tables_touched(*, sessions: Iterable[int]) -> int:
     The rows are locked in the order of their ids (two such writers never wait for each other crosswise) and held
     to the caller's commit: a move being written at one of them is waited for, and a move after this waits for
     the caller, then counts this version (`_append` stores what it locked)."""
-    codes = list(TableSession.objects.select_for_update().filter(
-        pk__in=list(sessions), status=TableSession.Status.PLAYING).order_by("pk").values_list("code", flat=True))
+    codes = list(
+        TableSession.objects.select_for_update()
+        .filter(pk__in=list(sessions), status=TableSession.Status.PLAYING)
+        .order_by("pk")
+        .values_list("code", flat=True)
+    )
     if not codes:
         return 0
     touched = TableSession.objects.filter(code__in=codes).update(rebuilds=F("rebuilds") + 1)
@@ -309,17 +383,25 @@ def final_count_record(
     """Save a table that entered only its end state as a finished session with its outcome."""
     outcome = final_count(game=game, end=end)
     if len(players) != len(outcome.placings):
-        raise ValidationError({"save_with_players": _("Name one player per seat: %(n)d.") % {
-            "n": len(outcome.placings)}})
+        raise ValidationError(
+            {"save_with_players": _("Name one player per seat: %(n)d.") % {"n": len(outcome.placings)}}
+        )
     if len({player.pk for player in players}) != len(players):
         raise ValidationError({"save_with_players": _("A player can take only one seat.")})
     if club is not None and not is_club_member(club, created_by):
         raise PermissionDenied(_("Only members may save a table for this club."))
     engine = get_engine(game)
     session = TableSession.objects.create(
-        game=engine.slug, rules_version=engine.rules_version, entry=TableSession.Entry.FINAL_COUNT,
-        setup={"final_count": end}, created_by=created_by, club=club, state={"final_count": end},
-        outcome=outcome.to_json(), status=TableSession.Status.FINISHED, finished_at=timezone.now(),
+        game=engine.slug,
+        rules_version=engine.rules_version,
+        entry=TableSession.Entry.FINAL_COUNT,
+        setup={"final_count": end},
+        created_by=created_by,
+        club=club,
+        state={"final_count": end},
+        outcome=outcome.to_json(),
+        status=TableSession.Status.FINISHED,
+        finished_at=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
     signals.table_finished.send(sender=TableSession, session=session)
@@ -354,8 +436,13 @@ def table_open(
             player = people().guest_create(name=seat.get("guest_name", ""), created_by=created_by)
         seated.append(player)
     return session_create(
-        game=adapter.slug, created_by=created_by, players=seated, setup=setup,
-        colours=[seat.get("colour", "") for seat in seats], club=club, is_public=is_public,
+        game=adapter.slug,
+        created_by=created_by,
+        players=seated,
+        setup=setup,
+        colours=[seat.get("colour", "") for seat in seats],
+        club=club,
+        is_public=is_public,
     )
 
 
@@ -364,5 +451,6 @@ def seats_withdraw(*, sessions: Iterable[int], player: Model) -> int:
     """The player's seats at these tables, while they are still being played, no longer let him read or move there
     (the club that seated him has removed him: the owner of clubs says which tables, games.people). The game goes
     on: its creator and the club's admins enter his moves or end it. Returns how many seats were withdrawn."""
-    return Seat.objects.filter(session_id__in=sessions, player=player, withdrawn_at__isnull=True,
-                               session__status=TableSession.Status.PLAYING).update(withdrawn_at=timezone.now())
+    return Seat.objects.filter(
+        session_id__in=sessions, player=player, withdrawn_at__isnull=True, session__status=TableSession.Status.PLAYING
+    ).update(withdrawn_at=timezone.now())

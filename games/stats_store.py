@@ -27,8 +27,11 @@ CHUNK = 2000
 
 
 def _counts(session: TableSession) -> bool:
-    return (session.is_public and session.entry == TableSession.Entry.MOVES
-            and session.status == TableSession.Status.FINISHED)
+    return (
+        session.is_public
+        and session.entry == TableSession.Entry.MOVES
+        and session.status == TableSession.Status.FINISHED
+    )
 
 
 def _locked(adapter: GameAdapter) -> GameStatsTally:
@@ -109,9 +112,13 @@ def tally_rebuild(adapter: GameAdapter, *, only_if_unbuilt: bool = False) -> dic
     if only_if_unbuilt and store.version == adapter.stats_version:
         return store.tally  # another reader built it while this one waited
     GameStatsCounted.objects.filter(game=adapter.slug).delete()
-    tables = TableSession.objects.filter(
-        game=adapter.slug, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED, is_public=True
-    ).order_by().values_list("pk", "setup", "outcome")
+    tables = (
+        TableSession.objects.filter(
+            game=adapter.slug, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED, is_public=True
+        )
+        .order_by()
+        .values_list("pk", "setup", "outcome")
+    )
     tally: dict = {}
     batch: list[GameStatsCounted] = []
     for pk, setup, outcome in tables.iterator(chunk_size=CHUNK):
@@ -135,8 +142,11 @@ def tallies_rebuild() -> dict[str, bool]:
             continue
         before = GameStatsTally.objects.filter(game=adapter.slug).values_list("version", "tally").first()
         after = tally_rebuild(adapter)
-        right[adapter.slug] = before is not None and before[0] == adapter.stats_version and (
-            adapter.stats_present(before[1]) == adapter.stats_present(after))
+        right[adapter.slug] = (
+            before is not None
+            and before[0] == adapter.stats_version
+            and (adapter.stats_present(before[1]) == adapter.stats_present(after))
+        )
     return right
 
 

@@ -14,8 +14,12 @@ def session_rebuild(session_id: int) -> int:
     return services.session_rebuild(session=session).head_seq
 
 
-@shared_task(name="games.tasks.stats_rebuild", acks_late=True, soft_time_limit=settings.LONG_JOB_TIME_LIMIT,
-             time_limit=settings.LONG_JOB_TIME_LIMIT + 30)
+@shared_task(
+    name="games.tasks.stats_rebuild",
+    acks_late=True,
+    soft_time_limit=settings.LONG_JOB_TIME_LIMIT,
+    time_limit=settings.LONG_JOB_TIME_LIMIT + 30,
+)
 def stats_rebuild() -> dict[str, bool]:
     """Nightly: every game's stored statistics counted again from its tables (games/stats_store.py); says, per
     game, whether the stored tally was right (it always should be: a False is logged as a warning)."""

@@ -46,8 +46,12 @@ def seatable_players(user) -> list:
     plays with, so it grows with his clubs, not with the site."""
     me = people().player_for_user(user)
     others = (
-        player_model().objects.filter(seatable_q(me, user))
-        .exclude(pk=me.pk).filter(unmerged_q()).distinct().order_by("name", "id")
+        player_model()
+        .objects.filter(seatable_q(me, user))
+        .exclude(pk=me.pk)
+        .filter(unmerged_q())
+        .distinct()
+        .order_by("name", "id")
     )
     return [me, *others]
 
@@ -71,17 +75,25 @@ def table_new(request: HttpRequest) -> HttpResponse:
     players = seatable_players(request.user)
     clubs = people().clubs_of_user(request.user)
     club = _usual_club(request.user, clubs)
-    form = game.setup_form_class(request.POST or None, players=players, clubs=clubs,
-                                 initial={"game": game.slug, "seat0_player": str(players[0].pk),
-                                          "club": club.pk if club else None})
+    form = game.setup_form_class(
+        request.POST or None,
+        players=players,
+        clubs=clubs,
+        initial={"game": game.slug, "seat0_player": str(players[0].pk), "club": club.pk if club else None},
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
                 session = services.table_open(
-                    game=game.slug, created_by=request.user, seats=data["seats"], setup=data["setup"],
-                    deal=data["deal"], club=data["club"], is_public=data["is_public"],
+                    game=game.slug,
+                    created_by=request.user,
+                    seats=data["seats"],
+                    setup=data["setup"],
+                    deal=data["deal"],
+                    club=data["club"],
+                    is_public=data["is_public"],
                 )
             except MoveError as exc:
                 form.add_error(None, game.say_error(exc))
@@ -91,8 +103,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 game.table_opened(session, data, request.user)
                 return redirect(session)
         status = 400
-    return render(request, "games/table_new.html", {"form": form, "game": game, "games": all_games()},
-                  status=status)
+    return render(request, "games/table_new.html", {"form": form, "game": game, "games": all_games()}, status=status)
 
 
 # --- the table ------------------------------------------------------------------------------------------
@@ -106,8 +117,14 @@ def _table_context(request: HttpRequest, session: TableSession, **extra) -> dict
     settled = selectors.session_settled(session)
     can_write = settled is None and selectors.session_can_write(session, request.user)
     context: dict = {
-        "session": session, "game": game, "can_write": can_write, "key": uuid.uuid4().hex, "entered": {},
-        "error": None, "notice": None, "settled": settled,
+        "session": session,
+        "game": game,
+        "can_write": can_write,
+        "key": uuid.uuid4().hex,
+        "entered": {},
+        "error": None,
+        "notice": None,
+        "settled": settled,
     }
     context.update(extra)
     if context.get("settled_refusal") and settled is None:  # taken back meanwhile: the refusal still says why
@@ -181,7 +198,8 @@ def _render_table(request: HttpRequest, session: TableSession, status: int = 200
         # a settled table's game is over: the chances before it, read as a game to come, are not shown
         context["chances"] = people().seat_chances(session) if context["settled"] is None else None
         context["qr_svg"] = segno.make(join_url, error="m").svg_inline(
-            scale=4, dark="#000", light="#fff", title=_("QR code of the join link"))
+            scale=4, dark="#000", light="#fff", title=_("QR code of the join link")
+        )
     return render(request, template, context, status=status)
 
 
@@ -256,8 +274,15 @@ def _write(request: HttpRequest, session: TableSession, write) -> HttpResponse:
         recorded = write()
     except MoveError as exc:
         error = get_game(session.game).say_error(exc, session.state)
-        return _render_table(request, session, status=400, error=error, entered=entered,
-                             error_form=request.POST.get("type", ""), error_field=getattr(exc, "field", ""))
+        return _render_table(
+            request,
+            session,
+            status=400,
+            error=error,
+            entered=entered,
+            error_form=request.POST.get("type", ""),
+            error_field=getattr(exc, "field", ""),
+        )
     except Conflict as exc:
         selectors.session_reload(session)
         if "settled" in exc.payload:  # the page's notice says it, as the refusal: not a second time above it
@@ -281,8 +306,14 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
         if session.entry == TableSession.Entry.FINAL_COUNT:
             raise services.game_over(session)
         move = get_game(session.game).move_from_post(session.state, request.POST)
-        return services.move_record(session=session, seq=_seq(request), move=move, user=request.user,
-                             idempotency_key=idempotency_key(request.POST.get("key")), same_move_on_replay=False)
+        return services.move_record(
+            session=session,
+            seq=_seq(request),
+            move=move,
+            user=request.user,
+            idempotency_key=idempotency_key(request.POST.get("key")),
+            same_move_on_replay=False,
+        )
 
     return _write(request, session, write)
 
@@ -290,9 +321,16 @@ def table_move(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_undo(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
-    return _write(request, session, lambda: services.move_undo(
-        session=session, seq=_seq(request), user=request.user,
-        idempotency_key=idempotency_key(request.POST.get("key"))))
+    return _write(
+        request,
+        session,
+        lambda: services.move_undo(
+            session=session,
+            seq=_seq(request),
+            user=request.user,
+            idempotency_key=idempotency_key(request.POST.get("key")),
+        ),
+    )
 
 
 HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first did
@@ -301,8 +339,17 @@ HISTORY_PAGE = 30  # a phone's screenful or two; each part costs what the first 
 # What a history row shows of an entry: not its move (the payload, JSON read for nothing) nor its enterer's account
 # beyond his name: the name others see him by, his player's (the user's `player`, by name, games/people.py), with
 # the username for an account that has no player yet.
-_HISTORY_FIELDS = ("id", "session_id", "seq", "kind", "description", "phrase", "created_at", "entered_by__username",
-                   "entered_by__player__name")
+_HISTORY_FIELDS = (
+    "id",
+    "session_id",
+    "seq",
+    "kind",
+    "description",
+    "phrase",
+    "created_at",
+    "entered_by__username",
+    "entered_by__player__name",
+)
 
 
 @require_safe
@@ -310,8 +357,11 @@ def table_history(request: HttpRequest, code: str) -> HttpResponse:
     session = selectors.session_for_viewer(code=code, viewer=request.user)
     # a part of the log without counting it (one entry more says whether another part follows): a long log cost
     # its count on every part
-    page = LookaheadPage(session.events.select_related("entered_by__player").only(*_HISTORY_FIELDS).order_by("seq"),
-                         request.GET.get("page"), HISTORY_PAGE)
+    page = LookaheadPage(
+        session.events.select_related("entered_by__player").only(*_HISTORY_FIELDS).order_by("seq"),
+        request.GET.get("page"),
+        HISTORY_PAGE,
+    )
     events = list(page.object_list)
     undone = selectors.undone_among(session, events)
     rows = [{"event": e, "undone": e.seq in undone, "is_undo": e.kind == MoveEvent.Kind.UNDO} for e in events]
@@ -347,8 +397,9 @@ def final_count(request: HttpRequest, game: str = "") -> HttpResponse:
             else:
                 names = [_("Seat %(n)d") % {"n": i + 1} for i in range(len(result["placings"]))]
                 outcome, status = adapter.outcome_context(result, names, {"final_count": end}), 200
-    return render(request, adapter.final_count_template, {"form": form, "outcome": outcome, "game": adapter},
-                  status=status)
+    return render(
+        request, adapter.final_count_template, {"form": form, "outcome": outcome, "game": adapter}, status=status
+    )
 
 
 # --- a game's page: statistics from the move logs (issue 5) ---------------------------------------------
@@ -362,5 +413,6 @@ def game_stats(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404(_("This game has no statistics page."))
     tally = selectors.game_stats_tally(game=adapter.slug, viewer=request.user)
     context = adapter.stats_context(adapter.stats_present(tally))
-    return render(request, adapter.stats_template,
-                  {"game": adapter, **context, "balance": balance_stats.present(adapter, tally)})
+    return render(
+        request, adapter.stats_template, {"game": adapter, **context, "balance": balance_stats.present(adapter, tally)}
+    )

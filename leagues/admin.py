@@ -123,8 +123,9 @@ class ResultAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
-        admin_changes.result_changed_in_admin(before=request.result_before, result_id=form.instance.pk,
-                                              user=request.user)
+        admin_changes.result_changed_in_admin(
+            before=request.result_before, result_id=form.instance.pk, user=request.user
+        )
 
     def delete_model(self, request, obj) -> None:
         before, pk = admin_changes.result_footprint(obj.pk), obj.pk

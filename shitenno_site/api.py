@@ -87,8 +87,9 @@ class IdField(StrictIntegerField):
 
 def id_parameter(name: str, description: str, **kwargs) -> OpenApiParameter:
     """A query parameter holding an object's id, with the bounds `query_int(..., min_value=1)` enforces."""
-    return OpenApiParameter(name, {"type": "integer", "minimum": 1, "maximum": validation.MAX_INT},
-                            description=description, **kwargs)
+    return OpenApiParameter(
+        name, {"type": "integer", "minimum": 1, "maximum": validation.MAX_INT}, description=description, **kwargs
+    )
 
 
 class StrictFloatField(serializers.FloatField):
@@ -263,8 +264,12 @@ def _answer(exc: Exception, context: dict) -> Response | None:
         errors = answer.data if isinstance(answer.data, dict) else {"non_field_errors": answer.data}
         if set(errors) == {"detail"}:  # a model's own message, not a field's
             errors = {"non_field_errors": errors["detail"]}
-        answer.data = problems.problem(answer.status_code, problems.first_sentence(errors) or _("Bad request."),
-                                       kind="invalid-input", errors=errors)
+        answer.data = problems.problem(
+            answer.status_code,
+            problems.first_sentence(errors) or _("Bad request."),
+            kind="invalid-input",
+            errors=errors,
+        )
     else:
         data = answer.data if isinstance(answer.data, dict) else {"detail": answer.data}
         detail = data.pop("detail", "") or problems.KINDS[problems.kind_for(answer.status_code)][0]
@@ -276,8 +281,9 @@ def _site_answer(exc: Exception) -> Response | None:
     """The site's own errors (input, a refused move, a service's sentence), or None for DRF's and Django's."""
     if isinstance(exc, validation.InputError):
         errors = {exc.field: [exc.message]}
-        return Response(problems.problem(400, problems.first_sentence(errors), kind="invalid-input",
-                                         errors=errors), status=400)
+        return Response(
+            problems.problem(400, problems.first_sentence(errors), kind="invalid-input", errors=errors), status=400
+        )
     if isinstance(exc, BadRequest):
         return Response(problems.problem(400, str(exc) or _("Bad request.")), status=400)
     if isinstance(exc, MoveError):
@@ -309,16 +315,21 @@ class ProblemOutput(serializers.Serializer):
     `errors` holds field errors by field; a refused move adds `code`, `rule` and `params`; data that moved on adds
     what it is now (`head_seq` for a table, `version` for a season, ...)."""
 
-    type = serializers.CharField(help_text="The kind of problem, as a URI reference: GET it for its explanation "
-                                 "(/api/problems/ lists them all).")
+    type = serializers.CharField(
+        help_text="The kind of problem, as a URI reference: GET it for its explanation (/api/problems/ lists them all)."
+    )
     title = serializers.CharField(help_text="The kind's short summary, in the reader's language.")
     status = serializers.IntegerField(help_text="The HTTP status, repeated.")
     detail = serializers.CharField(help_text="What is wrong this time, in the reader's language.")
-    errors = serializers.DictField(required=False, help_text="For malformed input: each field (nested as the body "
-                                   "was) with its sentences.")
+    errors = serializers.DictField(
+        required=False, help_text="For malformed input: each field (nested as the body was) with its sentences."
+    )
     code = serializers.CharField(required=False, help_text="For a refused move: IllegalMove or InvalidMove.")
-    rule = serializers.CharField(required=False, help_text="For a refused move: the rule broken, as "
-                                 "<game>.<rule> (the site's own sentences for it are in its Dutch catalogue).")
+    rule = serializers.CharField(
+        required=False,
+        help_text="For a refused move: the rule broken, as "
+        "<game>.<rule> (the site's own sentences for it are in its Dutch catalogue).",
+    )
     params = serializers.DictField(required=False, help_text="For a refused move: the values the rule names.")
     head_seq = serializers.IntegerField(required=False, help_text="For a stale move: the table's head_seq now.")
 
@@ -379,12 +390,18 @@ def document_edge_answers(result: dict, generator, request, public) -> dict:
             if method in ("post", "put", "patch"):
                 responses.setdefault("413", {"description": "The body is too large."})
             if method == "get":  # django.middleware.http.ConditionalGetMiddleware: an ETag on every read
-                responses.setdefault("304", {"description": "Not modified: the ETag sent in If-None-Match is still "
-                                                            "the answer's (no body)."})
+                responses.setdefault(
+                    "304",
+                    {"description": "Not modified: the ETag sent in If-None-Match is still the answer's (no body)."},
+                )
                 for answer in (r for code, r in responses.items() if str(code).startswith("2")):
-                    answer.setdefault("headers", {}).setdefault("ETag", {
-                        "schema": {"type": "string"},
-                        "description": "The answer's version: send it back in If-None-Match for a 304."})
+                    answer.setdefault("headers", {}).setdefault(
+                        "ETag",
+                        {
+                            "schema": {"type": "string"},
+                            "description": "The answer's version: send it back in If-None-Match for a 304.",
+                        },
+                    )
             for code, answer in responses.items():
                 if str(code)[0] in "45":
                     answer["content"] = problem
@@ -415,8 +432,13 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
 
     def get_limit(self, request) -> int:
         self._not_blank(request, self.limit_query_param)
-        return validation.query_int(request.query_params, self.limit_query_param, default=self.default_limit,
-                                    min_value=1, max_value=self.max_limit)
+        return validation.query_int(
+            request.query_params,
+            self.limit_query_param,
+            default=self.default_limit,
+            min_value=1,
+            max_value=self.max_limit,
+        )
 
     def get_offset(self, request) -> int:
         self._not_blank(request, self.offset_query_param)
@@ -427,15 +449,17 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
         """`?limit=` given blank is refused, as the schema's integer says (schemathesis found `?offset=&limit=`
         answered as if absent); left out, the default applies."""
         if name in request.query_params and not request.query_params[name].strip():
-            raise validation.InputError(name, _("%(name)s is a whole number; leave it out for the default.")
-                                        % {"name": name})
+            raise validation.InputError(
+                name, _("%(name)s is a whole number; leave it out for the default.") % {"name": name}
+            )
 
     def get_schema_operation_parameters(self, view) -> list[dict]:
         """DRF's two parameters, with the bounds get_limit and get_offset enforce."""
-        bounds = {self.limit_query_param: {"minimum": 1, "maximum": self.max_limit},
-                  self.offset_query_param: {"minimum": 0, "maximum": validation.MAX_INT}}
+        bounds = {
+            self.limit_query_param: {"minimum": 1, "maximum": self.max_limit},
+            self.offset_query_param: {"minimum": 0, "maximum": validation.MAX_INT},
+        }
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             parameter["schema"].update(bounds.get(parameter["name"], {}))
         return parameters
-

@@ -57,8 +57,11 @@ class ForgivingRedisCache(RedisCache):
             now = time.monotonic()
             if self._last_warning is None or now - self._last_warning >= WARN_EVERY_SECONDS:
                 self._last_warning = now
-                logger.warning("The shared cache cannot be reached (%s: %s); answering from the database.",
-                               operation, exc.__class__.__name__)
+                logger.warning(
+                    "The shared cache cannot be reached (%s: %s); answering from the database.",
+                    operation,
+                    exc.__class__.__name__,
+                )
 
     def _repair(self) -> None:
         """Before the first call after writes were lost: delete the keys they would have changed, so that the
@@ -80,8 +83,11 @@ class ForgivingRedisCache(RedisCache):
                 self._lost_clear = self._lost_clear or clear
                 self._unrepaired += unrepaired
             raise
-        logger.warning("The shared cache answers again: %d key(s) whose writes were lost are forgotten%s.",
-                       len(keys), f"; {unrepaired} more lost write(s) could not be remembered" if unrepaired else "")
+        logger.warning(
+            "The shared cache answers again: %d key(s) whose writes were lost are forgotten%s.",
+            len(keys),
+            f"; {unrepaired} more lost write(s) could not be remembered" if unrepaired else "",
+        )
 
     def _reached(self) -> None:
         if self.down:
@@ -118,30 +124,39 @@ class ForgivingRedisCache(RedisCache):
         return self._read("has_key", False, lambda: super(ForgivingRedisCache, self).has_key(key, version))
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        return self._write("add", False, lambda: super(ForgivingRedisCache, self).add(key, value, timeout, version),
-                           [key], version)
+        return self._write(
+            "add", False, lambda: super(ForgivingRedisCache, self).add(key, value, timeout, version), [key], version
+        )
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        return self._write("set", None, lambda: super(ForgivingRedisCache, self).set(key, value, timeout, version),
-                           [key], version)
+        return self._write(
+            "set", None, lambda: super(ForgivingRedisCache, self).set(key, value, timeout, version), [key], version
+        )
 
     def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
-        return self._write("set_many", list(data),
-                           lambda: super(ForgivingRedisCache, self).set_many(data, timeout, version), list(data),
-                           version)
+        return self._write(
+            "set_many",
+            list(data),
+            lambda: super(ForgivingRedisCache, self).set_many(data, timeout, version),
+            list(data),
+            version,
+        )
 
     def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
-        return self._write("touch", False, lambda: super(ForgivingRedisCache, self).touch(key, timeout, version),
-                           [key], version)
+        return self._write(
+            "touch", False, lambda: super(ForgivingRedisCache, self).touch(key, timeout, version), [key], version
+        )
 
     def delete(self, key, version=None):
-        return self._write("delete", False, lambda: super(ForgivingRedisCache, self).delete(key, version),
-                           [key], version)
+        return self._write(
+            "delete", False, lambda: super(ForgivingRedisCache, self).delete(key, version), [key], version
+        )
 
     def delete_many(self, keys, version=None):
         keys = list(keys)
-        return self._write("delete_many", None, lambda: super(ForgivingRedisCache, self).delete_many(keys, version),
-                           keys, version)
+        return self._write(
+            "delete_many", None, lambda: super(ForgivingRedisCache, self).delete_many(keys, version), keys, version
+        )
 
     def clear(self):
         return self._write("clear", False, lambda: super(ForgivingRedisCache, self).clear(), [])

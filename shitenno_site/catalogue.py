@@ -47,8 +47,15 @@ def extracted():
             (folder / name).symlink_to(ROOT / name)
         (folder / "locale").mkdir()
         with _in(folder), override_settings(LOCALE_PATHS=[folder / "locale"]):
-            call_command("makemessages", locale=["nl"], symlinks=True, no_obsolete=True, verbosity=0,
-                         no_location=False, add_location="file")
+            call_command(
+                "makemessages",
+                locale=["nl"],
+                symlinks=True,
+                no_obsolete=True,
+                verbosity=0,
+                no_location=False,
+                add_location="file",
+            )
         return polib.pofile(str(folder / "locale" / "nl" / "LC_MESSAGES" / "django.po"))
 
 
@@ -91,8 +98,10 @@ def main() -> int:
     django.setup()
     added = append_missing()
     left = untranslated()
-    print(f"{added} new message(s) appended to {CATALOGUE.relative_to(ROOT)}; {len(left)} to translate there "
-          "(an empty msgstr or a fuzzy flag). Translate them, then: make messages-compile")
+    print(
+        f"{added} new message(s) appended to {CATALOGUE.relative_to(ROOT)}; {len(left)} to translate there "
+        "(an empty msgstr or a fuzzy flag). Translate them, then: make messages-compile"
+    )
     return 0
 
 

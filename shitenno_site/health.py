@@ -27,8 +27,13 @@ STATE_SECONDS = 5.0
 class RecentCheck:
     """A slow check's answer per target, kept for `seconds`; at most one check of a target at a time."""
 
-    def __init__(self, check: Callable[[str], str], *, seconds: float = STATE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        check: Callable[[str], str],
+        *,
+        seconds: float = STATE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.check, self.seconds, self.clock = check, seconds, clock
         self._lock = threading.Lock()
         self._first = threading.Lock()  # the first checks, which requests wait for: one at a time
@@ -110,5 +115,6 @@ def healthz(request):
     checks = {"database": _database(), "broker": _broker()}
     healthy = all(value in ("ok", "eager") for value in checks.values())
     # A cache outage costs speed, not answers (shitenno_site.cache): it is reported, the site stays healthy.
-    return JsonResponse({"status": "ok" if healthy else "error", **checks, "cache": _cache()},
-                        status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **checks, "cache": _cache()}, status=200 if healthy else 503
+    )

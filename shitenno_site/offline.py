@@ -56,7 +56,10 @@ def _entered_by_another(request: HttpRequest) -> HttpResponse:
     bob signed in while a page of alice's was still open and kept trying to send her moves). The phone names the
     account the move was entered under (the header); it is refused before any view runs, so it is never logged in
     bob's name, and the answer names the session's account so that the phone keeps the move waiting for its own."""
-    response = HttpResponse(_("This move was entered under another account than the one signed in on this phone "
-                              "now; it was not sent."), status=409, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(
+        _("This move was entered under another account than the one signed in on this phone now; it was not sent."),
+        status=409,
+        content_type="text/plain; charset=utf-8",
+    )
     response[ACCOUNT_HEADER] = str(request.offline_account)
     return response

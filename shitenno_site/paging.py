@@ -13,7 +13,7 @@ class LookaheadPage:
     def __init__(self, rows, number, per_page: int) -> None:
         self.number = self.page_number(number)
         start = (self.number - 1) * per_page
-        found = list(rows[start:start + per_page + 1])
+        found = list(rows[start : start + per_page + 1])
         self._more = len(found) > per_page
         self.object_list = found[:per_page]
 

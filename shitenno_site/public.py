@@ -17,8 +17,7 @@ from games.plugins import all_games
 from shitenno_site.problems import problem_response
 
 # Pages that are the same for everyone and carry no one's private data: what a search engine may list.
-PUBLIC_PAGES = ("home", "final_count", "player_list", "club_list", "league_index", "league_rules",
-                "rankings")
+PUBLIC_PAGES = ("home", "final_count", "player_list", "club_list", "league_index", "league_rules", "rankings")
 # Never crawled: accounts, the admin, the API (its schema is linked from docs), a table's moves and undo.
 ROBOTS_DISALLOW = ("/accounts/", "/admin/", "/api/", "/i18n/", "/results/", "/tables/*/move/", "/tables/*/undo/")
 
@@ -43,8 +42,12 @@ SITEMAPS = {"pages": PublicPagesSitemap}
 @require_GET
 @cache_control(max_age=86400, public=True)
 def robots_txt(request: HttpRequest) -> HttpResponse:
-    lines = ["User-agent: *", *(f"Disallow: {path}" for path in ROBOTS_DISALLOW),
-             f"Sitemap: {request.build_absolute_uri(reverse('sitemap'))}", ""]
+    lines = [
+        "User-agent: *",
+        *(f"Disallow: {path}" for path in ROBOTS_DISALLOW),
+        f"Sitemap: {request.build_absolute_uri(reverse('sitemap'))}",
+        "",
+    ]
     return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")
 
 
@@ -79,8 +82,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     allowed = None if _is_api(request) else refused_method(request.path_info, request.method or "")
     if allowed:
         return HttpResponseNotAllowed(allowed)
-    message = _("This form was sent from a page that is too old, or from another site. Go back, load the page "
-                "again and send it once more.")
+    message = _(
+        "This form was sent from a page that is too old, or from another site. Go back, load the page "
+        "again and send it once more."
+    )
     if _is_api(request):
         return problem_response(403, message)
     return render(request, "403_csrf.html", {"message": message}, status=403)

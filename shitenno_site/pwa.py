@@ -15,8 +15,16 @@ from games.plugins import all_games
 
 # The files every page needs, precached when the worker installs (Workbox's precaching): the first page a phone
 # opens was loaded before the worker ran, so without these it would have no style sheet or scripts offline.
-SHELL_FILES = ("css/site.css", "js/htmx.min.js", "js/site.js", "js/offline-queue.js", "js/offline-sign-out.js",
-               "js/offline.js", "favicon.svg", "icons/icon-192.png")
+SHELL_FILES = (
+    "css/site.css",
+    "js/htmx.min.js",
+    "js/site.js",
+    "js/offline-queue.js",
+    "js/offline-sign-out.js",
+    "js/offline.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+)
 
 
 def shell_files() -> list[str]:
@@ -46,19 +54,30 @@ def precache_manifest() -> list[dict]:
 @require_GET
 def manifest(request: HttpRequest) -> HttpResponse:
     """The web app manifest: opened from the home screen, the site fills the screen like an app."""
-    return JsonResponse({
-        "name": _("Shitennō site"),
-        "short_name": _("Shitennō"),
-        "description": _("Score samurai board games at the table on your phones, even when the wifi drops."),
-        "id": "/",
-        "start_url": "/",
-        "scope": "/",
-        "display": "standalone",
-        "background_color": "#faf7f2",
-        "theme_color": "#7a1c1c",
-        "icons": [{"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png",
-                   "purpose": "any maskable"} for size in (192, 512)],
-    }, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        {
+            "name": _("Shitennō site"),
+            "short_name": _("Shitennō"),
+            "description": _("Score samurai board games at the table on your phones, even when the wifi drops."),
+            "id": "/",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#faf7f2",
+            "theme_color": "#7a1c1c",
+            "icons": [
+                {
+                    "src": static(f"icons/icon-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                    "purpose": "any maskable",
+                }
+                for size in (192, 512)
+            ],
+        },
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 @require_GET
@@ -70,7 +89,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     settings = {
         "workbox": static("js/workbox/workbox-sw.js"),
         "modules": static("js/workbox/workbox-core.prod.js").rsplit("/", 1)[0] + "/",
-        "static": PrefixNode.handle_simple("STATIC_URL"), "precache": precache_manifest(),
+        "static": PrefixNode.handle_simple("STATIC_URL"),
+        "precache": precache_manifest(),
     }
     body = render_to_string("offline/sw.js", {"settings": json.dumps(settings)})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

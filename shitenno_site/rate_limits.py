@@ -134,8 +134,9 @@ def password_confirmed(user, password: str, *, purpose: str) -> bool:
 
     key = _wrong_key(purpose, user)
     if (cache.get(key) or 0) >= WRONG_PASSWORDS:
-        raise TooMany(_("Too many wrong passwords: try again in %(minutes)d minutes.")
-                      % {"minutes": WRONG_PASSWORD_WINDOW // 60})
+        raise TooMany(
+            _("Too many wrong passwords: try again in %(minutes)d minutes.") % {"minutes": WRONG_PASSWORD_WINDOW // 60}
+        )
     if password and user.check_password(password):
         return True
     count_hit(key, WRONG_PASSWORD_WINDOW)

@@ -11,8 +11,26 @@ from shitenno_site.api import ERROR_BODIES
 # The last segments of the addresses whose POST is an action on the thing before it, not a new member of a list:
 # their operation is named by the action ("results_sign_off", not "results_sign_off_create": issue 48 finding 3,
 # where a generated client had 19 functions named "..._create" that create nothing).
-ACTIONS = frozenset({"join", "final-count", "delete", "check-in", "leave", "open", "swap", "game", "lock", "invite",
-                     "claim", "sign-off", "undo", "drop", "places", "settle"})
+ACTIONS = frozenset(
+    {
+        "join",
+        "final-count",
+        "delete",
+        "check-in",
+        "leave",
+        "open",
+        "swap",
+        "game",
+        "lock",
+        "invite",
+        "claim",
+        "sign-off",
+        "undo",
+        "drop",
+        "places",
+        "settle",
+    }
+)
 # A POST whose address ends in an id, and what it does to it.
 ANSWERS = {"/api/invites/{id}/": "invites_answer"}
 
@@ -57,4 +75,3 @@ class SiteAutoSchema(AutoSchema):
             except AttributeError:  # a permission that reads more of the request than the caller has: not known
                 continue
         return False
-

@@ -145,9 +145,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # reached is a miss, never an error (shitenno_site.cache); a Redis that hangs is given up on after a second.
 SHARED_CACHE_BACKEND = "shitenno_site.cache.ForgivingRedisCache"
 SHARED_CACHE_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
-CACHES = {"default": {"BACKEND": SHARED_CACHE_BACKEND, "LOCATION": os.environ["CACHE_URL"],
-                      "OPTIONS": SHARED_CACHE_OPTIONS}
-          if os.environ.get("CACHE_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": SHARED_CACHE_BACKEND, "LOCATION": os.environ["CACHE_URL"], "OPTIONS": SHARED_CACHE_OPTIONS}
+    if os.environ.get("CACHE_URL")
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 # A signed-in phone's every request reads its session: from the shared cache, the database only when the cache
 # lost it. Not from a per-process cache: a session ended in one web worker would live on in another's memory.
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if os.environ.get("CACHE_URL") else "db")
@@ -247,8 +249,12 @@ SITE_NAME = os.environ.get("SITE_NAME", "Shitennō")
 # Each game's BoardGameGeek id, by slug, for the exports (BG Stats `bggId`, BGG `objectid`) and for matching an
 # import's games: e.g. GAME_BGG_IDS="slug=123,other=456". None is set by default: the rulebooks the site is built
 # from give none, so the exports say 0 (BG Stats' and BGG's "no id") and imports match games by name.
-GAME_BGG_IDS = {slug.strip(): int(number) for slug, _, number in (
-    item.partition("=") for item in os.environ.get("GAME_BGG_IDS", "").split(",") if "=" in item)}
+GAME_BGG_IDS = {
+    slug.strip(): int(number)
+    for slug, _, number in (
+        item.partition("=") for item in os.environ.get("GAME_BGG_IDS", "").split(",") if "=" in item
+    )
+}
 # The mails' sender: by default named by SITE_NAME too (the name a mail client shows beside the subject).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or f"{SITE_NAME} <noreply@localhost>"
 # Web push (issue 39, docs/notifications.md): without all three, push is off and the settings page says so.
@@ -289,15 +295,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums", "shitenno_site.api.document_edge_answers",
-        "shitenno_site.api.blank_or_pattern", "shitenno_site.api.enum_names",
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "shitenno_site.api.document_edge_answers",
+        "shitenno_site.api.blank_or_pattern",
+        "shitenno_site.api.enum_names",
     ],
     # A season's points scheme is one enum wherever it appears (the season's answer, its creation and its edit),
     # and so is a result's status (a result's answer and a table's): drf-spectacular matches values and labels,
     # so the inputs take the model's choices (issue 48 finding 3: two enums each, one named "SeasonOutput...").
-    "ENUM_NAME_OVERRIDES": {"PointsSchemeEnum": "leagues.models.Season.Scheme",
-                            "ResultStatusEnum": "leagues.models.Result.Status",
-                            "AccessTokenScopeEnum": "shitenno_site.tokens.models.AccessToken.SCOPES"},
+    "ENUM_NAME_OVERRIDES": {
+        "PointsSchemeEnum": "leagues.models.Season.Scheme",
+        "ResultStatusEnum": "leagues.models.Result.Status",
+        "AccessTokenScopeEnum": "shitenno_site.tokens.models.AccessToken.SCOPES",
+    },
 }
 
 # Celery: with no broker configured, tasks run in-process so the site needs no service.
@@ -367,7 +377,8 @@ CELERY_BEAT_SCHEDULE = {
     "leagues-imports-expire": {"task": "leagues.tasks.imports_expire", "schedule": 60.0},
     # Recompute every rating and standing from scratch; it must agree with the incremental updates.
     "leagues-nightly-recompute": {
-        "task": "leagues.tasks.ratings_recompute_all", "schedule": crontab(hour=3, minute=30),
+        "task": "leagues.tasks.ratings_recompute_all",
+        "schedule": crontab(hour=3, minute=30),
     },
     # Count each game's statistics again from its tables; it must agree with the stored tally (games/stats_store.py).
     "games-nightly-stats-rebuild": {"task": "games.tasks.stats_rebuild", "schedule": crontab(hour=3, minute=50)},

@@ -31,8 +31,10 @@ ASCII_DIGITS = re.compile(r"[0-9]+")  # str.isdigit() also accepts "²", which i
 DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # The API schema's patterns for the rules above (JSON Schema regexes: no Unicode classes, so name_problem stays
 # the rule; the pattern is what a client can check first). The dates: EARLIEST_DATE to LATEST_DATE's years.
-_NOT_IN_NAME = (r"\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
-                r"\u2060-\u2064\u2066-\u2069\u2800\u3164\ufeff\uffa0")
+_NOT_IN_NAME = (
+    r"\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u2069\u2800\u3164\ufeff\uffa0"
+)
 NAME_PATTERN = rf"^[^{_NOT_IN_NAME}]*[^{_NOT_IN_NAME}\s][^{_NOT_IN_NAME}]*$"
 DATE_PATTERN = r"^(19[0-9]{2}|2[0-9]{3})-"
 # Text fields: white space around the text is trimmed before the rule applies (a trailing line break is dropped,
@@ -63,8 +65,11 @@ def query_int(params: Mapping, name: str, *, default: int, min_value: int = 0, m
         return default
     value = whole_number(raw.strip())
     if value is None or not min_value <= value <= max_value:
-        raise InputError(name, _("%(name)s is a whole number from %(min)d to %(max)d.") % {
-            "name": name, "min": min_value, "max": max_value})
+        raise InputError(
+            name,
+            _("%(name)s is a whole number from %(min)d to %(max)d.")
+            % {"name": name, "min": min_value, "max": max_value},
+        )
     return value
 
 
@@ -83,8 +88,10 @@ def idempotency_key(raw: str | None) -> str | None:
     if not raw:
         return None
     if len(raw) > IDEMPOTENCY_KEY_LENGTH or not raw.isprintable():
-        raise InputError("Idempotency-Key", _("An idempotency key is at most %(n)d printable characters.") % {
-            "n": IDEMPOTENCY_KEY_LENGTH})
+        raise InputError(
+            "Idempotency-Key",
+            _("An idempotency key is at most %(n)d printable characters.") % {"n": IDEMPOTENCY_KEY_LENGTH},
+        )
     return raw
 
 
@@ -198,8 +205,10 @@ def name_problem(value: str) -> str | None:
     if any(unicodedata.category(ch) == "Cc" for ch in value):
         return _("A name cannot hold control characters.")
     if invisible_in_name(value):
-        return _("A name cannot hold invisible characters (zero-width spaces, blank fillers and the like): others "
-                 "could not tell it from a name without them.")
+        return _(
+            "A name cannot hold invisible characters (zero-width spaces, blank fillers and the like): others "
+            "could not tell it from a name without them."
+        )
     if not any(unicodedata.category(ch)[0] in "LN" for ch in value):
         return _("A name needs at least one visible letter or digit.")
     return None
@@ -214,14 +223,19 @@ def validate_name(value: str) -> None:
 
 def validate_date(value: datetime.date) -> None:
     if not EARLIEST_DATE <= value <= LATEST_DATE:
-        raise ValidationError(_("Give a date from %(first)s to %(last)s.") % {
-            "first": EARLIEST_DATE.isoformat(), "last": LATEST_DATE.isoformat()}, code="date_range")
+        raise ValidationError(
+            _("Give a date from %(first)s to %(last)s.")
+            % {"first": EARLIEST_DATE.isoformat(), "last": LATEST_DATE.isoformat()},
+            code="date_range",
+        )
 
 
 def validate_points(value: float) -> None:
     if not math.isfinite(value) or not -MAX_POINTS <= value <= MAX_POINTS:
-        raise ValidationError(_("Points are numbers from %(min)d to %(max)d.") % {
-            "min": -MAX_POINTS, "max": MAX_POINTS}, code="points_range")
+        raise ValidationError(
+            _("Points are numbers from %(min)d to %(max)d.") % {"min": -MAX_POINTS, "max": MAX_POINTS},
+            code="points_range",
+        )
 
 
 def json_problem(value: object, *, max_depth: int = 32) -> str | None:
@@ -246,6 +260,7 @@ def next_page(request: HttpRequest) -> str:
     after signing a result off on the page the form was on. Only a page of this site, as the log-in page does
     (a `next` off the site is ignored: "" and the caller's own default)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure())
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
     return target if safe else ""

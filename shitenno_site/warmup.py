@@ -26,8 +26,7 @@ def _templates() -> list[str]:
 
     roots = [Path(d) for conf in settings.TEMPLATES for d in conf.get("DIRS", [])]
     roots += [Path(settings.BASE_DIR) / app / "templates" for app in ("games", "leagues", "shitenno_site")]
-    return sorted({str(path.relative_to(root)) for root in roots if root.is_dir()
-                   for path in root.rglob("*.html")})
+    return sorted({str(path.relative_to(root)) for root in roots if root.is_dir() for path in root.rglob("*.html")})
 
 
 def _urls() -> None:

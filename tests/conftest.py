@@ -33,8 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (`HYPOTHESIS_PROFILE=thorough pytest tests/games/engines`): random examples, ten times as many where a test does
 # not name its own number, no deadline, so it can find what the fixed examples never try.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-hypothesis_settings.register_profile("thorough", derandomize=False, max_examples=1000, deadline=None,
-                                     print_blob=True)
+hypothesis_settings.register_profile("thorough", derandomize=False, max_examples=1000, deadline=None, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # TESTS_TODAY=YYYY-MM-DD runs the suite as if on that day (from 12:00, ticking). It starts here, when this first
@@ -57,8 +56,11 @@ REAL_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)  # the site's own (PBKDF
 def pytest_configure(config):
     """The opt-out of the schema check on every API answer (tests/schema_contract.py). Registered here, not in
     pyproject.toml's markers, beside the fixture it turns off."""
-    config.addinivalue_line("markers", "outside_the_schema(reason): the test's API answers are deliberately outside "
-                                       "the OpenAPI schema, so they are not checked against it")
+    config.addinivalue_line(
+        "markers",
+        "outside_the_schema(reason): the test's API answers are deliberately outside "
+        "the OpenAPI schema, so they are not checked against it",
+    )
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -165,7 +167,8 @@ def no_hints_to_another_tests_worker(request):
     mode, SQLite's run, there is no worker: the hint is the job, run at once, and stays so.)"""
     marker = request.node.get_closest_marker("django_db")
     transactional = bool(marker is not None and marker.kwargs.get("transaction")) or bool(
-        {"live_server", "transactional_db"} & set(request.fixturenames))
+        {"live_server", "transactional_db"} & set(request.fixturenames)
+    )
     if not transactional or request.node.get_closest_marker("celery_worker"):
         yield
         return
@@ -261,7 +264,6 @@ def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> 
     """Start a real `celery worker` process on the real broker, reading the test database; wait until it answers."""
     from django.db import connection
 
-
     env = dict(os.environ)
     db = connection.settings_dict
     env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
@@ -273,9 +275,26 @@ def start_worker(name: str, *, queues: str = "celery", **env_overrides: str) -> 
     celery = shutil.which("celery", path=str(Path(sys.executable).parent))
     hostname = f"{name}-{os.getpid()}@%h"
     process = subprocess.Popen(
-        [celery, "-A", "shitenno_site", "worker", "--concurrency=1", "--pool=prefork", "--loglevel=INFO",
-         "--without-gossip", "--without-mingle", "-n", hostname, "-Q", queues],
-        cwd=ROOT, env=env, stdout=logfile.open("a"), stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            celery,
+            "-A",
+            "shitenno_site",
+            "worker",
+            "--concurrency=1",
+            "--pool=prefork",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            hostname,
+            "-Q",
+            queues,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=logfile.open("a"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

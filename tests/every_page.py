@@ -37,9 +37,10 @@ def _play_in_play_and_finished_tables(users: list) -> None:
             if status in have:
                 continue
             setup, moves = every_game.legal_game(game.slug, seed)
-            seated = players[:every_game.seats(game.slug, setup)]
-            session = game_services.session_create(game=game.slug, created_by=users[0], players=seated,
-                                                   setup=setup, club=club)
+            seated = players[: every_game.seats(game.slug, setup)]
+            session = game_services.session_create(
+                game=game.slug, created_by=users[0], players=seated, setup=setup, club=club
+            )
             played = moves if status == "finished" else moves[: len(moves) // 3]
             for seq, move in enumerate(played):
                 game_services.move_record(session=session, seq=seq, move=move, user=users[0])
@@ -66,25 +67,41 @@ def site(db, monkeypatch, settings):
     guest = players.player_guest_create(name="Sora", created_by=kenji)
     claim = players.player_claim_link_create(player=guest, user=kenji)
 
-    pages = [(None, reverse("home")), (None, reverse("sign_up")), (None, reverse("login")),
-             (None, reverse("club_join", args=[club.invite_token])),
-             (kenji, reverse("home")), (dora, reverse("club_list")),
-             (dora, reverse("club_join", args=[club.invite_token])),
-             (dora, reverse("player_claim", args=[claim])),
-             (kenji, reverse("club_detail", args=[club.slug])), (kenji, reverse("league_detail", args=[league.pk])),
-             (kenji, reverse("league_index")), (kenji, reverse("rankings")), (kenji, reverse("player_list")),
-             (kenji, players.player_for_user(kenji).get_absolute_url()), (kenji, guest.get_absolute_url()),
-             (kenji, reverse("final_count")), (kenji, reverse("guest_create")), (kenji, reverse("club_create")),
-             (hana, reverse("league_create", args=[club.slug])), (hana, reverse("season_create", args=[league.pk])),
-             (hana, reverse("result_create", args=[league.pk])), (hana, reverse("club_audit", args=[club.slug])),
-             (kenji, reverse("password_change")), (None, reverse("api-docs")),
-             (hana, reverse("import_start", args=[club.slug])), (hana, _import_preview(club, hana)),
-             (hana, _import_preview(club, hana, reading=True)),
-             *[(kenji, url) for url in _export_pages(club, kenji)],
-             (hana, reverse("tournament_create", args=[club.slug])),
-             (kenji, reverse("results_waiting")), (dora, reverse("account")),
-             (None, reverse("verify_email", args=[verification.token_for(dora)])),
-             (kenji, reverse("sse_board_new"))]  # its region and save screens: test_samurai_empires_board_editor
+    pages = [
+        (None, reverse("home")),
+        (None, reverse("sign_up")),
+        (None, reverse("login")),
+        (None, reverse("club_join", args=[club.invite_token])),
+        (kenji, reverse("home")),
+        (dora, reverse("club_list")),
+        (dora, reverse("club_join", args=[club.invite_token])),
+        (dora, reverse("player_claim", args=[claim])),
+        (kenji, reverse("club_detail", args=[club.slug])),
+        (kenji, reverse("league_detail", args=[league.pk])),
+        (kenji, reverse("league_index")),
+        (kenji, reverse("rankings")),
+        (kenji, reverse("player_list")),
+        (kenji, players.player_for_user(kenji).get_absolute_url()),
+        (kenji, guest.get_absolute_url()),
+        (kenji, reverse("final_count")),
+        (kenji, reverse("guest_create")),
+        (kenji, reverse("club_create")),
+        (hana, reverse("league_create", args=[club.slug])),
+        (hana, reverse("season_create", args=[league.pk])),
+        (hana, reverse("result_create", args=[league.pk])),
+        (hana, reverse("club_audit", args=[club.slug])),
+        (kenji, reverse("password_change")),
+        (None, reverse("api-docs")),
+        (hana, reverse("import_start", args=[club.slug])),
+        (hana, _import_preview(club, hana)),
+        (hana, _import_preview(club, hana, reading=True)),
+        *[(kenji, url) for url in _export_pages(club, kenji)],
+        (hana, reverse("tournament_create", args=[club.slug])),
+        (kenji, reverse("results_waiting")),
+        (dora, reverse("account")),
+        (None, reverse("verify_email", args=[verification.token_for(dora)])),
+        (kenji, reverse("sse_board_new")),
+    ]  # its region and save screens: test_samurai_empires_board_editor
     pages += _league_night(league, hana, kenji, User.objects.get(username="yuki"))
     pages += _tournament_day(club, hana, kenji)
     for game in all_games():
@@ -103,15 +120,19 @@ def _league_night(league, manager, member, newcomer) -> list:
     from leagues.nights import services as night_services
 
     season = league.seasons.order_by("-starts_on").first()
-    night = night_services.night_open(season=season, user=manager, date=season.starts_on, games=league.games[:1],
-                                      table_sizes=[2, 3, 4])
+    night = night_services.night_open(
+        season=season, user=manager, date=season.starts_on, games=league.games[:1], table_sizes=[2, 3, 4]
+    )
     for user in (manager, member):
         night_services.night_check_in(night=night, user=user)
     night_services.round_propose(night=night, user=manager)
-    return [(manager, reverse("season_nights", args=[season.pk])), (manager, reverse("night_detail", args=[night.pk])),
-            (member, reverse("night_check_in", args=[night.pk])),
-            (newcomer, reverse("night_check_in", args=[night.pk])),
-            (None if league.club.members_public else member, reverse("night_standings", args=[night.pk]))]
+    return [
+        (manager, reverse("season_nights", args=[season.pk])),
+        (manager, reverse("night_detail", args=[night.pk])),
+        (member, reverse("night_check_in", args=[night.pk])),
+        (newcomer, reverse("night_check_in", args=[night.pk])),
+        (None if league.club.members_public else member, reverse("night_standings", args=[night.pk])),
+    ]
 
 
 def _tournament_day(club, manager, member) -> list:
@@ -119,17 +140,20 @@ def _tournament_day(club, manager, member) -> list:
     places forms, pairing), a player's (his table and seat), and the wall."""
     from leagues.tournaments import services as tournament_services
 
-    tournament = tournament_services.tournament_create(club=club, user=manager, name="Winter cup",
-                                                       date=datetime.date.today(), games=["shitenno"])
+    tournament = tournament_services.tournament_create(
+        club=club, user=manager, name="Winter cup", date=datetime.date.today(), games=["shitenno"]
+    )
     entrants = [players.player_for_user(member)]
     entrants += [m.player for m in club.memberships.select_related("player").exclude(player=entrants[0])[:7]]
     for player in entrants:
         tournament_services.tournament_enter(tournament=tournament, user=manager, player=player, checked_in=True)
     pod = tournament_services.round_pair(tournament=tournament, user=manager).pods.first()
     tournament_services.pod_places(pod=pod, user=manager, places={p: n + 1 for n, p in enumerate(pod.players)})
-    return [(manager, reverse("tournament_day", args=[tournament.pk])),
-            (member, reverse("tournament_day", args=[tournament.pk])),
-            (None if club.members_public else member, reverse("tournament_wall", args=[tournament.pk]))]
+    return [
+        (manager, reverse("tournament_day", args=[tournament.pk])),
+        (member, reverse("tournament_day", args=[tournament.pk])),
+        (None if club.members_public else member, reverse("tournament_wall", args=[tournament.pk])),
+    ]
 
 
 def _export_pages(club, user) -> list[str]:

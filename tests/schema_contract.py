@@ -123,14 +123,28 @@ class Contract:
     requests_checked: int = 0
 
     def __post_init__(self) -> None:
-        converted = {"components": {"schemas": {name: json_schema(schema) for name, schema in
-                                                self.document.get("components", {}).get("schemas", {}).items()}}}
+        converted = {
+            "components": {
+                "schemas": {
+                    name: json_schema(schema)
+                    for name, schema in self.document.get("components", {}).get("schemas", {}).items()
+                }
+            }
+        }
         self.converted = converted
         for template, operations in self.document["paths"].items():
             regex = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$")
-            self.paths.append((regex, template, {method.upper(): op.get("responses", {})
-                                                 for method, op in operations.items()
-                                                 if method in {"get", "put", "post", "patch", "delete"}}))
+            self.paths.append(
+                (
+                    regex,
+                    template,
+                    {
+                        method.upper(): op.get("responses", {})
+                        for method, op in operations.items()
+                        if method in {"get", "put", "post", "patch", "delete"}
+                    },
+                )
+            )
             for method, op in operations.items():
                 body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("schema")
                 if body is not None:
@@ -169,8 +183,13 @@ class Contract:
         """Raise SchemaDrift when the server took (2xx) a JSON body the operation's request schema refuses: an app
         generated from the schema could not send what the server needs, or the schema promises a field the server
         does not read. A refused body (4xx) is the test's own business: tests send bad bodies on purpose."""
-        if (not path.startswith("/api/") or path.startswith(NOT_OPERATIONS) or not 200 <= response.status_code < 300
-                or not body or content_type.split(";")[0].strip().lower() != "application/json"):
+        if (
+            not path.startswith("/api/")
+            or path.startswith(NOT_OPERATIONS)
+            or not 200 <= response.status_code < 300
+            or not body
+            or content_type.split(";")[0].strip().lower() != "application/json"
+        ):
             return
         found = self.operation(path)
         schema = found and self.request_bodies.get((found[0], method))
@@ -181,13 +200,15 @@ class Contract:
         except ValueError:
             return
         self.requests_checked += 1
-        errors = sorted(self.validator(("request", found[0], method), schema).iter_errors(data),
-                        key=lambda e: list(e.absolute_path))
+        errors = sorted(
+            self.validator(("request", found[0], method), schema).iter_errors(data), key=lambda e: list(e.absolute_path)
+        )
         if errors:
-            said = "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or 'the top'}: {_short(e)}"
-                             for e in errors[:5])
-            raise SchemaDrift(f"{method} {found[0]} ({path}) took a body its request schema refuses and answered "
-                              f"{response.status_code} ({len(errors)} error(s)): {said}\nbody: {body[:600]!r}")
+            said = "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or 'the top'}: {_short(e)}" for e in errors[:5])
+            raise SchemaDrift(
+                f"{method} {found[0]} ({path}) took a body its request schema refuses and answered "
+                f"{response.status_code} ({len(errors)} error(s)): {said}\nbody: {body[:600]!r}"
+            )
 
     def _check(self, method: str, path: str, response) -> None:
         status = response.status_code
@@ -201,24 +222,34 @@ class Contract:
             if status >= 400:
                 media = response.get("Content-Type", "").split(";")[0].strip().lower()
                 if media != "application/problem+json":
-                    raise SchemaDrift(f"{where} answered {status} as {media!r}, not as a problem document: "
-                                      f"{_excerpt(response)}")
-                self._body(("Problem",), {"$ref": "#/components/schemas/Problem"}, "application/problem+json",
-                           response, f"{where} {status}")
+                    raise SchemaDrift(
+                        f"{where} answered {status} as {media!r}, not as a problem document: {_excerpt(response)}"
+                    )
+                self._body(
+                    ("Problem",),
+                    {"$ref": "#/components/schemas/Problem"},
+                    "application/problem+json",
+                    response,
+                    f"{where} {status}",
+                )
             return
         template = found[0]
         where = f"{method} {template} ({path}) answered {status}"
         answer = documented.get(str(status)) or documented.get(f"{str(status)[0]}XX") or documented.get("default")
         if answer is None:
-            raise SchemaDrift(f"{where}, a status the schema does not document for it (it documents "
-                              f"{', '.join(sorted(documented))}): {_excerpt(response)}")
+            raise SchemaDrift(
+                f"{where}, a status the schema does not document for it (it documents "
+                f"{', '.join(sorted(documented))}): {_excerpt(response)}"
+            )
         content = answer.get("content") or {}
         body = b"" if response.streaming or method == "HEAD" else response.content
         media = response.get("Content-Type", "").split(";")[0].strip().lower()
         if not content:
             if body:
-                raise SchemaDrift(f"{where} with a {media or 'typeless'} body, where the schema says there is none: "
-                                  f"{_excerpt(response)}")
+                raise SchemaDrift(
+                    f"{where} with a {media or 'typeless'} body, where the schema says there is none: "
+                    f"{_excerpt(response)}"
+                )
             return
         if not body and (status in (204, 304) or method == "HEAD"):
             return
@@ -240,10 +271,10 @@ class Contract:
             raise SchemaDrift(f"{where}: the {media} body is not JSON ({error}): {_excerpt(response)}") from None
         errors = sorted(self.validator(key, schema).iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
-            said = "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or 'the top'}: {_short(e)}"
-                             for e in errors[:5])
-            raise SchemaDrift(f"{where}, a body its schema refuses ({len(errors)} error(s)): {said}\n"
-                              f"body: {_excerpt(response)}")
+            said = "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or 'the top'}: {_short(e)}" for e in errors[:5])
+            raise SchemaDrift(
+                f"{where}, a body its schema refuses ({len(errors)} error(s)): {said}\nbody: {_excerpt(response)}"
+            )
 
 
 def _short(error) -> str:
@@ -288,9 +319,11 @@ def summary() -> str | None:
     if _CONTRACT is None or not _CONTRACT.checked:
         return None
     each = _CONTRACT.seconds / _CONTRACT.checked
-    return (f"schema check: {_CONTRACT.checked} API answers checked in {_CONTRACT.seconds:.2f} s "
-            f"({each * 1000:.2f} ms each), {_CONTRACT.requests_checked} request bodies the server took, the schema "
-            f"built once in {_CONTRACT.build_seconds:.2f} s")
+    return (
+        f"schema check: {_CONTRACT.checked} API answers checked in {_CONTRACT.seconds:.2f} s "
+        f"({each * 1000:.2f} ms each), {_CONTRACT.requests_checked} request bodies the server took, the schema "
+        f"built once in {_CONTRACT.build_seconds:.2f} s"
+    )
 
 
 def _sent(environ: dict) -> bytes:

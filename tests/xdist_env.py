@@ -25,8 +25,10 @@ def shifted(url: str, index: int) -> str:
         raise ValueError(f"cannot give each xdist worker its own Redis database in {url!r} (redis://host:port/N)")
     number = int(match.group(2) or 0) - index
     if number < 0:
-        raise ValueError(f"{url!r} leaves no Redis database for xdist worker {index}: "
-                         "name a higher database number or run fewer workers (-n)")
+        raise ValueError(
+            f"{url!r} leaves no Redis database for xdist worker {index}: "
+            "name a higher database number or run fewer workers (-n)"
+        )
     return f"{match.group(1)}/{number}"
 
 

@@ -17,18 +17,29 @@ def _name(game, name: str) -> str:
 
 def setup_examples() -> list[OpenApiExample]:
     """One POST /api/tables/ body per game that gives one."""
-    return [OpenApiExample(_name(game, name), value=value, request_only=True)
-            for game in all_games() if game.api_setup_example for name, value in [game.api_setup_example]]
+    return [
+        OpenApiExample(_name(game, name), value=value, request_only=True)
+        for game in all_games()
+        if game.api_setup_example
+        for name, value in [game.api_setup_example]
+    ]
 
 
 def move_examples() -> list[OpenApiExample]:
-    return [OpenApiExample(_name(game, name), value={"seq": 0, "move": move}, request_only=True)
-            for game in all_games() for name, move in game.api_move_examples]
+    return [
+        OpenApiExample(_name(game, name), value={"seq": 0, "move": move}, request_only=True)
+        for game in all_games()
+        for name, move in game.api_move_examples
+    ]
 
 
 def final_count_examples() -> list[OpenApiExample]:
-    return [OpenApiExample(_name(game, name), value={"game": game.slug, "end": end}, request_only=True)
-            for game in all_games() if game.api_final_count_example for name, end in [game.api_final_count_example]]
+    return [
+        OpenApiExample(_name(game, name), value={"game": game.slug, "end": end}, request_only=True)
+        for game in all_games()
+        if game.api_final_count_example
+        for name, end in [game.api_final_count_example]
+    ]
 
 
 def final_count_game_names() -> str:

@@ -57,16 +57,20 @@ class WaitingOutput(serializers.Serializer):
 class ResultLinksOutput(serializers.Serializer):
     result = serializers.CharField(help_text="GET the whole result (entries, sign-offs, version).")
     sign_off = serializers.CharField(help_text="POST here to agree to or dispute it, by the result's id.")
-    table_result = serializers.CharField(allow_null=True, help_text="The same result, by the table's code (null "
-                                                                    "for a result entered without a table).")
+    table_result = serializers.CharField(
+        allow_null=True, help_text="The same result, by the table's code (null for a result entered without a table)."
+    )
     table_sign_off = serializers.CharField(allow_null=True, help_text="The same sign-off, by the table's code.")
 
 
 # A result's statuses as the results' own model names them (leagues' Result.Status; games does not import leagues,
 # so tests/site/test_schema_names.py keeps the two equal): with the same values and labels the schema has one enum,
 # ResultStatusEnum, for a table's result and a result alike (issue 48 finding 3).
-RESULT_STATUSES = [("pending", gettext_lazy("waiting for sign-off")), ("counted", gettext_lazy("counted")),
-                   ("disputed", gettext_lazy("disputed"))]
+RESULT_STATUSES = [
+    ("pending", gettext_lazy("waiting for sign-off")),
+    ("counted", gettext_lazy("counted")),
+    ("disputed", gettext_lazy("disputed")),
+]
 
 
 @extend_schema_field({"type": "object", "additionalProperties": True})
@@ -101,7 +105,8 @@ class TableOutput(serializers.Serializer):
     outcome = GameObjectField(allow_null=True, help_text="The final count once the game is over; null before.")
     created_at = serializers.DateTimeField()
     result = serializers.SerializerMethodField(
-        help_text="A finished table's result (null while playing, and in the list of tables: read the table).")
+        help_text="A finished table's result (null while playing, and in the list of tables: read the table)."
+    )
 
     def get_fields(self) -> dict:
         fields = super().get_fields()  # a game's deprecated name for the score (its adapter's), after `score`
@@ -121,7 +126,6 @@ class TableOutput(serializers.Serializer):
         return selectors.session_result(session, request.user)
 
 
-
 def _after(fields: dict, name: str, extra: dict) -> dict:
     """`fields` with `extra` put just after `name`, so the answers keep their order."""
     out = {}
@@ -137,8 +141,10 @@ class EventOutput(serializers.Serializer):
     kind = serializers.CharField()
     payload = GameObjectField()
     description = serializers.CharField()
-    phrase = GameObjectField(help_text="The description as a code with parameters ({} for an entry logged "
-                                   "before the site kept them), for a client that says it in its own language.")
+    phrase = GameObjectField(
+        help_text="The description as a code with parameters ({} for an entry logged "
+        "before the site kept them), for a client that says it in its own language."
+    )
     entered_by = serializers.CharField(source="entered_by.username", default=None)
     created_at = serializers.DateTimeField()
 
@@ -146,8 +152,9 @@ class EventOutput(serializers.Serializer):
 class RecordedOutput(serializers.Serializer):
     event = EventOutput()
     state = GameObjectField(help_text="The table's state right after this entry.")
-    result = TableResultOutput(allow_null=True, help_text="Once this entry finished the game: its result, to sign "
-                                                          "off (null before).")
+    result = TableResultOutput(
+        allow_null=True, help_text="Once this entry finished the game: its result, to sign off (null before)."
+    )
 
 
 @extend_schema_view(get=extend_schema(summary="The tables you may see, latest first, paged"))
@@ -155,25 +162,35 @@ class TableList(ListAPIView):
     serializer_class = TableOutput
 
     class TableCreateInput(StrictSerializer):
-        game = StrictCharField(default=lambda: default_game().slug, max_length=40,
-                               help_text="A game's slug (GET /api/games/).")
-        players = serializers.ListField(child=IdField(), min_length=1, max_length=8,
-                                        help_text="Player ids, in seat order.")
+        game = StrictCharField(
+            default=lambda: default_game().slug, max_length=40, help_text="A game's slug (GET /api/games/)."
+        )
+        players = serializers.ListField(
+            child=IdField(), min_length=1, max_length=8, help_text="Player ids, in seat order."
+        )
         setup = StrictJSONField(help_text="The engine's set-up; see docs/api.md.")
-        deal_titles = StrictBooleanField(default=False, help_text=(
-            "Let the site deal the game's random start (what each game deals: see its section in docs/api.md); "
-            "true for a game that deals nothing is a 400 saying so."))
-        colours = serializers.ListField(child=StrictCharField(max_length=20), required=False, default=list,
-                                        max_length=8)
+        deal_titles = StrictBooleanField(
+            default=False,
+            help_text=(
+                "Let the site deal the game's random start (what each game deals: see its section in docs/api.md); "
+                "true for a game that deals nothing is a 400 saying so."
+            ),
+        )
+        colours = serializers.ListField(
+            child=StrictCharField(max_length=20), required=False, default=list, max_length=8
+        )
         club = StrictSlugField(required=False, allow_null=True, default=None)
         is_public = StrictBooleanField(default=True)
 
     def get_queryset(self) -> QuerySet:
         return selectors.sessions_visible(self.request.user).order_by("-created_at", "-id")  # a stable page order
 
-    @extend_schema(request=TableCreateInput, responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
-                   summary="Start a table and seat its players",
-                   examples=examples.setup_examples())
+    @extend_schema(
+        request=TableCreateInput,
+        responses=with_errors({201: TableOutput}, 400, 401, 403, 404, 415),
+        summary="Start a table and seat its players",
+        examples=examples.setup_examples(),
+    )
     def post(self, request) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated(_("Log in to start a table."))
@@ -186,8 +203,14 @@ class TableList(ListAPIView):
         seats = [{"player": p, "colour": colours[i] if i < len(colours) else ""} for i, p in enumerate(players)]
         with refusals_said(lambda: (values["game"], None)):
             session = services.table_open(
-                game=values["game"], created_by=request.user, seats=seats, setup=values["setup"],
-                deal=values["deal_titles"], rng=random.SystemRandom(), club=club, is_public=values["is_public"],
+                game=values["game"],
+                created_by=request.user,
+                seats=seats,
+                setup=values["setup"],
+                deal=values["deal_titles"],
+                rng=random.SystemRandom(),
+                club=club,
+                is_public=values["is_public"],
             )
         return Response(TableOutput(session).data, status=status.HTTP_201_CREATED)
 
@@ -214,12 +237,15 @@ def _table_game(code: str) -> Callable[[], tuple[str, dict | None] | None]:
     def game_of() -> tuple[str, dict | None] | None:
         table = TableSession.objects.filter(code=code).only("game", "state").first()
         return (table.game, table.state) if table is not None else None
+
     return game_of
 
 
 class TableDetail(APIView):
-    @extend_schema(responses=with_errors({200: TableOutput}, 404),
-                   summary="A table's state, whose turn it is and what can be played")
+    @extend_schema(
+        responses=with_errors({200: TableOutput}, 404),
+        summary="A table's state, whose turn it is and what can be played",
+    )
     def get(self, request, code: str) -> Response:
         return Response(TableOutput(_table(request, code), context={"request": request}).data)
 
@@ -233,8 +259,10 @@ class ScoreOutput(serializers.Serializer):
 
 
 class TableScore(APIView):
-    @extend_schema(responses=with_errors({200: ScoreOutput}, 404),
-                   summary="Each seat's score so far, and the outcome once the game is over")
+    @extend_schema(
+        responses=with_errors({200: ScoreOutput}, 404),
+        summary="Each seat's score so far, and the outcome once the game is over",
+    )
     def get(self, request, code: str) -> Response:
         session = _table(request, code)
         score = selectors.session_score(session)
@@ -243,7 +271,10 @@ class TableScore(APIView):
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Send the same key again (after a lost answer) to get the first answer back; nothing new is written.",
 )
 
@@ -256,17 +287,26 @@ def recorded_json(recorded: services.Recorded, viewer=None) -> dict:
     building the serializers (their fields are copied for each instance) cost more than the rest of the answer.
     RecordedOutput stays its schema; a test holds the two equal."""
     event = recorded.event
-    return {"event": {
-        "seq": event.seq, "kind": str(event.kind), "payload": event.payload, "description": str(event.description),
-        "phrase": event.phrase, "entered_by": event.entered_by.username if event.entered_by_id else None,
-        "created_at": _CREATED_AT.to_representation(event.created_at),
-    }, "state": recorded.state,
-        "result": selectors.session_result(recorded.session, viewer) if recorded.session and viewer else None}
+    return {
+        "event": {
+            "seq": event.seq,
+            "kind": str(event.kind),
+            "payload": event.payload,
+            "description": str(event.description),
+            "phrase": event.phrase,
+            "entered_by": event.entered_by.username if event.entered_by_id else None,
+            "created_at": _CREATED_AT.to_representation(event.created_at),
+        },
+        "state": recorded.state,
+        "result": selectors.session_result(recorded.session, viewer) if recorded.session and viewer else None,
+    }
 
 
 def _recorded(recorded: services.Recorded, request) -> Response:
-    return Response(recorded_json(recorded, request.user),
-                    status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED)
+    return Response(
+        recorded_json(recorded, request.user),
+        status=status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED,
+    )
 
 
 class MoveList(APIView):
@@ -278,33 +318,47 @@ class MoveList(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": validation.MAX_INT},
-                             description="Only the entries after this seq (the head_seq you have): a poll asks for "
-                                         "what is new. 0 or none: from the first."),
-            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
-                             description=f"At most this many entries (default and most {MAX_LIMIT}); when more "
-                                         "follow, the Link header names the next page (rel=\"next\")."),
-            OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
-                             description='<...?since=N&limit=L>; rel="next" while more entries follow.'),
+            OpenApiParameter(
+                "since",
+                {"type": "integer", "minimum": 0, "maximum": validation.MAX_INT},
+                description="Only the entries after this seq (the head_seq you have): a poll asks for "
+                "what is new. 0 or none: from the first.",
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                description=f"At most this many entries (default and most {MAX_LIMIT}); when more "
+                'follow, the Link header names the next page (rel="next").',
+            ),
+            OpenApiParameter(
+                "Link",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200],
+                description='<...?since=N&limit=L>; rel="next" while more entries follow.',
+            ),
         ],
         responses=with_errors({200: EventOutput(many=True)}, 400, 404),
-        summary="The move log, undo entries included, in pages by seq")
+        summary="The move log, undo entries included, in pages by seq",
+    )
     def get(self, request, code: str) -> Response:
         since = validation.query_int(request.query_params, "since", default=0)
-        limit = validation.query_int(request.query_params, "limit", default=self.MAX_LIMIT, min_value=1,
-                                     max_value=self.MAX_LIMIT)
+        limit = validation.query_int(
+            request.query_params, "limit", default=self.MAX_LIMIT, min_value=1, max_value=self.MAX_LIMIT
+        )
         session = _table(request, code)
-        entries = list(session.events.select_related("entered_by").filter(seq__gt=since).order_by("seq")
-                       [:limit + 1])
+        entries = list(session.events.select_related("entered_by").filter(seq__gt=since).order_by("seq")[: limit + 1])
         response = Response(EventOutput(entries[:limit], many=True).data)
         if len(entries) > limit:
             following = request.build_absolute_uri(
-                f"{request.path}?{urlencode({'since': entries[limit - 1].seq, 'limit': limit})}")
+                f"{request.path}?{urlencode({'since': entries[limit - 1].seq, 'limit': limit})}"
+            )
             response["Link"] = f'<{following}>; rel="next"'
         return response
 
     @extend_schema(
-        request=MoveCreateInput, parameters=[IDEMPOTENCY_HEADER],
+        request=MoveCreateInput,
+        parameters=[IDEMPOTENCY_HEADER],
         responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415, 422),
         summary="Enter a move",
         examples=examples.move_examples(),
@@ -314,7 +368,9 @@ class MoveList(APIView):
         data.is_valid(raise_exception=True)
         with refusals_said(_table_game(code)):
             recorded = services.move_record(  # finds and locks the table by its code (one query; 404 as elsewhere)
-                code=code, seq=data.validated_data["seq"], move=data.validated_data["move"],
+                code=code,
+                seq=data.validated_data["seq"],
+                move=data.validated_data["move"],
                 user=request.user,
                 idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
             )
@@ -327,17 +383,23 @@ class Undo(APIView):
     class UndoInput(StrictSerializer):
         seq = StrictIntegerField(min_value=0, help_text="The head_seq you saw.")
 
-    @extend_schema(request=UndoInput, parameters=[IDEMPOTENCY_HEADER],
-                   responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415,
-                                         422),
-                   summary="Take back the last move (an undo entry is appended; nothing is deleted)")
+    @extend_schema(
+        request=UndoInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses=with_errors({201: RecordedOutput, 200: RecordedOutput}, 400, 401, 403, 404, 409, 415, 422),
+        summary="Take back the last move (an undo entry is appended; nothing is deleted)",
+    )
     def post(self, request, code: str) -> Response:
         session = _table(request, code, seats=False)
         data = self.UndoInput(data=request.data)
         data.is_valid(raise_exception=True)
         with refusals_said(lambda: (session.game, session.state)):
-            recorded = services.move_undo(session=session, seq=data.validated_data["seq"], user=request.user,
-                                          idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")))
+            recorded = services.move_undo(
+                session=session,
+                seq=data.validated_data["seq"],
+                user=request.user,
+                idempotency_key=idempotency_key(request.headers.get("Idempotency-Key")),
+            )
         return _recorded(recorded, request)
 
 
@@ -345,11 +407,18 @@ class FinalCount(APIView):
     permission_classes = [AllowAny]  # anyone may count; saving the result needs a login (checked below)
 
     class FinalCountInput(StrictSerializer):
-        game = StrictCharField(default=lambda: default_final_count_game().slug, max_length=40,
-                               help_text=f"A game with a final-count calculator ({examples.final_count_game_names()}).")
+        game = StrictCharField(
+            default=lambda: default_final_count_game().slug,
+            max_length=40,
+            help_text=f"A game with a final-count calculator ({examples.final_count_game_names()}).",
+        )
         end = StrictJSONField(help_text="The end state of the table; see docs/api.md.")
         save_with_players = serializers.ListField(
-            child=IdField(), required=False, allow_null=True, default=None, max_length=8,
+            child=IdField(),
+            required=False,
+            allow_null=True,
+            default=None,
+            max_length=8,
             help_text="Player ids in seat order: save the result as a finished table.",
         )
         club = StrictSlugField(required=False, allow_null=True, default=None)
@@ -358,10 +427,12 @@ class FinalCount(APIView):
         outcome = GameObjectField()
         table = serializers.CharField(allow_null=True, help_text="The saved table's code, if saved.")
 
-    @extend_schema(request=FinalCountInput,
-                   responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
-                   summary=f"Final count of a table from its end state ({examples.final_count_game_names()})",
-                   examples=examples.final_count_examples())
+    @extend_schema(
+        request=FinalCountInput,
+        responses=with_errors({200: FinalCountOutput, 201: FinalCountOutput}, 400, 401, 403, 404, 415),
+        summary=f"Final count of a table from its end state ({examples.final_count_game_names()})",
+        examples=examples.final_count_examples(),
+    )
     def post(self, request) -> Response:
         data = self.FinalCountInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -375,8 +446,9 @@ class FinalCount(APIView):
         players = services.players_in_order(values["save_with_players"])
         club = get_object_or_404(club_model(), slug=values["club"]) if values["club"] else None
         with refusals_said(lambda: (values["game"], None)):
-            session = services.final_count_record(game=values["game"], end=values["end"], players=players,
-                                                  created_by=request.user, club=club)
+            session = services.final_count_record(
+                game=values["game"], end=values["end"], players=players, created_by=request.user, club=club
+            )
         return Response({"outcome": session.outcome, "table": session.code}, status=status.HTTP_201_CREATED)
 
 
@@ -395,10 +467,11 @@ class Games(PagedListView):
 
     serializer_class = GameOutput
 
-    @extend_schema(responses=with_errors({200: GameOutput(many=True)}, 400),
-                   summary="The games the site has a rules engine for, paged")
+    @extend_schema(
+        responses=with_errors({200: GameOutput(many=True)}, 400),
+        summary="The games the site has a rules engine for, paged",
+    )
     def get(self, request) -> Response:
         from games.engines import REGISTRY
 
         return self.paged(list(REGISTRY.values()))  # the registry's order is fixed: pages never overlap
-

@@ -129,8 +129,9 @@ class GameAdapter:
 
         Games whose set-up the site does not deal keep this refusal.
         """
-        raise ValidationError({"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.")
-                               % {"game": self.name}})
+        raise ValidationError(
+            {"deal_titles": _("The site deals nothing for %(game)s: enter the whole set-up.") % {"game": self.name}}
+        )
 
     # --- league nights (leagues/nights): the tables the site opens for a round ---
 
@@ -304,6 +305,13 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "ADAPTERS", "GameAdapter", "TableRow", "all_games", "default_final_count_game", "default_game", "game_choices",
-    "game_name", "get_game",
+    "ADAPTERS",
+    "GameAdapter",
+    "TableRow",
+    "all_games",
+    "default_final_count_game",
+    "default_game",
+    "game_choices",
+    "game_name",
+    "get_game",
 ]

@@ -9,7 +9,7 @@ register = template.Library()
 
 @register.filter
 def game_name(slug: str) -> str:
-    """"dice_race" -> "Dice race" (the engine's name); a game the site does not know (a league may count Go) as
+    """ "dice_race" -> "Dice race" (the engine's name); a game the site does not know (a league may count Go) as
     it was entered."""
     return plugins.game_name(slug)
 

@@ -59,14 +59,20 @@ def history_rows(rows: list[dict], game) -> str:
         who = _shown_name(event.entered_by) if event.entered_by_id else "?"
         by = entered % {"who": escape(who), "when": escape(date(template_localtime(event.created_at), "j M H:i"))}
         css = ("undone" if row["undone"] else "") + (" undo" if row["is_undo"] else "")
-        out.append(f'\n  <li class="{css}">\n    <span class="seq">#{event.seq}</span>\n    {words}'
-                   f"\n    <small>{by}</small>\n  </li>")
+        out.append(
+            f'\n  <li class="{css}">\n    <span class="seq">#{event.seq}</span>\n    {words}'
+            f"\n    <small>{by}</small>\n  </li>"
+        )
     return mark_safe("".join(out))  # noqa: S308 (the words and names escaped, the rest numbers)
 
 
 class MoveFormNode(template.Node):
-    def __init__(self, move: template.base.FilterExpression, kind: template.base.FilterExpression | None,
-                 nodelist: template.NodeList) -> None:
+    def __init__(
+        self,
+        move: template.base.FilterExpression,
+        kind: template.base.FilterExpression | None,
+        nodelist: template.NodeList,
+    ) -> None:
         self.move, self.kind, self.nodelist = move, kind, nodelist
 
     def render(self, context: template.Context) -> str:
@@ -78,7 +84,8 @@ class MoveFormNode(template.Node):
             body = self.nodelist.render(context)
         return mark_safe(  # noqa: S308 (the URL and the move escaped, the rest rendered by the template engine)
             f'<form method="post" action="{url}" data-hx-post="{url}" data-hx-target="#table-body" '
-            f'data-hx-swap="outerHTML" class="stack" data-move="{conditional_escape(move)}">\n  {head}{body}</form>')
+            f'data-hx-swap="outerHTML" class="stack" data-move="{conditional_escape(move)}">\n  {head}{body}</form>'
+        )
 
 
 @register.tag
@@ -90,7 +97,7 @@ def move_form(parser: template.base.Parser, token: template.base.Token) -> MoveF
     bits = token.split_contents()
     kind = None
     if len(bits) == 3 and bits[2].startswith("kind="):
-        kind = parser.compile_filter(bits[2][len("kind="):])
+        kind = parser.compile_filter(bits[2][len("kind=") :])
     elif len(bits) != 2:
         raise template.TemplateSyntaxError('{% move_form %} takes the move type: {% move_form "place" %}')
     nodelist = parser.parse(("endmove_form",))

@@ -45,12 +45,16 @@ def _player_ids(request) -> list[int]:
             raise InputError("players", _("%(value)r is not a player id.") % {"value": part})
         ids.append(value)
     if not chances.MIN_PLAYERS <= len(ids) <= chances.MAX_PLAYERS:
-        raise InputError("players", _("Give %(min)d to %(max)d players, not %(n)d.") % {
-            "min": chances.MIN_PLAYERS, "max": chances.MAX_PLAYERS, "n": len(ids)})
+        raise InputError(
+            "players",
+            _("Give %(min)d to %(max)d players, not %(n)d.")
+            % {"min": chances.MIN_PLAYERS, "max": chances.MAX_PLAYERS, "n": len(ids)},
+        )
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
-        raise InputError("players", _("Each player sits once: repeated %(ids)s.") % {
-            "ids": ", ".join(map(str, repeated))})
+        raise InputError(
+            "players", _("Each player sits once: repeated %(ids)s.") % {"ids": ", ".join(map(str, repeated))}
+        )
     known = set(Player.objects.filter(pk__in=[i for i in ids if i <= MAX_INT]).values_list("pk", flat=True))
     unknown = [i for i in ids if i not in known]
     if unknown:
@@ -60,9 +64,15 @@ def _player_ids(request) -> list[int]:
 
 class GameChances(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("players", {"type": "string", "maxLength": 200, "pattern": PLAYER_IDS_PATTERN},
-                                     required=True, description="2 to 5 player ids, comma-separated, in seat order"),
-                    id_parameter("league", "Use the league's ratings instead")],
+        parameters=[
+            OpenApiParameter(
+                "players",
+                {"type": "string", "maxLength": 200, "pattern": PLAYER_IDS_PATTERN},
+                required=True,
+                description="2 to 5 player ids, comma-separated, in seat order",
+            ),
+            id_parameter("league", "Use the league's ratings instead"),
+        ],
         responses=with_errors({200: ChancesOutput}, 400, 404),
         summary="Each seat's chance to win and expected place, from the ratings (docs/ratings.md)",
     )
@@ -74,8 +84,11 @@ class GameChances(APIView):
         ids = _player_ids(request)
         engine = game.engine
         if not engine.min_players <= len(ids) <= engine.max_players:
-            raise InputError("players", _("%(game)s is played by %(min)d to %(max)d players, not %(n)d.") % {
-                "game": engine.name, "min": engine.min_players, "max": engine.max_players, "n": len(ids)})
+            raise InputError(
+                "players",
+                _("%(game)s is played by %(min)d to %(max)d players, not %(n)d.")
+                % {"game": engine.name, "min": engine.min_players, "max": engine.max_players, "n": len(ids)},
+            )
         league = query_int(request.query_params, "league", default=0, min_value=1)
         if league:
             selectors.league_for_viewer(pk=league, viewer=request.user)

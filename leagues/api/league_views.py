@@ -36,8 +36,9 @@ from .views import PlayerOutput
 
 class LeagueOutput(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    games = serializers.ListField(child=serializers.CharField(), read_only=True,
-                                  help_text="Game slugs (or free-text names) this league counts.")
+    games = serializers.ListField(
+        child=serializers.CharField(), read_only=True, help_text="Game slugs (or free-text names) this league counts."
+    )
 
     class Meta:
         model = League
@@ -50,17 +51,32 @@ class PointsByCountField(serializers.JSONField):
 
 
 class SeasonOutput(serializers.ModelSerializer):
-    custom_points = PointsByCountField(read_only=True, help_text=(
-        'Points by place for each player count, e.g. {"4": [4, 2, 1, 0]} (empty unless the scheme is custom).'))
+    custom_points = PointsByCountField(
+        read_only=True,
+        help_text=(
+            'Points by place for each player count, e.g. {"4": [4, 2, 1, 0]} (empty unless the scheme is custom).'
+        ),
+    )
     tie_breakers = serializers.ListField(
-        child=serializers.ChoiceField(choices=TIE_BREAKERS), read_only=True,
+        child=serializers.ChoiceField(choices=TIE_BREAKERS),
+        read_only=True,
         help_text="Ordered tie-breaker names, exactly as the table applies them (points first unless placed); see "
-                  "leagues.standings.")
+        "leagues.standings.",
+    )
 
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on", "points_scheme", "custom_points", "min_games",
-                  "tie_breakers"]
+        fields = [
+            "id",
+            "league",
+            "name",
+            "starts_on",
+            "ends_on",
+            "points_scheme",
+            "custom_points",
+            "min_games",
+            "tie_breakers",
+        ]
 
 
 class StandingOutput(serializers.ModelSerializer):
@@ -70,14 +86,24 @@ class StandingOutput(serializers.ModelSerializer):
     points = serializers.CharField(
         source="points_text",
         help_text='Exact season points, as the page shows them: "1725", "12.5", or a whole part and a fraction '
-                  'such as "66 2/3" (the percent scheme gives thirds).')
-    opponents_points = serializers.CharField(source="opponents_points_text",
-                                             help_text="Exact, written like points.")
+        'such as "66 2/3" (the percent scheme gives thirds).',
+    )
+    opponents_points = serializers.CharField(source="opponents_points_text", help_text="Exact, written like points.")
 
     class Meta:
         model = Standing
-        fields = ["player", "position", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
-                  "separated_by"]
+        fields = [
+            "player",
+            "position",
+            "ranked",
+            "points",
+            "games",
+            "wins",
+            "seconds",
+            "opponents_points",
+            "margin",
+            "separated_by",
+        ]
 
 
 class RatingOutput(serializers.ModelSerializer):
@@ -95,8 +121,21 @@ class RatingOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["kind", "key", "player", "mu", "sigma", "ordinal", "games", "last_played", "rating", "rating_low",
-                  "rating_high", "provisional", "rusted_sigma"]
+        fields = [
+            "kind",
+            "key",
+            "player",
+            "mu",
+            "sigma",
+            "ordinal",
+            "games",
+            "last_played",
+            "rating",
+            "rating_low",
+            "rating_high",
+            "provisional",
+            "rusted_sigma",
+        ]
 
     def _shown(self, rating: Rating) -> rating_display.ShownRating:
         return rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, timezone.localdate())
@@ -164,8 +203,9 @@ class ClubLeagues(PagedListView):
         name = NameField(max_length=100)
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20)
 
-    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 400, 403, 404),
-                   summary="A club's leagues, by name, paged")
+    @extend_schema(
+        responses=with_errors({200: LeagueOutput(many=True)}, 400, 403, 404), summary="A club's leagues, by name, paged"
+    )
     def get(self, request, slug: str) -> Response:
         """Paged as every list (`limit`, `offset`), by name: a club's leagues grow with its years, and one shape
         for every list spares a client a second way to read one (issue 46 finding 6; before, a plain array)."""
@@ -174,8 +214,11 @@ class ClubLeagues(PagedListView):
             raise exceptions.PermissionDenied(_("Only members see a private club's leagues."))
         return self.paged(selectors.leagues_list(viewer=request.user, club=club).order_by("name", "pk"))
 
-    @extend_schema(request=LeagueInput, responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415, 429),
-                   summary="Start a league (club owners and admins)")
+    @extend_schema(
+        request=LeagueInput,
+        responses=with_errors({201: LeagueOutput}, 400, 403, 404, 415, 429),
+        summary="Start a league (club owners and admins)",
+    )
     def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.LeagueInput(data=request.data)
@@ -193,8 +236,9 @@ class LeagueList(ListAPIView):
     def get_queryset(self) -> QuerySet[League]:
         return selectors.leagues_list(viewer=self.request.user).order_by("club__name", "name", "pk")
 
-    @extend_schema(responses=with_errors({200: LeagueOutput(many=True)}, 400),
-                   summary="Every league you may see, by club and name")
+    @extend_schema(
+        responses=with_errors({200: LeagueOutput(many=True)}, 400), summary="Every league you may see, by club and name"
+    )
     def get(self, request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -204,14 +248,18 @@ class LeagueDetail(APIView):
         name = NameField(max_length=100, required=False)
         games = serializers.ListField(child=NameField(max_length=80), min_length=1, max_length=20, required=False)
 
-    @extend_schema(responses=with_errors({200: LeagueOutput}, 404),
-                   summary="A league you may see: its club, name and games")
+    @extend_schema(
+        responses=with_errors({200: LeagueOutput}, 404), summary="A league you may see: its club, name and games"
+    )
     def get(self, request, pk: int) -> Response:
         return Response(LeagueOutput(selectors.league_for_viewer(pk=pk, viewer=request.user)).data)
 
-    @extend_schema(request=LeagueEditInput, responses=with_errors({200: LeagueOutput}, 400, 403, 404, 409, 415),
-                   summary="Rename a league or change its games (club owners and admins); a game its results or "
-                           "nights are of stays (409)")
+    @extend_schema(
+        request=LeagueEditInput,
+        responses=with_errors({200: LeagueOutput}, 400, 403, 404, 409, 415),
+        summary="Rename a league or change its games (club owners and admins); a game its results or "
+        "nights are of stays (409)",
+    )
     def patch(self, request, pk: int) -> Response:
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         data = self.LeagueEditInput(data=request.data)
@@ -219,8 +267,10 @@ class LeagueDetail(APIView):
         league = league_edits.league_update(league=league, user=request.user, **data.validated_data)
         return Response(LeagueOutput(league).data)
 
-    @extend_schema(responses=with_errors({204: None}, 403, 404, 409),
-                   summary="Delete a league whose seasons hold no result and no night (club owners and admins)")
+    @extend_schema(
+        responses=with_errors({204: None}, 403, 404, 409),
+        summary="Delete a league whose seasons hold no result and no night (club owners and admins)",
+    )
     def delete(self, request, pk: int) -> Response:
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         league_edits.league_delete(league=league, user=request.user)
@@ -241,16 +291,21 @@ class LeagueSeasons(PagedListView):
         min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
 
-    @extend_schema(responses=with_errors({200: SeasonOutput(many=True)}, 400, 404),
-                   summary="A league's seasons, the latest first, paged")
+    @extend_schema(
+        responses=with_errors({200: SeasonOutput(many=True)}, 400, 404),
+        summary="A league's seasons, the latest first, paged",
+    )
     def get(self, request, pk: int) -> Response:
         """Paged as every list (`limit`, `offset`), the latest first (then the newest made, so pages never
         overlap): one shape for every list (issue 46 finding 6; before, a plain array)."""
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         return self.paged(league.seasons.order_by("-starts_on", "-pk"))
 
-    @extend_schema(request=SeasonInput, responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
-                   summary="Add a season with its rules (managers)")
+    @extend_schema(
+        request=SeasonInput,
+        responses=with_errors({201: SeasonOutput}, 400, 403, 404, 415),
+        summary="Add a season with its rules (managers)",
+    )
     def post(self, request, pk: int) -> Response:
         league = selectors.league_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonInput(data=request.data)
@@ -266,7 +321,8 @@ class SeasonDetail(APIView):
         ends_on = StrictDateField(required=False)
         points_scheme = serializers.ChoiceField(choices=Season.Scheme.choices, required=False)
         custom_points = serializers.DictField(
-            child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False)
+            child=serializers.ListField(child=StrictFloatField(), max_length=100), required=False
+        )
         min_games = StrictIntegerField(min_value=0, max_value=MAX_MIN_GAMES, required=False)
         tie_breakers = serializers.ListField(child=serializers.ChoiceField(choices=TIE_BREAKERS), required=False)
         # a later end or new points while results only wait for sign-off: they will count under them (issue 50)
@@ -276,9 +332,12 @@ class SeasonDetail(APIView):
     def get(self, request, pk: int) -> Response:
         return Response(SeasonOutput(selectors.season_for_viewer(pk=pk, viewer=request.user)).data)
 
-    @extend_schema(request=SeasonEditInput, responses=with_errors({200: SeasonOutput}, 400, 403, 404, 409, 415),
-                   summary="Change a season (managers): its name always; a later end and its points while no "
-                           "result counts, confirmed (`confirm`) when results wait for sign-off; 409 says why")
+    @extend_schema(
+        request=SeasonEditInput,
+        responses=with_errors({200: SeasonOutput}, 400, 403, 404, 409, 415),
+        summary="Change a season (managers): its name always; a later end and its points while no "
+        "result counts, confirmed (`confirm`) when results wait for sign-off; 409 says why",
+    )
     def patch(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         data = self.SeasonEditInput(data=request.data)
@@ -286,8 +345,10 @@ class SeasonDetail(APIView):
         season = league_edits.season_update(season=season, user=request.user, **data.validated_data)
         return Response(SeasonOutput(season).data)
 
-    @extend_schema(responses=with_errors({204: None}, 403, 404, 409),
-                   summary="Delete a season with no result and no night (managers)")
+    @extend_schema(
+        responses=with_errors({204: None}, 403, 404, 409),
+        summary="Delete a season with no result and no night (managers)",
+    )
     def delete(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         league_edits.season_delete(season=season, user=request.user)
@@ -297,9 +358,10 @@ class SeasonDetail(APIView):
 class SeasonStandings(PagedListView):
     serializer_class = StandingOutput
 
-    @extend_schema(responses=with_errors({200: StandingOutput(many=True)}, 400, 404),
-                   summary="A season's table, as last computed, paged (each row's position is its place in the whole "
-                           "table)")
+    @extend_schema(
+        responses=with_errors({200: StandingOutput(many=True)}, 400, 404),
+        summary="A season's table, as last computed, paged (each row's position is its place in the whole table)",
+    )
     def get(self, request, pk: int) -> Response:
         season = selectors.season_for_viewer(pk=pk, viewer=request.user)
         return self.paged(selectors.standings_of(season))
@@ -333,8 +395,10 @@ class RatingList(ListAPIView):
         return selectors.ratings_list(kind=kind, key=key, min_games=min_games)
 
     @extend_schema(
-        parameters=[*SCOPE_PARAMETERS,
-                    OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES})],
+        parameters=[
+            *SCOPE_PARAMETERS,
+            OpenApiParameter("min_games", {"type": "integer", "minimum": 0, "maximum": MAX_MIN_GAMES}),
+        ],
         responses=with_errors({200: RatingOutput(many=True)}, 400, 404),
         summary="Ratings in a game or league, best first (mu - 3 sigma)",
     )
@@ -345,8 +409,11 @@ class RatingList(ListAPIView):
 class PlayerRatingHistory(PagedListView):
     serializer_class = RatingEventOutput
 
-    @extend_schema(parameters=SCOPE_PARAMETERS, responses=with_errors({200: RatingEventOutput(many=True)}, 400, 404),
-                   summary="A player's rating after each game, in order, paged")
+    @extend_schema(
+        parameters=SCOPE_PARAMETERS,
+        responses=with_errors({200: RatingEventOutput(many=True)}, 400, 404),
+        summary="A player's rating after each game, in order, paged",
+    )
     def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         kind, key = _scope(request)
@@ -354,8 +421,10 @@ class PlayerRatingHistory(PagedListView):
 
 
 class PlayerStats(APIView):
-    @extend_schema(responses=with_errors({200: PlayerStatsOutput}, 404),
-                   summary="A player's counted games: wins, scores, head-to-head")
+    @extend_schema(
+        responses=with_errors({200: PlayerStatsOutput}, 404),
+        summary="A player's counted games: wins, scores, head-to-head",
+    )
     def get(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         return Response(PlayerStatsOutput(player_record.player_stats(player=player, viewer=request.user)).data)

@@ -39,7 +39,7 @@ class EntryOutput(serializers.Serializer):
     player = PlayerOutput()
     rank = serializers.IntegerField()
     score = serializers.FloatField(allow_null=True)
-    score_text = serializers.CharField(help_text="A score that is not a plain number, as imported (\"3+20+5\").")
+    score_text = serializers.CharField(help_text='A score that is not a plain number, as imported ("3+20+5").')
     seat = serializers.IntegerField(allow_null=True, help_text="Seat or start order, 1 first; null when not known.")
 
 
@@ -53,22 +53,41 @@ class ResultOutput(serializers.ModelSerializer):
     """A result whole. Tables are addressed by their code, so `table` names the table a result came from (issue
     48); `session`, the table's internal id, stays for the clients that read it and is deprecated."""
 
-    table = serializers.CharField(source="session.code", allow_null=True, default=None,
-                                  help_text="The code of the table it came from (/api/tables/<code>/); null for a "
-                                            "result entered without move entry.")
-    session = serializers.IntegerField(source="session_id", allow_null=True,
-                                       help_text="Deprecated: the table's internal id, which no address takes; "
-                                                 "read `table`.")
+    table = serializers.CharField(
+        source="session.code",
+        allow_null=True,
+        default=None,
+        help_text="The code of the table it came from (/api/tables/<code>/); null for a "
+        "result entered without move entry.",
+    )
+    session = serializers.IntegerField(
+        source="session_id",
+        allow_null=True,
+        help_text="Deprecated: the table's internal id, which no address takes; read `table`.",
+    )
     entries = EntryOutput(many=True)
     sign_offs = SignOffOutput(many=True)
-    waiting_for = serializers.SerializerMethodField(help_text="The players nobody has agreed for yet; empty once "
-                                                              "counted.")
+    waiting_for = serializers.SerializerMethodField(
+        help_text="The players nobody has agreed for yet; empty once counted."
+    )
     links = serializers.SerializerMethodField()
 
     class Meta:
         model = Result
-        fields = ["id", "game", "played_on", "season", "table", "session", "status", "version", "entries",
-                  "sign_offs", "waiting_for", "links"]
+        fields = [
+            "id",
+            "game",
+            "played_on",
+            "season",
+            "table",
+            "session",
+            "status",
+            "version",
+            "entries",
+            "sign_offs",
+            "waiting_for",
+            "links",
+        ]
 
     @extend_schema_field(WaitingOutput(many=True))
     def get_waiting_for(self, result: Result) -> list[dict]:
@@ -95,11 +114,17 @@ def _entries(rows: list[dict]) -> list[dict]:
 
 TABLE_CODE = "[A-Za-z0-9_-]{1,20}"  # games.models.new_code's alphabet, within the column's 20 characters
 RESULT_FILTERS = [
-    OpenApiParameter("waiting", {"type": "string", "enum": ["me"]},
-                     description="me: only the results waiting for your sign-off (for you, or a guest you sign for)."),
+    OpenApiParameter(
+        "waiting",
+        {"type": "string", "enum": ["me"]},
+        description="me: only the results waiting for your sign-off (for you, or a guest you sign for).",
+    ),
     id_parameter("season", "Only the results of this season."),
-    OpenApiParameter("table", {"type": "string", "pattern": f"^{TABLE_CODE}$"},
-                     description="Only the result of this table (its code)."),
+    OpenApiParameter(
+        "table",
+        {"type": "string", "pattern": f"^{TABLE_CODE}$"},
+        description="Only the result of this table (its code).",
+    ),
 ]
 
 
@@ -111,8 +136,10 @@ def _filters(params) -> dict:
             raise InputError(name, _("%(name)s is not a value this list takes (see the schema).") % {"name": name})
     season = query_int(params, "season", default=-1 if "season" in params else 0, min_value=1)
     if season < 0:  # given blank, which query_int reads as its default
-        raise InputError("season", _("%(name)s is a whole number from %(min)d to %(max)d.") % {
-            "name": "season", "min": 1, "max": MAX_INT})
+        raise InputError(
+            "season",
+            _("%(name)s is a whole number from %(min)d to %(max)d.") % {"name": "season", "min": 1, "max": MAX_INT},
+        )
     return {"waiting": "waiting" in params, "season": season or None, "table": params.get("table", "")}
 
 
@@ -123,9 +150,12 @@ class ResultList(ListAPIView):
     def get_queryset(self) -> QuerySet[Result]:
         return selectors.results_listed(viewer=self.request.user, **_filters(self.request.query_params))
 
-    @extend_schema(parameters=RESULT_FILTERS, responses=with_errors({200: ResultOutput(many=True)}, 400, 401),
-                   summary="Results you may see, latest first: those waiting for your sign-off (waiting=me), of a "
-                           "season, of a table")
+    @extend_schema(
+        parameters=RESULT_FILTERS,
+        responses=with_errors({200: ResultOutput(many=True)}, 400, 401),
+        summary="Results you may see, latest first: those waiting for your sign-off (waiting=me), of a "
+        "season, of a table",
+    )
     def get(self, request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -135,8 +165,11 @@ class ResultList(ListAPIView):
         season = IdField(required=False, allow_null=True, default=None)
         entries = EntryInput(many=True)
 
-    @extend_schema(request=ResultInput, responses=with_errors({201: ResultOutput}, 400, 403, 415, 429),
-                   summary="Enter a game played without move entry (any game); you sign it off for you and guests")
+    @extend_schema(
+        request=ResultInput,
+        responses=with_errors({201: ResultOutput}, 400, 403, 415, 429),
+        summary="Enter a game played without move entry (any game); you sign it off for you and guests",
+    )
     def post(self, request) -> Response:
         data = self.ResultInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -147,7 +180,10 @@ class ResultList(ListAPIView):
             if season is None:
                 raise serializers.ValidationError({"season": ["Unknown season."]})
         result = results.result_enter(
-            user=request.user, season=season, game=values["game"], played_on=values["played_on"],
+            user=request.user,
+            season=season,
+            game=values["game"],
+            played_on=values["played_on"],
             entries=_entries(values["entries"]),
         )
         return Response(ResultOutput(result).data, status=status.HTTP_201_CREATED)
@@ -162,13 +198,18 @@ class ResultDetail(APIView):
     class ResultDeleteInput(StrictSerializer):
         version = StrictIntegerField()
 
-    @extend_schema(responses=with_errors({200: ResultOutput}, 404),
-                   summary="A result you may see: its places, scores, status and who has signed it")
+    @extend_schema(
+        responses=with_errors({200: ResultOutput}, 404),
+        summary="A result you may see: its places, scores, status and who has signed it",
+    )
     def get(self, request, pk: int) -> Response:
         return Response(ResultOutput(get_object_or_404(selectors.results_visible(request.user), pk=pk)).data)
 
-    @extend_schema(request=ResultEditInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
-                   summary="Correct a result (managers; send the version you saw); re-rates from its date")
+    @extend_schema(
+        request=ResultEditInput,
+        responses=with_errors({200: ResultOutput}, 400, 403, 404, 409, 415),
+        summary="Correct a result (managers; send the version you saw); re-rates from its date",
+    )
     def patch(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = self.ResultEditInput(data=request.data)
@@ -179,11 +220,18 @@ class ResultDetail(APIView):
         result = results.result_update(result=result, user=request.user, **values)
         return Response(ResultOutput(result).data)
 
-    @extend_schema(parameters=[OpenApiParameter("version", {"type": "integer", "minimum": 0, "maximum": MAX_INT},
-                                                required=True,
-                                                description='The version you saw (or a body {"version": n}).')],
-                   responses=with_errors({204: None}, 400, 403, 404, 409, 415),
-                   summary="Delete a result (managers; send the version you saw); re-rates from its date")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "version",
+                {"type": "integer", "minimum": 0, "maximum": MAX_INT},
+                required=True,
+                description='The version you saw (or a body {"version": n}).',
+            )
+        ],
+        responses=with_errors({204: None}, 400, 403, 404, 409, 415),
+        summary="Delete a result (managers; send the version you saw); re-rates from its date",
+    )
     def delete(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         # OpenAPI gives a DELETE no body, so the documented way to send the version is the query string.
@@ -209,8 +257,11 @@ class SignOffInput(StrictSerializer):
 class ResultSignOff(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
-                   summary="Agree to or dispute a result you played")
+    @extend_schema(
+        request=SignOffInput,
+        responses=with_errors({200: ResultOutput}, 400, 403, 404, 415),
+        summary="Agree to or dispute a result you played",
+    )
     def post(self, request, pk: int) -> Response:
         result = get_object_or_404(selectors.results_visible(request.user), pk=pk)
         data = SignOffInput(data=request.data)
@@ -228,8 +279,9 @@ def _result_of_table(request, code: str) -> Result:
 
 
 class TableResult(APIView):
-    @extend_schema(responses=with_errors({200: ResultOutput}, 404),
-                   summary="A finished table's result, by the table's code")
+    @extend_schema(
+        responses=with_errors({200: ResultOutput}, 404), summary="A finished table's result, by the table's code"
+    )
     def get(self, request, code: str) -> Response:
         return Response(ResultOutput(_result_of_table(request, code)).data)
 
@@ -237,8 +289,11 @@ class TableResult(APIView):
 class TableSignOff(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=SignOffInput, responses=with_errors({200: ResultOutput}, 400, 401, 403, 404, 415),
-                   summary="Agree to or dispute a finished table's result you played, by the table's code")
+    @extend_schema(
+        request=SignOffInput,
+        responses=with_errors({200: ResultOutput}, 400, 401, 403, 404, 415),
+        summary="Agree to or dispute a finished table's result you played, by the table's code",
+    )
     def post(self, request, code: str) -> Response:
         result = _result_of_table(request, code)
         data = SignOffInput(data=request.data)

@@ -43,8 +43,10 @@ class MeOutput(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     email = serializers.EmailField(allow_null=True, help_text="null when the account has no address")
-    email_verified = serializers.BooleanField(help_text="The address was confirmed through the link the site mailed "
-                                                        "there; until then no notification is mailed to it.")
+    email_verified = serializers.BooleanField(
+        help_text="The address was confirmed through the link the site mailed "
+        "there; until then no notification is mailed to it."
+    )
     player = PlayerOutput()
 
 
@@ -56,17 +58,27 @@ class MeView(APIView):
 
     @staticmethod
     def _me(user, player: Player) -> Response:
-        return Response(MeOutput({
-            "id": user.pk, "username": user.get_username(), "email": user.email or None,  # "" is no address
-            "email_verified": address_verified(user), "player": player,
-        }).data)
+        return Response(
+            MeOutput(
+                {
+                    "id": user.pk,
+                    "username": user.get_username(),
+                    "email": user.email or None,  # "" is no address
+                    "email_verified": address_verified(user),
+                    "player": player,
+                }
+            ).data
+        )
 
     @extend_schema(responses=with_errors({200: MeOutput}, 403), summary="The logged-in user and their player")
     def get(self, request) -> Response:
         return self._me(request.user, players.player_for_user(request.user))
 
-    @extend_schema(request=MeInput, responses=with_errors({200: MeOutput}, 400, 401, 403, 415),
-                   summary="Change the name others see you by")
+    @extend_schema(
+        request=MeInput,
+        responses=with_errors({200: MeOutput}, 400, 401, 403, 415),
+        summary="Change the name others see you by",
+    )
     def patch(self, request) -> Response:
         data = self.MeInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -78,8 +90,10 @@ class MyDataView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=with_errors({200: OpenApiTypes.OBJECT}, 401, 403),
-                   summary="Everything the site holds about you, as one JSON file")
+    @extend_schema(
+        responses=with_errors({200: OpenApiTypes.OBJECT}, 401, 403),
+        summary="Everything the site holds about you, as one JSON file",
+    )
     def get(self, request) -> Response:
         response = Response(my_data.personal_data(request.user))
         response["Content-Disposition"] = 'attachment; filename="shitenno-my-data.json"'
@@ -96,8 +110,11 @@ class MeDelete(APIView):
     class DeleteInput(StrictSerializer):
         password = serializers.CharField(max_length=4096, trim_whitespace=False, help_text="Your password, to confirm.")
 
-    @extend_schema(request=DeleteInput, responses=with_errors({204: None}, 400, 401, 403, 409, 415, 429),
-                   summary="Delete your account (your results stay, under an anonymous name)")
+    @extend_schema(
+        request=DeleteInput,
+        responses=with_errors({204: None}, 400, 401, 403, 409, 415, 429),
+        summary="Delete your account (your results stay, under an anonymous name)",
+    )
     def post(self, request) -> Response:
         data = self.DeleteInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -113,14 +130,22 @@ class PlayerList(ListAPIView):
 
     class GuestInput(StrictSerializer):
         name = NameField(max_length=80)
-        club = StrictSlugField(max_length=100, required=False, allow_null=True, default=None,
-                                     help_text="A club you own or run: the guest joins it at once.")
+        club = StrictSlugField(
+            max_length=100,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="A club you own or run: the guest joins it at once.",
+        )
 
     def get_queryset(self) -> QuerySet:
         return selectors.players_list(search=query_text(self.request.query_params, "search"))
 
-    @extend_schema(request=GuestInput, responses=with_errors({201: PlayerOutput}, 400, 403, 404, 415, 429),
-                   summary="Add a guest player")
+    @extend_schema(
+        request=GuestInput,
+        responses=with_errors({201: PlayerOutput}, 400, 403, 404, 415, 429),
+        summary="Add a guest player",
+    )
     def post(self, request) -> Response:
         data = self.GuestInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -144,8 +169,11 @@ class InviteOutput(serializers.Serializer):
 class PlayerInvite(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=with_errors({201: InviteOutput}, 403, 404, 409),
-                   summary="A one-time link to claim a guest")
+    @extend_schema(
+        request=None,
+        responses=with_errors({201: InviteOutput}, 403, 404, 409),
+        summary="A one-time link to claim a guest",
+    )
     def post(self, request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         token = players.player_claim_link_create(player=player, user=request.user)
@@ -156,15 +184,20 @@ class PlayerInvite(APIView):
 class TokenInput(StrictSerializer):
     # Invite and claim tokens are secrets.token_urlsafe (leagues.models.new_token): the schema says so, and a
     # token of other characters (a NUL, say) is refused as the schema lets a client know beforehand.
-    token = StrictCharField(max_length=64, validators=[
-        RegexValidator(r"^[A-Za-z0-9_-]+$", _("A token holds letters, digits, - and _ only."))])
+    token = StrictCharField(
+        max_length=64,
+        validators=[RegexValidator(r"^[A-Za-z0-9_-]+$", _("A token holds letters, digits, - and _ only."))],
+    )
 
 
 class PlayerClaim(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TokenInput, responses=with_errors({200: PlayerOutput}, 400, 403, 409, 415),
-                   summary="Claim a guest with its invite token")
+    @extend_schema(
+        request=TokenInput,
+        responses=with_errors({200: PlayerOutput}, 400, 403, 409, 415),
+        summary="Claim a guest with its invite token",
+    )
     def post(self, request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -195,8 +228,11 @@ class ClubList(ListAPIView):
         description = StrictCharField(required=False, allow_blank=True, default="", max_length=2000, multiline=True)
         members_public = StrictBooleanField(required=False, default=False)
 
-    @extend_schema(request=ClubInput, responses=with_errors({201: ClubOutput}, 400, 403, 415, 429),
-                   summary="Start a club (you become its owner)")
+    @extend_schema(
+        request=ClubInput,
+        responses=with_errors({201: ClubOutput}, 400, 403, 415, 429),
+        summary="Start a club (you become its owner)",
+    )
     def post(self, request) -> Response:
         data = self.ClubInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -229,18 +265,22 @@ class ClubMembers(PagedListView):
     class AddInput(StrictSerializer):
         player = IdField()
 
-    @extend_schema(responses=with_errors({200: MembershipOutput(many=True)}, 400, 403, 404),
-                   summary="Members (hidden from outsiders of private clubs), paged")
+    @extend_schema(
+        responses=with_errors({200: MembershipOutput(many=True)}, 400, 403, 404),
+        summary="Members (hidden from outsiders of private clubs), paged",
+    )
     def get(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         if not club_sees_inside(club, request.user):
             raise exceptions.PermissionDenied(_("Only members see who is in this club."))
         return self.paged(selectors.club_members(club))
 
-    @extend_schema(request=AddInput, responses=with_errors({201: MembershipOutput, 202: InviteAsked}, 400, 403, 404,
-                                                           415),
-                   summary="Ask a player in (owners and admins): 201 when you answer for the player (your own guest), "
-                           "else 202 and the player, or the guest's creator, accepts the invite")
+    @extend_schema(
+        request=AddInput,
+        responses=with_errors({201: MembershipOutput, 202: InviteAsked}, 400, 403, 404, 415),
+        summary="Ask a player in (owners and admins): 201 when you answer for the player (your own guest), "
+        "else 202 and the player, or the guest's creator, accepts the invite",
+    )
     def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.AddInput(data=request.data)
@@ -258,8 +298,11 @@ class MembershipDetail(APIView):
     class RoleInput(StrictSerializer):
         role = serializers.ChoiceField(choices=Membership.Role.choices)
 
-    @extend_schema(request=RoleInput, responses=with_errors({200: MembershipOutput}, 400, 403, 404, 409, 415),
-                   summary="Change a member's role")
+    @extend_schema(
+        request=RoleInput,
+        responses=with_errors({200: MembershipOutput}, 400, 403, 404, 409, 415),
+        summary="Change a member's role",
+    )
     def patch(self, request, slug: str, pk: int) -> Response:
         membership = get_object_or_404(Membership.objects.select_related("club", "player"), pk=pk, club__slug=slug)
         data = self.RoleInput(data=request.data)
@@ -279,8 +322,11 @@ class MembershipDetail(APIView):
 class ClubJoin(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TokenInput, responses=with_errors({200: ClubOutput}, 400, 403, 409, 415),
-                   summary="Join a club with its invite token")
+    @extend_schema(
+        request=TokenInput,
+        responses=with_errors({200: ClubOutput}, 400, 403, 409, 415),
+        summary="Join a club with its invite token",
+    )
     def post(self, request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -297,8 +343,10 @@ class InviteList(ListAPIView):
     def get_queryset(self) -> QuerySet[ClubInvite]:
         return clubs.club_invites_for(self.request.user)  # by -created_at, -id: pages never overlap
 
-    @extend_schema(responses=with_errors({200: InviteAsked(many=True)}, 400, 401),
-                   summary="Club invites waiting for your answer (for you, and for the guests you added), paged")
+    @extend_schema(
+        responses=with_errors({200: InviteAsked(many=True)}, 400, 401),
+        summary="Club invites waiting for your answer (for you, and for the guests you added), paged",
+    )
     def get(self, request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -309,14 +357,16 @@ class InviteAnswer(APIView):
     class AnswerInput(StrictSerializer):
         accept = serializers.BooleanField()
 
-    @extend_schema(request=AnswerInput, responses=with_errors({200: MembershipOutput, 204: None}, 400, 401, 404, 415),
-                   summary="Accept (200, the membership) or decline (204) a club invite")
+    @extend_schema(
+        request=AnswerInput,
+        responses=with_errors({200: MembershipOutput, 204: None}, 400, 401, 404, 415),
+        summary="Accept (200, the membership) or decline (204) a club invite",
+    )
     def post(self, request, pk: int) -> Response:
         invite = get_object_or_404(clubs.club_invites_for(request.user), pk=pk)
         data = self.AnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = clubs.club_invite_answer(invite=invite, user=request.user,
-                                                 accept=data.validated_data["accept"])
+        membership = clubs.club_invite_answer(invite=invite, user=request.user, accept=data.validated_data["accept"])
         if membership is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(MembershipOutput(membership).data)

@@ -33,8 +33,9 @@ def club_create(*, name: str, owner: AbstractBaseUser, description: str = "", me
     if not name:
         raise ValidationError({"name": _("A club needs a name.")})
     budgets.hold_account(owner)
-    budgets.clubs_budget(owner, Club.objects.filter(memberships__player__user=owner,
-                                                    memberships__role=Membership.Role.OWNER))
+    budgets.clubs_budget(
+        owner, Club.objects.filter(memberships__player__user=owner, memberships__role=Membership.Role.OWNER)
+    )
     club = Club.objects.create(
         name=name[:100], slug=_unique_slug(name), description=description, members_public=members_public
     )
@@ -49,14 +50,24 @@ def club_join(*, token: str, user: AbstractBaseUser) -> Club:
         raise Conflict(_("This club invite link is not valid any more."))
     player = player_for_user(user)
     if not Membership.objects.filter(club=club, player=player).exists() and name_clash(
-            player.name, club_ids=[club.pk], other_than=player.pk):  # a newcomer by link may not read as a member
-        raise Conflict(_("Someone in %(club)s already goes by a name that reads the same as “%(name)s”: change the "
-                         "name others see you by on your account page, then join.") % {
-                             "club": club.name, "name": player.name})
+        player.name, club_ids=[club.pk], other_than=player.pk
+    ):  # a newcomer by link may not read as a member
+        raise Conflict(
+            _(
+                "Someone in %(club)s already goes by a name that reads the same as “%(name)s”: change the "
+                "name others see you by on your account page, then join."
+            )
+            % {"club": club.name, "name": player.name}
+        )
     membership, created = Membership.objects.get_or_create(club=club, player=player)
     if created:
-        audit_record(action="membership.join", obj=membership, user=user, club=club,
-                     details={"player": membership.player.name, "role": membership.role})
+        audit_record(
+            action="membership.join",
+            obj=membership,
+            user=user,
+            club=club,
+            details={"player": membership.player.name, "role": membership.role},
+        )
     ClubInvite.objects.filter(club=club, player=membership.player).delete()  # answered by joining
     return club
 
@@ -91,9 +102,17 @@ def club_member_add(*, club: Club, player: Player, user: AbstractBaseUser) -> Me
 def _membership_add(*, club: Club, player: Player, user: AbstractBaseUser, invited_by) -> Membership:
     membership, created = Membership.objects.get_or_create(club=club, player=player)
     if created:
-        audit_record(action="membership.add", obj=membership, user=user, club=club,
-                     details={"player": player.name, "role": membership.role,
-                              "invited_by": invited_by.get_username() if invited_by else None})
+        audit_record(
+            action="membership.add",
+            obj=membership,
+            user=user,
+            club=club,
+            details={
+                "player": player.name,
+                "role": membership.role,
+                "invited_by": invited_by.get_username() if invited_by else None,
+            },
+        )
     return membership
 
 
@@ -101,24 +120,37 @@ def club_invites_for(user: AbstractBaseUser) -> QuerySet:
     """The invites this user may answer: for their own player, and for the guests they added."""
     if not user.is_authenticated:
         return ClubInvite.objects.none()
-    return (ClubInvite.objects.filter(player__user=user)
+    return (
+        (
+            ClubInvite.objects.filter(player__user=user)
             | ClubInvite.objects.filter(player__user__isnull=True, player__created_by=user)
-            ).select_related("club", "player", "invited_by__player").order_by("-created_at", "-id")
+        )
+        .select_related("club", "player", "invited_by__player")
+        .order_by("-created_at", "-id")
+    )
 
 
 @transaction.atomic
 def club_invite_answer(*, invite: ClubInvite, user: AbstractBaseUser, accept: bool) -> Membership | None:
     """The player (or the guest's creator) says yes, and the player becomes a member, or no, and the invite goes."""
-    invite = ClubInvite.objects.select_for_update(of=("self",)).select_related("club", "player", "invited_by").get(
-        pk=invite.pk)
+    invite = (
+        ClubInvite.objects.select_for_update(of=("self",))
+        .select_related("club", "player", "invited_by")
+        .get(pk=invite.pk)
+    )
     if user.pk not in player_consent_givers(invite.player):
         raise PermissionDenied(_("Only the invited player, or whoever added this guest, may answer this invite."))
     membership = None
     if accept:
         membership = _membership_add(club=invite.club, player=invite.player, user=user, invited_by=invite.invited_by)
     else:
-        audit_record(action="membership.decline", obj=invite, user=user, club=invite.club_id,
-                     details={"player": invite.player.name})
+        audit_record(
+            action="membership.decline",
+            obj=invite,
+            user=user,
+            club=invite.club_id,
+            details={"player": invite.player.name},
+        )
     invite.delete()
     return membership
 
@@ -132,9 +164,14 @@ def membership_set_role(*, membership: Membership, role: str, user: AbstractBase
     if role not in Membership.Role.values:
         raise ValidationError({"role": _("Unknown role %(role)s.") % {"role": role}})
     if role != Membership.Role.MEMBER and membership.player.is_guest:
-        raise ValidationError({"role": _(
-            "%(player)s is a guest without an account and cannot sign in, so cannot be an owner or admin.")
-            % {"player": membership.player.name}})
+        raise ValidationError(
+            {
+                "role": _(
+                    "%(player)s is a guest without an account and cannot sign in, so cannot be an owner or admin."
+                )
+                % {"player": membership.player.name}
+            }
+        )
     touches_managers = role != Membership.Role.MEMBER or membership.manages
     if touches_managers and not actor.owns:
         raise PermissionDenied(_("Only an owner may change who is an owner or an admin."))
@@ -143,8 +180,13 @@ def membership_set_role(*, membership: Membership, role: str, user: AbstractBase
     membership.role = role
     membership.save(update_fields=["role"])
     if old_role != role:
-        audit_record(action="membership.role", obj=membership, user=user, club=membership.club_id,
-                     details={"player": membership.player.name, "from": old_role, "to": role})
+        audit_record(
+            action="membership.role",
+            obj=membership,
+            user=user,
+            club=membership.club_id,
+            details={"player": membership.player.name, "from": old_role, "to": role},
+        )
     return membership
 
 
@@ -171,8 +213,13 @@ def membership_remove(*, membership: Membership, user: AbstractBaseUser) -> None
     the standings and ratings as before (season_refusals asks membership only of new players in a result)."""
     own = membership.player.user_id == user.pk
     _remove_check(membership, user)
-    audit_record(action="membership.leave" if own else "membership.remove", obj=membership, user=user,
-                 club=membership.club_id, details={"player": membership.player.name, "role": membership.role})
+    audit_record(
+        action="membership.leave" if own else "membership.remove",
+        obj=membership,
+        user=user,
+        club=membership.club_id,
+        details={"player": membership.player.name, "role": membership.role},
+    )
     membership.delete()
     night_services.member_gone(club=membership.club, player=membership.player)
 
@@ -183,11 +230,13 @@ def _keep_an_owner(membership: Membership, *, leaving: bool) -> None:
     manage anything, so does not count, and may itself be demoted or removed."""
     if not leaving or membership.role != Membership.Role.OWNER or membership.player.user_id is None:
         return
-    owners = Membership.objects.select_for_update(of=("self",)).filter(
-        club=membership.club_id, role=Membership.Role.OWNER, player__user__isnull=False).order_by("pk")
+    owners = (
+        Membership.objects.select_for_update(of=("self",))
+        .filter(club=membership.club_id, role=Membership.Role.OWNER, player__user__isnull=False)
+        .order_by("pk")
+    )
     if not [pk for pk in owners.values_list("pk", flat=True) if pk != membership.pk]:
-        raise Conflict(_("A club needs an owner who can sign in: make another member with an account owner "
-                         "first."))
+        raise Conflict(_("A club needs an owner who can sign in: make another member with an account owner first."))
 
 
 def club_privacy_changed(*, club: Club) -> None:

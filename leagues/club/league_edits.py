@@ -45,7 +45,10 @@ def season_overlap_message(other: Season) -> str:
     """Which season a new one's dates overlap, named with its dates: a season an import made for a few days of
     plays is otherwise hard to find."""
     return _("This season overlaps the league's season %(name)s (%(starts)s to %(ends)s).") % {
-        "name": other.name, "starts": date_format(other.starts_on), "ends": date_format(other.ends_on)}
+        "name": other.name,
+        "starts": date_format(other.starts_on),
+        "ends": date_format(other.ends_on),
+    }
 
 
 def league_named(*, club_id: int, name: str, other_than: League | None = None) -> League | None:
@@ -82,14 +85,17 @@ def _clean_games(league: League, games: Sequence[str]) -> list[str]:
     dropped = sorted(set(league.games) - set(games))
     kept = sorted(set(dropped) & _games_in_use(league)) if dropped else []
     if kept:
-        raise Conflict(_("%(games)s cannot leave the league: results or nights of it are in its seasons.")
-                       % {"games": ", ".join(kept)})
+        raise Conflict(
+            _("%(games)s cannot leave the league: results or nights of it are in its seasons.")
+            % {"games": ", ".join(kept)}
+        )
     return games
 
 
 @transaction.atomic
-def league_update(*, league: League, user: AbstractBaseUser, name: str | None = None,
-                  games: Sequence[str] | None = None) -> League:
+def league_update(
+    *, league: League, user: AbstractBaseUser, name: str | None = None, games: Sequence[str] | None = None
+) -> League:
     """Club managers only. Rename the league and change its games; what is not given stays. The slug stays too,
     so links to the league keep working."""
     require_club_manager(league.club, user)
@@ -99,16 +105,20 @@ def league_update(*, league: League, user: AbstractBaseUser, name: str | None = 
         name = _clean_name(name, missing=_("A league needs a name."))
         taken = league_named(club_id=league.club_id, name=name, other_than=league)
         if taken is not None:
-            raise ValidationError({"name": _("The club has a league called %(name)s already.")
-                                   % {"name": taken.name}})
+            raise ValidationError({"name": _("The club has a league called %(name)s already.") % {"name": taken.name}})
         league.name = name
     if games is not None:
         league.games = _clean_games(league, games)
     after = {"name": league.name, "games": league.games}
     if after != before:
         league.save(update_fields=["name", "games"])
-        audit_record(action="league.update", obj=league, user=user, club=league.club_id,
-                     details={"before": before, "after": after})
+        audit_record(
+            action="league.update",
+            obj=league,
+            user=user,
+            club=league.club_id,
+            details={"before": before, "after": after},
+        )
         if scored_apart(league.games):
             _drop_score_comparisons(league, user)
     return league
@@ -124,8 +134,13 @@ def _drop_score_comparisons(league: League, user: AbstractBaseUser) -> None:
             continue
         before, season.tie_breakers = season.tie_breakers, standings_maths.season_tie_breakers(kept)
         season.save(update_fields=["tie_breakers"])
-        audit_record(action="season.update", obj=season, user=user, club=league.club_id,
-                     details={"before": {"tie_breakers": before}, "after": {"tie_breakers": season.tie_breakers}})
+        audit_record(
+            action="season.update",
+            obj=season,
+            user=user,
+            club=league.club_id,
+            details={"before": {"tie_breakers": before}, "after": {"tie_breakers": season.tie_breakers}},
+        )
         if season.results.filter(status=Result.Status.COUNTED).exists():
             outbox.ask_compute_standings(season.pk)
 
@@ -145,8 +160,10 @@ def _not_empty(*, results: int, nights: int) -> str:
 def league_delete_refusal(league: League) -> str:
     """Why the league cannot be deleted, in words; "" when it can (the page says so before the tap)."""
     seasons = Season.objects.filter(league=league)
-    held = _not_empty(results=Result.objects.filter(season__in=seasons).count(),
-                      nights=Night.objects.filter(season__in=seasons).count())
+    held = _not_empty(
+        results=Result.objects.filter(season__in=seasons).count(),
+        nights=Night.objects.filter(season__in=seasons).count(),
+    )
     return _("The league cannot be deleted: its seasons hold %(what)s.") % {"what": held} if held else ""
 
 
@@ -160,8 +177,13 @@ def league_delete(*, league: League, user: AbstractBaseUser) -> None:
     refusal = league_delete_refusal(league)
     if refusal:
         raise Conflict(refusal)
-    audit_record(action="league.delete", obj=league, user=user, club=league.club_id,
-                 details={"name": league.name, "games": league.games, "seasons": len(seasons)})
+    audit_record(
+        action="league.delete",
+        obj=league,
+        user=user,
+        club=league.club_id,
+        details={"name": league.name, "games": league.games, "seasons": len(seasons)},
+    )
     league.delete()
 
 
@@ -180,8 +202,12 @@ def _rules_given(season: Season, rules: dict) -> dict:
         errors["min_games"] = _("Cannot be negative.")
     if errors:
         raise ValidationError(errors)
-    return {"points_scheme": scheme, "custom_points": custom,
-            "tie_breakers": standings_maths.season_tie_breakers(tie_breakers), "min_games": min_games}
+    return {
+        "points_scheme": scheme,
+        "custom_points": custom,
+        "tie_breakers": standings_maths.season_tie_breakers(tie_breakers),
+        "min_games": min_games,
+    }
 
 
 def _check_dates(season: Season, starts_on: datetime.date, ends_on: datetime.date) -> None:
@@ -192,14 +218,22 @@ def _check_dates(season: Season, starts_on: datetime.date, ends_on: datetime.dat
         raise ValidationError({"starts_on": season_overlap_message(overlap)})
     outside = season.nights.exclude(date__range=(starts_on, ends_on)).order_by("date").first()
     if outside is not None:
-        raise Conflict(_("A league night of this season is on %(date)s, outside those dates.")
-                       % {"date": outside.date.isoformat()})
+        raise Conflict(
+            _("A league night of this season is on %(date)s, outside those dates.") % {"date": outside.date.isoformat()}
+        )
 
 
 @transaction.atomic
-def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = None,
-                  starts_on: datetime.date | None = None, ends_on: datetime.date | None = None,
-                  confirm: bool = False, **rules: object) -> Season:
+def season_update(
+    *,
+    season: Season,
+    user: AbstractBaseUser,
+    name: str | None = None,
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+    confirm: bool = False,
+    **rules: object,
+) -> Season:
     """Club managers only. Change what is given (name, dates, `RULE_FIELDS`); the rest stays. Giving a field
     unchanged is no change.
 
@@ -215,9 +249,12 @@ def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = 
     require_club_manager(season.league.club, user)
     League.objects.select_for_update().get(pk=season.league_id)
     season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
-    wanted = {"name": _clean_name(name, missing=_("A season needs a name.")) if name is not None else season.name,
-              "starts_on": starts_on or season.starts_on, "ends_on": ends_on or season.ends_on,
-              **_rules_given(season, rules)}
+    wanted = {
+        "name": _clean_name(name, missing=_("A season needs a name.")) if name is not None else season.name,
+        "starts_on": starts_on or season.starts_on,
+        "ends_on": ends_on or season.ends_on,
+        **_rules_given(season, rules),
+    }
     changed = {field: value for field, value in wanted.items() if getattr(season, field) != value}
     fixed = sorted(set(changed) - {"name"})
     waiting = _refuse_fixed(season, fixed, wanted, confirm) if fixed else 0
@@ -227,9 +264,17 @@ def season_update(*, season: Season, user: AbstractBaseUser, name: str | None = 
     for field, value in changed.items():
         setattr(season, field, value)
     season.save(update_fields=list(changed))
-    audit_record(action="season.update", obj=season, user=user, club=season.league.club_id,
-                 details={"before": before, "after": {field: _json(value) for field, value in changed.items()},
-                          **({"waiting_results": waiting} if waiting else {})})
+    audit_record(
+        action="season.update",
+        obj=season,
+        user=user,
+        club=season.league.club_id,
+        details={
+            "before": before,
+            "after": {field: _json(value) for field, value in changed.items()},
+            **({"waiting_results": waiting} if waiting else {}),
+        },
+    )
     if waiting:
         outbox.ask_compute_standings(season.pk)
     return season
@@ -245,32 +290,51 @@ def _refuse_fixed(season: Season, fixed: list[str], wanted: dict, confirm: bool)
     list(season.results.exclude(status=Result.Status.COUNTED).select_for_update(of=("self",)).values_list("pk"))
     counted = season.results.filter(status=Result.Status.COUNTED).count()
     if counted:
-        raise Conflict(ngettext(
-            "%(n)d result counts in this season already: its dates and points stay as they are.",
-            "%(n)d results count in this season already: its dates and points stay as they are.",
-            counted) % {"n": counted}, payload={"fields": fixed})
+        raise Conflict(
+            ngettext(
+                "%(n)d result counts in this season already: its dates and points stay as they are.",
+                "%(n)d results count in this season already: its dates and points stay as they are.",
+                counted,
+            )
+            % {"n": counted},
+            payload={"fields": fixed},
+        )
     waiting = season.results.count()
     if waiting:
         moved = [f for f in fixed if f == "starts_on" or (f == "ends_on" and wanted["ends_on"] < season.ends_on)]
         if moved:
-            raise Conflict(ngettext(
-                "%(n)d result waits for sign-off in this season: its start stays, and its end may only move later.",
-                "%(n)d results wait for sign-off in this season: its start stays, and its end may only move later.",
-                waiting) % {"n": waiting}, payload={"fields": moved})
+            raise Conflict(
+                ngettext(
+                    "%(n)d result waits for sign-off in this season: its start stays, and its end may only move later.",
+                    "%(n)d results wait for sign-off in this season: its start stays, and its end may only move later.",
+                    waiting,
+                )
+                % {"n": waiting},
+                payload={"fields": moved},
+            )
         if not confirm:
-            raise Conflict(ngettext(
-                "%(n)d result waits for sign-off in this season and will count under the new dates and points: "
-                "confirm the change.",
-                "%(n)d results wait for sign-off in this season and will count under the new dates and points: "
-                "confirm the change.", waiting) % {"n": waiting}, payload={"fields": fixed, "confirm": True})
+            raise Conflict(
+                ngettext(
+                    "%(n)d result waits for sign-off in this season and will count under the new dates and points: "
+                    "confirm the change.",
+                    "%(n)d results wait for sign-off in this season and will count under the new dates and points: "
+                    "confirm the change.",
+                    waiting,
+                )
+                % {"n": waiting},
+                payload={"fields": fixed, "confirm": True},
+            )
     _check_dates(season, wanted["starts_on"], wanted["ends_on"])
     return waiting
 
 
 def season_usage(season: Season) -> dict[str, int]:
     """How many results (and of them counted) and nights the season holds: the page says what stays fixed."""
-    return {"results": season.results.count(), "counted": season.results.filter(status=Result.Status.COUNTED).count(),
-            "nights": season.nights.count()}
+    return {
+        "results": season.results.count(),
+        "counted": season.results.filter(status=Result.Status.COUNTED).count(),
+        "nights": season.nights.count(),
+    }
 
 
 def _json(value: object) -> object:
@@ -293,7 +357,16 @@ def season_delete(*, season: Season, user: AbstractBaseUser) -> None:
     refusal = season_delete_refusal(season)
     if refusal:
         raise Conflict(refusal)
-    audit_record(action="season.delete", obj=season, user=user, club=season.league.club_id,
-                 details={"league": season.league.name, "name": season.name,
-                          "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat()})
+    audit_record(
+        action="season.delete",
+        obj=season,
+        user=user,
+        club=season.league.club_id,
+        details={
+            "league": season.league.name,
+            "name": season.name,
+            "starts_on": season.starts_on.isoformat(),
+            "ends_on": season.ends_on.isoformat(),
+        },
+    )
     season.delete()

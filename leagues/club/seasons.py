@@ -52,8 +52,15 @@ def league_create(*, club: Club, name: str, games: Sequence[str], user: Abstract
 
 @transaction.atomic
 def season_create(
-    *, league: League, name: str, starts_on: datetime.date, ends_on: datetime.date, user: AbstractBaseUser,
-    points_scheme: str = Season.Scheme.SCORE_3210, custom_points: dict | None = None, min_games: int = 0,
+    *,
+    league: League,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    user: AbstractBaseUser,
+    points_scheme: str = Season.Scheme.SCORE_3210,
+    custom_points: dict | None = None,
+    min_games: int = 0,
     tie_breakers: Sequence[str] | None = None,
 ) -> Season:
     """Club managers only. Seasons of one league may not overlap, so a date names one season."""
@@ -75,15 +82,22 @@ def season_create(
     if overlap := league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).order_by("starts_on").first():
         raise ValidationError({"starts_on": season_overlap_message(overlap)})
     season = Season.objects.create(
-        league=league, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on, points_scheme=points_scheme,
-        custom_points=custom_points, min_games=min_games, tie_breakers=tie_breakers,
+        league=league,
+        name=name.strip()[:100],
+        starts_on=starts_on,
+        ends_on=ends_on,
+        points_scheme=points_scheme,
+        custom_points=custom_points,
+        min_games=min_games,
+        tie_breakers=tie_breakers,
     )
     seasons_adopt(club=league.club, seasons=[season])
     return season
 
 
-def seasons_adopt(*, club: Club, seasons: Sequence[Season] | None = None,
-                  result_ids: Sequence[int] | None = None) -> int:
+def seasons_adopt(
+    *, club: Club, seasons: Sequence[Season] | None = None, result_ids: Sequence[int] | None = None
+) -> int:
     """The one rule for a result that has no season yet (issue 34): a season of its club adopts it when the
     season's league counts its game, its date is within the season's dates and every player is a member of the
     club, as `season_refusals` says for a result entered into a season. The club's seasons are asked in league
@@ -105,13 +119,19 @@ def seasons_adopt(*, club: Club, seasons: Sequence[Season] | None = None,
     outsider = ResultEntry.objects.filter(result=OuterRef("pk")).exclude(player_id__in=members)
     adopted = 0
     for season in seasons:
-        waiting = Result.objects.filter(club=club, season__isnull=True, game__in=season.league.games,
-                                        played_on__gte=season.starts_on, played_on__lte=season.ends_on)
+        waiting = Result.objects.filter(
+            club=club,
+            season__isnull=True,
+            game__in=season.league.games,
+            played_on__gte=season.starts_on,
+            played_on__lte=season.ends_on,
+        )
         if result_ids is not None:
             waiting = waiting.filter(pk__in=result_ids)
         waiting = waiting.exclude(Exists(outsider))
-        counted = list(waiting.filter(status=Result.Status.COUNTED).values_list("played_on", flat=True)
-                       .order_by("played_on")[:1])
+        counted = list(
+            waiting.filter(status=Result.Status.COUNTED).values_list("played_on", flat=True).order_by("played_on")[:1]
+        )
         count = waiting.update(season=season)
         adopted += count
         if counted:  # the season's table and the league's ratings take them in from the earliest
@@ -120,8 +140,7 @@ def seasons_adopt(*, club: Club, seasons: Sequence[Season] | None = None,
     return adopted
 
 
-def season_refusals(season: Season, *, game: str, played_on: datetime.date,
-                    players: Sequence[Player] | None) -> dict:
+def season_refusals(season: Season, *, game: str, played_on: datetime.date, players: Sequence[Player] | None) -> dict:
     """The one rule for which results a season holds: a game its league counts, played within its dates, by members
     of its club only. Returns the reasons it refuses (field -> message); empty when the season takes the result.
     Entering, correcting and a finished table's result all ask this; a correction that keeps the players passes
@@ -140,8 +159,9 @@ def season_refusals(season: Season, *, game: str, played_on: datetime.date,
     return errors
 
 
-def season_for(*, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player],
-               session_id: int | None = None) -> Season | None:
+def season_for(
+    *, club: Club | None, game: str, played_on: datetime.date, players: Sequence[Player], session_id: int | None = None
+) -> Season | None:
     """The season a finished table's result goes into. A league night's table: that night's season, always (the
     organiser chose the league by opening the night in it; two leagues of a club may count the same game over
     the same dates, and a game may end after midnight). Any other table: the first league of the table's club (by
@@ -152,7 +172,9 @@ def season_for(*, club: Club | None, game: str, played_on: datetime.date, player
             return night_season
     if club is None:
         return None
-    seasons = Season.objects.filter(
-        league__club=club, starts_on__lte=played_on, ends_on__gte=played_on
-    ).select_related("league").order_by("league_id")
+    seasons = (
+        Season.objects.filter(league__club=club, starts_on__lte=played_on, ends_on__gte=played_on)
+        .select_related("league")
+        .order_by("league_id")
+    )
     return next((s for s in seasons if not season_refusals(s, game=game, played_on=played_on, players=players)), None)

@@ -1,6 +1,5 @@
 """A club's pages: the list, creating one, its page, joining by invite, its members' roles, its audit log. Apart
- from the players' and leagues' pages (leagues/result/views.py) so each file reads as one part of the site."""
-
+from the players' and leagues' pages (leagues/result/views.py) so each file reads as one part of the site."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,10 +30,15 @@ def club_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.clubs_list(), CLUBS_PAGE).get_page(request.GET.get("page"))
     if request.htmx and "page" in request.GET:  # "Show more": the next rows only
         return render(request, "leagues/partials/club_rows.html", {"clubs": page})
-    return render(request, "leagues/club_list.html", {
-        "clubs": page, "my_clubs": selectors.clubs_of_user(request.user),
-        "invites": clubs.club_invites_for(request.user),
-    })
+    return render(
+        request,
+        "leagues/club_list.html",
+        {
+            "clubs": page,
+            "my_clubs": selectors.clubs_of_user(request.user),
+            "invites": clubs.club_invites_for(request.user),
+        },
+    )
 
 
 @login_required
@@ -47,8 +51,9 @@ def club_invite_answer(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(_("Answer accept or decline."), status=400, content_type="text/plain; charset=utf-8")
     clubs.club_invite_answer(invite=invite, user=request.user, accept=answer == "accept")
     if answer == "accept":
-        messages.success(request, _("%(player)s joined %(club)s.") % {"player": invite.player.name,
-                                                                      "club": invite.club.name})
+        messages.success(
+            request, _("%(player)s joined %(club)s.") % {"player": invite.player.name, "club": invite.club.name}
+        )
         return redirect(invite.club)
     return redirect("club_list")
 
@@ -82,11 +87,16 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "membership": membership,
         # a page of members without counting them: one row more says whether a next page follows
-        "members": selectors.LookaheadPage(selectors.club_member_rows(club, for_manager=bool(
-            membership and membership.manages)), request.GET.get("members"), CLUB_MEMBERS_PAGE)
-        if access.sees_inside else None,
+        "members": selectors.LookaheadPage(
+            selectors.club_member_rows(club, for_manager=bool(membership and membership.manages)),
+            request.GET.get("members"),
+            CLUB_MEMBERS_PAGE,
+        )
+        if access.sees_inside
+        else None,
         "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
-        if access.manages else None,
+        if access.manages
+        else None,
         "role_form": RoleForm(),
     }
     if request.htmx and "members" in request.GET and context["members"] is not None:  # "show more" members
@@ -99,9 +109,11 @@ def _club_extras(request: HttpRequest, club: Club) -> dict:
     from games.selectors import sessions_for_club
 
     inside = club_sees_inside(club, request.user)
-    return {"sessions": listed_sessions(sessions_for_club(club=club, viewer=request.user)),
-            "tournaments": list(club_tournaments(club)[:10]) if inside else [],  # a day's pages (issue 51)
-            **_club_leagues(club, request.user)}
+    return {
+        "sessions": listed_sessions(sessions_for_club(club=club, viewer=request.user)),
+        "tournaments": list(club_tournaments(club)[:10]) if inside else [],  # a day's pages (issue 51)
+        **_club_leagues(club, request.user),
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -153,9 +165,11 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _role_done(membership: Membership) -> str:
     """What the club page says after "Set": the page reloads looking the same, so without it a change went unseen.
     A sentence a role (not the role's name put in one) so each language says it its own way."""
-    said = {Membership.Role.OWNER: _("%(player)s is now an owner."),
-            Membership.Role.ADMIN: _("%(player)s is now an admin."),
-            Membership.Role.MEMBER: _("%(player)s is now a plain member.")}[membership.role]
+    said = {
+        Membership.Role.OWNER: _("%(player)s is now an owner."),
+        Membership.Role.ADMIN: _("%(player)s is now an admin."),
+        Membership.Role.MEMBER: _("%(player)s is now a plain member."),
+    }[membership.role]
     return said % {"player": membership.player.name}
 
 

@@ -41,7 +41,8 @@ def club_access(club: Club, user: AbstractBaseUser) -> ClubAccess:
     membership = membership_of(club, user)
     superuser = bool(user.is_superuser)
     return ClubAccess(
-        club=club, membership=membership,
+        club=club,
+        membership=membership,
         sees_inside=superuser or club.members_public or membership is not None,
         manages=superuser or bool(membership and membership.manages),
         owns=superuser or bool(membership and membership.role == Membership.Role.OWNER),
@@ -94,8 +95,11 @@ def club_for_member(club: Club, user: AbstractBaseUser, *, manage: bool = False)
 def managed_club_ids(user: AbstractBaseUser) -> set[int]:
     if not user.is_authenticated:
         return set()
-    return set(Membership.objects.filter(
-        player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]).values_list("club_id", flat=True))
+    return set(
+        Membership.objects.filter(
+            player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+        ).values_list("club_id", flat=True)
+    )
 
 
 def club_sees_inside(club: Club, user: AbstractBaseUser) -> bool:
@@ -144,8 +148,9 @@ def strangers_to(user: AbstractBaseUser, players: Sequence[Player]) -> list[Play
         clubs = Membership.objects.filter(player__user=user).values("club")
         shares_club = Exists(Membership.objects.filter(player=OuterRef("pk"), club__in=clubs))
         shares_table = Exists(Seat.objects.filter(player=OuterRef("pk"), session__seats__player__user=user))
-        known |= set(Player.objects.filter(Q(shares_club) | Q(shares_table), user__in=others)
-                     .values_list("user_id", flat=True))
+        known |= set(
+            Player.objects.filter(Q(shares_club) | Q(shares_table), user__in=others).values_list("user_id", flat=True)
+        )
     return [p for p in players if answerer[p.pk] is not None and answerer[p.pk] not in known]
 
 
@@ -163,17 +168,26 @@ def hand_entry_settles_q() -> Q:
     shut a table other people are playing (issue 47 finding 6). A disputed one settles nothing, so its table is
     back in play (a dispute after it counted only flags it, and it stays counted). Written for SQL, as one
     condition, so that a list of tables still asks in the same few queries."""
-    organiser = Exists(Membership.objects.filter(
-        club=OuterRef("season__league__club"), player__user=OuterRef("created_by"),
-        role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]))
-    return Q(status=Result.Status.COUNTED) | (Q(status=Result.Status.PENDING)
-                                              & (Q(organiser) | Q(created_by__is_superuser=True)))
+    organiser = Exists(
+        Membership.objects.filter(
+            club=OuterRef("season__league__club"),
+            player__user=OuterRef("created_by"),
+            role__in=[Membership.Role.OWNER, Membership.Role.ADMIN],
+        )
+    )
+    return Q(status=Result.Status.COUNTED) | (
+        Q(status=Result.Status.PENDING) & (Q(organiser) | Q(created_by__is_superuser=True))
+    )
 
 
 def club_manager_user_ids(club_id: int) -> set[int]:
-    return set(Membership.objects.filter(
-        club_id=club_id, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN], player__user__isnull=False,
-    ).values_list("player__user_id", flat=True))
+    return set(
+        Membership.objects.filter(
+            club_id=club_id,
+            role__in=[Membership.Role.OWNER, Membership.Role.ADMIN],
+            player__user__isnull=False,
+        ).values_list("player__user_id", flat=True)
+    )
 
 
 def _entries_and_managers(result: Result, managers: set[int] | None) -> tuple[list, set[int]]:
@@ -224,14 +238,14 @@ def entries_signed_by_q(user: AbstractBaseUser) -> Q:
     of a club he manages; every player of an import he vouched for. tests/leagues/test_waiting_sign_offs.py checks
     that both say the same."""
     managed = Membership.objects.filter(player__user=user, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN])
-    guest = Q(player__user__isnull=True) & (Q(player__created_by=user)
-                                            | Q(result__season__league__club__in=managed.values("club_id")))
+    guest = Q(player__user__isnull=True) & (
+        Q(player__created_by=user) | Q(result__season__league__club__in=managed.values("club_id"))
+    )
     vouched = Q(result__vouched_by=user) & ~Q(result__source="")
     return Q(player__user=user) | guest | vouched
 
 
-def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers: set[int] | None = None
-                             ) -> list[int]:
+def result_players_signed_by(result: Result, user: AbstractBaseUser, *, managers: set[int] | None = None) -> list[int]:
     """The players of `result` this user answers for (empty: they may not sign it off)."""
     if not user.is_authenticated:
         return []
@@ -252,8 +266,7 @@ def players_open_for(result: Result, user: AbstractBaseUser, managed: set[int]) 
     return [p for p in players if user.pk in signers[p.pk] and p.pk not in settled]
 
 
-def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, managers: set[int] | None = None
-                           ) -> bool:
+def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, managers: set[int] | None = None) -> bool:
     """The one rule for the site-wide game ratings: **no single account can move a public ranking**.
 
     `sign_offs` are the result's valid agreements (player id -> sign-off, as `result_signers` allows them). A
@@ -275,8 +288,7 @@ def result_signed_publicly(result: Result, sign_offs: dict[int, SignOff], *, man
         sign_off = sign_offs.get(entry.player_id)
         if sign_off is None or not sign_off.agreed or sign_off.by_id is None:
             return False
-        if (entry.player.user_id is None and sign_off.by_id == result.created_by_id
-                and sign_off.by_id not in managers):
+        if entry.player.user_id is None and sign_off.by_id == result.created_by_id and sign_off.by_id not in managers:
             return False
         accounts.add(sign_off.by_id)
     return len(accounts) >= 2

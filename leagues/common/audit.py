@@ -43,21 +43,36 @@ ACTIONS: dict[str, str] = {
     "season.delete": _("Season deleted"),
 }
 OBJECTS: dict[str, str] = {
-    "games.tablesession": _("table"), "leagues.result": _("result"), "leagues.membership": _("membership"),
-    "leagues.clubinvite": _("invitation"), "leagues.player": _("player"), "leagues.club": _("club"),
-    "leagues.league": _("league"), "leagues.season": _("season"),
+    "games.tablesession": _("table"),
+    "leagues.result": _("result"),
+    "leagues.membership": _("membership"),
+    "leagues.clubinvite": _("invitation"),
+    "leagues.player": _("player"),
+    "leagues.club": _("club"),
+    "leagues.league": _("league"),
+    "leagues.season": _("season"),
 }
 # The fields a league's or a season's change names ("name: Winter -> Winter 2026-27").
 FIELDS: dict[str, str] = {
-    "name": _("name"), "games": _("games"), "starts_on": _("starts"), "ends_on": _("ends"),
-    "points_scheme": _("points"), "custom_points": _("points by place"), "tie_breakers": _("tie-breakers"),
+    "name": _("name"),
+    "games": _("games"),
+    "starts_on": _("starts"),
+    "ends_on": _("ends"),
+    "points_scheme": _("points"),
+    "custom_points": _("points by place"),
+    "tie_breakers": _("tie-breakers"),
     "min_games": _("minimum games"),
 }
 
 
 def audit_record(
-    *, action: str, obj: models.Model, user: AbstractBaseUser | None, club: Club | int | None = None,
-    details: dict[str, Any] | None = None, object_id: int | None = None,
+    *,
+    action: str,
+    obj: models.Model,
+    user: AbstractBaseUser | None,
+    club: Club | int | None = None,
+    details: dict[str, Any] | None = None,
+    object_id: int | None = None,
 ) -> AuditEntry:
     """Append one line. `object_id` overrides `obj.pk` for an object being deleted (its pk is gone after)."""
     club_id = club.pk if isinstance(club, Club) else club
@@ -93,16 +108,23 @@ def details_words(action: str, details: dict) -> str:
         return str(details or "")
     if action == "player.claim":
         return gettext("%(guest)s is now the account %(account)s (%(role)s)") % {
-            "guest": details.get("guest", "?"), "account": details.get("account", "?"),
-            "role": role_words(details.get("role"))}
+            "guest": details.get("guest", "?"),
+            "account": details.get("account", "?"),
+            "role": role_words(details.get("role")),
+        }
     if action == "results.import":
         return gettext("%(imported)s of %(plays)s plays from %(source)s; %(duplicates)s already there") % {
-            "imported": details.get("imported", 0), "plays": details.get("plays", 0),
-            "source": details.get("source", "?"), "duplicates": details.get("duplicates", 0)}
+            "imported": details.get("imported", 0),
+            "plays": details.get("plays", 0),
+            "source": details.get("source", "?"),
+            "duplicates": details.get("duplicates", 0),
+        }
     if action.endswith(".update") and isinstance(details.get("after"), dict):
         before = details.get("before") if isinstance(details.get("before"), dict) else {}
-        return "; ".join(f"{FIELDS.get(key, key)}: {_value_words(before.get(key, ''))} → {_value_words(value)}"
-                         for key, value in details["after"].items())
+        return "; ".join(
+            f"{FIELDS.get(key, key)}: {_value_words(before.get(key, ''))} → {_value_words(value)}"
+            for key, value in details["after"].items()
+        )
     return "; ".join(f"{key}: {_value_words(value)}" for key, value in details.items() if key != "via")
 
 

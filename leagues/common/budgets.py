@@ -36,32 +36,55 @@ def hold_account(user: AbstractBaseUser) -> None:
     get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
 
 
-def refuse_past_budget(made: QuerySet, *, limit: int, window: datetime.timedelta,
-                       refusal: Callable[[int, str], str]) -> None:
+def refuse_past_budget(
+    made: QuerySet, *, limit: int, window: datetime.timedelta, refusal: Callable[[int, str], str]
+) -> None:
     """TooMany when `made` (rows with a `created_at`, already narrowed to the account's or the club's) holds
     `limit` rows within the last `window`. `refusal(limit, wait)` says it, `wait` being when the next may come
     ("23 minutes", "5 hours", in the reader's language). The caller holds the row that serialises the count."""
     now = timezone.now()
-    recent = list(made.filter(created_at__gte=now - window).order_by("created_at")
-                  .values_list("created_at", flat=True)[:limit])
+    recent = list(
+        made.filter(created_at__gte=now - window).order_by("created_at").values_list("created_at", flat=True)[:limit]
+    )
     if len(recent) >= limit:
         next_at = max(recent[0] + window, now + datetime.timedelta(minutes=1))
         raise TooMany(refusal(limit, timeuntil(next_at, now, depth=1)))
 
 
 def clubs_budget(user: AbstractBaseUser, founded: QuerySet) -> None:
-    refuse_past_budget(founded, limit=CLUBS_PER_DAY, window=DAY, refusal=lambda n, wait: _(
-        "You founded %(n)d clubs in the last day, the most one account may; you may found the next in %(wait)s.")
-        % {"n": n, "wait": wait})
+    refuse_past_budget(
+        founded,
+        limit=CLUBS_PER_DAY,
+        window=DAY,
+        refusal=lambda n, wait: (
+            _("You founded %(n)d clubs in the last day, the most one account may; you may found the next in %(wait)s.")
+            % {"n": n, "wait": wait}
+        ),
+    )
 
 
 def leagues_budget(made: QuerySet) -> None:
-    refuse_past_budget(made, limit=LEAGUES_PER_DAY, window=DAY, refusal=lambda n, wait: _(
-        "The club made %(n)d leagues in the last day, the most a club may; the next may come in %(wait)s.")
-        % {"n": n, "wait": wait})
+    refuse_past_budget(
+        made,
+        limit=LEAGUES_PER_DAY,
+        window=DAY,
+        refusal=lambda n, wait: (
+            _("The club made %(n)d leagues in the last day, the most a club may; the next may come in %(wait)s.")
+            % {"n": n, "wait": wait}
+        ),
+    )
 
 
 def results_budget(entered: QuerySet) -> None:
-    refuse_past_budget(entered, limit=RESULTS_PER_HOUR, window=HOUR, refusal=lambda n, wait: _(
-        "You entered %(n)d results in the last hour, the most one account may enter by hand; you may enter the "
-        "next in %(wait)s (an import has its own limits).") % {"n": n, "wait": wait})
+    refuse_past_budget(
+        entered,
+        limit=RESULTS_PER_HOUR,
+        window=HOUR,
+        refusal=lambda n, wait: (
+            _(
+                "You entered %(n)d results in the last hour, the most one account may enter by hand; you may enter the "
+                "next in %(wait)s (an import has its own limits)."
+            )
+            % {"n": n, "wait": wait}
+        ),
+    )

@@ -26,11 +26,21 @@ class PhoneDateInput(forms.DateInput):
 
 class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
-        label=_("Your name"), max_length=80, required=False, validators=[validate_name],
-        help_text=_("The name others see at tables, in standings and on league nights; you can change it later. "
-                    "Left empty, your username."))
-    email = forms.EmailField(label=_("E-mail"), help_text=_(
-        "For your password's reset and the notifications you choose; the site mails you a link to check it."))
+        label=_("Your name"),
+        max_length=80,
+        required=False,
+        validators=[validate_name],
+        help_text=_(
+            "The name others see at tables, in standings and on league nights; you can change it later. "
+            "Left empty, your username."
+        ),
+    )
+    email = forms.EmailField(
+        label=_("E-mail"),
+        help_text=_(
+            "For your password's reset and the notifications you choose; the site mails you a link to check it."
+        ),
+    )
     field_order = ["username", "display_name", "email", "password1", "password2"]
 
     class Meta(UserCreationForm.Meta):
@@ -41,16 +51,24 @@ class SignUpForm(UserCreationForm):
 class DisplayNameForm(forms.Form):
     """The account page's one field: the name others see (leagues.people.players.player_rename)."""
 
-    name = forms.CharField(label=_("Your name"), max_length=80, validators=[validate_name],
-                           help_text=_("The name others see at tables, in standings and on league nights."))
+    name = forms.CharField(
+        label=_("Your name"),
+        max_length=80,
+        validators=[validate_name],
+        help_text=_("The name others see at tables, in standings and on league nights."),
+    )
 
 
 class AccountDeleteForm(forms.Form):
     """Deleting one's account asks for the password (leagues.people.account_deletion): a borrowed, signed-in
     phone must not be enough to delete someone."""
 
-    password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
 
 class EmailChangeForm(forms.Form):
@@ -58,8 +76,12 @@ class EmailChangeForm(forms.Form):
     verified by the link the site mails there."""
 
     email = forms.EmailField(label=_("New e-mail address"), max_length=254)
-    password = forms.CharField(label=_("Your password"), strip=False, max_length=4096,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
 
 class ClubForm(forms.ModelForm):
@@ -75,7 +97,9 @@ class ClubForm(forms.ModelForm):
 class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=80, validators=[validate_name])
     club = forms.ModelChoiceField(
-        label=_("Add to club"), queryset=Club.objects.none(), required=False,
+        label=_("Add to club"),
+        queryset=Club.objects.none(),
+        required=False,
         help_text=_("Clubs you run: the guest joins it, and its owners and admins may invite the guest later too."),
     )
 
@@ -85,8 +109,8 @@ class GuestForm(forms.Form):
         super().__init__(*args, **kwargs)
         if user is not None and user.is_authenticated:
             self.fields["club"].queryset = Club.objects.filter(
-                memberships__player__user=user,
-                memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]).order_by("name")
+                memberships__player__user=user, memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+            ).order_by("name")
         runs = list(self.fields["club"].queryset)
         if not runs:
             del self.fields["club"]
@@ -126,10 +150,14 @@ def apply_service_errors(form: forms.Form, exc: ValidationError) -> None:
 class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
     engines = forms.MultipleChoiceField(
-        label=_("Games scored on this site"), required=False, widget=forms.CheckboxSelectMultiple,
+        label=_("Games scored on this site"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
     games = forms.CharField(
-        label=_("Other games"), required=False, max_length=400,
+        label=_("Other games"),
+        required=False,
+        max_length=400,
         help_text=_("Games without move entry, separated by commas, e.g. Go, Chess."),
     )
 
@@ -176,18 +204,20 @@ def months_later(day: datetime.date, months: int) -> datetime.date:
 
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
-    starts_on = forms.DateField(label=_("Starts on"), widget=PhoneDateInput(),
-                                validators=[validate_date])
-    ends_on = forms.DateField(label=_("Ends on"), widget=PhoneDateInput(),
-                              validators=[validate_date])
-    points_scheme = forms.ChoiceField(label=_("Points"), choices=Season.Scheme.choices,
-                                      initial=Season.Scheme.SCORE_3210)
+    starts_on = forms.DateField(label=_("Starts on"), widget=PhoneDateInput(), validators=[validate_date])
+    ends_on = forms.DateField(label=_("Ends on"), widget=PhoneDateInput(), validators=[validate_date])
+    points_scheme = forms.ChoiceField(
+        label=_("Points"), choices=Season.Scheme.choices, initial=Season.Scheme.SCORE_3210
+    )
     custom_points = forms.CharField(
-        label=_("Custom points"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Custom points"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Only for custom points: one line per player count, e.g. “4: 4, 2, 1, 0”."),
     )
-    min_games = forms.IntegerField(label=_("Minimum games to be ranked"), min_value=0, max_value=MAX_MIN_GAMES,
-                                   initial=0)
+    min_games = forms.IntegerField(
+        label=_("Minimum games to be ranked"), min_value=0, max_value=MAX_MIN_GAMES, initial=0
+    )
 
     def __init__(self, *args, games: Sequence[str] = (), **kwargs) -> None:
         from leagues.common.tie_breaks import default_tie_breakers
@@ -203,7 +233,9 @@ class SeasonForm(forms.Form):
         defaults = [name for name in default_tie_breakers(games) if name != "points"]
         for i in range(1, len(TIE_BREAKERS) + 1):
             self.fields[f"tie_breaker_{i}"] = forms.ChoiceField(
-                label=_("Tie-breaker %(n)d") % {"n": i}, choices=choices, required=False,
+                label=_("Tie-breaker %(n)d") % {"n": i},
+                choices=choices,
+                required=False,
                 initial=defaults[i - 1] if i <= len(defaults) else "",
             )
 
@@ -223,11 +255,9 @@ class ResultForm(forms.Form):
     """A game played without move entry: the game, the date and up to six players with rank and score."""
 
     game = forms.ChoiceField(label=_("Game"))
-    played_on = forms.DateField(label=_("Played on"), widget=PhoneDateInput(),
-                                validators=[validate_date])
+    played_on = forms.DateField(label=_("Played on"), widget=PhoneDateInput(), validators=[validate_date])
 
-    def __init__(self, *args, games: list[str], players: list[Player], row_count: int = RESULT_ROWS,
-                 **kwargs) -> None:
+    def __init__(self, *args, games: list[str], players: list[Player], row_count: int = RESULT_ROWS, **kwargs) -> None:
         from games.engines import REGISTRY
 
         super().__init__(*args, **kwargs)
@@ -237,12 +267,18 @@ class ResultForm(forms.Form):
         player_choices = [("", "—"), *((str(p.pk), p.name) for p in players)]
         for i in range(1, row_count + 1):
             self.fields[f"player_{i}"] = forms.ChoiceField(
-                label=_("Player %(n)d") % {"n": i}, choices=player_choices, required=False)
+                label=_("Player %(n)d") % {"n": i}, choices=player_choices, required=False
+            )
             self.fields[f"rank_{i}"] = forms.IntegerField(
-                label=_("Place"), min_value=1, max_value=1000, required=False,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-            self.fields[f"score_{i}"] = forms.FloatField(label=_("Score"), required=False, min_value=-1e9,
-                                                         max_value=1e9)
+                label=_("Place"),
+                min_value=1,
+                max_value=1000,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+            self.fields[f"score_{i}"] = forms.FloatField(
+                label=_("Score"), required=False, min_value=-1e9, max_value=1e9
+            )
 
     def rows(self) -> list[tuple]:
         """(player, place, score) bound fields, one triple per row, for the template."""
@@ -279,6 +315,12 @@ class ResultEditForm(ResultForm):
             initial.update({f"player_{i}": str(entry.player_id), f"rank_{i}": entry.rank, f"score_{i}": entry.score})
         known = {p.pk for p in players}
         players = [*players, *(e.player for e in entries if e.player_id not in known)]
-        super().__init__(*args, games=[result.game], players=players, initial=initial,
-                         row_count=max(RESULT_ROWS, len(entries) + 1), **kwargs)
+        super().__init__(
+            *args,
+            games=[result.game],
+            players=players,
+            initial=initial,
+            row_count=max(RESULT_ROWS, len(entries) + 1),
+            **kwargs,
+        )
         self.fields["game"].disabled = True

@@ -36,8 +36,16 @@ from shitenno_site.paging import LookaheadPage  # noqa: F401 (leagues' lists pag
 
 # Owners first, then admins, then members; each by name whatever its case ("emi" before "Gina"). The role's own
 # string sorts "admin" < "member" < "owner", so the owner came last.
-MEMBER_ORDER = (Case(When(role=Membership.Role.OWNER, then=Value(0)), When(role=Membership.Role.ADMIN, then=Value(1)),
-                     default=Value(2)), Lower("player__name"), "player__name", "pk")
+MEMBER_ORDER = (
+    Case(
+        When(role=Membership.Role.OWNER, then=Value(0)),
+        When(role=Membership.Role.ADMIN, then=Value(1)),
+        default=Value(2),
+    ),
+    Lower("player__name"),
+    "player__name",
+    "pk",
+)
 
 
 def club_members(club: Club) -> QuerySet[Membership]:
@@ -51,8 +59,9 @@ def club_member_rows(club: Club, *, for_manager: bool) -> QuerySet:
     `player_id`, `player__name`, `player__user_id` (None for a guest) and `role` (rows.member_rows), no objects made."""
     members = club.memberships.order_by(*MEMBER_ORDER)
     if for_manager:
-        return members.select_related("player").only("id", "club_id", "player_id", "role", "player__name",
-                                                         "player__user_id")  # a guest is offered no role
+        return members.select_related("player").only(
+            "id", "club_id", "player_id", "role", "player__name", "player__user_id"
+        )  # a guest is offered no role
     return members.values("player_id", "player__name", "player__user_id", "role")
 
 
@@ -74,8 +83,6 @@ def players_list(*, search: str = "") -> QuerySet[Player]:
 
 
 # --- Leagues, ratings, standings and player stats (issue 5) ---
-
-
 
 
 def leagues_list(*, viewer: AbstractBaseUser, club: Club | None = None) -> QuerySet[League]:
@@ -169,7 +176,8 @@ def results_recent(
 
 def results_awaiting_sign_off(*, viewer: AbstractBaseUser, league: League) -> QuerySet[Result]:
     awaiting = results_recent(viewer=viewer, league=league).filter(
-        status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+        status__in=[Result.Status.PENDING, Result.Status.DISPUTED]
+    )
     return awaiting.prefetch_related("sign_offs__player")  # the page reads who signed and who disputed
 
 
@@ -188,12 +196,13 @@ def results_to_sign(viewer: AbstractBaseUser) -> QuerySet[Result]:
 
     if not viewer.is_authenticated:
         return Result.objects.none()
-    settled = SignOff.objects.filter(Q(agreed=True) | Q(by=viewer), result=OuterRef("result_id"),
-                                     player=OuterRef("player_id"))
-    open_for_viewer = ResultEntry.objects.filter(entries_signed_by_q(viewer), ~Exists(settled),
-                                                 result=OuterRef("pk"))
-    return results_visible(viewer).filter(Exists(open_for_viewer),
-                                          status__in=[Result.Status.PENDING, Result.Status.DISPUTED])
+    settled = SignOff.objects.filter(
+        Q(agreed=True) | Q(by=viewer), result=OuterRef("result_id"), player=OuterRef("player_id")
+    )
+    open_for_viewer = ResultEntry.objects.filter(entries_signed_by_q(viewer), ~Exists(settled), result=OuterRef("pk"))
+    return results_visible(viewer).filter(
+        Exists(open_for_viewer), status__in=[Result.Status.PENDING, Result.Status.DISPUTED]
+    )
 
 
 def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Result]]:
@@ -205,20 +214,29 @@ def results_waiting_for(viewer: AbstractBaseUser) -> tuple[list[Result], list[Re
     without a query) and `can_edit` (he may correct or delete it: access.result_editable)."""
     if not viewer.is_authenticated:
         return [], []
-    waiting = list(results_to_sign(viewer).select_related("season__league", "club")
-                   .prefetch_related("entries__player", "sign_offs__player").order_by("-played_on", "-id")
-                   [:WAITING_SHOWN])
+    waiting = list(
+        results_to_sign(viewer)
+        .select_related("season__league", "club")
+        .prefetch_related("entries__player", "sign_offs__player")
+        .order_by("-played_on", "-id")[:WAITING_SHOWN]
+    )
     managed = managed_club_ids(viewer) if waiting else set()
     for result in waiting:
         result.can_sign = True
         result.signs_for = signs_for_names(players_open_for(result, viewer, managed), viewer)
         result.can_edit = result_editable(result, viewer, managed)
     signed_by_me = SignOff.objects.filter(by=viewer).values("result")
-    vouched = (results_visible(viewer).filter(entries__player__user=viewer, status=Result.Status.COUNTED,
-                                              vouched_by__isnull=False).exclude(source="")
-               .exclude(vouched_by=viewer).exclude(pk__in=signed_by_me).distinct()
-               .select_related("season__league", "club").prefetch_related("entries__player")
-               .order_by("-played_on", "-id")[:WAITING_SHOWN])
+    vouched = (
+        results_visible(viewer)
+        .filter(entries__player__user=viewer, status=Result.Status.COUNTED, vouched_by__isnull=False)
+        .exclude(source="")
+        .exclude(vouched_by=viewer)
+        .exclude(pk__in=signed_by_me)
+        .distinct()
+        .select_related("season__league", "club")
+        .prefetch_related("entries__player")
+        .order_by("-played_on", "-id")[:WAITING_SHOWN]
+    )
     return waiting, list(vouched)
 
 
@@ -255,24 +273,31 @@ def scope_performance_sd(kind=None, key=None) -> Subquery:
     """The scope's own performance spread for its win chances (RatingFit, issue 40; None: the fixed one): a
     subquery of the ratings' own query, so the chances still cost one query. The scope is the outer row's
     `kind` and `key` unless given (values or expressions)."""
-    return Subquery(RatingFit.objects.filter(kind=OuterRef("kind") if kind is None else kind,
-                                             key=OuterRef("key") if key is None else key)
-                    .values("performance_sd")[:1])
+    return Subquery(
+        RatingFit.objects.filter(
+            kind=OuterRef("kind") if kind is None else kind, key=OuterRef("key") if key is None else key
+        ).values("performance_sd")[:1]
+    )
 
 
 def scope_skill_sd(kind=None, key=None) -> Subquery:
     """The spread of skills the scope's latest games give (RatingFit.skill_sd, leagues.rating.posterior; None: the
     chances read the ratings), a subquery of the ratings' own query as scope_performance_sd is."""
-    return Subquery(RatingFit.objects.filter(kind=OuterRef("kind") if kind is None else kind,
-                                             key=OuterRef("key") if key is None else key)
-                    .values("skill_sd")[:1])
+    return Subquery(
+        RatingFit.objects.filter(
+            kind=OuterRef("kind") if kind is None else kind, key=OuterRef("key") if key is None else key
+        ).values("skill_sd")[:1]
+    )
 
 
 def ratings_list(*, kind: str, key: str, min_games: int = 0, active_since: date | None = None) -> QuerySet[Rating]:
     """A scope's leaderboard, by the conservative estimate mu - 3 sigma, ordered in SQL (pages take a slice), each
     with the day of its latest game (`last_played`); only those who played on or after `active_since` when given."""
-    ratings = (Rating.objects.filter(kind=kind, key=key, games__gte=min_games).select_related("player")
-               .annotate(last_played=last_played_in_scope(kind, key)))
+    ratings = (
+        Rating.objects.filter(kind=kind, key=key, games__gte=min_games)
+        .select_related("player")
+        .annotate(last_played=last_played_in_scope(kind, key))
+    )
     if active_since is not None:
         ratings = ratings.filter(last_played__gte=active_since)
     return ratings.order_by((F("mu") - 3 * F("sigma")).desc(), "player__name", "player_id")
@@ -307,9 +332,11 @@ def rating_history(*, player: Player, kind: str, key: str, last: int | None = No
 def rating_values(*, player: Player, kind: str, key: str, last: int) -> list[tuple[float, float]]:
     """The player's rating (mu, sigma) before his `last`-th latest game in a scope and after each game since: the
     page's chart, read as four numbers a game."""
-    events = list(RatingEvent.objects.filter(player=player, kind=kind, key=key)
-                  .order_by("-played_on", "-result_id")
-                  .values_list("mu_before", "sigma_before", "mu_after", "sigma_after")[:last])
+    events = list(
+        RatingEvent.objects.filter(player=player, kind=kind, key=key)
+        .order_by("-played_on", "-result_id")
+        .values_list("mu_before", "sigma_before", "mu_after", "sigma_after")[:last]
+    )
     if not events:
         return []
     events.reverse()
@@ -323,8 +350,9 @@ def results_visible_q(viewer: AbstractBaseUser, *, prefix: str = "") -> Q:
     every visible result of the site (results_visible as a subquery)."""
     from games.selectors import sessions_visible_q
 
-    return ((Q(**{f"{prefix}session__isnull": True}) | sessions_visible_q(viewer, through=f"{prefix}session"))
-            & clubs_inside_q(viewer, prefix=prefix))
+    return (
+        Q(**{f"{prefix}session__isnull": True}) | sessions_visible_q(viewer, through=f"{prefix}session")
+    ) & clubs_inside_q(viewer, prefix=prefix)
 
 
 def results_visible(viewer: AbstractBaseUser) -> QuerySet[Result]:
@@ -348,8 +376,11 @@ def listed_sessions(sessions) -> list:
     whose result was entered by hand (a league night's) is `settled`: listed as finished, as its night says."""
     from games.selectors import seat_names, sessions_settled
 
-    tables = list(sessions.select_related(None).prefetch_related(None)
-                  .only("code", "status", "created_at", "club", "entry")[:LISTED_TABLES])
+    tables = list(
+        sessions.select_related(None)
+        .prefetch_related(None)
+        .only("code", "status", "created_at", "club", "entry")[:LISTED_TABLES]
+    )
     names = seat_names([table.pk for table in tables])
     settled = sessions_settled(tables)
     for table in tables:
@@ -358,8 +389,9 @@ def listed_sessions(sessions) -> list:
     return tables
 
 
-def results_listed(*, viewer: AbstractBaseUser, waiting: bool = False, season: int | None = None,
-                   table: str = "") -> QuerySet[Result]:
+def results_listed(
+    *, viewer: AbstractBaseUser, waiting: bool = False, season: int | None = None, table: str = ""
+) -> QuerySet[Result]:
     """The API's list of results (issue 48): those the viewer may see or, `waiting`, those waiting for his
     sign-off (`results_to_sign`, the waiting page's one definition); in a season, from a table (by its code) when
     asked; latest first, with what ResultOutput reads."""
@@ -368,5 +400,6 @@ def results_listed(*, viewer: AbstractBaseUser, waiting: bool = False, season: i
         found = found.filter(season_id=season)
     if table:
         found = found.filter(session__code=table)
-    return (found.select_related("session").prefetch_related("entries__player", "sign_offs")
-            .order_by("-played_on", "-id"))
+    return (
+        found.select_related("session").prefetch_related("entries__player", "sign_offs").order_by("-played_on", "-id")
+    )

@@ -29,8 +29,11 @@ def scored_apart(games: Sequence[str]) -> bool:
 
 def default_tie_breakers(games: Sequence[str]) -> list[str]:
     """A new season's tie-breakers when none are given: all of them, less those a league of these games refuses."""
-    return without_score_comparisons(standings_maths.DEFAULT_TIE_BREAKERS) if scored_apart(games) \
+    return (
+        without_score_comparisons(standings_maths.DEFAULT_TIE_BREAKERS)
+        if scored_apart(games)
         else list(standings_maths.DEFAULT_TIE_BREAKERS)
+    )
 
 
 def without_score_comparisons(tie_breakers: Sequence[str]) -> list[str]:
@@ -42,6 +45,10 @@ def tie_breaker_refusal(games: Sequence[str], tie_breakers: Sequence[str]) -> di
     if not scored_apart(games) or not set(tie_breakers) & set(ONE_GAME_ONLY):
         return {}
     names = ", ".join(REGISTRY[g].name if g in REGISTRY else g for g in dict.fromkeys(games))
-    return {"tie_breakers": _(
-        "Average score margin compares scores, and the games of this league (%(games)s) count them in different "
-        "units: it breaks ties only in a league of one game.") % {"games": names}}
+    return {
+        "tie_breakers": _(
+            "Average score margin compares scores, and the games of this league (%(games)s) count them in different "
+            "units: it breaks ties only in a league of one game."
+        )
+        % {"games": names}
+    }

@@ -40,9 +40,13 @@ def _results_with_entries(club: Club) -> Iterator[tuple[Result, list[ResultEntry
     """Each result with its entries in rank order (the model's order), from two cursors in the same order: two
     queries for any number of results. An entry whose result the first cursor did not see (written between the
     two queries) is passed over."""
-    entries = (ResultEntry.objects.filter(Q(result__club=club) | Q(result__season__league__club=club))
-               .select_related("player").annotate(result_played_on=F("result__played_on"))
-               .order_by("result__played_on", "result_id", "rank", "player__name", "id").iterator(chunk_size=CHUNK))
+    entries = (
+        ResultEntry.objects.filter(Q(result__club=club) | Q(result__season__league__club=club))
+        .select_related("player")
+        .annotate(result_played_on=F("result__played_on"))
+        .order_by("result__played_on", "result_id", "rank", "player__name", "id")
+        .iterator(chunk_size=CHUNK)
+    )
     pending = next(entries, None)
     for result in _results(club).iterator(chunk_size=CHUNK):
         mine = []
@@ -115,21 +119,50 @@ def _bgstats_texts(club: Club) -> Iterator[str]:
     games: dict[str, dict] = {}
     yield '{\n "plays": ['
     for count, (result, entries) in enumerate(_results_with_entries(club)):
-        game = games.setdefault(result.game, {"id": len(games) + 1, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL,
-                                                                                           f"game:{result.game}")),
-                                              "name": _game_name(result.game), "bggId": _bgg_id(result.game),
-                                              "highestWins": True, "noPoints": False, "cooperative": False})
+        game = games.setdefault(
+            result.game,
+            {
+                "id": len(games) + 1,
+                "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"game:{result.game}")),
+                "name": _game_name(result.game),
+                "bggId": _bgg_id(result.game),
+                "highestWins": True,
+                "noPoints": False,
+                "cooperative": False,
+            },
+        )
         scores = []
         for entry in entries:
             player = entry.player
-            ref = players.setdefault(player.pk, {
-                "id": len(players) + 1, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"player:{player.pk}")),
-                "name": player.name, "bggUsername": "", "isAnonymous": False})
-            scores.append({"playerRefId": ref["id"], "score": _score_text(entry), "winner": entry.rank == 1,
-                           "rank": entry.rank, "startPlayer": entry.seat == 1, "seatOrder": entry.seat or 0,
-                           "newPlayer": False, "team": ""})
-        play = {"uuid": _play_uuid(result), "playDate": f"{result.played_on.isoformat()} 00:00:00",
-                "durationMin": 0, "gameRefId": game["id"], "playerScores": scores}
+            ref = players.setdefault(
+                player.pk,
+                {
+                    "id": len(players) + 1,
+                    "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"player:{player.pk}")),
+                    "name": player.name,
+                    "bggUsername": "",
+                    "isAnonymous": False,
+                },
+            )
+            scores.append(
+                {
+                    "playerRefId": ref["id"],
+                    "score": _score_text(entry),
+                    "winner": entry.rank == 1,
+                    "rank": entry.rank,
+                    "startPlayer": entry.seat == 1,
+                    "seatOrder": entry.seat or 0,
+                    "newPlayer": False,
+                    "team": "",
+                }
+            )
+        play = {
+            "uuid": _play_uuid(result),
+            "playDate": f"{result.played_on.isoformat()} 00:00:00",
+            "durationMin": 0,
+            "gameRefId": game["id"],
+            "playerScores": scores,
+        }
         yield ("," if count else "") + "\n  " + _json_at(play, 2)
     yield ("\n ]" if games else "]") + ',\n "players": ' + _json_at(list(players.values()), 1)
     yield ',\n "games": ' + _json_at(list(games.values()), 1) + ',\n "locations": []\n}'
@@ -148,23 +181,54 @@ def _bgg_texts(club: Club) -> Iterator[str]:
     """BGG plays carry no rank: the winners are the players ranked first; the rest keep their order through
     the scores and seats (a round trip gives back the ranks when the scores decided them). The root's `total`
     comes first in the file, so the results are counted first (one more query)."""
-    root = Element("plays", {"username": club.slug, "page": "1", "termsofuse":
-                             "https://boardgamegeek.com/xmlapi/termsofuse", "total": str(_results(club).count())})
+    root = Element(
+        "plays",
+        {
+            "username": club.slug,
+            "page": "1",
+            "termsofuse": "https://boardgamegeek.com/xmlapi/termsofuse",
+            "total": str(_results(club).count()),
+        },
+    )
     empty = tostring(root, encoding="unicode")  # <plays ... />: its start tag, escaped as ElementTree does
     yield '<?xml version="1.0" encoding="utf-8"?>\n' + empty.removesuffix(" />") + ">"
     for result, entries in _results_with_entries(club):
         external = _external_id(result)
         play_id = external if external.isdigit() else str(result.pk)
-        play = Element("play", {"id": play_id, "date": result.played_on.isoformat(), "quantity": "1",
-                                "length": "0", "incomplete": "0", "nowinstats": "0", "location": ""})
-        SubElement(play, "item", {"name": _game_name(result.game), "objecttype": "thing",
-                                  "objectid": str(_bgg_id(result.game))})
+        play = Element(
+            "play",
+            {
+                "id": play_id,
+                "date": result.played_on.isoformat(),
+                "quantity": "1",
+                "length": "0",
+                "incomplete": "0",
+                "nowinstats": "0",
+                "location": "",
+            },
+        )
+        SubElement(
+            play,
+            "item",
+            {"name": _game_name(result.game), "objecttype": "thing", "objectid": str(_bgg_id(result.game))},
+        )
         people = SubElement(play, "players")
         for entry in entries:
-            SubElement(people, "player", {
-                "username": "", "userid": "0", "name": entry.player.name,
-                "startposition": str(entry.seat or ""), "color": "", "score": _score_text(entry), "new": "0",
-                "rating": "0", "win": "1" if entry.rank == 1 else "0"})
+            SubElement(
+                people,
+                "player",
+                {
+                    "username": "",
+                    "userid": "0",
+                    "name": entry.player.name,
+                    "startposition": str(entry.seat or ""),
+                    "color": "",
+                    "score": _score_text(entry),
+                    "new": "0",
+                    "rating": "0",
+                    "win": "1" if entry.rank == 1 else "0",
+                },
+            )
         yield tostring(play, encoding="unicode")
     yield "</plays>"
 
@@ -199,11 +263,19 @@ def _results_csv_texts(club: Club) -> Iterator[str]:
     yield writer.writerow(RESULTS_CSV_HEADER)
     for e in entries.iterator(chunk_size=CHUNK):
         season = e.result.season
-        yield writer.writerow([
-            e.result.played_on.isoformat(), e.result.game, season.league.name if season else "",
-            season.name if season else "", e.result.pk, e.result.status, e.player.name, e.rank,
-            _score_number(e.score),  # a number: the spreadsheet-safe writer leaves it alone
-        ])
+        yield writer.writerow(
+            [
+                e.result.played_on.isoformat(),
+                e.result.game,
+                season.league.name if season else "",
+                season.name if season else "",
+                e.result.pk,
+                e.result.status,
+                e.player.name,
+                e.rank,
+                _score_number(e.score),  # a number: the spreadsheet-safe writer leaves it alone
+            ]
+        )
 
 
 def results_csv_pieces(club: Club) -> Iterator[bytes]:

@@ -63,14 +63,15 @@ def in_page(club: Club) -> bool:
     """Whether the club is small enough for its file to be streamed while the page waits: a count that stops
     at the bound, so asking costs the same for the largest club."""
     entries = ResultEntry.objects.filter(Q(result__club=club) | Q(result__season__league__club=club))
-    return entries[:IN_PAGE_ENTRIES + 1].count() <= IN_PAGE_ENTRIES
+    return entries[: IN_PAGE_ENTRIES + 1].count() <= IN_PAGE_ENTRIES
 
 
 def fingerprint(club: Club) -> dict:
     """What tells that the club's results changed: their count and their last change (an edit, a sign-off, a
     deletion moves one or the other)."""
     found = Result.objects.filter(Q(club=club) | Q(season__league__club=club)).aggregate(
-        results=Count("id"), changed=Max("updated_at"))
+        results=Count("id"), changed=Max("updated_at")
+    )
     return {"results": found["results"], "changed": found["changed"].isoformat() if found["changed"] else ""}
 
 
@@ -79,9 +80,18 @@ def export_ask(club: Club, user: AbstractBaseUser, kind: str) -> tuple[ClubExpor
     else the build under way for this club and kind, else a new one (queued by the caller)."""
     now = timezone.now()
     mark = fingerprint(club)
-    fresh = (ClubExport.objects.filter(club=club, kind=kind, state=ClubExport.State.READY, fingerprint=mark,
-                                       finished_at__gte=now - REUSE, expires_at__gt=now)
-             .order_by("-finished_at").first())
+    fresh = (
+        ClubExport.objects.filter(
+            club=club,
+            kind=kind,
+            state=ClubExport.State.READY,
+            fingerprint=mark,
+            finished_at__gte=now - REUSE,
+            expires_at__gt=now,
+        )
+        .order_by("-finished_at")
+        .first()
+    )
     if fresh is not None:
         return fresh, False
     building = _building(club, kind)
@@ -89,8 +99,14 @@ def export_ask(club: Club, user: AbstractBaseUser, kind: str) -> tuple[ClubExpor
         return building, False
     try:
         with transaction.atomic():
-            made = ClubExport.objects.create(token=secrets.token_urlsafe(16), club=club, user=user, kind=kind,
-                                             fingerprint=mark, expires_at=now + KEEP)
+            made = ClubExport.objects.create(
+                token=secrets.token_urlsafe(16),
+                club=club,
+                user=user,
+                kind=kind,
+                fingerprint=mark,
+                expires_at=now + KEEP,
+            )
     except IntegrityError:  # another ask got there first: join its build
         building = _building(club, kind)
         if building is None:  # it ended meanwhile: its file is the club's as of a moment ago
@@ -100,8 +116,9 @@ def export_ask(club: Club, user: AbstractBaseUser, kind: str) -> tuple[ClubExpor
 
 
 def _building(club: Club, kind: str) -> ClubExport | None:
-    return ClubExport.objects.filter(club=club, kind=kind,
-                                     state__in=[ClubExport.State.QUEUED, ClubExport.State.RUNNING]).first()
+    return ClubExport.objects.filter(
+        club=club, kind=kind, state__in=[ClubExport.State.QUEUED, ClubExport.State.RUNNING]
+    ).first()
 
 
 def export_unqueue(made: ClubExport) -> None:
@@ -112,8 +129,12 @@ def export_unqueue(made: ClubExport) -> None:
 def _claim(token: str) -> ClubExport | None:
     """The export to build now, marked running; None when it is built already (a second delivery) or gone."""
     with transaction.atomic():
-        made = (ClubExport.objects.select_for_update(of=("self",)).select_related("club")
-                .filter(token=token, state__in=[ClubExport.State.QUEUED, ClubExport.State.RUNNING]).first())
+        made = (
+            ClubExport.objects.select_for_update(of=("self",))
+            .select_related("club")
+            .filter(token=token, state__in=[ClubExport.State.QUEUED, ClubExport.State.RUNNING])
+            .first()
+        )
         if made is None:
             return None
         made.state, made.started_at = ClubExport.State.RUNNING, timezone.now()
@@ -122,8 +143,7 @@ def _claim(token: str) -> ClubExport | None:
 
 
 def _finish(made: ClubExport, **fields) -> None:
-    ClubExport.objects.filter(pk=made.pk).update(finished_at=timezone.now(), expires_at=timezone.now() + KEEP,
-                                                 **fields)
+    ClubExport.objects.filter(pk=made.pk).update(finished_at=timezone.now(), expires_at=timezone.now() + KEEP, **fields)
 
 
 def export_build(token: str) -> None:
@@ -155,21 +175,29 @@ def export_lost() -> list[str]:
     now = timezone.now()
     hard = datetime.timedelta(seconds=settings.EXPORT_JOB_TIME_LIMIT + 60)
     with transaction.atomic():
-        lost = list(ClubExport.objects.select_for_update(of=("self",), skip_locked=True).filter(
-            Q(state=ClubExport.State.QUEUED, created_at__lt=now - LOST_AFTER, started_at__isnull=True)
-            | Q(state=ClubExport.State.QUEUED, started_at__lt=now - LOST_AFTER)
-            | Q(state=ClubExport.State.RUNNING, started_at__lt=now - hard)).values_list("pk", "token")[:100])
+        lost = list(
+            ClubExport.objects.select_for_update(of=("self",), skip_locked=True)
+            .filter(
+                Q(state=ClubExport.State.QUEUED, created_at__lt=now - LOST_AFTER, started_at__isnull=True)
+                | Q(state=ClubExport.State.QUEUED, started_at__lt=now - LOST_AFTER)
+                | Q(state=ClubExport.State.RUNNING, started_at__lt=now - hard)
+            )
+            .values_list("pk", "token")[:100]
+        )
         ClubExport.objects.filter(pk__in=[pk for pk, _token in lost]).update(
-            state=ClubExport.State.QUEUED, started_at=now)
+            state=ClubExport.State.QUEUED, started_at=now
+        )
     return [token for _pk, token in lost]
 
 
 def export_expire() -> int:
     """Delete the files past their expiry (the beat's job); a build under way is never expired."""
     with transaction.atomic():
-        expired = list(ClubExport.objects.select_for_update(of=("self",), skip_locked=True).filter(
-            expires_at__lt=timezone.now(), state__in=[ClubExport.State.READY, ClubExport.State.FAILED])
-            .values_list("pk", flat=True)[:1000])
+        expired = list(
+            ClubExport.objects.select_for_update(of=("self",), skip_locked=True)
+            .filter(expires_at__lt=timezone.now(), state__in=[ClubExport.State.READY, ClubExport.State.FAILED])
+            .values_list("pk", flat=True)[:1000]
+        )
         ClubExport.objects.filter(pk__in=expired).delete()
     return len(expired)
 

@@ -50,8 +50,10 @@ def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     pieces, content_type, _name = KINDS[kind]
     if request.method != "POST":
         if in_page(club):
-            return _attachment(StreamingHttpResponse(pieces(club), content_type=f"{content_type}; charset=utf-8"),
-                               file_name(club, kind))
+            return _attachment(
+                StreamingHttpResponse(pieces(club), content_type=f"{content_type}; charset=utf-8"),
+                file_name(club, kind),
+            )
         return render(request, "leagues/export_ask.html", {"club": club, "kind": kind})
     made, queue = export_ask(club, request.user, kind)
     if queue:
@@ -62,9 +64,16 @@ def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         except Exception:  # the queue is down: nothing kept, the member may tap again
             logger.warning("Could not queue the export %s.", made.token, exc_info=True)
             export_unqueue(made)
-            return render(request, "leagues/export_ask.html", {"club": club, "kind": kind, "error": _(
-                "The file could not be started (the job queue does not answer). Try again in a minute.")},
-                status=503)
+            return render(
+                request,
+                "leagues/export_ask.html",
+                {
+                    "club": club,
+                    "kind": kind,
+                    "error": _("The file could not be started (the job queue does not answer). Try again in a minute."),
+                },
+                status=503,
+            )
     return redirect("export_progress", slug=club.slug, token=made.token)
 
 
@@ -80,8 +89,16 @@ def export_progress(request: HttpRequest, slug: str, token: str) -> HttpResponse
     club = _member_club(request, slug)
     made = _made(club, token)
     template = "leagues/partials/export_progress.html" if request.htmx else "leagues/export_progress.html"
-    return render(request, template, {"club": club, "made": made, "name": file_name(club, made.kind),
-                                      "failure": failure_text(made.error) if made.error else ""})
+    return render(
+        request,
+        template,
+        {
+            "club": club,
+            "made": made,
+            "name": file_name(club, made.kind),
+            "failure": failure_text(made.error) if made.error else "",
+        },
+    )
 
 
 @require_safe

@@ -82,20 +82,25 @@ class Source:
 
 def _check_bytes(data: bytes, name: str) -> None:
     if len(data) > MAX_BYTES:
-        raise ImportRefused(_("%(name)s: the file is %(mb).0f MB; at most %(max)d MB a file.") % {
-            "name": name, "mb": len(data) / 1024 / 1024, "max": MAX_BYTES // 1024 // 1024})
+        raise ImportRefused(
+            _("%(name)s: the file is %(mb).0f MB; at most %(max)d MB a file.")
+            % {"name": name, "mb": len(data) / 1024 / 1024, "max": MAX_BYTES // 1024 // 1024}
+        )
     if not data.strip():
         raise ImportRefused(_("%(name)s: the file is empty.") % {"name": name})
     nul = data.find(b"\0")
     if nul >= 0:
-        raise ImportRefused(_("%(name)s: a NUL byte at byte %(at)d; this is not a text export.") % {
-            "name": name, "at": nul})
+        raise ImportRefused(
+            _("%(name)s: a NUL byte at byte %(at)d; this is not a text export.") % {"name": name, "at": nul}
+        )
 
 
 def _check_players(count: int, where: str) -> None:
     if count > MAX_PLAYERS:
-        raise ImportRefused(_("%(where)s: %(count)d players at one play; at most %(max)d.") % {
-            "where": where, "count": count, "max": MAX_PLAYERS})
+        raise ImportRefused(
+            _("%(where)s: %(count)d players at one play; at most %(max)d.")
+            % {"where": where, "count": count, "max": MAX_PLAYERS}
+        )
 
 
 def seats_of(source: Source) -> int:
@@ -108,12 +113,22 @@ def check_results(source: Source) -> None:
     so its job ends within its time limit (docs/import.md): counted before any plan."""
     total = sum(play.quantity for play in source.plays)
     if total > MAX_RESULTS:
-        raise ImportRefused(_("The files hold %(total)d plays (a play of quantity n counted n times); at most "
-                              "%(max)d an import: import them in parts.") % {"total": total, "max": MAX_RESULTS})
+        raise ImportRefused(
+            _(
+                "The files hold %(total)d plays (a play of quantity n counted n times); at most "
+                "%(max)d an import: import them in parts."
+            )
+            % {"total": total, "max": MAX_RESULTS}
+        )
     seats = seats_of(source)
     if seats > MAX_SEATS:
-        raise ImportRefused(_("The files hold %(seats)d players' places over all their plays; at most %(max)d an "
-                              "import: import them in parts.") % {"seats": seats, "max": MAX_SEATS})
+        raise ImportRefused(
+            _(
+                "The files hold %(seats)d players' places over all their plays; at most %(max)d an "
+                "import: import them in parts."
+            )
+            % {"seats": seats, "max": MAX_SEATS}
+        )
 
 
 def _date(text: object, where: str, today: datetime.date) -> datetime.date:
@@ -122,11 +137,14 @@ def _date(text: object, where: str, today: datetime.date) -> datetime.date:
     try:
         played_on = datetime.date.fromisoformat(text.strip()[:10])
     except ValueError:
-        raise ImportRefused(_("%(where)s: %(text)r is not a date (YYYY-MM-DD).") % {
-            "where": where, "text": text[:40]}) from None
+        raise ImportRefused(
+            _("%(where)s: %(text)r is not a date (YYYY-MM-DD).") % {"where": where, "text": text[:40]}
+        ) from None
     if not EARLIEST <= played_on <= today:
-        raise ImportRefused(_("%(where)s: the date %(date)s is out of range (%(first)s to today).") % {
-            "where": where, "date": played_on.isoformat(), "first": EARLIEST.isoformat()})
+        raise ImportRefused(
+            _("%(where)s: the date %(date)s is out of range (%(first)s to today).")
+            % {"where": where, "date": played_on.isoformat(), "first": EARLIEST.isoformat()}
+        )
     return played_on
 
 
@@ -139,8 +157,9 @@ def _int(value: object, where: str, *, positive: bool = False) -> int | None:
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise ImportRefused(_("%(where)s: %(value)r is not a whole number.") % {
-            "where": where, "value": str(value)[:40]}) from None
+        raise ImportRefused(
+            _("%(where)s: %(value)r is not a whole number.") % {"where": where, "value": str(value)[:40]}
+        ) from None
     if number < 0 or number > 10**6:
         raise ImportRefused(_("%(where)s: %(number)d is out of range.") % {"where": where, "number": number})
     return (number or None) if positive else number
@@ -153,8 +172,9 @@ def _text(value: object, where: str, limit: int = 200, *, name: bool = False) ->
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise ImportRefused(_("%(where)s: expected text, found %(type)s.") % {
-            "where": where, "type": type(value).__name__})
+        raise ImportRefused(
+            _("%(where)s: expected text, found %(type)s.") % {"where": where, "type": type(value).__name__}
+        )
     text = str(value).strip()
     problem = text_problem(text) or (name_problem(text) if name and text else None)
     if problem:
@@ -180,18 +200,22 @@ def numeric_score(text: str) -> float | None:
 
 # --- BG Stats ---
 
+
 def _list(data: dict, key: str, where: str) -> list:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise ImportRefused(_("%(where)s: '%(key)s' should be a list, found %(type)s.") % {
-            "where": where, "key": key, "type": type(value).__name__})
+        raise ImportRefused(
+            _("%(where)s: '%(key)s' should be a list, found %(type)s.")
+            % {"where": where, "key": key, "type": type(value).__name__}
+        )
     return value
 
 
 def _object(value: object, where: str) -> dict:
     if not isinstance(value, dict):
-        raise ImportRefused(_("%(where)s: expected an object, found %(type)s.") % {
-            "where": where, "type": type(value).__name__})
+        raise ImportRefused(
+            _("%(where)s: expected an object, found %(type)s.") % {"where": where, "type": type(value).__name__}
+        )
     return value
 
 
@@ -203,19 +227,22 @@ def _bgstats_root(data: bytes, name: str) -> dict:
     except UnicodeDecodeError as error:
         raise ImportRefused(_("%(name)s: not UTF-8 text (byte %(at)d).") % {"name": name, "at": error.start}) from None
     if text.lstrip().startswith("<"):
-        raise ImportRefused(_("%(name)s: this looks like XML; a BG Stats export is JSON (try the BGG format).") % {
-            "name": name})
+        raise ImportRefused(
+            _("%(name)s: this looks like XML; a BG Stats export is JSON (try the BGG format).") % {"name": name}
+        )
     try:
         root = json.loads(text)
     except RecursionError:
-        raise ImportRefused(_("%(name)s: the JSON is nested too deeply to be a BG Stats export.") % {
-            "name": name}) from None
+        raise ImportRefused(
+            _("%(name)s: the JSON is nested too deeply to be a BG Stats export.") % {"name": name}
+        ) from None
     except json.JSONDecodeError as error:
         early = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
         ending = _(" (the file ends early: truncated?)") if early else ""
-        raise ImportRefused(_("%(name)s: not valid JSON at line %(line)d, column %(column)d: %(error)s%(ending)s.")
-                            % {"name": name, "line": error.lineno, "column": error.colno, "error": error.msg,
-                               "ending": ending}) from None
+        raise ImportRefused(
+            _("%(name)s: not valid JSON at line %(line)d, column %(column)d: %(error)s%(ending)s.")
+            % {"name": name, "line": error.lineno, "column": error.colno, "error": error.msg, "ending": ending}
+        ) from None
     if not isinstance(root, dict) or "plays" not in root:
         raise ImportRefused(_("%(name)s: not a BG Stats export (no 'plays' list at the top).") % {"name": name})
     return root
@@ -231,9 +258,11 @@ def _bgstats_players(root: dict, name: str) -> dict[str, SourcePlayer]:
         if not ref:
             raise ImportRefused(_("%(where)s: the player has no id.") % {"where": where})
         player_name = _text(raw.get("name"), f"{where}.name", 80, name=True) or f"Player {ref}"
-        players[ref] = SourcePlayer(key=f"bgstats:{_text(raw.get('uuid'), f'{where}.uuid') or ref}",
-                                    name=player_name,
-                                    bgg_username=_text(raw.get("bggUsername"), f"{where}.bggUsername", 80))
+        players[ref] = SourcePlayer(
+            key=f"bgstats:{_text(raw.get('uuid'), f'{where}.uuid') or ref}",
+            name=player_name,
+            bgg_username=_text(raw.get("bggUsername"), f"{where}.bggUsername", 80),
+        )
     return players
 
 
@@ -246,9 +275,11 @@ def _bgstats_games(root: dict, name: str) -> dict[str, SourceGame]:
         ref = _text(raw.get("id"), f"{where}.id")
         if not ref:
             raise ImportRefused(_("%(where)s: the game has no id.") % {"where": where})
-        games[ref] = SourceGame(name=_text(raw.get("name"), f"{where}.name", 120),
-                                bgg_id=_loose_id(raw.get("bggId")),
-                                highest_wins=raw.get("highestWins", True) is not False)
+        games[ref] = SourceGame(
+            name=_text(raw.get("name"), f"{where}.name", 120),
+            bgg_id=_loose_id(raw.get("bggId")),
+            highest_wins=raw.get("highestWins", True) is not False,
+        )
     return games
 
 
@@ -263,15 +294,20 @@ def _bgstats_entries(raw: dict, where: str, players: dict[str, SourcePlayer], so
         score = _object(score, at)
         ref = _text(score.get("playerRefId"), f"{at}.playerRefId")
         if ref not in players:
-            raise ImportRefused(_("%(where)s: playerRefId %(ref)s is not in the file's players.") % {
-                "where": at, "ref": ref})
+            raise ImportRefused(
+                _("%(where)s: playerRefId %(ref)s is not in the file's players.") % {"where": at, "ref": ref}
+            )
         source.players[players[ref].key] = players[ref]
-        entries.append(SourceEntry(
-            player=players[ref].key, score_text=_text(score.get("score"), f"{at}.score", 60),
-            rank=_int(score.get("rank"), f"{at}.rank", positive=True), winner=score.get("winner") is True,
-            seat=_int(score.get("seatOrder"), f"{at}.seatOrder", positive=True),
-            team=_text(score.get("team"), f"{at}.team", 60),
-        ))
+        entries.append(
+            SourceEntry(
+                player=players[ref].key,
+                score_text=_text(score.get("score"), f"{at}.score", 60),
+                rank=_int(score.get("rank"), f"{at}.rank", positive=True),
+                winner=score.get("winner") is True,
+                seat=_int(score.get("seatOrder"), f"{at}.seatOrder", positive=True),
+                team=_text(score.get("team"), f"{at}.team", 60),
+            )
+        )
     return entries
 
 
@@ -292,35 +328,50 @@ def parse_bgstats(data: bytes, name: str = "file", today: datetime.date | None =
         where = f"{where} ({uuid})"
         game = games.get(_text(raw.get("gameRefId"), f"{where}.gameRefId"))
         if game is None:
-            raise ImportRefused(_("%(where)s: gameRefId %(ref)s is not in the file's games.") % {
-                "where": where, "ref": _text(raw.get("gameRefId"), f"{where}.gameRefId")})
+            raise ImportRefused(
+                _("%(where)s: gameRefId %(ref)s is not in the file's games.")
+                % {"where": where, "ref": _text(raw.get("gameRefId"), f"{where}.gameRefId")}
+            )
         entries = _bgstats_entries(raw, where, players, source)
-        source.plays.append(SourcePlay(external_id=uuid, played_on=_date(raw.get("playDate"), where, today),
-                                       game=game, entries=tuple(entries),
-                                       incomplete=raw.get("ignored") is True))
+        source.plays.append(
+            SourcePlay(
+                external_id=uuid,
+                played_on=_date(raw.get("playDate"), where, today),
+                game=game,
+                entries=tuple(entries),
+                incomplete=raw.get("ignored") is True,
+            )
+        )
     return source
 
 
 # --- BoardGameGeek plays XML ---
 
+
 def _bgg_root(name: str, data: bytes) -> Element:
     """One page's `<plays>` element, once the bytes are XML without a DTD."""
     _check_bytes(data, name)
     if data.lstrip().startswith((b"{", b"[")):
-        raise ImportRefused(_("%(name)s: this looks like JSON; BGG plays are XML (try the BG Stats format).") % {
-            "name": name})
+        raise ImportRefused(
+            _("%(name)s: this looks like JSON; BGG plays are XML (try the BG Stats format).") % {"name": name}
+        )
     try:
         root = ElementTree.fromstring(data, forbid_dtd=True)
     except DefusedXmlException as error:
-        raise ImportRefused(_("%(name)s: the XML declares %(what)s; refused for safety.") % {
-            "name": name, "what": type(error).__name__}) from None
+        raise ImportRefused(
+            _("%(name)s: the XML declares %(what)s; refused for safety.") % {"name": name, "what": type(error).__name__}
+        ) from None
     except ElementTree.ParseError as error:
         line, column = error.position
-        raise ImportRefused(_("%(name)s: not valid XML at line %(line)d, column %(column)d (truncated or not a BGG "
-                              "plays file).") % {"name": name, "line": line, "column": column}) from None
+        raise ImportRefused(
+            _("%(name)s: not valid XML at line %(line)d, column %(column)d (truncated or not a BGG plays file).")
+            % {"name": name, "line": line, "column": column}
+        ) from None
     if root.tag != "plays":
-        raise ImportRefused(_("%(name)s: not BGG plays XML (the top element is <%(tag)s>, not <plays>).") % {
-            "name": name, "tag": root.tag[:40]})
+        raise ImportRefused(
+            _("%(name)s: not BGG plays XML (the top element is <%(tag)s>, not <plays>).")
+            % {"name": name, "tag": root.tag[:40]}
+        )
     return root
 
 
@@ -335,11 +386,14 @@ def _bgg_entries(play: Element, where: str, source: Source) -> list[SourceEntry]
         player_name = _text(player.get("name"), f"{at} name", 80, name=True) or username or f"Player {j + 1}"
         key = f"bgg:user:{username.casefold()}" if username else f"bgg:name:{player_name.casefold()}"
         source.players.setdefault(key, SourcePlayer(key=key, name=player_name, bgg_username=username))
-        entries.append(SourceEntry(
-            player=key, score_text=_text(player.get("score"), f"{at} score", 60),
-            winner=player.get("win") == "1", seat=_int(player.get("startposition"), f"{at} startposition",
-                                                      positive=True),
-        ))
+        entries.append(
+            SourceEntry(
+                player=key,
+                score_text=_text(player.get("score"), f"{at} score", 60),
+                winner=player.get("win") == "1",
+                seat=_int(player.get("startposition"), f"{at} startposition", positive=True),
+            )
+        )
     return entries
 
 
@@ -359,24 +413,33 @@ def parse_bgg(files: Sequence[tuple[str, bytes]], today: datetime.date | None = 
             item = play.find("item")
             if item is None:
                 raise ImportRefused(_("%(where)s: the play has no <item> (game).") % {"where": where})
-            game = SourceGame(name=_text(item.get("name"), f"{where} item name", 120),
-                              bgg_id=_loose_id(item.get("objectid")))
+            game = SourceGame(
+                name=_text(item.get("name"), f"{where} item name", 120), bgg_id=_loose_id(item.get("objectid"))
+            )
             entries = _bgg_entries(play, where, source)
             quantity = _int(play.get("quantity"), f"{where} quantity") or 1
             if quantity > 100:
-                raise ImportRefused(_("%(where)s: quantity %(quantity)d is more than 100.") % {
-                    "where": where, "quantity": quantity})
+                raise ImportRefused(
+                    _("%(where)s: quantity %(quantity)d is more than 100.") % {"where": where, "quantity": quantity}
+                )
             if external_id in seen:
                 continue
             seen.add(external_id)
-            source.plays.append(SourcePlay(
-                external_id=external_id, played_on=_date(play.get("date"), where, today), game=game,
-                entries=tuple(entries), quantity=quantity, incomplete=play.get("incomplete") == "1",
-            ))
+            source.plays.append(
+                SourcePlay(
+                    external_id=external_id,
+                    played_on=_date(play.get("date"), where, today),
+                    game=game,
+                    entries=tuple(entries),
+                    quantity=quantity,
+                    incomplete=play.get("incomplete") == "1",
+                )
+            )
     return source
 
 
 # --- ranks ---
+
 
 def _competition(keys: Sequence) -> list[int]:
     """Competition ranks: one more than the number of keys below each (sorted once: linear in players but for

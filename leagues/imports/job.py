@@ -31,10 +31,15 @@ def _commit(pending: PendingImport) -> tuple[str, dict]:
     choices = pending.choices
     try:
         summary = import_commit(
-            club=pending.club, user=pending.user, source=read_files(pending.kind, pending.file_list()),
-            merges=choices.get("merges", []), game_overrides=choices.get("games", {}),
-            vouch=bool(choices.get("vouch")), season_league=choices.get("league"),
-            progress=lambda done, total: pending_step(pending.token, done, total))
+            club=pending.club,
+            user=pending.user,
+            source=read_files(pending.kind, pending.file_list()),
+            merges=choices.get("merges", []),
+            game_overrides=choices.get("games", {}),
+            vouch=bool(choices.get("vouch")),
+            season_league=choices.get("league"),
+            progress=lambda done, total: pending_step(pending.token, done, total),
+        )
     except REFUSALS as error:  # import_commit's own savepoint rolled back: nothing of it is written
         messages = getattr(error, "messages", None) or [str(error)]
         return PendingImport.State.REFUSED, {"error": " ".join(str(m) for m in messages)}
@@ -44,7 +49,8 @@ def _commit(pending: PendingImport) -> tuple[str, dict]:
 def run_import(pending_id: int) -> None:
     """Commit the running upload `pending_id`, once, and keep its outcome on it, in its importer's language."""
     language = (PendingImport.objects.filter(pk=pending_id).values_list("choices", flat=True).first() or {}).get(
-        "language") or translation.get_language()
+        "language"
+    ) or translation.get_language()
     with translation.override(language):
         _run(pending_id)
 
@@ -52,9 +58,12 @@ def run_import(pending_id: int) -> None:
 def _run(pending_id: int) -> None:
     try:
         with transaction.atomic():
-            pending = (PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
-                       .select_related("club", "user").filter(pk=pending_id, state=PendingImport.State.RUNNING)
-                       .first())
+            pending = (
+                PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
+                .select_related("club", "user")
+                .filter(pk=pending_id, state=PendingImport.State.RUNNING)
+                .first()
+            )
             if pending is None:  # finished already, or another delivery holds it
                 return
             state, outcome = _commit(pending)
@@ -65,8 +74,11 @@ def _run(pending_id: int) -> None:
             reason = _("it took longer than the import's time limit; import the files in smaller parts")
         else:
             reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        pending_finish(pending_id, PendingImport.State.FAILED, {
-            "error": _("The import failed and wrote nothing (%(reason)s). Try again.") % {"reason": reason}})
+        pending_finish(
+            pending_id,
+            PendingImport.State.FAILED,
+            {"error": _("The import failed and wrote nothing (%(reason)s). Try again.") % {"reason": reason}},
+        )
 
 
 def run_import_job(token: str) -> None:

@@ -28,27 +28,38 @@ def _progress_key(token: str) -> str:
     return f"plays-import-progress:{token}"
 
 
-def pending_create(*, club: Club, user: AbstractBaseUser, kind: str, files: Sequence[tuple[str, bytes]]
-                   ) -> PendingImport:
+def pending_create(
+    *, club: Club, user: AbstractBaseUser, kind: str, files: Sequence[tuple[str, bytes]]
+) -> PendingImport:
     return PendingImport.objects.create(
-        token=secrets.token_urlsafe(16), club=club, user=user, kind=kind, files=[name for name, _data in files],
-        sizes=[len(data) for _name, data in files], data=b"".join(data for _name, data in files),
-        expires_at=timezone.now() + KEEP)
+        token=secrets.token_urlsafe(16),
+        club=club,
+        user=user,
+        kind=kind,
+        files=[name for name, _data in files],
+        sizes=[len(data) for _name, data in files],
+        data=b"".join(data for _name, data in files),
+        expires_at=timezone.now() + KEEP,
+    )
 
 
 def pending_start(pending: PendingImport, choices: dict) -> bool:
     """Mark the upload as being committed with these choices; False when another tap got there first."""
     limit = datetime.timedelta(seconds=settings.IMPORT_JOB_TIME_LIMIT)
     started = PendingImport.objects.filter(pk=pending.pk, state=PendingImport.State.WAITING).update(
-        state=PendingImport.State.RUNNING, choices=choices, started_at=timezone.now(),
-        expires_at=timezone.now() + KEEP + limit)
+        state=PendingImport.State.RUNNING,
+        choices=choices,
+        started_at=timezone.now(),
+        expires_at=timezone.now() + KEEP + limit,
+    )
     return bool(started)
 
 
 def pending_unstart(pending: PendingImport) -> None:
     """The job could not be queued: the upload waits again, for another tap."""
     PendingImport.objects.filter(pk=pending.pk, state=PendingImport.State.RUNNING).update(
-        state=PendingImport.State.WAITING)
+        state=PendingImport.State.WAITING
+    )
 
 
 def pending_step(token: str, done: int, total: int) -> None:
@@ -57,8 +68,9 @@ def pending_step(token: str, done: int, total: int) -> None:
 
 def pending_finish(pending_id: int, state: str, outcome: dict) -> None:
     """The commit's outcome, kept an hour for the progress page; the files' bytes are not needed any more."""
-    PendingImport.objects.filter(pk=pending_id).update(state=state, outcome=outcome, data=b"",
-                                                       expires_at=timezone.now() + KEEP)
+    PendingImport.objects.filter(pk=pending_id).update(
+        state=state, outcome=outcome, data=b"", expires_at=timezone.now() + KEEP
+    )
 
 
 def pending_progress(pending: PendingImport) -> dict:
@@ -73,8 +85,11 @@ def pending_progress(pending: PendingImport) -> dict:
 @transaction.atomic
 def pending_expire() -> int:
     """Delete the uploads past their expiry (the beat's job), except one a commit holds right now."""
-    expired = list(PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
-                   .filter(expires_at__lt=timezone.now()).values_list("pk", flat=True)[:1000])
+    expired = list(
+        PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
+        .filter(expires_at__lt=timezone.now())
+        .values_list("pk", flat=True)[:1000]
+    )
     PendingImport.objects.filter(pk__in=expired).delete()
     return len(expired)
 
@@ -85,7 +100,10 @@ def pending_lost(older_than: float = LOST_AFTER) -> list[str]:
     flush or restart) or the process committing them died. Returned (their clock reset) for the beat to queue
     again; a second delivery of a job that was only slow does nothing (leagues/imports/job.py)."""
     since = timezone.now() - datetime.timedelta(seconds=older_than)
-    lost = list(PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
-                .filter(state=PendingImport.State.RUNNING, started_at__lt=since).values_list("pk", "token")[:100])
+    lost = list(
+        PendingImport.objects.select_for_update(of=("self",), skip_locked=True)
+        .filter(state=PendingImport.State.RUNNING, started_at__lt=since)
+        .values_list("pk", "token")[:100]
+    )
     PendingImport.objects.filter(pk__in=[pk for pk, _token in lost]).update(started_at=timezone.now())
     return [token for _pk, token in lost]

@@ -101,8 +101,10 @@ class Plan:
             "duplicates": len(self.duplicates),
             "skipped": dict(sorted(self.skipped.items())),
             "games": dict(sorted(Counter(r.game for r in self.results).items())),
-            "players": {"matched": sum(p.player_id is not None for p in people),
-                        "new_guests": sum(p.player_id is None for p in people)},
+            "players": {
+                "matched": sum(p.player_id is not None for p in people),
+                "new_guests": sum(p.player_id is None for p in people),
+            },
         }
 
 
@@ -132,8 +134,9 @@ def _root(parent: dict[str, str], key: str) -> str:
     return key
 
 
-def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[str, Member]
-            ) -> tuple[dict[str, str], dict[str, Member]]:
+def _merged(
+    source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[str, Member]
+) -> tuple[dict[str, str], dict[str, Member]]:
     """The merges applied, in order: union-find parents over the imported keys (a merge whose right side is an
     imported name joins the two groups) and the member each group a merge sends to a member (a right side that
     is only a member's name) becomes."""
@@ -145,8 +148,9 @@ def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[
     for left, right in merges:
         lefts = imported_by_name.get(fold(left))
         if not lefts:
-            raise ImportRefused(_("Merge %(left)s=%(right)s: no player called %(left)r in the file.") % {
-                "left": left, "right": right})
+            raise ImportRefused(
+                _("Merge %(left)s=%(right)s: no player called %(left)r in the file.") % {"left": left, "right": right}
+            )
         rights = imported_by_name.get(fold(right))
         if rights:
             for key in [*lefts, *rights[1:]]:
@@ -155,13 +159,21 @@ def _merged(source: Source, merges: Sequence[tuple[str, str]], by_name: Mapping[
             for key in lefts:
                 member_of[_root(parent, key)] = by_name[fold(right)]
         else:
-            raise ImportRefused(_("Merge %(left)s=%(right)s: %(right)r is neither a player in the file nor a member "
-                                  "of the club.") % {"left": left, "right": right})
+            raise ImportRefused(
+                _("Merge %(left)s=%(right)s: %(right)r is neither a player in the file nor a member of the club.")
+                % {"left": left, "right": right}
+            )
     return parent, member_of
 
 
-def _member_for(key: str, top: str, player: SourcePlayer, member_of: Mapping[str, Member],
-                by_username: Mapping[str, Member], by_name: Mapping[str, Member]) -> tuple[Member | None, str]:
+def _member_for(
+    key: str,
+    top: str,
+    player: SourcePlayer,
+    member_of: Mapping[str, Member],
+    by_username: Mapping[str, Member],
+    by_name: Mapping[str, Member],
+) -> tuple[Member | None, str]:
     """The club member an imported player is, and how it was found: the member a merge sent its group (`top`)
     or itself to, else the member with its BGG username, else the member with its name; (None, "") if none."""
     if top in member_of or key in member_of:
@@ -211,8 +223,9 @@ def _people(source: Source, members: Sequence[Member], merges: Sequence[tuple[st
     return result
 
 
-def _skip_reason(play: SourcePlay, slug: str | None, people: Mapping[str, Person],
-                 counts: Mapping[str, tuple[int, int | None]]) -> str | None:
+def _skip_reason(
+    play: SourcePlay, slug: str | None, people: Mapping[str, Person], counts: Mapping[str, tuple[int, int | None]]
+) -> str | None:
     """Why a play is no result of a site game, or None: the first reason, in this order."""
     low, high = counts.get(slug or "", (2, None))
     if slug is None:
@@ -228,9 +241,15 @@ def _skip_reason(play: SourcePlay, slug: str | None, people: Mapping[str, Person
     return None
 
 
-def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Member],
-              merges: Sequence[tuple[str, str]] = (), existing: set[str] | frozenset = frozenset(),
-              game_overrides: Mapping[str, str | None] | None = None) -> Plan:
+def make_plan(
+    source: Source,
+    *,
+    games: Sequence[SiteGame],
+    members: Sequence[Member],
+    merges: Sequence[tuple[str, str]] = (),
+    existing: set[str] | frozenset = frozenset(),
+    game_overrides: Mapping[str, str | None] | None = None,
+) -> Plan:
     """`existing`: the external ids the club already holds from this source. `game_overrides`: the organiser's
     own matching of an imported game name to a site game slug (or None: skip it)."""
     plan = Plan(source=source.kind)
@@ -244,8 +263,11 @@ def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Me
     for play in source.plays:
         wanted = fold(play.game.name)
         slug = overrides[wanted] if wanted in overrides else match_game(play.game.name, play.game.bgg_id, games)
-        ids = [play.external_id] if play.quantity == 1 else [f"{play.external_id}#{n}"
-                                                              for n in range(1, play.quantity + 1)]
+        ids = (
+            [play.external_id]
+            if play.quantity == 1
+            else [f"{play.external_id}#{n}" for n in range(1, play.quantity + 1)]
+        )
         reason = _skip_reason(play, slug, people, counts)
         if slug is None:
             plan.other_games[play.game.name] += len(ids)
@@ -256,8 +278,13 @@ def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Me
         plan.game_matches[play.game.name] = slug
         ranks = ranks_of(play.entries, play.game.highest_wins)
         entries = tuple(
-            PlannedEntry(person=people[e.player].key, rank=rank, score=numeric_score(e.score_text),
-                         score_text="" if numeric_score(e.score_text) is not None else e.score_text, seat=e.seat)
+            PlannedEntry(
+                person=people[e.player].key,
+                rank=rank,
+                score=numeric_score(e.score_text),
+                score_text="" if numeric_score(e.score_text) is not None else e.score_text,
+                seat=e.seat,
+            )
             for e, rank in zip(play.entries, ranks, strict=True)
         )
         for external_id in ids:
@@ -265,6 +292,7 @@ def make_plan(source: Source, *, games: Sequence[SiteGame], members: Sequence[Me
                 plan.duplicates.append(external_id)
                 continue
             seen.add(external_id)
-            plan.results.append(PlannedResult(external_id=external_id, game=slug, played_on=play.played_on,
-                                              entries=entries))
+            plan.results.append(
+                PlannedResult(external_id=external_id, game=slug, played_on=play.played_on, entries=entries)
+            )
     return plan

@@ -63,12 +63,16 @@ def _parse_date(value: str) -> datetime.date:
 def club_export(club: Club) -> dict[str, Any]:
     """Everything the club has recorded, as JSON-ready data (strings, numbers, lists, dicts)."""
     results = list(
-        Result.objects.filter(Q(club=club) | Q(season__league__club=club)).distinct().order_by("id")
+        Result.objects.filter(Q(club=club) | Q(season__league__club=club))
+        .distinct()
+        .order_by("id")
         .prefetch_related("entries", "sign_offs")
     )
     session_ids = {r.session_id for r in results if r.session_id}
     sessions = list(
-        TableSession.objects.filter(Q(club=club) | Q(pk__in=session_ids)).distinct().order_by("id")
+        TableSession.objects.filter(Q(club=club) | Q(pk__in=session_ids))
+        .distinct()
+        .order_by("id")
         .prefetch_related("seats", "events")
     )
     memberships = list(Membership.objects.filter(club=club).order_by("id"))
@@ -96,62 +100,136 @@ def club_export(club: Club) -> dict[str, Any]:
         "version": VERSION,
         "exported_at": _dt(datetime.datetime.now(datetime.UTC)),
         "club": {
-            "name": club.name, "slug": club.slug, "description": club.description,
-            "members_public": club.members_public, "created_at": _dt(club.created_at),
+            "name": club.name,
+            "slug": club.slug,
+            "description": club.description,
+            "members_public": club.members_public,
+            "created_at": _dt(club.created_at),
         },
         "users": [
-            {"username": u.get_username(), "email": u.email, "first_name": getattr(u, "first_name", ""),
-             "last_name": getattr(u, "last_name", ""), "is_active": u.is_active,
-             "date_joined": _dt(getattr(u, "date_joined", None))}
+            {
+                "username": u.get_username(),
+                "email": u.email,
+                "first_name": getattr(u, "first_name", ""),
+                "last_name": getattr(u, "last_name", ""),
+                "is_active": u.is_active,
+                "date_joined": _dt(getattr(u, "date_joined", None)),
+            }
             for u in users
         ],
         "players": [
-            {"id": p.pk, "name": p.name, "user": who(p.user_id), "created_by": who(p.created_by_id),
-             "merged_into": p.merged_into_id if p.merged_into_id in player_ids else None,
-             "created_at": _dt(p.created_at)}
+            {
+                "id": p.pk,
+                "name": p.name,
+                "user": who(p.user_id),
+                "created_by": who(p.created_by_id),
+                "merged_into": p.merged_into_id if p.merged_into_id in player_ids else None,
+                "created_at": _dt(p.created_at),
+            }
             for p in players
         ],
         "memberships": [
             {"id": m.pk, "player": m.player_id, "role": m.role, "joined_at": _dt(m.joined_at)} for m in memberships
         ],
         "leagues": [
-            {"id": lg.pk, "name": lg.name, "slug": lg.slug, "games": lg.games, "created_at": _dt(lg.created_at),
-             "seasons": [
-                 {"id": s.pk, "name": s.name, "starts_on": _dt(s.starts_on), "ends_on": _dt(s.ends_on),
-                  "points_scheme": s.points_scheme, "custom_points": s.custom_points, "min_games": s.min_games,
-                  "tie_breakers": s.tie_breakers, "created_at": _dt(s.created_at)}
-                 for s in sorted(lg.seasons.all(), key=lambda s: s.pk)
-             ]}
+            {
+                "id": lg.pk,
+                "name": lg.name,
+                "slug": lg.slug,
+                "games": lg.games,
+                "created_at": _dt(lg.created_at),
+                "seasons": [
+                    {
+                        "id": s.pk,
+                        "name": s.name,
+                        "starts_on": _dt(s.starts_on),
+                        "ends_on": _dt(s.ends_on),
+                        "points_scheme": s.points_scheme,
+                        "custom_points": s.custom_points,
+                        "min_games": s.min_games,
+                        "tie_breakers": s.tie_breakers,
+                        "created_at": _dt(s.created_at),
+                    }
+                    for s in sorted(lg.seasons.all(), key=lambda s: s.pk)
+                ],
+            }
             for lg in leagues
         ],
         "tables": [
-            {"id": s.pk, "code": s.code, "game": s.game, "rules_version": s.rules_version, "entry": s.entry,
-             "setup": s.setup, "created_by": who(s.created_by_id), "in_club": s.club_id == club.pk,
-             "is_public": s.is_public, "status": s.status, "head_seq": s.head_seq, "state": s.state,
-             "outcome": s.outcome, "created_at": _dt(s.created_at), "updated_at": _dt(s.updated_at),
-             "finished_at": _dt(s.finished_at),
-             "seats": [{"position": seat.position, "player": seat.player_id, "colour": seat.colour}
-                       for seat in sorted(s.seats.all(), key=lambda seat: seat.position)],
-             "moves": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "description": e.description,
-                        "entered_by": who(e.entered_by_id), "idempotency_key": e.idempotency_key,
-                        "created_at": _dt(e.created_at)}
-                       for e in sorted(s.events.all(), key=lambda e: e.seq)]}
+            {
+                "id": s.pk,
+                "code": s.code,
+                "game": s.game,
+                "rules_version": s.rules_version,
+                "entry": s.entry,
+                "setup": s.setup,
+                "created_by": who(s.created_by_id),
+                "in_club": s.club_id == club.pk,
+                "is_public": s.is_public,
+                "status": s.status,
+                "head_seq": s.head_seq,
+                "state": s.state,
+                "outcome": s.outcome,
+                "created_at": _dt(s.created_at),
+                "updated_at": _dt(s.updated_at),
+                "finished_at": _dt(s.finished_at),
+                "seats": [
+                    {"position": seat.position, "player": seat.player_id, "colour": seat.colour}
+                    for seat in sorted(s.seats.all(), key=lambda seat: seat.position)
+                ],
+                "moves": [
+                    {
+                        "seq": e.seq,
+                        "kind": e.kind,
+                        "payload": e.payload,
+                        "description": e.description,
+                        "entered_by": who(e.entered_by_id),
+                        "idempotency_key": e.idempotency_key,
+                        "created_at": _dt(e.created_at),
+                    }
+                    for e in sorted(s.events.all(), key=lambda e: e.seq)
+                ],
+            }
             for s in sessions
         ],
         "results": [
-            {"id": r.pk, "game": r.game, "played_on": _dt(r.played_on), "season": r.season_id, "table": r.session_id,
-             "status": r.status, "version": r.version, "created_by": who(r.created_by_id),
-             "created_at": _dt(r.created_at), "updated_at": _dt(r.updated_at),
-             "entries": [{"player": e.player_id, "rank": e.rank, "score": e.score}
-                         for e in sorted(r.entries.all(), key=lambda e: e.pk)],
-             "sign_offs": [{"player": o.player_id, "by": who(o.by_id), "agreed": o.agreed, "note": o.note,
-                            "created_at": _dt(o.created_at)}
-                           for o in sorted(r.sign_offs.all(), key=lambda o: o.pk)]}
+            {
+                "id": r.pk,
+                "game": r.game,
+                "played_on": _dt(r.played_on),
+                "season": r.season_id,
+                "table": r.session_id,
+                "status": r.status,
+                "version": r.version,
+                "created_by": who(r.created_by_id),
+                "created_at": _dt(r.created_at),
+                "updated_at": _dt(r.updated_at),
+                "entries": [
+                    {"player": e.player_id, "rank": e.rank, "score": e.score}
+                    for e in sorted(r.entries.all(), key=lambda e: e.pk)
+                ],
+                "sign_offs": [
+                    {
+                        "player": o.player_id,
+                        "by": who(o.by_id),
+                        "agreed": o.agreed,
+                        "note": o.note,
+                        "created_at": _dt(o.created_at),
+                    }
+                    for o in sorted(r.sign_offs.all(), key=lambda o: o.pk)
+                ],
+            }
             for r in results
         ],
         "audit": [
-            {"user": who(a.user_id), "created_at": _dt(a.created_at), "action": a.action,
-             "object_type": a.object_type, "object_id": a.object_id, "details": a.details}
+            {
+                "user": who(a.user_id),
+                "created_at": _dt(a.created_at),
+                "action": a.action,
+                "object_type": a.object_type,
+                "object_id": a.object_id,
+                "details": a.details,
+            }
             for a in audit
         ],
     }
@@ -192,8 +270,9 @@ def _check_names(data: dict) -> None:
     """Slugs and usernames go into URLs and log-ins: they pass the same checks as the forms that make them."""
     checks = [("club.slug", data["club"]["slug"], validate_slug)]
     checks += [(f"leagues[{n}].slug", row["slug"], validate_slug) for n, row in enumerate(data["leagues"])]
-    checks += [(f"users[{n}].username", row["username"], UnicodeUsernameValidator())
-               for n, row in enumerate(data["users"])]
+    checks += [
+        (f"users[{n}].username", row["username"], UnicodeUsernameValidator()) for n, row in enumerate(data["users"])
+    ]
     for where, value, check in checks:
         if not isinstance(value, str) or not value or len(value) > 100:
             raise ValidationError(f"{where} must be a text of 1 to 100 characters.")
@@ -214,7 +293,7 @@ def _check_player_counts(data: dict) -> None:
 
 def _check_header(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValidationError(f"This is not a club export: expected \"format\": \"{FORMAT}\".")
+        raise ValidationError(f'This is not a club export: expected "format": "{FORMAT}".')
     if data.get("version") != VERSION:
         raise ValidationError(
             f"Unknown club export version {data.get('version')!r}: this site reads version {VERSION} only."
@@ -225,16 +304,22 @@ def _check_empty(data: dict) -> None:
     """Ids, slugs and table codes are taken as they are, so the import goes into an empty database only."""
     found = {
         label: model.objects.count()
-        for label, model in (("clubs", Club), ("players", Player), ("leagues", League), ("results", Result),
-                             ("tables", TableSession))
+        for label, model in (
+            ("clubs", Club),
+            ("players", Player),
+            ("leagues", League),
+            ("results", Result),
+            ("tables", TableSession),
+        )
     }
     busy = {label: n for label, n in found.items() if n}
     if busy:
         listed = ", ".join(f"{n} {label}" for label, n in busy.items())
         raise ValidationError(f"The target database is not empty ({listed}); import a club into an empty database.")
     names = [u["username"] for u in data["users"]]
-    taken = sorted(User.objects.filter(**{f"{User.USERNAME_FIELD}__in": names})
-                   .values_list(User.USERNAME_FIELD, flat=True))
+    taken = sorted(
+        User.objects.filter(**{f"{User.USERNAME_FIELD}__in": names}).values_list(User.USERNAME_FIELD, flat=True)
+    )
     if taken:
         raise ValidationError(f"These accounts already exist in the target database: {', '.join(taken)}.")
 
@@ -273,8 +358,12 @@ def _import(data: dict[str, Any]) -> Club:
         return users[name] if name is not None else None
 
     club_row = data["club"]
-    club = Club.objects.create(name=club_row["name"], slug=club_row["slug"], description=club_row["description"],
-                               members_public=club_row["members_public"])
+    club = Club.objects.create(
+        name=club_row["name"],
+        slug=club_row["slug"],
+        description=club_row["description"],
+        members_public=club_row["members_public"],
+    )
     _restore_times([club], [{"created_at": _parse_dt(club_row["created_at"])}])
 
     # Rows go in in their exported id order, so (played_on, id) and other id orders are kept.
@@ -299,8 +388,14 @@ def _import(data: dict[str, Any]) -> Club:
     }
     audit_rows = data.get("audit", [])
     audit = AuditEntry.objects.bulk_create(
-        AuditEntry(club=club, user=user_of(a["user"]), action=a["action"], object_type=a["object_type"],
-                   object_id=new_ids.get(a["object_type"], {}).get(a["object_id"]), details=a["details"])
+        AuditEntry(
+            club=club,
+            user=user_of(a["user"]),
+            action=a["action"],
+            object_type=a["object_type"],
+            object_id=new_ids.get(a["object_type"], {}).get(a["object_id"]),
+            details=a["details"],
+        )
         for a in audit_rows
     )
     _restore_times(audit, ({"created_at": _parse_dt(a["created_at"])} for a in audit_rows))
@@ -347,14 +442,22 @@ def _import_leagues(club: Club, rows: list[dict]) -> tuple[dict[int, League], di
     season_of: dict[int, Season] = {}
     league_of: dict[int, League] = {}
     for row in sorted(rows, key=lambda lg: lg["id"]):
-        league = League.objects.create(club=club, name=row["name"], slug=row["slug"],  # an older export's names
-                                       games=list(dict.fromkeys(one_name(g) for g in row["games"])))  # fold (issue 40)
+        league = League.objects.create(
+            club=club,
+            name=row["name"],
+            slug=row["slug"],  # an older export's names
+            games=list(dict.fromkeys(one_name(g) for g in row["games"])),
+        )  # fold (issue 40)
         _restore_times([league], [{"created_at": _parse_dt(row["created_at"])}])
         league_of[row["id"]] = league
         for s in sorted(row["seasons"], key=lambda s: s["id"]):
             season = Season.objects.create(
-                league=league, name=s["name"], starts_on=_parse_date(s["starts_on"]),
-                ends_on=_parse_date(s["ends_on"]), points_scheme=s["points_scheme"], custom_points=s["custom_points"],
+                league=league,
+                name=s["name"],
+                starts_on=_parse_date(s["starts_on"]),
+                ends_on=_parse_date(s["ends_on"]),
+                points_scheme=s["points_scheme"],
+                custom_points=s["custom_points"],
                 min_games=s["min_games"],
                 # files written before the stored order was the applied one said [] for the six defaults
                 tie_breakers=season_tie_breakers(s["tie_breakers"] or DEFAULT_TIE_BREAKERS),
@@ -372,65 +475,115 @@ def _scored(outcome: dict | None) -> dict | None:
     return outcome
 
 
-def _import_tables(club: Club, rows: list[dict], user_of: Callable[[str | None], Any],
-                   player_of: dict[int, Player]) -> dict[int, TableSession]:
+def _import_tables(
+    club: Club, rows: list[dict], user_of: Callable[[str | None], Any], player_of: dict[int, Player]
+) -> dict[int, TableSession]:
     """The tables by their exported id, with their seats and move logs; the finished public ones join their
     game's statistics."""
     table_rows = sorted(rows, key=lambda t: t["id"])
     sessions = TableSession.objects.bulk_create(
         TableSession(
-            code=t["code"], game=t["game"], rules_version=t["rules_version"], entry=t["entry"], setup=t["setup"],
-            created_by=user_of(t["created_by"]), club=club if t.get("in_club", True) else None,
-            is_public=t["is_public"], status=t["status"], head_seq=t["head_seq"], state=t["state"],
-            outcome=_scored(t["outcome"]), finished_at=_parse_dt(t["finished_at"]),
+            code=t["code"],
+            game=t["game"],
+            rules_version=t["rules_version"],
+            entry=t["entry"],
+            setup=t["setup"],
+            created_by=user_of(t["created_by"]),
+            club=club if t.get("in_club", True) else None,
+            is_public=t["is_public"],
+            status=t["status"],
+            head_seq=t["head_seq"],
+            state=t["state"],
+            outcome=_scored(t["outcome"]),
+            finished_at=_parse_dt(t["finished_at"]),
         )
         for t in table_rows
     )
     session_of = {row["id"]: s for row, s in zip(table_rows, sessions, strict=True)}
-    _restore_times(sessions, ({"created_at": _parse_dt(t["created_at"]), "updated_at": _parse_dt(t["updated_at"])}
-                              for t in table_rows))
+    _restore_times(
+        sessions,
+        ({"created_at": _parse_dt(t["created_at"]), "updated_at": _parse_dt(t["updated_at"])} for t in table_rows),
+    )
     stats_store.tables_changed(sessions)  # the public finished tables join their game's statistics
     Seat.objects.bulk_create(
-        Seat(session=session_of[t["id"]], position=seat["position"], player=player_of[seat["player"]],
-             colour=seat["colour"])
-        for t in table_rows for seat in t["seats"]
+        Seat(
+            session=session_of[t["id"]],
+            position=seat["position"],
+            player=player_of[seat["player"]],
+            colour=seat["colour"],
+        )
+        for t in table_rows
+        for seat in t["seats"]
     )
     move_rows = [(t["id"], m) for t in table_rows for m in sorted(t["moves"], key=lambda m: m["seq"])]
     events = MoveEvent.objects.bulk_create(
-        (MoveEvent(session=session_of[table], seq=m["seq"], kind=m["kind"], payload=m["payload"],
-                   description=m["description"], entered_by=user_of(m["entered_by"]),
-                   idempotency_key=m["idempotency_key"]) for table, m in move_rows),
+        (
+            MoveEvent(
+                session=session_of[table],
+                seq=m["seq"],
+                kind=m["kind"],
+                payload=m["payload"],
+                description=m["description"],
+                entered_by=user_of(m["entered_by"]),
+                idempotency_key=m["idempotency_key"],
+            )
+            for table, m in move_rows
+        ),
         batch_size=1000,
     )
     _restore_times(events, ({"created_at": _parse_dt(m["created_at"])} for _table, m in move_rows))
     return session_of
 
 
-def _import_results(club: Club, rows: list[dict], user_of: Callable[[str | None], Any],
-                    player_of: dict[int, Player], season_of: dict[int, Season],
-                    session_of: dict[int, TableSession]) -> dict[int, Result]:
+def _import_results(
+    club: Club,
+    rows: list[dict],
+    user_of: Callable[[str | None], Any],
+    player_of: dict[int, Player],
+    season_of: dict[int, Season],
+    session_of: dict[int, TableSession],
+) -> dict[int, Result]:
     """The results by their exported id, with their entries and sign-offs; each counts as its sign-offs say."""
     result_rows = sorted(rows, key=lambda r: r["id"])
     results_made = Result.objects.bulk_create(
-        Result(game=one_name(r["game"]), played_on=_parse_date(r["played_on"]), club=club,
-               season=season_of[r["season"]] if r["season"] is not None else None,
-               session=session_of[r["table"]] if r["table"] is not None else None,
-               status=r["status"], version=r["version"], created_by=user_of(r["created_by"]))
+        Result(
+            game=one_name(r["game"]),
+            played_on=_parse_date(r["played_on"]),
+            club=club,
+            season=season_of[r["season"]] if r["season"] is not None else None,
+            session=session_of[r["table"]] if r["table"] is not None else None,
+            status=r["status"],
+            version=r["version"],
+            created_by=user_of(r["created_by"]),
+        )
         for r in result_rows
     )
     result_of = {row["id"]: result for row, result in zip(result_rows, results_made, strict=True)}
-    _restore_times(results_made, ({"created_at": _parse_dt(r["created_at"]), "updated_at": _parse_dt(r["updated_at"])}
-                             for r in result_rows))
+    _restore_times(
+        results_made,
+        ({"created_at": _parse_dt(r["created_at"]), "updated_at": _parse_dt(r["updated_at"])} for r in result_rows),
+    )
     ranks_of = {r["id"]: competition_ranks([e["rank"] for e in r["entries"]]) for r in result_rows}
     ResultEntry.objects.bulk_create(
-        (ResultEntry(result=result_of[r["id"]], player=player_of[e["player"]], rank=rank, score=e["score"])
-         for r in result_rows for e, rank in zip(r["entries"], ranks_of[r["id"]], strict=True)),
+        (
+            ResultEntry(result=result_of[r["id"]], player=player_of[e["player"]], rank=rank, score=e["score"])
+            for r in result_rows
+            for e, rank in zip(r["entries"], ranks_of[r["id"]], strict=True)
+        ),
         batch_size=1000,
     )
     sign_off_rows = [(r["id"], o) for r in result_rows for o in r["sign_offs"]]
     sign_offs = SignOff.objects.bulk_create(
-        (SignOff(result=result_of[result], player=player_of[o["player"]], by=user_of(o["by"]), agreed=o["agreed"],
-                 note=o["note"]) for result, o in sign_off_rows),
+        (
+            SignOff(
+                result=result_of[result],
+                player=player_of[o["player"]],
+                by=user_of(o["by"]),
+                agreed=o["agreed"],
+                note=o["note"],
+            )
+            for result, o in sign_off_rows
+        ),
         batch_size=1000,
     )
     _restore_times(sign_offs, ({"created_at": _parse_dt(o["created_at"])} for _result, o in sign_off_rows))

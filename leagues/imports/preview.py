@@ -73,20 +73,38 @@ def _view(club: Club, pending: PendingImport, choices: dict) -> tuple[dict, dict
     view = {
         "summary": plan.summary(),
         "seats": sum(len(r.entries) for r in plan.results),  # the commit job's size: its time limit follows it
-        "games": [{"name": name, "field": f"game:{name}", "slug": chosen[name],
-                   "results": sum(1 for r in plan.results if r.game == chosen[name]) if chosen[name] else 0}
-                  for name in names],
+        "games": [
+            {
+                "name": name,
+                "field": f"game:{name}",
+                "slug": chosen[name],
+                "results": sum(1 for r in plan.results if r.game == chosen[name]) if chosen[name] else 0,
+            }
+            for name in names
+        ],
         "people": [{"names": list(p.names), "name": p.name, "player_id": p.player_id, "how": p.how} for p in people],
         "placing": {
-            "leagues": [{"pk": item.pk, "name": item.name} for item in placing.leagues], "league": league,
-            "existing": [[{"name": season.name, "league": {"name": season.league.name}}, n]
-                         for season, n in placing.existing],
-            "offers": [{"name": o.name, "starts_on": o.starts_on.isoformat(), "ends_on": o.ends_on.isoformat(),
-                        "plays": o.plays} for o in placing.offers],
-            "blocked_years": list(placing.blocked_years)},
+            "leagues": [{"pk": item.pk, "name": item.name} for item in placing.leagues],
+            "league": league,
+            "existing": [
+                [{"name": season.name, "league": {"name": season.league.name}}, n] for season, n in placing.existing
+            ],
+            "offers": [
+                {
+                    "name": o.name,
+                    "starts_on": o.starts_on.isoformat(),
+                    "ends_on": o.ends_on.isoformat(),
+                    "plays": o.plays,
+                }
+                for o in placing.offers
+            ],
+            "blocked_years": list(placing.blocked_years),
+        },
         "left_out": [[year, n] for year, n in sorted(placing.left_out.items())],
-        "plays_seasons": [[r.played_on.isoformat(), r.game, placing.by_result.get(r.external_id, "")]
-                          for r in plan.results[:PLAYS_SHOWN]],
+        "plays_seasons": [
+            [r.played_on.isoformat(), r.game, placing.by_result.get(r.external_id, "")]
+            for r in plan.results[:PLAYS_SHOWN]
+        ],
         "skipped": [[reason, n] for reason, n in sorted(plan.skipped.items())],
         "skipped_plays": [list(row) for row in plan.skipped_plays[:SKIPPED_SHOWN]],
     }
@@ -128,8 +146,9 @@ def preview_build(pending_id: int) -> None:
     """Build the preview the upload asks for and keep it, unless the organiser asked for other choices meanwhile
     (the later build keeps its own) or the upload is being committed. Reads without holding the upload's row (a
     build of a large file takes seconds); keeps the outcome in one short transaction."""
-    pending = PendingImport.objects.select_related("club").filter(
-        pk=pending_id, state=PendingImport.State.WAITING).first()
+    pending = (
+        PendingImport.objects.select_related("club").filter(pk=pending_id, state=PendingImport.State.WAITING).first()
+    )
     if pending is None or "asked" not in pending.preview:
         return
     asked = pending.preview["asked"]
@@ -141,8 +160,10 @@ def preview_build(pending_id: int) -> None:
         kept = {"for": asked, "refused": str(refused)}
     except SoftTimeLimitExceeded:
         logger.warning("The preview of the import %s took past its time limit.", pending.token)
-        kept = {"for": asked, "refused": _("Reading these files took longer than the import's time limit; import "
-                                           "them in smaller parts.")}
+        kept = {
+            "for": asked,
+            "refused": _("Reading these files took longer than the import's time limit; import them in smaller parts."),
+        }
     with transaction.atomic():
         row = PendingImport.objects.select_for_update().filter(pk=pending_id).first()
         if row is None or row.state != PendingImport.State.WAITING or row.preview.get("asked") != asked:
@@ -169,9 +190,16 @@ def preview_shown(pending: PendingImport) -> dict | None:
         return None
     view = dict(view)
     placing = dict(view["placing"])
-    placing["offers"] = [{**offer, "starts_on": datetime.date.fromisoformat(offer["starts_on"]),
-                          "ends_on": datetime.date.fromisoformat(offer["ends_on"])} for offer in placing["offers"]]
+    placing["offers"] = [
+        {
+            **offer,
+            "starts_on": datetime.date.fromisoformat(offer["starts_on"]),
+            "ends_on": datetime.date.fromisoformat(offer["ends_on"]),
+        }
+        for offer in placing["offers"]
+    ]
     view["placing"] = placing
-    view["plays_seasons"] = [(datetime.date.fromisoformat(day), game, season)
-                             for day, game, season in view["plays_seasons"]]
+    view["plays_seasons"] = [
+        (datetime.date.fromisoformat(day), game, season) for day, game, season in view["plays_seasons"]
+    ]
     return view

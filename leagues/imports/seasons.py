@@ -47,8 +47,9 @@ def _first_season(seasons: Sequence[Season], game: str, played_on: datetime.date
     return next((s for s in seasons if not season_refusals(s, game=game, played_on=played_on, players=None)), None)
 
 
-def _free_spans(year: int, spans: Sequence[tuple[datetime.date, datetime.date]]
-                ) -> list[tuple[datetime.date, datetime.date]]:
+def _free_spans(
+    year: int, spans: Sequence[tuple[datetime.date, datetime.date]]
+) -> list[tuple[datetime.date, datetime.date]]:
     """The parts of the calendar year `year` that none of the league's seasons (`spans`) covers, in order."""
     day = datetime.timedelta(days=1)
     cursor, last = datetime.date(year, 1, 1), datetime.date(year, 12, 31)
@@ -90,8 +91,7 @@ def _offers(league: League, plays: Sequence[tuple[str, datetime.date]]) -> tuple
 def place_plan(club: Club, plan: Plan, league_id: int | None | str = "default") -> Placing:
     """Where each planned result goes. `league_id`: the league to offer seasons in (None: none; "default":
     the only league that counts the seasonless plays' games, if there is exactly one)."""
-    seasons = list(Season.objects.filter(league__club=club).select_related("league").order_by("league_id",
-                                                                                            "starts_on"))
+    seasons = list(Season.objects.filter(league__club=club).select_related("league").order_by("league_id", "starts_on"))
     found: dict[tuple[str, datetime.date], Season | None] = {}
     counts: Counter = Counter()
     seasonless: list[tuple[str, datetime.date, str]] = []
@@ -107,8 +107,11 @@ def place_plan(club: Club, plan: Plan, league_id: int | None | str = "default") 
             counts[season.pk] += 1
             by_result[result.external_id] = f"{season.name} · {season.league.name}"
     games = {game for game, _day, _id in seasonless}
-    leagues = [league for league in League.objects.filter(club=club).prefetch_related("seasons").order_by("pk")
-               if games & set(league.games)]
+    leagues = [
+        league
+        for league in League.objects.filter(club=club).prefetch_related("seasons").order_by("pk")
+        if games & set(league.games)
+    ]
     if league_id == "default":
         league = leagues[0] if len(leagues) == 1 else None
     else:

@@ -35,9 +35,16 @@ def site_games() -> list[SiteGame]:
     """The site's games, matched by their BoardGameGeek id where settings.GAME_BGG_IDS gives one, else by name (the
     organiser confirms the match)."""
     ids = settings.GAME_BGG_IDS
-    return [SiteGame(slug=engine.slug, names=(engine.name, engine.slug),
-                     bgg_ids=(ids[engine.slug],) if engine.slug in ids else (),
-                     min_players=engine.min_players, max_players=engine.max_players) for engine in REGISTRY.values()]
+    return [
+        SiteGame(
+            slug=engine.slug,
+            names=(engine.name, engine.slug),
+            bgg_ids=(ids[engine.slug],) if engine.slug in ids else (),
+            min_players=engine.min_players,
+            max_players=engine.max_players,
+        )
+        for engine in REGISTRY.values()
+    ]
 
 
 def read_files(kind: str, files: Sequence[tuple[str, bytes]]) -> Source:
@@ -60,13 +67,23 @@ def club_members(club: Club) -> list[Member]:
     return [Member(player_id=pid, name=name, username=username or "") for pid, name, username in rows]
 
 
-def club_plan(club: Club, source: Source, *, merges: Iterable[str] = (),
-              game_overrides: dict[str, str | None] | None = None) -> Plan:
+def club_plan(
+    club: Club, source: Source, *, merges: Iterable[str] = (), game_overrides: dict[str, str | None] | None = None
+) -> Plan:
     """The preview: nothing is written."""
-    existing = set(Result.objects.filter(club=club, source=source.kind).exclude(external_id="")
-                   .values_list("external_id", flat=True))
-    return make_plan(source, games=site_games(), members=club_members(club), merges=parse_merges(merges),
-                     existing=existing, game_overrides=game_overrides)
+    existing = set(
+        Result.objects.filter(club=club, source=source.kind)
+        .exclude(external_id="")
+        .values_list("external_id", flat=True)
+    )
+    return make_plan(
+        source,
+        games=site_games(),
+        members=club_members(club),
+        merges=parse_merges(merges),
+        existing=existing,
+        game_overrides=game_overrides,
+    )
 
 
 def _lock_club_imports(club: Club) -> None:
@@ -82,7 +99,8 @@ def _new_guests(club: Club, user: AbstractBaseUser, people: dict) -> None:
     """The plan's people who are nobody in the club yet: added as the importer's guests of the club, members."""
     guests = [p for p in people.values() if p.player_id is None]
     created = Player.objects.bulk_create(
-        [Player(name=p.name[:80], created_by=user, created_in=club) for p in guests], batch_size=2000)
+        [Player(name=p.name[:80], created_by=user, created_in=club) for p in guests], batch_size=2000
+    )
     for person, player in zip(guests, created, strict=True):
         person.player_id = player.pk
     Membership.objects.bulk_create([Membership(club=club, player=p) for p in created], batch_size=2000)
@@ -94,19 +112,28 @@ def _create_seasons(club: Club, user: AbstractBaseUser, plan: Plan, league_id: i
         return []
     placing = place_plan(club, plan, league_id)
     if placing.league is None:
-        raise ImportRefused(_("The league chosen for new seasons is not one of the club's leagues that count "
-                              "these games."))
+        raise ImportRefused(
+            _("The league chosen for new seasons is not one of the club's leagues that count these games.")
+        )
     for offer in placing.offers:
-        season_create(league=placing.league, name=offer.name, starts_on=offer.starts_on, ends_on=offer.ends_on,
-                      user=user)
+        season_create(
+            league=placing.league, name=offer.name, starts_on=offer.starts_on, ends_on=offer.ends_on, user=user
+        )
     return [offer.name for offer in placing.offers]
 
 
 @transaction.atomic
-def import_commit(*, club: Club, user: AbstractBaseUser, source: Source, merges: Iterable[str] = (),
-                  game_overrides: dict[str, str | None] | None = None, vouch: bool = False,
-                  season_league: int | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> dict:
+def import_commit(
+    *,
+    club: Club,
+    user: AbstractBaseUser,
+    source: Source,
+    merges: Iterable[str] = (),
+    game_overrides: dict[str, str | None] | None = None,
+    vouch: bool = False,
+    season_league: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Write the plan: new guests (added for the club by the importer, and made members, as he answers for
     them), the seasons chosen on the preview, then the results with their entries. The club's seasons adopt
     them by the one rule (`seasons_adopt`), and the importer signs for the players he answers for: with `vouch`
@@ -126,20 +153,45 @@ def import_commit(*, club: Club, user: AbstractBaseUser, source: Source, merges:
         summary["new_seasons"] = new_seasons
     players = {p.pk: p for p in Player.objects.filter(pk__in={p.player_id for p in people.values()})}
     total, rows, players_of = len(plan.results), [], {}
-    template = Result(club=club, created_by=user, source=plan.source, vouched_by=user if vouch else None,
-                      game="", played_on=timezone.localdate())
+    template = Result(
+        club=club,
+        created_by=user,
+        source=plan.source,
+        vouched_by=user if vouch else None,
+        game="",
+        played_on=timezone.localdate(),
+    )
     for start in range(0, total, CHUNK):
-        chunk = plan.results[start:start + CHUNK]
-        insert_rows(template, ("game", "played_on", "external_id"),
-                    ((r.game, r.played_on, r.external_id) for r in chunk))
-        ids = dict(Result.objects.filter(club=club, source=plan.source, external_id__in=[r.external_id for r in chunk])
-                   .values_list("external_id", "pk"))
-        made = [Result(pk=ids[r.external_id], game=r.game, played_on=r.played_on, club=club, source=plan.source,
-                       external_id=r.external_id, vouched_by_id=template.vouched_by_id) for r in chunk]
-        insert_rows(ResultEntry(result_id=0, player_id=0, rank=1),
-                    ("result_id", "player_id", "rank", "score", "score_text", "seat"),
-                    ((row.pk, people[e.person].player_id, e.rank, e.score, e.score_text, e.seat)
-                     for row, planned in zip(made, chunk, strict=True) for e in planned.entries))
+        chunk = plan.results[start : start + CHUNK]
+        insert_rows(
+            template, ("game", "played_on", "external_id"), ((r.game, r.played_on, r.external_id) for r in chunk)
+        )
+        ids = dict(
+            Result.objects.filter(
+                club=club, source=plan.source, external_id__in=[r.external_id for r in chunk]
+            ).values_list("external_id", "pk")
+        )
+        made = [
+            Result(
+                pk=ids[r.external_id],
+                game=r.game,
+                played_on=r.played_on,
+                club=club,
+                source=plan.source,
+                external_id=r.external_id,
+                vouched_by_id=template.vouched_by_id,
+            )
+            for r in chunk
+        ]
+        insert_rows(
+            ResultEntry(result_id=0, player_id=0, rank=1),
+            ("result_id", "player_id", "rank", "score", "score_text", "seat"),
+            (
+                (row.pk, people[e.person].player_id, e.rank, e.score, e.score_text, e.seat)
+                for row, planned in zip(made, chunk, strict=True)
+                for e in planned.entries
+            ),
+        )
         for row, planned in zip(made, chunk, strict=True):
             players_of[row.pk] = [players[people[e.person].player_id] for e in planned.entries]
         rows.extend(made)
@@ -147,8 +199,13 @@ def import_commit(*, club: Club, user: AbstractBaseUser, source: Source, merges:
             progress(min(start + CHUNK, total), total)
     _settle(club, user, rows, players_of)
     summary["imported"] = len(rows)
-    audit_record(action="results.import", obj=club, user=user, club=club,
-                 details={"source": plan.source, "vouched": vouch, **summary})
+    audit_record(
+        action="results.import",
+        obj=club,
+        user=user,
+        club=club,
+        details={"source": plan.source, "vouched": vouch, **summary},
+    )
     return summary
 
 
@@ -159,8 +216,11 @@ def _settle(club: Club, user: AbstractBaseUser, rows: list[Result], players_of: 
     if seasons_adopt(club=club, result_ids=ids):
         season_of = {}
         for start in range(0, len(ids), 20000):
-            season_of.update(Result.objects.filter(pk__in=ids[start:start + 20000]).exclude(season=None)
-                             .values_list("pk", "season_id"))
+            season_of.update(
+                Result.objects.filter(pk__in=ids[start : start + 20000])
+                .exclude(season=None)
+                .values_list("pk", "season_id")
+            )
         seasons = Season.objects.filter(pk__in=set(season_of.values())).select_related("league").in_bulk()
         for row in rows:
             if row.pk in season_of:

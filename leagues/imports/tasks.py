@@ -20,8 +20,11 @@ def import_job_limits(seats: int | None) -> tuple[int, int]:
     the largest): IMPORT_JOB_BASE_SECONDS + IMPORT_JOB_SECONDS_PER_SEAT a place, at most IMPORT_JOB_TIME_LIMIT,
     which sits inside the broker's visibility timeout (shitenno_site/settings.py, docs/import.md)."""
     cap = settings.IMPORT_JOB_TIME_LIMIT
-    soft = cap if seats is None else min(cap, settings.IMPORT_JOB_BASE_SECONDS + math.ceil(
-        seats * settings.IMPORT_JOB_SECONDS_PER_SEAT))
+    soft = (
+        cap
+        if seats is None
+        else min(cap, settings.IMPORT_JOB_BASE_SECONDS + math.ceil(seats * settings.IMPORT_JOB_SECONDS_PER_SEAT))
+    )
     return soft, soft + 30
 
 
@@ -35,9 +38,15 @@ class ImportJob(Task):
         return super().apply_async(args, kwargs, **options)
 
 
-@shared_task(name="leagues.tasks.import_plays_job", base=ImportJob, ignore_result=True, acks_late=True,
-             reject_on_worker_lost=True, soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT,
-             time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
+@shared_task(
+    name="leagues.tasks.import_plays_job",
+    base=ImportJob,
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT,
+    time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30,
+)
 def import_plays_job(token: str) -> None:
     """A large import's commit (issue 27), reporting its progress to the page (leagues.imports.views). Safe to
     deliver twice (leagues/imports/job.py); its time limit follows its size and ends within the broker's
@@ -47,8 +56,14 @@ def import_plays_job(token: str) -> None:
         run_import_job(token)
 
 
-@shared_task(name="leagues.imports.preview_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT, time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30)
+@shared_task(
+    name="leagues.imports.preview_job",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.IMPORT_JOB_TIME_LIMIT,
+    time_limit=settings.IMPORT_JOB_TIME_LIMIT + 30,
+)
 def import_preview_job(token: str) -> None:
     """A large upload's preview, read and planned once for the choices it asks (issue 46 finding 6), on the heavy
     queue beside the import commits (settings.CELERY_TASK_ROUTES). Safe to deliver twice: a build whose choices
@@ -56,8 +71,14 @@ def import_preview_job(token: str) -> None:
     preview_build_job(token)
 
 
-@shared_task(name="leagues.imports.export_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=settings.EXPORT_JOB_TIME_LIMIT, time_limit=settings.EXPORT_JOB_TIME_LIMIT + 30)
+@shared_task(
+    name="leagues.imports.export_job",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.EXPORT_JOB_TIME_LIMIT,
+    time_limit=settings.EXPORT_JOB_TIME_LIMIT + 30,
+)
 def club_export_job(token: str) -> None:
     """A large club's export file (issue 46 finding 6), on the heavy queue. Safe to deliver twice: a file already
     made is not made again (leagues/imports/export_job.py)."""

@@ -43,10 +43,13 @@ from shitenno_site.validation import text_problem
 logger = logging.getLogger(__name__)
 IN_PAGE = 300  # results (a play of quantity n is n) committed while the page waits; more run as a job
 MAX_FILES = 20
-REASONS = {SKIP_OTHER_GAME: gettext_lazy("not one of the site's games"), SKIP_INCOMPLETE: gettext_lazy("incomplete"),
-           SKIP_TOO_FEW: gettext_lazy("fewer than two players"),
-           SKIP_SAME_PLAYER_TWICE: gettext_lazy("a player twice at one table"),
-           SKIP_PLAYER_COUNT: gettext_lazy("a player count the game does not allow")}
+REASONS = {
+    SKIP_OTHER_GAME: gettext_lazy("not one of the site's games"),
+    SKIP_INCOMPLETE: gettext_lazy("incomplete"),
+    SKIP_TOO_FEW: gettext_lazy("fewer than two players"),
+    SKIP_SAME_PLAYER_TWICE: gettext_lazy("a player twice at one table"),
+    SKIP_PLAYER_COUNT: gettext_lazy("a player count the game does not allow"),
+}
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -60,10 +63,18 @@ class MultipleFileField(forms.FileField):
 
 
 class ImportForm(forms.Form):
-    kind = forms.ChoiceField(label=gettext_lazy("Format"), choices=[
-        ("bgstats", gettext_lazy("BG Stats export (JSON)")), ("bgg", gettext_lazy("BoardGameGeek plays (XML pages)"))])
-    files = MultipleFileField(label=gettext_lazy("Files"), widget=MultipleFileInput(),
-                            help_text=gettext_lazy("At most 20 MB a file; nothing is written before you confirm."))
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Format"),
+        choices=[
+            ("bgstats", gettext_lazy("BG Stats export (JSON)")),
+            ("bgg", gettext_lazy("BoardGameGeek plays (XML pages)")),
+        ],
+    )
+    files = MultipleFileField(
+        label=gettext_lazy("Files"),
+        widget=MultipleFileInput(),
+        help_text=gettext_lazy("At most 20 MB a file; nothing is written before you confirm."),
+    )
 
     def clean_files(self):
         uploads = self.cleaned_data["files"]
@@ -74,8 +85,10 @@ class ImportForm(forms.Form):
             if problem:
                 raise forms.ValidationError(_("A file's name: %(problem)s") % {"problem": problem})
             if upload.size > MAX_BYTES:
-                raise forms.ValidationError(_("%(name)s is %(mb)d MB; at most 20 MB a file.") % {
-                    "name": upload.name, "mb": upload.size // (1024 * 1024)})
+                raise forms.ValidationError(
+                    _("%(name)s is %(mb)d MB; at most 20 MB a file.")
+                    % {"name": upload.name, "mb": upload.size // (1024 * 1024)}
+                )
         return uploads
 
 
@@ -103,11 +116,18 @@ def _choices(request: HttpRequest, pending: PendingImport) -> dict:
         raise ImportRefused(_("Merges: %(problem)s") % {"problem": problem})
     merges = [line.strip() for line in request.POST.get("merges", "").splitlines() if line.strip()]
     slugs = {g.slug for g in site_games()}
-    games = {key[5:]: (value if value in slugs else None)
-             for key, value in request.POST.items() if key.startswith("game:") and not text_problem(key)}
+    games = {
+        key[5:]: (value if value in slugs else None)
+        for key, value in request.POST.items()
+        if key.startswith("game:") and not text_problem(key)
+    }
     league = request.POST.get("season_league", "")
-    return {"merges": merges, "games": games, "league": int(league) if league.isdigit() else None,
-            "vouch": request.POST.get("vouch") == "1"}
+    return {
+        "merges": merges,
+        "games": games,
+        "league": int(league) if league.isdigit() else None,
+        "vouch": request.POST.get("vouch") == "1",
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -129,8 +149,7 @@ def import_start(request: HttpRequest, slug: str) -> HttpResponse:
             pending = pending_create(club=club, user=request.user, kind=form.cleaned_data["kind"], files=files)
             _ask(pending, dict(pending.choices))
             return redirect("import_preview", slug=club.slug, token=pending.token)
-    return render(request, "leagues/import_form.html", {"form": form, "club": club},
-                  status=400 if form.errors else 200)
+    return render(request, "leagues/import_form.html", {"form": form, "club": club}, status=400 if form.errors else 200)
 
 
 def _ask(pending: PendingImport, choices: dict) -> bool:
@@ -152,33 +171,54 @@ def _ask(pending: PendingImport, choices: dict) -> bool:
     return True
 
 
-def _render_preview(request: HttpRequest, club: Club, pending: PendingImport, error: str = "",
-                    status: int | None = None) -> HttpResponse:
+def _render_preview(
+    request: HttpRequest, club: Club, pending: PendingImport, error: str = "", status: int | None = None
+) -> HttpResponse:
     """The kept preview: plays per game, each imported name's proposed player, merges, duplicates, the season each
     play goes to (nothing written); or, while it is being built, a page that says so and looks again."""
     preview = pending.preview
     if request.htmx and "asked" not in preview:  # the look of the reading page: the preview is there now
         return HttpResponseClientRefresh()
     if "refused" in preview:
-        return render(request, "leagues/import_reading.html", {
-            "club": club, "token": pending.token, "refused": preview["refused"]}, status=400)
+        return render(
+            request,
+            "leagues/import_reading.html",
+            {"club": club, "token": pending.token, "refused": preview["refused"]},
+            status=400,
+        )
     view = preview_shown(pending)
     if view is None:
         template = "leagues/partials/import_reading.html" if request.htmx else "leagues/import_reading.html"
-        return render(request, template, {"club": club, "token": pending.token, "error": error},
-                      status=503 if error and not request.htmx else 200)
+        return render(
+            request,
+            template,
+            {"club": club, "token": pending.token, "error": error},
+            status=503 if error and not request.htmx else 200,
+        )
     error = error or preview.get("error", "")
     choices = dict(pending.choices)
-    return render(request, "leagues/import_preview.html", {
-        **view, "club": club, "token": pending.token, "site_games": site_games(), "error": error,
-        "merges": "\n".join(choices.get("merges", [])), "vouch": bool(preview["for"].get("vouch")),
-        "skipped": [(REASONS.get(reason, reason), n) for reason, n in view["skipped"]],
-        "skipped_plays": [(i, game, REASONS.get(reason, reason)) for i, game, reason in view["skipped_plays"]],
-    }, status=status or (400 if error else 200))
+    return render(
+        request,
+        "leagues/import_preview.html",
+        {
+            **view,
+            "club": club,
+            "token": pending.token,
+            "site_games": site_games(),
+            "error": error,
+            "merges": "\n".join(choices.get("merges", [])),
+            "vouch": bool(preview["for"].get("vouch")),
+            "skipped": [(REASONS.get(reason, reason), n) for reason, n in view["skipped"]],
+            "skipped_plays": [(i, game, REASONS.get(reason, reason)) for i, game, reason in view["skipped_plays"]],
+        },
+        status=status or (400 if error else 200),
+    )
 
 
-QUEUE_DOWN = gettext_lazy("The preview could not be started (the job queue does not answer); nothing was written. "
-                          "This page tries again in a moment.")
+QUEUE_DOWN = gettext_lazy(
+    "The preview could not be started (the job queue does not answer); nothing was written. "
+    "This page tries again in a moment."
+)
 
 
 def _shown_for(pending: PendingImport, choices: dict | None) -> tuple[str, dict | None]:
@@ -254,9 +294,15 @@ def import_commit_view(request: HttpRequest, slug: str, token: str) -> HttpRespo
         except Exception:  # the queue is down: nothing started, the upload waits for another tap
             logger.warning("Could not queue the import %s.", token, exc_info=True)
             pending_unstart(pending)
-            return _render_preview(request, club, pending, _(
-                "The import could not be started (the job queue does not answer); nothing was written. Try again "
-                "in a minute."))
+            return _render_preview(
+                request,
+                club,
+                pending,
+                _(
+                    "The import could not be started (the job queue does not answer); nothing was written. Try again "
+                    "in a minute."
+                ),
+            )
     return redirect("import_progress", slug=club.slug, token=token)
 
 

@@ -37,7 +37,8 @@ def _ask(job: str, target: str, since: datetime.date | None = None) -> None:
     """Write (or coalesce into) the row for (job, target) in the caller's transaction; publish it after commit."""
     with transaction.atomic():
         row, created = LeagueJob.objects.select_for_update().get_or_create(
-            job=job, target=target, defaults={"since": since, "marked_at": timezone.now()})
+            job=job, target=target, defaults={"since": since, "marked_at": timezone.now()}
+        )
         if not created:
             row.since = None if row.since is None or since is None else min(row.since, since)
             row.generation = F("generation") + 1
@@ -104,9 +105,13 @@ def _hint_pool(app):
     pool = _hint_connections.get(key)
     if pool is None:
         pool = _hint_connections[key] = app.connection_for_write(
-            connect_timeout=PUBLISH_CONNECT_TIMEOUT, transport_options={
-                "max_retries": 0, "socket_connect_timeout": PUBLISH_CONNECT_TIMEOUT,
-                "socket_timeout": PUBLISH_CONNECT_TIMEOUT}).Pool(limit=8)
+            connect_timeout=PUBLISH_CONNECT_TIMEOUT,
+            transport_options={
+                "max_retries": 0,
+                "socket_connect_timeout": PUBLISH_CONNECT_TIMEOUT,
+                "socket_timeout": PUBLISH_CONNECT_TIMEOUT,
+            },
+        ).Pool(limit=8)
     return pool
 
 
@@ -142,8 +147,14 @@ def publish(row_ids: list[int]) -> None:
             try:
                 connection.ensure_connection(max_retries=0)
                 queue = _hint_queue.get()
-                app.send_task(RUN_MANY_TASK, (row_ids,), connection=connection, retry=False, ignore_result=True,
-                              **({"queue": queue} if queue else {}))
+                app.send_task(
+                    RUN_MANY_TASK,
+                    (row_ids,),
+                    connection=connection,
+                    retry=False,
+                    ignore_result=True,
+                    **({"queue": queue} if queue else {}),
+                )
             except Exception:
                 connection.collect()  # drop the broken socket: the next hint connects afresh
                 raise
@@ -229,8 +240,9 @@ def sweep(*, older_than: float = 30) -> dict:
     first; a failing row is logged and left for the next sweep, and the others still run."""
     cutoff = timezone.now() - datetime.timedelta(seconds=older_than)
     ran, failed = 0, []
-    for row_id in LeagueJob.objects.filter(marked_at__lte=cutoff).order_by("marked_at", "pk").values_list(
-            "pk", flat=True):
+    for row_id in (
+        LeagueJob.objects.filter(marked_at__lte=cutoff).order_by("marked_at", "pk").values_list("pk", flat=True)
+    ):
         try:
             run(row_id)
             ran += 1

@@ -30,8 +30,11 @@ def _ratings_of(kind: str, key: str) -> set[tuple]:
 
 
 def _table_of(season_id: int) -> set[tuple]:
-    return set(Standing.objects.filter(season_id=season_id).values_list(
-        "player_id", "sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin"))
+    return set(
+        Standing.objects.filter(season_id=season_id).values_list(
+            "player_id", "sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin"
+        )
+    )
 
 
 def _repair_ratings(summary: dict) -> None:
@@ -79,8 +82,11 @@ def _repair_tallies(summary: dict) -> None:
         logger.exception("Repair: recounting the players' tallies failed.")
         summary["failed"].append("tallies")
     else:
-        summary.update(tallied_players=tallies["players"], tallies_changed=tallies["players_changed"],
-                       tally_rows_changed=tallies["tally_rows_changed"])
+        summary.update(
+            tallied_players=tallies["players"],
+            tallies_changed=tallies["players_changed"],
+            tally_rows_changed=tallies["tally_rows_changed"],
+        )
 
 
 def repair_all() -> dict:
@@ -88,9 +94,19 @@ def repair_all() -> dict:
     returns what changed: results rated, scopes re-rated and those whose stored ratings changed (with how many
     rating rows), seasons rebuilt and those whose table changed, players recounted and those whose tallies
     changed (with how many rows), and what failed."""
-    summary = {"results_rated": 0, "scopes": 0, "scopes_changed": [], "rating_rows_changed": 0,
-               "seasons": 0, "seasons_changed": [], "standing_rows_changed": 0,
-               "tallied_players": 0, "tallies_changed": [], "tally_rows_changed": 0, "failed": []}
+    summary = {
+        "results_rated": 0,
+        "scopes": 0,
+        "scopes_changed": [],
+        "rating_rows_changed": 0,
+        "seasons": 0,
+        "seasons_changed": [],
+        "standing_rows_changed": 0,
+        "tallied_players": 0,
+        "tallies_changed": [],
+        "tally_rows_changed": 0,
+        "failed": [],
+    }
     _repair_ratings(summary)
     _repair_seasons(summary)
     _repair_tallies(summary)
@@ -100,4 +116,3 @@ def repair_all() -> dict:
     if summary["failed"]:
         raise RepairIncomplete(f"Repair incomplete: {summary}")
     return summary
-

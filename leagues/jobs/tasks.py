@@ -19,8 +19,12 @@ from leagues.standings import store as standings_store
 logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError)
 RETRY = {
-    "acks_late": True, "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 120, "max_retries": 5,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 120,
+    "max_retries": 5,
 }
 # A re-rate of a whole scope (an import's, an edit's from a date, the outbox's rows, the nightly repair) may take
 # minutes on a big scope: these take the long limit (settings.LONG_JOB_TIME_LIMIT), the others Celery's defaults
@@ -66,6 +70,7 @@ def standings_compute(season_id: int) -> int:
 
 
 # --- the outbox (see leagues.jobs.outbox) ---
+
 
 @shared_task(name="leagues.tasks.outbox_run", **LONG, ignore_result=True, **RETRY)
 def outbox_run(row_id: int) -> None:

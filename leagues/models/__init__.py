@@ -29,13 +29,21 @@ class Player(models.Model):
     )
     claim_token = models.CharField(max_length=64, unique=True, null=True, blank=True)  # noqa: DJ001 (unique when set)
     merged_into = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_guests",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_guests",
         help_text="A claimed guest whose games moved to this player; kept for the record.",
     )
     created_in = models.ForeignKey(
-        "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="created_guests",
+        "Club",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_guests",
         help_text="The club a manager added this guest for: its managers, like the guest's creator, may make the "
-                  "guest's claim link. Empty for guests added outside a club.",
+        "guest's claim link. Empty for guests added outside a club.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -61,9 +69,12 @@ class Club(models.Model):
     slug = models.SlugField(unique=True, max_length=100)
     description = models.TextField(_("description"), blank=True)
     members_public = models.BooleanField(
-        _("public club"), default=False,
-        help_text=_("When off, the club is private: only members see who is in it, its leagues, standings and "
-                    "results, and its results count in its leagues' ratings only, not in the site-wide rankings."),
+        _("public club"),
+        default=False,
+        help_text=_(
+            "When off, the club is private: only members see who is in it, its leagues, standings and "
+            "results, and its results count in its leagues' ratings only, not in the site-wide rankings."
+        ),
     )
     invite_token = models.CharField(max_length=64, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -111,9 +122,7 @@ class ClubInvite(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_invites")
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -171,14 +180,17 @@ class Season(models.Model):
     tie_breakers = models.JSONField(
         default=default_tie_breakers,
         help_text="Ordered tie-breaker names, exactly as the table applies them (points first unless placed); "
-                  "see leagues.standings.",
+        "see leagues.standings.",
     )
     standings_results = models.PositiveIntegerField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="Results folded into the stored table; empty until a full recompute (no incremental update).",
     )
     standings_rules = models.JSONField(
-        null=True, blank=True, editable=False,
+        null=True,
+        blank=True,
+        editable=False,
         help_text="The rules the stored table was made with; other rules now, and the next update recomputes it.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -230,35 +242,56 @@ class Result(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ranked_publicly = models.BooleanField(
-        default=False, db_default=False,
+        default=False,
+        db_default=False,
         help_text="Counted and signed by at least two different accounts (access.result_signed_publicly): only "
-                  "then does it move the site-wide game ratings.",
+        "then does it move the site-wide game ratings.",
     )
     flagged_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="A player disputed this result after it counted: it keeps counting until a manager acts.",
     )
     flag_note = models.CharField(max_length=300, blank=True, default="", db_default="")
     source = models.CharField(
-        max_length=10, blank=True, default="", db_default="",
-        help_text='Where an imported result came from ("bgstats", "bgg"); empty for results entered here.')
+        max_length=10,
+        blank=True,
+        default="",
+        db_default="",
+        help_text='Where an imported result came from ("bgstats", "bgg"); empty for results entered here.',
+    )
     external_id = models.CharField(
-        max_length=100, blank=True, default="", db_default="",
+        max_length=100,
+        blank=True,
+        default="",
+        db_default="",
         help_text="The play's id in its source (a BG Stats uuid, a BGG play id, with #n for a quantity): "
-                  "a re-import finds it and writes nothing twice.")
+        "a re-import finds it and writes nothing twice.",
+    )
     vouched_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="An imported play whose importing manager confirmed it in the preview: he answers for every "
-                  "player of it (access.result_signers), so it counts in the club's leagues at once; a player "
-                  "may still dispute it (issue 34).")
+        "player of it (access.result_signers), so it counts in the club's leagues at once; a player "
+        "may still dispute it (issue 34).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-played_on", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "source", "external_id"], name="one_result_per_imported_play",
-                                    condition=~Q(external_id="")),
+            models.UniqueConstraint(
+                fields=["club", "source", "external_id"],
+                name="one_result_per_imported_play",
+                condition=~Q(external_id=""),
+            ),
         ]
         indexes = [
             models.Index(fields=["game", "status", "played_on"]),
@@ -280,11 +313,16 @@ class ResultEntry(models.Model):
     rank = models.PositiveSmallIntegerField(help_text="1 is first; tied players share a rank.")
     score = models.FloatField(null=True, blank=True)
     score_text = models.CharField(
-        max_length=60, blank=True, default="", db_default="",
-        help_text='An imported score that is not a number ("3+20+5"): kept as written, it decides no rank.')
+        max_length=60,
+        blank=True,
+        default="",
+        db_default="",
+        help_text='An imported score that is not a number ("3+20+5"): kept as written, it decides no rank.',
+    )
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat or start order, 1 first.")
     win_before = models.FloatField(
-        null=True, blank=True, help_text="A table's result: the chance to win its page showed when the game ended.")
+        null=True, blank=True, help_text="A table's result: the chance to win its page showed when the game ended."
+    )
     place_before = models.FloatField(null=True, blank=True, help_text="The expected place shown then.")
 
     class Meta:
@@ -315,11 +353,16 @@ class AuditEntry(models.Model):
     """One correction or membership change: who did it, when, to what. Rows are only ever appended."""
 
     club = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_entries",
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="audit_entries",
         help_text="The club whose trail shows this entry; empty for tables and results of no club.",
     )
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=40)
     object_type = models.CharField(max_length=60, help_text="app_label.model of the object changed.")
@@ -350,12 +393,15 @@ class LeagueJob(models.Model):
         PASSWORD_RESET = "password_reset", "mail a password-reset link"  # issue 47 (leagues/people/password_reset.py)
 
     job = models.CharField(max_length=20, choices=Job.choices)
-    target = models.CharField(max_length=300,
-                              help_text='A result id, a season id, a player id, a scope ("league:7"), or a '
-                                        'password reset\'s language, key and address.')
+    target = models.CharField(
+        max_length=300,
+        help_text='A result id, a season id, a player id, a scope ("league:7"), or a '
+        "password reset's language, key and address.",
+    )
     since = models.DateField(null=True, blank=True, help_text="rate_scope: re-rate from this date; empty: all.")
     generation = models.PositiveIntegerField(
-        default=1, help_text="Bumped by each new ask: a run deletes the row only if nobody asked again meanwhile.")
+        default=1, help_text="Bumped by each new ask: a run deletes the row only if nobody asked again meanwhile."
+    )
     marked_at = models.DateTimeField(help_text="The last ask; the sweep leaves rows this recent to their message.")
 
     class Meta:
@@ -380,8 +426,38 @@ from .accounts import VerifiedAddress  # noqa: E402 (issue 47: an account's addr
 from .derived import PlayerTally, Rating, RatingEvent, RatingFit, RatingScope, RivalTally, Standing  # noqa: E402
 from .imports import ClubExport, PendingImport  # noqa: E402 (issue 34: an upload between preview and commit)
 
-__all__ = ["AuditEntry", "Club", "ClubInvite", "FractionField", "League", "LeagueJob", "Membership", "Player",
-           "PlayerTally", "Rating", "RatingEvent", "RatingScope", "Result", "ResultEntry", "RivalTally", "Season",
-           "SignOff", "Standing", "default_tie_breakers", "new_token",
-           "Night", "NightCheckIn", "NightProposal", "NightRound", "NightTable", "PendingImport", "ClubExport",
-           "RatingFit", "Tournament", "TournamentEntry", "TournamentPod", "TournamentRound", "VerifiedAddress"]
+__all__ = [
+    "AuditEntry",
+    "Club",
+    "ClubInvite",
+    "FractionField",
+    "League",
+    "LeagueJob",
+    "Membership",
+    "Player",
+    "PlayerTally",
+    "Rating",
+    "RatingEvent",
+    "RatingScope",
+    "Result",
+    "ResultEntry",
+    "RivalTally",
+    "Season",
+    "SignOff",
+    "Standing",
+    "default_tie_breakers",
+    "new_token",
+    "Night",
+    "NightCheckIn",
+    "NightProposal",
+    "NightRound",
+    "NightTable",
+    "PendingImport",
+    "ClubExport",
+    "RatingFit",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentPod",
+    "TournamentRound",
+    "VerifiedAddress",
+]

@@ -11,10 +11,11 @@ from django.db import models
 
 
 class VerifiedAddress(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="verified_address")
-    email = models.EmailField(max_length=254, help_text="The address its link was opened for; verified while it is "
-                                                        "still the account's address.")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="verified_address")
+    email = models.EmailField(
+        max_length=254,
+        help_text="The address its link was opened for; verified while it is still the account's address.",
+    )
     verified_at = models.DateTimeField()
 
     class Meta:

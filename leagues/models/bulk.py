@@ -28,9 +28,7 @@ _TEMP = "bulk_rows"
 _ANALYZE_FROM = 1000  # rows; below that the plans are cheap whatever the statistics say
 
 
-def replace_rows(
-    scope: models.QuerySet, rows: Iterable[dict], *, unique: Sequence[str], update: Sequence[str]
-) -> None:
+def replace_rows(scope: models.QuerySet, rows: Iterable[dict], *, unique: Sequence[str], update: Sequence[str]) -> None:
     """Make `scope` hold exactly `rows`: dicts of field name -> value (a foreign key by its id), keyed by the
     `unique` fields, which must carry a unique constraint. On PostgreSQL `rows` is streamed, never held."""
     model = scope.model
@@ -41,15 +39,19 @@ def replace_rows(
     attname = {name: model._meta.get_field(name).attname for name in (*unique, *update)}
     model.objects.bulk_create(
         [model(**{attname[name]: value for name, value in row.items()}) for row in rows],
-        batch_size=2000, update_conflicts=True, unique_fields=list(unique), update_fields=list(update),
+        batch_size=2000,
+        update_conflicts=True,
+        unique_fields=list(unique),
+        update_fields=list(update),
     )
     wanted = {tuple(row[name] for name in unique) for row in rows}
     gone = [pk for pk, *key in scope.values_list("pk", *(attname[name] for name in unique)) if tuple(key) not in wanted]
     model.objects.filter(pk__in=gone).delete()
 
 
-def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Sequence[str],
-                        update: Sequence[str]) -> None:
+def _replace_postgresql(
+    scope: models.QuerySet, rows: Iterable[dict], unique: Sequence[str], update: Sequence[str]
+) -> None:
     meta = scope.model._meta
     table = connection.ops.quote_name(meta.db_table)
     fields = [*unique, *update]
@@ -67,11 +69,11 @@ def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Se
                     copied += 1
             if copied > _ANALYZE_FROM:  # fresh statistics let the planner hash-join, not loop per row
                 cursor.execute(f"ANALYZE {_TEMP}")
-            changed = " OR ".join(f"{table}.{c} IS DISTINCT FROM EXCLUDED.{c}" for c in columns[len(unique):])
+            changed = " OR ".join(f"{table}.{c} IS DISTINCT FROM EXCLUDED.{c}" for c in columns[len(unique) :])
             cursor.execute(
                 f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {_TEMP} "
                 f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
-                + ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[len(unique):])
+                + ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[len(unique) :])
                 + (f" WHERE {changed}" if changed else "")
             )
             if copied > _ANALYZE_FROM:
@@ -84,7 +86,6 @@ def _replace_postgresql(scope: models.QuerySet, rows: Iterable[dict], unique: Se
             )
         finally:
             cursor.execute(f"DROP TABLE {_TEMP}")
-
 
 
 # --- binary COPY of fixed-size columns (PostgreSQL only) ---
@@ -107,7 +108,7 @@ def copy_out_fixed(sql: str, params: Sequence, sizes: Sequence[int]) -> tuple[by
         with cursor.cursor.copy(f"COPY ({sql}) TO STDOUT (FORMAT BINARY)", params or None) as copy:
             for block in copy:
                 data += block
-    body = bytes(memoryview(data)[len(_SIGNATURE): len(data) - len(_TRAILER)])
+    body = bytes(memoryview(data)[len(_SIGNATURE) : len(data) - len(_TRAILER)])
     del data
     if len(body) % width or (body and body[:2] != len(sizes).to_bytes(2, "big")):
         raise ValueError("COPY returned rows of another shape than the sizes given")
@@ -120,7 +121,7 @@ def field_bytes(rows: bytes, width: int, offset: int, size: int, start: int = 0,
     stop = len(rows) // width if stop is None else stop
     out = bytearray((stop - start) * size)
     for byte in range(size):
-        out[byte::size] = rows[start * width + offset + byte: stop * width: width]
+        out[byte::size] = rows[start * width + offset + byte : stop * width : width]
     return bytes(out)
 
 
@@ -157,7 +158,7 @@ def binary_rows(count: int, fields: Sequence[tuple[int, bytes, bool]]) -> bytear
     rows = template * count
     for offset, size, data in spots:
         for byte in range(size):
-            rows[offset + byte::width] = data[byte::size]
+            rows[offset + byte :: width] = data[byte::size]
     return rows
 
 
@@ -169,16 +170,27 @@ def copy_in_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes]) 
     with connection.cursor() as cursor:
         raw = cursor.cursor
         cols = ", ".join(connection.ops.quote_name(column) for column in columns)
-        with raw.copy(f"COPY {connection.ops.quote_name(table)} ({cols}) FROM STDIN (FORMAT BINARY)",
-                      writer=QueuedLibpqWriter(raw)) as copy:
+        with raw.copy(
+            f"COPY {connection.ops.quote_name(table)} ({cols}) FROM STDIN (FORMAT BINARY)",
+            writer=QueuedLibpqWriter(raw),
+        ) as copy:
             copy.write(_SIGNATURE)
             for chunk in chunks:
                 copy.write(memoryview(chunk))
             copy.write(_TRAILER)
 
 
-def replace_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes], *, unique: Sequence[str], where: str,
-                   params: Sequence, returning: str | None = None, analyze: str | None = None) -> set:
+def replace_binary(
+    table: str,
+    columns: Sequence[str],
+    chunks: Iterable[bytes],
+    *,
+    unique: Sequence[str],
+    where: str,
+    params: Sequence,
+    returning: str | None = None,
+    analyze: str | None = None,
+) -> set:
     """`replace_rows` for rows given as binary COPY data (`binary_rows`, in the order of `columns`): the rows
     of `table` matching `where` (SQL on the table aliased `t`, with `params`) become exactly those rows,
     matched on the `unique` columns, each step one set-based statement: a row whose key is kept is updated in
@@ -210,24 +222,32 @@ def replace_binary(table: str, columns: Sequence[str], chunks: Iterable[bytes], 
                 if cursor.fetchone()[0]:
                     cursor.execute(f"ANALYZE {quote(analyze)}")
             cursor.execute(
-                f"UPDATE {quote(table)} t SET " + ", ".join(f"{c} = n.{c}" for c in values)
+                f"UPDATE {quote(table)} t SET "
+                + ", ".join(f"{c} = n.{c}" for c in values)
                 + f" FROM {_TEMP} n WHERE {where} AND {same_key} AND "
                 f"({', '.join(f't.{c}' for c in values)}) IS DISTINCT FROM ({', '.join(f'n.{c}' for c in values)})",
-                params)
-            cursor.execute(f"DELETE FROM {quote(table)} t WHERE {where} "
-                           f"AND NOT EXISTS (SELECT 1 FROM {_TEMP} n WHERE {same_key})"
-                           + (f" RETURNING t.{quote(returning)}" if returning else ""), params)
+                params,
+            )
+            cursor.execute(
+                f"DELETE FROM {quote(table)} t WHERE {where} "
+                f"AND NOT EXISTS (SELECT 1 FROM {_TEMP} n WHERE {same_key})"
+                + (f" RETURNING t.{quote(returning)}" if returning else ""),
+                params,
+            )
             gone = {row[0] for row in cursor.fetchall()} if returning else set()
             # Each row left in `where` now shares its key with one new row: as many rows as new ones means
             # no new key (the usual re-rate), and the join that finds new keys can be skipped.
-            cursor.execute(f"SELECT (SELECT count(*) FROM {_TEMP}) - (SELECT count(*) FROM {quote(table)} t "
-                           f"WHERE {where})", params)
+            cursor.execute(
+                f"SELECT (SELECT count(*) FROM {_TEMP}) - (SELECT count(*) FROM {quote(table)} t WHERE {where})", params
+            )
             if cursor.fetchone()[0]:
                 cursor.execute(
                     f"INSERT INTO {quote(table)} ({listed}) SELECT {listed} FROM {_TEMP} n "
                     f"WHERE NOT EXISTS (SELECT 1 FROM {quote(table)} t WHERE {where} AND {same_key}) "
                     f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
-                    + ", ".join(f"{c} = EXCLUDED.{c}" for c in values), params)
+                    + ", ".join(f"{c} = EXCLUDED.{c}" for c in values),
+                    params,
+                )
         finally:
             cursor.execute(f"DROP TABLE {_TEMP}")
     return gone
@@ -240,8 +260,13 @@ def array_literal(values: Iterable, pg_type: str) -> str:
     if pg_type == "bytea":
         return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
     if pg_type == "text":  # quoted, so that any text is one element
-        return "{" + ",".join("NULL" if v is None else '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-                              for v in values) + "}"
+        return (
+            "{"
+            + ",".join(
+                "NULL" if v is None else '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values
+            )
+            + "}"
+        )
     if pg_type == "bool":
         return "{" + ",".join("NULL" if v is None else "t" if v else "f" for v in values) + "}"
     if pg_type not in ("bigint", "int", "float8"):
@@ -251,6 +276,7 @@ def array_literal(values: Iterable, pg_type: str) -> str:
 
 # --- many new rows of one model, fast ---
 
+
 def insert_rows(template: models.Model, fields: Sequence[str], rows: Iterable[Sequence]) -> None:
     """Insert one row per item of `rows`: each the values of `fields` (attribute names, a foreign key by its
     `_id`), every other column as `template` holds it (its defaults, auto_now dates: prepared once, not once a
@@ -259,9 +285,18 @@ def insert_rows(template: models.Model, fields: Sequence[str], rows: Iterable[Se
     model = type(template)
     concrete = [f for f in model._meta.concrete_fields if not f.primary_key]
     if connection.vendor != "postgresql":
-        model.objects.bulk_create((model(**{**{f.attname: getattr(template, f.attname) for f in concrete},
-                                            **dict(zip(fields, row, strict=True))}) for row in rows),
-                                  batch_size=2000)
+        model.objects.bulk_create(
+            (
+                model(
+                    **{
+                        **{f.attname: getattr(template, f.attname) for f in concrete},
+                        **dict(zip(fields, row, strict=True)),
+                    }
+                )
+                for row in rows
+            ),
+            batch_size=2000,
+        )
         return
     by_attname = {f.attname: f for f in concrete}
     constant = [f for f in concrete if f.attname not in fields]
@@ -269,7 +304,8 @@ def insert_rows(template: models.Model, fields: Sequence[str], rows: Iterable[Se
     columns = [by_attname[name].column for name in fields] + [f.column for f in constant]
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({', '.join(map(quote, columns))}) "
-                                "FROM STDIN") as copy:
+        with cursor.cursor.copy(
+            f"COPY {quote(model._meta.db_table)} ({', '.join(map(quote, columns))}) FROM STDIN"
+        ) as copy:
             for row in rows:
                 copy.write_row((*row, *values))

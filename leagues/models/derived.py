@@ -33,8 +33,12 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["kind", "key", "player"], name="one_rating_per_scope")]
         # the rankings' order (leagues.common.selectors.ratings_list): a page of 50 read in order, not sorted
         indexes = [
-            models.Index(models.F("kind"), models.F("key"), (models.F("mu") - 3 * models.F("sigma")).desc(),
-                         name="rating_leaderboard"),
+            models.Index(
+                models.F("kind"),
+                models.F("key"),
+                (models.F("mu") - 3 * models.F("sigma")).desc(),
+                name="rating_leaderboard",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -80,10 +84,12 @@ class RatingEvent(models.Model):
 
     kind = models.CharField(max_length=8, choices=RatingScope.choices)
     key = models.CharField(max_length=80)
-    result = models.ForeignKey("leagues.Result", on_delete=models.CASCADE, related_name="rating_events",
-                               db_constraint=False, db_index=False)
-    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="rating_events",
-                               db_constraint=False)
+    result = models.ForeignKey(
+        "leagues.Result", on_delete=models.CASCADE, related_name="rating_events", db_constraint=False, db_index=False
+    )
+    player = models.ForeignKey(
+        "leagues.Player", on_delete=models.CASCADE, related_name="rating_events", db_constraint=False
+    )
     played_on = models.DateField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
@@ -148,8 +154,12 @@ class PlayerTally(models.Model):
 
     player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="tallies")
     club = models.ForeignKey("leagues.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=80, default="", help_text="The game's slug: scores are only summed within "
-                            "one game (treasure and victory points do not add up).")
+    game = models.CharField(
+        max_length=80,
+        default="",
+        help_text="The game's slug: scores are only summed within "
+        "one game (treasure and victory points do not add up).",
+    )
     players = models.PositiveSmallIntegerField(help_text="Players at the table.")
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0, help_text="Games the player finished first in (ties included).")

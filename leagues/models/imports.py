@@ -24,8 +24,11 @@ class PendingImport(models.Model):
     data = models.BinaryField(help_text="The files' bytes, one after another (their lengths in `sizes`).")
     sizes = models.JSONField(default=list)
     choices = models.JSONField(default=dict, help_text="The preview's merges, game matches, seasons and vouch.")
-    preview = models.JSONField(default=dict, blank=True, help_text=(
-        "What the preview shows for the choices last asked, built once (leagues/imports/preview.py)."))
+    preview = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=("What the preview shows for the choices last asked, built once (leagues/imports/preview.py)."),
+    )
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     outcome = models.JSONField(default=dict, blank=True, help_text="The summary, or the error, once it ends.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -38,7 +41,7 @@ class PendingImport(models.Model):
     def file_list(self) -> list[tuple[str, bytes]]:
         data, at, out = bytes(self.data), 0, []
         for name, size in zip(self.files, self.sizes, strict=True):
-            out.append((name, data[at:at + size]))
+            out.append((name, data[at : at + size]))
             at += size
         return out
 
@@ -57,16 +60,29 @@ class ClubExport(models.Model):
 
     token = models.CharField(max_length=40, unique=True)
     club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
-                             help_text="Who asked for it (any member of the club may download it).")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who asked for it (any member of the club may download it).",
+    )
     kind = models.CharField(max_length=10)
     state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
-    fingerprint = models.JSONField(default=dict, help_text=(
-        "The club's results when it was asked (count, last change): an unchanged club reuses a fresh file."))
+    fingerprint = models.JSONField(
+        default=dict,
+        help_text=("The club's results when it was asked (count, last change): an unchanged club reuses a fresh file."),
+    )
     data = models.BinaryField(default=b"", help_text="The file, gzip-compressed (empty until ready).")
     size = models.PositiveBigIntegerField(default=0, help_text="The file's size in bytes, uncompressed.")
-    error = models.CharField(max_length=20, blank=True, default="", help_text=(
-        "Why it failed, as a code (leagues.imports.export_job.failure_text says it in the reader's language)."))
+    error = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        help_text=(
+            "Why it failed, as a code (leagues.imports.export_job.failure_text says it in the reader's language)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -74,8 +90,9 @@ class ClubExport(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["club", "kind"], condition=models.Q(state__in=["queued", "running"]),
-                                    name="one_export_building"),
+            models.UniqueConstraint(
+                fields=["club", "kind"], condition=models.Q(state__in=["queued", "running"]), name="one_export_building"
+            ),
         ]
 
     def __str__(self) -> str:

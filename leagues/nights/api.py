@@ -47,21 +47,32 @@ class NightOutput(serializers.Serializer):
     date = serializers.DateField()
     games = serializers.ListField(child=serializers.CharField())
     table_sizes = serializers.ListField(child=serializers.IntegerField())
-    boxes = serializers.DictField(child=serializers.IntegerField(),
-                                  help_text="Boxes of a game tonight (slug -> number); a game not named has no limit.")
+    boxes = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Boxes of a game tonight (slug -> number); a game not named has no limit.",
+    )
     mix = serializers.CharField(help_text="fill: the fewest, fullest tables first; free: the fewest repeats first.")
     present = serializers.ListField(child=serializers.IntegerField(), help_text="Checked in and not left.")
     rounds = NightRoundOutput(many=True)
 
 
 def night_data(night: Night) -> dict:
-    return NightOutput({
-        "id": night.pk, "season_id": night.season_id, "date": night.date, "games": night.games,
-        "table_sizes": night.table_sizes, "boxes": night.boxes, "mix": night.mix,
-        "present": selectors.night_present(night),
-        "rounds": [{"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
-                   for r in night.rounds.order_by("number")],
-    }).data
+    return NightOutput(
+        {
+            "id": night.pk,
+            "season_id": night.season_id,
+            "date": night.date,
+            "games": night.games,
+            "table_sizes": night.table_sizes,
+            "boxes": night.boxes,
+            "mix": night.mix,
+            "present": selectors.night_present(night),
+            "rounds": [
+                {"number": r.number, "opened_at": r.opened_at, "tables": selectors.round_tables(r)}
+                for r in night.rounds.order_by("number")
+            ],
+        }
+    ).data
 
 
 def night_for_viewer(pk: int, viewer) -> Night:
@@ -81,24 +92,32 @@ class SeasonNights(APIView):
     class NightInput(StrictSerializer):
         date = StrictDateField()
         games = serializers.ListField(child=StrictCharField(max_length=100), max_length=20)
-        table_sizes = serializers.ListField(child=StrictIntegerField(min_value=2, max_value=6), required=False,
-                                            max_length=5, default=lambda: [3, 4])
-        forbidden = serializers.ListField(child=serializers.ListField(child=IdField()), required=False,
-                                          max_length=200, default=list)
+        table_sizes = serializers.ListField(
+            child=StrictIntegerField(min_value=2, max_value=6), required=False, max_length=5, default=lambda: [3, 4]
+        )
+        forbidden = serializers.ListField(
+            child=serializers.ListField(child=IdField()), required=False, max_length=200, default=list
+        )
         mix = serializers.ChoiceField(choices=["fill", "free"], required=False, default="fill")
 
         boxes = serializers.DictField(
-            child=StrictIntegerField(min_value=1, max_value=services.MAX_BOXES), required=False, default=dict,
+            child=StrictIntegerField(min_value=1, max_value=services.MAX_BOXES),
+            required=False,
+            default=dict,
             help_text="How many boxes of each game the club has tonight (slug -> number, games on offer only): "
-                      "never more tables of a game than its boxes. Optional; a game not named has no limit.")
+            "never more tables of a game than its boxes. Optional; a game not named has no limit.",
+        )
 
         def validate_boxes(self, value: dict) -> dict:
             if len(value) > 20:
                 raise serializers.ValidationError("At most 20 games.")
             return value
 
-    @extend_schema(request=NightInput, responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
-                   summary="Open a league night (managers)")
+    @extend_schema(
+        request=NightInput,
+        responses=with_errors({201: NightOutput}, 400, 403, 404, 415),
+        summary="Open a league night (managers)",
+    )
     def post(self, request, pk: int) -> Response:
         season = league_selectors.season_for_viewer(pk=pk, viewer=request.user)
         data = self.NightInput(data=request.data)
@@ -118,14 +137,21 @@ class NightCheckInView(APIView):
         player = IdField(required=False, help_text="A manager ticks a member's name; else yourself.")
         only_game = StrictCharField(max_length=100, required=False, default="", allow_blank=True)
 
-    @extend_schema(request=CheckInInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
-                   summary="Check in (yourself, or a member when you manage the club)")
+    @extend_schema(
+        request=CheckInInput,
+        responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
+        summary="Check in (yourself, or a member when you manage the club)",
+    )
     def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         data = self.CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.night_check_in(night=night, user=request.user, player=_player(data.validated_data),
-                                only_game=data.validated_data["only_game"])
+        services.night_check_in(
+            night=night,
+            user=request.user,
+            player=_player(data.validated_data),
+            only_game=data.validated_data["only_game"],
+        )
         return Response(night_data(night))
 
 
@@ -133,8 +159,11 @@ class NightLeave(APIView):
     class LeaveInput(StrictSerializer):
         player = IdField(required=False)
 
-    @extend_schema(request=LeaveInput, responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
-                   summary="Leave early: not seated in later rounds")
+    @extend_schema(
+        request=LeaveInput,
+        responses=with_errors({200: NightOutput}, 400, 403, 404, 415),
+        summary="Leave early: not seated in later rounds",
+    )
     def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         data = self.LeaveInput(data=request.data)
@@ -145,9 +174,11 @@ class NightLeave(APIView):
 
 class ProposalOutput(serializers.Serializer):
     state = serializers.ChoiceField(
-        choices=["queued", "running", "done", "refused", "failed"], allow_null=True,
+        choices=["queued", "running", "done", "refused", "failed"],
+        allow_null=True,
         help_text="queued or running: poll again; done: `round` is the proposed round; refused or failed: `error` "
-                  "says why (nothing was written). null: no round was ever proposed.")
+        "says why (nothing was written). null: no round was ever proposed.",
+    )
     attempt = serializers.IntegerField(help_text="Counts the night's proposals; each ask starts the next one.")
     round = NightRoundOutput(allow_null=True, help_text="Once done: the round as it is now.")
     error = serializers.CharField(help_text="The reason of a refusal or a failure, in the organiser's language.")
@@ -156,8 +187,13 @@ class ProposalOutput(serializers.Serializer):
 
 
 def round_data(night_round: NightRound) -> dict:
-    return NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
-                             "tables": selectors.round_tables(night_round)}).data
+    return NightRoundOutput(
+        {
+            "number": night_round.number,
+            "opened_at": night_round.opened_at,
+            "tables": selectors.round_tables(night_round),
+        }
+    ).data
 
 
 def proposal_data(request, night: Night, attempt: int | None = None) -> dict:
@@ -169,17 +205,26 @@ def proposal_data(request, night: Night, attempt: int | None = None) -> dict:
 
 
 class NightRounds(APIView):
-    @extend_schema(request=None, responses=with_errors(
-        {201: NightRoundOutput, 202: ProposalOutput}, 400, 403, 404, 409, 503),
+    @extend_schema(
+        request=None,
+        responses=with_errors({201: NightRoundOutput, 202: ProposalOutput}, 400, 403, 404, 409, 503),
         summary="Propose the tables of the round not yet opened (locked tables kept) (managers)",
         description="A night of at most 12 free players (checked in, not at a locked table) is proposed at once: "
-                    "201 with the round. A larger one runs as a job: 202 with `poll` (also in `Location`), "
-                    "to GET until its state is done (with the round), refused or failed. A proposal of the night "
-                    "already queued or running is answered with that one (202), never waited for. 400: the night "
-                    "cannot be split (the reason); 409: the night changed while proposing; 503: the job failed or "
-                    "could not be queued.",
-        parameters=[OpenApiParameter("Location", str, OpenApiParameter.HEADER, response=[202],
-                                     description="The proposal's address to poll (the body's `poll`).")])
+        "201 with the round. A larger one runs as a job: 202 with `poll` (also in `Location`), "
+        "to GET until its state is done (with the round), refused or failed. A proposal of the night "
+        "already queued or running is answered with that one (202), never waited for. 400: the night "
+        "cannot be split (the reason); 409: the night changed while proposing; 503: the job failed or "
+        "could not be queued.",
+        parameters=[
+            OpenApiParameter(
+                "Location",
+                str,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="The proposal's address to poll (the body's `poll`).",
+            )
+        ],
+    )
     def post(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         row, _started = proposals.proposal_ask(night=night, user=request.user)
@@ -197,8 +242,10 @@ class NightRounds(APIView):
 
 
 class NightProposalView(APIView):
-    @extend_schema(responses=with_errors({200: ProposalOutput}, 404),
-                   summary="How the night's latest proposal goes (poll after a 202)")
+    @extend_schema(
+        responses=with_errors({200: ProposalOutput}, 404),
+        summary="How the night's latest proposal goes (poll after a 202)",
+    )
     def get(self, request, pk: int) -> Response:
         night = night_for_viewer(pk, request.user)
         return Response(proposal_data(request, night))
@@ -209,16 +256,26 @@ class RoundSwap(APIView):
         a = IdField(help_text="A player id.")
         b = IdField(help_text="A player id.")
 
-    @extend_schema(request=SwapInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
-                   summary="Swap two players' places in a proposed round (managers)")
+    @extend_schema(
+        request=SwapInput,
+        responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
+        summary="Swap two players' places in a proposed round (managers)",
+    )
     def post(self, request, pk: int, number: int) -> Response:
         night = night_for_viewer(pk, request.user)
         night_round = get_object_or_404(NightRound, night=night, number=number)
         data = self.SwapInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tables_swap(night_round=night_round, user=request.user, **data.validated_data)
-        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
-                                     "tables": selectors.round_tables(night_round)}).data)
+        return Response(
+            NightRoundOutput(
+                {
+                    "number": night_round.number,
+                    "opened_at": night_round.opened_at,
+                    "tables": selectors.round_tables(night_round),
+                }
+            ).data
+        )
 
 
 def _proposed_table(request, pk: int, number: int, position: int) -> NightTable:
@@ -229,16 +286,20 @@ def _proposed_table(request, pk: int, number: int, position: int) -> NightTable:
 
 def _table_answer(table: NightTable) -> Response:
     """The table as the round now shows it, after a change to it."""
-    return Response(NightTableOutput(
-        next(t for t in selectors.round_tables(table.round) if t["position"] == table.position)).data)
+    return Response(
+        NightTableOutput(next(t for t in selectors.round_tables(table.round) if t["position"] == table.position)).data
+    )
 
 
 class TableLock(APIView):
     class LockInput(StrictSerializer):
         locked = StrictBooleanField()
 
-    @extend_schema(request=LockInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
-                   summary="Lock or unlock a proposed table (managers)")
+    @extend_schema(
+        request=LockInput,
+        responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
+        summary="Lock or unlock a proposed table (managers)",
+    )
     def post(self, request, pk: int, number: int, position: int) -> Response:
         table = _proposed_table(request, pk, number, position)
         data = self.LockInput(data=request.data)
@@ -251,8 +312,11 @@ class TableGame(APIView):
     class GameInput(StrictSerializer):
         game = StrictCharField(max_length=100, help_text="A game on offer tonight (its slug).")
 
-    @extend_schema(request=GameInput, responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
-                   summary="Set a proposed table's game; the table is locked with it (managers)")
+    @extend_schema(
+        request=GameInput,
+        responses=with_errors({200: NightTableOutput}, 400, 403, 404, 415),
+        summary="Set a proposed table's game; the table is locked with it (managers)",
+    )
     def post(self, request, pk: int, number: int, position: int) -> Response:
         table = _proposed_table(request, pk, number, position)
         data = self.GameInput(data=request.data)
@@ -263,11 +327,18 @@ class TableGame(APIView):
 
 class RoundOpen(APIView):
     class OpenInput(StrictSerializer):
-        setups = serializers.DictField(child=StrictJSONField(), required=False, default=dict,
-                                       help_text="A table's position -> its set-up; the site deals the others.")
+        setups = serializers.DictField(
+            child=StrictJSONField(),
+            required=False,
+            default=dict,
+            help_text="A table's position -> its set-up; the site deals the others.",
+        )
 
-    @extend_schema(request=OpenInput, responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
-                   summary="Open the round's tables as table sessions with their seats filled (managers)")
+    @extend_schema(
+        request=OpenInput,
+        responses=with_errors({200: NightRoundOutput}, 400, 403, 404, 415),
+        summary="Open the round's tables as table sessions with their seats filled (managers)",
+    )
     def post(self, request, pk: int, number: int) -> Response:
         night = night_for_viewer(pk, request.user)
         night_round = get_object_or_404(NightRound, night=night, number=number)
@@ -279,5 +350,12 @@ class RoundOpen(APIView):
             raise serializers.ValidationError({"setups": ["Keys are table positions (0, 1, ...)."]}) from None
         services.tables_open(night_round=night_round, user=request.user, setups=setups)
         night_round.refresh_from_db()
-        return Response(NightRoundOutput({"number": night_round.number, "opened_at": night_round.opened_at,
-                                     "tables": selectors.round_tables(night_round)}).data)
+        return Response(
+            NightRoundOutput(
+                {
+                    "number": night_round.number,
+                    "opened_at": night_round.opened_at,
+                    "tables": selectors.round_tables(night_round),
+                }
+            ).data
+        )

@@ -18,16 +18,26 @@ SIZE_CHOICES = [(str(n), str(n)) for n in range(2, pods.MAX_TABLE_SIZE + 1)]
 
 
 class NightForm(forms.Form):
-    date = forms.DateField(label=_("Date"), widget=PhoneDateInput(),
-                           validators=[validate_date])
+    date = forms.DateField(label=_("Date"), widget=PhoneDateInput(), validators=[validate_date])
     games = forms.MultipleChoiceField(label=_("Games on offer"), widget=forms.CheckboxSelectMultiple)
     table_sizes = forms.MultipleChoiceField(
-        label=_("Table sizes"), choices=SIZE_CHOICES, initial=["3", "4"], widget=forms.CheckboxSelectMultiple,
-        help_text=_("Each game's tables use the sizes it can seat."))
+        label=_("Table sizes"),
+        choices=SIZE_CHOICES,
+        initial=["3", "4"],
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Each game's tables use the sizes it can seat."),
+    )
     mix = forms.ChoiceField(
-        label=_("Table mix"), choices=MIX_CHOICES, initial="fill", widget=forms.RadioSelect, required=False,
-        help_text=_("Full tables first: the fewest tables, as even as possible, then the fewest repeated opponents. "
-                    "Fewest repeats first: any of the sizes, the fewest repeated opponents first."))
+        label=_("Table mix"),
+        choices=MIX_CHOICES,
+        initial="fill",
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_(
+            "Full tables first: the fewest tables, as even as possible, then the fewest repeated opponents. "
+            "Fewest repeats first: any of the sizes, the fewest repeated opponents first."
+        ),
+    )
 
     def __init__(self, *args, games: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -37,9 +47,13 @@ class NightForm(forms.Form):
         boxed = [slug for slug in games if slug in REGISTRY]  # a game without the site's tables has no night
         for slug in boxed:  # how many boxes of each game the club brought tonight: optional, a limit on its tables
             self.fields[f"boxes_{slug}"] = forms.IntegerField(
-                label=_("Boxes of %(game)s tonight") % {"game": game_name(slug)}, required=False, min_value=1,
-                max_value=MAX_BOXES, help_text=_("Leave empty for no limit: never more tables of it than boxes."),
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+                label=_("Boxes of %(game)s tonight") % {"game": game_name(slug)},
+                required=False,
+                min_value=1,
+                max_value=MAX_BOXES,
+                help_text=_("Leave empty for no limit: never more tables of it than boxes."),
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
         self.box_fields = {f"boxes_{slug}": slug for slug in boxed}
 
     def clean(self) -> dict:

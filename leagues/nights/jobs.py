@@ -15,7 +15,13 @@ from django.conf import settings
 from .proposals import PROPOSE_TASK, proposal_run
 
 
-@shared_task(name=PROPOSE_TASK, ignore_result=True, acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=settings.NIGHT_PROPOSAL_TIME_LIMIT, time_limit=settings.NIGHT_PROPOSAL_TIME_LIMIT + 15)
+@shared_task(
+    name=PROPOSE_TASK,
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.NIGHT_PROPOSAL_TIME_LIMIT,
+    time_limit=settings.NIGHT_PROPOSAL_TIME_LIMIT + 15,
+)
 def propose_round(proposal_id: int, attempt: int) -> None:
     proposal_run(proposal_id, attempt)

@@ -21,11 +21,19 @@ class Night(models.Model):
     games = models.JSONField(default=list, help_text="The games on offer tonight (slugs of the league's games).")
     table_sizes = models.JSONField(default=default_sizes, help_text="Table sizes allowed, within each game's own.")
     forbidden = models.JSONField(default=list, blank=True, help_text="Pairs of player ids never seated together.")
-    boxes = models.JSONField(default=dict, blank=True,
-                             help_text="Boxes of a game the club has tonight (slug -> number): at most that many "
-                                       "tables of it. A game not named has no limit.")
-    mix = models.CharField(_("table mix"), max_length=4, choices=MIX_CHOICES, default="fill",
-                           help_text="The optimiser's objective (leagues.nights.pods): fill or free.")
+    boxes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Boxes of a game the club has tonight (slug -> number): at most that many "
+        "tables of it. A game not named has no limit.",
+    )
+    mix = models.CharField(
+        _("table mix"),
+        max_length=4,
+        choices=MIX_CHOICES,
+        default="fill",
+        help_text="The optimiser's objective (leagues.nights.pods): fill or free.",
+    )
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -73,8 +81,9 @@ class NightTable(models.Model):
     game = models.CharField(max_length=100)
     players = models.JSONField(help_text="Player ids in seat order, seat 0 (the first player) first.")
     locked = models.BooleanField(default=False)
-    session = models.ForeignKey("games.TableSession", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+")
+    session = models.ForeignKey(
+        "games.TableSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         app_label = "leagues"
@@ -100,11 +109,11 @@ class NightProposal(models.Model):
     night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="proposal")
     state = models.CharField(max_length=8, choices=State.choices, default=State.DONE)
     attempt = models.PositiveIntegerField(default=0)
-    outcome = models.JSONField(default=dict, blank=True,
-                               help_text='{"round": number} once proposed; {"error": reason, "code": ...} else.')
+    outcome = models.JSONField(
+        default=dict, blank=True, help_text='{"round": number} once proposed; {"error": reason, "code": ...} else.'
+    )
     language = models.CharField(max_length=16, blank=True, help_text="The organiser's, for the outcome's words.")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -67,10 +67,14 @@ def propose(night: Night) -> Proposal:
         split = pods_search.exact(free, evaluator, night.mix)
         if split is None:
             raise pods_search.why_infeasible(
-                night, free, lambda relaxed: pods_search.exact(free, Evaluator(relaxed), "free") is not None)
+                night, free, lambda relaxed: pods_search.exact(free, Evaluator(relaxed), "free") is not None
+            )
         repeats = sum(evaluator.score(t)[0][1] for t in split)
-        bound, exact, solver = repeats, True, {"method": "exact", "status": "OPTIMAL",
-                                               "levels": levels(split, evaluator, free, repeats, True, True)}
+        bound, exact, solver = (
+            repeats,
+            True,
+            {"method": "exact", "status": "OPTIMAL", "levels": levels(split, evaluator, free, repeats, True, True)},
+        )
     else:
         from . import pods_solver  # OR-Tools (about 0.7 s) loads on the first night past the exact limit only
 
@@ -90,14 +94,39 @@ def _proposal(night, evaluator, split, bound, exact, solver) -> Proposal:
             raise AssertionError("a split breaking a hard rule reached the answer")
         repeats, seats, spread = repeats + key[1], seats + key[2], spread + key[3]
         tables.append(Table(order, game))
-    return Proposal(tables=tuple(tables), repeats=round(repeats / SCALE, 6), seat_cost=round(seats / SCALE, 6),
-                    rating_spread=round(spread / SCALE, 6), exact=exact,
-                    bound=round((bound + locked_repeats) / SCALE, 6), solver=solver)
+    return Proposal(
+        tables=tuple(tables),
+        repeats=round(repeats / SCALE, 6),
+        seat_cost=round(seats / SCALE, 6),
+        rating_spread=round(spread / SCALE, 6),
+        exact=exact,
+        bound=round((bound + locked_repeats) / SCALE, 6),
+        solver=solver,
+    )
 
 
 # The optimiser's names as callers know them (`pods.Night`, `pods.PodsError`...): the model lives in pods_model.
 __all__ = [
-    "DEFAULT_GAME", "EXACT_LIMIT", "MAX_PLAYERS", "MAX_TABLE_SIZE", "MIXES", "RENYI_ORDER", "SCALE", "TIME_BUDGET",
-    "Evaluator", "Night", "PodsError", "Proposal", "Table", "check", "fill_mix", "night_from_json", "propose",
-    "reachable", "repeats_lower_bound", "seat_cost", "split_key", "table_key",
+    "DEFAULT_GAME",
+    "EXACT_LIMIT",
+    "MAX_PLAYERS",
+    "MAX_TABLE_SIZE",
+    "MIXES",
+    "RENYI_ORDER",
+    "SCALE",
+    "TIME_BUDGET",
+    "Evaluator",
+    "Night",
+    "PodsError",
+    "Proposal",
+    "Table",
+    "check",
+    "fill_mix",
+    "night_from_json",
+    "propose",
+    "reachable",
+    "repeats_lower_bound",
+    "seat_cost",
+    "split_key",
+    "table_key",
 ]

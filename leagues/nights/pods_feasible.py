@@ -29,8 +29,14 @@ KEEP = 0.3  # of the CPU ceiling, kept by these checks for the phases that settl
 class Feasibility:
     """Player p at table slot t (x), each slot's size (y, 0 for a slot not used) and game (g)."""
 
-    def __init__(self, players, evaluator: Evaluator, night: Night, plan=None,  # noqa: C901 one model, read once
-                 objective: str = "none"):
+    def __init__(  # noqa: C901 one model, read once
+        self,
+        players,
+        evaluator: Evaluator,
+        night: Night,
+        plan=None,
+        objective: str = "none",
+    ):
         self.model = m = cp_model.CpModel()
         self.players = sorted(players, key=sort_key)
         self.evaluator, self.plan = evaluator, plan
@@ -41,7 +47,7 @@ class Feasibility:
         games = sorted(evaluator.games)
         many_games = len(games) > 1
         for t in range(self.slots):
-            for size in (sizes if plan else (0, *sizes)):
+            for size in sizes if plan else (0, *sizes):
                 self.y[t, size] = m.NewConstant(int(size == plan[t])) if plan else m.NewBoolVar("")
             m.AddExactlyOne(self.y[t, size] for size in (sizes if plan else (0, *sizes)))
             g = {G: m.NewBoolVar("") for G in games} if many_games else {}
@@ -104,8 +110,9 @@ class Feasibility:
         return status, list(tables.values())
 
 
-def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, seconds: float = FEASIBLE_SECONDS,
-                known=None) -> tuple[str, list | None, bool]:
+def first_split(
+    players, evaluator: Evaluator, night: Night, budget: Cpu, seconds: float = FEASIBLE_SECONDS, known=None
+) -> tuple[str, list | None, bool]:
     """(status, split or None, mix proven): a split keeping the hard rules; for "fill" the fewest, most even
     tables that have one. "fill" first asks for its plain mix (PLAIN_SHARE of the CPU ceiling `budget`: found,
     it is the best there can be); then any split is looked for until found or proven impossible (`seconds` at
@@ -133,8 +140,11 @@ def first_split(players, evaluator: Evaluator, night: Night, budget: Cpu, second
     counted = False  # every count of tables below the found split's proven to have none
     if cover is not None:  # the fewest tables first, by halving; then the most even mix at that count
         found, counted = _fewest(cover, night, found, budget, len(plain or ()))
-    proven = plain_status == "INFEASIBLE" if cover is None else (
-        counted and (plain_status == "INFEASIBLE" or len(found) > len(plain or ())))
+    proven = (
+        plain_status == "INFEASIBLE"
+        if cover is None
+        else (counted and (plain_status == "INFEASIBLE" or len(found) > len(plain or ())))
+    )
     return _best_mix(players, evaluator.sizes, model, night, found, budget, proven, counted)
 
 
@@ -201,14 +211,14 @@ class _TooMany(Exception):
     pass
 
 
-def possible_tables(players, evaluator: Evaluator, night: Night, sizes,
-                    limit: int = MAX_TABLES) -> list[frozenset] | None:
+def possible_tables(
+    players, evaluator: Evaluator, night: Night, sizes, limit: int = MAX_TABLES
+) -> list[frozenset] | None:
     """Every table keeping the hard rules (sizes, games, no pair kept apart), or None past `limit`. Dense pairs
     kept apart leave few (a table is a clique of the pairs allowed), which is where the local search fails."""
     ordered = sorted(players, key=sort_key)
     bit = {p: 1 << i for i, p in enumerate(ordered)}
-    allowed = {p: sum(bit[q] for q in ordered if q != p and frozenset((p, q)) not in night.forbidden)
-               for p in ordered}
+    allowed = {p: sum(bit[q] for q in ordered if q != p and frozenset((p, q)) not in night.forbidden) for p in ordered}
     found: list[frozenset] = []
     largest = max(sizes)
 
@@ -306,8 +316,9 @@ def _solver(seconds: float | tuple[float, float], seed: int):
     return solver
 
 
-def feasibility(players, evaluator: Evaluator, night: Night, plan=None,
-                objective: str = "none") -> Columns | Feasibility:
+def feasibility(
+    players, evaluator: Evaluator, night: Night, plan=None, objective: str = "none"
+) -> Columns | Feasibility:
     """The exact cover when the possible tables can be listed, else the slot model."""
     tables = possible_tables(players, evaluator, night, set(plan) if plan else set(evaluator.sizes))
     if tables is not None and objective == "none":

@@ -89,8 +89,11 @@ def _kick(tables, evaluator: Evaluator, rng: random.Random) -> list[set]:
         x, y = rng.choice(sorted(tables[a], key=sort_key)), rng.choice(sorted(tables[b], key=sort_key))
         new_a, new_b = frozenset(tables[a] - {x} | {y}), frozenset(tables[b] - {y} | {x})
         before = _add(evaluator.cheap(frozenset(tables[a])), evaluator.cheap(frozenset(tables[b])))
-        if _add(evaluator.cheap(new_a), evaluator.cheap(new_b)) <= before and evaluator.fits(new_a) \
-                and evaluator.fits(new_b):
+        if (
+            _add(evaluator.cheap(new_a), evaluator.cheap(new_b)) <= before
+            and evaluator.fits(new_a)
+            and evaluator.fits(new_b)
+        ):
             tables[a], tables[b] = set(new_a), set(new_b)
     return tables
 
@@ -195,7 +198,7 @@ def _pack(parts: list[tuple], count: int) -> list[int]:
 
 
 def fewer_tables(tables, evaluator: Evaluator, repeats_may_grow: bool = False) -> list[set]:
-    """"free": the table level of the rule (issue 49). Swaps and moves keep the number of tables, and the local
+    """ "free": the table level of the rule (issue 49). Swaps and moves keep the number of tables, and the local
     search starts from two mixes only, so a split with as few repeats at fewer tables was out of its reach. Here
     a table is dissolved and its players seated one at each of the other tables that may grow by one, by an
     exact assignment (fewest repeats, then seat cost); kept when the repeats do not grow (one table fewer at
@@ -242,8 +245,7 @@ def _dissolve(tables, i: int, evaluator: Evaluator, repeats_may_grow: bool = Fal
     costed = [(a, b, added * radix + seats - low) for a, b, added, seats in arcs]
     costed += [(a, b, 0) for a in range(len(players), len(receivers)) for b in range(len(receivers))]  # nobody
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    solver.add_arcs_with_cost([a for a, _b, _c in costed], [b for _a, b, _c in costed],
-                              [c for _a, _b, c in costed])
+    solver.add_arcs_with_cost([a for a, _b, _c in costed], [b for _a, b, _c in costed], [c for _a, _b, c in costed])
     if solver.solve() != solver.OPTIMAL:
         return None
     merged = [set(t) for j, t in enumerate(tables) if j != i]

@@ -22,8 +22,11 @@ def levels(tables, evaluator: Evaluator, players, repeats_bound: int, proven: bo
     fewest = math.ceil(len(players) / max(evaluator.sizes)) if players else 0
     table_bound = len(tables) if (mix_proven and evaluator.night.mix == "fill") or proven else fewest
     seat_bound = seats if proven else min(floor, seats)
-    found = {"repeats": (repeats, min(repeats, repeats_bound)), "tables": (len(tables), table_bound),
-             "seat_cost": (seats, seat_bound)}
+    found = {
+        "repeats": (repeats, min(repeats, repeats_bound)),
+        "tables": (len(tables), table_bound),
+        "seat_cost": (seats, seat_bound),
+    }
     out = {}
     for name, (value, bound) in found.items():
         scale = 1 if name == "tables" else SCALE

@@ -52,12 +52,12 @@ class Night:
 
     players: list
     table_sizes: tuple = (3, 4)
-    met: dict = field(default_factory=dict)        # frozenset({a, b}) -> times (weighted)
-    seats: dict = field(default_factory=dict)      # (player, game) -> counts per seat
-    forbidden: set = field(default_factory=set)    # frozenset({a, b})
-    games: dict | None = None                      # game -> allowed table sizes; None: one game, table_sizes
-    accepts: dict = field(default_factory=dict)    # player -> set of games (missing: every game)
-    locked: list = field(default_factory=list)     # Tables kept as they are
+    met: dict = field(default_factory=dict)  # frozenset({a, b}) -> times (weighted)
+    seats: dict = field(default_factory=dict)  # (player, game) -> counts per seat
+    forbidden: set = field(default_factory=set)  # frozenset({a, b})
+    games: dict | None = None  # game -> allowed table sizes; None: one game, table_sizes
+    accepts: dict = field(default_factory=dict)  # player -> set of games (missing: every game)
+    locked: list = field(default_factory=list)  # Tables kept as they are
     ratings: dict = field(default_factory=dict)
     rating_weight: float = 0.0
     renyi_order: float = RENYI_ORDER
@@ -70,11 +70,11 @@ class Night:
 @dataclass(frozen=True)
 class Proposal:
     tables: tuple
-    repeats: float      # every table's, locked ones included
-    seat_cost: float    # every table's, locked ones included
+    repeats: float  # every table's, locked ones included
+    seat_cost: float  # every table's, locked ones included
     rating_spread: float
-    exact: bool         # proven optimal for the night's mix
-    bound: float        # proven lower bound on `repeats` (locked tables' repeats included)
+    exact: bool  # proven optimal for the night's mix
+    bound: float  # proven lower bound on `repeats` (locked tables' repeats included)
     solver: dict = field(default_factory=dict, compare=False)  # method, status, limit_seconds, wall_seconds
 
     @property
@@ -84,9 +84,14 @@ class Proposal:
     def as_json(self) -> dict:
         """The command's contract (docs/api.md), with whether the answer is proven optimal for the mix and each
         level of the rule with its value, bound and proof (issue 49: the levels were in the proposal only)."""
-        return {"tables": [list(table.players) for table in self.tables], "repeats": self.repeats,
-                "seat_cost": self.seat_cost, "bound": self.bound, "exact": self.exact,
-                "levels": self.solver.get("levels", {})}
+        return {
+            "tables": [list(table.players) for table in self.tables],
+            "repeats": self.repeats,
+            "seat_cost": self.seat_cost,
+            "bound": self.bound,
+            "exact": self.exact,
+            "levels": self.solver.get("levels", {}),
+        }
 
 
 def seat_cost(history, seat: int, positions: int, order: float = RENYI_ORDER) -> float:
@@ -102,7 +107,7 @@ def seat_cost(history, seat: int, positions: int, order: float = RENYI_ORDER) ->
     if order == 1:
         entropy = -sum(p * math.log2(p) for p in shares)
     else:
-        entropy = math.log2(sum(p ** order for p in shares)) / (1 - order)
+        entropy = math.log2(sum(p**order for p in shares)) / (1 - order)
     return total * (math.log2(k) - entropy)
 
 
@@ -149,8 +154,10 @@ class Evaluator:
 
     def fits(self, members: frozenset) -> bool:
         """Some game allows a table of this size and every member plays it."""
-        return any(len(members) in sizes and all(game in self.accepts(p) for p in members)
-                   for game, sizes in self.games.items())
+        return any(
+            len(members) in sizes and all(game in self.accepts(p) for p in members)
+            for game, sizes in self.games.items()
+        )
 
     def _score(self, members: frozenset):
         """(key, game, seat order); a table no game fits at its size counts one violation more."""
@@ -183,7 +190,7 @@ class Evaluator:
 
     def _seat_order(self, ordered, game) -> tuple[int, tuple]:
         """The cheapest seat order: a dynamic programme over who already sits in seats 0..k-1 (2^6 states)."""
-        costs = [self.row(p, game)[:len(ordered)] for p in ordered]
+        costs = [self.row(p, game)[: len(ordered)] for p in ordered]
         if all(min(c) == max(c) for c in costs):  # nobody cares where he sits
             return sum(c[0] for c in costs), tuple(ordered)
         size = len(ordered)
@@ -273,33 +280,46 @@ def repeats_lower_bound(night: Night, players, smallest: int) -> int:
     total = 0
     for p in players:
         others = sorted(_q(night.met.get(frozenset((p, q)), 0)) for q in players if q != p)
-        total += sum(others[:smallest - 1])
+        total += sum(others[: smallest - 1])
     return total // 2
 
 
 def check(night: Night) -> list:
     """The free players (not at a locked table), after refusing what cannot be answered."""
     if night.mix not in MIXES:
-        raise PodsError(f"\"mix\" must be \"fill\" or \"free\", not {night.mix!r}.", "bad_mix", mix=night.mix)
+        raise PodsError(f'"mix" must be "fill" or "free", not {night.mix!r}.', "bad_mix", mix=night.mix)
     if len(night.players) > MAX_PLAYERS:
-        raise PodsError(f"A night proposes tables for at most {MAX_PLAYERS} players ({len(night.players)} here).",
-                        "too_many_players", count=len(night.players), max=MAX_PLAYERS)
+        raise PodsError(
+            f"A night proposes tables for at most {MAX_PLAYERS} players ({len(night.players)} here).",
+            "too_many_players",
+            count=len(night.players),
+            max=MAX_PLAYERS,
+        )
     if len(set(night.players)) != len(night.players):
         raise PodsError("A player is listed twice.", "duplicate_player")
     games = night.games if night.games is not None else {DEFAULT_GAME: tuple(night.table_sizes)}
     if not games:
         raise PodsError("No game is on offer.", "no_game")
     for game, sizes in games.items():
-        if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not 2 <= s <= MAX_TABLE_SIZE
-                            for s in sizes):
-            raise PodsError(f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE} (game {game!r}: {sizes}).",
-                            "bad_sizes", game=game, sizes=list(sizes or ()))
+        if not sizes or any(
+            not isinstance(s, int) or isinstance(s, bool) or not 2 <= s <= MAX_TABLE_SIZE for s in sizes
+        ):
+            raise PodsError(
+                f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE} (game {game!r}: {sizes}).",
+                "bad_sizes",
+                game=game,
+                sizes=list(sizes or ()),
+            )
     locked = _check_locked(night, games)
     free = [p for p in night.players if p not in locked]
     all_sizes = sorted({s for sizes in games.values() for s in sizes})
     if free and not reachable(len(free), all_sizes):
-        raise PodsError(f"{len(free)} players cannot be split into tables of {all_sizes}.", "unsplittable",
-                        count=len(free), sizes=all_sizes)
+        raise PodsError(
+            f"{len(free)} players cannot be split into tables of {all_sizes}.",
+            "unsplittable",
+            count=len(free),
+            sizes=all_sizes,
+        )
     return free
 
 
@@ -316,14 +336,22 @@ def _check_locked(night: Night, games: dict) -> set:
             locked.add(p)
         size = len(table.players)
         if size not in games.get(table.game, ()):
-            raise PodsError(f"A locked table of {size} is not a size allowed for its game {table.game!r} "
-                            f"({sorted(games.get(table.game, ()))}).", "locked_size", size=size, game=table.game)
+            raise PodsError(
+                f"A locked table of {size} is not a size allowed for its game {table.game!r} "
+                f"({sorted(games.get(table.game, ()))}).",
+                "locked_size",
+                size=size,
+                game=table.game,
+            )
         for p in table.players:
             if table.game not in night.accepts.get(p, games):
-                raise PodsError(f"A locked table seats {p!r} at {table.game!r}, a game he does not play.",
-                                "locked_game", player=p, game=table.game)
+                raise PodsError(
+                    f"A locked table seats {p!r} at {table.game!r}, a game he does not play.",
+                    "locked_game",
+                    player=p,
+                    game=table.game,
+                )
         for a, b in combinations(table.players, 2):
             if frozenset((a, b)) in night.forbidden:
-                raise PodsError(f"A locked table seats {a!r} with {b!r}, a pair kept apart.", "locked_pair",
-                                a=a, b=b)
+                raise PodsError(f"A locked table seats {a!r} with {b!r}, a pair kept apart.", "locked_pair", a=a, b=b)
     return locked

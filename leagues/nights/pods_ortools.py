@@ -6,6 +6,7 @@
   tuple as one weighted sum (see pods_solver's docstring).
 Both answer (status, tables or None, bound on repeats in millionths) within the limits they are given.
 """
+
 from __future__ import annotations
 
 import math
@@ -92,8 +93,7 @@ class Columns:
     each size. Two stages with whole coefficients: repeats (and, for "free", the tables) first; then, with that
     part held at its optimum, the seat cost in millionths: the optimum is exactly the site's own."""
 
-    def __init__(self, players, evaluator: Evaluator, night: Night, plan, objective: str = "tables",
-                 candidates=None):
+    def __init__(self, players, evaluator: Evaluator, night: Night, plan, objective: str = "tables", candidates=None):
         self.pywraplp, self.solver = pywraplp, pywraplp.Solver.CreateSolver("CBC")
         self.evaluator, self.night, self.objective = evaluator, night, objective
         self.columns: dict[frozenset, Any] = {}
@@ -123,7 +123,7 @@ class Columns:
     def _first(self, members: frozenset) -> int:
         """A table's part of the first stage: "mix" its count and squares; else its repeats (and a table)."""
         if self.objective == "mix":
-            return len(self.night.players) * MAX_TABLE_SIZE ** 2 + 1 + len(members) ** 2
+            return len(self.night.players) * MAX_TABLE_SIZE**2 + 1 + len(members) ** 2
         repeats = round(self.keys[members][1] * self.unit / SCALE)
         return repeats * self.repeat_weight + (0 if self.plan else 1)
 
@@ -343,4 +343,3 @@ class Assignment:
             if self.unit == 1000:  # figures were rounded to thousandths: the bound is not proven
                 bound = 0
         return status, list(tables.values()), bound
-

@@ -75,11 +75,13 @@ class _Subsets:
         times: sets and the evaluator's cache took most of a small night's time)."""
         night = evaluator.night
         self.weight = [[round(night.met.get(frozenset((p, q)), 0) * SCALE) for q in ordered] for p in ordered]
-        self.apart = [sum(1 << j for j, q in enumerate(ordered) if frozenset((p, q)) in night.forbidden)
-                      for p in ordered]
-        self.game_masks = [(frozenset(sizes), sum(1 << i for i, p in enumerate(ordered) if game in
-                                                   evaluator.accepts(p)))
-                           for game, sizes in sorted(evaluator.games.items())]
+        self.apart = [
+            sum(1 << j for j, q in enumerate(ordered) if frozenset((p, q)) in night.forbidden) for p in ordered
+        ]
+        self.game_masks = [
+            (frozenset(sizes), sum(1 << i for i, p in enumerate(ordered) if game in evaluator.accepts(p)))
+            for game, sizes in sorted(evaluator.games.items())
+        ]
         self.repeats = {0: 0}
 
     def _repeats(self, tmask: int) -> int:
@@ -146,7 +148,7 @@ class _Subsets:
         low = (mask & -mask).bit_length() - 1
         rest = [i for i in range(low + 1, self.count) if mask >> i & 1]
         result = None
-        for size in (sorted(set(plan), reverse=True) if plan else self.evaluator.sizes):
+        for size in sorted(set(plan), reverse=True) if plan else self.evaluator.sizes:
             if size > len(rest) + 1 or (plan is None and not self.ok[len(rest) + 1 - size]):
                 continue
             left = _without(plan, size)
@@ -172,7 +174,7 @@ def _without(plan, size):
     if plan is None:
         return None
     at = plan.index(size)
-    return plan[:at] + plan[at + 1:]
+    return plan[:at] + plan[at + 1 :]
 
 
 def why_infeasible(night: Night, free: list, decide) -> PodsError:
@@ -181,15 +183,20 @@ def why_infeasible(night: Night, free: list, decide) -> PodsError:
     sizes = sorted({s for sizes in (night.games or {DEFAULT_GAME: night.table_sizes}).values() for s in sizes})
     without_pairs = bool(night.forbidden) and decide(replace(night, forbidden=set()))
     without_games = (night.games is not None or bool(night.accepts)) and decide(
-        replace(night, games=None, table_sizes=tuple(sizes), accepts={}, locked=[]))
+        replace(night, games=None, table_sizes=tuple(sizes), accepts={}, locked=[])
+    )
     if without_pairs and not without_games:
         rule, says = "forbidden", "the pairs kept apart"
     elif without_games and not without_pairs:
         rule, says = "games", "the games each player plays and the sizes each game allows"
     else:
         rule, says = "both", "the pairs kept apart together with the games each player plays"
-    return PodsError(f"No split keeps every hard rule: {says} leave no way to seat the {len(free)} players at "
-                     f"tables of {sizes}.", "infeasible", rule=rule, count=len(free))
+    return PodsError(
+        f"No split keeps every hard rule: {says} leave no way to seat the {len(free)} players at tables of {sizes}.",
+        "infeasible",
+        rule=rule,
+        count=len(free),
+    )
 
 
 def local_search(players, evaluator: Evaluator, night: Night, plan: tuple) -> tuple[list[set], tuple]:
@@ -366,8 +373,7 @@ def _improve_pair(tables, keys, a, b, evaluator, moves) -> bool:
         for y in sorted(tables[b], key=sort_key):
             if x not in tables[a] or y not in tables[b]:
                 continue
-            if _try(tables, keys, a, b, frozenset(tables[a] - {x} | {y}), frozenset(tables[b] - {y} | {x}),
-                    evaluator):
+            if _try(tables, keys, a, b, frozenset(tables[a] - {x} | {y}), frozenset(tables[b] - {y} | {x}), evaluator):
                 changed = True
     for src, dst in ((a, b), (b, a)):  # a single player changes tables when the mix allows it
         for x in sorted(tables[src], key=sort_key):

@@ -16,6 +16,7 @@ The models themselves live in pods_ortools. The answer is re-scored by the site'
 of the warm start and the solver's is kept; unless proven optimal, pods_improve.settle finishes it. No solver
 runs when the warm start's repeats meet the bound.
 """
+
 from __future__ import annotations
 
 import math
@@ -72,15 +73,24 @@ def solve(players, evaluator: Evaluator, night: Night) -> tuple[list, int, bool,
     if found is None and status == "WARM_START" and _proven_by_floor(best, evaluator, night, repeats, bound):
         status = "OPTIMAL"
     proven = status == "OPTIMAL" and mix_proven
-    return [frozenset(t) for t in best], min(bound, repeats), proven, {
-        "method": method, "status": status, "limit_seconds": night.time_budget,
-        "cpu_limit_seconds": round(budget.seconds, 3), "cpu_seconds": round(budget.spent(), 3),
-        "wall_seconds": round(time.perf_counter() - started, 3),
-        "levels": levels(best, evaluator, players, bound, proven, mix_proven)}
+    return (
+        [frozenset(t) for t in best],
+        min(bound, repeats),
+        proven,
+        {
+            "method": method,
+            "status": status,
+            "limit_seconds": night.time_budget,
+            "cpu_limit_seconds": round(budget.seconds, 3),
+            "cpu_seconds": round(budget.spent(), 3),
+            "wall_seconds": round(time.perf_counter() - started, 3),
+            "levels": levels(best, evaluator, players, bound, proven, mix_proven),
+        },
+    )
 
 
 def _fewest_tables(tables, evaluator: Evaluator, night: Night):
-    """"free": the table level at the repeats found (pods_improve.fewer_tables), seat costs settled again."""
+    """ "free": the table level at the repeats found (pods_improve.fewer_tables), seat costs settled again."""
     if night.mix != "free":
         return tables
     fewer = fewer_tables(tables, evaluator)
@@ -94,8 +104,12 @@ def _proven_by_floor(tables, evaluator: Evaluator, night: Night, repeats: int, b
     """Nothing is better: repeats at their bound, ("free") the fewest tables the sizes allow, every seat at its
     floor."""
     fewest = math.ceil(sum(map(len, tables)) / max(evaluator.sizes))
-    return (repeats <= bound and not night.rating_weight and (night.mix == "fill" or len(tables) <= fewest)
-            and seats_at_floor(tables, evaluator))
+    return (
+        repeats <= bound
+        and not night.rating_weight
+        and (night.mix == "fill" or len(tables) <= fewest)
+        and seats_at_floor(tables, evaluator)
+    )
 
 
 def _repeats_settled(players, evaluator: Evaluator, night: Night, plan, hint, bound: int) -> bool:
@@ -111,29 +125,36 @@ def _search(players, evaluator: Evaluator, night: Night, plan, hint, bound: int,
     """(status, split or None, bound, method): OR-Tools on the night, warm-started from `hint`."""
     found, status, method = None, "WARM_START", "local search"
     model: Columns | Assignment
-    listed = None if hint is None or columns_fit(players, set(plan) if plan else evaluator.sizes) else (
-        low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
+    listed = (
+        None
+        if hint is None or columns_fit(players, set(plan) if plan else evaluator.sizes)
+        else (low_repeat_tables(players, evaluator, set(plan) if plan else evaluator.sizes, hint))
+    )
     if listed is not None:  # the tables no worse than the warm start's worst: the best split among them
         model, method = Columns(players, evaluator, night, plan, candidates=listed), "cbc, low-repeat tables"
         model.hint(hint)
         status, found, _unproven = model.solve(  # its limits read once its model is built
-            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER))
+            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER)
+        )
         if status == "OPTIMAL" and not _listed_is_enough(found, hint, evaluator, bound):
             status = "FEASIBLE"  # optimal among the tables listed only
     elif len(players) <= SOLVER_PLAYERS or hint is None:
-        model = model_for(players, evaluator, night, plan,
-                           objective="tables" if len(players) <= SOLVER_PLAYERS else "none")
+        model = model_for(
+            players, evaluator, night, plan, objective="tables" if len(players) <= SOLVER_PLAYERS else "none"
+        )
         method = "cbc, every table" if isinstance(model, Columns) else "cp-sat"
         if hint is not None:
             model.hint(hint)
         status, found, solver_bound = model.solve(
-            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER))
+            budget.limits(SOLVER_SHARE, SOLVER_SHARE * night.time_budget, AFTER_SOLVER)
+        )
         bound = max(bound, solver_bound)
     return status, found, bound, method
 
 
 def _repeats(tables, evaluator: Evaluator) -> int:
     return sum(evaluator.cheap(frozenset(t))[1] for t in tables)
+
 
 def _sizes(tables) -> tuple:
     return tuple(sorted(map(len, tables), reverse=True))
@@ -157,7 +178,7 @@ def _warm_start(players, evaluator: Evaluator, night: Night):
 
 
 def _free_split(players, evaluator: Evaluator, night: Night):
-    """"fill" when the local search found no split in the plain mix: the local search in "free" (moves that
+    """ "fill" when the local search found no split in the plain mix: the local search in "free" (moves that
     change table sizes, so it reaches a planted split the plain mix cannot), its tables then made fewer at any
     repeats (in "fill" the tables come first: a 100-player dense night 35 tables -> 29, CP-SAT's best 27). Found,
     it is the known split whose mix the complete search only has to better (pods_feasible.first_split): the
@@ -194,9 +215,12 @@ def _refusal(players, night: Night, status: str) -> PodsError:
     """The refusal, with its proof: CP-SAT's INFEASIBLE, and the rule whose removal leaves a split."""
     if status == "INFEASIBLE":
         return why_infeasible(replace(night), players, lambda relaxed: has_split(players, relaxed))
-    return PodsError(f"No split was found in {FEASIBLE_SECONDS:g} s of complete search, and none was proven "
-                     f"impossible: the pairs kept apart are too many to decide tonight's night.", "undecided",
-                     seconds=FEASIBLE_SECONDS)
+    return PodsError(
+        f"No split was found in {FEASIBLE_SECONDS:g} s of complete search, and none was proven "
+        f"impossible: the pairs kept apart are too many to decide tonight's night.",
+        "undecided",
+        seconds=FEASIBLE_SECONDS,
+    )
 
 
 def _listed_is_enough(found, hint, evaluator: Evaluator, bound: int) -> bool:

@@ -61,11 +61,22 @@ def proposal_start(*, night: Night, user: AbstractBaseUser) -> tuple[NightPropos
     require_club_manager(night.season.league.club, user)
     NightProposal.objects.bulk_create([NightProposal(night=night)], ignore_conflicts=True)  # the night's first
     now = timezone.now()
-    busy = (Q(state=State.QUEUED, started_at__gte=now - QUEUED_LOST_AFTER)
-            | Q(state=State.RUNNING, started_at__gte=now - running_lost_after()))
-    claimed = NightProposal.objects.filter(night=night).exclude(busy).update(
-        state=State.QUEUED, attempt=F("attempt") + 1, outcome={}, started_at=now, finished_at=None,
-        requested_by=user, language=translation.get_language() or "")
+    busy = Q(state=State.QUEUED, started_at__gte=now - QUEUED_LOST_AFTER) | Q(
+        state=State.RUNNING, started_at__gte=now - running_lost_after()
+    )
+    claimed = (
+        NightProposal.objects.filter(night=night)
+        .exclude(busy)
+        .update(
+            state=State.QUEUED,
+            attempt=F("attempt") + 1,
+            outcome={},
+            started_at=now,
+            finished_at=None,
+            requested_by=user,
+            language=translation.get_language() or "",
+        )
+    )
     return NightProposal.objects.get(night=night), bool(claimed)
 
 
@@ -73,15 +84,17 @@ def proposal_run(proposal_id: int, attempt: int) -> None:
     """Run attempt `attempt` of a night's proposal once, and keep its outcome on the row, in the organiser's
     language. A delivery of an attempt taken already, replaced, or lost does nothing."""
     lost = timezone.now() - QUEUED_LOST_AFTER
-    taken = NightProposal.objects.filter(pk=proposal_id, attempt=attempt, state=State.QUEUED,
-                                         started_at__gte=lost).update(state=State.RUNNING, started_at=timezone.now())
+    taken = NightProposal.objects.filter(
+        pk=proposal_id, attempt=attempt, state=State.QUEUED, started_at__gte=lost
+    ).update(state=State.RUNNING, started_at=timezone.now())
     if not taken:
         return
     row = NightProposal.objects.select_related("night", "requested_by").get(pk=proposal_id)
     with translation.override(row.language or None):
         state, outcome = _outcome(row)
-    NightProposal.objects.filter(pk=proposal_id, attempt=attempt).update(state=state, outcome=outcome,
-                                                                          finished_at=timezone.now())
+    NightProposal.objects.filter(pk=proposal_id, attempt=attempt).update(
+        state=state, outcome=outcome, finished_at=timezone.now()
+    )
 
 
 def _outcome(row: NightProposal) -> tuple[str, dict]:
@@ -96,13 +109,18 @@ def _outcome(row: NightProposal) -> tuple[str, dict]:
         return State.REFUSED, {"error": " ".join(str(m) for m in messages), "code": "refused"}
     except SoftTimeLimitExceeded:
         logger.warning("The proposal of night %s took longer than its time limit.", row.night_id)
-        return State.FAILED, {"error": _("The proposal took longer than its time limit; nothing was written. "
-                                         "Propose again, or ease the pairs kept apart.")}
+        return State.FAILED, {
+            "error": _(
+                "The proposal took longer than its time limit; nothing was written. "
+                "Propose again, or ease the pairs kept apart."
+            )
+        }
     except Exception as error:  # noqa: BLE001 (a database error, a bug: reported, never "Proposing..." for ever)
         logger.exception("The proposal of night %s failed.", row.night_id)
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return State.FAILED, {"error": _("The proposal failed and wrote nothing (%(reason)s). Propose again.") % {
-            "reason": reason}}
+        return State.FAILED, {
+            "error": _("The proposal failed and wrote nothing (%(reason)s). Propose again.") % {"reason": reason}
+        }
     return State.DONE, {"round": night_round.number}
 
 
@@ -119,8 +137,10 @@ def send_job(proposal_id: int, attempt: int) -> None:
     if app.conf.task_always_eager:
         proposal_run(proposal_id, attempt)
         return
-    with app.connection_for_write(connect_timeout=SEND_TIMEOUT, transport_options={
-            "max_retries": 0, "socket_connect_timeout": SEND_TIMEOUT, "socket_timeout": SEND_TIMEOUT}) as connection:
+    with app.connection_for_write(
+        connect_timeout=SEND_TIMEOUT,
+        transport_options={"max_retries": 0, "socket_connect_timeout": SEND_TIMEOUT, "socket_timeout": SEND_TIMEOUT},
+    ) as connection:
         connection.ensure_connection(max_retries=0)
         app.send_task(PROPOSE_TASK, (proposal_id, attempt), connection=connection, retry=False, ignore_result=True)
 
@@ -140,9 +160,15 @@ def proposal_ask(*, night: Night, user: AbstractBaseUser) -> tuple[NightProposal
         except Exception:  # the queue is down: say so now rather than "proposing" for two minutes
             logger.warning("Could not queue the proposal of night %s.", night.pk, exc_info=True)
             NightProposal.objects.filter(pk=row.pk, attempt=row.attempt, state=State.QUEUED).update(
-                state=State.FAILED, finished_at=timezone.now(), outcome={"error": _(
-                    "The proposal could not be started (the job queue does not answer); nothing was written. Try "
-                    "again in a minute.")})
+                state=State.FAILED,
+                finished_at=timezone.now(),
+                outcome={
+                    "error": _(
+                        "The proposal could not be started (the job queue does not answer); nothing was written. Try "
+                        "again in a minute."
+                    )
+                },
+            )
     return row, True
 
 
@@ -156,7 +182,18 @@ def proposal_state(night: Night, attempt: int | None = None) -> dict:
         return {"state": None, "attempt": 0, "round": None, "error": "", "code": ""}
     state, outcome = row.state, row.outcome or {}
     if _lost(row):
-        state, outcome = State.FAILED, {"error": _(
-            "The proposal did not finish (its job was lost or stopped); nothing was written. Propose again.")}
-    return {"state": str(state), "attempt": row.attempt, "round": outcome.get("round"),
-            "error": outcome.get("error", ""), "code": outcome.get("code", "")}
+        state, outcome = (
+            State.FAILED,
+            {
+                "error": _(
+                    "The proposal did not finish (its job was lost or stopped); nothing was written. Propose again."
+                )
+            },
+        )
+    return {
+        "state": str(state),
+        "attempt": row.attempt,
+        "round": outcome.get("round"),
+        "error": outcome.get("error", ""),
+        "code": outcome.get("code", ""),
+    }

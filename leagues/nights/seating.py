@@ -33,8 +33,16 @@ def dealt_setup(game: str, number: int, club: Club, names: list[str], count: int
         raise ValidationError({"setups": error.messages}) from None
 
 
-def seated_table_open(*, game: str, number: int, players: list[Player], club: Club, user: AbstractBaseUser,
-                      setup: dict | None = None, count: int | None = None) -> TableSession:
+def seated_table_open(
+    *,
+    game: str,
+    number: int,
+    players: list[Player],
+    club: Club,
+    user: AbstractBaseUser,
+    setup: dict | None = None,
+    count: int | None = None,
+) -> TableSession:
     """Table `number` of `game` in `club` with `players` seated in their order (seat 0, the first player, first):
     the given `setup` as it is, else the one the site deals (`dealt_setup`). A refused set-up raises
     ValidationError naming the table, in the reader's language. Call it inside the caller's transaction."""
@@ -43,8 +51,16 @@ def seated_table_open(*, game: str, number: int, players: list[Player], club: Cl
     else:
         setup, deal = dealt_setup(game, number, club, [p.name for p in players], count)
     try:
-        return game_services.table_open(game=game, created_by=user, seats=[{"player": p} for p in players],
-                                        setup=setup, deal=deal, club=club, is_public=club.members_public)
+        return game_services.table_open(
+            game=game,
+            created_by=user,
+            seats=[{"player": p} for p in players],
+            setup=setup,
+            deal=deal,
+            club=club,
+            is_public=club.members_public,
+        )
     except MoveError as error:  # the engine refused the set-up: say which table, in the reader's language
-        raise ValidationError({"setups": _("Table %(n)d: %(reason)s") % {
-            "n": number, "reason": get_game(game).say_error(error)}}) from None
+        raise ValidationError(
+            {"setups": _("Table %(n)d: %(reason)s") % {"n": number, "reason": get_game(game).say_error(error)}}
+        ) from None

@@ -25,11 +25,17 @@ def round_tables(night_round: NightRound) -> list[dict]:
     False before it opens)}."""
     tables = list(night_round.tables.select_related("session").order_by("position", "pk"))
     with_result = set(night_results(night_round.night)) if night_round.opened_at else set()
-    return [{"position": t.position, "game": t.game, "players": list(t.players), "locked": t.locked,
-             "session": t.session.code if t.session_id else None,
-             "finished": bool(t.session_id) and (t.session.status == t.session.Status.FINISHED
-                                                  or t.pk in with_result)}
-            for t in tables]
+    return [
+        {
+            "position": t.position,
+            "game": t.game,
+            "players": list(t.players),
+            "locked": t.locked,
+            "session": t.session.code if t.session_id else None,
+            "finished": bool(t.session_id) and (t.session.status == t.session.Status.FINISHED or t.pk in with_result),
+        }
+        for t in tables
+    ]
 
 
 def night_results(night: Night) -> dict[int, Result]:
@@ -43,18 +49,34 @@ def night_results(night: Night) -> dict[int, Result]:
     member's pending entry does not shut a table others still play (issue 47 finding 6). One result covers one
     table (the earliest still open, rounds in order); deleting it, or a player disputing it before it counts,
     puts the table back in play (a dispute after it counts flags it and it stays the table's)."""
-    tables = list(NightTable.objects.filter(round__night=night, session__isnull=False).select_related("round")
-                  .order_by("round__number", "position", "pk"))
+    tables = list(
+        NightTable.objects.filter(round__night=night, session__isnull=False)
+        .select_related("round")
+        .order_by("round__number", "position", "pk")
+    )
     if not tables:
         return {}
-    own = {r.session_id: r for r in Result.objects.filter(session_id__in=[t.session_id for t in tables])
-           .prefetch_related("entries")}
+    own = {
+        r.session_id: r
+        for r in Result.objects.filter(session_id__in=[t.session_id for t in tables]).prefetch_related("entries")
+    }
     still_open = [t for t in tables if t.session_id not in own]
-    by_hand = list(Result.objects.filter(
-        hand_entry_settles_q(), season=night.season, session__isnull=True, game__in={t.game for t in still_open},
-        played_on__range=(night.date, night.date + NIGHT_SPAN),
-        created_at__gte=min(t.round.opened_at for t in still_open)).prefetch_related("entries")
-        .order_by("created_at", "pk")) if still_open else []
+    by_hand = (
+        list(
+            Result.objects.filter(
+                hand_entry_settles_q(),
+                season=night.season,
+                session__isnull=True,
+                game__in={t.game for t in still_open},
+                played_on__range=(night.date, night.date + NIGHT_SPAN),
+                created_at__gte=min(t.round.opened_at for t in still_open),
+            )
+            .prefetch_related("entries")
+            .order_by("created_at", "pk")
+        )
+        if still_open
+        else []
+    )
     return _tables_results(tables, own, by_hand)
 
 
@@ -65,8 +87,16 @@ def _tables_results(tables: list[NightTable], own: dict[int, Result], by_hand: l
     found = {t.pk: own[t.session_id] for t in tables if t.session_id in own}
     by_hand = list(by_hand)
     for table in (t for t in tables if t.pk not in found):
-        covering = next((r for r in by_hand if r.game == table.game and r.created_at >= table.round.opened_at
-                         and {e.player_id for e in r.entries.all()} == set(table.players)), None)
+        covering = next(
+            (
+                r
+                for r in by_hand
+                if r.game == table.game
+                and r.created_at >= table.round.opened_at
+                and {e.player_id for e in r.entries.all()} == set(table.players)
+            ),
+            None,
+        )
         if covering is not None:
             found[table.pk] = covering
             by_hand.remove(covering)
@@ -82,8 +112,11 @@ def sessions_settled_by_hand(session_ids: Iterable[int]) -> set[int]:
     if not asked:
         return set()
     nights = NightTable.objects.filter(session_id__in=asked, round__opened_at__isnull=False).values("round__night")
-    tables = list(NightTable.objects.filter(round__night__in=nights, session__isnull=False)
-                  .select_related("round__night").order_by("round__night", "round__number", "position", "pk"))
+    tables = list(
+        NightTable.objects.filter(round__night__in=nights, session__isnull=False)
+        .select_related("round__night")
+        .order_by("round__night", "round__number", "position", "pk")
+    )
     if not tables:
         return set()
     own = {r.session_id: r for r in Result.objects.filter(session_id__in=[t.session_id for t in tables])}
@@ -94,15 +127,31 @@ def sessions_settled_by_hand(session_ids: Iterable[int]) -> set[int]:
     for night_tables in by_night.values():
         night = night_tables[0].round.night
         spans |= Q(season_id=night.season_id, played_on__range=(night.date, night.date + NIGHT_SPAN))
-    hand = list(Result.objects.filter(spans, hand_entry_settles_q(), session__isnull=True).prefetch_related("entries")
-                .order_by("created_at", "pk"))
+    hand = list(
+        Result.objects.filter(spans, hand_entry_settles_q(), session__isnull=True)
+        .prefetch_related("entries")
+        .order_by("created_at", "pk")
+    )
     settled = set()
     for night_tables in by_night.values():
         night = night_tables[0].round.night
-        found = _tables_results(night_tables, own, [
-            r for r in hand if r.season_id == night.season_id and night.date <= r.played_on <= night.date + NIGHT_SPAN])
-        settled |= {t.session_id for t in night_tables if t.session_id in asked
-                    and t.round.opened_at is not None and t.pk in found and found[t.pk].session_id is None}
+        found = _tables_results(
+            night_tables,
+            own,
+            [
+                r
+                for r in hand
+                if r.season_id == night.season_id and night.date <= r.played_on <= night.date + NIGHT_SPAN
+            ],
+        )
+        settled |= {
+            t.session_id
+            for t in night_tables
+            if t.session_id in asked
+            and t.round.opened_at is not None
+            and t.pk in found
+            and found[t.pk].session_id is None
+        }
     return settled
 
 
@@ -112,8 +161,11 @@ def hand_result_of_session(session_id: int) -> Result | None:
 
     When its players then finish the game on the phones too, that hand result stays the table's one result: the
     phones make no second one (for_games), and the table page shows the hand one (table_result)."""
-    table = NightTable.objects.filter(session_id=session_id, round__opened_at__isnull=False).select_related(
-        "round__night").first()
+    table = (
+        NightTable.objects.filter(session_id=session_id, round__opened_at__isnull=False)
+        .select_related("round__night")
+        .first()
+    )
     if table is None:
         return None
     result = night_results(table.round.night).get(table.pk)
@@ -124,13 +176,19 @@ def night_of_result(result: Result) -> Night | None:
     """The night one of whose tables `result` finished (`night_results`: its session's, or a game entered by hand
     that covers a table), or None."""
     if result.session_id:
-        table = NightTable.objects.filter(session_id=result.session_id).select_related(
-            "round__night__season__league__club").first()
+        table = (
+            NightTable.objects.filter(session_id=result.session_id)
+            .select_related("round__night__season__league__club")
+            .first()
+        )
         return table.round.night if table else None
     if not result.season_id:
         return None
-    nights = Night.objects.filter(season_id=result.season_id, rounds__opened_at__isnull=False,
-                                  date__range=(result.played_on - NIGHT_SPAN, result.played_on)).distinct()
+    nights = Night.objects.filter(
+        season_id=result.season_id,
+        rounds__opened_at__isnull=False,
+        date__range=(result.played_on - NIGHT_SPAN, result.played_on),
+    ).distinct()
     for night in nights.select_related("season__league__club").order_by("date", "pk"):
         if any(r.pk == result.pk for r in night_results(night).values()):
             return night
@@ -142,9 +200,14 @@ def sessions_around(season_id: int, dates: Iterable[datetime.date]) -> list[int]
     unsettle (`night_results`: a night's game is played on its date or the next): a hand entry's change shows on
     their pages (leagues.result.results tells games)."""
     nights = {date - offset for date in dates for offset in (datetime.timedelta(0), NIGHT_SPAN)}
-    return list(NightTable.objects.filter(round__night__season_id=season_id, round__night__date__in=nights,
-                                          round__opened_at__isnull=False, session__isnull=False)
-                .values_list("session_id", flat=True))
+    return list(
+        NightTable.objects.filter(
+            round__night__season_id=season_id,
+            round__night__date__in=nights,
+            round__opened_at__isnull=False,
+            session__isnull=False,
+        ).values_list("session_id", flat=True)
+    )
 
 
 def player_table(night: Night, player_id: int) -> dict | None:
@@ -155,8 +218,12 @@ def player_table(night: Night, player_id: int) -> dict | None:
         return None
     for table in latest.tables.select_related("session").order_by("position", "pk"):
         if player_id in table.players and table.session_id:
-            return {"round": latest.number, "number": table.position + 1, "game": table.game,
-                    "session": table.session.code}
+            return {
+                "round": latest.number,
+                "number": table.position + 1,
+                "game": table.game,
+                "session": table.session.code,
+            }
     return None
 
 
@@ -172,8 +239,12 @@ def night_present(night: Night) -> list[int]:
 
 def night_sessions(night: Night) -> list[int]:
     """The table sessions opened for the night's rounds (their ids)."""
-    return [pk for pk in NightTable.objects.filter(round__night=night, session__isnull=False)
-            .values_list("session_id", flat=True)]
+    return [
+        pk
+        for pk in NightTable.objects.filter(round__night=night, session__isnull=False).values_list(
+            "session_id", flat=True
+        )
+    ]
 
 
 def night_standings(night: Night) -> dict:
@@ -187,21 +258,38 @@ def night_standings(night: Night) -> dict:
     results = list(night_results(night).values())
     counted = [r for r in results if r.status == Result.Status.COUNTED]
     games = [[(e.player_id, e.rank, e.score) for e in r.entries.all()] for r in counted]
-    rows = standings_maths.table_of(games, scheme=season.points_scheme, custom=season.custom_points,
-                                    tie_breakers=season.tie_breakers) if games else []
+    rows = (
+        standings_maths.table_of(
+            games, scheme=season.points_scheme, custom=season.custom_points, tie_breakers=season.tie_breakers
+        )
+        if games
+        else []
+    )
     names = dict(Player.objects.filter(pk__in=[row.player for row in rows]).values_list("pk", "name"))
-    shown = [{"player": row.player, "name": names.get(row.player, "?"), "position": row.position,
-              "points": standings_maths.points_text(row.points), "games": row.games, "wins": row.wins}
-             for row in rows]
+    shown = [
+        {
+            "player": row.player,
+            "name": names.get(row.player, "?"),
+            "position": row.position,
+            "points": standings_maths.points_text(row.points),
+            "games": row.games,
+            "wins": row.wins,
+        }
+        for row in rows
+    ]
     return {"rows": shown, "counted": len(counted), "waiting": sum(r.status == Result.Status.PENDING for r in results)}
 
 
 def night_players(night: Night) -> list[dict]:
     """The club's members for the organiser's list, by name: {"player", "present", "left", "only_game"}."""
     check_ins = {c.player_id: c for c in night.check_ins.all()}
-    members = Membership.objects.filter(club=night.season.league.club).select_related("player").order_by(
-        "player__name")
-    return [{"player": m.player, "present": m.player_id in check_ins and check_ins[m.player_id].left_at is None,
-             "left": m.player_id in check_ins and check_ins[m.player_id].left_at is not None,
-             "only_game": check_ins[m.player_id].only_game if m.player_id in check_ins else ""}
-            for m in members]
+    members = Membership.objects.filter(club=night.season.league.club).select_related("player").order_by("player__name")
+    return [
+        {
+            "player": m.player,
+            "present": m.player_id in check_ins and check_ins[m.player_id].left_at is None,
+            "left": m.player_id in check_ins and check_ins[m.player_id].left_at is not None,
+            "only_game": check_ins[m.player_id].only_game if m.player_id in check_ins else "",
+        }
+        for m in members
+    ]

@@ -57,13 +57,15 @@ def _games_refusal(season: Season, games: list[str]) -> str | None:
         return _("Not a game of this league: %(games)s.") % {"games": ", ".join(unknown)}
     if off_site := [g for g in games if g not in REGISTRY]:
         return _("The site has no tables for %(games)s: a night offers only games played on the site.") % {
-            "games": ", ".join(off_site)}
+            "games": ", ".join(off_site)
+        }
     return None
 
 
 def _boxes_refusal(boxes: dict, games: list[str]) -> str | None:
     if not isinstance(boxes, dict) or any(
-            not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_BOXES for n in boxes.values()):
+        not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_BOXES for n in boxes.values()
+    ):
         return _("Boxes are counted in whole numbers from 1 to %(max)d.") % {"max": MAX_BOXES}
     if stray := [g for g in boxes if g not in games]:
         return _("Boxes named for a game not on offer tonight: %(games)s.") % {"games": ", ".join(map(str, stray))}
@@ -82,9 +84,17 @@ def _forbidden_pairs(club, forbidden: Sequence[Sequence[int]]) -> list[list[int]
 
 
 @transaction.atomic
-def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, games: Sequence[str],
-               table_sizes: Sequence[int] = (3, 4), forbidden: Sequence[Sequence[int]] = (),
-               boxes: dict | None = None, mix: str = "fill") -> Night:
+def night_open(
+    *,
+    season: Season,
+    user: AbstractBaseUser,
+    date: datetime.date,
+    games: Sequence[str],
+    table_sizes: Sequence[int] = (3, 4),
+    forbidden: Sequence[Sequence[int]] = (),
+    boxes: dict | None = None,
+    mix: str = "fill",
+) -> Night:
     """Managers only. The games must be the league's and played on the site; every game needs at least one table
     size it allows; `boxes` (optional) says how many boxes of a game the club has tonight: never more tables of it.
     `mix`: "fill" (the fewest, fullest tables first) or "free" (the fewest repeats first: leagues.nights.pods)."""
@@ -94,8 +104,11 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
     games, boxes = list(dict.fromkeys(games)), boxes or {}
     if refusal := _games_refusal(season, games):
         errors["games"] = refusal
-    if (not table_sizes or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
-            or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)):
+    if (
+        not table_sizes
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in table_sizes)
+        or not all(2 <= s <= pods.MAX_TABLE_SIZE for s in table_sizes)
+    ):
         errors["table_sizes"] = _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE}
     if mix not in pods.MIXES:
         errors["mix"] = _("Choose full tables first or fewest repeats first.")
@@ -108,11 +121,20 @@ def night_open(*, season: Season, user: AbstractBaseUser, date: datetime.date, g
         errors["forbidden"] = _("Each forbidden pair names two different members of the club.")
     if errors:
         raise ValidationError(errors)
-    night = Night(season=season, date=date, games=games, table_sizes=sorted(set(table_sizes)), forbidden=pairs,
-                  boxes=dict(boxes), mix=mix, opened_by=user)
+    night = Night(
+        season=season,
+        date=date,
+        games=games,
+        table_sizes=sorted(set(table_sizes)),
+        forbidden=pairs,
+        boxes=dict(boxes),
+        mix=mix,
+        opened_by=user,
+    )
     if no_size := [g for g, sizes in game_sizes(night).items() if not sizes]:
-        raise ValidationError({"table_sizes": _("No size allowed tonight suits %(games)s.") % {
-            "games": ", ".join(no_size)}})
+        raise ValidationError(
+            {"table_sizes": _("No size allowed tonight suits %(games)s.") % {"games": ", ".join(no_size)}}
+        )
     night.save()
     return night
 
@@ -133,15 +155,17 @@ def _club_player(night: Night, user: AbstractBaseUser, player: Player | None) ->
 
 
 @transaction.atomic
-def night_check_in(*, night: Night, user: AbstractBaseUser, player: Player | None = None,
-                   only_game: str = "") -> NightCheckIn:
+def night_check_in(
+    *, night: Night, user: AbstractBaseUser, player: Player | None = None, only_game: str = ""
+) -> NightCheckIn:
     """A member checks in (again, after leaving); a latecomer simply checks in and is seated from the next
     proposal on. `only_game` must be one of tonight's games."""
     player = _club_player(night, user, player)
     if only_game and only_game not in night.games:
         raise ValidationError({"only_game": _("%(game)s is not on offer tonight.") % {"game": only_game}})
     check_in, _created = NightCheckIn.objects.update_or_create(
-        night=night, player=player, defaults={"only_game": only_game, "left_at": None})
+        night=night, player=player, defaults={"only_game": only_game, "left_at": None}
+    )
     return check_in
 
 
@@ -151,8 +175,9 @@ def night_leave(*, night: Night, user: AbstractBaseUser, player: Player | None =
     player = _club_player(night, user, player)
     # Only the check-in's row: the model's ordering ("night", ...) would join and lock the night, season, league
     # and club rows too, and deadlock an import that holds the club's row.
-    check_in = NightCheckIn.objects.select_for_update(of=("self",)).filter(night=night, player=player).order_by(
-        "pk").first()
+    check_in = (
+        NightCheckIn.objects.select_for_update(of=("self",)).filter(night=night, player=player).order_by("pk").first()
+    )
     if check_in is None:
         raise ValidationError({"player": _("%(player)s has not checked in tonight.") % {"player": player.name}})
     check_in.left_at = timezone.now()
@@ -169,8 +194,9 @@ def member_gone(*, club, player: Player) -> None:
     His finished tables and their results stay his."""
     nights = Night.objects.filter(season__league__club=club).order_by()
     since = timezone.localdate() - datetime.timedelta(days=1)
-    NightCheckIn.objects.filter(night__in=nights.filter(date__gte=since), player=player, left_at__isnull=True
-                                ).update(left_at=timezone.now())
+    NightCheckIn.objects.filter(night__in=nights.filter(date__gte=since), player=player, left_at__isnull=True).update(
+        left_at=timezone.now()
+    )
     proposed = NightTable.objects.filter(round__night__in=nights, round__opened_at__isnull=True)
     seated_in = sorted({t.round.night_id for t in proposed.select_related("round") if player.pk in t.players})
     for night_id in seated_in:  # a change to a night's round, like the others: under the night's lock
@@ -196,10 +222,17 @@ def met_in_season(season_id: int, players: Sequence[int]) -> Counter:
     ids = sorted(set(players))
     if len(ids) < 2:
         return Counter()
-    pairs = (ResultEntry.objects.order_by()
-             .filter(result__season_id=season_id, player_id__in=ids, result__entries__player_id__in=ids,
-                     result__entries__player_id__gt=F("player_id"))
-             .values_list("player_id", "result__entries__player_id").annotate(times=Count("*")))
+    pairs = (
+        ResultEntry.objects.order_by()
+        .filter(
+            result__season_id=season_id,
+            player_id__in=ids,
+            result__entries__player_id__in=ids,
+            result__entries__player_id__gt=F("player_id"),
+        )
+        .values_list("player_id", "result__entries__player_id")
+        .annotate(times=Count("*"))
+    )
     return Counter({frozenset((a, b)): times for a, b, times in pairs})
 
 
@@ -210,8 +243,9 @@ def _history(night: Night, players: Sequence[int]) -> tuple[dict, dict]:
     met = met_in_season(night.season_id, players)
     here = set(players)
     seats: dict = {}
-    for table in NightTable.objects.filter(round__night__season=night.season,
-                                           round__opened_at__isnull=False).select_related("round"):
+    for table in NightTable.objects.filter(
+        round__night__season=night.season, round__opened_at__isnull=False
+    ).select_related("round"):
         if table.round.night_id == night.pk:
             for a, b in combinations([p for p in table.players if p in here], 2):
                 met[frozenset((a, b))] += TONIGHT_WEIGHT
@@ -271,9 +305,12 @@ def snapshot(night_pk: int) -> Snapshot:
     current = last if last is not None and last.opened_at is None else None
     check_ins = list(NightCheckIn.objects.filter(night_id=night_pk, left_at__isnull=True).order_by("player_id"))
     locked = list(current.tables.filter(locked=True).order_by("position", "pk")) if current else []
-    key = ((night.games, night.table_sizes, night.forbidden, night.boxes, night.mix),
-           [(r.pk, r.opened_at) for r in rounds], [(c.player_id, c.only_game) for c in check_ins],
-           [(t.pk, t.position, t.game, t.players) for t in locked])
+    key = (
+        (night.games, night.table_sizes, night.forbidden, night.boxes, night.mix),
+        [(r.pk, r.opened_at) for r in rounds],
+        [(c.player_id, c.only_game) for c in check_ins],
+        [(t.pk, t.position, t.game, t.players) for t in locked],
+    )
     return Snapshot(night, last, current, {c.player_id: c for c in check_ins}, locked, key)
 
 
@@ -296,8 +333,12 @@ def round_propose(*, night: Night, user: AbstractBaseUser) -> NightRound:
             _night_locked(night)  # one change to the night's rounds at a time
             if snapshot(night.pk).key == read.key:
                 return _write_round(read, tables)
-    raise NightChanged(_("The night changed while its tables were being proposed (a check-in, a locked table, "
-                         "an opened round); nothing was written. Propose again."))
+    raise NightChanged(
+        _(
+            "The night changed while its tables were being proposed (a check-in, a locked table, "
+            "an opened round); nothing was written. Propose again."
+        )
+    )
 
 
 def _optimise(read: Snapshot) -> list:
@@ -306,7 +347,11 @@ def _optimise(read: Snapshot) -> list:
         raise ValidationError({"tables": _("A locked table seats a player who is not here; unlock it first.")})
     met, seats = _history(night, sorted(present))
     request = pods.Night(
-        players=sorted(present), met=met, seats=seats, games=game_sizes(night), mix=night.mix,
+        players=sorted(present),
+        met=met,
+        seats=seats,
+        games=game_sizes(night),
+        mix=night.mix,
         forbidden={frozenset(pair) for pair in night.forbidden},
         accepts={p: {c.only_game} for p, c in present.items() if c.only_game},
         locked=[pods.Table(tuple(t.players), t.game, locked=True) for t in read.locked],
@@ -397,15 +442,18 @@ def table_game_set(*, table: NightTable, user: AbstractBaseUser, game: str) -> N
     if game not in night.games:
         raise ValidationError({"game": _("%(game)s is not on offer tonight.") % {"game": name}})
     if len(table.players) not in game_sizes(night)[game]:
-        raise ValidationError({"game": _("%(game)s does not seat the %(count)d players of table %(n)d tonight.") % {
-            "game": name, "count": len(table.players), "n": n}})
+        raise ValidationError(
+            {
+                "game": _("%(game)s does not seat the %(count)d players of table %(n)d tonight.")
+                % {"game": name, "count": len(table.players), "n": n}
+            }
+        )
     accepts = selectors.night_accepts(night)
     if any(game not in accepts.get(p, {game}) for p in table.players):
         raise ValidationError({"game": _("A player at table %(n)d plays another game only.") % {"n": n}})
     others = night_round.tables.exclude(pk=table.pk).filter(game=game).count()
     if others >= night.boxes.get(game, table_games.UNLIMITED):
-        raise ValidationError({"game": _("Every box of %(game)s is at another table of this round.") % {
-            "game": name}})
+        raise ValidationError({"game": _("Every box of %(game)s is at another table of this round.") % {"game": name}})
     table.game, table.locked = game, True
     table.save(update_fields=["game", "locked"])
     return table
@@ -422,32 +470,46 @@ def pods_message(error: pods.PodsError) -> str:
         "bad_sizes": lambda: _("Table sizes are whole numbers from 2 to %(max)d.") % {"max": pods.MAX_TABLE_SIZE},
         "locked_absent": lambda: _("A locked table seats a player who is not here; unlock it first."),
         "locked_twice": lambda: _("A player sits at two locked tables; unlock one of them."),
-        "unsplittable": lambda: _("%(count)d players cannot be split into tables of %(sizes)s.") % {
-            "count": params.get("count", 0), "sizes": sizes},
+        "unsplittable": lambda: (
+            _("%(count)d players cannot be split into tables of %(sizes)s.")
+            % {"count": params.get("count", 0), "sizes": sizes}
+        ),
         "infeasible": lambda: {
             "forbidden": _("No split keeps every rule: the pairs kept apart leave no way to seat everyone."),
-            "games": _("No split keeps every rule: the games each player plays and the table sizes each game "
-                       "allows leave no way to seat everyone."),
-        }.get(params.get("rule"), _("No split keeps every rule (pairs kept apart, the games each player plays, "
-                                    "table sizes).")),
-        "too_many_players": lambda: _("A night proposes tables for at most %(max)d players.") % {
-            "max": params.get("max", pods.MAX_PLAYERS)},
+            "games": _(
+                "No split keeps every rule: the games each player plays and the table sizes each game "
+                "allows leave no way to seat everyone."
+            ),
+        }.get(
+            params.get("rule"),
+            _("No split keeps every rule (pairs kept apart, the games each player plays, table sizes)."),
+        ),
+        "too_many_players": lambda: (
+            _("A night proposes tables for at most %(max)d players.") % {"max": params.get("max", pods.MAX_PLAYERS)}
+        ),
         "locked_size": lambda: _("A locked table's size is not one its game allows tonight; unlock it first."),
         "locked_pair": lambda: _("A locked table seats a pair kept apart; unlock it first."),
         "locked_game": lambda: _("A locked table seats a player at a game he does not play; unlock it first."),
-        "undecided": lambda: _("The optimiser's complete search neither found a split nor proved that none "
-                               "exists in %(seconds)d seconds: the pairs kept apart are too many to decide.") % {
-            "seconds": params.get("seconds", 0)},
-        "boxes": lambda: _("Tonight's boxes cannot seat everyone: the split needs %(tables)d tables.") % {
-            "tables": params.get("tables", 0)},
+        "undecided": lambda: (
+            _(
+                "The optimiser's complete search neither found a split nor proved that none "
+                "exists in %(seconds)d seconds: the pairs kept apart are too many to decide."
+            )
+            % {"seconds": params.get("seconds", 0)}
+        ),
+        "boxes": lambda: (
+            _("Tonight's boxes cannot seat everyone: the split needs %(tables)d tables.")
+            % {"tables": params.get("tables", 0)}
+        ),
     }
     say = messages.get(error.code)
     return say() if say else str(error)
 
 
 @transaction.atomic
-def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None,
-                counts: dict | None = None) -> NightRound:
+def tables_open(
+    *, night_round: NightRound, user: AbstractBaseUser, setups: dict | None = None, counts: dict | None = None
+) -> NightRound:
     """Managers only. Each proposed table becomes a table session of the club with its seats filled in seat
     order; `setups` maps a table's position to its set-up, else the site deals one (`counts`: the number its game
     asks the organiser to count at the table, by position). All or nothing."""
@@ -458,8 +520,14 @@ def tables_open(*, night_round: NightRound, user: AbstractBaseUser, setups: dict
     by_id = Player.objects.in_bulk([p for t in night_round.tables.all() for p in t.players])
     for table in night_round.tables.order_by("position"):
         session = seating.seated_table_open(
-            game=table.game, number=table.position + 1, players=[by_id[p] for p in table.players], club=club,
-            user=user, setup=setups.get(table.position), count=counts.get(table.position))
+            game=table.game,
+            number=table.position + 1,
+            players=[by_id[p] for p in table.players],
+            club=club,
+            user=user,
+            setup=setups.get(table.position),
+            count=counts.get(table.position),
+        )
         table.session = session
         table.save(update_fields=["session"])
     night_round.opened_at = timezone.now()

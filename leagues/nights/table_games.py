@@ -25,14 +25,17 @@ from collections.abc import Sequence
 
 from . import pods
 
-UNLIMITED = 10 ** 9
+UNLIMITED = 10**9
 
 
 def fitting_games(players: Sequence, *, offered: Sequence[str], sizes: dict, accepts: dict) -> list[str]:
     """The games on offer, in the night's order, that a table of these players may play (its size allowed, every
     player accepting it)."""
-    return [game for game in offered if len(players) in sizes.get(game, ())
-            and all(game in accepts.get(p, (game,)) for p in players)]
+    return [
+        game
+        for game in offered
+        if len(players) in sizes.get(game, ()) and all(game in accepts.get(p, (game,)) for p in players)
+    ]
 
 
 def propose(request: pods.Night, *, offered: Sequence[str], boxes: dict) -> list[pods.Table]:
@@ -50,13 +53,15 @@ def propose(request: pods.Night, *, offered: Sequence[str], boxes: dict) -> list
                 raise
             break  # fewer, larger tables cannot be had: say the boxes are short
         new = [t for t in proposal.tables if not t.locked]
-        chosen = assign(new, locked=request.locked, offered=offered, sizes=allowed, accepts=request.accepts,
-                        boxes=boxes)
+        chosen = assign(
+            new, locked=request.locked, offered=offered, sizes=allowed, accepts=request.accepts, boxes=boxes
+        )
         if chosen is not None:
             return [*request.locked, *(_seated(t, g, request) for t, g in zip(new, chosen, strict=True))]
         shortage = len(proposal.tables)  # the fewest tables tried so far
-    raise pods.PodsError(f"Tonight's boxes cannot seat everyone: the split needs {shortage} tables.", "boxes",
-                         tables=shortage)
+    raise pods.PodsError(
+        f"Tonight's boxes cannot seat everyone: the split needs {shortage} tables.", "boxes", tables=shortage
+    )
 
 
 def _with_games(request: pods.Night, games: dict) -> pods.Night:
@@ -69,13 +74,24 @@ def _seated(table: pods.Table, game: str, request: pods.Night) -> pods.Table:
     game's seat history (the optimiser's own function, on this one table)."""
     if game == table.game:
         return table
-    one = pods.Night(players=list(table.players), games={game: (len(table.players),)}, seats=request.seats,
-                     renyi_order=request.renyi_order)
+    one = pods.Night(
+        players=list(table.players),
+        games={game: (len(table.players),)},
+        seats=request.seats,
+        renyi_order=request.renyi_order,
+    )
     return pods.Table(pods.propose(one).tables[0].players, game)
 
 
-def assign(tables: Sequence[pods.Table], *, locked: Sequence[pods.Table], offered: Sequence[str], sizes: dict,
-           accepts: dict, boxes: dict) -> list[str] | None:
+def assign(
+    tables: Sequence[pods.Table],
+    *,
+    locked: Sequence[pods.Table],
+    offered: Sequence[str],
+    sizes: dict,
+    accepts: dict,
+    boxes: dict,
+) -> list[str] | None:
     """A game for each table (in order), or None when the boxes cannot seat them all (module docstring)."""
     options = [fitting_games(t.players, offered=offered, sizes=sizes, accepts=accepts) for t in tables]
     load = {game: 0 for game in offered}

@@ -13,8 +13,6 @@ urlpatterns = [
     path("nights/<int:pk>/propose/", views.night_propose, name="night_propose"),
     path("nights/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="night_swap"),
     path("nights/<int:pk>/rounds/<int:number>/open/", views.round_open, name="night_open_tables"),
-    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", views.table_lock,
-         name="night_table_lock"),
-    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/game/", views.table_game,
-         name="night_table_game"),
+    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/lock/", views.table_lock, name="night_table_lock"),
+    path("nights/<int:pk>/rounds/<int:number>/tables/<int:position>/game/", views.table_game, name="night_table_game"),
 ]

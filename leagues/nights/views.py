@@ -77,9 +77,15 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
             if form.is_valid():
                 data = form.cleaned_data
                 try:
-                    night = services.night_open(season=season, user=request.user, date=data["date"],
-                                                games=data["games"], table_sizes=data["table_sizes"],
-                                                boxes=data["boxes"], mix=data["mix"])
+                    night = services.night_open(
+                        season=season,
+                        user=request.user,
+                        date=data["date"],
+                        games=data["games"],
+                        table_sizes=data["table_sizes"],
+                        boxes=data["boxes"],
+                        mix=data["mix"],
+                    )
                 except ValidationError as exc:
                     from leagues.common.forms import apply_service_errors
 
@@ -88,17 +94,27 @@ def season_nights(request: HttpRequest, pk: int) -> HttpResponse:
                     return redirect("night_detail", night.pk)
             status = 400
     nights = season.nights.order_by("-date", "-pk")
-    return render(request, "leagues/nights/season_nights.html",
-                  {"season": season, "league": season.league, "nights": nights, "form": form, "manages": manages,
-                   "member": access.membership is not None},
-                  status=status)
+    return render(
+        request,
+        "leagues/nights/season_nights.html",
+        {
+            "season": season,
+            "league": season.league,
+            "nights": nights,
+            "form": form,
+            "manages": manages,
+            "member": access.membership is not None,
+        },
+        status=status,
+    )
 
 
 # --- the organiser's screen ------------------------------------------------------------------------------------
 
 
-def _round_context(request: HttpRequest, night: Night, *, pick: int | None = None, error: str = "",
-                   proposing: int | None = None) -> dict:
+def _round_context(
+    request: HttpRequest, night: Night, *, pick: int | None = None, error: str = "", proposing: int | None = None
+) -> dict:
     """The current round (the latest), its tables with names and, while proposed, each seat's chance to win.
     `proposing`: the attempt of a proposal queued or running (the page says so and polls; read when not given)."""
     if proposing is None:
@@ -112,26 +128,61 @@ def _round_context(request: HttpRequest, night: Night, *, pick: int | None = Non
         names = Player.objects.in_bulk([p for t in rows for p in t["players"]])
         proposed = night_round.opened_at is None
         # the league's ratings, where tonight's results count (a table new to the league: its game's, and it says so)
-        odds = (tables_chances([(t["game"], t["players"]) for t in rows],
-                               league_id=night.season.league_id)
-                if proposed else [None] * len(rows))
+        odds = (
+            tables_chances([(t["game"], t["players"]) for t in rows], league_id=night.season.league_id)
+            if proposed
+            else [None] * len(rows)
+        )
         sizes = services.game_sizes(night)
         accepts = selectors.night_accepts(night) if proposed else {}
         for table, table_odds in zip(rows, odds, strict=True):
             chances = {c.player_id: c.win for c in table_odds or []}
             seats = [{"player": names[p], "chance": chances.get(p)} for p in table["players"]]
             link = reverse("table_detail", args=[table["session"]]) if table["session"] else ""
-            games = [g for g in table_games.fitting_games(table["players"], offered=night.games, sizes=sizes,
-                                                          accepts=accepts) if g != table["game"]] if proposed else []
-            tables.append({**table, "number": table["position"] + 1, "seats": seats, "link": link, "games": games,
-                           "chances_from_game": bool(table_odds) and table_odds[0].scope == "game",
-                           "qr": _qr(request.build_absolute_uri(link), _("QR code of table %(n)d") % {
-                               "n": table["position"] + 1}) if link else ""})
+            games = (
+                [
+                    g
+                    for g in table_games.fitting_games(
+                        table["players"], offered=night.games, sizes=sizes, accepts=accepts
+                    )
+                    if g != table["game"]
+                ]
+                if proposed
+                else []
+            )
+            tables.append(
+                {
+                    **table,
+                    "number": table["position"] + 1,
+                    "seats": seats,
+                    "link": link,
+                    "games": games,
+                    "chances_from_game": bool(table_odds) and table_odds[0].scope == "game",
+                    "qr": _qr(
+                        request.build_absolute_uri(link), _("QR code of table %(n)d") % {"n": table["position"] + 1}
+                    )
+                    if link
+                    else "",
+                }
+            )
     still_playing = sum(1 for t in tables if t["session"] and not t["finished"])
-    return {"night": night, "round": night_round, "tables": tables, "pick": pick, "round_error": error,
-            "still_playing": still_playing, "proposing": proposing, "proposal_poll_seconds": PROPOSAL_POLL_SECONDS,
-            "counts_asked": [{**t, "what": label, "help": help_text} for t in tables if not t["session"]
-                             for label, help_text in [_night_count_label(t["game"])] if label]}
+    return {
+        "night": night,
+        "round": night_round,
+        "tables": tables,
+        "pick": pick,
+        "round_error": error,
+        "still_playing": still_playing,
+        "proposing": proposing,
+        "proposal_poll_seconds": PROPOSAL_POLL_SECONDS,
+        "counts_asked": [
+            {**t, "what": label, "help": help_text}
+            for t in tables
+            if not t["session"]
+            for label, help_text in [_night_count_label(t["game"])]
+            if label
+        ],
+    }
 
 
 def _night_count_label(game: str) -> tuple[str | None, str | None]:
@@ -146,8 +197,12 @@ def _night_count_label(game: str) -> tuple[str | None, str | None]:
 
 def _present_context(night: Night) -> dict:
     players = selectors.night_players(night)
-    return {"night": night, "players": players, "present_count": sum(p["present"] for p in players),
-            "poll_seconds": PRESENT_POLL_SECONDS}
+    return {
+        "night": night,
+        "players": players,
+        "present_count": sum(p["present"] for p in players),
+        "poll_seconds": PRESENT_POLL_SECONDS,
+    }
 
 
 @login_required
@@ -164,8 +219,11 @@ def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return _round_part(request, night, round_context)
     context = {**round_context, **_present_context(night)}
     check_in_url = request.build_absolute_uri(reverse("night_check_in", args=[night.pk]))
-    context.update(check_in_url=check_in_url, check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
-                   standings_url=reverse("night_standings", args=[night.pk]))
+    context.update(
+        check_in_url=check_in_url,
+        check_in_qr=_qr(check_in_url, _("QR code of the check-in page")),
+        standings_url=reverse("night_standings", args=[night.pk]),
+    )
     return render(request, "leagues/nights/night.html", context)
 
 
@@ -197,8 +255,9 @@ def night_tick(request: HttpRequest, pk: int) -> HttpResponse:
             status, error = 400, _refusal(exc)
     if request.htmx or error:
         template = "leagues/nights/partials/present.html" if request.htmx else "leagues/nights/refused.html"
-        return render(request, template, {**_present_context(night), "present_error": error,
-                                          "round_error": error}, status=status)
+        return render(
+            request, template, {**_present_context(night), "present_error": error, "round_error": error}, status=status
+        )
     return redirect(f"{reverse('night_detail', args=[night.pk])}#night-present")
 
 
@@ -215,8 +274,9 @@ def night_propose(request: HttpRequest, pk: int) -> HttpResponse:
         return _round_answer(request, night, state["error"], 400)  # shows a 4xx's part, not a 5xx's
     if state["state"] == NightProposal.State.DONE or not request.htmx:
         return _round_answer(request, night)
-    return render(request, "leagues/nights/partials/round.html",
-                  _round_context(request, night, proposing=row.attempt), status=202)
+    return render(
+        request, "leagues/nights/partials/round.html", _round_context(request, night, proposing=row.attempt), status=202
+    )
 
 
 def _round_part(request: HttpRequest, night: Night, round_context: dict) -> HttpResponse:
@@ -292,8 +352,12 @@ def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             continue  # the service says what is missing
         count = _post_int(request, field)
         if count is None:
-            return _round_answer(request, night, _("Table %(n)d: “%(what)s” takes a whole number.") % {
-                "n": table.position + 1, "what": what}, 400)
+            return _round_answer(
+                request,
+                night,
+                _("Table %(n)d: “%(what)s” takes a whole number.") % {"n": table.position + 1, "what": what},
+                400,
+            )
         counts[table.position] = count
     try:
         services.tables_open(night_round=night_round, user=request.user, counts=counts)
@@ -312,24 +376,34 @@ def night_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     night = night_for_viewer(pk, request.user)
     access = club_access(night.season.league.club, request.user)
     if access.membership is None:
-        raise PermissionDenied(_("Only members of the club can check in: ask the organiser for the club's invite "
-                                 "link, join, then open this page again."))
+        raise PermissionDenied(
+            _(
+                "Only members of the club can check in: ask the organiser for the club's invite "
+                "link, join, then open this page again."
+            )
+        )
     error, status = "", 200
     if request.method == "POST":
         try:
             if request.POST.get("action") == "leave":
                 services.night_leave(night=night, user=request.user)
             else:
-                services.night_check_in(night=night, user=request.user,
-                                        only_game=request.POST.get("only_game", "").strip())
+                services.night_check_in(
+                    night=night, user=request.user, only_game=request.POST.get("only_game", "").strip()
+                )
         except ValidationError as exc:
             error, status = _refusal(exc), 400
         else:
             return redirect("night_check_in", night.pk)
     check_in = night.check_ins.filter(player=access.membership.player).first()
-    context = {"night": night, "check_in": check_in, "error": error, "poll_seconds": SEAT_POLL_SECONDS,
-               "your_table": selectors.player_table(night, access.membership.player_id),
-               "standings_url": reverse("night_standings", args=[night.pk])}
+    context = {
+        "night": night,
+        "check_in": check_in,
+        "error": error,
+        "poll_seconds": SEAT_POLL_SECONDS,
+        "your_table": selectors.player_table(night, access.membership.player_id),
+        "standings_url": reverse("night_standings", args=[night.pk]),
+    }
     if request.htmx and request.GET.get("part") == "table":
         return render(request, "leagues/nights/partials/your_table.html", context)
     return render(request, "leagues/nights/check_in.html", context, status=status)

@@ -16,8 +16,18 @@ class NotificationAdmin(admin.ModelAdmin):
 
     list_display = ["recipient", "kind", "state", "attempts", "created_at", "sent_at"]
     list_filter = ["kind", "state"]
-    readonly_fields = ["recipient", "kind", "club", "payload", "dedupe_key", "state", "created_at", "sent_at",
-                       "claimed_at", "attempts"]
+    readonly_fields = [
+        "recipient",
+        "kind",
+        "club",
+        "payload",
+        "dedupe_key",
+        "state",
+        "created_at",
+        "sent_at",
+        "claimed_at",
+        "attempts",
+    ]
 
     def has_add_permission(self, request) -> bool:
         return False

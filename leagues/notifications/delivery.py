@@ -53,8 +53,9 @@ def in_quiet_hours(club_id: int | None, now: datetime.datetime | None = None) ->
 
 
 def _pushed_last_hour(user_id: int) -> int:
-    return Notification.objects.filter(recipient_id=user_id, state=Notification.State.PUSHED,
-                                       sent_at__gte=timezone.now() - datetime.timedelta(hours=1)).count()
+    return Notification.objects.filter(
+        recipient_id=user_id, state=Notification.State.PUSHED, sent_at__gte=timezone.now() - datetime.timedelta(hours=1)
+    ).count()
 
 
 def _push_to_devices(user_id: int, devices: list[PushSubscription], message: dict) -> bool:
@@ -69,8 +70,9 @@ def _push_to_devices(user_id: int, devices: list[PushSubscription], message: dic
         except Gone:
             PushSubscription.objects.filter(pk=subscription.pk).delete()
         except Refused as error:
-            logger.warning("Push device %s of user %s refused at delivery (%s): removed", subscription.pk,
-                           user_id, error)
+            logger.warning(
+                "Push device %s of user %s refused at delivery (%s): removed", subscription.pk, user_id, error
+            )
             PushSubscription.objects.filter(pk=subscription.pk).delete()
         except Exception as error:
             logger.warning("Push to a device of user %s failed: %s", user_id, error)
@@ -92,9 +94,14 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
     the e-mail), ("push", (devices, the worded message)) or (a final state, None)."""
     with transaction.atomic():
         lapsed = timezone.now() - CLAIM_LEASE
-        row = Notification.objects.select_for_update().filter(
-            Q(state=Notification.State.QUEUED) | Q(state=Notification.State.SENDING, claimed_at__lte=lapsed),
-            pk=row_id).first()
+        row = (
+            Notification.objects.select_for_update()
+            .filter(
+                Q(state=Notification.State.QUEUED) | Q(state=Notification.State.SENDING, claimed_at__lte=lapsed),
+                pk=row_id,
+            )
+            .first()
+        )
         if row is None:  # sent by another run meanwhile, or being sent
             return "done", None
         if preference is not None and row.kind in AT_ONCE and preference.channel(row.kind) == Channel.EMAIL:
@@ -113,12 +120,17 @@ def _claim(row_id: int, preference: Preference | None) -> tuple[str, object]:
         else:
             still_due, _gone = split_due([row], row.recipient_id, Channel.PUSH)  # quiet hours held it: ask again
             devices = list(PushSubscription.objects.filter(user_id=row.recipient_id))
-            if not (still_due and devices and push_enabled()
-                    and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR):
+            if not (still_due and devices and push_enabled() and _pushed_last_hour(row.recipient_id) < PUSHES_PER_HOUR):
                 return _mark(row, Notification.State.DROPPED), None
             language = preference.language if preference is not None else settings.LANGUAGE_CODE
-            work = ("push", (devices, worded(row.kind, row.payload, language) | {
-                "tag": row.dedupe_key, "account": account_of(row.recipient_id)}))  # the phone shows it to him only
+            work = (
+                "push",
+                (
+                    devices,
+                    worded(row.kind, row.payload, language)
+                    | {"tag": row.dedupe_key, "account": account_of(row.recipient_id)},
+                ),
+            )  # the phone shows it to him only
         row.state, row.claimed_at = Notification.State.SENDING, timezone.now()
         row.save(update_fields=["state", "claimed_at"])
         return work
@@ -174,8 +186,11 @@ def deliver(user_id: int) -> dict:
     counts: dict[str, int] = {}
     failure: Exception | None = None
     lapsed = Q(state=Notification.State.SENDING, claimed_at__lte=timezone.now() - CLAIM_LEASE)
-    for row_id in Notification.objects.filter(Q(state=Notification.State.QUEUED) | lapsed,
-                                              recipient_id=user_id).order_by("pk").values_list("pk", flat=True):
+    for row_id in (
+        Notification.objects.filter(Q(state=Notification.State.QUEUED) | lapsed, recipient_id=user_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    ):
         try:
             state = _deliver_one(row_id, preference)
         except SoftTimeLimitExceeded:  # out of time: the outbox row stays, the next run sends the rest

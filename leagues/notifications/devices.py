@@ -121,5 +121,6 @@ def connect() -> None:
 
     user_logged_out.connect(forget_at_logout, dispatch_uid="notifications-devices-logout")
     user_logged_in.connect(follow_login, dispatch_uid="notifications-devices-login")
-    post_save.connect(forget_at_password_change, sender=settings.AUTH_USER_MODEL,
-                      dispatch_uid="notifications-devices-password")
+    post_save.connect(
+        forget_at_password_change, sender=settings.AUTH_USER_MODEL, dispatch_uid="notifications-devices-password"
+    )

@@ -34,8 +34,11 @@ def remind_sign_offs(now: datetime.datetime) -> int:
     """Once more, a day after the first message, to those who still have not signed."""
     result_ids = set()
     for payload in Notification.objects.filter(
-            kind=Kind.SIGN_OFF, dedupe_key__startswith="sign_off:", created_at__lte=now - REMIND_AFTER,
-            created_at__gt=now - REMIND_WITHIN).values_list("payload", flat=True):
+        kind=Kind.SIGN_OFF,
+        dedupe_key__startswith="sign_off:",
+        created_at__lte=now - REMIND_AFTER,
+        created_at__gt=now - REMIND_WITHIN,
+    ).values_list("payload", flat=True):
         if payload.get("result"):
             result_ids.add(payload["result"])
     written = 0
@@ -73,13 +76,18 @@ def _due_users(now: datetime.datetime) -> list[int]:
     local = timezone.localtime(now)
     hours = dict(ClubHours.objects.values_list("club_id", "digest_hour"))
     waiting: dict[int, bool] = {}
-    for user_id, club_id in Notification.objects.filter(state=Notification.State.DIGEST).values_list(
-            "recipient_id", "club_id").distinct():
+    for user_id, club_id in (
+        Notification.objects.filter(state=Notification.State.DIGEST).values_list("recipient_id", "club_id").distinct()
+    ):
         waiting[user_id] = waiting.get(user_id, False) or hours.get(club_id, DIGEST_HOUR) == local.hour
-    retry = dict(Preference.objects.filter(user_id__in=waiting, digest_retry_at__isnull=False).values_list(
-        "user_id", "digest_retry_at"))
-    done = set(Preference.objects.filter(user_id__in=waiting, last_digest_on=local.date()).values_list(
-        "user_id", flat=True))
+    retry = dict(
+        Preference.objects.filter(user_id__in=waiting, digest_retry_at__isnull=False).values_list(
+            "user_id", "digest_retry_at"
+        )
+    )
+    done = set(
+        Preference.objects.filter(user_id__in=waiting, last_digest_on=local.date()).values_list("user_id", flat=True)
+    )
     due = {uid for uid, at_hour in waiting.items() if (retry[uid] <= now if uid in retry else at_hour)}
     return sorted(due - done)
 
@@ -92,11 +100,15 @@ def _claim(user_id: int, today: datetime.date) -> tuple[EmailMessage, list[int],
         preference = Preference.objects.select_for_update().select_related("user").filter(user_id=user_id).first()
         if preference is None or preference.last_digest_on == today:
             return None
-        rows = list(Notification.objects.select_for_update().filter(
-            recipient_id=user_id, state=Notification.State.DIGEST).order_by("created_at", "pk"))
+        rows = list(
+            Notification.objects.select_for_update()
+            .filter(recipient_id=user_id, state=Notification.State.DIGEST)
+            .order_by("created_at", "pk")
+        )
         rows, gone = split_due(rows, user_id, Channel.EMAIL)  # left the club, chose otherwise, signed meanwhile
         Notification.objects.filter(pk__in=[row.pk for row in gone]).update(
-            state=Notification.State.DROPPED, sent_at=timezone.now())
+            state=Notification.State.DROPPED, sent_at=timezone.now()
+        )
         if not rows or not preference.user.email or not preference.user.is_active:
             return None
         if not address_verified(preference.user):  # no mail to an address nobody proved he reads: the messages
@@ -140,7 +152,8 @@ def send_digest(user_id: int, now: datetime.datetime) -> bool:
         return False
     with transaction.atomic():
         Notification.objects.filter(pk__in=row_ids, state=Notification.State.DIGEST).update(
-            state=Notification.State.EMAILED, sent_at=timezone.now())
+            state=Notification.State.EMAILED, sent_at=timezone.now()
+        )
         Preference.objects.filter(user_id=user_id).update(digest_failures=0, digest_retry_at=None, digest_error="")
     return True
 

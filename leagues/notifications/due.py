@@ -22,8 +22,11 @@ def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple
     """`rows` (one person's, oldest first) as (still due by `channel`, no longer due): four reads at most. A
     sign-off message is due while its result waits for him by the waiting page's own rule (results_to_sign: an
     organiser's guests' results too), so the e-mail, the push, the page and the badge agree."""
-    clubs = set(Membership.objects.filter(player__user_id=user_id, player__user__is_active=True)
-                .values_list("club_id", flat=True))
+    clubs = set(
+        Membership.objects.filter(player__user_id=user_id, player__user__is_active=True).values_list(
+            "club_id", flat=True
+        )
+    )
     chosen = Preference.objects.filter(user_id=user_id).first()
     asked = {row.payload.get("result") for row in rows if row.kind == Kind.SIGN_OFF} - {None}
     reader = get_user_model().objects.filter(pk=user_id).first() if asked else None
@@ -32,10 +35,12 @@ def split_due(rows: Sequence[Notification], user_id: int, channel: str) -> tuple
     due, gone, told = [], [], set()
     for row in rows:
         result = row.payload.get("result") if row.kind == Kind.SIGN_OFF else None
-        keep = ((row.club_id is None or row.club_id in clubs)
-                and (chosen.channel(row.kind) if chosen else default_channel(row.kind)) == channel
-                and (result is None or (result in waiting and result not in told))
-                and (row.kind != Kind.DISPUTE or row.pk in open_disputes))
+        keep = (
+            (row.club_id is None or row.club_id in clubs)
+            and (chosen.channel(row.kind) if chosen else default_channel(row.kind)) == channel
+            and (result is None or (result in waiting and result not in told))
+            and (row.kind != Kind.DISPUTE or row.pk in open_disputes)
+        )
         (due if keep else gone).append(row)
         if keep and result is not None:
             told.add(result)  # a reminder beside its first message says it once
@@ -61,14 +66,14 @@ def disputes_open(rows: Sequence[Notification]) -> set[int]:
         return set()
     asked = {row.payload.get("result") for row in rows} - {None}
     results = {r.pk: r for r in Result.objects.filter(pk__in=asked).only("pk", "status", "flagged_by_id")}
-    denied = set(SignOff.objects.filter(result_id__in=results, agreed=False).exclude(by=None).values_list(
-        "result_id", "by_id"))
+    denied = set(
+        SignOff.objects.filter(result_id__in=results, agreed=False).exclude(by=None).values_list("result_id", "by_id")
+    )
     still = set()
     for row in rows:
         result, by = results.get(row.payload.get("result")), _disputer(row)
         if result is None or by is None:
             continue
-        if (result.flagged_by_id == by
-                or (result.status == Result.Status.DISPUTED and (result.pk, by) in denied)):
+        if result.flagged_by_id == by or (result.status == Result.Status.DISPUTED and (result.pk, by) in denied):
             still.add(row.pk)
     return still

@@ -14,8 +14,10 @@ class PreferenceForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for kind in AT_ONCE:  # these do not wait for the daily e-mail: the choice says so
-            self.fields[kind].choices = [(value, _("By e-mail, at once") if value == Channel.EMAIL else label)
-                                         for value, label in self.fields[kind].choices]
+            self.fields[kind].choices = [
+                (value, _("By e-mail, at once") if value == Channel.EMAIL else label)
+                for value, label in self.fields[kind].choices
+            ]
 
 
 class DeviceForm(forms.Form):
@@ -33,8 +35,9 @@ class DeviceForm(forms.Form):
         try:
             endpoints.check(endpoint)
         except (endpoints.Refused, LookupError) as error:
-            raise forms.ValidationError(_("A push subscription's endpoint is a push service's https address.")) \
-                from error
+            raise forms.ValidationError(
+                _("A push subscription's endpoint is a push service's https address.")
+            ) from error
         return endpoint
 
 
@@ -42,12 +45,15 @@ HOURS = [(h, f"{h:02d}:00") for h in range(24)]
 
 
 class ClubHoursForm(forms.ModelForm):
-    digest_hour = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
-        "digest_hour").verbose_name)
-    quiet_from = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
-        "quiet_from").verbose_name)
-    quiet_until = forms.TypedChoiceField(choices=HOURS, coerce=int, label=ClubHours._meta.get_field(
-        "quiet_until").verbose_name)
+    digest_hour = forms.TypedChoiceField(
+        choices=HOURS, coerce=int, label=ClubHours._meta.get_field("digest_hour").verbose_name
+    )
+    quiet_from = forms.TypedChoiceField(
+        choices=HOURS, coerce=int, label=ClubHours._meta.get_field("quiet_from").verbose_name
+    )
+    quiet_until = forms.TypedChoiceField(
+        choices=HOURS, coerce=int, label=ClubHours._meta.get_field("quiet_until").verbose_name
+    )
 
     class Meta:
         model = ClubHours

@@ -69,17 +69,32 @@ def mail(preference: Preference, rows: list[Notification], site: str, *, at_once
     unsubscribe = site + reverse("notifications:unsubscribe", args=[unsubscribe_token(preference.user_id)])
     with override(preference.language):
         lines = [worded(row.kind, row.payload, preference.language) for row in rows]
-        body = render_to_string("notifications/digest.txt", {
-            "lines": [line | {"url": site + line["url"]} for line in lines], "unsubscribe": unsubscribe,
-            "settings_url": site + reverse("notifications:settings"), "site_name": settings.SITE_NAME,
-            "site_url": site})
+        body = render_to_string(
+            "notifications/digest.txt",
+            {
+                "lines": [line | {"url": site + line["url"]} for line in lines],
+                "unsubscribe": unsubscribe,
+                "settings_url": site + reverse("notifications:settings"),
+                "site_name": settings.SITE_NAME,
+                "site_url": site,
+            },
+        )
         site_name = settings.SITE_NAME  # never a hard-coded name: the site's own, from settings (issue 47)
         if at_once:
             where = subject_place(rows[0].payload, preference.language)
             subject = (_("%(site)s: %(title)s (%(where)s)") if where else _("%(site)s: %(title)s")) % {
-                "site": site_name, "title": lines[0]["title"], "where": where}
+                "site": site_name,
+                "title": lines[0]["title"],
+                "where": where,
+            }
         else:
-            subject = ngettext("%(site)s: %(count)d thing for you", "%(site)s: %(count)d things for you",
-                               len(rows)) % {"count": len(rows), "site": site_name}
-    return EmailMessage(subject, body, to=[preference.user.email], headers={
-        "List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+            subject = ngettext("%(site)s: %(count)d thing for you", "%(site)s: %(count)d things for you", len(rows)) % {
+                "count": len(rows),
+                "site": site_name,
+            }
+    return EmailMessage(
+        subject,
+        body,
+        to=[preference.user.email],
+        headers={"List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )

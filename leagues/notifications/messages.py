@@ -26,7 +26,7 @@ def _day(iso: str) -> str:
 
 
 def place(p: dict) -> str:
-    """"Edo Gamers, Thursday, the night of 26 November, round 2, table 3": the club, the league, the night and
+    """ "Edo Gamers, Thursday, the night of 26 November, round 2, table 3": the club, the league, the night and
     its table, as far as the message knows them (a result outside any club: "")."""
     parts = [name for name in (p.get("club"), p.get("league")) if name]
     if p.get("night"):
@@ -39,7 +39,7 @@ def place(p: dict) -> str:
 
 
 def short_place(p: dict) -> str:
-    """"Edo Gamers, 26 November": the club and the day, for an e-mail's subject."""
+    """ "Edo Gamers, 26 November": the club and the day, for an e-mail's subject."""
     day = p.get("night") or p.get("played_on") or p.get("day")
     return ", ".join(part for part in (p.get("club") or p.get("league"), _day(day) if day else "") if part)
 
@@ -52,16 +52,29 @@ def _your_table(p: dict) -> tuple[str, str]:
         return title, p["game"]
     if p.get("seat") and p.get("stage") == "final":  # a tournament's final table
         title = _("%(game)s, final, table %(table)d, seat %(seat)d") % {
-            "game": p["game"], "table": p["table"], "seat": p["seat"]}
+            "game": p["game"],
+            "table": p["table"],
+            "seat": p["seat"],
+        }
     elif p.get("seat") and p.get("stage") == "semi":  # its semi-final pods
         title = _("%(game)s, semi-final, table %(table)d, seat %(seat)d") % {
-            "game": p["game"], "table": p["table"], "seat": p["seat"]}
+            "game": p["game"],
+            "table": p["table"],
+            "seat": p["seat"],
+        }
     elif p.get("seat"):  # a tournament's pod: the seat too (the pod's order is the seating)
         title = _("%(game)s, round %(round)d, table %(table)d, seat %(seat)d") % {
-            "game": p["game"], "round": p["round"], "table": p["table"], "seat": p["seat"]}
+            "game": p["game"],
+            "round": p["round"],
+            "table": p["table"],
+            "seat": p["seat"],
+        }
     else:
-        title = _("%(game)s, round %(round)d, table %(table)d") % {"game": p["game"], "round": p["round"],
-                                                                   "table": p["table"]}
+        title = _("%(game)s, round %(round)d, table %(table)d") % {
+            "game": p["game"],
+            "round": p["round"],
+            "table": p["table"],
+        }
     where = place({key: p.get(key) for key in ("club", "league", "night", "day")})
     if p.get("with"):
         return title, _("%(where)s; with %(names)s") % {"where": where, "names": _names(p["with"])}
@@ -71,19 +84,26 @@ def _your_table(p: dict) -> tuple[str, str]:
 def _sign_off(p: dict) -> tuple[str, str]:
     if p.get("count"):  # an import: one message for all its plays
         if p.get("club"):
-            title = ngettext("%(count)d play imported into %(club)s waits for your sign-off",
-                             "%(count)d plays imported into %(club)s wait for your sign-off",
-                             p["count"]) % {"count": p["count"], "club": p["club"]}
+            title = ngettext(
+                "%(count)d play imported into %(club)s waits for your sign-off",
+                "%(count)d plays imported into %(club)s wait for your sign-off",
+                p["count"],
+            ) % {"count": p["count"], "club": p["club"]}
         else:
-            title = ngettext("%(count)d play imported waits for your sign-off",
-                             "%(count)d plays imported wait for your sign-off", p["count"]) % {"count": p["count"]}
+            title = ngettext(
+                "%(count)d play imported waits for your sign-off",
+                "%(count)d plays imported wait for your sign-off",
+                p["count"],
+            ) % {"count": p["count"]}
         if p.get("first") and p.get("last") and p["first"] != p["last"]:
             return title, _("Played from %(first)s to %(last)s: see them") % {
                 "first": date_format(datetime.date.fromisoformat(p["first"]), "j F Y"),
-                "last": date_format(datetime.date.fromisoformat(p["last"]), "j F Y")}
+                "last": date_format(datetime.date.fromisoformat(p["last"]), "j F Y"),
+            }
         if p.get("first"):
             return title, _("Played on %(day)s: see them") % {
-                "day": date_format(datetime.date.fromisoformat(p["first"]), "j F Y")}
+                "day": date_format(datetime.date.fromisoformat(p["first"]), "j F Y")
+            }
         return title, _("See them")
     day = _day(p["played_on"])
     if p.get("reminder"):
@@ -104,8 +124,7 @@ def _sign_off(p: dict) -> tuple[str, str]:
 def _dispute(p: dict) -> tuple[str, str]:
     if not p.get("played_on"):  # a message written before it named the result: worded as it was
         return _("%(who)s disputes %(game)s") % {"who": p["by"], "game": p["game"]}, p.get("note", "")
-    title = _("%(who)s disputes %(game)s of %(day)s") % {"who": p["by"], "game": p["game"],
-                                                          "day": _day(p["played_on"])}
+    title = _("%(who)s disputes %(game)s of %(day)s") % {"who": p["by"], "game": p["game"], "day": _day(p["played_on"])}
     where, note = place(p), p.get("note", "")
     if where and note:
         return title, _("%(where)s: “%(note)s”") % {"where": where, "note": note}
@@ -122,8 +141,7 @@ def _standings(p: dict) -> tuple[str, str]:
     return title, lines
 
 
-WORDING = {Kind.YOUR_TABLE: _your_table, Kind.SIGN_OFF: _sign_off, Kind.DISPUTE: _dispute,
-           Kind.STANDINGS: _standings}
+WORDING = {Kind.YOUR_TABLE: _your_table, Kind.SIGN_OFF: _sign_off, Kind.DISPUTE: _dispute, Kind.STANDINGS: _standings}
 
 
 def worded(kind: str, payload: dict, language: str) -> dict:

@@ -34,17 +34,25 @@ class Notification(models.Model):
 
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    club = models.ForeignKey("leagues.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
-                             help_text="The club the event is in: its quiet hours hold the push.")
-    payload = models.JSONField(default=dict, help_text="What the message says, as parameters; worded at delivery "
-                                                         "in the recipient's language.")
+    club = models.ForeignKey(
+        "leagues.Club",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The club the event is in: its quiet hours hold the push.",
+    )
+    payload = models.JSONField(
+        default=dict, help_text="What the message says, as parameters; worded at delivery in the recipient's language."
+    )
     dedupe_key = models.CharField(max_length=200, unique=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True, help_text="When a run took it to send (sending).")
-    attempts = models.PositiveSmallIntegerField(default=0, help_text="Sends that failed (every device, or the "
-                                                                      "mail server); dropped at DELIVERY_ATTEMPTS.")
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Sends that failed (every device, or the mail server); dropped at DELIVERY_ATTEMPTS."
+    )
 
     class Meta:
         ordering = ["recipient", "created_at", "pk"]
@@ -73,13 +81,16 @@ def _none() -> str:
 class Preference(models.Model):
     """One person's choices: how each kind reaches him, and the language his messages are worded in."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="notification_preference")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
     your_table = models.CharField(_("Your table tonight"), max_length=5, choices=Channel.choices, default=_push)
-    sign_off = models.CharField(_("A result waits for your sign-off"), max_length=5, choices=Channel.choices,
-                                default=_push)
-    dispute = models.CharField(_("A dispute on a result you recorded or manage"), max_length=5,
-                               choices=Channel.choices, default=_none)
+    sign_off = models.CharField(
+        _("A result waits for your sign-off"), max_length=5, choices=Channel.choices, default=_push
+    )
+    dispute = models.CharField(
+        _("A dispute on a result you recorded or manage"), max_length=5, choices=Channel.choices, default=_none
+    )
     standings = models.CharField(_("The night's standings"), max_length=5, choices=Channel.choices, default=_none)
     language = models.CharField(max_length=10, default=settings.LANGUAGE_CODE)
     last_digest_on = models.DateField(null=True, blank=True, help_text="At most one digest a day.")
@@ -100,6 +111,7 @@ def default_channel(kind: str) -> str:
     """A kind's way when the person chose none (his choices' defaults), as the site stands now (push on or off):
     read where a message is written and again where it goes out (due.py)."""
     return Preference._meta.get_field(kind).get_default()
+
 
 # The kinds that are about now: "your table" is stale by the evening's digest (the round has been played). By
 # e-mail they go out on their own, through the outbox like a push (the hint at once, the minute sweep at the
@@ -127,8 +139,13 @@ class PushSubscription(models.Model):
     endpoint = models.URLField(max_length=1000, unique=True)
     p256dh = models.CharField(max_length=200)
     auth = models.CharField(max_length=100)
-    session_key = models.CharField(max_length=40, blank=True, default="", db_index=True,
-                                   help_text="The session that turned push on; the device goes with it.")
+    session_key = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="The session that turned push on; the device goes with it.",
+    )
     user_agent = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 

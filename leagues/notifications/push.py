@@ -65,14 +65,22 @@ class _PinnedSession:
         host = self.target.host if ":" not in self.target.host else f"[{self.target.host}]"
         if self.target.port != (443 if self.target.scheme == "https" else 80):
             host += f":{self.target.port}"
-        lines = [f"POST {parts.path or '/'}{'?' + parts.query if parts.query else ''} HTTP/1.1", f"Host: {host}",
-                 "Connection: close", f"Content-Length: {len(data)}"]
-        lines += [f"{name}: {value}" for name, value in dict(headers or {}).items()
-                  if name.lower() not in ("host", "connection", "content-length")]
+        lines = [
+            f"POST {parts.path or '/'}{'?' + parts.query if parts.query else ''} HTTP/1.1",
+            f"Host: {host}",
+            "Connection: close",
+            f"Content-Length: {len(data)}",
+        ]
+        lines += [
+            f"{name}: {value}"
+            for name, value in dict(headers or {}).items()
+            if name.lower() not in ("host", "connection", "content-length")
+        ]
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data
 
-    def post(self, url: str, data: bytes | None = None, headers=None, timeout: float | None = None,
-             **_kwargs) -> _Answer:
+    def post(
+        self, url: str, data: bytes | None = None, headers=None, timeout: float | None = None, **_kwargs
+    ) -> _Answer:
         end = time.monotonic() + DEADLINE
         request = self._request(url, data or b"", headers)
         raw = socket.create_connection((self.target.address, self.target.port), timeout=DEADLINE)
@@ -117,9 +125,15 @@ def send(subscription: PushSubscription, message: dict) -> None:
     target = endpoints.check(subscription.endpoint)
     info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
     try:
-        webpush(info, data=json.dumps(message), vapid_private_key=settings.VAPID_PRIVATE_KEY,
-                vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=TTL, timeout=DEADLINE,
-                requests_session=_PinnedSession(target))  # type: ignore[arg-type]
+        webpush(
+            info,
+            data=json.dumps(message),
+            vapid_private_key=settings.VAPID_PRIVATE_KEY,
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=TTL,
+            timeout=DEADLINE,
+            requests_session=_PinnedSession(target),
+        )  # type: ignore[arg-type]
     except WebPushException as error:
         status = getattr(error.response, "status_code", None)
         if status in (404, 410):

@@ -65,8 +65,11 @@ def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) 
         return []
     reachable = reachable_users((uid for uid, _key, _payload in messages), club)
     channels = _channels(reachable, kind)
-    devices = set(PushSubscription.objects.filter(user_id__in=reachable).values_list(
-        "user_id", flat=True)) if push_enabled() else set()
+    devices = (
+        set(PushSubscription.objects.filter(user_id__in=reachable).values_list("user_id", flat=True))
+        if push_enabled()
+        else set()
+    )
     written = []
     for uid, key, payload in messages:
         channel = channels.get(uid, Channel.NONE)
@@ -74,8 +77,9 @@ def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) 
             continue
         state = _first_state(kind, channel, uid in devices)
         row, created = Notification.objects.get_or_create(
-            dedupe_key=key, defaults={"recipient_id": uid, "kind": kind, "club": club, "payload": payload,
-                                      "state": state})
+            dedupe_key=key,
+            defaults={"recipient_id": uid, "kind": kind, "club": club, "payload": payload, "state": state},
+        )
         if created:
             written.append(row)
             if state == Notification.State.QUEUED:
@@ -84,6 +88,7 @@ def _write(messages: list[tuple[int, str, dict]], kind: str, club: Club | None) 
 
 
 # --- the events (each called by one line in the service where the event happens) ---
+
 
 def round_opened(night_round) -> list[Notification]:
     """Each seated member: "Round 2: table 3", the game and who else sits there, opening his table."""
@@ -94,15 +99,29 @@ def round_opened(night_round) -> list[Notification]:
     players = Player.objects.in_bulk([p for t in tables for p in t.players])
     messages = []
     for table in tables:
-        url = table.session.get_absolute_url() if table.session_id else reverse("league_detail",
-                                                                                 args=[night.season.league_id])
+        url = (
+            table.session.get_absolute_url()
+            if table.session_id
+            else reverse("league_detail", args=[night.season.league_id])
+        )
         for pid in table.players:
             uid = players[pid].user_id
             if uid is None:
                 continue
-            messages.append((uid, f"your_table:{table.pk}:{uid}", {
-                "round": night_round.number, "table": table.position + 1, "game": game_name(table.game),
-                "with": [players[o].name for o in table.players if o != pid], "url": url, **where}))
+            messages.append(
+                (
+                    uid,
+                    f"your_table:{table.pk}:{uid}",
+                    {
+                        "round": night_round.number,
+                        "table": table.position + 1,
+                        "game": game_name(table.game),
+                        "with": [players[o].name for o in table.players if o != pid],
+                        "url": url,
+                        **where,
+                    },
+                )
+            )
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
@@ -125,11 +144,22 @@ def pods_paired(tournament_round, pod_games: dict[int, str]) -> list[Notificatio
             uid = players[pid].user_id
             if uid is None:
                 continue
-            messages.append((uid, f"your_table:tournament_pod:{pod.pk}:{uid}", {
-                "round": tournament_round.number, "table": pod.position + 1, "seat": seat,
-                **({"stage": STAGES[tournament_round.kind]} if tournament_round.kind in STAGES else {}),
-                "game": pod_games.get(pod.position, ""), "with": [players[o].name for o in pod.players if o != pid],
-                "url": url, **where}))
+            messages.append(
+                (
+                    uid,
+                    f"your_table:tournament_pod:{pod.pk}:{uid}",
+                    {
+                        "round": tournament_round.number,
+                        "table": pod.position + 1,
+                        "seat": seat,
+                        **({"stage": STAGES[tournament_round.kind]} if tournament_round.kind in STAGES else {}),
+                        "game": pod_games.get(pod.position, ""),
+                        "with": [players[o].name for o in pod.players if o != pid],
+                        "url": url,
+                        **where,
+                    },
+                )
+            )
     return _write(messages, Kind.YOUR_TABLE, club)
 
 
@@ -142,11 +172,13 @@ def _result_where(result: Result) -> dict:
     league = result.season.league if result.season_id else None
     club = league.club if league is not None else result.club
     where: dict = {"club": club.name if club is not None else None, "league": league.name if league else None}
-    table = NightTable.objects.filter(session_id=result.session_id).select_related(
-        "round__night").first() if result.session_id else None
+    table = (
+        NightTable.objects.filter(session_id=result.session_id).select_related("round__night").first()
+        if result.session_id
+        else None
+    )
     if table is not None:
-        where |= {"night": table.round.night.date.isoformat(), "round": table.round.number,
-                  "table": table.position + 1}
+        where |= {"night": table.round.night.date.isoformat(), "round": table.round.number, "table": table.position + 1}
     elif league is not None:
         night = night_of_result(result)
         if night is not None:
@@ -156,9 +188,15 @@ def _result_where(result: Result) -> dict:
 
 def _result_payload(result: Result, mine: set[int], names: dict[int, str], where: dict, **extra) -> dict:
     """`with`: the others at the table, besides the players (`mine`) the recipient signs for."""
-    return {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
-            "with": [name for pid, name in names.items() if pid not in mine], "url": reverse("results_waiting"),
-            **where, **extra}
+    return {
+        "result": result.pk,
+        "game": game_name(result.game),
+        "played_on": result.played_on.isoformat(),
+        "with": [name for pid, name in names.items() if pid not in mine],
+        "url": reverse("results_waiting"),
+        **where,
+        **extra,
+    }
 
 
 def result_recorded(result: Result, *, reminder: bool = False) -> list[Notification]:
@@ -187,8 +225,7 @@ def result_recorded(result: Result, *, reminder: bool = False) -> list[Notificat
     where = _result_where(result) if mine else {}
     for uid, players in mine.items():
         extra = {"reminder": reminder} | ({"for": guests[uid]} if uid in guests else {})
-        messages.append((uid, f"{prefix}:{result.pk}:{uid}",
-                         _result_payload(result, players, names, where, **extra)))
+        messages.append((uid, f"{prefix}:{result.pk}:{uid}", _result_payload(result, players, names, where, **extra)))
     return _write(messages, Kind.SIGN_OFF, result.club)
 
 
@@ -218,18 +255,31 @@ def result_disputed(result: Result, *, by: AbstractBaseUser, note: str) -> list[
     told |= managers
     told.discard(by.pk)
     who = getattr(getattr(by, "player", None), "name", None) or by.get_username()
-    payload = {"result": result.pk, "game": game_name(result.game), "played_on": result.played_on.isoformat(),
-               "by": who, "by_user": by.pk, "note": note[:200], **_result_place(result)}
+    payload = {
+        "result": result.pk,
+        "game": game_name(result.game),
+        "played_on": result.played_on.isoformat(),
+        "by": who,
+        "by_user": by.pk,
+        "note": note[:200],
+        **_result_place(result),
+    }
     # A result that counts and is flagged has its row in the league page's "disputed after counting", which only
     # its managers see: its recorder's link opens the league page itself, not an anchor missing there.
     plain = payload | {"url": payload["url"].split("#")[0]}
     flagged_only = result.status == Result.Status.COUNTED and result.season_id
-    return _write([(uid, f"dispute:{result.pk}:{by.pk}:{uid}",
-                    plain if flagged_only and uid not in managers else payload) for uid in sorted(told)],
-                  Kind.DISPUTE, result.club)
+    return _write(
+        [
+            (uid, f"dispute:{result.pk}:{by.pk}:{uid}", plain if flagged_only and uid not in managers else payload)
+            for uid in sorted(told)
+        ],
+        Kind.DISPUTE,
+        result.club,
+    )
 
 
 # --- each person's choices and devices ---
+
 
 def preference_for(user: AbstractBaseUser) -> Preference:
     return Preference.objects.filter(user=user).first() or Preference(user=user, language=get_language() or "en")
@@ -250,8 +300,9 @@ class EndpointTaken(Exception):
 
 
 @transaction.atomic
-def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth: str, session_key: str,
-                     user_agent: str = "") -> PushSubscription:
+def device_subscribe(
+    *, user: AbstractBaseUser, endpoint: str, p256dh: str, auth: str, session_key: str, user_agent: str = ""
+) -> PushSubscription:
     """One row per endpoint: a device that subscribes again is updated, never doubled. An endpoint another
     account registered raises EndpointTaken (knowing someone's endpoint must not move his pushes to you). At most
     PUSH_DEVICES_PER_ACCOUNT devices: a new one beyond it replaces his oldest (his account's row is locked, so two
@@ -261,10 +312,20 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
     if existing is not None and existing.user_id != user.pk:
         raise EndpointTaken(endpoint)
     subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "session_key": session_key,
-                                     "user_agent": user_agent[:200]})
-    keep = list(PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk").values_list(
-        "pk", flat=True)[:settings.PUSH_DEVICES_PER_ACCOUNT])
+        endpoint=endpoint,
+        defaults={
+            "user": user,
+            "p256dh": p256dh,
+            "auth": auth,
+            "session_key": session_key,
+            "user_agent": user_agent[:200],
+        },
+    )
+    keep = list(
+        PushSubscription.objects.filter(user=user)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)[: settings.PUSH_DEVICES_PER_ACCOUNT]
+    )
     PushSubscription.objects.filter(user=user).exclude(pk__in=keep).delete()
     if not Preference.objects.filter(user=user).exists():  # the language his pushes are worded in
         Preference.objects.create(user=user, language=get_language() or "en")
@@ -272,14 +333,16 @@ def device_subscribe(*, user: AbstractBaseUser, endpoint: str, p256dh: str, auth
 
 
 @transaction.atomic
-def club_hours_save(*, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int,
-                    quiet_until: int) -> ClubHours:
+def club_hours_save(
+    *, club: Club, user: AbstractBaseUser, digest_hour: int, quiet_from: int, quiet_until: int
+) -> ClubHours:
     """Managers only: the hour of the club's daily e-mail and its quiet hours (equal hours: none)."""
     from leagues.common.access import require_club_manager
 
     require_club_manager(club, user)
-    hours, _created = ClubHours.objects.update_or_create(club=club, defaults={
-        "digest_hour": digest_hour, "quiet_from": quiet_from, "quiet_until": quiet_until})
+    hours, _created = ClubHours.objects.update_or_create(
+        club=club, defaults={"digest_hour": digest_hour, "quiet_from": quiet_from, "quiet_until": quiet_until}
+    )
     return hours
 
 
@@ -295,7 +358,8 @@ def email_stop(*, user_id: int) -> int:
         setattr(preference, kind, Channel.NONE)
     preference.save()
     Notification.objects.filter(recipient_id=user_id, state=Notification.State.DIGEST).update(
-        state=Notification.State.DROPPED)
+        state=Notification.State.DROPPED
+    )
     return len(changed)
 
 
@@ -314,16 +378,31 @@ def imported_to_sign(results: Iterable[Result]) -> list[Notification]:
     played_on = {r.pk: r.played_on for r in pending}
     days: dict[int, list] = {}  # each person -> the days of the plays waiting for him
     for result_id, player_id, user_id in ResultEntry.objects.filter(
-            result__in=pending, player__user__isnull=False).values_list("result_id", "player_id", "player__user_id"):
+        result__in=pending, player__user__isnull=False
+    ).values_list("result_id", "player_id", "player__user_id"):
         if (result_id, player_id) not in signed:
             days.setdefault(user_id, []).append(played_on[result_id])
     first = min(r.pk for r in pending)
     url = reverse("results_waiting")
     club = pending[0].club
-    return _write([(uid, f"import:{first}:{uid}", {
-        "count": len(on), "url": url, "club": club.name if club is not None else None,
-        "first": min(on).isoformat(), "last": max(on).isoformat()}) for uid, on in sorted(days.items())],
-        Kind.SIGN_OFF, club)
+    return _write(
+        [
+            (
+                uid,
+                f"import:{first}:{uid}",
+                {
+                    "count": len(on),
+                    "url": url,
+                    "club": club.name if club is not None else None,
+                    "first": min(on).isoformat(),
+                    "last": max(on).isoformat(),
+                },
+            )
+            for uid, on in sorted(days.items())
+        ],
+        Kind.SIGN_OFF,
+        club,
+    )
 
 
 STANDINGS_SHOWN = 3  # the top of the night's table in the message; the link opens the whole of it
@@ -346,11 +425,21 @@ def result_settled(result: Result) -> list[Notification]:
     if counted < len(sessions):
         return []
     standings = night_standings(night)
-    payload = {"league": night.season.league.name, "club": night.season.league.club.name,
-               "night": night.date.isoformat(), "url": reverse("night_standings", args=[night.pk]),
-               "top": [{"place": row["position"], "name": row["name"], "points": row["points"]}
-                       for row in standings["rows"][:STANDINGS_SHOWN]]}
-    users = NightCheckIn.objects.filter(night=night, player__user__isnull=False).values_list("player__user_id",
-                                                                                            flat=True)
-    return _write([(uid, f"standings:{night.pk}:{counted}:{uid}", payload) for uid in sorted(set(users))],
-                  Kind.STANDINGS, night.season.league.club)
+    payload = {
+        "league": night.season.league.name,
+        "club": night.season.league.club.name,
+        "night": night.date.isoformat(),
+        "url": reverse("night_standings", args=[night.pk]),
+        "top": [
+            {"place": row["position"], "name": row["name"], "points": row["points"]}
+            for row in standings["rows"][:STANDINGS_SHOWN]
+        ],
+    }
+    users = NightCheckIn.objects.filter(night=night, player__user__isnull=False).values_list(
+        "player__user_id", flat=True
+    )
+    return _write(
+        [(uid, f"standings:{night.pk}:{counted}:{uid}", payload) for uid in sorted(set(users))],
+        Kind.STANDINGS,
+        night.season.league.club,
+    )

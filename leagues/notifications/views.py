@@ -33,10 +33,19 @@ def preferences(request: HttpRequest) -> HttpResponse:
         services.preference_save(user=request.user, choices=form.cleaned_data, language=get_language())
         messages.success(request, _("Your notification choices are saved."))
         return redirect("notifications:settings")
-    return render(request, "notifications/settings.html", {
-        "form": form, "push_enabled": push_enabled(), "vapid_public_key": settings.VAPID_PUBLIC_KEY,
-        "devices": request.user.push_subscriptions.count(), "managed": selectors.clubs_managed(request.user),
-        "email_verified": address_verified(request.user), "account_email_url": reverse("account") + "#email"})
+    return render(
+        request,
+        "notifications/settings.html",
+        {
+            "form": form,
+            "push_enabled": push_enabled(),
+            "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+            "devices": request.user.push_subscriptions.count(),
+            "managed": selectors.clubs_managed(request.user),
+            "email_verified": address_verified(request.user),
+            "account_email_url": reverse("account") + "#email",
+        },
+    )
 
 
 def _bad(message: str, status: int = 400) -> JsonResponse:
@@ -53,8 +62,13 @@ def devices(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         from .devices import device_on
 
-        return JsonResponse({"on": device_on(user=request.user, session_key=request.session.session_key,
-                                             endpoint=request.GET.get("endpoint", ""))})
+        return JsonResponse(
+            {
+                "on": device_on(
+                    user=request.user, session_key=request.session.session_key, endpoint=request.GET.get("endpoint", "")
+                )
+            }
+        )
     try:
         body = json.loads(request.body or b"{}")
         keys = body.get("keys") or {}
@@ -72,11 +86,16 @@ def devices(request: HttpRequest) -> HttpResponse:
     if not request.session.session_key:
         request.session.save()
     try:
-        services.device_subscribe(user=request.user, session_key=request.session.session_key,
-                                  user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+        services.device_subscribe(
+            user=request.user,
+            session_key=request.session.session_key,
+            user_agent=request.headers.get("User-Agent", ""),
+            **form.cleaned_data,
+        )
     except services.EndpointTaken:
-        return _bad(_("This device already gets another account's notifications: log out of that account on it "
-                      "first."), 409)
+        return _bad(
+            _("This device already gets another account's notifications: log out of that account on it first."), 409
+        )
     return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
 
 
@@ -95,8 +114,12 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user_id = mail.unsubscribe_user_id(token)
     except mail.UnsubscribeExpired as gone:  # 410: the link was good and is gone; the page says where the settings are
-        return render(request, "notifications/unsubscribe.html", {
-            "expired": True, "stale": gone.stale, "days": mail.UNSUBSCRIBE_DAYS}, status=410)
+        return render(
+            request,
+            "notifications/unsubscribe.html",
+            {"expired": True, "stale": gone.stale, "days": mail.UNSUBSCRIBE_DAYS},
+            status=410,
+        )
     if user_id is None:
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":

@@ -40,8 +40,11 @@ def anonymous_name(player: Player) -> str:
 def clubs_only_owned_by(player: Player) -> list[Club]:
     """The clubs `player` owns with no other owner: deleting his account would leave them with nobody to run them."""
     owned = Membership.objects.filter(player=player, role=Membership.Role.OWNER).values_list("club_id", flat=True)
-    others = (Membership.objects.filter(club_id__in=owned, role=Membership.Role.OWNER, player__user__isnull=False)
-              .exclude(player=player).values_list("club_id", flat=True))
+    others = (
+        Membership.objects.filter(club_id__in=owned, role=Membership.Role.OWNER, player__user__isnull=False)
+        .exclude(player=player)
+        .values_list("club_id", flat=True)
+    )
     return list(Club.objects.filter(pk__in=set(owned) - set(others)).order_by("name"))
 
 
@@ -62,8 +65,9 @@ def _scrub_audit(club_ids: set[int], *, words: set[str], name: str) -> None:
     for entry in rows.iterator():
         details = entry.details if isinstance(entry.details, dict) else {}
         if any(isinstance(value, str) and value in words for value in details.values()):
-            entry.details = {key: name if isinstance(value, str) and value in words else value
-                             for key, value in details.items()}
+            entry.details = {
+                key: name if isinstance(value, str) and value in words else value for key, value in details.items()
+            }
             entry.save(update_fields=["details"])
 
 
@@ -80,8 +84,13 @@ def account_delete(*, user: AbstractBaseUser, password: str) -> None:
     if player is not None:
         sole = clubs_only_owned_by(player)
         if sole:
-            raise Conflict(_("You are the only owner of %(clubs)s. Make another member an owner first (the club's "
-                             "members page), then delete your account.") % {"clubs": ", ".join(c.name for c in sole)})
+            raise Conflict(
+                _(
+                    "You are the only owner of %(clubs)s. Make another member an owner first (the club's "
+                    "members page), then delete your account."
+                )
+                % {"clubs": ", ".join(c.name for c in sole)}
+            )
         _anonymise(user, player)
     # his words on results not counted yet: nobody answers for them once he is gone, and left in place they
     # would read as settled on every waiting list (the guest he leaves is signed for by the club's managers)
@@ -125,6 +134,11 @@ def _anonymise(user: AbstractBaseUser, player: Player) -> None:
     _scrub_audit(club_ids, words=words, name=name)
     _leave_nights_to_come(player)
     for membership in memberships:
-        audit_record(action="membership.leave", obj=membership, user=None, club=membership.club,
-                     details={"player": name, "role": membership.role})
+        audit_record(
+            action="membership.leave",
+            obj=membership,
+            user=None,
+            club=membership.club,
+            details={"player": name, "role": membership.role},
+        )
         membership.delete()

@@ -50,9 +50,17 @@ def account(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Others now see you as %(name)s.") % {"name": player.name})
             return redirect("account")
-    return render(request, "registration/account.html", {
-        "form": form, "player": player, "email_form": EmailChangeForm(),
-        "email_verified": address_verified(request.user)}, status=400 if form.errors else 200)
+    return render(
+        request,
+        "registration/account.html",
+        {
+            "form": form,
+            "player": player,
+            "email_form": EmailChangeForm(),
+            "email_verified": address_verified(request.user),
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 def _send_link(request: HttpRequest, user) -> HttpResponse | None:
@@ -68,15 +76,16 @@ def _send_link(request: HttpRequest, user) -> HttpResponse | None:
         messages.error(request, _("The link could not be sent just now; try again later."))
         return None
     if sent:
-        messages.success(request, _("We sent a link to %(email)s: open it to confirm the address.")
-                         % {"email": user.email})
+        messages.success(
+            request, _("We sent a link to %(email)s: open it to confirm the address.") % {"email": user.email}
+        )
     return None
 
 
 @login_required
 @require_POST
 def email_link_again(request: HttpRequest) -> HttpResponse:
-    """"Send the link again" on the account page."""
+    """ "Send the link again" on the account page."""
     if address_verified(request.user) or not request.user.email:
         return redirect("account")
     return _send_link(request, request.user) or redirect("account")
@@ -94,20 +103,32 @@ def email_change(request: HttpRequest) -> HttpResponse:
             rate_limits.check(rate_limits.EMAIL_CHANGE, ip=ip, address=f"account:{request.user.pk}")
             # the new address's link must be sendable now: else a 429 would follow a change already made, and
             # the account would hold an address it cannot confirm for an hour (nothing is changed then)
-            rate_limits.peek(rate_limits.VERIFY_RESEND, ip=ip,
-                             address=get_user_model().objects.normalize_email(form.cleaned_data["email"].strip()))
+            rate_limits.peek(
+                rate_limits.VERIFY_RESEND,
+                ip=ip,
+                address=get_user_model().objects.normalize_email(form.cleaned_data["email"].strip()),
+            )
         except rate_limits.Limited as limited:
             return too_many(request, limited)
         try:
-            user = verification.email_change(user=request.user, email=form.cleaned_data["email"],
-                                             password=form.cleaned_data["password"])
+            user = verification.email_change(
+                user=request.user, email=form.cleaned_data["email"], password=form.cleaned_data["password"]
+            )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
             return _send_link(request, user) or redirect("account")
-    return render(request, "registration/account.html", {
-        "form": DisplayNameForm(initial={"name": player.name}), "player": player, "email_form": form,
-        "email_verified": address_verified(request.user)}, status=400)
+    return render(
+        request,
+        "registration/account.html",
+        {
+            "form": DisplayNameForm(initial={"name": player.name}),
+            "player": player,
+            "email_form": form,
+            "email_verified": address_verified(request.user),
+        },
+        status=400,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -118,8 +139,9 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user = verification.user_of(token)
     except verification.LinkExpired:
-        return render(request, "registration/verify_email.html", {"expired": True,
-                                                                   "days": verification.VERIFY_DAYS}, status=410)
+        return render(
+            request, "registration/verify_email.html", {"expired": True, "days": verification.VERIFY_DAYS}, status=410
+        )
     except verification.LinkInvalid:
         return render(request, "registration/verify_email.html", {"bad": True}, status=400)
     if request.method == "POST":
@@ -140,7 +162,7 @@ def personal_data_response(user) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_data_page(request: HttpRequest) -> HttpResponse:
-    """"Download my data" (issue 47 finding 8): the page says what the file holds; its button posts for the file."""
+    """ "Download my data" (issue 47 finding 8): the page says what the file holds; its button posts for the file."""
     if request.method == "POST":
         return personal_data_response(request.user)
     return render(request, "registration/my_data.html")
@@ -149,7 +171,7 @@ def my_data_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_delete_page(request: HttpRequest) -> HttpResponse:
-    """"Delete my account" (issue 47 finding 8): says what goes and what stays, then asks for the password."""
+    """ "Delete my account" (issue 47 finding 8): says what goes and what stays, then asks for the password."""
     form = AccountDeleteForm(request.POST or None)
     player = players.player_for_user(request.user)
     sole = account_deletion.clubs_only_owned_by(player)
@@ -164,14 +186,18 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
             status = 409
         else:
             logout(request)
-            messages.success(request, _("Your account is deleted. Your results stay in their leagues under an "
-                                        "anonymous name."))
+            messages.success(
+                request, _("Your account is deleted. Your results stay in their leagues under an anonymous name.")
+            )
             return redirect("home")
     if form.errors and status == 200:
         status = 400
-    return render(request, "registration/account_delete.html",
-                  {"form": form, "sole_clubs": sole, "anonymous": account_deletion.anonymous_name(player)},
-                  status=status)
+    return render(
+        request,
+        "registration/account_delete.html",
+        {"form": form, "sole_clubs": sole, "anonymous": account_deletion.anonymous_name(player)},
+        status=status,
+    )
 
 
 class SitePasswordResetView(PasswordResetView):
@@ -185,8 +211,9 @@ class SitePasswordResetView(PasswordResetView):
 
     def form_valid(self, form) -> HttpResponse:
         try:
-            rate_limits.check(rate_limits.PASSWORD_RESET, ip=rate_limits.client_ip(self.request),
-                              address=form.cleaned_data["email"])
+            rate_limits.check(
+                rate_limits.PASSWORD_RESET, ip=rate_limits.client_ip(self.request), address=form.cleaned_data["email"]
+            )
         except rate_limits.Limited as limited:
             return too_many(self.request, limited)
         # Queued, not sent here: known and unknown addresses take the same path (leagues/people/password_reset.py).

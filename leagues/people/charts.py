@@ -54,24 +54,45 @@ def rating_line(values: list[float], band: list[tuple[float, float]] | None = No
 
     points = [(LEFT + i * dx, y(v)) for i, v in enumerate(values)]
     digits = 0 if step >= 1 else 1
-    value_ticks = [{"y": round(y(low + i * step), 1), "value": low + i * step}
-                   for i in range(round((high - low) / step) + 1)]
+    value_ticks = [
+        {"y": round(y(low + i * step), 1), "value": low + i * step} for i in range(round((high - low) / step) + 1)
+    ]
     last_x, last_y = points[-1]
     band_points = ""
     if band:  # along the top, then back along the bottom
         xs = [LEFT + i * dx for i in range(len(band))]
-        band_points = " ".join([*(f"{x:.1f},{y(b[1]):.1f}" for x, b in zip(xs, band, strict=True)),
-                                *(f"{x:.1f},{y(b[0]):.1f}" for x, b in reversed(list(zip(xs, band, strict=True))))])
+        band_points = " ".join(
+            [
+                *(f"{x:.1f},{y(b[1]):.1f}" for x, b in zip(xs, band, strict=True)),
+                *(f"{x:.1f},{y(b[0]):.1f}" for x, b in reversed(list(zip(xs, band, strict=True)))),
+            ]
+        )
     return {
-        "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": TOP + plot_h,
-        "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "band": band_points,
-        "dots": [{"x": round(px, 1), "y": round(py, 1), "value": v, "game": i}
-                 for i, ((px, py), v) in enumerate(zip(points, values, strict=True))] if len(values) <= 40 else [],
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": TOP + plot_h,
+        "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+        "band": band_points,
+        "dots": [
+            {"x": round(px, 1), "y": round(py, 1), "value": v, "game": i}
+            for i, ((px, py), v) in enumerate(zip(points, values, strict=True))
+        ]
+        if len(values) <= 40
+        else [],
         "value_ticks": value_ticks,
         "game_ticks": [{"x": round(LEFT + i * dx, 1), "label": i} for i in _game_ticks(len(values))],
-        "last": {"x": round(min(last_x, WIDTH - RIGHT), 1),
-                 "y": round(last_y - 6 if last_y > TOP + 14 else last_y + 14, 1), "value": values[-1]},
-        "first_value": values[0], "last_value": values[-1], "games": len(values) - 1, "digits": digits,
+        "last": {
+            "x": round(min(last_x, WIDTH - RIGHT), 1),
+            "y": round(last_y - 6 if last_y > TOP + 14 else last_y + 14, 1),
+            "value": values[-1],
+        },
+        "first_value": values[0],
+        "last_value": values[-1],
+        "games": len(values) - 1,
+        "digits": digits,
     }
 
 
@@ -90,10 +111,28 @@ def places_bars(places: list[tuple[int, int]]) -> dict | None:
     for i, (place, players) in enumerate(places):
         h = plot_h * (most - place + 1) / most
         x = LEFT + i * slot + (slot - bar_w) / 2
-        bars.append({"x": round(x, 1), "y": round(plot_bottom - h, 1), "width": round(bar_w, 1),
-                     "height": round(h, 1), "place": place, "players": players, "mid": round(x + bar_w / 2, 1),
-                     "first": place == 1})
+        bars.append(
+            {
+                "x": round(x, 1),
+                "y": round(plot_bottom - h, 1),
+                "width": round(bar_w, 1),
+                "height": round(h, 1),
+                "place": place,
+                "players": players,
+                "mid": round(x + bar_w / 2, 1),
+                "first": place == 1,
+            }
+        )
     levels = [{"place": p, "y": round(plot_bottom - plot_h * (most - p + 1) / most, 1)} for p in range(1, most + 1)]
-    return {"width": WIDTH, "height": height, "left": LEFT, "right": WIDTH - RIGHT, "bottom": plot_bottom,
-            "bars": bars, "levels": levels, "label_size": 10 if slot >= 12 else 7,
-            "places": ", ".join(str(place) for place, _n in places), "games": len(places)}
+    return {
+        "width": WIDTH,
+        "height": height,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "bottom": plot_bottom,
+        "bars": bars,
+        "levels": levels,
+        "label_size": 10 if slot >= 12 else 7,
+        "places": ", ".join(str(place) for place, _n in places),
+        "games": len(places),
+    }

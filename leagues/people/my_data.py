@@ -32,55 +32,94 @@ def _redacted(endpoint: str) -> str:
 
 def _account(user: AbstractBaseUser) -> dict:
     verified = VerifiedAddress.objects.filter(user_id=user.pk).first()
-    return {"id": user.pk, "username": user.get_username(), "email": user.email or None,
-            "email_verified_at": _when(verified.verified_at)
-            if verified is not None and same_address(user.email, verified.email) else None,
-            "first_name": user.first_name, "last_name": user.last_name,
-            "date_joined": _when(user.date_joined), "last_login": _when(user.last_login)}
+    return {
+        "id": user.pk,
+        "username": user.get_username(),
+        "email": user.email or None,
+        "email_verified_at": _when(verified.verified_at)
+        if verified is not None and same_address(user.email, verified.email)
+        else None,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "date_joined": _when(user.date_joined),
+        "last_login": _when(user.last_login),
+    }
 
 
 def _players(player: Player) -> list[dict]:
     rows = [player, *Player.objects.filter(merged_into=player).order_by("pk")]
-    return [{"id": p.pk, "name": p.name, "created_at": _when(p.created_at),
-             "merged_into": p.merged_into_id, "yours": p.pk == player.pk} for p in rows]
+    return [
+        {
+            "id": p.pk,
+            "name": p.name,
+            "created_at": _when(p.created_at),
+            "merged_into": p.merged_into_id,
+            "yours": p.pk == player.pk,
+        }
+        for p in rows
+    ]
 
 
 def _memberships(player: Player) -> list[dict]:
     rows = Membership.objects.filter(player=player).select_related("club").order_by("club__name")
-    return [{"club": m.club.name, "club_slug": m.club.slug, "role": m.role, "joined_at": _when(m.joined_at)}
-            for m in rows]
+    return [
+        {"club": m.club.name, "club_slug": m.club.slug, "role": m.role, "joined_at": _when(m.joined_at)} for m in rows
+    ]
 
 
 def _results(player: Player) -> list[dict]:
-    rows = (ResultEntry.objects.filter(player=player)
-            .select_related("result__club", "result__season__league").order_by("result__played_on", "result_id"))
+    rows = (
+        ResultEntry.objects.filter(player=player)
+        .select_related("result__club", "result__season__league")
+        .order_by("result__played_on", "result_id")
+    )
     out = []
     for entry in rows:
         result = entry.result
         season = result.season
-        out.append({
-            "result": result.pk, "game": result.game, "played_on": _when(result.played_on),
-            "club": result.club.name if result.club else None,
-            "league": season.league.name if season else None, "season": season.name if season else None,
-            "status": result.status, "source": result.source or None,
-            "rank": entry.rank, "score": entry.score, "score_text": entry.score_text or None, "seat": entry.seat})
+        out.append(
+            {
+                "result": result.pk,
+                "game": result.game,
+                "played_on": _when(result.played_on),
+                "club": result.club.name if result.club else None,
+                "league": season.league.name if season else None,
+                "season": season.name if season else None,
+                "status": result.status,
+                "source": result.source or None,
+                "rank": entry.rank,
+                "score": entry.score,
+                "score_text": entry.score_text or None,
+                "seat": entry.seat,
+            }
+        )
     return out
 
 
 def _sign_offs(user: AbstractBaseUser, player: Player) -> list[dict]:
     rows = SignOff.objects.filter(Q(player=player) | Q(by=user)).order_by("created_at", "pk")
-    return [{"result": s.result_id, "for_you": s.player_id == player.pk, "by_you": s.by_id == user.pk,
-             "agreed": s.agreed, "note": s.note, "created_at": _when(s.created_at)} for s in rows]
+    return [
+        {
+            "result": s.result_id,
+            "for_you": s.player_id == player.pk,
+            "by_you": s.by_id == user.pk,
+            "agreed": s.agreed,
+            "note": s.note,
+            "created_at": _when(s.created_at),
+        }
+        for s in rows
+    ]
 
 
 def _ratings(player: Player) -> dict:
     ratings = Rating.objects.filter(player=player).order_by("kind", "key")
     standings = Standing.objects.filter(player=player).select_related("season__league").order_by("season_id")
     return {
-        "ratings": [{"scope": r.kind, "key": r.key, "mu": r.mu, "sigma": r.sigma, "games": r.games}
-                    for r in ratings],
-        "standings": [{"league": s.season.league.name, "season": s.season.name, "points": str(s.points),
-                       "games": s.games} for s in standings],
+        "ratings": [{"scope": r.kind, "key": r.key, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in ratings],
+        "standings": [
+            {"league": s.season.league.name, "season": s.season.name, "points": str(s.points), "games": s.games}
+            for s in standings
+        ],
     }
 
 
@@ -88,32 +127,52 @@ def _notifications(user: AbstractBaseUser) -> dict:
     preference = Preference.objects.filter(user=user).first()
     choices = None
     if preference is not None:
-        choices = {field: getattr(preference, field) for field in
-                   ("your_table", "sign_off", "dispute", "standings", "language")}
+        choices = {
+            field: getattr(preference, field)
+            for field in ("your_table", "sign_off", "dispute", "standings", "language")
+        }
     messages = Notification.objects.filter(recipient=user).order_by("created_at", "pk")
     devices = PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
     return {
         "settings": choices,
-        "messages": [{"kind": n.kind, "state": n.state, "created_at": _when(n.created_at),
-                      "sent_at": _when(n.sent_at)} for n in messages],
-        "devices": [{"endpoint": _redacted(d.endpoint), "user_agent": d.user_agent, "created_at": _when(d.created_at)}
-                    for d in devices],
+        "messages": [
+            {"kind": n.kind, "state": n.state, "created_at": _when(n.created_at), "sent_at": _when(n.sent_at)}
+            for n in messages
+        ],
+        "devices": [
+            {"endpoint": _redacted(d.endpoint), "user_agent": d.user_agent, "created_at": _when(d.created_at)}
+            for d in devices
+        ],
     }
 
 
 def _tokens(user: AbstractBaseUser) -> list[dict]:
     """His access tokens as the tokens page lists them: never a key (the site has none) nor its fingerprint."""
-    return [{"name": t.name, "scope": t.scope, "prefix": t.prefix, "created_at": _when(t.created_at),
-             "expires_at": _when(t.expires_at), "last_used_at": _when(t.last_used_at)}
-            for t in AccessToken.objects.filter(user=user)]
+    return [
+        {
+            "name": t.name,
+            "scope": t.scope,
+            "prefix": t.prefix,
+            "created_at": _when(t.created_at),
+            "expires_at": _when(t.expires_at),
+            "last_used_at": _when(t.last_used_at),
+        }
+        for t in AccessToken.objects.filter(user=user)
+    ]
 
 
 def personal_data(user: AbstractBaseUser) -> dict:
     """The download of "Download my data": what the site holds about `user`, and nothing of anyone else."""
     player = player_for_user(user)
     return {
-        "format": FORMAT_VERSION, "exported_at": timezone.now().isoformat(),
-        "account": _account(user), "players": _players(player), "memberships": _memberships(player),
-        "results": _results(player), "sign_offs": _sign_offs(user, player), **_ratings(player),
-        "notifications": _notifications(user), "access_tokens": _tokens(user),
+        "format": FORMAT_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "account": _account(user),
+        "players": _players(player),
+        "memberships": _memberships(player),
+        "results": _results(player),
+        "sign_offs": _sign_offs(user, player),
+        **_ratings(player),
+        "notifications": _notifications(user),
+        "access_tokens": _tokens(user),
     }

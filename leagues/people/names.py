@@ -33,8 +33,12 @@ def name_clash(name: str, *, club_ids: Iterable[int], other_than: int | None = N
         return None
     list(Club.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
     wanted = folded_name(name)
-    rows = (Membership.objects.filter(club_id__in=ids, player__merged_into__isnull=True)
-            .exclude(player_id=other_than).order_by("club_id").values_list("club_id", "player__name"))
+    rows = (
+        Membership.objects.filter(club_id__in=ids, player__merged_into__isnull=True)
+        .exclude(player_id=other_than)
+        .order_by("club_id")
+        .values_list("club_id", "player__name")
+    )
     for club_id, other in rows:
         if folded_name(other) == wanted:
             return Club.objects.get(pk=club_id)
@@ -45,6 +49,13 @@ def require_unique_name(name: str, *, club_ids: Iterable[int], other_than: int |
     """A 400 on `name` when it folds equal to another's in one of the clubs, naming the club."""
     club = name_clash(name, club_ids=club_ids, other_than=other_than)
     if club is not None:
-        raise ValidationError({"name": _("Someone in %(club)s already goes by a name that reads the same as "
-                                         "“%(name)s” (capitals and accents aside): choose another name, so no two "
-                                         "people in the club look the same.") % {"club": club.name, "name": name}})
+        raise ValidationError(
+            {
+                "name": _(
+                    "Someone in %(club)s already goes by a name that reads the same as "
+                    "“%(name)s” (capitals and accents aside): choose another name, so no two "
+                    "people in the club look the same."
+                )
+                % {"club": club.name, "name": name}
+            }
+        )

@@ -18,11 +18,13 @@ class SitePasswordResetForm(PasswordResetForm):
     """Django's reset form, its mail in the reader's language: the one his messages are worded in when he chose
     it, else the page's."""
 
-    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
-                  html_email_template_name=None) -> None:
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
+    ) -> None:
         with override(verification.language_of(context["user"])):
-            super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
-                              html_email_template_name)
+            super().send_mail(
+                subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name
+            )
 
 
 def target(address: str, language: str) -> str:
@@ -41,6 +43,9 @@ def send(row_target: str) -> int:
             return 0
         users = list(form.get_users(form.cleaned_data["email"]))
         site = urlsplit(settings.SITE_URL)
-        form.save(domain_override=site.netloc, use_https=site.scheme == "https",
-                  extra_email_context={"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL})
+        form.save(
+            domain_override=site.netloc,
+            use_https=site.scheme == "https",
+            extra_email_context={"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL},
+        )
     return len(users)

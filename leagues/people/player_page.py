@@ -29,25 +29,28 @@ from leagues.people import player_record
 HEAD_TO_HEAD_SECONDS = 24 * 3600
 
 
-def _first_page_and_nemesis(player: Player, viewer: AbstractBaseUser, record_ids: list[int],
-                            per_page: int) -> tuple[list[dict], dict | None]:
+def _first_page_and_nemesis(
+    player: Player, viewer: AbstractBaseUser, record_ids: list[int], per_page: int
+) -> tuple[list[dict], dict | None]:
     """The stored head-to-head's first `per_page` + 1 rows (one more says whether more follow) and the nemesis,
     kept in the cache under the ids of the player's record rows the viewer sees."""
     # the player's creation (to the microsecond) too: ids start again in a database made anew (a restored copy,
     # a test run) while a shared cache may still hold what was kept under them
-    mark = hashlib.blake2b(f"{player.created_at.isoformat()}|{','.join(map(str, record_ids))}".encode(),
-                           digest_size=12).hexdigest()
+    mark = hashlib.blake2b(
+        f"{player.created_at.isoformat()}|{','.join(map(str, record_ids))}".encode(), digest_size=12
+    ).hexdigest()
     name = f"player-head-to-head:{player.pk}:{per_page}:{mark}"
     found = cache.get(name)
     if found is None:
         stored = player_record.stored_head_to_head(player, viewer)
-        found = (list(stored[:per_page + 1]), player_record.nemesis_of(stored))
+        found = (list(stored[: per_page + 1]), player_record.nemesis_of(stored))
         cache.set(name, found, HEAD_TO_HEAD_SECONDS)
     return found
 
 
-def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_page: str | None,
-                      per_page: int) -> tuple[dict, selectors.LookaheadPage]:
+def player_page_stats(
+    *, player: Player, viewer: AbstractBaseUser, opponents_page: str | None, per_page: int
+) -> tuple[dict, selectors.LookaheadPage]:
     """The page's statistics (as player_record.player_stats, with one page of the head-to-head) and that page of
     opponents (a LookaheadPage of head_to_head_rows)."""
     stored = player_record.stored_record_rows(player, viewer)
@@ -63,13 +66,14 @@ def player_page_stats(*, player: Player, viewer: AbstractBaseUser, opponents_pag
         if selectors.LookaheadPage.page_number(opponents_page) == 1:
             opponents = selectors.LookaheadPage(first, 1, per_page)
         else:  # a later page (a link followed without htmx): read from the tallies
-            opponents = selectors.LookaheadPage(player_record.stored_head_to_head(player, viewer), opponents_page,
-                                                per_page)
+            opponents = selectors.LookaheadPage(
+                player_record.stored_head_to_head(player, viewer), opponents_page, per_page
+            )
     shown = player_record.head_to_head_of([*opponents.object_list, *([nemesis] if nemesis else [])])
     stats = {
         **player_record.game_sections(player_record.player_game_stats(player, viewer)),
         **player_record.record_summary(player_record.record_groups(player, viewer, stored)),
-        "head_to_head": shown[:len(opponents.object_list)],
+        "head_to_head": shown[: len(opponents.object_list)],
         "nemesis": shown[-1] if nemesis else None,
     }
     return stats, opponents

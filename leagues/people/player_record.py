@@ -17,11 +17,21 @@ from shitenno_site.paging import LookaheadPage  # noqa: F401 (leagues' lists pag
 def recent_places(*, player: Player, viewer: AbstractBaseUser, last: int) -> list[tuple[int, int]]:
     """(place, players at the table) in the player's latest counted games the viewer may see, oldest first: one
     query of two numbers a game."""
-    size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
-                    .annotate(n=Count("id")).values("n"))
-    rows = list(ResultEntry.objects.filter(results_visible_q(viewer, prefix="result__"), player=player,
-                                           result__status=Result.Status.COUNTED)
-                .order_by("-result__played_on", "-result_id").annotate(size=size).values_list("rank", "size")[:last])
+    size = Subquery(
+        ResultEntry.objects.filter(result=OuterRef("result"))
+        .order_by()
+        .values("result")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    rows = list(
+        ResultEntry.objects.filter(
+            results_visible_q(viewer, prefix="result__"), player=player, result__status=Result.Status.COUNTED
+        )
+        .order_by("-result__played_on", "-result_id")
+        .annotate(size=size)
+        .values_list("rank", "size")[:last]
+    )
     rows.reverse()
     return rows
 
@@ -30,10 +40,18 @@ def games_not_ranked_publicly(*, player: Player, viewer: AbstractBaseUser) -> li
     """(game, how many) of the player's counted games the viewer may see that stay out of the site-wide
     ratings although nothing else kept them out (no private club): one account alone signed them
     (`access.result_signed_publicly`). The player page says so, so that a missing public rating is no mystery."""
-    rows = (ResultEntry.objects.filter(results_visible_q(viewer, prefix="result__"), player=player,
-                                       result__status=Result.Status.COUNTED, result__ranked_publicly=False)
-            .filter(Q(result__club__isnull=True) | Q(result__club__members_public=True))
-            .order_by("result__game").values("result__game").annotate(n=Count("id")))
+    rows = (
+        ResultEntry.objects.filter(
+            results_visible_q(viewer, prefix="result__"),
+            player=player,
+            result__status=Result.Status.COUNTED,
+            result__ranked_publicly=False,
+        )
+        .filter(Q(result__club__isnull=True) | Q(result__club__members_public=True))
+        .order_by("result__game")
+        .values("result__game")
+        .annotate(n=Count("id"))
+    )
     return [(row["result__game"], row["n"]) for row in rows]
 
 
@@ -59,10 +77,14 @@ def head_to_head_live(player: Player, results: QuerySet[Result]) -> QuerySet:
     aggregates reuse)."""
     mine = F("result__entries__rank")
     return (
-        ResultEntry.objects.filter(result__entries__player=player, result__in=results).exclude(player=player)
+        ResultEntry.objects.filter(result__entries__player=player, result__in=results)
+        .exclude(player=player)
         .values(opponent=F("player"))
-        .annotate(won=Count("id", filter=Q(rank__gt=mine)), lost=Count("id", filter=Q(rank__lt=mine)),
-                  name=Max("player__name"))
+        .annotate(
+            won=Count("id", filter=Q(rank__gt=mine)),
+            lost=Count("id", filter=Q(rank__lt=mine)),
+            name=Max("player__name"),
+        )
         .annotate(decided=F("won") + F("lost"))
         .order_by(*_HEAD_TO_HEAD_ORDER)
     )
@@ -88,7 +110,8 @@ def stored_head_to_head(player: Player, viewer: AbstractBaseUser) -> QuerySet:
     """The head-to-head rows of the stored tallies (RivalTally) of the clubs the viewer may see, in order: one SQL
     aggregate over the player's opponents."""
     return (
-        _tallies_seen(RivalTally, player, viewer).values("opponent")
+        _tallies_seen(RivalTally, player, viewer)
+        .values("opponent")
         .annotate(won=Sum("won"), lost=Sum("lost"), name=Max("opponent__name"))
         .annotate(decided=F("won") + F("lost"))
         .order_by(*_HEAD_TO_HEAD_ORDER)
@@ -127,8 +150,11 @@ def stored_record_rows(player: Player, viewer: AbstractBaseUser) -> list[dict]:
     """The player's stored record rows (PlayerTally: one per club and number of players at the table) of the clubs
     the viewer may see, with their ids: a few rows whatever his history. A recount rewrites all of a player's
     rows, so their ids also mark his stored head-to-head (leagues/people/player_page.py)."""
-    return list(_tallies_seen(PlayerTally, player, viewer).order_by("id").values(
-        "id", "game", "players", "games", "wins", "scored", "score_sum", "best"))
+    return list(
+        _tallies_seen(PlayerTally, player, viewer)
+        .order_by("id")
+        .values("id", "game", "players", "games", "wins", "scored", "score_sum", "best")
+    )
 
 
 def record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] | None = None) -> list[dict]:
@@ -138,8 +164,9 @@ def record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] |
     groups: dict[tuple[str, int], dict] = {}
 
     def add(game: str, size: int, row: dict) -> None:
-        into = groups.setdefault((game, size), {"game": game, "size": size, "games": 0, "wins": 0, "scored": 0,
-                                                "score_sum": 0, "best": None})
+        into = groups.setdefault(
+            (game, size), {"game": game, "size": size, "games": 0, "wins": 0, "scored": 0, "score_sum": 0, "best": None}
+        )
         for name in ("games", "wins", "scored", "score_sum"):
             into[name] += row[name] or 0
         if row["best"] is not None:
@@ -149,12 +176,26 @@ def record_groups(player: Player, viewer: AbstractBaseUser, stored: list[dict] |
         add(row["game"], row["players"], row)
     private = private_table_results(viewer)
     if private is not None:
-        size = Subquery(ResultEntry.objects.filter(result=OuterRef("result")).order_by().values("result")
-                        .annotate(n=Count("id")).values("n"))
+        size = Subquery(
+            ResultEntry.objects.filter(result=OuterRef("result"))
+            .order_by()
+            .values("result")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
         entries = ResultEntry.objects.filter(player=player, result__in=private)
-        for row in (entries.annotate(size=size, game=F("result__game")).values("game", "size")
-                    .annotate(games=Count("id"), wins=Count("id", filter=Q(rank=1)), scored=Count("score"),
-                              score_sum=Sum("score"), best=Max("score")).order_by()):
+        for row in (
+            entries.annotate(size=size, game=F("result__game"))
+            .values("game", "size")
+            .annotate(
+                games=Count("id"),
+                wins=Count("id", filter=Q(rank=1)),
+                scored=Count("score"),
+                score_sum=Sum("score"),
+                best=Max("score"),
+            )
+            .order_by()
+        ):
             add(row["game"], row["size"], row)
     return [groups[key] for key in sorted(groups)]
 
@@ -180,13 +221,19 @@ def record_summary(groups: list[dict]) -> dict:
     game_sizes: dict[str, list[dict]] = {}  # each game's record by number of players (groups come sorted)
     for g in groups:
         game_sizes.setdefault(g["game"], []).append(
-            {"players": g["size"], "games": g["games"], "wins": g["wins"],
-             "win_rate": g["wins"] / g["games"] if g["games"] else 0})
+            {
+                "players": g["size"],
+                "games": g["games"],
+                "wins": g["wins"],
+                "win_rate": g["wins"] / g["games"] if g["games"] else 0,
+            }
+        )
         size = by_size.setdefault(g["size"], {"players": g["size"], "games": 0, "wins": 0})
         size["games"] += g["games"]
         size["wins"] += g["wins"]
-        game = by_game.setdefault(g["game"], {"game": g["game"], "games": 0, "wins": 0, "scored": 0,
-                                              "score_sum": 0, "best": None})
+        game = by_game.setdefault(
+            g["game"], {"game": g["game"], "games": 0, "wins": 0, "scored": 0, "score_sum": 0, "best": None}
+        )
         for name in ("games", "wins", "scored", "score_sum"):
             game[name] += g[name] or 0
         if g["best"] is not None:
@@ -194,16 +241,23 @@ def record_summary(groups: list[dict]) -> dict:
     games = []
     for game in sorted(by_game.values(), key=lambda row: (-row["games"], row["game"])):
         name, unit = _game_unit(game["game"])
-        games.append({"game": game["game"], "name": name, "unit": unit, "games": game["games"],
-                      "wins": game["wins"],
-                      "average_score": game["score_sum"] / game["scored"] if game["scored"] else None,
-                      "best_score": game["best"], "by_player_count": game_sizes[game["game"]]})
+        games.append(
+            {
+                "game": game["game"],
+                "name": name,
+                "unit": unit,
+                "games": game["games"],
+                "wins": game["wins"],
+                "average_score": game["score_sum"] / game["scored"] if game["scored"] else None,
+                "best_score": game["best"],
+                "by_player_count": game_sizes[game["game"]],
+            }
+        )
     scored = [game for game in games if game["average_score"] is not None]
     return {
         "games": sum(g["games"] for g in groups),
         "wins": sum(g["wins"] for g in groups),
-        "by_player_count": [{**row, "win_rate": row["wins"] / row["games"]}
-                            for _size, row in sorted(by_size.items())],
+        "by_player_count": [{**row, "win_rate": row["wins"] / row["games"]} for _size, row in sorted(by_size.items())],
         "by_game": games,
         "average_score": scored[0]["average_score"] if len(scored) == 1 else None,
         "best_score": scored[0]["best_score"] if len(scored) == 1 else None,
@@ -214,8 +268,9 @@ def game_sections(sections: list[tuple]) -> dict:
     """Each game's part of the player's statistics (player_game_stats), by the game's slug and as the page's list."""
     return {
         **{game.slug: found for game, found in sections},  # stats[<slug>]: what its adapter's player_stats gave
-        "game_sections": [{"game": game, "template": game.player_stats_template, "stats": found}
-                          for game, found in sections],
+        "game_sections": [
+            {"game": game, "template": game.player_stats_template, "stats": found} for game, found in sections
+        ],
     }
 
 

@@ -48,6 +48,7 @@ def _shown_name(name: str) -> str:
         raise ValidationError({"name": _("A name has at most %(n)d characters.") % {"n": PLAYER_NAME_MAX}})
     return name
 
+
 # Guests one person may add by hand in an hour, with or without a club (docs/operations.md, "Budgets"): a club
 # night seats a few; a fresh account made a club and added 499 in 25 s (issue 36). An import's new players are
 # bounded by the import's own limits (docs/import.md) and not counted here.
@@ -72,8 +73,7 @@ def player_rename(*, user: AbstractBaseUser, name: str) -> Player:
     name = _shown_name(name)
     player = Player.objects.select_for_update().get(pk=player_for_user(user).pk)
     if player.name != name:  # unchanged is no clash: a clash stored before the rule is not his to mend first
-        require_unique_name(name, club_ids=player.memberships.values_list("club_id", flat=True),
-                            other_than=player.pk)
+        require_unique_name(name, club_ids=player.memberships.values_list("club_id", flat=True), other_than=player.pk)
         player.name = name
         player.save(update_fields=["name"])
     return player
@@ -100,8 +100,13 @@ def player_guest_create(*, name: str, created_by: AbstractBaseUser, club: Club |
     player = Player.objects.create(name=name[:80], created_by=created_by, created_in=club)
     if club is not None:
         membership = Membership.objects.create(club=club, player=player)
-        audit_record(action="membership.add", obj=membership, user=created_by, club=club,
-                     details={"player": player.name, "role": membership.role, "guest": True})
+        audit_record(
+            action="membership.add",
+            obj=membership,
+            user=created_by,
+            club=club,
+            details={"player": player.name, "role": membership.role, "guest": True},
+        )
     return player
 
 
@@ -110,15 +115,22 @@ def _check_guests_per_hour(user: AbstractBaseUser) -> None:
     so two adds at once are counted one after the other (the limit is exact)."""
     User.objects.select_for_update().filter(pk=user.pk).exists()
     since = timezone.now() - GUEST_WINDOW
-    added = (Player.objects.filter(created_by=user, user__isnull=True, created_at__gte=since)
-             .exclude(result_entries__result__source__gt="")  # an import's players: its own limits
-             .order_by("created_at").values_list("created_at", flat=True))
+    added = (
+        Player.objects.filter(created_by=user, user__isnull=True, created_at__gte=since)
+        .exclude(result_entries__result__source__gt="")  # an import's players: its own limits
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
     recent = list(added[:GUESTS_PER_HOUR])
     if len(recent) >= GUESTS_PER_HOUR:
         wait = recent[0] + GUEST_WINDOW - timezone.now()
-        raise TooMany(_("You added %(n)d guests in the last hour, the most one person may add; you may add the "
-                        "next in %(minutes)d minutes.") % {"n": GUESTS_PER_HOUR,
-                                                          "minutes": max(1, -(-wait.seconds // 60))})
+        raise TooMany(
+            _(
+                "You added %(n)d guests in the last hour, the most one person may add; you may add the "
+                "next in %(minutes)d minutes."
+            )
+            % {"n": GUESTS_PER_HOUR, "minutes": max(1, -(-wait.seconds // 60))}
+        )
 
 
 @transaction.atomic
@@ -128,8 +140,9 @@ def player_claim_link_create(*, player: Player, user: AbstractBaseUser) -> str:
     if not player.is_guest:
         raise Conflict(_("%(name)s already belongs to an account.") % {"name": player.name})
     if not guest_claim_link_allowed(player, user):
-        raise PermissionDenied(_("Only whoever added this guest, or an admin of the club it was added for, may "
-                                 "invite them."))
+        raise PermissionDenied(
+            _("Only whoever added this guest, or an admin of the club it was added for, may invite them.")
+        )
     player.claim_token = new_token()
     player.save(update_fields=["claim_token"])
     return player.claim_token
@@ -193,8 +206,9 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
     if guest is None:
         raise Conflict(_("This invite link is not valid any more: it was used or replaced."))
     if guest.created_by_id == user.pk:
-        raise Conflict(_("You added %(name)s yourself: send the link to the person it stands for.")
-                       % {"name": guest.name})
+        raise Conflict(
+            _("You added %(name)s yourself: send the link to the person it stands for.") % {"name": guest.name}
+        )
     _audit_claim(guest, user)
     target = Player.objects.select_for_update().filter(user=user).first()
     if target is None:
@@ -207,8 +221,9 @@ def player_claim(*, token: str, user: AbstractBaseUser) -> Player:
         with transaction.atomic():
             _move_related_rows(source=guest, target=target)
     except IntegrityError as exc:  # e.g. both sat at the same table: a claim must not merge two seats
-        raise Conflict(_("You and %(name)s sat at the same table; this guest cannot be you.")
-                       % {"name": guest.name}) from exc
+        raise Conflict(
+            _("You and %(name)s sat at the same table; this guest cannot be you.") % {"name": guest.name}
+        ) from exc
     guest.claim_token = None
     guest.merged_into = target
     guest.save(update_fields=["claim_token", "merged_into"])
@@ -225,8 +240,11 @@ def _reopen_sign_offs(player: Player, user: AbstractBaseUser) -> None:
     Counted results stay counted: the person may still dispute one."""
     from leagues.notifications import services as notifications
 
-    stale = (SignOff.objects.filter(player=player).exclude(by=user)
-             .exclude(result__source__gt="", result__vouched_by=F("by")))
+    stale = (
+        SignOff.objects.filter(player=player)
+        .exclude(by=user)
+        .exclude(result__source__gt="", result__vouched_by=F("by"))
+    )
     notifications.imported_to_sign(sign_offs_withdraw(stale))
 
 
@@ -249,7 +267,10 @@ def sign_offs_withdraw(rows) -> list[Result]:
 def _audit_claim(guest: Player, user: AbstractBaseUser) -> None:
     """A claim hands the guest's seats and memberships to an account: every club the guest is in is told."""
     for membership in Membership.objects.filter(player=guest).select_related("club"):
-        audit_record(action="player.claim", obj=guest, user=user, club=membership.club_id,
-                     details={"guest": guest.name, "account": user.get_username(), "role": membership.role})
-
-
+        audit_record(
+            action="player.claim",
+            obj=guest,
+            user=user,
+            club=membership.club_id,
+            details={"guest": guest.name, "account": user.get_username(), "role": membership.role},
+        )

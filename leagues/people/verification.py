@@ -63,8 +63,7 @@ def user_of(token: str) -> AbstractBaseUser:
 def verify(token: str) -> AbstractBaseUser:
     """The link's button: the account's current address is verified."""
     user = user_of(token)
-    VerifiedAddress.objects.update_or_create(user=user, defaults={"email": user.email,
-                                                                  "verified_at": timezone.now()})
+    VerifiedAddress.objects.update_or_create(user=user, defaults={"email": user.email, "verified_at": timezone.now()})
     return user
 
 
@@ -83,8 +82,13 @@ def send_link(user: AbstractBaseUser, *, language: str | None = None) -> bool:
     if not user.email or address_verified(user):
         return False
     with override(language or language_of(user)):
-        context = {"user": user, "link": link_for(user), "site_name": settings.SITE_NAME,
-                   "site_url": settings.SITE_URL, "days": VERIFY_DAYS}
+        context = {
+            "user": user,
+            "link": link_for(user),
+            "site_name": settings.SITE_NAME,
+            "site_url": settings.SITE_URL,
+            "days": VERIFY_DAYS,
+        }
         subject = render_to_string("registration/verify_email_subject.txt", context).strip()
         body = render_to_string("registration/verify_email.txt", context)
     EmailMessage(subject, body, to=[user.email]).send()

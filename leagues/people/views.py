@@ -38,8 +38,9 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:  # a sign-up mails its address (the verification link): limited per address and per client
-            rate_limits.check(rate_limits.SIGN_UP, ip=rate_limits.client_ip(request),
-                              address=form.cleaned_data["email"])
+            rate_limits.check(
+                rate_limits.SIGN_UP, ip=rate_limits.client_ip(request), address=form.cleaned_data["email"]
+            )
         except rate_limits.Limited as limited:
             return too_many(request, limited)
         user = players.user_sign_up(
@@ -53,13 +54,21 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             verification.send_link(user)
         except Exception:  # noqa: BLE001 (the mail server down: the account stands, the page offers the link again)
             logger.exception("The verification link of user %s was not sent", user.pk)
-        messages.success(request, _("Welcome, %(name)s! We sent a link to %(email)s: open it, and the site may "
-                                    "mail you the notifications you choose.") % {"name": user.player.name,
-                                                                                 "email": user.email})
+        messages.success(
+            request,
+            _(
+                "Welcome, %(name)s! We sent a link to %(email)s: open it, and the site may "
+                "mail you the notifications you choose."
+            )
+            % {"name": user.player.name, "email": user.email},
+        )
         return redirect(next_page(request) or "home")
-    return render(request, "registration/sign_up.html", {"form": form, "next": next_page(request)},
-                  status=400 if form.errors else 200)
-
+    return render(
+        request,
+        "registration/sign_up.html",
+        {"form": form, "next": next_page(request)},
+        status=400 if form.errors else 200,
+    )
 
 
 PLAYERS_PAGE = 50
@@ -86,11 +95,20 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if guest_claim_link_allowed(player, request.user):
             context["claim_url"] = request.build_absolute_uri(reverse("player_claim", args=[player.claim_token]))
     if request.htmx and "opponents" in request.GET:  # "more opponents": the next rows of the head-to-head list
-        opponents = selectors.LookaheadPage(player_record.head_to_head_rows(player=player, viewer=request.user),
-                                            request.GET.get("opponents"), HEAD_TO_HEAD_PAGE)
-        return render(request, "leagues/partials/head_to_head_rows.html", {
-            "player": player, "opponents": opponents,
-            "head_to_head": player_record.head_to_head_of(opponents.object_list)})
+        opponents = selectors.LookaheadPage(
+            player_record.head_to_head_rows(player=player, viewer=request.user),
+            request.GET.get("opponents"),
+            HEAD_TO_HEAD_PAGE,
+        )
+        return render(
+            request,
+            "leagues/partials/head_to_head_rows.html",
+            {
+                "player": player,
+                "opponents": opponents,
+                "head_to_head": player_record.head_to_head_of(opponents.object_list),
+            },
+        )
     context.update(_player_extras(request, player))
     return render(request, "leagues/player_detail.html", context)
 
@@ -111,8 +129,9 @@ def guest_create(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST or None, user=request.user, club_slug=request.GET.get("club"))
     if request.method == "POST" and form.is_valid():
         try:
-            player = players.player_guest_create(name=form.cleaned_data["name"], created_by=request.user,
-                                                  club=form.cleaned_data.get("club"))
+            player = players.player_guest_create(
+                name=form.cleaned_data["name"], created_by=request.user, club=form.cleaned_data.get("club")
+            )
         except TooMany as exc:  # the hour's guests are added: said above the form
             form.add_error(None, exc.message)
             return render(request, "leagues/guest_form.html", {"form": form}, status=429)
@@ -166,20 +185,34 @@ def _game_blocks(stats: dict, game_ratings: list) -> list[dict]:
     first; a game with tables but no counted game yet comes after."""
     sections = {s["game"].slug: s for s in stats.get("game_sections", []) if s["stats"].get("tables")}
     ratings = {r.key: r for r in game_ratings}
-    blocks = [{"slug": row["game"], "name": row["name"], "record": row, "section": sections.pop(row["game"], None),
-               "rating": ratings.get(row["game"])} for row in stats.get("by_game", [])]
-    blocks += [{"slug": slug, "name": s["game"].name, "record": None, "section": s, "rating": ratings.get(slug)}
-               for slug, s in sections.items()]
+    blocks = [
+        {
+            "slug": row["game"],
+            "name": row["name"],
+            "record": row,
+            "section": sections.pop(row["game"], None),
+            "rating": ratings.get(row["game"]),
+        }
+        for row in stats.get("by_game", [])
+    ]
+    blocks += [
+        {"slug": slug, "name": s["game"].name, "record": None, "section": s, "rating": ratings.get(slug)}
+        for slug, s in sections.items()
+    ]
     return blocks
 
 
 def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_page: str | None = None) -> dict:
     from leagues.models import RatingScope
 
-    stats, opponents = player_page_stats(player=player, viewer=viewer, opponents_page=opponents_page,
-                                         per_page=HEAD_TO_HEAD_PAGE)
-    game_ratings = list(player.ratings.filter(kind=RatingScope.GAME).order_by("-games")
-                        .annotate(last_played=selectors.last_played_in_scope(RatingScope.GAME, OuterRef("key"))))
+    stats, opponents = player_page_stats(
+        player=player, viewer=viewer, opponents_page=opponents_page, per_page=HEAD_TO_HEAD_PAGE
+    )
+    game_ratings = list(
+        player.ratings.filter(kind=RatingScope.GAME)
+        .order_by("-games")
+        .annotate(last_played=selectors.last_played_in_scope(RatingScope.GAME, OuterRef("key")))
+    )
     today = timezone.localdate()
     for rating in game_ratings:  # the displayed number, with rust up to today (leagues/rating/display.py)
         rating.shown = rating_display.shown(rating.mu, rating.sigma, rating.games, rating.last_played, today)
@@ -187,11 +220,25 @@ def player_stats_context(player: Player, *, viewer: AbstractBaseUser, opponents_
     if game_ratings:
         main = game_ratings[0]
         history = selectors.rating_values(player=player, kind=main.kind, key=main.key, last=RATING_CHART_EVENTS)
-        chart = {"game": main.key, "values": [rating_display.displayed(mu) for mu, _sigma in history],
-                 "band": [(rating_display.displayed(mu - rating_display.BAND_Z * sigma),
-                           rating_display.displayed(mu + rating_display.BAND_Z * sigma)) for mu, sigma in history]}
+        chart = {
+            "game": main.key,
+            "values": [rating_display.displayed(mu) for mu, _sigma in history],
+            "band": [
+                (
+                    rating_display.displayed(mu - rating_display.BAND_Z * sigma),
+                    rating_display.displayed(mu + rating_display.BAND_Z * sigma),
+                )
+                for mu, sigma in history
+            ],
+        }
     # (place, players at the table) in each recent counted game, oldest first; leagues/people/charts.py draws them.
     places = player_record.recent_places(player=player, viewer=viewer, last=RECENT_PLACES)
-    return {"stats": stats, "opponents": opponents, "game_ratings": game_ratings, "chart": chart,
-            "result_places": places, "game_blocks": _game_blocks(stats, game_ratings),
-            "not_ranked_publicly": player_record.games_not_ranked_publicly(player=player, viewer=viewer)}
+    return {
+        "stats": stats,
+        "opponents": opponents,
+        "game_ratings": game_ratings,
+        "chart": chart,
+        "result_places": places,
+        "game_blocks": _game_blocks(stats, game_ratings),
+        "not_ranked_publicly": player_record.games_not_ranked_publicly(player=player, viewer=viewer),
+    }

@@ -44,8 +44,9 @@ def table_chances(*, game: str, player_ids: Sequence[int | None], league_id: int
     return _seat_chances(player_ids, found, timezone.localdate(), kind)
 
 
-def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]], *, league_id: int | None = None
-                   ) -> list[list[SeatChance] | None]:
+def tables_chances(
+    tables: Sequence[tuple[str, Sequence[int | None]]], *, league_id: int | None = None
+) -> list[list[SeatChance] | None]:
     """`table_chances` for many tables at once (a league night's proposed round), in a constant number of queries
     however many tables: one in each game's scope. In a league (`league_id`: the night's), the tables read the
     league's scope, where their result will count (issue 50 finding 1: the round showed "25% to win, 1500?" for
@@ -56,16 +57,19 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]], *, league
     league: dict[int, Rating] = {}
     if league_id is not None:
         seated = {p for _game, ids in tables for p in ids if p is not None}
-        league = {rating.player_id: rating for rating in _scope_ratings("league", str(league_id), seated)} if seated \
-            else {}
+        league = (
+            {rating.player_id: rating for rating in _scope_ratings("league", str(league_id), seated)} if seated else {}
+        )
     from_game = [(game, ids) for game, ids in tables if not any(p in league for p in ids)]
     found: dict[tuple[str, int], Rating] = {}
     wanted = {(game, p) for game, ids in from_game for p in ids if p is not None}
     if wanted:
         games = {g for g, _p in wanted}
-        ratings = (Rating.objects.filter(kind="game", key__in=games, player_id__in={p for _g, p in wanted})
-                   .annotate(last_played=selectors.last_played_in_scope("game", games),
-                             performance_sd=selectors.scope_performance_sd(), skill_sd=selectors.scope_skill_sd()))
+        ratings = Rating.objects.filter(kind="game", key__in=games, player_id__in={p for _g, p in wanted}).annotate(
+            last_played=selectors.last_played_in_scope("game", games),
+            performance_sd=selectors.scope_performance_sd(),
+            skill_sd=selectors.scope_skill_sd(),
+        )
         found = {(rating.key, rating.player_id): rating for rating in ratings}
     answers: list[list[SeatChance] | None] = []
     for game, ids in tables:
@@ -81,10 +85,11 @@ def tables_chances(tables: Sequence[tuple[str, Sequence[int | None]]], *, league
 def _scope_ratings(kind: str, key: str, player_ids) -> QuerySet[Rating]:
     """The ratings of those players in one scope, with what the chances read beside each (its latest game's day,
     the scope's spreads) as columns of the same query; the scope is literal, so one partition is planned."""
-    return (Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None])
-            .annotate(last_played=selectors.last_played_in_scope(kind, key),
-                      performance_sd=selectors.scope_performance_sd(kind, key),
-                      skill_sd=selectors.scope_skill_sd(kind, key)))
+    return Rating.objects.filter(kind=kind, key=key, player_id__in=[p for p in player_ids if p is not None]).annotate(
+        last_played=selectors.last_played_in_scope(kind, key),
+        performance_sd=selectors.scope_performance_sd(kind, key),
+        skill_sd=selectors.scope_skill_sd(kind, key),
+    )
 
 
 def _covered(player_ids: Sequence[int | None]) -> bool:
@@ -96,8 +101,7 @@ def _check_size(player_ids: Sequence[int | None]) -> None:
         raise ValueError(f"chances are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(player_ids)}")
 
 
-def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date, kind: str
-                  ) -> list[SeatChance]:
+def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime.date, kind: str) -> list[SeatChance]:
     """The chances over the seats, from the ratings found (keyed by player); the rest are new. The scope's
     figures come with each rating found: from its posterior skills when its latest games gave one, else from the
     ratings with its own performance spread (none found: every seat is new, and any model gives them equal
@@ -115,14 +119,24 @@ def _seat_chances(player_ids: Sequence[int | None], found: dict, today: datetime
     read_together = scope is not None and scope.skill_sd is not None
     if read_together:
         odds = rating_display.posterior_chances(
-            [_posterior_seat(found.get(player_id), scope.skill_sd, today) for player_id in player_ids], scope.skill_sd)
+            [_posterior_seat(found.get(player_id), scope.skill_sd, today) for player_id in player_ids], scope.skill_sd
+        )
     else:
-        odds = rating_display.chances([(mu, sigma) for mu, sigma, _shown in seats],
-                                      scope.performance_sd if scope is not None else None)
-    return [SeatChance(player_id=player_id, win=chance.win, expected_place=chance.expected_place,
-                       rating=shown.rating, provisional=shown.provisional, read_together=read_together,
-                       scope=kind)
-            for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)]
+        odds = rating_display.chances(
+            [(mu, sigma) for mu, sigma, _shown in seats], scope.performance_sd if scope is not None else None
+        )
+    return [
+        SeatChance(
+            player_id=player_id,
+            win=chance.win,
+            expected_place=chance.expected_place,
+            rating=shown.rating,
+            provisional=shown.provisional,
+            read_together=read_together,
+            scope=kind,
+        )
+        for player_id, chance, (_mu, _sigma, shown) in zip(player_ids, odds, seats, strict=True)
+    ]
 
 
 def _posterior_seat(rating, spread: float, today: datetime.date) -> tuple[float, float] | None:
@@ -165,12 +179,20 @@ def seat_chances(session) -> dict | None:
             current = rating_display.shown(mu, sigma, 0)
             skills.append(None)
         else:
-            current = rating_display.shown(seat.rating_mu, seat.rating_sigma, seat.rating_games,
-                                           seat.rating_last_played, today)
+            current = rating_display.shown(
+                seat.rating_mu, seat.rating_sigma, seat.rating_games, seat.rating_last_played, today
+            )
             mu, sigma = seat.rating_mu, current.sigma
-            skills.append(None if seat.rating_chance_mean is None else (
-                seat.rating_chance_mean, rating_display.rusted_skill_sd(
-                    seat.rating_chance_sd, seat.rating_skill_sd or 0.0, seat.rating_last_played, today)))
+            skills.append(
+                None
+                if seat.rating_chance_mean is None
+                else (
+                    seat.rating_chance_mean,
+                    rating_display.rusted_skill_sd(
+                        seat.rating_chance_sd, seat.rating_skill_sd or 0.0, seat.rating_last_played, today
+                    ),
+                )
+            )
         if before:
             mu, sigma = seat.before_mu, seat.before_sigma
         shown.append(current)
@@ -183,9 +205,21 @@ def seat_chances(session) -> dict | None:
     else:
         odds = rating_display.posterior_chances(skills, spread)
     first = seats[0]
-    return {"before": before, "kept": kept, "read_together": not before and spread is not None,
-            "scope": getattr(first, "chance_scope", "game"), "league": getattr(first, "chance_league", ""),
-            "fallback": getattr(first, "chance_fallback", False), "seats": [
-        SeatLine(name=seat.player.name, rating=now.rating, provisional=now.provisional, win=chance.win,
-                 expected_place=chance.expected_place)
-        for seat, now, chance in zip(seats, shown, odds, strict=True)]}
+    return {
+        "before": before,
+        "kept": kept,
+        "read_together": not before and spread is not None,
+        "scope": getattr(first, "chance_scope", "game"),
+        "league": getattr(first, "chance_league", ""),
+        "fallback": getattr(first, "chance_fallback", False),
+        "seats": [
+            SeatLine(
+                name=seat.player.name,
+                rating=now.rating,
+                provisional=now.provisional,
+                win=chance.win,
+                expected_place=chance.expected_place,
+            )
+            for seat, now, chance in zip(seats, shown, odds, strict=True)
+        ],
+    }

@@ -63,14 +63,21 @@ class ShownRating:
         return f"{self.rating}?" if self.provisional else str(self.rating)
 
 
-def shown(mu: float, sigma: float, games: int, last_played: date | None = None,
-          today: date | None = None) -> ShownRating:
+def shown(
+    mu: float, sigma: float, games: int, last_played: date | None = None, today: date | None = None
+) -> ShownRating:
     """The displayed rating of a stored (mu, sigma, games), with rust up to `today` when the last game is known."""
     if today is not None:
         sigma = rusted_sigma(sigma, last_played, today)
     provisional = games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
-    return ShownRating(rating=displayed(mu), low=displayed(mu - BAND_Z * sigma), high=displayed(mu + BAND_Z * sigma),
-                       provisional=provisional, sigma=sigma, cautious=displayed(mu - 3 * sigma))
+    return ShownRating(
+        rating=displayed(mu),
+        low=displayed(mu - BAND_Z * sigma),
+        high=displayed(mu + BAND_Z * sigma),
+        provisional=provisional,
+        sigma=sigma,
+        cautious=displayed(mu - 3 * sigma),
+    )
 
 
 def rusted_skill_sd(sd: float, spread: float, last_played: date | None, today: date) -> float:
@@ -138,8 +145,10 @@ def chances(ratings: Sequence[tuple[float, float]], performance_sd: float | None
         raise ValueError(f"chances are worked out for 2 to 8 players, not {n}")
     mus = [mu for mu, _sigma in ratings]
     spreads = [math.sqrt(sigma * sigma + b * b) for _mu, sigma in ratings]
-    places = [1 + math.fsum(_normal_cdf((mus[j] - mus[i]) / math.hypot(spreads[i], spreads[j]))
-                            for j in range(n) if j != i) for i in range(n)]
+    places = [
+        1 + math.fsum(_normal_cdf((mus[j] - mus[i]) / math.hypot(spreads[i], spreads[j])) for j in range(n) if j != i)
+        for i in range(n)
+    ]
     if n == 2:
         first = _normal_cdf((mus[0] - mus[1]) / math.hypot(*spreads))
         win = [first, 1 - first]
@@ -221,15 +230,15 @@ def fitted_performance_sd(games: Sequence[Sequence[tuple[object, float, float, i
 
     def loss(log_b: float) -> float:
         twice = 2 * math.exp(2 * log_b)
-        return ((log_b - centre) ** 2 / (2 * FIT_PRIOR_SD**2)
-                - math.fsum(math.log(max(_normal_cdf(d / math.sqrt(v + twice)), 1e-300)) for d, v in pairs))
+        return (log_b - centre) ** 2 / (2 * FIT_PRIOR_SD**2) - math.fsum(
+            math.log(max(_normal_cdf(d / math.sqrt(v + twice)), 1e-300)) for d, v in pairs
+        )
 
     held_out = math.exp(_golden_minimum(loss, centre - math.log(FIT_RANGE), centre + math.log(FIT_RANGE)))
     return min(max(held_out * stretch, PERFORMANCE_SD / FIT_RANGE), PERFORMANCE_SD * FIT_RANGE)
 
 
-def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> tuple[list[tuple[float, float]],
-                                                                                      float]:
+def _held_out_pairs(games: list[Sequence[tuple[object, float, float, int]]]) -> tuple[list[tuple[float, float]], float]:
     """Each held-out game's ordered pairs as (mu of the better placed − mu of the other, sum of their sigma²), from
     the window rated without the game's fold; and the stretch, the held-out seats' mus' spread today over without."""
     start: dict = {}
@@ -257,16 +266,21 @@ def _rated(games: list[Sequence[tuple[object, float, float, int]]], start: dict,
     for index, seats in enumerate(games):
         if skip is None or index % FIT_FOLDS != skip:
             players = [seat[0] for seat in seats]
-            state.update(zip(players, plackett_luce([state[p] for p in players], [seat[3] for seat in seats]),
-                             strict=True))
+            state.update(
+                zip(players, plackett_luce([state[p] for p in players], [seat[3] for seat in seats]), strict=True)
+            )
     return state
 
 
 def _ordered_pairs(seats: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
     """Every pair of (mu, sigma, rank) seats with different ranks: (the better placed one's mu − the other's, the
     sum of their sigma²)."""
-    return [((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
-            for k, (mi, si, ri) in enumerate(seats) for (mj, sj, rj) in seats[k + 1:] if ri != rj]
+    return [
+        ((mi - mj) if ri < rj else (mj - mi), si * si + sj * sj)
+        for k, (mi, si, ri) in enumerate(seats)
+        for (mj, sj, rj) in seats[k + 1 :]
+        if ri != rj
+    ]
 
 
 def _spread(values: list[float]) -> float:

@@ -49,8 +49,9 @@ class RatingChange:
     sigma_after: float
 
 
-def plackett_luce(before: list[tuple[float, float]], ranks: list[int], model: PlackettLuce = MODEL
-                   ) -> list[tuple[float, float]]:
+def plackett_luce(
+    before: list[tuple[float, float]], ranks: list[int], model: PlackettLuce = MODEL
+) -> list[tuple[float, float]]:
     """openskill's `PlackettLuce.rate` for one-player teams ranked by place, as plain float arithmetic.
 
     The same operations in the same order as openskill 6.2 (tau added to sigma, teams sorted stably by
@@ -144,8 +145,12 @@ def rate_results(
 
 
 def fold_columns(
-    players: Sequence[int], ranks: Sequence[int], bounds: Sequence[int], state: dict[Hashable, list],
-    out: tuple[MutableSequence[float], ...], model: PlackettLuce = MODEL,
+    players: Sequence[int],
+    ranks: Sequence[int],
+    bounds: Sequence[int],
+    state: dict[Hashable, list],
+    out: tuple[MutableSequence[float], ...],
+    model: PlackettLuce = MODEL,
 ) -> None:
     """`fold` over results held as columns, the form the services read from the database and write back.
 
@@ -223,8 +228,9 @@ def fold_columns(
             rating[2] += 1
 
 
-def _fold_one_general(seated: list[list], rank: list[int], model: PlackettLuce,
-                      out: tuple[MutableSequence[float], ...]) -> None:
+def _fold_one_general(
+    seated: list[list], rank: list[int], model: PlackettLuce, out: tuple[MutableSequence[float], ...]
+) -> None:
     """One result with ties or unsorted ranks, through `plackett_luce`: appends the ratings after to `out`
     (`fold_columns` has appended the ratings before)."""
     after = plackett_luce([(rating[0], rating[1]) for rating in seated], rank, model)

@@ -41,7 +41,6 @@ SWAP_TRIES = 5
 INDEX_MEMORY = "256MB"  # maintenance_work_mem for building a full scope's indexes: sorts in memory at 1M results
 
 
-
 class Swap(NamedTuple):
     """How a swap went: tries of the lock, seconds spent waiting, and whether it swapped or wrote in place."""
 
@@ -82,11 +81,17 @@ def _create_table(cursor, table: str, key: str) -> None:
         "SELECT quote_ident(a.attname), format_type(a.atttypid, a.atttypmod), a.attnotnull, "
         "pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a "
         "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
-        "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum", [PARENT])
-    columns = [f"{name} {kind}" + (" NOT NULL" if not_null else "") + (f" DEFAULT {default}" if default else "")
-               for name, kind, not_null, default in cursor.fetchall()]
-    cursor.execute(f"CREATE TABLE {table} ({', '.join(columns)}, "
-                   f"CONSTRAINT scope_key CHECK (key = {_literal(cursor, key)})) WITH (fillfactor = {FILLFACTOR})")
+        "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+        [PARENT],
+    )
+    columns = [
+        f"{name} {kind}" + (" NOT NULL" if not_null else "") + (f" DEFAULT {default}" if default else "")
+        for name, kind, not_null, default in cursor.fetchall()
+    ]
+    cursor.execute(
+        f"CREATE TABLE {table} ({', '.join(columns)}, "
+        f"CONSTRAINT scope_key CHECK (key = {_literal(cursor, key)})) WITH (fillfactor = {FILLFACTOR})"
+    )
 
 
 def _build_indexes(cursor, table: str) -> None:
@@ -94,7 +99,9 @@ def _build_indexes(cursor, table: str) -> None:
     cursor.execute(
         "SELECT pg_get_indexdef(x.indexrelid), c.contype, pg_get_constraintdef(c.oid) FROM pg_index x "
         "LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid "
-        "WHERE x.indrelid = %s::regclass ORDER BY x.indexrelid", [PARENT])
+        "WHERE x.indrelid = %s::regclass ORDER BY x.indexrelid",
+        [PARENT],
+    )
     for n, (index, constraint, definition) in enumerate(cursor.fetchall()):
         if constraint == "p":
             cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_pkey {definition}")
@@ -102,16 +109,18 @@ def _build_indexes(cursor, table: str) -> None:
             cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_{n} {definition}")
         else:
             head = re.match(r"^CREATE (UNIQUE )?INDEX \S+ ON ONLY \S+ ", index)
-            cursor.execute(f"CREATE {head.group(1) or ''}INDEX {table}_{n} ON {table} {index[head.end():]}")
+            cursor.execute(f"CREATE {head.group(1) or ''}INDEX {table}_{n} ON {table} {index[head.end() :]}")
 
 
 def _rename(cursor, table: str, to: str) -> None:
     """Rename `table` and its indexes (named after it by `_build_indexes`)."""
-    cursor.execute("SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
-                   "WHERE x.indrelid = %s::regclass", [table])
+    cursor.execute(
+        "SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = %s::regclass",
+        [table],
+    )
     for (index,) in cursor.fetchall():
         if index.startswith(table):
-            cursor.execute(f"ALTER INDEX {index} RENAME TO {to}{index[len(table):]}")
+            cursor.execute(f"ALTER INDEX {index} RENAME TO {to}{index[len(table) :]}")
     cursor.execute(f"ALTER TABLE {table} RENAME TO {to}")
 
 
@@ -128,8 +137,10 @@ def ensure_partition(key: str) -> None:
         if _exists(cursor, name):
             return
         _create_table(cursor, name, key)
-        cursor.execute(f"WITH moved AS (DELETE FROM {DEFAULT} WHERE key = %s RETURNING *) "
-                       f"INSERT INTO {name} SELECT * FROM moved", [key])
+        cursor.execute(
+            f"WITH moved AS (DELETE FROM {DEFAULT} WHERE key = %s RETURNING *) INSERT INTO {name} SELECT * FROM moved",
+            [key],
+        )
         _build_indexes(cursor, name)
         _attach(cursor, name, key)
 
@@ -195,8 +206,13 @@ def swap_partition(key: str, table: str) -> Swap:
     with connection.cursor() as cursor:
         locked, tries, waited = _lock_parent(cursor)
         swap = Swap(key=key, tries=tries, waited=waited, swapped=locked)
-        log.info("rating history of %s: %s after %d tries, %.3f s waiting for the lock", key,
-                 "swapped in" if locked else "put in place", tries, waited)
+        log.info(
+            "rating history of %s: %s after %d tries, %.3f s waiting for the lock",
+            key,
+            "swapped in" if locked else "put in place",
+            tries,
+            waited,
+        )
         if not locked:  # readers kept the table busy: write the rows in place, which nobody waits for
             cursor.execute(f"DELETE FROM {DEFAULT} WHERE key = %s", [key])
             # without a partition (attaching one would wait for the readers of the default) the rows go to the

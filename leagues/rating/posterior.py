@@ -65,8 +65,11 @@ class Skills:
     drift: float = 0.0  # the skills' walk, variance per scope game
 
 
-def fit(games: Sequence[Sequence[tuple[Hashable, int]]], before: Mapping[Hashable, float] | None = None,
-        window: int = WINDOW) -> Skills | None:
+def fit(
+    games: Sequence[Sequence[tuple[Hashable, int]]],
+    before: Mapping[Hashable, float] | None = None,
+    window: int = WINDOW,
+) -> Skills | None:
     """The posterior over the players of `games` (each a list of (player, rank), rank 1 the best, ties sharing a
     rank), oldest first as they were rated: the scope's latest games, at most `window` of them. `before` gives the
     players who had a rating before the window its mu − 25 then (the others are new: 0). Games with one seat or
@@ -126,10 +129,25 @@ def fit(games: Sequence[Sequence[tuple[Hashable, int]]], before: Mapping[Hashabl
     rated = np.array([player in known for player in players], dtype=bool)
     path = _paths(np.array(seat_player), np.array(seat_game), rated, len(kept))
     means, sds, spread, slope, residual, drift = _sample(
-        path, np.array(seat_group), np.array(seat_place), np.array(group_start), np.array(group_above),
-        np.array(group_below), len(players), np.array(start), fade, covariate, rated)
-    return Skills(spread=spread, slope=slope, residual=residual, drift=drift,
-                  players={player: (float(means[i]), float(sds[i])) for player, i in players.items()})
+        path,
+        np.array(seat_group),
+        np.array(seat_place),
+        np.array(group_start),
+        np.array(group_above),
+        np.array(group_below),
+        len(players),
+        np.array(start),
+        fade,
+        covariate,
+        rated,
+    )
+    return Skills(
+        spread=spread,
+        slope=slope,
+        residual=residual,
+        drift=drift,
+        players={player: (float(means[i]), float(sds[i])) for player, i in players.items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -164,8 +182,19 @@ def _paths(seat_player: np.ndarray, seat_game: np.ndarray, rated: np.ndarray, ga
     return _Path(seat_node, node_player, gap, first, last, games - node_time[last])
 
 
-def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group_below, count: int, start,
-            fade, covariate, rated) -> tuple[np.ndarray, np.ndarray, float, float, float, float]:
+def _sample(
+    path: _Path,
+    seat_group,
+    seat_place,
+    group_start,
+    group_above,
+    group_below,
+    count: int,
+    start,
+    fade,
+    covariate,
+    rated,
+) -> tuple[np.ndarray, np.ndarray, float, float, float, float]:
     gen = np.random.default_rng(SEED)
     groups = len(group_start)
     nodes = len(path.node_player)
@@ -178,8 +207,9 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
     for parity in (0, 1):  # the seats of every other place: none of them bounds another
         at = np.flatnonzero(seat_place % 2 == parity)
         above, below = group_above[seat_group[at]], group_below[seat_group[at]]
-        halves.append((at, seat_node[at], np.where(above >= 0, above, groups), np.where(below >= 0, below, groups),
-                       sd[at]))
+        halves.append(
+            (at, seat_node[at], np.where(above >= 0, above, groups), np.where(below >= 0, below, groups), sd[at])
+        )
     latent = start.astype(float)  # the places' normal scores: every finishing order respected, on the noise's scale
     weight = np.zeros(nodes)
     weight[seat_node] = fade
@@ -201,8 +231,9 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
             np.minimum.reduceat(latent, group_start, out=lowest[:groups])
             np.maximum.reduceat(latent, group_start, out=highest[:groups])
             mean = skills[seat_nodes]
-            latent[at] = mean + seat_sd * truncated_normal((highest[below] - mean) / seat_sd,
-                                                           (lowest[above] - mean) / seat_sd, gen)
+            latent[at] = mean + seat_sd * truncated_normal(
+                (highest[below] - mean) / seat_sd, (lowest[above] - mean) / seat_sd, gen
+            )
         prior = np.where(rated, variance, variance + slope**2 * rated_spread)
         # the skills' precision given the performances: each seat's weight, each step of the walk, each prior
         diagonal = weight.copy()
@@ -211,8 +242,7 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         rhs[seat_node] = latent * fade
         rhs[path.first] += slope * covariate / prior
         if DRIFT_SCALE > 0 and steps.size:
-            drift, (pivots, off) = _collapsed(drift, diagonal, rhs, per_step, per_step_both, steps.size,
-                                              variance, gen)
+            drift, (pivots, off) = _collapsed(drift, diagonal, rhs, per_step, per_step_both, steps.size, variance, gen)
         else:
             pivots, off, _info = lapack.dpttrf(diagonal + per_step_both / drift, -per_step[:-1] / drift)
         # a draw is P⁻¹(rhs + w) with w ~ N(0, P), P = L D Lᵀ the precision as factored: w = L √D z, so the
@@ -239,19 +269,33 @@ def _sample(path: _Path, seat_group, seat_place, group_start, group_above, group
         # the slope of skill on the rating before the window: normal given the skills (its prior N(0, SLOPE_SD²))
         slope_precision = xx / variance + 1 / SLOPE_SD**2
         slope = (float(covariate @ at_prior) / variance) / slope_precision + gen.standard_normal() / math.sqrt(
-            slope_precision)
+            slope_precision
+        )
         residual = at_prior - slope * covariate
         # the half-Cauchy(0, SPREAD_SCALE) prior on the spread, as inverse-gammas (Makalic & Schmidt 2016)
         variance = (1 / auxiliary + (residual**2).sum() / 2) / gen.gamma((count + 1) / 2)
         auxiliary = (1 / SPREAD_SCALE**2 + 1 / variance) / gen.gamma(1.0)
     means = total / kept
-    return (means, np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)), spread_total / kept,
-            float(slope_total / kept), residual_total / kept, drift_total / kept)
+    return (
+        means,
+        np.sqrt(np.maximum(total_sq / kept - means**2, 0.0)),
+        spread_total / kept,
+        float(slope_total / kept),
+        residual_total / kept,
+        drift_total / kept,
+    )
 
 
-def _collapsed(drift: float, diagonal: np.ndarray, rhs: np.ndarray, per_step: np.ndarray,
-               per_step_both: np.ndarray, links: int, variance: float, gen: np.random.Generator
-               ) -> tuple[float, tuple[np.ndarray, np.ndarray]]:
+def _collapsed(
+    drift: float,
+    diagonal: np.ndarray,
+    rhs: np.ndarray,
+    per_step: np.ndarray,
+    per_step_both: np.ndarray,
+    links: int,
+    variance: float,
+    gen: np.random.Generator,
+) -> tuple[float, tuple[np.ndarray, np.ndarray]]:
     """The walk's variance per game, one Metropolis step on its log given the performances with the paths
     integrated out, and the tridiagonal factor of the precision at the value kept (the paths are drawn with it).
 
@@ -269,8 +313,10 @@ def _collapsed(drift: float, diagonal: np.ndarray, rhs: np.ndarray, per_step: np
         pivots, off, info = lapack.dpttrf(diagonal + per_step_both / d, -per_step[:-1] / d)
         assert info == 0, info
         centre, _info = lapack.dpttrs(pivots, off, rhs)
-        return (-0.5 * links * math.log(d) - 0.5 * float(np.log(pivots).sum()) + 0.5 * float(rhs @ centre),
-                (pivots, off))
+        return (
+            -0.5 * links * math.log(d) - 0.5 * float(np.log(pivots).sum()) + 0.5 * float(rhs @ centre),
+            (pivots, off),
+        )
 
     def log_prior(d: float) -> float:
         window = d * WINDOW  # the walk's variance over a window, the density per unit of its log

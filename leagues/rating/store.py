@@ -46,7 +46,6 @@ def result_scopes(result: Result) -> list[tuple[str, str]]:
     return scopes
 
 
-
 def _lock_scope(kind: str, key: str) -> None:
     """Serialise rating writes per scope (PostgreSQL advisory lock, released at commit)."""
     if connection.vendor == "postgresql":
@@ -58,8 +57,11 @@ def _counted_in_scope(kind: str, key: str, since: datetime.date | None = None):
     """The entries of the scope's counted results played on or after `since`, in rating order."""
     entries = ResultEntry.objects.filter(result__status=Result.Status.COUNTED)
     if kind == RatingScope.GAME:
-        entries = entries.filter(Q(result__club__isnull=True) | Q(result__club__members_public=True),
-                                 result__game=key, result__ranked_publicly=True)
+        entries = entries.filter(
+            Q(result__club__isnull=True) | Q(result__club__members_public=True),
+            result__game=key,
+            result__ranked_publicly=True,
+        )
     else:
         entries = entries.filter(result__season__league_id=int(key))
     if since is not None:
@@ -78,7 +80,8 @@ class _Placings:
 
     def __init__(self, entries) -> None:
         entries = entries.order_by("result__played_on", "result_id", "id").values_list(
-            "result_id", "result__played_on", "player_id", "rank")
+            "result_id", "result__played_on", "player_id", "rank"
+        )
         self.rows: bytes | None = None
         if connection.vendor == "postgresql":
             sql, params = entries.query.sql_with_params()
@@ -115,14 +118,23 @@ class _Placings:
         self.players = array("q", (p for a, b in keep for p in self.players[a:b]))
         self.ranks = array("h", (r for a, b in keep for r in self.ranks[a:b]))
         if self.rows is not None:
-            self.rows = b"".join(self.rows[a * self.width: b * self.width] for a, b in keep)
+            self.rows = b"".join(self.rows[a * self.width : b * self.width] for a, b in keep)
         else:
             self.days = [d for a, b in keep for d in self.days[a:b]]
         sizes[:] = [b - a for a, b in keep]
 
 
-_EVENT_COLUMNS = ["kind", "key", "result_id", "player_id", "played_on", "mu_before", "sigma_before", "mu_after",
-                  "sigma_after"]
+_EVENT_COLUMNS = [
+    "kind",
+    "key",
+    "result_id",
+    "player_id",
+    "played_on",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+]
 _CHUNK = 20_000  # results folded between two writes of the history
 
 
@@ -134,28 +146,43 @@ def _history_chunks(kind: str, key: str, placings: _Placings, state: dict) -> It
     for first in range(0, len(bounds) - 1, _CHUNK):
         last = min(first + _CHUNK, len(bounds) - 1)
         out = (array("d"), array("d"), array("d"), array("d"))
-        rating_maths.fold_columns(placings.players, placings.ranks, bounds[first: last + 1], state, out)
+        rating_maths.fold_columns(placings.players, placings.ranks, bounds[first : last + 1], state, out)
         start, stop = bounds[first], bounds[last]
-        yield binary_rows(stop - start, [
-            *constant,
-            (8, placings._field(0, start, stop), True),
-            (8, placings._field(2, start, stop), True),
-            (4, placings._field(1, start, stop), True),
-            *((8, big_endian(column), True) for column in out),
-        ])
+        yield binary_rows(
+            stop - start,
+            [
+                *constant,
+                (8, placings._field(0, start, stop), True),
+                (8, placings._field(2, start, stop), True),
+                (4, placings._field(1, start, stop), True),
+                *((8, big_endian(column), True) for column in out),
+            ],
+        )
 
 
 def _history_dicts(kind: str, key: str, placings: _Placings, state: dict) -> list[dict]:
     """The same history as dicts for `replace_rows` (the ORM path, for SQLite)."""
     out = (array("d"), array("d"), array("d"), array("d"))
     rating_maths.fold_columns(placings.players, placings.ranks, placings.bounds, state, out)
-    return [{"kind": kind, "key": key, "result": placings.result_ids[j], "player": placings.players[j],
-             "played_on": placings.days[j], "mu_before": out[0][j], "sigma_before": out[1][j],
-             "mu_after": out[2][j], "sigma_after": out[3][j]} for j in range(len(placings.players))]
+    return [
+        {
+            "kind": kind,
+            "key": key,
+            "result": placings.result_ids[j],
+            "player": placings.players[j],
+            "played_on": placings.days[j],
+            "mu_before": out[0][j],
+            "sigma_before": out[1][j],
+            "mu_after": out[2][j],
+            "sigma_after": out[3][j],
+        }
+        for j in range(len(placings.players))
+    ]
 
 
-def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list, *,
-                  fresh: bool) -> set[int]:
+def _write_events(
+    kind: str, key: str, placings: _Placings, state: dict, scope, where: str, params: list, *, fresh: bool
+) -> set[int]:
     """Rate `placings` over `state` (updated in place) and make the history rows of `scope` (the part of
     the scope being re-rated; `where` and `params` select the same rows in SQL, the table aliased `t`)
     exactly the changes. Returns the players of the rows deleted (their stored rating may have to go).
@@ -166,16 +193,27 @@ def _write_events(kind: str, key: str, placings: _Placings, state: dict, scope, 
     unchanged ones alone."""
     if connection.vendor != "postgresql":
         gone = set(scope.values_list("player_id", flat=True).distinct())
-        replace_rows(scope, _history_dicts(kind, key, placings, state), unique=["kind", "key", "result", "player"],
-                     update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"])
+        replace_rows(
+            scope,
+            _history_dicts(kind, key, placings, state),
+            unique=["kind", "key", "result", "player"],
+            update=["played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"],
+        )
         return gone
     chunks = _history_chunks(kind, key, placings, state)
     if fresh:
         copy_in_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks)
         return set()
-    return replace_binary(RatingEvent._meta.db_table, _EVENT_COLUMNS, chunks, unique=_EVENT_COLUMNS[:4],
-                          where=where, params=params, returning="player_id",
-                          analyze=rating_partitions.partition_name(key))
+    return replace_binary(
+        RatingEvent._meta.db_table,
+        _EVENT_COLUMNS,
+        chunks,
+        unique=_EVENT_COLUMNS[:4],
+        where=where,
+        params=params,
+        returning="player_id",
+        analyze=rating_partitions.partition_name(key),
+    )
 
 
 def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
@@ -185,9 +223,13 @@ def _write_ratings(kind: str, key: str, final: dict, players: set[int]) -> None:
         return
     replace_rows(
         Rating.objects.filter(kind=kind, key=key, player_id__in=players),
-        [{"kind": kind, "key": key, "player": pid, "mu": state[0], "sigma": state[1], "games": state[2]}
-         for pid in players if (state := final.get(pid)) is not None and state[2] > 0],
-        unique=["kind", "key", "player"], update=["mu", "sigma", "games"],
+        [
+            {"kind": kind, "key": key, "player": pid, "mu": state[0], "sigma": state[1], "games": state[2]}
+            for pid in players
+            if (state := final.get(pid)) is not None and state[2] > 0
+        ],
+        unique=["kind", "key", "player"],
+        update=["mu", "sigma", "games"],
     )
 
 
@@ -200,7 +242,7 @@ def _write_fit(kind: str, key: str) -> None:
     writes; a scope left without history loses its row."""
     events = RatingEvent.objects.filter(kind=kind, key=key)
     newest = events.order_by("-played_on", "-result_id").values_list("played_on", "result_id").distinct()
-    window = [result_id for _day, result_id in newest[:rating_display.FIT_MAX_GAMES]]
+    window = [result_id for _day, result_id in newest[: rating_display.FIT_MAX_GAMES]]
     if not window:
         RatingFit.objects.filter(kind=kind, key=key).delete()
         return
@@ -208,9 +250,12 @@ def _write_fit(kind: str, key: str) -> None:
     games: dict[int, list] = {result_id: [] for result_id in reversed(window)}  # in the order they were rated
     # a history row whose player has no entry in the result any more (an entry removed before the re-rate reaches
     # it, a row written by hand) has no place: it is left out of the fit, and so is a game left with one seat
-    for result_id, player_id, mu, sigma, place in (events.filter(result_id__in=window).annotate(
-            place=Subquery(rank.values("rank")[:1])).filter(place__isnull=False).values_list(
-                "result_id", "player_id", "mu_before", "sigma_before", "place")):
+    for result_id, player_id, mu, sigma, place in (
+        events.filter(result_id__in=window)
+        .annotate(place=Subquery(rank.values("rank")[:1]))
+        .filter(place__isnull=False)
+        .values_list("result_id", "player_id", "mu_before", "sigma_before", "place")
+    ):
         games[result_id].append((player_id, mu, sigma, place))
     played = [seats for seats in games.values() if len(seats) > 1]
     # the posterior of the window, the rating each player had at its start as his prior (issue 50: read at any
@@ -223,11 +268,19 @@ def _write_fit(kind: str, key: str) -> None:
                 first.add(player_id)
                 if sigma < rating_maths.DEFAULT_SIGMA:  # rated before the window: not new to the scope
                     before[player_id] = mu - rating_maths.DEFAULT_MU
-    skills = posterior.fit([[(player_id, place) for player_id, _mu, _sigma, place in seats] for seats in played],
-                           before, window=rating_display.FIT_MAX_GAMES)
-    RatingFit.objects.update_or_create(kind=kind, key=key, defaults={
-        "performance_sd": rating_display.fitted_performance_sd(played),
-        "skill_sd": skills.spread if skills is not None else None})
+    skills = posterior.fit(
+        [[(player_id, place) for player_id, _mu, _sigma, place in seats] for seats in played],
+        before,
+        window=rating_display.FIT_MAX_GAMES,
+    )
+    RatingFit.objects.update_or_create(
+        kind=kind,
+        key=key,
+        defaults={
+            "performance_sd": rating_display.fitted_performance_sd(played),
+            "skill_sd": skills.spread if skills is not None else None,
+        },
+    )
     _write_skills(kind, key, skills)
 
 
@@ -244,11 +297,15 @@ def _write_skills(kind: str, key: str, skills: posterior.Skills | None) -> None:
     if skills is None:
         outside.filter(chance_mean__isnull=False).update(chance_mean=None, chance_sd=None)
     else:
-        outside.update(chance_mean=skills.slope * (F("mu") - rating_maths.DEFAULT_MU),
-                       chance_sd=skills.residual if skills.residual is not None else skills.spread)
+        outside.update(
+            chance_mean=skills.slope * (F("mu") - rating_maths.DEFAULT_MU),
+            chance_sd=skills.residual if skills.residual is not None else skills.spread,
+        )
     if connection.vendor != "postgresql":
-        changed = [Rating(pk=pk, chance_mean=known[player_id][0], chance_sd=known[player_id][1])
-                   for pk, player_id in ratings.filter(player_id__in=ids).values_list("pk", "player_id")]
+        changed = [
+            Rating(pk=pk, chance_mean=known[player_id][0], chance_sd=known[player_id][1])
+            for pk, player_id in ratings.filter(player_id__in=ids).values_list("pk", "player_id")
+        ]
         Rating.objects.bulk_update(changed, ["chance_mean", "chance_sd"], batch_size=1000)
         return
     if ids:
@@ -258,17 +315,23 @@ def _write_skills(kind: str, key: str, skills: posterior.Skills | None) -> None:
                 f"UPDATE {table} AS r SET chance_mean = v.mean, chance_sd = v.sd"
                 " FROM unnest(%s::bigint[], %s::double precision[], %s::double precision[]) AS v(player_id, mean, sd)"
                 " WHERE r.kind = %s AND r.key = %s AND r.player_id = v.player_id",
-                [ids, [known[p][0] for p in ids], [known[p][1] for p in ids], kind, key])
+                [ids, [known[p][0] for p in ids], [known[p][1] for p in ids], kind, key],
+            )
 
 
 def _start_state(earlier) -> dict[int, list]:
     """Each player's rating after the last of the `earlier` history rows, and how many rows they have, in
     one set-based query: results are ordered by (played_on, result id), so ties on the day go by the id."""
-    latest = earlier.annotate(
-        games=Window(Count("pk"), partition_by=[F("player_id")]),
-        place=Window(RowNumber(), partition_by=[F("player_id")],
-                     order_by=[F("played_on").desc(), F("result_id").desc()]),
-    ).filter(place=1).values_list("player_id", "mu_after", "sigma_after", "games")
+    latest = (
+        earlier.annotate(
+            games=Window(Count("pk"), partition_by=[F("player_id")]),
+            place=Window(
+                RowNumber(), partition_by=[F("player_id")], order_by=[F("played_on").desc(), F("result_id").desc()]
+            ),
+        )
+        .filter(place=1)
+        .values_list("player_id", "mu_after", "sigma_after", "games")
+    )
     return {player_id: [mu, sigma, games] for player_id, mu, sigma, games in latest}
 
 
@@ -324,7 +387,8 @@ def _recompute_into_fresh_partition(kind: str, key: str) -> int:
     placings = _Placings(_counted_in_scope(kind, key))
     state: dict = {}
     table = rating_partitions.fill_partition(
-        key, lambda table: copy_in_binary(table, _EVENT_COLUMNS, _history_chunks(kind, key, placings, state)))
+        key, lambda table: copy_in_binary(table, _EVENT_COLUMNS, _history_chunks(kind, key, placings, state))
+    )
     _write_ratings(kind, key, state, players | set(placings.players))
     rating_partitions.swap_partition(key, table)  # it locks the history until the commit
     _write_fit(kind, key)
@@ -346,27 +410,40 @@ def ratings_apply_result(*, result: Result) -> None:
         events = RatingEvent.objects.filter(kind=kind, key=key)
         if events.filter(result=result).exists():
             continue
-        later = events.filter(played_on__gt=result.played_on).exists() or events.filter(
-            played_on=result.played_on, result_id__gt=result.pk).exists()
+        later = (
+            events.filter(played_on__gt=result.played_on).exists()
+            or events.filter(played_on=result.played_on, result_id__gt=result.pk).exists()
+        )
         if later:
             ratings_recompute(kind=kind, key=key, since=result.played_on)
             continue
         _synchronous_commit_off()
         placings = _Placings(ResultEntry.objects.filter(result=result))
         seated = set(placings.players)
-        state = {r.player_id: [r.mu, r.sigma, r.games]
-                 for r in Rating.objects.filter(kind=kind, key=key, player_id__in=seated)}
-        _write_events(kind, key, placings, state, events.filter(result=result),
-                      "t.kind = %s AND t.key = %s AND t.result_id = %s", [kind, key, result.pk], fresh=True)
+        state = {
+            r.player_id: [r.mu, r.sigma, r.games]
+            for r in Rating.objects.filter(kind=kind, key=key, player_id__in=seated)
+        }
+        _write_events(
+            kind,
+            key,
+            placings,
+            state,
+            events.filter(result=result),
+            "t.kind = %s AND t.key = %s AND t.result_id = %s",
+            [kind, key, result.pk],
+            fresh=True,
+        )
         _write_ratings(kind, key, state, seated)
         _write_fit(kind, key)
 
 
 def rating_scopes() -> set[tuple[str, str]]:
     """Every scope with counted results or stored ratings."""
-    scopes = {(RatingScope.GAME, g) for g in Result.objects.filter(status=Result.Status.COUNTED)
-              .values_list("game", flat=True).distinct()}
+    scopes = {
+        (RatingScope.GAME, g)
+        for g in Result.objects.filter(status=Result.Status.COUNTED).values_list("game", flat=True).distinct()
+    }
     scopes |= {(RatingScope.LEAGUE, str(pk)) for pk in League.objects.values_list("pk", flat=True)}
     scopes |= set(Rating.objects.values_list("kind", "key").distinct())
     return scopes
-

@@ -15,6 +15,9 @@ def league_ratings(league: League) -> Page:
     """The league's best ratings (by the conservative estimate, as the rankings order them), as a page for the rows
     tag (leagues/templatetags/rows.py: the displayed number, "?" while provisional, μ ± σ after rust). One query:
     the rows are sliced in SQL and paged in memory."""
-    rows = list(selectors.ratings_list(kind=RatingScope.LEAGUE, key=str(league.pk)).values(
-        "player_id", "player__name", "mu", "sigma", "games", "last_played")[:LEAGUE_RATINGS])
+    rows = list(
+        selectors.ratings_list(kind=RatingScope.LEAGUE, key=str(league.pk)).values(
+            "player_id", "player__name", "mu", "sigma", "games", "last_played"
+        )[:LEAGUE_RATINGS]
+    )
     return Paginator(rows, LEAGUE_RATINGS).get_page(1)

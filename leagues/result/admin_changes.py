@@ -41,12 +41,15 @@ def result_footprint(result_id: int) -> ResultFootprint | None:
     result = Result.objects.select_related("club", "season__league").filter(pk=result_id).first()
     if result is None:
         return None
-    return ResultFootprint(counted=result.status == Result.Status.COUNTED, scopes=frozenset(result_scopes(result)),
-                           played_on=result.played_on,
-                           seasons=frozenset({result.season_id} if result.season_id else ()),
-                           players=frozenset(players_of(result)),
-                           club_id=result.season.league.club_id if result.season_id else result.club_id,
-                           summary=result_summary(result))
+    return ResultFootprint(
+        counted=result.status == Result.Status.COUNTED,
+        scopes=frozenset(result_scopes(result)),
+        played_on=result.played_on,
+        seasons=frozenset({result.season_id} if result.season_id else ()),
+        players=frozenset(players_of(result)),
+        club_id=result.season.league.club_id if result.season_id else result.club_id,
+        summary=result_summary(result),
+    )
 
 
 @transaction.atomic
@@ -70,13 +73,23 @@ def result_changed_in_admin(*, before: ResultFootprint | None, result_id: int, u
     sides = [side for side in (before, after) if side is not None]
     if any(side.counted for side in sides):
         since = min(side.played_on for side in sides)
-        enqueue_recompute(set().union(*(side.scopes for side in sides)), since,
-                           set().union(*(side.seasons for side in sides)))
+        enqueue_recompute(
+            set().union(*(side.scopes for side in sides)), since, set().union(*(side.seasons for side in sides))
+        )
         outbox.ask_tally_players(set().union(*(side.players for side in sides)))
     for season_id in set().union(*(side.seasons for side in sides)):  # a night table it settles, or did
         night_tables_touched(season_id, *(side.played_on for side in sides))
     action = "result.delete" if after is None else "result.edit" if before is not None else "result.admin_add"
-    details = {"via": "admin", **({"before": before.summary} if before else {}),
-               **({"after": after.summary} if after else {})}
-    audit_record(action=action, obj=Result(pk=result_id), user=user, club=(after or before).club_id,
-                 details=details, object_id=result_id)
+    details = {
+        "via": "admin",
+        **({"before": before.summary} if before else {}),
+        **({"after": after.summary} if after else {}),
+    }
+    audit_record(
+        action=action,
+        obj=Result(pk=result_id),
+        user=user,
+        club=(after or before).club_id,
+        details=details,
+        object_id=result_id,
+    )

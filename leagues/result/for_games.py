@@ -26,8 +26,9 @@ def _table_finished(sender, *, session, **_kwargs) -> None:
 
     A night table's season row is locked first, as `results.result_enter` holds it while it writes a hand entry:
     a hand entry and the last move at once follow one another, so whichever commits first is the table's."""
-    season_id = NightTable.objects.filter(session_id=session.pk).values_list("round__night__season_id",
-                                                                             flat=True).first()
+    season_id = (
+        NightTable.objects.filter(session_id=session.pk).values_list("round__night__season_id", flat=True).first()
+    )
     if season_id is None:  # not a night's table (most are): no hand entry can cover it
         results.result_from_session(session=session)
         return
@@ -50,17 +51,27 @@ def table_settled(session) -> people.Settled | None:
         return None
     entries = list(result.entries.all())  # prefetched by night_results
     first = min((e.rank for e in entries), default=1)
-    names = sorted(Player.objects.filter(pk__in=[e.player_id for e in entries if e.rank == first])
-                   .values_list("name", flat=True))
+    names = sorted(
+        Player.objects.filter(pk__in=[e.player_id for e in entries if e.rank == first]).values_list("name", flat=True)
+    )
     return people.Settled(
-        says=_("The organiser entered this table's result by hand (first place: %(first)s). Moves entered here no "
-               "longer count.") % {"first": ", ".join(names)},
-        url=reverse("table_result", args=[session.code]))
+        says=_(
+            "The organiser entered this table's result by hand (first place: %(first)s). Moves entered here no "
+            "longer count."
+        )
+        % {"first": ", ".join(names)},
+        url=reverse("table_result", args=[session.code]),
+    )
 
 
 def _move_undone(sender, *, session, user, event, undone, **_kwargs) -> None:
-    audit_record(action="move.undo", obj=session, user=user, club=session.club_id,
-                 details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description})
+    audit_record(
+        action="move.undo",
+        obj=session,
+        user=user,
+        club=session.club_id,
+        details={"table": session.code, "seq": event.seq, "undoes": undone.seq, "move": undone.description},
+    )
 
 
 def seats_rated(seats: QuerySet, session) -> QuerySet:
@@ -84,15 +95,22 @@ def seats_rated(seats: QuerySet, session) -> QuerySet:
     shown = ResultEntry.objects.filter(result__session=OuterRef("session_id"), player=OuterRef("player_id"))
     latest = events.order_by("-played_on").values("played_on")[:1]
     return seats.annotate(
-        rating_mu=Subquery(rating.values("mu")[:1]), rating_sigma=Subquery(rating.values("sigma")[:1]),
-        rating_games=Subquery(rating.values("games")[:1]), rating_last_played=Subquery(latest),
-        before_mu=Subquery(before.values("mu_before")[:1]), before_sigma=Subquery(before.values("sigma_before")[:1]),
+        rating_mu=Subquery(rating.values("mu")[:1]),
+        rating_sigma=Subquery(rating.values("sigma")[:1]),
+        rating_games=Subquery(rating.values("games")[:1]),
+        rating_last_played=Subquery(latest),
+        before_mu=Subquery(before.values("mu_before")[:1]),
+        before_sigma=Subquery(before.values("sigma_before")[:1]),
         rating_chance_mean=Subquery(rating.values("chance_mean")[:1]),
         rating_chance_sd=Subquery(rating.values("chance_sd")[:1]),
         rating_performance_sd=selectors.scope_performance_sd(kind, key),
         rating_skill_sd=selectors.scope_skill_sd(kind, key),
-        chance_scope=Value(kind), chance_league=Value(scope.league), chance_fallback=Value(scope.fallback),
-        shown_win=Subquery(shown.values("win_before")[:1]), shown_place=Subquery(shown.values("place_before")[:1]))
+        chance_scope=Value(kind),
+        chance_league=Value(scope.league),
+        chance_fallback=Value(scope.fallback),
+        shown_win=Subquery(shown.values("win_before")[:1]),
+        shown_place=Subquery(shown.values("place_before")[:1]),
+    )
 
 
 def connect() -> None:
@@ -101,14 +119,16 @@ def connect() -> None:
     signals.table_finished.connect(_table_finished, dispatch_uid="leagues-result-from-table")
     signals.table_reopening.connect(_table_reopening, dispatch_uid="leagues-result-withdrawn")
     signals.move_undone.connect(_move_undone, dispatch_uid="leagues-audit-undo")
-    people.register(people.People(
-        player_for_user=players.player_for_user,
-        guest_create=lambda *, name, created_by: players.player_guest_create(name=name, created_by=created_by),
-        clubs_of_user=selectors.clubs_of_user,
-        writer_roles=(Membership.Role.OWNER, Membership.Role.ADMIN),
-        seats_rated=seats_rated,
-        seat_chances=chances.seat_chances,
-        table_settled=table_settled,
-        tables_settled=night_selectors.sessions_settled_by_hand,
-        table_result=of_table.table_result_summary,
-    ))
+    people.register(
+        people.People(
+            player_for_user=players.player_for_user,
+            guest_create=lambda *, name, created_by: players.player_guest_create(name=name, created_by=created_by),
+            clubs_of_user=selectors.clubs_of_user,
+            writer_roles=(Membership.Role.OWNER, Membership.Role.ADMIN),
+            seats_rated=seats_rated,
+            seat_chances=chances.seat_chances,
+            table_settled=table_settled,
+            tables_settled=night_selectors.sessions_settled_by_hand,
+            table_result=of_table.table_result_summary,
+        )
+    )

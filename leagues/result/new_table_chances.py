@@ -45,8 +45,11 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     raw_count = request.GET.get("players_count", "").strip()
     high = min(game.engine.max_players, MAX_PLAYERS)
     if raw_count and not (raw_count.isdigit() and 1 <= int(raw_count) <= game.engine.max_players):
-        return _refused(request, _("The number of players is a whole number from %(min)d to %(max)d.")
-                        % {"min": 1, "max": game.engine.max_players})
+        return _refused(
+            request,
+            _("The number of players is a whole number from %(min)d to %(max)d.")
+            % {"min": 1, "max": game.engine.max_players},
+        )
     count = int(raw_count) if raw_count else high
     if count < MIN_PLAYERS or count > MAX_PLAYERS:
         return render(request, "games/partials/new_chances.html", {})
@@ -67,14 +70,29 @@ def table_new_chances(request: HttpRequest) -> HttpResponse:
     if sum(1 for _p, name in seats if name) < MIN_PLAYERS or len(seats) < MIN_PLAYERS:
         return render(request, "games/partials/new_chances.html", {})
     scope = new_table_scope(club=_chosen_club(request), game=game.slug, players=[p for p, _name in seats if p])
-    odds = table_chances(game=game.slug, player_ids=[p.pk if p else None for p, _name in seats],
-                         league_id=int(scope.key) if scope.kind == "league" else None)
-    rows = [{"name": name or _("Seat %(n)d") % {"n": i + 1}, "guest": player is None, "win": chance.win,
-             "percent": round(100 * chance.win), "expected_place": chance.expected_place, "rating": chance.rating,
-             "provisional": chance.provisional}
-            for i, ((player, name), chance) in enumerate(zip(seats, odds, strict=True))]
-    note = {"scope": scope.kind, "league": scope.league, "fallback": scope.fallback,
-            "read_together": odds[0].read_together}
+    odds = table_chances(
+        game=game.slug,
+        player_ids=[p.pk if p else None for p, _name in seats],
+        league_id=int(scope.key) if scope.kind == "league" else None,
+    )
+    rows = [
+        {
+            "name": name or _("Seat %(n)d") % {"n": i + 1},
+            "guest": player is None,
+            "win": chance.win,
+            "percent": round(100 * chance.win),
+            "expected_place": chance.expected_place,
+            "rating": chance.rating,
+            "provisional": chance.provisional,
+        }
+        for i, ((player, name), chance) in enumerate(zip(seats, odds, strict=True))
+    ]
+    note = {
+        "scope": scope.kind,
+        "league": scope.league,
+        "fallback": scope.fallback,
+        "read_together": odds[0].read_together,
+    }
     return render(request, "games/partials/new_chances.html", {"seats": rows, "note": note})
 
 

@@ -16,8 +16,11 @@ from leagues.nights import selectors as night_selectors
 def result_of_table(*, viewer: AbstractBaseUser, code: str) -> Result | None:
     """The table's result as the viewer may see it: its session's own or, for a night table, the one entered by
     hand that finished it (`by_hand` set: the phones then made no second one)."""
-    visible = selectors.results_visible(viewer).select_related("season__league", "session").prefetch_related(
-        "entries__player", "sign_offs")
+    visible = (
+        selectors.results_visible(viewer)
+        .select_related("season__league", "session")
+        .prefetch_related("entries__player", "sign_offs")
+    )
     result = visible.filter(session__code=code).first()
     if result is not None:
         return result
@@ -40,10 +43,12 @@ def players_to_sign(result: Result) -> list[dict]:
 
 def result_links(result: Result, code: str | None) -> dict:
     """Where a client goes next: the result itself, and, for a table's result, the table's result and sign-off."""
-    return {"result": reverse("api-result", args=[result.pk]),
-            "sign_off": reverse("api-result-sign-off", args=[result.pk]),
-            "table_result": reverse("api-table-result", args=[code]) if code else None,
-            "table_sign_off": reverse("api-table-sign-off", args=[code]) if code else None}
+    return {
+        "result": reverse("api-result", args=[result.pk]),
+        "sign_off": reverse("api-result-sign-off", args=[result.pk]),
+        "table_result": reverse("api-table-result", args=[code]) if code else None,
+        "table_sign_off": reverse("api-table-sign-off", args=[code]) if code else None,
+    }
 
 
 def table_result_summary(session: TableSession, viewer: AbstractBaseUser) -> dict | None:
@@ -53,5 +58,10 @@ def table_result_summary(session: TableSession, viewer: AbstractBaseUser) -> dic
     result = result_of_table(viewer=viewer, code=session.code)
     if result is None:
         return None
-    return {"id": result.pk, "status": result.status, "season": result.season_id,
-            "waiting_for": players_to_sign(result), "links": result_links(result, session.code)}
+    return {
+        "id": result.pk,
+        "status": result.status,
+        "season": result.season_id,
+        "waiting_for": players_to_sign(result),
+        "links": result_links(result, session.code),
+    }

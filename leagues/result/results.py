@@ -46,6 +46,7 @@ from shitenno_site.errors import Conflict
 
 # --- results and sign-offs ---
 
+
 def _enqueue_counted(result: Result, *, edited: bool = False) -> None:
     """A result now counts: rate it, fold it into its season's table (recompute the table if it was edited), and
     recount its players' tallies."""
@@ -142,8 +143,9 @@ def _clean_entries(entries: Sequence[dict], game: str) -> list[dict]:
         raise ValidationError({"entries": errors[0]})
     # one meaning of a rank everywhere: standard competition ranks (a dense 1, 1, 2 is stored as 1, 1, 3)
     ranks = standings_maths.competition_ranks([int(e["rank"]) for e in entries])
-    return [{"player": e["player"], "rank": rank, "score": e.get("score")} for e, rank in zip(entries, ranks,
-                                                                                              strict=True)]
+    return [
+        {"player": e["player"], "rank": rank, "score": e.get("score")} for e, rank in zip(entries, ranks, strict=True)
+    ]
 
 
 def player_count_problem(game: str, count: int) -> str:
@@ -158,7 +160,10 @@ def player_count_problem(game: str, count: int) -> str:
     if engine.min_players <= count <= engine.max_players:
         return ""
     return _("%(game)s is played by %(min)d to %(max)d players.") % {
-        "game": engine.name, "min": engine.min_players, "max": engine.max_players}
+        "game": engine.name,
+        "min": engine.min_players,
+        "max": engine.max_players,
+    }
 
 
 def _refuse_player_count(game: str, count: int) -> None:
@@ -187,28 +192,42 @@ def result_from_session(*, session) -> Result | None:
     played_on = timezone.localdate(session.finished_at) if session.finished_at else timezone.localdate()
     players = [seats[p["seat"]] for p in placings]
     result = Result.objects.create(
-        game=session.game, played_on=played_on, club=session.club, session=session,
-        season=season_for(club=session.club, game=session.game, played_on=played_on, players=players,
-                          session_id=session.pk),
+        game=session.game,
+        played_on=played_on,
+        club=session.club,
+        session=session,
+        season=season_for(
+            club=session.club, game=session.game, played_on=played_on, players=players, session_id=session.pk
+        ),
         created_by=session.created_by,
     )
     ranks = standings_maths.competition_ranks([p["rank"] for p in placings])
     shown = chances_shown(session, [seats[position] for position in sorted(seats)])
     ResultEntry.objects.bulk_create(
-        ResultEntry(result=result, player=seats[p["seat"]], rank=rank, score=p.get("score"),
-                    seat=p["seat"] + 1,  # the table's seat, 1 first: the exports' start order (issue 48 finding 6)
-                    win_before=(kept := shown.get(seats[p["seat"]].pk, (None, None)))[0], place_before=kept[1])
+        ResultEntry(
+            result=result,
+            player=seats[p["seat"]],
+            rank=rank,
+            score=p.get("score"),
+            seat=p["seat"] + 1,  # the table's seat, 1 first: the exports' start order (issue 48 finding 6)
+            win_before=(kept := shown.get(seats[p["seat"]].pk, (None, None)))[0],
+            place_before=kept[1],
+        )
         for p, rank in zip(placings, ranks, strict=True)
     )
     notifications.result_recorded(result)
     return result
 
 
-
 @transaction.atomic
 def result_enter(
-    *, game: str, played_on: datetime.date, entries: Sequence[dict], user: AbstractBaseUser,
-    season: Season | None = None, club: Club | None = None,
+    *,
+    game: str,
+    played_on: datetime.date,
+    entries: Sequence[dict],
+    user: AbstractBaseUser,
+    season: Season | None = None,
+    club: Club | None = None,
 ) -> Result:
     """A game played without move entry, any game: entries are {player, rank, score}.
 
@@ -230,8 +249,9 @@ def result_enter(
         night_tables_touched(season.pk, played_on)
         # the season as it is now, held until this result is written: a manager changing its dates meanwhile
         # (league_edits.season_update) waits for this result, or this waits for the new dates (issue 34)
-        season = Season.objects.select_for_update(no_key=True, of=("self",)).select_related("league__club").get(
-            pk=season.pk)
+        season = (
+            Season.objects.select_for_update(no_key=True, of=("self",)).select_related("league__club").get(pk=season.pk)
+        )
         club = season.league.club
         refusals = season_refusals(season, game=game, played_on=played_on, players=players)
         if refusals:  # one reason at a time, the first field first, as before
@@ -242,9 +262,15 @@ def result_enter(
     if club is None:
         strangers = strangers_to(user, players)
         if strangers:
-            raise ValidationError({"entries": _(
-                "Outside a club you may name only yourself, guests you added and people you share a club or a "
-                "table with: not %(names)s.") % {"names": ", ".join(sorted(p.name for p in strangers))}})
+            raise ValidationError(
+                {
+                    "entries": _(
+                        "Outside a club you may name only yourself, guests you added and people you share a club or a "
+                        "table with: not %(names)s."
+                    )
+                    % {"names": ", ".join(sorted(p.name for p in strangers))}
+                }
+            )
     if played_on > timezone.localdate():
         raise ValidationError({"played_on": _("The game cannot be in the future.")})
     budgets.hold_account(user)  # last of this entry's locks: no other path holds an account's row and waits for more
@@ -286,8 +312,12 @@ def result_sign_off(*, result: Result, user: AbstractBaseUser, agreed: bool = Tr
             result=result, player_id=player_id, defaults={"by": user, "agreed": agreed, "note": note[:300]}
         )
     _settle(result)
-    _audit_result("result.sign_off" if agreed else "result.dispute", result, user,
-                  {"players": names, "note": note[:300], "status": result.status})
+    _audit_result(
+        "result.sign_off" if agreed else "result.dispute",
+        result,
+        user,
+        {"players": names, "note": note[:300], "status": result.status},
+    )
     if not agreed:
         notifications.result_disputed(result, by=user, note=note)
     return result
@@ -302,14 +332,16 @@ def _vouched_for_player(result: Result, mine: list[int], user: AbstractBaseUser)
     return any(player not in own for player in mine)
 
 
-def _dispute_vouched_import(result: Result, user: AbstractBaseUser, mine: list[int], note: str,
-                            names: list[str]) -> Result:
+def _dispute_vouched_import(
+    result: Result, user: AbstractBaseUser, mine: list[int], note: str, names: list[str]
+) -> Result:
     """The player's dispute replaces the manager's word for him: the result is disputed, leaves the standings and
     ratings it was in, and waits for a manager (flagged), who corrects it, deletes it or signs it again."""
     scopes, season = set(result_scopes(result)), result.season_id
     for player_id in mine:
         SignOff.objects.update_or_create(
-            result=result, player_id=player_id, defaults={"by": user, "agreed": False, "note": note[:300]})
+            result=result, player_id=player_id, defaults={"by": user, "agreed": False, "note": note[:300]}
+        )
     result.status, result.ranked_publicly = signed_status(result)
     result.flagged_by, result.flag_note = user, note.strip()[:300]
     result.save(update_fields=["status", "ranked_publicly", "flagged_by", "flag_note", "updated_at"])
@@ -322,8 +354,12 @@ def _dispute_vouched_import(result: Result, user: AbstractBaseUser, mine: list[i
 
 def result_summary(result: Result) -> dict:
     """What an audit line keeps of a result: enough to see what a correction changed."""
-    return {"game": result.game, "played_on": result.played_on.isoformat(), "status": result.status,
-            "entries": [[e.player.name, e.rank, e.score] for e in result.entries.select_related("player")]}
+    return {
+        "game": result.game,
+        "played_on": result.played_on.isoformat(),
+        "status": result.status,
+        "entries": [[e.player.name, e.rank, e.score] for e in result.entries.select_related("player")],
+    }
 
 
 def _audit_result(action: str, result: Result, user: AbstractBaseUser, details: dict) -> None:
@@ -335,14 +371,19 @@ def _result_for_edit(result: Result, version: int, user: AbstractBaseUser) -> Re
     result = Result.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=result.pk)
     require_result_editor(result, user)
     if result.version != version:
-        raise Conflict(_("Someone changed this result meanwhile: reload it and try again."),
-                       payload={"version": result.version})
+        raise Conflict(
+            _("Someone changed this result meanwhile: reload it and try again."), payload={"version": result.version}
+        )
     return result
 
 
 @transaction.atomic
 def result_update(
-    *, result: Result, version: int, user: AbstractBaseUser, played_on: datetime.date | None = None,
+    *,
+    result: Result,
+    version: int,
+    user: AbstractBaseUser,
+    played_on: datetime.date | None = None,
     entries: Sequence[dict] | None = None,
 ) -> Result:
     """A club manager (or, outside any club, its recorder) corrects a result. Re-rates from the earlier date.
@@ -378,12 +419,14 @@ def result_update(
     result.status, result.ranked_publicly = signed_status(result)
     result.flagged_by, result.flag_note = None, ""  # a manager acted on the flag
     result.save()
-    _audit_result("result.edit", result, user, {"before": before, "after": result_summary(result),
-                                               "version": result.version})
+    _audit_result(
+        "result.edit", result, user, {"before": before, "after": result_summary(result), "version": result.version}
+    )
     if old_status == Result.Status.COUNTED:
         new_scopes = set(result_scopes(result)) if result.status == Result.Status.COUNTED else set()
-        enqueue_recompute(old_scopes | new_scopes, min(old_date, result.played_on),
-                           {result.season_id} if result.season_id else set())
+        enqueue_recompute(
+            old_scopes | new_scopes, min(old_date, result.played_on), {result.season_id} if result.season_id else set()
+        )
         if changed or result.status != old_status:  # who played and how they placed may have changed
             outbox.ask_tally_players(old_players | players_of(result))
     elif result.status == Result.Status.COUNTED:
@@ -394,8 +437,10 @@ def result_update(
 
 def _placings(entries) -> list[tuple]:
     """Entries (dicts of player, rank, score; the player as an id or a Player) in one comparable form."""
-    rows = [(getattr(e["player"], "pk", e["player"]), int(e["rank"]),
-             None if e.get("score") is None else float(e["score"])) for e in entries]
+    rows = [
+        (getattr(e["player"], "pk", e["player"]), int(e["rank"]), None if e.get("score") is None else float(e["score"]))
+        for e in entries
+    ]
     return sorted(rows)
 
 
@@ -414,8 +459,9 @@ def result_delete(*, result: Result, version: int, user: AbstractBaseUser) -> No
     night_tables_touched(season, since)
 
 
-def results_settle_imported(results: Sequence[Result], players: dict[int, list[Player]], user: AbstractBaseUser,
-                            managers: set[int]) -> list[Result]:
+def results_settle_imported(
+    results: Sequence[Result], players: dict[int, list[Player]], user: AbstractBaseUser, managers: set[int]
+) -> list[Result]:
     """An import's results (their `season` and `club` set, their players in `players` by result id), signed by
     the importer for whom he answers (`players_signers`, the rule of `result_signers`: himself, the guests he
     answers for, and everyone of a play he vouched for) and settled by `sign_off_status`, the rule of any
@@ -425,8 +471,11 @@ def results_settle_imported(results: Sequence[Result], players: dict[int, list[P
     sign_offs, counted = [], []
     for result in results:
         signers = players_signers(result, players[result.pk], managers=managers if result.season_id else set())
-        mine = {player: SignOff(result_id=result.pk, player_id=player, by_id=user.pk, agreed=True)
-                for player, users in signers.items() if user.pk in users}
+        mine = {
+            player: SignOff(result_id=result.pk, player_id=player, by_id=user.pk, agreed=True)
+            for player, users in signers.items()
+            if user.pk in users
+        }
         sign_offs.extend((result.pk, player) for player in mine)
         status, valid = sign_off_status(signers, mine)
         if status == Result.Status.COUNTED:
@@ -434,8 +483,9 @@ def results_settle_imported(results: Sequence[Result], players: dict[int, list[P
             counted.append(result)
     insert_rows(SignOff(result_id=0, player_id=0, by_id=user.pk, agreed=True), ("result_id", "player_id"), sign_offs)
     for start in range(0, len(counted), 5000):  # an import never ranks publicly (`result_signed_publicly`)
-        Result.objects.filter(pk__in=[r.pk for r in counted[start:start + 5000]]).update(
-            status=Result.Status.COUNTED, ranked_publicly=False, updated_at=timezone.now())
+        Result.objects.filter(pk__in=[r.pk for r in counted[start : start + 5000]]).update(
+            status=Result.Status.COUNTED, ranked_publicly=False, updated_at=timezone.now()
+        )
     notifications.imported_to_sign(results)
     if counted:
         scopes, seasons = set(), set()

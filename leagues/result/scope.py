@@ -38,14 +38,17 @@ def table_scope(session) -> TableScope:
         league_id = counted_in[0]
     else:
         players = list(Player.objects.filter(seats__session_id=session.pk))
-        season = season_for(club=session.club, game=session.game, played_on=timezone.localdate(), players=players,
-                            session_id=session.pk)
+        season = season_for(
+            club=session.club, game=session.game, played_on=timezone.localdate(), players=players, session_id=session.pk
+        )
         league_id = season.league_id if season is not None else None
     if league_id is None:
         return game
-    return _league_or_fallback(session.game, league_id,
-                               Rating.objects.filter(kind="league", key=str(league_id),
-                                                     player__seats__session_id=session.pk))
+    return _league_or_fallback(
+        session.game,
+        league_id,
+        Rating.objects.filter(kind="league", key=str(league_id), player__seats__session_id=session.pk),
+    )
 
 
 def new_table_scope(*, club, game: str, players: list) -> TableScope:
@@ -57,8 +60,11 @@ def new_table_scope(*, club, game: str, players: list) -> TableScope:
     season = season_for(club=club, game=game, played_on=timezone.localdate(), players=players)
     if season is None:
         return TableScope("game", game)
-    return _league_or_fallback(game, season.league_id, Rating.objects.filter(
-        kind="league", key=str(season.league_id), player__in=[p.pk for p in players]))
+    return _league_or_fallback(
+        game,
+        season.league_id,
+        Rating.objects.filter(kind="league", key=str(season.league_id), player__in=[p.pk for p in players]),
+    )
 
 
 def _league_or_fallback(game: str, league_id: int, rated_there) -> TableScope:

@@ -1,4 +1,4 @@
-""""Sign all" for imported plays on the waiting page (issue 47 finding 5): a claimed guest's history can be dozens
+""" "Sign all" for imported plays on the waiting page (issue 47 finding 5): a claimed guest's history can be dozens
 of plays, each waiting for its new owner; he signs the ones the page showed him in one tap. One transaction: the
 plays he may still sign among those posted (a play settled meanwhile is skipped), each signed as by its own
 button, so every rule of `results.result_sign_off` holds."""

@@ -35,14 +35,15 @@ def _context(request: HttpRequest, code: str, result: Result | None, error: str 
     said = {s.player_id: s for s in result.sign_offs.all()}
     mine = set(result_players_signed_by(result, request.user))
     context.update(
-        rows=[{"entry": e, "sign_off": said.get(e.player_id), "mine": e.player_id in mine}
-              for e in result.entries.all()],
-        can_sign=result.status != Result.Status.COUNTED and any(
-            p not in said or not said[p].agreed for p in mine),
+        rows=[
+            {"entry": e, "sign_off": said.get(e.player_id), "mine": e.player_id in mine} for e in result.entries.all()
+        ],
+        can_sign=result.status != Result.Status.COUNTED and any(p not in said or not said[p].agreed for p in mine),
         can_dispute=bool(mine),
         can_edit=_may_edit(result, request.user),
-        standings_url=(f"{result.season.league.get_absolute_url()}?season={result.season_id}"
-                       if result.season_id else ""),
+        standings_url=(
+            f"{result.season.league.get_absolute_url()}?season={result.season_id}" if result.season_id else ""
+        ),
     )
     return context
 
@@ -57,21 +58,28 @@ def table_result(request: HttpRequest, code: str) -> HttpResponse:
             raise Http404(_("This table has no result to sign off."))
         agreed = request.POST.get("agreed", "yes") != "no"
         try:  # someone not at the table gets the service's PermissionDenied as a 403: they were offered no form
-            results.result_sign_off(result=result, user=request.user, agreed=agreed,
-                                    note=request.POST.get("note", ""))
+            results.result_sign_off(result=result, user=request.user, agreed=agreed, note=request.POST.get("note", ""))
         except ValidationError as exc:
             error = " ".join(exc.messages)
         if not request.htmx:
             if error:
                 messages.error(request, error)
             else:
-                messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
-                         _("Your dispute is recorded: the club's managers settle it."))
+                messages.success(
+                    request,
+                    _("Thank you: your sign-off is recorded.")
+                    if agreed
+                    else _("Your dispute is recorded: the club's managers settle it."),
+                )
             return redirect("table_detail", code)
         result = result_of_table(viewer=request.user, code=code)
     if not request.htmx:
         if result is None:
             raise Http404(_("This table has no result."))
         return render(request, "leagues/table_result_page.html", _context(request, code, result))
-    return render(request, "leagues/partials/table_result.html", _context(request, code, result, error),
-                  status=400 if error else 200)
+    return render(
+        request,
+        "leagues/partials/table_result.html",
+        _context(request, code, result, error),
+        status=400 if error else 200,
+    )

@@ -67,8 +67,11 @@ FLAGGED_PAGE = 20  # disputes after counting listed at once; "Show more" brings 
 def _flagged(request: HttpRequest, league: League, asked: int) -> dict:
     """The counted results disputed since, latest first, a page at a time; the one a message's link names first
     when it is not on the page (a dispute raised on an old result must still find its row)."""
-    flagged = (selectors.results_recent(viewer=request.user, league=league).filter(flagged_by__isnull=False)
-               .select_related("flagged_by__player"))
+    flagged = (
+        selectors.results_recent(viewer=request.user, league=league)
+        .filter(flagged_by__isnull=False)
+        .select_related("flagged_by__player")
+    )
     page = Paginator(flagged, FLAGGED_PAGE).get_page(request.GET.get("flagged"))
     rows = list(page.object_list)
     if asked and "flagged" not in request.GET and asked not in {row.pk for row in rows}:
@@ -91,25 +94,34 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # a message's link names its result (?result=<pk>): that row is on the page whatever else waits (issue 47)
     asked = query_int(request.GET, "result", default=0)
     waiting = selectors.results_awaiting_sign_off(viewer=request.user, league=league)
-    awaiting = list(waiting.filter(Q(pk__in=waiting.values("pk")[:20]) | Q(status=Result.Status.DISPUTED)
-                                   | Q(pk=asked))[:20 + DISPUTES_SHOWN + 1])
+    awaiting = list(
+        waiting.filter(Q(pk__in=waiting.values("pk")[:20]) | Q(status=Result.Status.DISPUTED) | Q(pk=asked))[
+            : 20 + DISPUTES_SHOWN + 1
+        ]
+    )
     managers = club_manager_user_ids(league.club_id) if awaiting and request.user.is_authenticated else set()
     manages = club_access(league.club, request.user).manages  # also the season's Edit and Delete
     for result in awaiting:
         signed = {s.player_id for s in result.sign_offs.all()}
-        result.can_sign = any(p not in signed for p in result_players_signed_by(result, request.user,
-                                                                                 managers=managers))
+        result.can_sign = any(
+            p not in signed for p in result_players_signed_by(result, request.user, managers=managers)
+        )
         result.season.league = league  # one league: on whose behalf the button signs reads no query
         result.signs_for = selectors.signs_for_names(
-            players_open_for(result, request.user, {league.club_id} if manages else set()), request.user)
+            players_open_for(result, request.user, {league.club_id} if manages else set()), request.user
+        )
         result.can_edit = manages
     context = {
-        "league": league, "seasons": seasons, "season": season,
+        "league": league,
+        "seasons": seasons,
+        "season": season,
         "standings": selectors.standings_page(season, page=request.GET.get("standings"), per_page=STANDINGS_PAGE)
-        if season else [],
+        if season
+        else [],
         "season_query": f"&season={season.pk}" if season else "",
-        "recent": selectors.results_recent(viewer=request.user, league=league)
-        .filter(status=Result.Status.COUNTED)[:10],
+        "recent": selectors.results_recent(viewer=request.user, league=league).filter(status=Result.Status.COUNTED)[
+            :10
+        ],
         "awaiting": awaiting,
         "can_manage": manages,
     }
@@ -133,13 +145,16 @@ def result_sign_off(request: HttpRequest, pk: int) -> HttpResponse:
     result = get_object_or_404(selectors.results_visible(request.user).select_related("season__league"), pk=pk)
     agreed = request.POST.get("agreed", "yes") != "no"
     try:  # someone not at the table gets the service's PermissionDenied as a 403: the page offers them no form
-        results.result_sign_off(result=result, user=request.user, agreed=agreed,
-                                        note=request.POST.get("note", ""))
+        results.result_sign_off(result=result, user=request.user, agreed=agreed, note=request.POST.get("note", ""))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        messages.success(request, _("Thank you: your sign-off is recorded.") if agreed else
-                         _("Your dispute is recorded: the club's managers settle it."))
+        messages.success(
+            request,
+            _("Thank you: your sign-off is recorded.")
+            if agreed
+            else _("Your dispute is recorded: the club's managers settle it."),
+        )
     # back to the page the form was on (the sign-off page a message opened, the league page), at that result
     return redirect(next_page(request) or (result.season.league if result.season_id else "results_waiting"))
 
@@ -151,8 +166,11 @@ def results_waiting(request: HttpRequest) -> HttpResponse:
     for that you may dispute (issue 34)."""
     awaiting, vouched = selectors.results_waiting_for(request.user)
     imported = [result.pk for result in awaiting if result.source]
-    return render(request, "leagues/results_waiting.html",
-                  {"awaiting": awaiting, "vouched": vouched, "imported": imported if len(imported) > 1 else []})
+    return render(
+        request,
+        "leagues/results_waiting.html",
+        {"awaiting": awaiting, "vouched": vouched, "imported": imported if len(imported) > 1 else []},
+    )
 
 
 @login_required
@@ -166,8 +184,10 @@ def results_sign_imported(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest(_("Sign the plays the page lists."))
     except ValidationError as exc:
         return HttpResponseBadRequest(" ".join(exc.messages))
-    messages.success(request, ngettext("%(n)d imported play signed.", "%(n)d imported plays signed.", len(signed))
-                     % {"n": len(signed)})
+    messages.success(
+        request,
+        ngettext("%(n)d imported play signed.", "%(n)d imported plays signed.", len(signed)) % {"n": len(signed)},
+    )
     return redirect("results_waiting")
 
 
@@ -177,8 +197,11 @@ RANKINGS_PAGE = 50
 MAX_ACTIVE_DAYS = 3650
 
 
-ACTIVE_CHOICES = [(0, gettext_lazy("Everyone")), (90, gettext_lazy("Played in the last 3 months")),
-                  (365, gettext_lazy("Played in the last year"))]  # hide the long inactive
+ACTIVE_CHOICES = [
+    (0, gettext_lazy("Everyone")),
+    (90, gettext_lazy("Played in the last 3 months")),
+    (365, gettext_lazy("Played in the last year")),
+]  # hide the long inactive
 
 
 @require_safe
@@ -195,11 +218,17 @@ def rankings(request: HttpRequest) -> HttpResponse:
     active = query_int(request.GET, "active", default=0, max_value=MAX_ACTIVE_DAYS)
     since = timezone.localdate() - timedelta(days=active) if active else None
     rows = selectors.ratings_list(kind=kind, key=key, min_games=min_games, active_since=since).values(
-        "player_id", "player__name", "mu", "sigma", "games", "last_played")  # what a row shows, no models
+        "player_id", "player__name", "mu", "sigma", "games", "last_played"
+    )  # what a row shows, no models
     page = Paginator(rows, RANKINGS_PAGE).get_page(request.GET.get("page"))
     context = {
-        "scopes": [(f"{k}:{v}", label) for k, v, label in scopes], "scope": f"{kind}:{key}",
-        "min_games": min_games, "active": active, "active_choices": ACTIVE_CHOICES, "ratings": page, "page": page,
+        "scopes": [(f"{k}:{v}", label) for k, v, label in scopes],
+        "scope": f"{kind}:{key}",
+        "min_games": min_games,
+        "active": active,
+        "active_choices": ACTIVE_CHOICES,
+        "ratings": page,
+        "page": page,
         "page_query": "&" + urlencode({"scope": f"{kind}:{key}", "min_games": min_games, "active": active}),
     }
     if request.htmx:  # the filter's answer is the whole table; "show more" gets the next rows only
@@ -223,7 +252,8 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             league = seasons.league_create(
-                club=club, name=form.cleaned_data["name"], games=form.cleaned_data["game_list"], user=request.user)
+                club=club, name=form.cleaned_data["name"], games=form.cleaned_data["game_list"], user=request.user
+            )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
@@ -244,9 +274,15 @@ def season_create(request: HttpRequest, pk: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             season = seasons.season_create(
-                league=league, name=data["name"], starts_on=data["starts_on"], ends_on=data["ends_on"],
-                points_scheme=data["points_scheme"], min_games=data["min_games"], tie_breakers=data["tie_breakers"],
-                custom_points=data["custom_points"] if data["points_scheme"] == "custom" else {}, user=request.user,
+                league=league,
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                points_scheme=data["points_scheme"],
+                min_games=data["min_games"],
+                tie_breakers=data["tie_breakers"],
+                custom_points=data["custom_points"] if data["points_scheme"] == "custom" else {},
+                user=request.user,
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
@@ -267,8 +303,9 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
     club_for_member(league.club, request.user, manage=True)
     members = [m.player for m in selectors.club_members(league.club).order_by("player__name")]
-    form = ResultForm(request.POST or None, games=league.games, players=members,
-                      initial={"played_on": timezone.localdate()})
+    form = ResultForm(
+        request.POST or None, games=league.games, players=members, initial={"played_on": timezone.localdate()}
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         season = league.seasons.filter(starts_on__lte=data["played_on"], ends_on__gte=data["played_on"]).first()
@@ -276,8 +313,13 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("played_on", _("No season of this league runs on this date."))
         else:
             try:
-                results.result_enter(game=data["game"], played_on=data["played_on"], entries=data["entries"],
-                                             user=request.user, season=season)
+                results.result_enter(
+                    game=data["game"],
+                    played_on=data["played_on"],
+                    entries=data["entries"],
+                    user=request.user,
+                    season=season,
+                )
             except ValidationError as exc:
                 apply_service_errors(form, exc)
             else:
@@ -288,8 +330,12 @@ def result_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _result_to_change(request: HttpRequest, pk: int) -> Result:
     """A result the user may see (else 404) and correct or delete (else 403, before any form is shown)."""
-    result = get_object_or_404(selectors.results_visible(request.user).select_related(
-        "season__league__club", "club").prefetch_related("entries__player"), pk=pk)
+    result = get_object_or_404(
+        selectors.results_visible(request.user)
+        .select_related("season__league__club", "club")
+        .prefetch_related("entries__player"),
+        pk=pk,
+    )
     require_result_editor(result, request.user)
     return result
 
@@ -316,20 +362,34 @@ def result_edit(request: HttpRequest, pk: int) -> HttpResponse:
     club = result.season.league.club if result.season_id else result.club
     members = [m.player for m in selectors.club_members(club).order_by("player__name")] if club else []
     form = ResultEditForm(request.POST or None, result=result, players=members)
-    context = {"form": form, "result": result, "league": result.season.league if result.season_id else None,
-               "back": _result_home(request, result)}
+    context = {
+        "form": form,
+        "result": result,
+        "league": result.season.league if result.season_id else None,
+        "back": _result_home(request, result),
+    }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            results.result_update(result=result, version=data["version"], user=request.user,
-                                  played_on=data["played_on"], entries=data["entries"])
+            results.result_update(
+                result=result,
+                version=data["version"],
+                user=request.user,
+                played_on=data["played_on"],
+                entries=data["entries"],
+            )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         except Conflict as exc:
             return render(request, "leagues/result_form.html", {**context, "conflict": exc.message}, status=409)
         else:
-            messages.success(request, _("The result is corrected. If who played or how they placed changed, "
-                                        "every player signs it again; only the sign-offs you gave stay."))
+            messages.success(
+                request,
+                _(
+                    "The result is corrected. If who played or how they placed changed, "
+                    "every player signs it again; only the sign-offs you gave stay."
+                ),
+            )
             return redirect(context["back"])
     return _form_page(request, "leagues/result_form.html", context)
 
@@ -344,13 +404,20 @@ def result_delete(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         version = query_int(request.POST, "version", default=-1)
         if version < 0:
-            return render(request, "leagues/result_delete.html",
-                          {**context, "error": _("The form was incomplete: open the result again.")}, status=400)
+            return render(
+                request,
+                "leagues/result_delete.html",
+                {**context, "error": _("The form was incomplete: open the result again.")},
+                status=400,
+            )
         try:
             results.result_delete(result=result, version=version, user=request.user)
         except Conflict as exc:
             return render(request, "leagues/result_delete.html", {**context, "error": exc.message}, status=409)
-        messages.success(request, _("The result of %(game)s on %(day)s is deleted.") % {
-            "game": game_name(result.game), "day": date_format(result.played_on)})
+        messages.success(
+            request,
+            _("The result of %(game)s on %(day)s is deleted.")
+            % {"game": game_name(result.game), "day": date_format(result.played_on)},
+        )
         return redirect(context["back"])
     return render(request, "leagues/result_delete.html", context)

@@ -68,9 +68,28 @@ from .points import (
 from .rows import Entry, Game, HeadToHead, Row, _head_to_head_in, _tally
 
 __all__ = [
-    "DEFAULT_TIE_BREAKERS", "MAX_POINTS", "SCHEMES", "TIE_BREAKERS", "Entry", "Game", "HeadToHead", "Row",
-    "apply_game", "competition_ranks", "exact", "game_points", "place", "place_points", "points_text",
-    "rank_rows", "season_tie_breakers", "settle", "standings", "table_in_order", "table_of", "validate_rules",
+    "DEFAULT_TIE_BREAKERS",
+    "MAX_POINTS",
+    "SCHEMES",
+    "TIE_BREAKERS",
+    "Entry",
+    "Game",
+    "HeadToHead",
+    "Row",
+    "apply_game",
+    "competition_ranks",
+    "exact",
+    "game_points",
+    "place",
+    "place_points",
+    "points_text",
+    "rank_rows",
+    "season_tie_breakers",
+    "settle",
+    "standings",
+    "table_in_order",
+    "table_of",
+    "validate_rules",
 ]
 
 
@@ -83,18 +102,24 @@ def standings(
     tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
 ) -> list[Row]:
     """The season's table: ranked rows in order with shared positions, then unranked rows by games."""
-    return table_of([game.entries for game in games], scheme=scheme, custom=custom, min_games=min_games,
-                    tie_breakers=tie_breakers)
+    return table_of(
+        [game.entries for game in games], scheme=scheme, custom=custom, min_games=min_games, tie_breakers=tie_breakers
+    )
 
 
 def table_of(
-    games: Sequence[Sequence[tuple]], *, scheme: str = "3-2-1-0", custom: Mapping | None = None,
-    min_games: int = 0, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+    games: Sequence[Sequence[tuple]],
+    *,
+    scheme: str = "3-2-1-0",
+    custom: Mapping | None = None,
+    min_games: int = 0,
+    tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
 ) -> list[Row]:
     """`standings` for games given as plain sequences of (player, rank, score) tuples (cheaper to build)."""
     rows = _tally(games, scheme, custom)
-    return rank_rows(rows.values(), min_games=min_games, tie_breakers=tie_breakers,
-                     head_to_head=_head_to_head_in(games))
+    return rank_rows(
+        rows.values(), min_games=min_games, tie_breakers=tie_breakers, head_to_head=_head_to_head_in(games)
+    )
 
 
 def apply_game(
@@ -133,8 +158,9 @@ def apply_game(
                 touched[other] = row
     margins = _margins([e[2] for e in game])
     players = []
-    for (player, _rank, _score), share, margin, finish in zip(game, shares, margins, competition_ranks(ranks),
-                                                             strict=True):
+    for (player, _rank, _score), share, margin, finish in zip(
+        game, shares, margins, competition_ranks(ranks), strict=True
+    ):
         row = rows.get(player)
         if row is None:
             row = rows[player] = Row(player)
@@ -154,8 +180,8 @@ def apply_game(
         row.opponents_points += total - row.points
     levels = set()
     for row in touched.values():
-        levels.add(row.sort_key[:rules.level])  # the level it leaves (b"" for a new player)
+        levels.add(row.sort_key[: rules.level])  # the level it leaves (b"" for a new player)
         _set_key(row, rules, min_games)
-        levels.add(row.sort_key[:rules.level])  # and the one it joins
+        levels.add(row.sort_key[: rules.level])  # and the one it joins
     levels = {level for level in levels if level[:1] == _RANKED} if rules.by_head else set()
     return list(touched.values()), levels

@@ -66,7 +66,7 @@ def _rules_of(tie_breakers: Sequence[str]) -> _Rules:
     for name in names:
         end += _WIDTH[name]
         ends.append((name, end))
-    return _Rules(names[:cut], names[cut + 1:], 1 + sum(_WIDTH[name] for name in names[:cut]), by_head, ends)
+    return _Rules(names[:cut], names[cut + 1 :], 1 + sum(_WIDTH[name] for name in names[:cut]), by_head, ends)
 
 
 def _set_key(row: Row, rules: _Rules, min_games: int) -> None:
@@ -95,8 +95,8 @@ def _settle(group: list[Row], rules: _Rules, head_to_head: HeadToHead) -> list[R
     at = rules.level
     for row in group:
         mark = _BEHIND if row is behind else _AHEAD
-        if row.sort_key[at:at + 1] != mark:
-            row.sort_key = row.sort_key[:at] + mark + row.sort_key[at + 1:]
+        if row.sort_key[at : at + 1] != mark:
+            row.sort_key = row.sort_key[:at] + mark + row.sort_key[at + 1 :]
             changed.append(row)
     return changed
 
@@ -130,7 +130,10 @@ def place(table: Sequence, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS) -
 
 
 def rank_rows(
-    rows: Iterable[Row], *, min_games: int = 0, tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
+    rows: Iterable[Row],
+    *,
+    min_games: int = 0,
+    tie_breakers: Sequence[str] = DEFAULT_TIE_BREAKERS,
     head_to_head: HeadToHead,
 ) -> list[Row]:
     """Order tallied rows into the table, setting `sort_key`, `ranked`, `position` and `separated_by`.
@@ -147,8 +150,9 @@ def rank_rows(
     return table_in_order(rows, tie_breakers)
 
 
-def settle(rows: Iterable[Row], levels: set[bytes] | None, *, tie_breakers: Sequence[str],
-           head_to_head: HeadToHead) -> list[Row]:
+def settle(
+    rows: Iterable[Row], levels: set[bytes] | None, *, tie_breakers: Sequence[str], head_to_head: HeadToHead
+) -> list[Row]:
     """Decide head_to_head afresh in the level groups of `levels` (None: all); `rows` must hold every ranked
     row at those levels. Returns the rows whose key changed."""
     rules = _rules_of(tie_breakers)

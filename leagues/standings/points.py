@@ -120,12 +120,16 @@ def validate_rules(*, scheme: str, custom: Mapping, tie_breakers: Sequence[str])
         else:
             for count, table in custom.items():
                 numbers = isinstance(table, list) and all(
-                    isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p)
-                    and abs(p) <= MAX_POINTS for p in table
+                    isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p) and abs(p) <= MAX_POINTS
+                    for p in table
                 )
                 # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-                if not re.fullmatch(r"[0-9]{1,3}", str(count)) or not numbers or len(table) != int(count) \
-                        or int(count) < 1:
+                if (
+                    not re.fullmatch(r"[0-9]{1,3}", str(count))
+                    or not numbers
+                    or len(table) != int(count)
+                    or int(count) < 1
+                ):
                     errors["custom_points"] = f"Player count {count} needs a list of {count} numbers."
                     break
     unknown = [name for name in tie_breakers if name not in TIE_BREAKERS]

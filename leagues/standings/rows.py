@@ -77,8 +77,9 @@ def _tally(games: Iterable[Sequence[tuple]], scheme: str, custom: Mapping | None
     return rows
 
 
-def _shares_in_units(games: list[Sequence[tuple]], scheme: str, custom: Mapping | None
-                     ) -> tuple[dict[tuple, tuple[tuple[int, ...], list[int]]], int]:
+def _shares_in_units(
+    games: list[Sequence[tuple]], scheme: str, custom: Mapping | None
+) -> tuple[dict[tuple, tuple[tuple[int, ...], list[int]]], int]:
     """Each finishing order of the games -> (its places' points as integers in units of 1/unit, its places),
     and that unit.
 
@@ -86,8 +87,10 @@ def _shares_in_units(games: list[Sequence[tuple]], scheme: str, custom: Mapping 
     season's finishing orders give), which is as fast as floats; rows get their Fractions at the end."""
     exact_shares = {ranks: _shares(ranks, scheme, custom) for ranks in {tuple([e[1] for e in g]) for g in games}}
     unit = math.lcm(*(share.denominator for shares in exact_shares.values() for share in shares))
-    shares_by_ranks = {ranks: (tuple([int(share * unit) for share in shares]), competition_ranks(ranks))
-                       for ranks, shares in exact_shares.items()}
+    shares_by_ranks = {
+        ranks: (tuple([int(share * unit) for share in shares]), competition_ranks(ranks))
+        for ranks, shares in exact_shares.items()
+    }
     return shares_by_ranks, unit
 
 

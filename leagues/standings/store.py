@@ -22,11 +22,31 @@ from leagues.models.bulk import array_literal
 # results it read (by id, not by status: a result counted meanwhile is not in the table);
 # `standings_apply_result` flags one more and folds it in, so running it twice folds it once.
 
-_STANDING_COLUMNS = ("sort_key", "ranked", "points", "games", "wins", "seconds", "opponents_points", "margin",
-                     "margin_sum", "margin_games")
-_PG_TYPES = {"player_id": "bigint", "sort_key": "bytea", "ranked": "bool", "points": "text", "games": "int",
-             "wins": "int", "seconds": "int", "opponents_points": "text", "margin": "float8", "margin_sum": "float8",
-             "margin_games": "int"}
+_STANDING_COLUMNS = (
+    "sort_key",
+    "ranked",
+    "points",
+    "games",
+    "wins",
+    "seconds",
+    "opponents_points",
+    "margin",
+    "margin_sum",
+    "margin_games",
+)
+_PG_TYPES = {
+    "player_id": "bigint",
+    "sort_key": "bytea",
+    "ranked": "bool",
+    "points": "text",
+    "games": "int",
+    "wins": "int",
+    "seconds": "int",
+    "opponents_points": "text",
+    "margin": "float8",
+    "margin_sum": "float8",
+    "margin_games": "int",
+}
 _ANALYZE_FROM = 1000  # results whose in_standings flag a recompute changed
 
 
@@ -43,19 +63,33 @@ def _fetch_all(cursor, sql: str, params: Sequence) -> list[tuple]:
 
 def _stored_standings(cursor, season_id: int, where: str = "", params: Sequence = ()) -> dict[int, tuple]:
     """player id -> the stored values of _STANDING_COLUMNS, for the season's rows (those matching `where`)."""
-    rows = _fetch_all(cursor, f"SELECT player_id, {', '.join(_STANDING_COLUMNS)} FROM leagues_standing "
-                      f"WHERE season_id = %s {where}", [season_id, *params])
+    rows = _fetch_all(
+        cursor,
+        f"SELECT player_id, {', '.join(_STANDING_COLUMNS)} FROM leagues_standing WHERE season_id = %s {where}",
+        [season_id, *params],
+    )
     return {row[0]: (bytes(row[1]), *row[2:]) for row in rows}
 
 
 def _values(row: standings_maths.Row) -> tuple:
     """The stored values of a row; points and opponents' points are exact, stored as text ("200/3")."""
-    return (row.sort_key, row.ranked, str(row.points), row.games, row.wins, row.seconds, str(row.opponents_points),
-            row.margin, row.margin_sum, row.margin_games)
+    return (
+        row.sort_key,
+        row.ranked,
+        str(row.points),
+        row.games,
+        row.wins,
+        row.seconds,
+        str(row.opponents_points),
+        row.margin,
+        row.margin_sum,
+        row.margin_games,
+    )
 
 
-def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row], stored: dict[int, tuple], *,
-                     complete: bool) -> int:
+def _write_standings(
+    cursor, season_id: int, rows: Sequence[standings_maths.Row], stored: dict[int, tuple], *, complete: bool
+) -> int:
     """Store `rows`, writing only those that differ from `stored`; returns how many rows were written. With
     `complete`, `rows` is the whole table and stored rows of other players go."""
     added, changed = [], []
@@ -72,9 +106,13 @@ def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row]
     if connection.vendor != "postgresql":
         if added or changed:
             Standing.objects.bulk_create(
-                [Standing(season_id=season_id, player_id=player, **dict(zip(_STANDING_COLUMNS, values, strict=True)))
-                 for player, *values in added + changed],
-                update_conflicts=True, unique_fields=["season", "player"], update_fields=list(_STANDING_COLUMNS),
+                [
+                    Standing(season_id=season_id, player_id=player, **dict(zip(_STANDING_COLUMNS, values, strict=True)))
+                    for player, *values in added + changed
+                ],
+                update_conflicts=True,
+                unique_fields=["season", "player"],
+                update_fields=list(_STANDING_COLUMNS),
             )
         return len(added) + len(changed) + len(gone)
     # PostgreSQL: new rows by COPY (nobody else writes the season's rows: we hold its lock), the changed ones
@@ -90,8 +128,13 @@ def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row]
             f"UPDATE leagues_standing s SET {', '.join(f'{c} = v.{c}' for c in _STANDING_COLUMNS)} "
             f"FROM unnest({', '.join(f'%s::{_PG_TYPES[c]}[]' for c in columns)}) AS v({', '.join(columns)}) "
             "WHERE s.season_id = %s AND s.player_id = v.player_id",
-            [*(array_literal(values, _PG_TYPES[c]) for c, values in zip(columns, zip(*changed, strict=True),
-                                                                         strict=True)), season_id],
+            [
+                *(
+                    array_literal(values, _PG_TYPES[c])
+                    for c, values in zip(columns, zip(*changed, strict=True), strict=True)
+                ),
+                season_id,
+            ],
         )
     return len(added) + len(changed) + len(gone)
 
@@ -99,10 +142,33 @@ def _write_standings(cursor, season_id: int, rows: Sequence[standings_maths.Row]
 def _rows_of(stored: dict[int, tuple]) -> dict[int, standings_maths.Row]:
     Row = standings_maths.Row
     return {  # positional arguments: cheaper than by keyword
-        player: Row(player, Fraction(points), games, wins, seconds, Fraction(opponents), margin, ranked, None, "",
-                    margin_sum, margin_games, key)
-        for player, (key, ranked, points, games, wins, seconds, opponents, margin, margin_sum, margin_games)
-        in stored.items()
+        player: Row(
+            player,
+            Fraction(points),
+            games,
+            wins,
+            seconds,
+            Fraction(opponents),
+            margin,
+            ranked,
+            None,
+            "",
+            margin_sum,
+            margin_games,
+            key,
+        )
+        for player, (
+            key,
+            ranked,
+            points,
+            games,
+            wins,
+            seconds,
+            opponents,
+            margin,
+            margin_sum,
+            margin_games,
+        ) in stored.items()
     }
 
 
@@ -119,8 +185,12 @@ def _in(column: str, values, pg_type: str, *, hashed: bool = False) -> tuple[str
 
 
 def _rules(season: Season) -> dict:
-    return {"scheme": season.points_scheme, "custom": season.custom_points, "min_games": season.min_games,
-            "tie_breakers": season.tie_breakers}
+    return {
+        "scheme": season.points_scheme,
+        "custom": season.custom_points,
+        "min_games": season.min_games,
+        "tie_breakers": season.tie_breakers,
+    }
 
 
 @transaction.atomic
@@ -133,7 +203,8 @@ def standings_compute(*, season: Season) -> int:
             cursor,
             "SELECT e.result_id, e.player_id, e.rank, e.score FROM leagues_resultentry e "
             "JOIN leagues_result r ON r.id = e.result_id WHERE r.season_id = %s AND r.status = %s "
-            "ORDER BY e.result_id, e.id", [season.pk, counted],
+            "ORDER BY e.result_id, e.id",
+            [season.pk, counted],
         )
         games: list[list[tuple]] = []
         game_ids: list[int] = []
@@ -151,8 +222,8 @@ def standings_compute(*, season: Season) -> int:
         # would see it) is not in the table, so it must stay unflagged for its own fold-in job to add it.
         read, params = _in("id", game_ids, "bigint", hashed=True)
         cursor.execute(
-            f"UPDATE leagues_result SET in_standings = ({read}) "
-            f"WHERE season_id = %s AND in_standings <> ({read})", [*params, season.pk, *params],
+            f"UPDATE leagues_result SET in_standings = ({read}) WHERE season_id = %s AND in_standings <> ({read})",
+            [*params, season.pk, *params],
         )
         if cursor.rowcount > _ANALYZE_FROM and connection.vendor == "postgresql":
             cursor.execute("ANALYZE leagues_result")  # the first recompute of a big season: plans need to know
@@ -174,8 +245,7 @@ def _head_to_head_in_season(cursor, season_id: int):
     return head_to_head
 
 
-def _game_and_shared_games(cursor, season_id: int, result_id: int
-                           ) -> tuple[list[tuple], dict[int, list[int]]]:
+def _game_and_shared_games(cursor, season_id: int, result_id: int) -> tuple[list[tuple], dict[int, list[int]]]:
     """The game's (player, rank, score) entries, and the players of each other game its players played that is
     folded into this season's table (by result id)."""
     # The game, and every entry of every game its players played, each marked whether it is folded into
@@ -187,7 +257,8 @@ def _game_and_shared_games(cursor, season_id: int, result_id: int
         "FROM leagues_resultentry e JOIN leagues_result r ON r.id = e.result_id "
         "WHERE e.result_id IN (SELECT m.result_id FROM leagues_resultentry m WHERE m.player_id IN "
         "(SELECT g.player_id FROM leagues_resultentry g WHERE g.result_id = %s)) ORDER BY e.result_id, e.id",
-        [season_id, result_id])
+        [season_id, result_id],
+    )
     game, shared_games = [], {}
     for entry_result_id, player, rank, score, folded in cursor.fetchall():
         if entry_result_id == result_id:
@@ -218,9 +289,12 @@ def standings_apply_result(*, result: Result) -> bool:
     is left alone, so a retried job cannot count it twice. A season whose table is not known to match its
     folded-in results (`standings_results` empty), or was made under other rules than the season's now
     (`standings_rules`), is recomputed in full instead."""
-    season = Season.objects.select_for_update(of=("self",)).only(
-        "points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results", "standings_rules").filter(
-        results__pk=result.pk).first()
+    season = (
+        Season.objects.select_for_update(of=("self",))
+        .only("points_scheme", "custom_points", "min_games", "tie_breakers", "standings_results", "standings_rules")
+        .filter(results__pk=result.pk)
+        .first()
+    )
     if season is None:
         return False
     season_id = season.pk
@@ -257,15 +331,21 @@ def standings_apply_result(*, result: Result) -> bool:
         if levels:  # and the rows that shared a level with a changed row, before or after, for head_to_head
             width = len(next(iter(levels)))
             at_levels, params = _in(f"substr(sort_key, 1, {width})", levels, "bytea", hashed=True)
-            mates = {player: values for player, values in _stored_standings(
-                cursor, season_id, f"AND {at_levels}", params).items() if player not in rows}
+            mates = {
+                player: values
+                for player, values in _stored_standings(cursor, season_id, f"AND {at_levels}", params).items()
+                if player not in rows
+            }
             stored.update(mates)
             rows.update(_rows_of(mates))
-            changed.extend(standings_maths.settle(rows.values(), levels, tie_breakers=rules["tie_breakers"],
-                                                  head_to_head=_head_to_head_in_season(cursor, season_id)))
-        _write_standings(cursor, season_id, list({row.player: row for row in changed}.values()), stored,
-                         complete=False)
-        cursor.execute("UPDATE leagues_season SET standings_results = standings_results + 1 WHERE id = %s",
-                       [season_id])
+            changed.extend(
+                standings_maths.settle(
+                    rows.values(),
+                    levels,
+                    tie_breakers=rules["tie_breakers"],
+                    head_to_head=_head_to_head_in_season(cursor, season_id),
+                )
+            )
+        _write_standings(cursor, season_id, list({row.player: row for row in changed}.values()), stored, complete=False)
+        cursor.execute("UPDATE leagues_season SET standings_results = standings_results + 1 WHERE id = %s", [season_id])
     return True
-

@@ -29,14 +29,20 @@ REPAIR_BATCH = 500  # players recounted per transaction by the nightly repair
 
 def _tables() -> dict[str, str]:
     quote = connection.ops.quote_name
-    return {"tally": quote(PlayerTally._meta.db_table), "rival": quote(RivalTally._meta.db_table),
-            "entry": quote(ResultEntry._meta.db_table), "result": quote(Result._meta.db_table),
-            "session": quote(TableSession._meta.db_table)}
+    return {
+        "tally": quote(PlayerTally._meta.db_table),
+        "rival": quote(RivalTally._meta.db_table),
+        "entry": quote(ResultEntry._meta.db_table),
+        "result": quote(Result._meta.db_table),
+        "session": quote(TableSession._meta.db_table),
+    }
 
 
 # The player's entries in counted results of no table or of a table anyone may watch (alias e, its result r).
-_TALLIED = ("FROM {entry} e JOIN {result} r ON r.id = e.result_id LEFT JOIN {session} s ON s.id = r.session_id "
-            "WHERE e.player_id IN ({players}) AND r.status = %s AND (r.session_id IS NULL OR s.is_public = %s)")
+_TALLIED = (
+    "FROM {entry} e JOIN {result} r ON r.id = e.result_id LEFT JOIN {session} s ON s.id = r.session_id "
+    "WHERE e.player_id IN ({players}) AND r.status = %s AND (r.session_id IS NULL OR s.is_public = %s)"
+)
 
 _RECORD_SQL = (
     "INSERT INTO {tally} (player_id, club_id, game, players, games, wins, scored, score_sum, best) "
@@ -92,22 +98,26 @@ def tallies_recount(*, players: Iterable[int]) -> int:
 def _stored(player_ids: list[int]) -> set[tuple]:
     """The stored rows of these players, without ids: what a recount must not change on a healthy site."""
     record = PlayerTally.objects.filter(player__in=player_ids).values_list(
-        "player_id", "club_id", "game", "players", "games", "wins", "scored", "score_sum", "best")
+        "player_id", "club_id", "game", "players", "games", "wins", "scored", "score_sum", "best"
+    )
     rivals = RivalTally.objects.filter(player__in=player_ids).values_list(
-        "player_id", "opponent_id", "club_id", "won", "lost")
+        "player_id", "opponent_id", "club_id", "won", "lost"
+    )
     return {("record", *row) for row in record} | {("rival", *row) for row in rivals}
 
 
 def tallies_repair() -> dict:
     """The nightly repair: recount every player who has a result entry or a stored tally, a batch at a time (each
     batch its own transaction); returns how many players were recounted, whose rows changed, and how many rows."""
-    ids = sorted(set(ResultEntry.objects.values_list("player_id", flat=True).distinct())
-                 | set(PlayerTally.objects.values_list("player_id", flat=True).distinct())
-                 | set(RivalTally.objects.values_list("player_id", flat=True).distinct()))
+    ids = sorted(
+        set(ResultEntry.objects.values_list("player_id", flat=True).distinct())
+        | set(PlayerTally.objects.values_list("player_id", flat=True).distinct())
+        | set(RivalTally.objects.values_list("player_id", flat=True).distinct())
+    )
     summary = {"players": 0, "players_changed": [], "tally_rows_changed": 0}
     for start in range(0, len(ids), REPAIR_BATCH):
         with transaction.atomic():
-            batch = _lock(ids[start:start + REPAIR_BATCH])
+            batch = _lock(ids[start : start + REPAIR_BATCH])
             before = _stored(batch)
             with connection.cursor() as cursor:
                 _recount(cursor, batch)

@@ -34,9 +34,13 @@ def place_bar_marks(chart) -> str:
     with many games a millisecond and more than one with a few (issue 18)."""
     place_of = gettext("Place %(place)s of %(players)s")
     size = chart["label_size"]
-    return mark_safe("".join(  # noqa: S308 (numbers and the site's own translated sentence)
-        f'<rect class="place-bar{" won" if bar["first"] else ""}" x="{bar["x"]}" y="{bar["y"]}" '
-        f'width="{bar["width"]}" height="{bar["height"]}"><title>'
-        f'{place_of % {"place": bar["place"], "players": bar["players"]}}</title></rect>'
-        f'\n    <text class="bar-label" x="{bar["mid"]}" y="{bar["y"]}" dy="-0.3em" font-size="{size}">'
-        f'{bar["place"]}</text>' for bar in chart["bars"]))
+    return mark_safe(
+        "".join(  # noqa: S308 (numbers and the site's own translated sentence)
+            f'<rect class="place-bar{" won" if bar["first"] else ""}" x="{bar["x"]}" y="{bar["y"]}" '
+            f'width="{bar["width"]}" height="{bar["height"]}"><title>'
+            f"{place_of % {'place': bar['place'], 'players': bar['players']}}</title></rect>"
+            f'\n    <text class="bar-label" x="{bar["mid"]}" y="{bar["y"]}" dy="-0.3em" font-size="{size}">'
+            f"{bar['place']}</text>"
+            for bar in chart["bars"]
+        )
+    )

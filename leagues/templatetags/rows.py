@@ -30,6 +30,7 @@ def points_here(text: str) -> str:
     ratings' "28,2" (the API keeps the point: it is read by programs)."""
     return str(text).replace(".", get_format("DECIMAL_SEPARATOR"))
 
+
 # An id no pattern could mistake: the player's (or table's) page for it, cut around it, gives the URL's two halves
 # once. It holds up bench/README.md's row "Issue 18: each page 1,000 / 10 <= 1.5" (bench/pages.py: rankings 1.31,
 # the largest, on the merged main): a reverse() costs ~64 us on this machine when busy, the halves ~6 us, and a page
@@ -62,9 +63,14 @@ def tenths(value) -> str:
     return f"{rounded:f}".replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
-_TIE_BREAKER_NAMES = {"points": "points", "wins": "wins", "countback": "count-back of 1st and 2nd places",
-                      "opponents_points": "opponents' points", "head_to_head": "head-to-head",
-                      "margin": "average score margin"}  # as partials/tie_breaker.html names them
+_TIE_BREAKER_NAMES = {
+    "points": "points",
+    "wins": "wins",
+    "countback": "count-back of 1st and 2nd places",
+    "opponents_points": "opponents' points",
+    "head_to_head": "head-to-head",
+    "margin": "average score margin",
+}  # as partials/tie_breaker.html names them
 
 
 def tie_breaker_name(name: str) -> str:
@@ -106,10 +112,11 @@ def rating_rows(page) -> str:
         mark = f'<abbr title="{provisional}">?</abbr>' if number.provisional else ""
         rows.append(
             f'\n    <tr><td>{place}</td><td><a href="{head}{rating["player_id"]}{tail}">'
-            f'{escape(rating["player__name"])}</a></td>'
-            f'\n      <td><strong>{number.rating}</strong>{mark} <small>({tenths(rating["mu"])} ± '
+            f"{escape(rating['player__name'])}</a></td>"
+            f"\n      <td><strong>{number.rating}</strong>{mark} <small>({tenths(rating['mu'])} ± "
             f"{tenths(number.sigma)})</small></td>"
-            f'\n      <td>{rating["games"]}</td></tr>')
+            f"\n      <td>{rating['games']}</td></tr>"
+        )
     return mark_safe("".join(rows))  # noqa: S308 (names escaped, the rest numbers)
 
 
@@ -131,7 +138,8 @@ def standing_rows(page) -> str:
             f'\n        <span class="phone-only">{on_phone}</span></td>'
             f"\n      <td>{escape(points_here(row.points_text))}</td><td>{row.games}</td><td>{row.wins}</td>"
             f'\n      <td class="wide-only">{separation}</td>'
-            "\n    </tr>")
+            "\n    </tr>"
+        )
     return mark_safe("".join(rows))  # noqa: S308 (names and texts escaped, the rest numbers)
 
 
@@ -146,16 +154,22 @@ def member_rows(page, own_player_id=None, leave_url="") -> str:
     head, tail = _player_url_parts(get_script_prefix())
     # each role's name translated once, not once a row (get_role_display looks the choice up and translates it)
     roles = {value: escape(label) for value, label in Membership.Role.choices}
-    leave = (f'\n      <a class="button" href="{escape(leave_url)}">{escape(gettext("Leave the club"))}</a>'
-             if leave_url else "")
+    leave = (
+        f'\n      <a class="button" href="{escape(leave_url)}">{escape(gettext("Leave the club"))}</a>'
+        if leave_url
+        else ""
+    )
     guest = f' <span class="tag">{escape(gettext("guest"))}</span>'
 
-    return mark_safe("".join(  # noqa: S308 (names, roles and the link escaped, the ids numbers)
-        f'\n    <li>\n      <a href="{head}{m["player_id"]}{tail}">{escape(m["player__name"])}</a> '
-        f'<span class="tag">{roles.get(m["role"], escape(m["role"]))}</span>'
-        f'{guest if m.get("player__user_id", 0) is None else ""}'
-        f'{leave if own_player_id is not None and m["player_id"] == own_player_id else ""}\n    </li>'
-        for m in page))
+    return mark_safe(
+        "".join(  # noqa: S308 (names, roles and the link escaped, the ids numbers)
+            f'\n    <li>\n      <a href="{head}{m["player_id"]}{tail}">{escape(m["player__name"])}</a> '
+            f'<span class="tag">{roles.get(m["role"], escape(m["role"]))}</span>'
+            f"{guest if m.get('player__user_id', 0) is None else ''}"
+            f"{leave if own_player_id is not None and m['player_id'] == own_player_id else ''}\n    </li>"
+            for m in page
+        )
+    )
 
 
 @lru_cache(maxsize=8)
@@ -182,8 +196,10 @@ def session_rows(sessions) -> str:
         names = ", ".join(escape(name) for name in seated)
         day = date(template_localtime(session.created_at), "j M Y")
         status = finished if getattr(session, "settled", False) else escape(session.get_status_display())
-        rows.append(f'\n  <li><a href="{head}{escape(session.code)}{tail}">{names}</a>'
-                    f"\n    <small>{status} · {escape(day)}</small></li>")
+        rows.append(
+            f'\n  <li><a href="{head}{escape(session.code)}{tail}">{names}</a>'
+            f"\n    <small>{status} · {escape(day)}</small></li>"
+        )
     if not rows:
         rows.append(f"\n<li>{escape(gettext('No tables yet.'))}</li>")
     return mark_safe("".join(rows))  # noqa: S308 (names, codes and labels escaped)
@@ -195,9 +211,13 @@ def head_to_head_rows(rows) -> str:
     and lost against him, from rows of {player, won, lost}."""
     head, tail = _player_url_parts(get_script_prefix())
     record = gettext("won %(won)s, lost %(lost)s")
-    return mark_safe("".join(  # noqa: S308 (names escaped, the rest numbers)
-        f'<li><a href="{head}{row["player"].pk}{tail}">{escape(row["player"].name)}</a>'
-        f'\n    <small>{record % {"won": row["won"], "lost": row["lost"]}}</small></li>' for row in rows))
+    return mark_safe(
+        "".join(  # noqa: S308 (names escaped, the rest numbers)
+            f'<li><a href="{head}{row["player"].pk}{tail}">{escape(row["player"].name)}</a>'
+            f"\n    <small>{record % {'won': row['won'], 'lost': row['lost']}}</small></li>"
+            for row in rows
+        )
+    )
 
 
 @register.simple_tag
@@ -206,6 +226,8 @@ def player_list_rows(page) -> str:
     "No player found." for none."""
     head, tail = _player_url_parts(get_script_prefix())
     guest = f' <span class="tag">{escape(gettext("guest"))}</span>'
-    rows = [f'\n  <li><a href="{head}{player.pk}{tail}">{escape(player.name)}</a>{guest if player.is_guest else ""}'
-            "</li>" for player in page]
+    rows = [
+        f'\n  <li><a href="{head}{player.pk}{tail}">{escape(player.name)}</a>{guest if player.is_guest else ""}</li>'
+        for player in page
+    ]
     return mark_safe("".join(rows) or f"\n<li>{escape(gettext('No player found.'))}</li>")  # noqa: S308 (escaped)

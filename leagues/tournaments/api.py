@@ -33,38 +33,55 @@ from .models import Tournament, TournamentPod, TournamentRound
 SCHEME_EXAMPLE = {"4": [5, 3, 1, 0], "3": [5, 2, 0]}
 
 
-@extend_schema_field({
-    "type": "object", "additionalProperties": {
-        "type": "array", "maxItems": 6,
-        "items": {"type": "integer", "minimum": 0, "maximum": schemes.MAX_POINTS}},
-    "example": SCHEME_EXAMPLE})
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {
+            "type": "array",
+            "maxItems": 6,
+            "items": {"type": "integer", "minimum": 0, "maximum": schemes.MAX_POINTS},
+        },
+        "example": SCHEME_EXAMPLE,
+    }
+)
 class SchemeField(serializers.DictField):
     """Points per place by pod size: {"<size>": [first place's points, ..., last place's]}."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(child=serializers.ListField(
-            child=StrictIntegerField(min_value=0, max_value=schemes.MAX_POINTS), max_length=6), **kwargs)
+        super().__init__(
+            child=serializers.ListField(
+                child=StrictIntegerField(min_value=0, max_value=schemes.MAX_POINTS), max_length=6
+            ),
+            **kwargs,
+        )
 
 
 class TournamentPodOutput(serializers.Serializer):
     position = serializers.IntegerField(help_text="0 for the leaders' pod.")
     players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids, seat 0 (first) first.")
     places = serializers.DictField(child=serializers.IntegerField(), help_text="Player id -> place, once played.")
-    places_from = serializers.CharField(help_text='Where the places came from: "table" (its result counted by its '
-                                                  'players), "judge" (settled from the table by a judge or the '
-                                                  'organiser), "hand" (entered by hand), "" (not yet).')
-    table = serializers.CharField(allow_null=True, help_text="The code of the site table opened for the pod "
-                                                             "(/api/tables/<code>/), if any.")
+    places_from = serializers.CharField(
+        help_text='Where the places came from: "table" (its result counted by its '
+        'players), "judge" (settled from the table by a judge or the '
+        'organiser), "hand" (entered by hand), "" (not yet).'
+    )
+    table = serializers.CharField(
+        allow_null=True, help_text="The code of the site table opened for the pod (/api/tables/<code>/), if any."
+    )
 
 
 class TournamentRoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.CharField(help_text="swiss, semi (the semi-final pods) or cut (the final table).")
-    repeats = serializers.IntegerField(help_text="Meetings repeated in this round's pods (the fewest possible "
-                                                 "when equal to bound).")
+    repeats = serializers.IntegerField(
+        help_text="Meetings repeated in this round's pods (the fewest possible when equal to bound)."
+    )
     bound = serializers.IntegerField(help_text="A proven lower bound on repeats.")
-    ratings = serializers.DictField(child=serializers.IntegerField(), required=False,
-                                    help_text="Round 1 seeded by ratings: player id -> the rating it was seeded by.")
+    ratings = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Round 1 seeded by ratings: player id -> the rating it was seeded by.",
+    )
     spread = serializers.FloatField(help_text="Sum over pods of sum over pairs of their points' difference.")
     byes = serializers.ListField(child=serializers.IntegerField())
     pods = TournamentPodOutput(many=True)
@@ -108,16 +125,20 @@ class TournamentOutput(serializers.Serializer):
     cut = serializers.CharField()
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
-    scheme = SchemeField(help_text="Points per place by pod size (text keys), first place first: what the "
-                                   "standings, the pairing by points and the wall count.")
+    scheme = SchemeField(
+        help_text="Points per place by pod size (text keys), first place first: what the "
+        "standings, the pairing by points and the wall count."
+    )
     bye_points = serializers.IntegerField(help_text="What a bye scores.")
     seed = serializers.CharField(help_text="Recorded: round 1's draw and the lots come from it.")
-    first_round = serializers.CharField(help_text="random (the seed's draw) or ratings (seeded by the club's "
-                                                  "ratings).")
-    judges = serializers.ListField(child=serializers.IntegerField(),
-                                   help_text="The judges' player ids: they settle pods' places, as the organiser.")
-    may_judge = serializers.BooleanField(help_text="Whether you may settle its pods' places (a manager of the club "
-                                                   "or one of its judges).")
+    first_round = serializers.CharField(help_text="random (the seed's draw) or ratings (seeded by the club's ratings).")
+    judges = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The judges' player ids: they settle pods' places, as the organiser.",
+    )
+    may_judge = serializers.BooleanField(
+        help_text="Whether you may settle its pods' places (a manager of the club or one of its judges)."
+    )
     games = serializers.ListField(child=serializers.CharField())
     clock_ends_at = serializers.DateTimeField(allow_null=True, help_text="The latest round's clock runs out then.")
     over = serializers.BooleanField(help_text="The last round is played: the standings are final.")
@@ -130,32 +151,76 @@ class TournamentOutput(serializers.Serializer):
 def tournament_data(tournament: Tournament, viewer=None) -> dict:
     """The whole tournament as the API answers it; `may_judge` says whether `viewer` settles pods' places."""
     day = selectors.tournament_day(tournament, viewer)
-    rounds = [{"number": r.number, "kind": r.kind, "repeats": r.pairing.get("repeats", 0),
-               "bound": r.pairing.get("bound", 0), "spread": r.pairing.get("spread", 0),
-               "byes": r.pairing.get("byes", []),
-               **({"ratings": r.pairing["ratings"]} if "ratings" in r.pairing else {}),
-               "pods": [{"position": p.position, "players": p.players, "places": p.places,
-                         "places_from": p.places_from, "table": p.session.code if p.session else None}
-                        for p in r.pods.all()]}
-              for r in tournament.rounds.order_by("number").prefetch_related(
-                  Prefetch("pods", queryset=TournamentPod.objects.select_related("session")))]
-    return TournamentOutput({
-        "id": tournament.pk, "club": tournament.club.slug, "name": tournament.name, "date": tournament.date,
-        "table_sizes": tournament.table_sizes, "swiss_rounds": tournament.swiss_rounds, "cut": tournament.cut,
-        "cut_size": tournament.cut_size, "round_minutes": tournament.round_minutes,
-        "scheme": tournament.scheme, "bye_points": tournament.bye_points, "seed": tournament.seed,
-        "first_round": tournament.first_round, "judges": [j["id"] for j in day.judges],
-        "may_judge": day.may_judge,
-        "games": tournament.games, "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
-        "over": day.over, "winner": day.winner["id"] if day.winner else None,
-        "entries": [{"player": e.player_id, "name": e.player.name, "checked_in": e.checked_in_at is not None,
-                     "entered_round": e.entered_round, "dropped_after": e.dropped_after} for e in day.entries],
-        "rounds": rounds,
-        "standings": [{"place": r["place"], "player": r["player"], "points": float(r["points"]),
-                       "opponents_average": float(r["opponents_average"]),
-                       "average_place": None if r["average_place"] is None else float(r["average_place"]),
-                       "head_to_head": r["head_to_head"], "lot": r["lot"]} for r in day.standings],
-    }).data
+    rounds = [
+        {
+            "number": r.number,
+            "kind": r.kind,
+            "repeats": r.pairing.get("repeats", 0),
+            "bound": r.pairing.get("bound", 0),
+            "spread": r.pairing.get("spread", 0),
+            "byes": r.pairing.get("byes", []),
+            **({"ratings": r.pairing["ratings"]} if "ratings" in r.pairing else {}),
+            "pods": [
+                {
+                    "position": p.position,
+                    "players": p.players,
+                    "places": p.places,
+                    "places_from": p.places_from,
+                    "table": p.session.code if p.session else None,
+                }
+                for p in r.pods.all()
+            ],
+        }
+        for r in tournament.rounds.order_by("number").prefetch_related(
+            Prefetch("pods", queryset=TournamentPod.objects.select_related("session"))
+        )
+    ]
+    return TournamentOutput(
+        {
+            "id": tournament.pk,
+            "club": tournament.club.slug,
+            "name": tournament.name,
+            "date": tournament.date,
+            "table_sizes": tournament.table_sizes,
+            "swiss_rounds": tournament.swiss_rounds,
+            "cut": tournament.cut,
+            "cut_size": tournament.cut_size,
+            "round_minutes": tournament.round_minutes,
+            "scheme": tournament.scheme,
+            "bye_points": tournament.bye_points,
+            "seed": tournament.seed,
+            "first_round": tournament.first_round,
+            "judges": [j["id"] for j in day.judges],
+            "may_judge": day.may_judge,
+            "games": tournament.games,
+            "clock_ends_at": day.latest.clock_ends_at if day.latest else None,
+            "over": day.over,
+            "winner": day.winner["id"] if day.winner else None,
+            "entries": [
+                {
+                    "player": e.player_id,
+                    "name": e.player.name,
+                    "checked_in": e.checked_in_at is not None,
+                    "entered_round": e.entered_round,
+                    "dropped_after": e.dropped_after,
+                }
+                for e in day.entries
+            ],
+            "rounds": rounds,
+            "standings": [
+                {
+                    "place": r["place"],
+                    "player": r["player"],
+                    "points": float(r["points"]),
+                    "opponents_average": float(r["opponents_average"]),
+                    "average_place": None if r["average_place"] is None else float(r["average_place"]),
+                    "head_to_head": r["head_to_head"],
+                    "lot": r["lot"],
+                }
+                for r in day.standings
+            ],
+        }
+    ).data
 
 
 def tournament_for_viewer(pk: int, viewer) -> Tournament:
@@ -166,8 +231,10 @@ def tournament_for_viewer(pk: int, viewer) -> Tournament:
 
 
 class TournamentDetail(APIView):
-    @extend_schema(responses=with_errors({200: TournamentOutput}, 404),
-                   summary="A tournament: its rounds, pods and standings with the tie-breakers")
+    @extend_schema(
+        responses=with_errors({200: TournamentOutput}, 404),
+        summary="A tournament: its rounds, pods and standings with the tie-breakers",
+    )
     def get(self, request, pk: int) -> Response:
         return Response(tournament_data(tournament_for_viewer(pk, request.user), request.user))
 
@@ -176,8 +243,11 @@ class TournamentRounds(APIView):
     class PairInput(StrictSerializer):
         """Nothing to send: the pairing reads the tournament (an unknown field is refused)."""
 
-    @extend_schema(request=PairInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Pair the next round (the club's managers): by the standings after round 1")
+    @extend_schema(
+        request=PairInput,
+        responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+        summary="Pair the next round (the club's managers): by the standings after round 1",
+    )
     def post(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         self.PairInput(data=request.data).is_valid(raise_exception=True)
@@ -192,27 +262,46 @@ class ClubTournaments(PagedListView):
         name = NameField(max_length=100)
         date = StrictDateField()
         games = serializers.ListField(child=NameField(max_length=80), max_length=10, required=False, default=list)
-        table_sizes = serializers.ListField(child=StrictIntegerField(min_value=2, max_value=6), min_length=1,
-                                            max_length=5, required=False, default=lambda: [3, 4])
+        table_sizes = serializers.ListField(
+            child=StrictIntegerField(min_value=2, max_value=6),
+            min_length=1,
+            max_length=5,
+            required=False,
+            default=lambda: [3, 4],
+        )
         swiss_rounds = StrictIntegerField(min_value=1, max_value=10, required=False, default=4)
         cut = serializers.ChoiceField(choices=[c.value for c in Tournament.Cut], required=False, default="final")
         cut_size = StrictIntegerField(min_value=2, max_value=16, required=False, default=4)
         bye_points = StrictIntegerField(min_value=0, max_value=100, required=False, default=0)
         round_minutes = StrictIntegerField(min_value=5, max_value=600, required=False, default=60)
-        first_round = serializers.ChoiceField(choices=[c.value for c in Tournament.FirstRound], required=False,
-                                              default="random", help_text="random, or ratings: round 1 seeded by "
-                                                                          "the club's ratings.")
-        scheme = SchemeField(required=False, help_text=(
-            "Your own points per place, for every table size the tournament uses and no other: one whole number "
-            "from 0 to 100 per place, first place first, never increasing, first place more than last. Not with "
-            "scheme_preset; with neither, the default 4-2-1-0 (a pod of three 4-2-0)."))
-        scheme_preset = serializers.ChoiceField(choices=list(schemes.PRESETS), required=False, help_text=(
-            "A named scheme instead of your own: 4-2-1-0 (the default; a pod of three 4-2-0), or a league "
-            "season's 3-2-1-0 (pods of two and four only) or 7-5-3-1 (pods of two to four: 7-1, 7-4-1, "
-            "7-5-3-1)."))
+        first_round = serializers.ChoiceField(
+            choices=[c.value for c in Tournament.FirstRound],
+            required=False,
+            default="random",
+            help_text="random, or ratings: round 1 seeded by the club's ratings.",
+        )
+        scheme = SchemeField(
+            required=False,
+            help_text=(
+                "Your own points per place, for every table size the tournament uses and no other: one whole number "
+                "from 0 to 100 per place, first place first, never increasing, first place more than last. Not with "
+                "scheme_preset; with neither, the default 4-2-1-0 (a pod of three 4-2-0)."
+            ),
+        )
+        scheme_preset = serializers.ChoiceField(
+            choices=list(schemes.PRESETS),
+            required=False,
+            help_text=(
+                "A named scheme instead of your own: 4-2-1-0 (the default; a pod of three 4-2-0), or a league "
+                "season's 3-2-1-0 (pods of two and four only) or 7-5-3-1 (pods of two to four: 7-1, 7-4-1, "
+                "7-5-3-1)."
+            ),
+        )
 
-    @extend_schema(responses=with_errors({200: TournamentSummaryOutput(many=True)}, 400, 403, 404),
-                   summary="A club's tournaments, the latest first, paged")
+    @extend_schema(
+        responses=with_errors({200: TournamentSummaryOutput(many=True)}, 400, 403, 404),
+        summary="A club's tournaments, the latest first, paged",
+    )
     def get(self, request, slug: str) -> Response:
         """Paged as every list (`limit`, `offset`), the latest first (by date, then the newest set up): a club
         that holds a tournament each month has hundreds in a few years (issue 46 finding 6; before, a plain
@@ -222,8 +311,11 @@ class ClubTournaments(PagedListView):
             raise PermissionDenied(_("Only members see a private club's tournaments."))
         return self.paged(selectors.club_tournaments(club))
 
-    @extend_schema(request=TournamentInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Set up a tournament (club owners and admins)")
+    @extend_schema(
+        request=TournamentInput,
+        responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+        summary="Set up a tournament (club owners and admins)",
+    )
     def post(self, request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data = self.TournamentInput(data=request.data)
@@ -250,21 +342,31 @@ class TournamentEntries(APIView):
     class TournamentEntryInput(PlayerInput):
         checked_in = StrictBooleanField(required=False, default=False, help_text="Checked in at once (on the day).")
 
-    @extend_schema(request=TournamentEntryInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Enter (yourself, or a member or guest when you manage the club); after round 1 a late "
-                           "entry, at 0 points")
+    @extend_schema(
+        request=TournamentEntryInput,
+        responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+        summary="Enter (yourself, or a member or guest when you manage the club); after round 1 a late "
+        "entry, at 0 points",
+    )
     def post(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         data = self.TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.tournament_enter(tournament=tournament, user=request.user, player=_player(data.validated_data),
-                                  checked_in=data.validated_data["checked_in"])
+        services.tournament_enter(
+            tournament=tournament,
+            user=request.user,
+            player=_player(data.validated_data),
+            checked_in=data.validated_data["checked_in"],
+        )
         return Response(tournament_data(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
 class TournamentCheckIn(APIView):
-    @extend_schema(request=PlayerInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Check in on the day (yourself, or anyone entered when you manage the club)")
+    @extend_schema(
+        request=PlayerInput,
+        responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+        summary="Check in on the day (yourself, or anyone entered when you manage the club)",
+    )
     def post(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         data = PlayerInput(data=request.data)
@@ -274,8 +376,11 @@ class TournamentCheckIn(APIView):
 
 
 class TournamentDrop(APIView):
-    @extend_schema(request=PlayerInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Drop: left out of the next pairing, the results kept")
+    @extend_schema(
+        request=PlayerInput,
+        responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+        summary="Drop: left out of the next pairing, the results kept",
+    )
     def post(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         data = PlayerInput(data=request.data)
@@ -293,9 +398,11 @@ class PodPlaces(APIView):
     class PlacesInput(StrictSerializer):
         places = PlaceInput(many=True, max_length=6, help_text="Every seated player's place, 1 for first.")
 
-    @extend_schema(request=PlacesInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Enter a pod's places by hand (the club's managers and the tournament's judges; the "
-                           "latest round only)")
+    @extend_schema(
+        request=PlacesInput,
+        responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+        summary="Enter a pod's places by hand (the club's managers and the tournament's judges; the latest round only)",
+    )
     def post(self, request, pk: int, number: int, position: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         pod = selectors.tournament_pod(tournament, number, position)
@@ -312,9 +419,12 @@ class PodSettle(APIView):
     class SettleInput(StrictSerializer):
         """Nothing to send: the places are the finished table's result (an unknown field is refused)."""
 
-    @extend_schema(request=SettleInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Settle a pod's places from its finished table at once, without the players' sign-offs "
-                           "(the tournament's judges and the club's managers; the latest round only)")
+    @extend_schema(
+        request=SettleInput,
+        responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+        summary="Settle a pod's places from its finished table at once, without the players' sign-offs "
+        "(the tournament's judges and the club's managers; the latest round only)",
+    )
     def post(self, request, pk: int, number: int, position: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         pod = selectors.tournament_pod(tournament, number, position)
@@ -325,14 +435,21 @@ class PodSettle(APIView):
 
 class RoundTables(APIView):
     class TablesInput(StrictSerializer):
-        counts = serializers.DictField(child=StrictIntegerField(min_value=1, max_value=999), required=False,
-                                       default=dict, help_text="Pod position -> the number its game asks the "
-                                                               "organiser to count at the table (a game's "
-                                                               "night_count_label), as on a league night.")
+        counts = serializers.DictField(
+            child=StrictIntegerField(min_value=1, max_value=999),
+            required=False,
+            default=dict,
+            help_text="Pod position -> the number its game asks the "
+            "organiser to count at the table (a game's "
+            "night_count_label), as on a league night.",
+        )
 
-    @extend_schema(request=TablesInput, responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Open a site table for each pod of the latest round, its players seated in the pod's "
-                           "order (the club's managers)")
+    @extend_schema(
+        request=TablesInput,
+        responses=with_errors({201: TournamentOutput}, 400, 403, 404, 415),
+        summary="Open a site table for each pod of the latest round, its players seated in the pod's "
+        "order (the club's managers)",
+    )
     def post(self, request, pk: int, number: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         tournament_round = get_object_or_404(TournamentRound, tournament=tournament, number=number)
@@ -349,12 +466,18 @@ class RoundTables(APIView):
 
 class TournamentJudges(APIView):
     class JudgesInput(StrictSerializer):
-        judges = serializers.ListField(child=IdField(), max_length=20,
-                                       help_text="The judges' player ids (members of the club), replacing those "
-                                                 "named before; an empty list names none.")
+        judges = serializers.ListField(
+            child=IdField(),
+            max_length=20,
+            help_text="The judges' player ids (members of the club), replacing those "
+            "named before; an empty list names none.",
+        )
 
-    @extend_schema(request=JudgesInput, responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
-                   summary="Name the tournament's judges (the club's managers)")
+    @extend_schema(
+        request=JudgesInput,
+        responses=with_errors({200: TournamentOutput}, 400, 403, 404, 415),
+        summary="Name the tournament's judges (the club's managers)",
+    )
     def put(self, request, pk: int) -> Response:
         tournament = tournament_for_viewer(pk, request.user)
         data = self.JudgesInput(data=request.data)

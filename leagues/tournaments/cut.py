@@ -34,21 +34,30 @@ def per_pod(table_sizes: Sequence[int], pods: int) -> int:
     return max(max(table_sizes) // max(pods, 1), 1)
 
 
-def finalists(semi_finals: Sequence[dict[int, int]], swiss_order: Sequence[int], table_sizes: Sequence[int]
-              ) -> list[int]:
+def finalists(
+    semi_finals: Sequence[dict[int, int]], swiss_order: Sequence[int], table_sizes: Sequence[int]
+) -> list[int]:
     """The final's players in Swiss-standings order (the top seed first, as the cut seats them): each semi-final
     pod's top places (`per_pod`), a shared place going to the one higher in the Swiss standings. Refused
     (ValidationError) when they cannot sit at one table of the tournament's sizes."""
     rank = {p: n for n, p in enumerate(swiss_order)}
     k = per_pod(table_sizes, len(semi_finals))
-    chosen = [p for pod in semi_finals
-              for p in sorted(pod, key=lambda p, pod=pod: (pod[p], rank.get(p, len(rank))))[:k]]
+    chosen = [
+        p for pod in semi_finals for p in sorted(pod, key=lambda p, pod=pod: (pod[p], rank.get(p, len(rank))))[:k]
+    ]
     if len(chosen) not in set(table_sizes):
         raise ValidationError(
-            _("The semi-finals send %(count)d players to the final (%(each)d from each of %(pods)d pods), and a "
-              "table seats %(sizes)s: the final cannot be paired.")
-            % {"count": len(chosen), "each": k, "pods": len(semi_finals),
-               "sizes": ", ".join(str(s) for s in sorted(set(table_sizes)))})
+            _(
+                "The semi-finals send %(count)d players to the final (%(each)d from each of %(pods)d pods), and a "
+                "table seats %(sizes)s: the final cannot be paired."
+            )
+            % {
+                "count": len(chosen),
+                "each": k,
+                "pods": len(semi_finals),
+                "sizes": ", ".join(str(s) for s in sorted(set(table_sizes))),
+            }
+        )
     return sorted(chosen, key=lambda p: rank.get(p, len(rank)))
 
 

@@ -18,36 +18,64 @@ SIZE_CHOICES = [(str(n), str(n)) for n in range(2, 7)]
 
 
 def _number(label, low: int, high: int, initial: int, help_text="") -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial, help_text=help_text,
-                              widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        initial=initial,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, validators=[validate_name])
     date = forms.DateField(label=_("Date"), widget=PhoneDateInput(), validators=[validate_date])
     engines = forms.MultipleChoiceField(
-        label=_("Games scored on this site"), required=False, widget=forms.CheckboxSelectMultiple,
-        help_text=_("With several, the pods play them in turn from the leaders' pod."))
+        label=_("Games scored on this site"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("With several, the pods play them in turn from the leaders' pod."),
+    )
     games = forms.CharField(
-        label=_("Other games"), required=False, max_length=400,
-        help_text=_("Games without move entry, separated by commas: their pods' places are entered by hand."))
+        label=_("Other games"),
+        required=False,
+        max_length=400,
+        help_text=_("Games without move entry, separated by commas: their pods' places are entered by hand."),
+    )
     table_sizes = forms.MultipleChoiceField(
-        label=_("Table sizes"), choices=SIZE_CHOICES, initial=["3", "4"], widget=forms.CheckboxSelectMultiple,
-        help_text=_("The pods' sizes: as many full pods as the players allow, short pods rather than byes."))
+        label=_("Table sizes"),
+        choices=SIZE_CHOICES,
+        initial=["3", "4"],
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The pods' sizes: as many full pods as the players allow, short pods rather than byes."),
+    )
     swiss_rounds = _number(_("Swiss rounds"), 1, 10, 4)
     cut = forms.ChoiceField(label=_("Cut"), choices=Tournament.Cut.choices, initial=Tournament.Cut.FINAL)
-    cut_size = _number(_("Players in the cut"), 2, 16, 4, _("The top players by the standings after the Swiss "
-                                                           "rounds."))
-    first_round = forms.ChoiceField(label=_("Round 1"), choices=Tournament.FirstRound.choices,
-                                    initial=Tournament.FirstRound.RANDOM, widget=forms.RadioSelect)
+    cut_size = _number(_("Players in the cut"), 2, 16, 4, _("The top players by the standings after the Swiss rounds."))
+    first_round = forms.ChoiceField(
+        label=_("Round 1"),
+        choices=Tournament.FirstRound.choices,
+        initial=Tournament.FirstRound.RANDOM,
+        widget=forms.RadioSelect,
+    )
     round_minutes = _number(_("Round clock (minutes)"), 5, 600, 60)
     scheme_preset = forms.ChoiceField(
-        label=_("Points per place"), initial=schemes.DEFAULT, widget=forms.RadioSelect, required=False,
-        choices=[*schemes.PRESET_CHOICES, (schemes.CUSTOM, _("my own points, below"))])
+        label=_("Points per place"),
+        initial=schemes.DEFAULT,
+        widget=forms.RadioSelect,
+        required=False,
+        choices=[*schemes.PRESET_CHOICES, (schemes.CUSTOM, _("my own points, below"))],
+    )
     scheme = forms.CharField(
-        label=_("Own points per place"), required=False, max_length=200,
-        help_text=_("For each table size: its size, a colon and the points from first place to last, e.g. "
-                    "4: 5, 3, 1, 0; 3: 5, 2, 0. Whole numbers from 0 to 100, never more for a lower place."))
+        label=_("Own points per place"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "For each table size: its size, a colon and the points from first place to last, e.g. "
+            "4: 5, 3, 1, 0; 3: 5, 2, 0. Whole numbers from 0 to 100, never more for a lower place."
+        ),
+    )
     bye_points = _number(_("Points for a bye"), 0, 100, 0, _("A bye only where no split of the players exists."))
 
     def __init__(self, *args, **kwargs) -> None:
@@ -82,8 +110,9 @@ class TournamentForm(forms.Form):
             return
         try:
             if preset == schemes.CUSTOM:
-                data["points"] = {"scheme": schemes.validated_scheme(schemes.parse_scheme(data.get("scheme", "")),
-                                                                     sizes)}
+                data["points"] = {
+                    "scheme": schemes.validated_scheme(schemes.parse_scheme(data.get("scheme", "")), sizes)
+                }
             else:
                 schemes.preset_scheme(preset, sizes)
                 data["points"] = {"scheme_preset": preset}
@@ -95,7 +124,16 @@ class TournamentForm(forms.Form):
     def settings(self) -> dict:
         """The service's keyword arguments."""
         data = self.cleaned_data
-        return {"name": data["name"], "date": data["date"], "games": data["game_list"],
-                "table_sizes": data["table_sizes"], "swiss_rounds": data["swiss_rounds"], "cut": data["cut"],
-                "cut_size": data["cut_size"], "first_round": data["first_round"],
-                "round_minutes": data["round_minutes"], "bye_points": data["bye_points"], **data["points"]}
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "games": data["game_list"],
+            "table_sizes": data["table_sizes"],
+            "swiss_rounds": data["swiss_rounds"],
+            "cut": data["cut"],
+            "cut_size": data["cut_size"],
+            "first_round": data["first_round"],
+            "round_minutes": data["round_minutes"],
+            "bye_points": data["bye_points"],
+            **data["points"],
+        }

@@ -36,8 +36,14 @@ class Tournament(models.Model):
         RATINGS = "ratings", _("seeded by the club's ratings")
 
     club = models.ForeignKey("leagues.Club", on_delete=models.CASCADE, related_name="tournaments")
-    season = models.ForeignKey("leagues.Season", null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="tournaments", help_text="Counted in this season, if any.")
+    season = models.ForeignKey(
+        "leagues.Season",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+        help_text="Counted in this season, if any.",
+    )
     name = models.CharField(_("name"), max_length=100)
     date = models.DateField(_("date"))
     games = models.JSONField(default=list, blank=True, help_text="The games played (engine slugs or names).")
@@ -49,10 +55,17 @@ class Tournament(models.Model):
     cut_size = models.PositiveSmallIntegerField(default=4, help_text="How many go to the cut (the top N).")
     first_round = models.CharField(max_length=7, choices=FirstRound.choices, default=FirstRound.RANDOM)
     round_minutes = models.PositiveSmallIntegerField(_("round clock (minutes)"), default=60)
-    seed = models.CharField(max_length=32, default=new_seed,
-                            help_text="Recorded: the first round's draw and the tie-breaking lots come from it.")
-    judges = models.ManyToManyField("leagues.Player", blank=True, related_name="judged_tournaments",
-                                    help_text="Members of the club who may settle a pod's places, as its managers do.")
+    seed = models.CharField(
+        max_length=32,
+        default=new_seed,
+        help_text="Recorded: the first round's draw and the tie-breaking lots come from it.",
+    )
+    judges = models.ManyToManyField(
+        "leagues.Player",
+        blank=True,
+        related_name="judged_tournaments",
+        help_text="Members of the club who may settle a pod's places, as its managers do.",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -103,8 +116,9 @@ class TournamentRound(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.SWISS)
-    pairing = models.JSONField(default=dict, blank=True,
-                               help_text="The pairing's figures: repeats, spread, bound, exact; byes; the lots.")
+    pairing = models.JSONField(
+        default=dict, blank=True, help_text="The pairing's figures: repeats, spread, bound, exact; byes; the lots."
+    )
     clock_started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -126,12 +140,22 @@ class TournamentPod(models.Model):
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pods")
     position = models.PositiveSmallIntegerField(help_text="0 for the leaders' pod.")
     players = models.JSONField(help_text="Player ids in seat order, seat 0 (the first player) first.")
-    places = models.JSONField(default=dict, blank=True,
-                              help_text='Once played: {"<player id>": place}, 1 for first.')
-    places_from = models.CharField(max_length=5, choices=PlacesFrom.choices, default="", blank=True,
-                                   help_text="Where the places came from: the table's counted result, or by hand.")
-    session = models.ForeignKey("games.TableSession", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+", help_text="The site table opened for the pod, if any.")
+    places = models.JSONField(default=dict, blank=True, help_text='Once played: {"<player id>": place}, 1 for first.')
+    places_from = models.CharField(
+        max_length=5,
+        choices=PlacesFrom.choices,
+        default="",
+        blank=True,
+        help_text="Where the places came from: the table's counted result, or by hand.",
+    )
+    session = models.ForeignKey(
+        "games.TableSession",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The site table opened for the pod, if any.",
+    )
 
     class Meta:
         app_label = "leagues"

@@ -85,16 +85,20 @@ class Round:
 
 @dataclass(frozen=True)
 class Pairing:
-    pods: tuple          # each pod's ids in seat order, the leaders' pod first
-    repeats: int         # objective 1
-    spread: float        # objective 2, in points
-    bound: int           # a proven lower bound on `repeats`
-    exact: bool          # proven optimal for objectives 1 and 2
+    pods: tuple  # each pod's ids in seat order, the leaders' pod first
+    repeats: int  # objective 1
+    spread: float  # objective 2, in points
+    bound: int  # a proven lower bound on `repeats`
+    exact: bool  # proven optimal for objectives 1 and 2
     solver: dict = field(default_factory=dict, compare=False)
 
     def as_json(self) -> dict:
-        return {"pods": [list(pod) for pod in self.pods], "repeats": self.repeats, "spread": self.spread,
-                "bound": self.bound}
+        return {
+            "pods": [list(pod) for pod in self.pods],
+            "repeats": self.repeats,
+            "spread": self.spread,
+            "bound": self.bound,
+        }
 
 
 def standings(players) -> list[Entrant]:
@@ -195,8 +199,8 @@ def contiguous(values, sizes) -> list[list[int]]:
         found: tuple[int, tuple] | None = None
         for n, kind in enumerate(kinds):
             if used[n] < available[n]:
-                rest, order = best(used[:n] + (used[n] + 1,) + used[n + 1:])
-                value = (rest + pod_spread(values[start:start + kind]), (kind, *order))
+                rest, order = best(used[:n] + (used[n] + 1,) + used[n + 1 :])
+                value = (rest + pod_spread(values[start : start + kind]), (kind, *order))
                 if found is None or value < found:
                     found = value
         assert found is not None  # the sizes add up to the players: some order always fits
@@ -331,12 +335,14 @@ def _add(a, b):
 def check(round_: Round) -> list[Entrant]:
     """The players to pair, in standings order, after refusing what cannot be paired."""
     if round_.seat_rule not in SEAT_RULES:
-        raise PairingError(f"\"seat_rule\" must be \"swiss\" or \"cut\", not {round_.seat_rule!r}.")
+        raise PairingError(f'"seat_rule" must be "swiss" or "cut", not {round_.seat_rule!r}.')
     sizes = round_.table_sizes
-    if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not 2 <= s <= MAX_TABLE_SIZE
-                        for s in sizes):
-        raise PairingError(f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE}: {list(sizes)}.",
-                           "bad_sizes", sizes=list(sizes))
+    if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not 2 <= s <= MAX_TABLE_SIZE for s in sizes):
+        raise PairingError(
+            f"Table sizes must be whole numbers from 2 to {MAX_TABLE_SIZE}: {list(sizes)}.",
+            "bad_sizes",
+            sizes=list(sizes),
+        )
     ids = [p.id for p in round_.players]
     if len(set(ids)) != len(ids):
         raise PairingError("A player is listed twice.", "duplicate_player")
@@ -344,13 +350,22 @@ def check(round_: Round) -> list[Entrant]:
     if not players:
         raise PairingError("No player is left to pair.", "no_players")
     if len(players) > MAX_PLAYERS:
-        raise PairingError(f"A round pairs at most {MAX_PLAYERS} players ({len(players)} here).",
-                           "too_many_players", count=len(players), max=MAX_PLAYERS)
+        raise PairingError(
+            f"A round pairs at most {MAX_PLAYERS} players ({len(players)} here).",
+            "too_many_players",
+            count=len(players),
+            max=MAX_PLAYERS,
+        )
     if pod_sizes(len(players), sizes) is None:
         byes = fewest_byes(len(players), sizes)
-        raise PairingError(f"{len(players)} players cannot be split into pods of {sorted(set(sizes))}"
-                           + (f"; {byes} bye(s) would seat the rest." if byes else "."),
-                           "unsplittable", count=len(players), sizes=sorted(set(sizes)), byes=byes)
+        raise PairingError(
+            f"{len(players)} players cannot be split into pods of {sorted(set(sizes))}"
+            + (f"; {byes} bye(s) would seat the rest." if byes else "."),
+            "unsplittable",
+            count=len(players),
+            sizes=sorted(set(sizes)),
+            byes=byes,
+        )
     return players
 
 
@@ -371,8 +386,9 @@ def pair(round_: Round) -> Pairing:
     solver: dict[str, object]
     proven, solver = (repeats, spread) == (0, floor), {"method": "swaps"}
     if not proven:
-        found, complete = pairing_search.search(values, scorer.partners, sizes, spread if not repeats else 1 << 62,
-                                                round_.search_work, spread_floor)
+        found, complete = pairing_search.search(
+            values, scorer.partners, sizes, spread if not repeats else 1 << 62, round_.search_work, spread_floor
+        )
         split = found or split
         repeats, spread = scorer.split(split)
         proven, solver = complete and not repeats, {"method": "search", "complete": complete}
@@ -385,13 +401,20 @@ def pair(round_: Round) -> Pairing:
         from . import pairing_solver  # OR-Tools loads only for a round the searches cannot prove
 
         levels = tuple(split_pairs_floor(i + 1, tuple(sorted(sizes))) for i in range(len(values)))
-        split, bound, proven, solver = pairing_solver.solve(scorer, sizes, split, (floor, levels), round_.work,
-                                                            round_.seed)
+        split, bound, proven, solver = pairing_solver.solve(
+            scorer, sizes, split, (floor, levels), round_.work, round_.seed
+        )
         repeats, spread = scorer.split(split)
     seated = [seat([players[i].id for i in members], place, round_.seat_rule) for members in split]
     seated.sort(key=lambda pod: min(place[p] for p in pod))
-    return Pairing(pods=tuple(seated), repeats=repeats, spread=_points(spread, unit), bound=min(bound, repeats),
-                   exact=proven, solver=solver)
+    return Pairing(
+        pods=tuple(seated),
+        repeats=repeats,
+        spread=_points(spread, unit),
+        bound=min(bound, repeats),
+        exact=proven,
+        solver=solver,
+    )
 
 
 def _points(value: int, unit: int):

@@ -32,8 +32,7 @@ def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int
     repeats, spread = scorer.split(hint)
     bound, proven = 0, True
     if repeats:
-        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work * REPEATS_SHARE, seed,
-                                      facts)
+        found, bound, status = _solve(values, met, sorted(sizes), hint, None, floors, work * REPEATS_SHARE, seed, facts)
         proven = status == "OPTIMAL"
         if found is not None and scorer.split(found) < (repeats, spread):
             hint = found
@@ -42,8 +41,7 @@ def solve(scorer, sizes: list, hint: list, floors: tuple, work: float, seed: int
     if spread > floors[0] and len(values) > SPREAD_LIMIT:
         proven = False
     elif spread > floors[0]:
-        found, _, status = _solve(values, met, sorted(sizes), hint, repeats, floors, work, seed,
-                                  facts)
+        found, _, status = _solve(values, met, sorted(sizes), hint, repeats, floors, work, seed, facts)
         proven = proven and status == "OPTIMAL"
         if found is not None and scorer.split(found) < (repeats, spread):
             hint = found
@@ -81,9 +79,14 @@ def _solve(values, met, sizes, hint, most_repeats, floors, work, seed, facts):
     solver.parameters.max_deterministic_time = max(work, 0.05)
     status = solver.solve(model)
     facts["spent"] += solver.deterministic_time
-    facts["solves"].append({"objective": "repeats" if most_repeats is None else "spread",
-                            "status": solver.status_name(status), "deterministic_seconds":
-                            round(solver.deterministic_time, 3), "wall_seconds": round(solver.wall_time, 3)})
+    facts["solves"].append(
+        {
+            "objective": "repeats" if most_repeats is None else "spread",
+            "status": solver.status_name(status),
+            "deterministic_seconds": round(solver.deterministic_time, 3),
+            "wall_seconds": round(solver.wall_time, 3),
+        }
+    )
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, 0, solver.status_name(status)
     split = [[i for i in range(count) if solver.boolean_value(x[i][k])] for k in pods]

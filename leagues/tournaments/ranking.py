@@ -67,8 +67,17 @@ def standings(players, pods, scheme, seed, byes=(), bye_points=0) -> tuple[list[
         group, duels, lots = _break_ties(ordered[start:end], pods, seed)
         decided |= lots
         for p in group:
-            rows.append(Standing(p, points[p], opponents[p], average_place[p], duels[p],
-                                 lot(seed, p) if p in lots else None, len(rows) + 1))
+            rows.append(
+                Standing(
+                    p,
+                    points[p],
+                    opponents[p],
+                    average_place[p],
+                    duels[p],
+                    lot(seed, p) if p in lots else None,
+                    len(rows) + 1,
+                )
+            )
         start = end
     return rows, decided
 

@@ -55,9 +55,14 @@ def preset_scheme(name: str, sizes: Iterable[int]) -> dict[str, list[int]]:
     for size in sorted(set(sizes), reverse=True):
         points = preset_points(name, size)
         if points is None:
-            raise ValidationError({"scheme_preset": _(
-                "The %(name)s points give no whole points for a pod of %(size)d: choose custom points for it."
-            ) % {"name": name, "size": size}})
+            raise ValidationError(
+                {
+                    "scheme_preset": _(
+                        "The %(name)s points give no whole points for a pod of %(size)d: choose custom points for it."
+                    )
+                    % {"name": name, "size": size}
+                }
+            )
         scheme[str(size)] = points
     return scheme
 
@@ -70,7 +75,9 @@ def scheme_problem(scheme: object, sizes: Iterable[int]) -> str:
     for key in scheme:
         if not re.fullmatch(r"[2-6]", str(key)) or int(key) not in sizes:
             return _("The tournament has no pods of %(size)s: its table sizes are %(sizes)s.") % {
-                "size": str(key)[:10], "sizes": ", ".join(str(s) for s in sizes)}
+                "size": str(key)[:10],
+                "sizes": ", ".join(str(s) for s in sizes),
+            }
     for size in sizes:
         problem = _points_problem(size, scheme.get(str(size)))
         if problem:
@@ -84,14 +91,20 @@ def _points_problem(size: int, points: object) -> str:
         return _("Give the points for a pod of %(size)d.") % {"size": size}
     if not isinstance(points, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
         return _("The points for a pod of %(size)d must be whole numbers from 0 to %(max)d.") % {
-            "size": size, "max": MAX_POINTS}
+            "size": size,
+            "max": MAX_POINTS,
+        }
     if len(points) != size:
-        return ngettext("A pod of %(size)d needs %(size)d number, one per place: %(count)d given.",
-                        "A pod of %(size)d needs %(size)d numbers, one per place: %(count)d given.",
-                        size) % {"size": size, "count": len(points)}
+        return ngettext(
+            "A pod of %(size)d needs %(size)d number, one per place: %(count)d given.",
+            "A pod of %(size)d needs %(size)d numbers, one per place: %(count)d given.",
+            size,
+        ) % {"size": size, "count": len(points)}
     if not all(0 <= p <= MAX_POINTS for p in points):
         return _("The points for a pod of %(size)d must be whole numbers from 0 to %(max)d.") % {
-            "size": size, "max": MAX_POINTS}
+            "size": size,
+            "max": MAX_POINTS,
+        }
     if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
         return _("The points for a pod of %(size)d must never increase from first place to last.") % {"size": size}
     if points[0] <= points[-1]:
@@ -121,8 +134,10 @@ def parse_scheme(text: str) -> dict[str, list[int]]:
             raise ValidationError(_("Write each table size, a colon and its points, e.g. 4: 5, 3, 1, 0; 3: 5, 2, 0."))
         numbers = [n.strip() for n in points.split(",")]
         if not all(re.fullmatch(r"[0-9]{1,3}", n) for n in numbers):
-            raise ValidationError(_("The points for a pod of %(size)d must be whole numbers from 0 to %(max)d.") % {
-                "size": int(size), "max": MAX_POINTS})
+            raise ValidationError(
+                _("The points for a pod of %(size)d must be whole numbers from 0 to %(max)d.")
+                % {"size": int(size), "max": MAX_POINTS}
+            )
         if str(int(size)) in scheme:
             raise ValidationError(_("Give the points for a pod of %(size)d once.") % {"size": int(size)})
         scheme[str(int(size))] = [int(n) for n in numbers]
@@ -133,8 +148,10 @@ def parse_scheme(text: str) -> dict[str, list[int]]:
 
 def scheme_text(scheme: Mapping) -> str:
     """The scheme as the form's custom points are written: "4: 5, 3, 1, 0; 3: 5, 2, 0"."""
-    return "; ".join(f"{size}: {', '.join(str(p) for p in points)}"
-                     for size, points in sorted(scheme.items(), key=lambda item: -int(item[0])))
+    return "; ".join(
+        f"{size}: {', '.join(str(p) for p in points)}"
+        for size, points in sorted(scheme.items(), key=lambda item: -int(item[0]))
+    )
 
 
 def tournament_scheme_words(tournament) -> str:
@@ -146,6 +163,7 @@ def tournament_scheme_words(tournament) -> str:
 
 def scheme_words(scheme: Mapping) -> str:
     """ "5, 3, 1, 0 (pods of 4); 5, 2, 0 (pods of 3)": the largest pods first."""
-    return "; ".join(_("%(points)s (pods of %(size)s)") % {"points": ", ".join(str(p) for p in points),
-                                                          "size": size}
-                     for size, points in sorted(scheme.items(), key=lambda item: -int(item[0])))
+    return "; ".join(
+        _("%(points)s (pods of %(size)s)") % {"points": ", ".join(str(p) for p in points), "size": size}
+        for size, points in sorted(scheme.items(), key=lambda item: -int(item[0]))
+    )

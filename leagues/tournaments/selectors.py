@@ -123,17 +123,30 @@ def standings_rows(tournament: Tournament, names: dict[int, str], cut_rounds: li
     by_player = {r.player: r for r in swiss}
     order = cut.final_order([r.player for r in swiss], cut_rounds or [])
     rows = [by_player[p] for p in order]
-    return [{"place": place, "player": r.player, "name": names.get(r.player, "?"), "points": _number(r.points),
-             "opponents_average": _number(r.opponents_average), "average_place": _number(r.average_place),
-             "head_to_head": r.head_to_head, "lot": None if r.lot is None else round(r.lot, 4)}
-            for place, r in enumerate(rows, start=1)]
+    return [
+        {
+            "place": place,
+            "player": r.player,
+            "name": names.get(r.player, "?"),
+            "points": _number(r.points),
+            "opponents_average": _number(r.opponents_average),
+            "average_place": _number(r.average_place),
+            "head_to_head": r.head_to_head,
+            "lot": None if r.lot is None else round(r.lot, 4),
+        }
+        for place, r in enumerate(rows, start=1)
+    ]
 
 
 def not_entered(tournament: Tournament) -> list[Player]:
     """The club's members and its guests who have not entered: the organiser's list to enter and check in."""
     entered = tournament.entries.values("player")
-    return list(Player.objects.filter(Q(memberships__club=tournament.club) | Q(
-        user__isnull=True, created_in=tournament.club)).exclude(pk__in=entered).distinct().order_by("name", "pk"))
+    return list(
+        Player.objects.filter(Q(memberships__club=tournament.club) | Q(user__isnull=True, created_in=tournament.club))
+        .exclude(pk__in=entered)
+        .distinct()
+        .order_by("name", "pk")
+    )
 
 
 def club_members(tournament: Tournament) -> list[Player]:
@@ -143,8 +156,11 @@ def club_members(tournament: Tournament) -> list[Player]:
 
 def _cut_places(rounds: list[RoundView]) -> list[list[dict[int, int]]]:
     """Each cut round's played pods as {player: place}, in the order played: what orders the final standings."""
-    return [[{seat["id"]: seat["place"] for seat in pod.players} for pod in r.pods if pod.played]
-            for r in rounds if r.kind != TournamentRound.Kind.SWISS]
+    return [
+        [{seat["id"]: seat["place"] for seat in pod.players} for pod in r.pods if pod.played]
+        for r in rounds
+        if r.kind != TournamentRound.Kind.SWISS
+    ]
 
 
 def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = None) -> Day:
@@ -156,23 +172,54 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
     for r in tournament.rounds.order_by("number").prefetch_related(pods_with_tables):
         pods = []
         for pod in r.pods.all():
-            seated = [{"id": p, "name": names.get(p, "?"), "seat": n + 1, "place": pod.places.get(str(p))}
-                      for n, p in enumerate(pod.players)]
+            seated = [
+                {"id": p, "name": names.get(p, "?"), "seat": n + 1, "place": pod.places.get(str(p))}
+                for n, p in enumerate(pod.players)
+            ]
             session = pod.session
-            pods.append(PodView(
-                r.number, pod.position, pod.position + 1, _game(tournament, pod.position), seated, bool(pod.places),
-                table_code=session.code if session else "", table_url=session.get_absolute_url() if session else "",
-                table_finished=session is not None and session.status == session.Status.FINISHED,
-                places_from=pod.places_from, **_site_table(services.pod_game(tournament, pod.position))))
+            pods.append(
+                PodView(
+                    r.number,
+                    pod.position,
+                    pod.position + 1,
+                    _game(tournament, pod.position),
+                    seated,
+                    bool(pod.places),
+                    table_code=session.code if session else "",
+                    table_url=session.get_absolute_url() if session else "",
+                    table_finished=session is not None and session.status == session.Status.FINISHED,
+                    places_from=pod.places_from,
+                    **_site_table(services.pod_game(tournament, pod.position)),
+                )
+            )
         byes = r.pairing.get("byes", [])
-        rounds.append(RoundView(r.number, r.kind, pods, [names.get(p, "?") for p in byes], byes,
-                                r.clock_started_at, r.clock_started_at + minutes if r.clock_started_at else None))
-    day = Day(tournament, rounds, standings_rows(tournament, names, _cut_places(rounds)), entries, names,
-              over=False, winner=None,
-              judges=[{"id": p.pk, "name": p.name} for p in tournament.judges.order_by("name", "pk")])
+        rounds.append(
+            RoundView(
+                r.number,
+                r.kind,
+                pods,
+                [names.get(p, "?") for p in byes],
+                byes,
+                r.clock_started_at,
+                r.clock_started_at + minutes if r.clock_started_at else None,
+            )
+        )
+    day = Day(
+        tournament,
+        rounds,
+        standings_rows(tournament, names, _cut_places(rounds)),
+        entries,
+        names,
+        over=False,
+        winner=None,
+        judges=[{"id": p.pk, "name": p.name} for p in tournament.judges.order_by("name", "pk")],
+    )
     latest = day.latest
-    day.over = latest is not None and not latest.playing and services.is_over(
-        tournament, TournamentRound(number=latest.number, kind=latest.kind))
+    day.over = (
+        latest is not None
+        and not latest.playing
+        and services.is_over(tournament, TournamentRound(number=latest.number, kind=latest.kind))
+    )
     if day.over and day.final is not None:
         top = [p for pod in day.final.pods for p in pod.players if p["place"] == 1]
         day.winner = {"id": top[0]["id"], "name": top[0]["name"]} if len(day.final.pods) == 1 and top else None
@@ -193,5 +240,9 @@ def tournament_day(tournament: Tournament, viewer: AbstractBaseUser | None = Non
 
 def tournament_pod(tournament: Tournament, number: int, position: int) -> TournamentPod:
     """Round `number`'s pod at `position` of the tournament (its round and club read with it); 404 for none."""
-    return get_object_or_404(TournamentPod.objects.select_related("round__tournament__club"),
-                             round__tournament=tournament, round__number=number, position=position)
+    return get_object_or_404(
+        TournamentPod.objects.select_related("round__tournament__club"),
+        round__tournament=tournament,
+        round__number=number,
+        position=position,
+    )

@@ -31,8 +31,16 @@ from .models import Tournament, TournamentEntry, TournamentPod, TournamentRound,
 from .pairing import Entrant, PairingError, Round, fewest_byes, pair
 
 
-def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, scheme: dict | None = None,
-                      scheme_preset: str | None = None, **settings) -> Tournament:
+def tournament_create(
+    *,
+    club: Club,
+    user: AbstractBaseUser,
+    name: str,
+    date,
+    scheme: dict | None = None,
+    scheme_preset: str | None = None,
+    **settings,
+) -> Tournament:
     """Set a tournament up. Its points per place (leagues.tournaments.schemes): `scheme`, the organiser's own for
     each table size it uses, or `scheme_preset`, a named one; neither is the default (4-2-1-0, stored as always).
     A scheme that does not fit the table sizes is refused on its field, and nothing is made."""
@@ -48,8 +56,14 @@ def tournament_create(*, club: Club, user: AbstractBaseUser, name: str, date, sc
     else:
         missing = sorted(set(sizes) - {int(size) for size in default_scheme()})
         if missing:
-            raise ValidationError({"scheme": _("The default points, 4-2-1-0, have none for a pod of %(size)d: give "
-                                               "the points per place.") % {"size": missing[0]}})
+            raise ValidationError(
+                {
+                    "scheme": _(
+                        "The default points, 4-2-1-0, have none for a pod of %(size)d: give the points per place."
+                    )
+                    % {"size": missing[0]}
+                }
+            )
         settings["scheme"] = default_scheme()
     tournament = Tournament(club=club, name=name, date=date, created_by=user, **settings)
     tournament.full_clean()
@@ -73,13 +87,15 @@ def _own_player(tournament: Tournament, user: AbstractBaseUser, player: Player |
 
 def _in_club(tournament: Tournament, player: Player) -> bool:
     """A member of the club, or a guest added for it."""
-    return (player.memberships.filter(club=tournament.club).exists()
-            or (player.user_id is None and player.created_in_id == tournament.club_id))
+    return player.memberships.filter(club=tournament.club).exists() or (
+        player.user_id is None and player.created_in_id == tournament.club_id
+    )
 
 
 def _open_for_changes(tournament: Tournament) -> None:
     if tournament.rounds.exclude(kind=TournamentRound.Kind.SWISS).exists() or (
-            tournament.cut == Tournament.Cut.NONE and tournament.rounds.count() >= tournament.swiss_rounds):
+        tournament.cut == Tournament.Cut.NONE and tournament.rounds.count() >= tournament.swiss_rounds
+    ):
         raise ValidationError(_("The Swiss rounds are over: entries, check-ins and drops are closed."))
 
 
@@ -88,8 +104,9 @@ def tournament_locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update(of=("self",)).select_related("club").get(pk=tournament.pk)
 
 
-def tournament_enter(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None,
-                     checked_in: bool = False) -> TournamentEntry:
+def tournament_enter(
+    *, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None, checked_in: bool = False
+) -> TournamentEntry:
     """A member enters himself, a manager any member or guest of the club; entered after round 1 was paired, he is
     a late entry (0 points, paired from the next round). Entering twice is refused."""
     with transaction.atomic():
@@ -101,20 +118,28 @@ def tournament_enter(*, tournament: Tournament, user: AbstractBaseUser, player: 
         if tournament.entries.filter(player=player).exists():
             raise ValidationError({"player": _("%(player)s has already entered.") % {"player": player.name}})
         return TournamentEntry.objects.create(
-            tournament=tournament, player=player, entered_round=tournament.rounds.count() + 1,
-            checked_in_at=timezone.now() if checked_in else None)
+            tournament=tournament,
+            player=player,
+            entered_round=tournament.rounds.count() + 1,
+            checked_in_at=timezone.now() if checked_in else None,
+        )
 
 
 def _entry(tournament: Tournament, player: Player) -> TournamentEntry:
-    entry = TournamentEntry.objects.select_for_update(of=("self",)).filter(
-        tournament=tournament, player=player).order_by("pk").first()
+    entry = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .filter(tournament=tournament, player=player)
+        .order_by("pk")
+        .first()
+    )
     if entry is None:
         raise ValidationError({"player": _("%(player)s has not entered this tournament.") % {"player": player.name}})
     return entry
 
 
-def tournament_check_in(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None,
-                        enter: bool = False) -> TournamentEntry:
+def tournament_check_in(
+    *, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None, enter: bool = False
+) -> TournamentEntry:
     """On the day, by phone or the QR: himself, or a manager for anyone entered. With `enter` a member not yet
     entered enters and checks in at once (the QR's one tap). A dropped player cannot check in again."""
     with transaction.atomic():
@@ -124,8 +149,12 @@ def tournament_check_in(*, tournament: Tournament, user: AbstractBaseUser, playe
         if enter and not tournament.entries.filter(player=player).exists():
             if not _in_club(tournament, player):
                 raise ValidationError({"player": _("Only the club's members and guests can enter its tournament.")})
-            return TournamentEntry.objects.create(tournament=tournament, player=player, checked_in_at=timezone.now(),
-                                                  entered_round=tournament.rounds.count() + 1)
+            return TournamentEntry.objects.create(
+                tournament=tournament,
+                player=player,
+                checked_in_at=timezone.now(),
+                entered_round=tournament.rounds.count() + 1,
+            )
         entry = _entry(tournament, player)
         if entry.dropped_after is not None:
             raise ValidationError({"player": _("%(player)s has dropped out.") % {"player": player.name}})
@@ -135,8 +164,7 @@ def tournament_check_in(*, tournament: Tournament, user: AbstractBaseUser, playe
         return entry
 
 
-def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None
-                    ) -> TournamentEntry:
+def tournament_drop(*, tournament: Tournament, user: AbstractBaseUser, player: Player | None = None) -> TournamentEntry:
     """He leaves the next pairing and keeps his results: himself, or a manager for anyone entered."""
     with transaction.atomic():
         tournament = tournament_locked(tournament)
@@ -156,11 +184,13 @@ def tournament_judges_set(*, tournament: Tournament, user: AbstractBaseUser, jud
     require_club_manager(tournament.club, user)
     with transaction.atomic():
         tournament = tournament_locked(tournament)
-        members = set(Membership.objects.filter(club=tournament.club, player__in=judges).values_list(
-            "player_id", flat=True))
+        members = set(
+            Membership.objects.filter(club=tournament.club, player__in=judges).values_list("player_id", flat=True)
+        )
         if strangers := sorted(p.name for p in judges if p.pk not in members):
-            raise ValidationError({"judges": _("Only members of the club can judge: not %(names)s.") % {
-                "names": ", ".join(strangers)}})
+            raise ValidationError(
+                {"judges": _("Only members of the club can judge: not %(names)s.") % {"names": ", ".join(strangers)}}
+            )
         tournament.judges.set(judges)
         return tournament
 
@@ -183,8 +213,9 @@ def latest_pod(pod: TournamentPod) -> TournamentPod:
     pod = TournamentPod.objects.select_for_update(of=("self",)).select_related("round").get(pk=pod.pk)
     latest = pod.round.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
     if pod.round.number != latest:
-        raise ValidationError(_("Only the latest round's places can be entered: round %(number)d is over.")
-                              % {"number": pod.round.number})
+        raise ValidationError(
+            _("Only the latest round's places can be entered: round %(number)d is over.") % {"number": pod.round.number}
+        )
     return pod
 
 
@@ -221,8 +252,14 @@ def tournament_standings(tournament: Tournament) -> tuple[list[ranking.Standing]
     the final standings over them (cut.final_order), so a semi-final or a final never adds points."""
     entries = list(tournament.entries.values_list("player_id", flat=True))
     byes = [p for r in tournament.rounds.all() for p in r.pairing.get("byes", [])]
-    return ranking.standings(entries, played_pods(tournament, swiss=True), tournament.scheme_by_size(),
-                             tournament.seed, byes=byes, bye_points=tournament.bye_points)
+    return ranking.standings(
+        entries,
+        played_pods(tournament, swiss=True),
+        tournament.scheme_by_size(),
+        tournament.seed,
+        byes=byes,
+        bye_points=tournament.bye_points,
+    )
 
 
 def pod_game(tournament: Tournament, position: int) -> str:
@@ -245,9 +282,13 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
         if last is not None and last.pods.filter(places={}).exists():
             raise ValidationError(_("Every pod of round %(number)d needs its places first.") % {"number": last.number})
         number = (last.number if last else 0) + 1
-        playing = [e.player_id for e in tournament.entries.order_by("pk")
-                   if e.checked_in_at is not None and e.entered_round <= number
-                   and (e.dropped_after is None or e.dropped_after >= number)]
+        playing = [
+            e.player_id
+            for e in tournament.entries.order_by("pk")
+            if e.checked_in_at is not None
+            and e.entered_round <= number
+            and (e.dropped_after is None or e.dropped_after >= number)
+        ]
         if not playing:
             raise ValidationError(_("Nobody is checked in for round %(number)d.") % {"number": number})
         kind = cut.next_kind(tournament, number, tournament.rounds.values_list("kind", flat=True))
@@ -261,21 +302,36 @@ def round_pair(*, tournament: Tournament, user: AbstractBaseUser) -> TournamentR
             rows, _lots = tournament_standings(tournament)
             order = [r.player for r in rows if r.player in set(playing)]
             if kind == TournamentRound.Kind.CUT and last.kind == TournamentRound.Kind.SEMI:
-                semi_finals = [{int(p): place for p, place in pod.places.items()}
-                               for pod in last.pods.order_by("position")]
+                semi_finals = [
+                    {int(p): place for p, place in pod.places.items()} for pod in last.pods.order_by("position")
+                ]
                 order = cut.finalists(semi_finals, order, tournament.table_sizes)
             elif kind != TournamentRound.Kind.SWISS:
-                order = order[:tournament.cut_size]
+                order = order[: tournament.cut_size]
         byes = _byes(tournament, order, kind)
         pairing = _pairing(tournament, [p for p in order if p not in byes], kind, first=number == 1)
-        paired = TournamentRound.objects.create(tournament=tournament, number=number, kind=kind,
-                                                pairing={**pairing.as_json(), "exact": pairing.exact, "byes": byes,
-                                                         **({"ratings": seeded} if seeded is not None else {})},
-                                                clock_started_at=timezone.now())
-        TournamentPod.objects.bulk_create(TournamentPod(round=paired, position=n, players=list(pod))
-                                          for n, pod in enumerate(pairing.pods))
-        notifications.pods_paired(paired, {n: game_name(game) if (game := pod_game(tournament, n)) else
-                                           tournament.name for n in range(len(pairing.pods))})
+        paired = TournamentRound.objects.create(
+            tournament=tournament,
+            number=number,
+            kind=kind,
+            pairing={
+                **pairing.as_json(),
+                "exact": pairing.exact,
+                "byes": byes,
+                **({"ratings": seeded} if seeded is not None else {}),
+            },
+            clock_started_at=timezone.now(),
+        )
+        TournamentPod.objects.bulk_create(
+            TournamentPod(round=paired, position=n, players=list(pod)) for n, pod in enumerate(pairing.pods)
+        )
+        notifications.pods_paired(
+            paired,
+            {
+                n: game_name(game) if (game := pod_game(tournament, n)) else tournament.name
+                for n in range(len(pairing.pods))
+            },
+        )
     return paired
 
 
@@ -306,15 +362,18 @@ def is_over(tournament: Tournament, last: TournamentRound | None) -> bool:
     if last is None:
         return False
     return last.kind == TournamentRound.Kind.CUT or (
-        tournament.cut == Tournament.Cut.NONE and last.number >= tournament.swiss_rounds)
+        tournament.cut == Tournament.Cut.NONE and last.number >= tournament.swiss_rounds
+    )
 
 
 def _byes(tournament: Tournament, order: list, kind: str) -> list:
     """The fewest byes that let the rest be split, to the lowest-placed who have had none (the cut has none)."""
     count = fewest_byes(len(order), tournament.table_sizes)
     if count is None or (count and kind != TournamentRound.Kind.SWISS):
-        raise ValidationError(_("%(count)d players cannot be split into pods of %(sizes)s.")
-                              % {"count": len(order), "sizes": sorted(set(tournament.table_sizes))})
+        raise ValidationError(
+            _("%(count)d players cannot be split into pods of %(sizes)s.")
+            % {"count": len(order), "sizes": sorted(set(tournament.table_sizes))}
+        )
     had = {p for r in tournament.rounds.all() for p in r.pairing.get("byes", [])}
     fresh = [p for p in reversed(order) if p not in had] + [p for p in reversed(order) if p in had]
     return fresh[:count]
@@ -332,7 +391,12 @@ def _pairing(tournament: Tournament, order: list, kind: str, *, first: bool):
         points = {r.player: r.points for r in tournament_standings(tournament)[0]}
         players = [Entrant(p, points[p], tuple(met[p])) for p in order]
     try:
-        return pair(Round(players, tuple(tournament.table_sizes),
-                          seat_rule="swiss" if kind == TournamentRound.Kind.SWISS else "cut"))
+        return pair(
+            Round(
+                players,
+                tuple(tournament.table_sizes),
+                seat_rule="swiss" if kind == TournamentRound.Kind.SWISS else "cut",
+            )
+        )
     except PairingError:
         raise ValidationError(_("This round cannot be paired with the tournament's table sizes.")) from None

@@ -27,8 +27,9 @@ from . import services
 from .models import TournamentPod, TournamentRound
 
 
-def round_tables_open(*, tournament_round: TournamentRound, user: AbstractBaseUser,
-                      counts: dict[int, int] | None = None) -> TournamentRound:
+def round_tables_open(
+    *, tournament_round: TournamentRound, user: AbstractBaseUser, counts: dict[int, int] | None = None
+) -> TournamentRound:
     """The club's managers open a site table for every pod of the latest round that has neither a table nor its
     places, its players seated in the pod's order (seat 0, the first player, first); `counts` is what a game asks
     the organiser to count at a table (by the pod's position), as on a league night. All or nothing: refused when a
@@ -42,21 +43,31 @@ def round_tables_open(*, tournament_round: TournamentRound, user: AbstractBaseUs
         tournament_round = TournamentRound.objects.get(pk=tournament_round.pk)
         latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
         if tournament_round.number != latest:
-            raise ValidationError(_("Only the latest round's tables can be opened: round %(number)d is over.")
-                                  % {"number": tournament_round.number})
+            raise ValidationError(
+                _("Only the latest round's tables can be opened: round %(number)d is over.")
+                % {"number": tournament_round.number}
+            )
         pods = list(tournament_round.pods.filter(session__isnull=True, places={}).order_by("position"))
         if not pods:
-            raise ValidationError(_("Every pod of round %(number)d has its table or its places already.")
-                                  % {"number": tournament_round.number})
+            raise ValidationError(
+                _("Every pod of round %(number)d has its table or its places already.")
+                % {"number": tournament_round.number}
+            )
         if off_site := sorted({services.pod_game(tournament, p.position) for p in pods} - set(REGISTRY)):
-            raise ValidationError(_("The site has no tables for %(games)s: enter those pods' places by hand.") % {
-                "games": ", ".join(game_name(g) if g else _("an unnamed game") for g in off_site)})
+            raise ValidationError(
+                _("The site has no tables for %(games)s: enter those pods' places by hand.")
+                % {"games": ", ".join(game_name(g) if g else _("an unnamed game") for g in off_site)}
+            )
         by_id = Player.objects.in_bulk([p for pod in pods for p in pod.players])
         for pod in pods:
             pod.session = seating.seated_table_open(
-                game=services.pod_game(tournament, pod.position), number=pod.position + 1,
-                players=[by_id[p] for p in pod.players], club=tournament.club, user=user,
-                count=counts.get(pod.position))
+                game=services.pod_game(tournament, pod.position),
+                number=pod.position + 1,
+                players=[by_id[p] for p in pod.players],
+                club=tournament.club,
+                user=user,
+                count=counts.get(pod.position),
+            )
             pod.save(update_fields=["session"])
     return tournament_round
 
@@ -78,8 +89,12 @@ def pod_places_from_table(*, result: Result) -> TournamentPod | None:
         pod = TournamentPod.objects.select_for_update(of=("self",)).select_related("round").get(pk=pod.pk)
         latest = pod.round.tournament.rounds.order_by("-number").values_list("number", flat=True).first()
         ranks = _ranks(result)
-        if (pod.places or pod.round.number != latest or sorted(ranks) != sorted(pod.players)
-                or not all(1 <= rank <= len(ranks) for rank in ranks.values())):
+        if (
+            pod.places
+            or pod.round.number != latest
+            or sorted(ranks) != sorted(pod.players)
+            or not all(1 <= rank <= len(ranks) for rank in ranks.values())
+        ):
             return None
         return services.places_record(pod, ranks, TournamentPod.PlacesFrom.TABLE)
 
@@ -95,9 +110,12 @@ def pod_settle(*, pod: TournamentPod, user: AbstractBaseUser) -> TournamentPod:
         pod = services.latest_pod(pod)
         table = Result.objects.filter(session_id=pod.session_id).first() if pod.session_id else None
         if pod.session_id is None:
-            raise ValidationError(_("Table %(n)d has no site table: enter its places by hand.") % {
-                "n": pod.position + 1})
+            raise ValidationError(
+                _("Table %(n)d has no site table: enter its places by hand.") % {"n": pod.position + 1}
+            )
         if table is None:
-            raise ValidationError(_("Table %(n)d is still being played: its result can be settled once it has "
-                                    "finished.") % {"n": pod.position + 1})
+            raise ValidationError(
+                _("Table %(n)d is still being played: its result can be settled once it has finished.")
+                % {"n": pod.position + 1}
+            )
         return services.places_record(pod, _ranks(table), TournamentPod.PlacesFrom.JUDGE)

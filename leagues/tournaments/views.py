@@ -59,16 +59,27 @@ def _day_context(request: HttpRequest, tournament: Tournament, error: str = "") 
     day = selectors.tournament_day(tournament, request.user)
     access = club_access(tournament.club, request.user)
     others = word_list(day.own_others) if day.own_others else ""  # "A, B and C" (nobody: no line)
-    context = {"tournament": tournament, "day": day, "manages": access.manages, "member": access.membership,
-               "error": error, "scheme_words": schemes.tournament_scheme_words(tournament),
-               "poll_seconds": POLL_SECONDS, "others": others,
-               "judge_names": word_list([j["name"] for j in day.judges]) if day.judges else ""}
+    context = {
+        "tournament": tournament,
+        "day": day,
+        "manages": access.manages,
+        "member": access.membership,
+        "error": error,
+        "scheme_words": schemes.tournament_scheme_words(tournament),
+        "poll_seconds": POLL_SECONDS,
+        "others": others,
+        "judge_names": word_list([j["name"] for j in day.judges]) if day.judges else "",
+    }
     if access.manages:
         context.update(club_members=selectors.club_members(tournament), judge_ids={j["id"] for j in day.judges})
         check_in_url = request.build_absolute_uri(reverse("tournament_day", args=[tournament.pk]))
-        context.update(check_in_url=check_in_url, check_in_qr=segno.make(check_in_url, error="m").svg_inline(
-            scale=4, dark="#000", light="#fff", title=_("QR code of the tournament's check-in")),
-            not_entered=selectors.not_entered(tournament))
+        context.update(
+            check_in_url=check_in_url,
+            check_in_qr=segno.make(check_in_url, error="m").svg_inline(
+                scale=4, dark="#000", light="#fff", title=_("QR code of the tournament's check-in")
+            ),
+            not_entered=selectors.not_entered(tournament),
+        )
     return context
 
 
@@ -96,11 +107,18 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
-            messages.success(request, _("Tournament %(name)s set up: its players enter and check in on this page.")
-                             % {"name": tournament.name})
+            messages.success(
+                request,
+                _("Tournament %(name)s set up: its players enter and check in on this page.")
+                % {"name": tournament.name},
+            )
             return redirect("tournament_day", pk=tournament.pk)
-    return render(request, "leagues/tournaments/tournament_form.html", {"form": form, "club": club},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "leagues/tournaments/tournament_form.html",
+        {"form": form, "club": club},
+        status=400 if form.errors else 200,
+    )
 
 
 @require_GET
@@ -119,8 +137,12 @@ def tournament_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """The QR's one tap (entering too, when he has not yet), or the organiser's for a member or guest he names."""
     tournament = tournament_for_viewer(pk, request.user)
     player = _post_player(request)
-    return _answer(request, tournament, lambda: services.tournament_check_in(
-        tournament=tournament, user=request.user, player=player, enter=True), "check-in")
+    return _answer(
+        request,
+        tournament,
+        lambda: services.tournament_check_in(tournament=tournament, user=request.user, player=player, enter=True),
+        "check-in",
+    )
 
 
 @login_required
@@ -128,16 +150,19 @@ def tournament_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_viewer(pk, request.user)
     player = _post_player(request)
-    return _answer(request, tournament, lambda: services.tournament_drop(
-        tournament=tournament, user=request.user, player=player), "standings")
+    return _answer(
+        request,
+        tournament,
+        lambda: services.tournament_drop(tournament=tournament, user=request.user, player=player),
+        "standings",
+    )
 
 
 @login_required
 @require_POST
 def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for_viewer(pk, request.user)
-    return _answer(request, tournament, lambda: services.round_pair(tournament=tournament, user=request.user),
-                   "round")
+    return _answer(request, tournament, lambda: services.round_pair(tournament=tournament, user=request.user), "round")
 
 
 @login_required
@@ -174,9 +199,16 @@ def round_tables_open(request: HttpRequest, pk: int, number: int) -> HttpRespons
     tournament = tournament_for_viewer(pk, request.user)
     tournament_round = get_object_or_404(TournamentRound, tournament=tournament, number=number)
     counts = {pod.position: _post_int(request, f"count_{pod.position}") for pod in tournament_round.pods.all()}
-    return _answer(request, tournament, lambda: tables.round_tables_open(
-        tournament_round=tournament_round, user=request.user,
-        counts={k: v for k, v in counts.items() if v is not None}), "round")
+    return _answer(
+        request,
+        tournament,
+        lambda: tables.round_tables_open(
+            tournament_round=tournament_round,
+            user=request.user,
+            counts={k: v for k, v in counts.items() if v is not None},
+        ),
+        "round",
+    )
 
 
 @login_required
@@ -187,8 +219,12 @@ def tournament_judges(request: HttpRequest, pk: int) -> HttpResponse:
     require_club_manager(tournament.club, request.user)
     ids = [int(v) for v in request.POST.getlist("judges") if v.isdigit() and len(v) < 12]
     judges = list(Player.objects.filter(pk__in=ids))
-    return _answer(request, tournament, lambda: services.tournament_judges_set(
-        tournament=tournament, user=request.user, judges=judges), "organiser")
+    return _answer(
+        request,
+        tournament,
+        lambda: services.tournament_judges_set(tournament=tournament, user=request.user, judges=judges),
+        "organiser",
+    )
 
 
 @require_GET
@@ -197,8 +233,12 @@ def tournament_wall(request: HttpRequest, pk: int) -> HttpResponse:
     polling (the site's ETag makes an unchanged poll a 304). A public club's for everyone, a private one's for
     its members."""
     tournament = tournament_for_viewer(pk, request.user)
-    context = {"tournament": tournament, "day": selectors.tournament_day(tournament), "poll_seconds": POLL_SECONDS,
-               "scheme_words": schemes.tournament_scheme_words(tournament)}
+    context = {
+        "tournament": tournament,
+        "day": selectors.tournament_day(tournament),
+        "poll_seconds": POLL_SECONDS,
+        "scheme_words": schemes.tournament_scheme_words(tournament),
+    }
     if request.htmx:
         return _polled(render(request, "leagues/tournaments/partials/wall.html", context))
     return _polled(render(request, "leagues/tournaments/wall.html", context))
@@ -212,10 +252,18 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
     writer = csv.writer(response)
-    writer.writerow(["place", "player", "points", "opponents_average", "average_place", "head_to_head", "lot",
-                     "final"])
+    writer.writerow(["place", "player", "points", "opponents_average", "average_place", "head_to_head", "lot", "final"])
     for row in day.standings:
-        writer.writerow([row["place"], row["name"], row["points"], row["opponents_average"],
-                         "" if row["average_place"] is None else row["average_place"], row["head_to_head"],
-                         "" if row["lot"] is None else row["lot"], "yes" if day.over else "no"])
+        writer.writerow(
+            [
+                row["place"],
+                row["name"],
+                row["points"],
+                row["opponents_average"],
+                "" if row["average_place"] is None else row["average_place"],
+                row["head_to_head"],
+                "" if row["lot"] is None else row["lot"],
+                "yes" if day.over else "no",
+            ]
+        )
     return response

@@ -39,33 +39,49 @@ class AccessTokenMade(AccessTokenOutput):
 
 class AccessTokenInput(StrictSerializer):
     name = NameField(max_length=services.NAME_LENGTH, help_text="Which app it is for.")
-    scope = serializers.ChoiceField(choices=AccessToken.SCOPES, default=AccessToken.READ,
-                                    help_text="read: GET only; write: everything you may do yourself.")
-    expires_in_days = serializers.ChoiceField(choices=list(services.EXPIRY_DAYS), allow_null=True, default=90,
-                                              help_text="30, 90 or 365; null: never.")
-    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=4096, help_text=(
-        "Your password, asked again: a borrowed, signed-in phone makes no token (five wrong ones hold this for 15 "
-        "minutes, 429)."))
+    scope = serializers.ChoiceField(
+        choices=AccessToken.SCOPES,
+        default=AccessToken.READ,
+        help_text="read: GET only; write: everything you may do yourself.",
+    )
+    expires_in_days = serializers.ChoiceField(
+        choices=list(services.EXPIRY_DAYS), allow_null=True, default=90, help_text="30, 90 or 365; null: never."
+    )
+    password = serializers.CharField(
+        write_only=True,
+        trim_whitespace=False,
+        max_length=4096,
+        help_text=(
+            "Your password, asked again: a borrowed, signed-in phone makes no token (five wrong ones hold this for 15 "
+            "minutes, 429)."
+        ),
+    )
 
 
 class AccessTokenList(PagedListView):
     permission_classes = [IsAuthenticated]
     serializer_class = AccessTokenOutput
 
-    @extend_schema(responses=with_errors({200: AccessTokenOutput(many=True)}, 400, 401),
-                   summary="Your access tokens, the newest first, paged")
+    @extend_schema(
+        responses=with_errors({200: AccessTokenOutput(many=True)}, 400, 401),
+        summary="Your access tokens, the newest first, paged",
+    )
     def get(self, request) -> Response:
         """Paged as every list (`limit`, `offset`), the newest first, though a person has at most 20 tokens
         (services.MAX_TOKENS): one shape for every list, so a client reads them all one way (issue 46 finding 6;
         before, a plain array)."""
         return self.paged(services.tokens_of(request.user).order_by("-created_at", "-pk"))
 
-    @extend_schema(request=AccessTokenInput, responses=with_errors({201: AccessTokenMade}, 400, 401, 403, 415, 429),
-                   summary="Make an access token (signed in on the site, not with a token)")
+    @extend_schema(
+        request=AccessTokenInput,
+        responses=with_errors({201: AccessTokenMade}, 400, 401, 403, 415, 429),
+        summary="Make an access token (signed in on the site, not with a token)",
+    )
     def post(self, request) -> Response:
         if request.auth is not None:
-            raise exceptions.PermissionDenied(_("A token is made signed in on the site (your account's tokens "
-                                                "page), not with another token."))
+            raise exceptions.PermissionDenied(
+                _("A token is made signed in on the site (your account's tokens page), not with another token.")
+            )
         data = AccessTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         wanted = dict(data.validated_data)

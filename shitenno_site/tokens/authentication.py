@@ -41,9 +41,11 @@ class AccessTokenAuthentication(TokenAuthentication):
         if token.expires_at is not None and token.expires_at <= timezone.now():
             raise exceptions.AuthenticationFailed(
                 _("This token expired on %(date)s: make a new one on your account page.")
-                % {"date": timezone.localtime(token.expires_at).date().isoformat()})
+                % {"date": timezone.localtime(token.expires_at).date().isoformat()}
+            )
         if method not in SAFE_METHODS and not token.writes:
             raise exceptions.PermissionDenied(
-                _("The token “%(name)s” is read only: make a read-and-write token for this.") % {"name": token.name})
+                _("The token “%(name)s” is read only: make a read-and-write token for this.") % {"name": token.name}
+            )
         services.token_used(token)
         return token.user, token

@@ -39,12 +39,16 @@ def tokens_of(user: AbstractBaseUser) -> QuerySet[AccessToken]:
     return AccessToken.objects.filter(user=user)
 
 
-def token_create(*, user: AbstractBaseUser, name: str, scope: str,
-                 expires_in_days: int | None) -> tuple[AccessToken, str]:
+def token_create(
+    *, user: AbstractBaseUser, name: str, scope: str, expires_in_days: int | None
+) -> tuple[AccessToken, str]:
     """A new token for `user`, and its key (the only time the key exists outside the app that asked for it)."""
     name = name.strip()
-    problem = name_problem(name) or (_("A token's name has at most %(count)d characters.") % {"count": NAME_LENGTH}
-                                     if len(name) > NAME_LENGTH else None)
+    problem = name_problem(name) or (
+        _("A token's name has at most %(count)d characters.") % {"count": NAME_LENGTH}
+        if len(name) > NAME_LENGTH
+        else None
+    )
     if problem:
         raise ValidationError({"name": problem})
     if scope not in (AccessToken.READ, AccessToken.WRITE):
@@ -57,19 +61,31 @@ def token_create(*, user: AbstractBaseUser, name: str, scope: str,
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         mine = tokens_of(user)
         if mine.filter(name=name).exists():
-            raise ValidationError({"name": _("You already have a token named %(name)s: choose another name, or "
-                                             "revoke that one first.") % {"name": name}})
+            raise ValidationError(
+                {
+                    "name": _("You already have a token named %(name)s: choose another name, or revoke that one first.")
+                    % {"name": name}
+                }
+            )
         if mine.count() >= MAX_TOKENS:
-            raise TooMany(_("You have %(count)d tokens, the most an account may have: revoke one you no longer "
-                            "use first.") % {"count": MAX_TOKENS})
+            raise TooMany(
+                _("You have %(count)d tokens, the most an account may have: revoke one you no longer use first.")
+                % {"count": MAX_TOKENS}
+            )
         while True:
             prefix = secrets.token_hex(6)
             key = f"{KEY_START}{prefix}_{secrets.token_urlsafe(32)}"
             try:
                 with transaction.atomic():
                     token = AccessToken.objects.create(
-                        user=user, name=name, scope=scope, prefix=prefix, digest=digest(key), created_at=now,
-                        expires_at=now + datetime.timedelta(days=expires_in_days) if expires_in_days else None)
+                        user=user,
+                        name=name,
+                        scope=scope,
+                        prefix=prefix,
+                        digest=digest(key),
+                        created_at=now,
+                        expires_at=now + datetime.timedelta(days=expires_in_days) if expires_in_days else None,
+                    )
             except IntegrityError:  # the one prefix in 2^48 already taken: draw again
                 continue
             return token, key

@@ -41,9 +41,18 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
                 form = TokenForm()
         if form.errors and status == 200:
             status = 400
-    return render(request, "registration/tokens.html", {
-        "form": form, "tokens": services.tokens_of(request.user), "made": made, "key": key,
-        "most": services.MAX_TOKENS}, status=status)
+    return render(
+        request,
+        "registration/tokens.html",
+        {
+            "form": form,
+            "tokens": services.tokens_of(request.user),
+            "made": made,
+            "key": key,
+            "most": services.MAX_TOKENS,
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -53,4 +62,3 @@ def token_revoke_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("You have no such token: it may be revoked already."))
     messages.success(request, _("The token is revoked: apps using it are signed out."))
     return redirect("tokens")
-

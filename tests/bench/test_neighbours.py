@@ -23,9 +23,33 @@ def test_club_a_s_worst_case_beside_club_b_runs_and_counts():
         pytest.skip("needs PostgreSQL")
     env = dict(os.environ, BENCH_DATABASE_SUFFIX=smoke_database_suffix(), PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench/neighbours.py"), "--season-plays", "10", "--import-plays", "400",
-         "--moves", "4", "--pause", "0.1", "--scopes", "3", "6", "--runs", "1", "--port", "18291", "--a-wait", "60"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=280)
+        [
+            sys.executable,
+            str(ROOT / "bench/neighbours.py"),
+            "--season-plays",
+            "10",
+            "--import-plays",
+            "400",
+            "--moves",
+            "4",
+            "--pause",
+            "0.1",
+            "--scopes",
+            "3",
+            "6",
+            "--runs",
+            "1",
+            "--port",
+            "18291",
+            "--a-wait",
+            "60",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-3000:]
     assert "| B's move p95 |" in done.stdout and "| B's result rated after its last sign-off |" in done.stdout
     assert "done: {'games': {'shitenno': 400}" in done.stdout

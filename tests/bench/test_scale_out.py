@@ -23,14 +23,20 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def test_the_site_runs_on_two_instances_behind_nginx_and_pgbouncer():
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         pytest.skip("needs PostgreSQL")
-    missing = [tool for tool in ("nginx", "pgbouncer")
-               if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists())]
+    missing = [
+        tool for tool in ("nginx", "pgbouncer") if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists())
+    ]
     if missing:
         pytest.skip(f"needs Debian's {' and '.join(missing)}")
-    env = dict(os.environ, BENCH_DATABASE_SUFFIX=smoke_database_suffix(),
-               PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, str(ROOT / "bench/scale_out.py"), "--quick", "--port-base", "18280"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=280)
+    env = dict(os.environ, BENCH_DATABASE_SUFFIX=smoke_database_suffix(), PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench/scale_out.py"), "--quick", "--port-base", "18280"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-3000:]
     assert "all checks passed" in done.stdout
     assert "[FAILED]" not in done.stdout

@@ -27,8 +27,14 @@ def chromium():
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         # An assertion's wait is a ceiling, not a pause: a passing expect returns as soon as the page agrees. Its
         # default of 5 s is less than one server round trip takes on a loaded CI machine (a night's "Open tables"
@@ -77,16 +83,31 @@ def phone(chromium, live_server):
     violations = []
 
     def open_phone(user, *, dark: bool = False):
-        context = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                       color_scheme="dark" if dark else "light", base_url=live_server.url)
+        context = chromium.new_context(
+            viewport=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            color_scheme="dark" if dark else "light",
+            base_url=live_server.url,
+        )
         if user is not None:
             client = Client()
             client.force_login(user)
-            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
-                                  "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+            context.add_cookies(
+                [
+                    {
+                        "name": settings.SESSION_COOKIE_NAME,
+                        "url": live_server.url,
+                        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    }
+                ]
+            )
         contexts.append(context)
-        context.on("console", lambda message: violations.append(message.text)
-                   if "Content Security Policy" in message.text else None)
+        context.on(
+            "console",
+            lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+        )
         page = context.new_page()
         page.set_default_timeout(8000)
         return page

@@ -14,10 +14,20 @@ from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"data": "Download my data", "delete": "Delete my account", "password": "Your password",
-           "for_good": "Delete my account for good", "done": "Your account is deleted."},
-    "nl": {"data": "Mijn gegevens downloaden", "delete": "Mijn account verwijderen", "password": "Je wachtwoord",
-           "for_good": "Mijn account definitief verwijderen", "done": "Je account is verwijderd."},
+    "en": {
+        "data": "Download my data",
+        "delete": "Delete my account",
+        "password": "Your password",
+        "for_good": "Delete my account for good",
+        "done": "Your account is deleted.",
+    },
+    "nl": {
+        "data": "Mijn gegevens downloaden",
+        "delete": "Mijn account verwijderen",
+        "password": "Je wachtwoord",
+        "for_good": "Mijn account definitief verwijderen",
+        "done": "Je account is verwijderd.",
+    },
 }
 
 
@@ -25,8 +35,9 @@ WORDS = {
 def test_a_person_downloads_his_data_and_deletes_his_account_on_a_phone(phone, live_server, carol, language):
     words = WORDS[language]
     page = phone(carol)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto("/accounts/me/")
     follow(page, page.get_by_role("link", name=words["data"]))
     fits_the_phone(page)

@@ -44,8 +44,15 @@ def axe_source() -> str:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_every_page_passes_axe_and_fits_360_px(phone, shoot, live_server, site, axe_source, language,  # noqa: F811
-                                               dark):
+def test_every_page_passes_axe_and_fits_360_px(
+    phone,
+    shoot,
+    live_server,
+    site,
+    axe_source,
+    language,  # noqa: F811
+    dark,
+):
     found = {}
     pages = {}
     kenjis_page = players.player_for_user(get_user_model().objects.get(username="kenji")).get_absolute_url()
@@ -53,8 +60,9 @@ def test_every_page_passes_axe_and_fits_360_px(phone, shoot, live_server, site, 
         page = pages.get(user)
         if page is None:
             page = pages[user] = phone(user, dark=dark)
-            page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                                       "url": live_server.url}])
+            page.context.add_cookies(
+                [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+            )
         response = page.goto(url)
         assert response.status == 200, (url, response.status)
         api_docs = url == reverse("api-docs")  # Swagger UI speaks English only

@@ -13,21 +13,29 @@ from tests.browser.test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"remove": "Remove", "cancel": "Cancel", "ask": "Remove carol from Edo Gamers?",
-           "done": "carol was removed from Edo Gamers."},
-    "nl": {"remove": "Verwijderen", "cancel": "Annuleren", "ask": "carol uit Edo Gamers verwijderen?",
-           "done": "carol is uit Edo Gamers verwijderd."},
+    "en": {
+        "remove": "Remove",
+        "cancel": "Cancel",
+        "ask": "Remove carol from Edo Gamers?",
+        "done": "carol was removed from Edo Gamers.",
+    },
+    "nl": {
+        "remove": "Verwijderen",
+        "cancel": "Annuleren",
+        "ask": "carol uit Edo Gamers verwijderen?",
+        "done": "carol is uit Edo Gamers verwijderd.",
+    },
 }
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_organiser_removes_a_member_after_confirming_on_a_phone(phone, live_server, club, alice, carol,
-                                                                    language):
+def test_the_organiser_removes_a_member_after_confirming_on_a_phone(phone, live_server, club, alice, carol, language):
     goro = players.player_guest_create(name="Goro, who has a rather long name indeed", created_by=alice, club=club)
     words = WORDS[language]
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto(club.get_absolute_url())
     fits_the_phone(page)
     no_horizontal_scroll(page)

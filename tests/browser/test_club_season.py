@@ -33,9 +33,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TODAY = timezone.localdate()
 STARTS, ENDS = TODAY - datetime.timedelta(days=9), TODAY + datetime.timedelta(days=30)
 BGSTATS = Path(__file__).parent.parent / "leagues" / "fixtures" / "imports" / "bgstats.json"
-ERAS = [{"p0_place0": 2, "p1_place0": 1, "p2_place1": 1, "p3_place2": 1},  # the score sheet's three eras
-        {"p0_place1": 1, "p1_place2": 1, "p3_place3": 3},
-        {"p0_place3": 1, "p1_place1": 2, "p2_shrines": 4}]
+ERAS = [
+    {"p0_place0": 2, "p1_place0": 1, "p2_place1": 1, "p3_place2": 1},  # the score sheet's three eras
+    {"p0_place1": 1, "p1_place2": 1, "p3_place3": 3},
+    {"p0_place3": 1, "p1_place1": 2, "p2_shrines": 4},
+]
 
 
 def _fill(form, fields: dict) -> None:
@@ -160,8 +162,9 @@ def test_one_club_s_whole_season_on_a_phone(phone, alice, carol, club):
     club.save()
     members = [alice, carol]
     for n in range(6):
-        user = players.user_sign_up(username=f"member{n}", email=f"member{n}@example.org",
-                                    password="a long passphrase 42")
+        user = players.user_sign_up(
+            username=f"member{n}", email=f"member{n}@example.org", password="a long passphrase 42"
+        )
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
     by_player = {Player.objects.get(user=user).pk: user for user in members}
@@ -186,8 +189,7 @@ def test_one_club_s_whole_season_on_a_phone(phone, alice, carol, club):
     expect(record).to_contain_text(str(Result.objects.filter(club=club, entries__player__user=carol).count()))
 
     # 3. a season made afterwards, in the other league, adopts the plays of its dates that no season took
-    dinsdag_last_year = _new_season(organiser, dinsdag, "2024", datetime.date(2024, 1, 1),
-                                    datetime.date(2024, 12, 31))
+    dinsdag_last_year = _new_season(organiser, dinsdag, "2024", datetime.date(2024, 1, 1), datetime.date(2024, 12, 31))
     assert Result.objects.filter(season=dinsdag_last_year).count() == 17
     assert set(Result.objects.filter(season=dinsdag_last_year).values_list("game", flat=True)) == {"teikoku"}
     assert Result.objects.filter(season=last_year).count() == 17  # Maandag's 2024 keeps its own

@@ -70,10 +70,20 @@ def test_the_season_select_shows_a_whole_season_at_360_px(phone, club, alice):
 
     league = seasons.league_create(club=club, name="Cup", games=["Go"], user=alice)
     today = timezone.localdate()
-    seasons.season_create(league=league, name="The long autumn season of the club",
-                          starts_on=today, ends_on=months_later(today, 3), user=alice)
-    seasons.season_create(league=league, name="Summer", starts_on=today - datetime.timedelta(days=200),
-                          ends_on=today - datetime.timedelta(days=100), user=alice)
+    seasons.season_create(
+        league=league,
+        name="The long autumn season of the club",
+        starts_on=today,
+        ends_on=months_later(today, 3),
+        user=alice,
+    )
+    seasons.season_create(
+        league=league,
+        name="Summer",
+        starts_on=today - datetime.timedelta(days=200),
+        ends_on=today - datetime.timedelta(days=100),
+        user=alice,
+    )
     page = phone(alice)
     page.goto(reverse("league_detail", args=[league.pk]))
     select = page.locator("select#season")

@@ -15,10 +15,22 @@ from tests.browser.test_phone import fits_the_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"not_yet": "not confirmed yet", "again": "Send the link again", "sent": "We sent a link to",
-           "confirm": "Confirm the address", "done": "is confirmed", "confirmed": "confirmed"},
-    "nl": {"not_yet": "nog niet bevestigd", "again": "Stuur de link opnieuw", "sent": "We hebben een link naar",
-           "confirm": "Bevestig het adres", "done": "is bevestigd", "confirmed": "bevestigd"},
+    "en": {
+        "not_yet": "not confirmed yet",
+        "again": "Send the link again",
+        "sent": "We sent a link to",
+        "confirm": "Confirm the address",
+        "done": "is confirmed",
+        "confirmed": "confirmed",
+    },
+    "nl": {
+        "not_yet": "nog niet bevestigd",
+        "again": "Stuur de link opnieuw",
+        "sent": "We hebben een link naar",
+        "confirm": "Bevestig het adres",
+        "done": "is bevestigd",
+        "confirmed": "bevestigd",
+    },
 }
 
 
@@ -28,8 +40,9 @@ def test_a_member_confirms_his_address_from_the_account_page(phone, live_server,
     words = WORDS[language]
     VerifiedAddress.objects.filter(user=carol).delete()
     page = phone(carol)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto("/accounts/me/")
     email = page.locator("#email")
     expect(email).to_contain_text(words["not_yet"])

@@ -21,8 +21,10 @@ from .test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SAYS = {"en": {"ask": "Make the file", "making": "Making the file", "ready": "The file is ready"},
-        "nl": {"ask": "Maak het bestand", "making": "Het bestand wordt gemaakt", "ready": "Het bestand is klaar"}}
+SAYS = {
+    "en": {"ask": "Make the file", "making": "Making the file", "ready": "The file is ready"},
+    "nl": {"ask": "Maak het bestand", "making": "Het bestand wordt gemaakt", "ready": "Het bestand is klaar"},
+}
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
@@ -33,10 +35,15 @@ def test_a_member_of_a_large_club_gets_its_file_from_the_job(phone, alice, carol
     clubs.club_join(token=club.invite_token, user=carol)
     ken = Player.objects.create(name="Uncle Ken")
     for day in (5, 12):
-        result = Result.objects.create(game="shitenno", played_on=datetime.date(2026, 11, day), club=club,
-                                       status=Result.Status.COUNTED)
-        ResultEntry.objects.bulk_create([ResultEntry(result=result, player=ken, rank=1, score=20.0, seat=1),
-                                         ResultEntry(result=result, player=alice.player, rank=2, score=7.0, seat=2)])
+        result = Result.objects.create(
+            game="shitenno", played_on=datetime.date(2026, 11, day), club=club, status=Result.Status.COUNTED
+        )
+        ResultEntry.objects.bulk_create(
+            [
+                ResultEntry(result=result, player=ken, rank=1, score=20.0, seat=1),
+                ResultEntry(result=result, player=alice.player, rank=2, score=7.0, seat=2),
+            ]
+        )
     sent: list[str] = []
     monkeypatch.setattr(export_job, "IN_PAGE_ENTRIES", 3)
     monkeypatch.setattr(imports_tasks.club_export_job, "delay", sent.append)

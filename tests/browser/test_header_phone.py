@@ -24,8 +24,13 @@ BADGE = {"en": "1 to sign", "nl": "1 te bevestigen"}
 def olga(club, season, alice):
     olga = players.user_sign_up(username="olga", email="olga@example.org", password="a long passphrase 42")
     club_join(token=club.invite_token, user=olga)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(olga), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(olga), "rank": 2}],
+    )
     return olga
 
 
@@ -34,8 +39,9 @@ def olga(club, season, alice):
 def test_the_name_and_badge_sit_beside_the_brand_at_360_px(phone, live_server, olga, language, name):
     get_user_model().objects.filter(pk=olga.pk).update(username=name)
     page = phone(olga)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto("/")
     badge = page.get_by_role("link", name=BADGE[language])
     expect(badge).to_be_visible()

@@ -17,22 +17,41 @@ from .test_table import no_horizontal_scroll
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAYS = {
-    "en": {"offer": "3 plays go to a new season 2023 of Dinsdag (1 Jan 2023 to 31 Aug 2023)",
-           "waits": "counts in 2023 of Dinsdag"},
-    "nl": {"offer": "3 partijen gaan naar een nieuw seizoen 2023 van Dinsdag (1 Jan 2023 tot 31 Aug 2023)",
-           "waits": "telt mee in 2023 van Dinsdag"},
+    "en": {
+        "offer": "3 plays go to a new season 2023 of Dinsdag (1 Jan 2023 to 31 Aug 2023)",
+        "waits": "counts in 2023 of Dinsdag",
+    },
+    "nl": {
+        "offer": "3 partijen gaan naar een nieuw seizoen 2023 van Dinsdag (1 Jan 2023 tot 31 Aug 2023)",
+        "waits": "telt mee in 2023 van Dinsdag",
+    },
 }
 
 
 def _march_2023() -> bytes:
     """Three plays of Shitennō, Kiku (Carol's BGG name) against Hanzo, a guest the import adds."""
-    players = [{"id": 1, "uuid": "p-1", "name": "Kiku", "bggUsername": "carol"},
-               {"id": 2, "uuid": "p-2", "name": "Hanzo", "bggUsername": ""}]
-    return json.dumps({
-        "players": players, "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
-        "plays": [{"uuid": f"play-{day}", "playDate": f"2023-03-0{day} 20:00:00", "gameRefId": 1, "playerScores": [
-            {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1} for p in (1, 2)]}
-            for day in (3, 4, 6)]}).encode()
+    players = [
+        {"id": 1, "uuid": "p-1", "name": "Kiku", "bggUsername": "carol"},
+        {"id": 2, "uuid": "p-2", "name": "Hanzo", "bggUsername": ""},
+    ]
+    return json.dumps(
+        {
+            "players": players,
+            "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+            "plays": [
+                {
+                    "uuid": f"play-{day}",
+                    "playDate": f"2023-03-0{day} 20:00:00",
+                    "gameRefId": 1,
+                    "playerScores": [
+                        {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1}
+                        for p in (1, 2)
+                    ],
+                }
+                for day in (3, 4, 6)
+            ],
+        }
+    ).encode()
 
 
 def _club_and_upload(alice, carol, tmp_path):
@@ -41,8 +60,13 @@ def _club_and_upload(alice, carol, tmp_path):
     club = clubs.club_create(name="Edo Gamers", owner=alice)
     clubs.club_join(token=club.invite_token, user=carol)
     league = seasons.league_create(club=club, name="Dinsdag", games=["shitenno"], user=alice)
-    seasons.season_create(league=league, name="2023-2024", starts_on=datetime.date(2023, 9, 1),
-                          ends_on=datetime.date(2024, 6, 30), user=alice)
+    seasons.season_create(
+        league=league,
+        name="2023-2024",
+        starts_on=datetime.date(2023, 9, 1),
+        ends_on=datetime.date(2024, 6, 30),
+        user=alice,
+    )
     upload = tmp_path / "bgstats.json"
     upload.write_bytes(_march_2023())
     return club, upload
@@ -68,7 +92,8 @@ def test_a_new_organiser_imports_a_sparse_year_without_vouching(phone, alice, ca
     made = Season.objects.get(league__club=club, league__name="Dinsdag", name="2023")
     assert (made.starts_on, made.ends_on) == (datetime.date(2023, 1, 1), datetime.date(2023, 8, 31))
     assert set(Result.objects.filter(club=club).values_list("status", "season__name")) == {
-        (Result.Status.PENDING, "2023")}  # not vouched: they wait for Carol
+        (Result.Status.PENDING, "2023")
+    }  # not vouched: they wait for Carol
 
     page = phone(carol)
     page.set_extra_http_headers({"Accept-Language": language})
@@ -86,7 +111,8 @@ READING = {"en": "Reading your files", "nl": "Je bestanden worden gelezen"}
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_large_upload_says_it_is_being_read_and_shows_its_preview_when_the_job_has_kept_it(
-        phone, alice, carol, language, tmp_path, monkeypatch, shoot):
+    phone, alice, carol, language, tmp_path, monkeypatch, shoot
+):
     """Issue 46: past IN_PAGE_BYTES the preview job reads the files (caught here and run by the test, as the heavy
     queue's worker would); the page says so at 360 px and, polling, turns into the preview by itself."""
     from leagues.imports import preview

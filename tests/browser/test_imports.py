@@ -35,8 +35,9 @@ def test_alice_previews_and_imports_on_her_phone(phone, live_server, club, alice
         pytest.skip("axe-core is not installed: run `npm ci` (make test does)")
     league = seasons.league_create(club=club, name="Dinsdag", games=["shitenno", "teikoku"], user=alice)
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto(reverse("club_detail", args=[club.slug]))
     page.locator(f"a[href='{reverse('import_start', args=[club.slug])}']").click()
     assert _fits_and_passes_axe(page) == []

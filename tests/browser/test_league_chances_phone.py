@@ -15,17 +15,20 @@ from tests.leagues.test_league_pages import rated_season
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NOTE = {
-    "en": {"league": "From the players’ ratings in the league Winter league, where this table counts",
-           "fallback": "This table counts in the league Winter league, where nobody at it has a rating yet",
-           "chance": "has a {}% chance"},
+    "en": {
+        "league": "From the players’ ratings in the league Winter league, where this table counts",
+        "fallback": "This table counts in the league Winter league, where nobody at it has a rating yet",
+        "chance": "has a {}% chance",
+    },
     "nl": {"league": "competitie Winter league", "fallback": "competitie Winter league", "chance": "{}%"},
 }
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("rated", [True, False], ids=["league-ratings", "nobody-rated-in-the-league"])
-def test_a_league_table_s_chances_say_which_ratings_they_read(phone, shoot, live_server, club, alice, bob, carol,
-                                                             language, rated):
+def test_a_league_table_s_chances_say_which_ratings_they_read(
+    phone, shoot, live_server, club, alice, bob, carol, language, rated
+):
     league, _season, _pending = rated_season(club, alice, bob, carol)
     if rated:
         rate("league", str(league.pk), alice.player, 20.0)
@@ -33,11 +36,13 @@ def test_a_league_table_s_chances_say_which_ratings_they_read(phone, shoot, live
     else:
         Rating.objects.filter(kind="league", key=str(league.pk)).delete()
     session = club_table(club, alice, [alice.player, bob.player])
-    expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk],
-                             league_id=league.pk if rated else None)
+    expected = table_chances(
+        game="shitenno", player_ids=[alice.player.pk, bob.player.pk], league_id=league.pk if rated else None
+    )
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto(session.get_absolute_url())
     chances = page.locator("section.chances")
     expect(chances).to_contain_text(NOTE[language]["league" if rated else "fallback"])

@@ -12,27 +12,42 @@ from tests.leagues.league_helpers import enter, league_with_season, sign_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {  # what the owner taps and reads, in each language
-    "en": {"edit_league": "Edit the league", "save_league": "Save the league", "edit_season": "Edit the season",
-           "save_season": "Save the season", "name": "Name", "delete_season": "Delete the season",
-           "refused": "The season cannot be deleted: it holds 1 result.", "your_name": "Your name",
-           "save_name": "Save the name"},
-    "nl": {"edit_league": "Competitie bewerken", "save_league": "Competitie opslaan",
-           "edit_season": "Seizoen bewerken", "save_season": "Seizoen opslaan", "name": "Naam",
-           "delete_season": "Seizoen verwijderen",
-           "refused": "Het seizoen kan niet worden verwijderd: het bevat 1 uitslag.", "your_name": "Je naam",
-           "save_name": "Naam opslaan"},
+    "en": {
+        "edit_league": "Edit the league",
+        "save_league": "Save the league",
+        "edit_season": "Edit the season",
+        "save_season": "Save the season",
+        "name": "Name",
+        "delete_season": "Delete the season",
+        "refused": "The season cannot be deleted: it holds 1 result.",
+        "your_name": "Your name",
+        "save_name": "Save the name",
+    },
+    "nl": {
+        "edit_league": "Competitie bewerken",
+        "save_league": "Competitie opslaan",
+        "edit_season": "Seizoen bewerken",
+        "save_season": "Seizoen opslaan",
+        "name": "Naam",
+        "delete_season": "Seizoen verwijderen",
+        "refused": "Het seizoen kan niet worden verwijderd: het bevat 1 uitslag.",
+        "your_name": "Je naam",
+        "save_name": "Naam opslaan",
+    },
 }
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(phone, live_server, club, alice,
-                                                                            carol, language):
+def test_the_owner_edits_his_league_and_season_and_names_himself_on_a_phone(
+    phone, live_server, club, alice, carol, language
+):
     league, season = league_with_season(club, alice)
     sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 20)], game="Go"), carol)  # it counts
     words = WORDS[language]
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
 
     page.goto(league.get_absolute_url())
     follow(page, page.get_by_role("link", name=words["edit_league"]))

@@ -31,8 +31,9 @@ def _deal_a_known_game(game, number, club, names, count=None):
     return random_legal_game(SEED, len(names))[0], False
 
 
-def test_five_phones_check_in_and_the_night_s_standings_follow_a_signed_off_table(phone, shoot, monkeypatch, alice,
-                                                                                     bob, carol, club):
+def test_five_phones_check_in_and_the_night_s_standings_follow_a_signed_off_table(
+    phone, shoot, monkeypatch, alice, bob, carol, club
+):
     club.members_public = True  # the projector needs no log-in
     club.save()
     members = [bob, carol]
@@ -42,8 +43,13 @@ def test_five_phones_check_in_and_the_night_s_standings_follow_a_signed_off_tabl
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="Spring", starts_on=TODAY - datetime.timedelta(days=9),
-                                   ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
 
     organiser = phone(alice)  # alice opens tonight's night from the season's page
     organiser.goto(f"/seasons/{season.pk}/nights/")

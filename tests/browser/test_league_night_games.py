@@ -27,8 +27,13 @@ def test_a_two_game_night_gives_one_table_of_each_and_a_tap_sets_a_table_s_game(
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
     league = seasons.league_create(club=club, name="Dinsdagcompetitie", games=["shitenno", "teikoku"], user=alice)
-    season = seasons.season_create(league=league, name="Winter", starts_on=TODAY - datetime.timedelta(days=9),
-                                   ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
 
     organiser = phone(alice)
     organiser.goto(f"/seasons/{season.pk}/nights/")

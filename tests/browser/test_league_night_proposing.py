@@ -23,8 +23,13 @@ POLL = 15_000  # the round's part polls every second while a proposal runs
 
 def _night(club, alice, count: int, sizes: list[int]):
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="Spring", starts_on=TODAY - datetime.timedelta(days=9),
-                                   ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
     night = night_services.night_open(season=season, user=alice, date=TODAY, games=["shitenno"], table_sizes=sizes)
     people = Player.objects.bulk_create([Player(name=f"Player {n:02d}") for n in range(count)])
     Membership.objects.bulk_create([Membership(club=club, player=p) for p in people])
@@ -65,5 +70,6 @@ def test_the_job_s_refusal_appears_where_the_tables_would(phone, alice, club, he
     expect(organiser.locator("#night-round [role=status]")).to_contain_text("Proposing…")
     jobs.propose_round(*held[0])
     expect(organiser.locator("#night-round [role=alert]")).to_have_text(
-        "13 players cannot be split into tables of 4.", timeout=POLL)
+        "13 players cannot be split into tables of 4.", timeout=POLL
+    )
     expect(organiser.get_by_role("button", name="Propose tables")).to_be_visible()  # to ask again, the night changed

@@ -32,8 +32,11 @@ class Thumb:
 
 def in_first_screen(page, selector: str) -> bool:
     """Whether the element is wholly inside the 740 px the phone shows before any scrolling."""
-    box = page.evaluate("""(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
-                                           return {top: r.top + scrollY, bottom: r.bottom + scrollY}; }""", selector)
+    box = page.evaluate(
+        """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+                                           return {top: r.top + scrollY, bottom: r.bottom + scrollY}; }""",
+        selector,
+    )
     return box["top"] >= 0 and box["bottom"] <= 740
 
 
@@ -62,8 +65,10 @@ def test_a_three_player_shitenno_table_opens_in_eight_taps_and_shows_its_join_li
         expect(page.locator(selector)).to_be_visible()
         assert in_first_screen(page, selector), selector
     assert page.locator("#join-link").input_value().endswith(session.get_absolute_url())
-    whole_qr = "(() => { const svg = document.querySelector('.invite-first .qr svg');"\
-               " return svg.getBoundingClientRect().width - svg.width.baseVal.value; })()"
+    whole_qr = (
+        "(() => { const svg = document.querySelector('.invite-first .qr svg');"
+        " return svg.getBoundingClientRect().width - svg.width.baseVal.value; })()"
+    )
     assert page.evaluate(whole_qr) >= 0  # the code is drawn whole, not clipped to a narrower box
     no_horizontal_scroll(page)
     shoot(page, "new-table-first-screen")
@@ -84,7 +89,8 @@ def test_a_refusal_stands_beside_its_field_and_the_page_opens_on_it(phone, shoot
     first = page.locator("#id_gate_hokkaido")  # the 7th Samurai gate: only 6 bonus tiles show a Samurai
     expect(page.locator(".field.invalid").first).to_contain_text("Only 6 bonus tiles show a Samurai")
     expect(page.locator(".field.invalid:has(#id_gate_hokkaido) .error")).to_have_text(
-        "Only 6 bonus tiles show a Samurai; the gates show 8.")
+        "Only 6 bonus tiles show a Samurai; the gates show 8."
+    )
     expect(first).to_be_focused()
     expect(first).to_be_in_viewport()
     expect(page.locator("#id_seat3_guest")).to_have_value("Dora")  # what was entered is kept
@@ -140,7 +146,8 @@ def test_teikoku_and_small_samurai_empires_show_only_the_seats_counted(phone, al
     page.get_by_role("button", name="Open the table").click()  # no board entered yet
     expect(page.locator("#id_board")).to_be_focused()
     expect(page.locator(".field.invalid:has(#id_board) .error")).to_have_text(
-        "Enter the board set-up, or pick a board your club saved.")
+        "Enter the board set-up, or pick a board your club saved."
+    )
     expect(page.locator("#id_board")).to_be_in_viewport()
 
 
@@ -153,7 +160,8 @@ def test_the_calculator_refuses_an_empty_board_and_stays_short(phone, shoot, ali
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Count").click()
     expect(page.locator(".field.invalid:has(#id_kanto) .error")).to_have_text(
-        "The board is empty: enter each province's kamons, left to right, before the count.")
+        "The board is empty: enter each province's kamons, left to right, before the count."
+    )
     expect(page.locator("#id_kanto")).to_be_focused()
     expect(page.locator(".final-count")).to_have_count(0)  # no winner before a board
 
@@ -173,10 +181,15 @@ def test_the_calculator_refuses_an_empty_board_and_stays_short(phone, shoot, ali
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_set_up_forms_and_the_calculator_fit_360_px_with_their_refusals(phone, live_server, alice, language):
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
-    for url in (reverse("table_new"), reverse("table_new") + "?game=teikoku",
-                reverse("table_new") + "?game=samurai_empires", reverse("final_count")):
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    for url in (
+        reverse("table_new"),
+        reverse("table_new") + "?game=teikoku",
+        reverse("table_new") + "?game=samurai_empires",
+        reverse("final_count"),
+    ):
         page.goto(url)
         expect(page.locator("html")).to_have_attribute("lang", language)
         fits_the_phone(page)

@@ -24,19 +24,26 @@ HERE = {"en": ("Here: 1 player", "Here: 2 players"), "nl": ("Aanwezig: 1 speler"
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_polled_list_is_a_304_until_a_name_is_ticked_and_the_tick_is_taken(
-        phone, live_server, monkeypatch, alice, bob, club, language):
+    phone, live_server, monkeypatch, alice, bob, club, language
+):
     monkeypatch.setattr(views, "PRESENT_POLL_SECONDS", 1)
     clubs.club_join(token=club.invite_token, user=bob)
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
     today = timezone.localdate()
-    season = seasons.season_create(league=league, name="Spring", starts_on=today - datetime.timedelta(days=9),
-                                   ends_on=today + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=today - datetime.timedelta(days=9),
+        ends_on=today + datetime.timedelta(days=30),
+        user=alice,
+    )
     night = services.night_open(season=season, user=alice, date=today, games=["shitenno"], table_sizes=[2, 3])
     services.night_check_in(night=night, user=alice)
 
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     polls = []  # (asked with an ETag, the site's answer) of each poll of the list, as the site saw it
     answer = ConditionalGetMiddleware.process_response
 

@@ -29,8 +29,13 @@ def test_a_table_entered_by_hand_tells_its_phone_and_offers_no_move(phone, shoot
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
     league = seasons.league_create(club=club, name="Donderdagcompetitie", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="Winter", starts_on=TODAY - datetime.timedelta(days=9),
-                                   ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
     night = night_services.night_open(season=season, user=alice, date=TODAY, games=["shitenno"])
     for user in members:
         night_services.night_check_in(night=night, user=user)
@@ -42,9 +47,16 @@ def test_a_table_entered_by_hand_tells_its_phone_and_offers_no_move(phone, shoot
     organiser.goto(TableSession.objects.get(code=first["session"]).get_absolute_url())
     expect(organiser.locator("#now form").first).to_be_visible()  # the move panel, before
 
-    results.result_enter(game="shitenno", played_on=TODAY, season=season, user=alice,
-                         entries=[{"player": p, "rank": rank} for rank, p in enumerate(
-                             Player.objects.filter(pk__in=first["players"]).order_by("pk"), start=1)])
+    results.result_enter(
+        game="shitenno",
+        played_on=TODAY,
+        season=season,
+        user=alice,
+        entries=[
+            {"player": p, "rank": rank}
+            for rank, p in enumerate(Player.objects.filter(pk__in=first["players"]).order_by("pk"), start=1)
+        ],
+    )
     notice = organiser.locator("#table-settled")
     expect(notice).to_contain_text("The organiser entered this table's result by hand", timeout=LIVE)
     expect(notice.get_by_role("link", name="See the result")).to_be_visible()

@@ -22,8 +22,9 @@ END_TURN = 'form[data-move="turn"] button[value="end_turn"]'
 
 @pytest.fixture
 def table(alice, bob):
-    return services.session_create(game="teikoku", created_by=alice, setup=SHORT,
-                                   players=[player_for_user(alice), player_for_user(bob)])
+    return services.session_create(
+        game="teikoku", created_by=alice, setup=SHORT, players=[player_for_user(alice), player_for_user(bob)]
+    )
 
 
 def logged(session: TableSession) -> list[tuple[int, str]]:
@@ -89,8 +90,9 @@ def test_a_move_from_another_phone_stops_the_waiting_ones_and_lists_them_to_ente
     expect(alice_phone.locator("#not-taken li")).to_have_count(3)
     expect(alice_phone.locator("#offline-moves")).to_be_hidden()
     no_horizontal_scroll(alice_phone)
-    assert [who for who in MoveEvent.objects.filter(session=table).values_list("entered_by__username", flat=True)] \
-        == ["bob"]
+    assert [who for who in MoveEvent.objects.filter(session=table).values_list("entered_by__username", flat=True)] == [
+        "bob"
+    ]
 
     # The list outlives a reload (it is kept on the phone), until alice says she has re-entered what applies.
     alice_phone.reload()
@@ -99,8 +101,12 @@ def test_a_move_from_another_phone_stops_the_waiting_ones_and_lists_them_to_ente
     see_seq(alice_phone, 2)
     alice_phone.get_by_role("button", name="Done, I have re-entered what applies").click()
     expect(alice_phone.locator("#not-taken")).to_be_hidden()
-    assert [who for who in MoveEvent.objects.filter(session=table).order_by("seq")
-            .values_list("entered_by__username", flat=True)] == ["bob", "alice"]
+    assert [
+        who
+        for who in MoveEvent.objects.filter(session=table)
+        .order_by("seq")
+        .values_list("entered_by__username", flat=True)
+    ] == ["bob", "alice"]
 
 
 def test_fifty_moves_entered_offline_all_arrive(phone, table, alice):

@@ -53,8 +53,9 @@ KEPT_FILE_PATHS = f"""async () => {{
 
 @pytest.fixture
 def table(alice, bob):
-    return services.session_create(game="teikoku", created_by=alice, setup=SHORT,
-                                   players=[player_for_user(alice), player_for_user(bob)])
+    return services.session_create(
+        game="teikoku", created_by=alice, setup=SHORT, players=[player_for_user(alice), player_for_user(bob)]
+    )
 
 
 def build(source: Path, root: Path) -> Path:
@@ -83,8 +84,9 @@ def deploy(settings, root: Path) -> None:
     settings.STATICFILES_DIRS = [root]
 
 
-def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scripts(phone, settings, builds, table,
-                                                                                     alice):
+def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scripts(
+    phone, settings, builds, table, alice
+):
     build_a, build_b = builds
     deploy(settings, build_a)
     old_css, old_offline = static("css/site.css"), static("js/offline.js")
@@ -102,9 +104,12 @@ def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scri
     # The phone learns of the new worker (as on its next visit) and the new worker takes over; the table page's
     # copy is still the one of the old build.
     page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.update())")
-    page.wait_for_function("""() => navigator.serviceWorker.controller
+    page.wait_for_function(
+        """() => navigator.serviceWorker.controller
       && navigator.serviceWorker.controller !== window.firstWorker
-      && navigator.serviceWorker.controller.state === "activated" """, timeout=EXPECT_TIMEOUT)
+      && navigator.serviceWorker.controller.state === "activated" """,
+        timeout=EXPECT_TIMEOUT,
+    )
     assert old_css in page.evaluate(COPY_OF, table.get_absolute_url())
 
     # The browser's HTTP cache evicted (phones do), the network gone, the table page opened again: from its copy.
@@ -117,8 +122,11 @@ def test_a_copy_kept_before_a_deploy_opens_offline_with_its_style_sheet_and_scri
     expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy of this page from")
     expect(page.locator("#offline-copy")).to_have_attribute("data-from-copy", "")  # the worker served the copy
     # Its style sheet (the old build's: its rules apply) and its offline script (the move is queued) are there.
-    assert page.evaluate("""(href) => [...document.styleSheets].some((sheet) =>
-      sheet.href && new URL(sheet.href).pathname === href && sheet.cssRules.length > 0)""", old_css)
+    assert page.evaluate(
+        """(href) => [...document.styleSheets].some((sheet) =>
+      sheet.href && new URL(sheet.href).pathname === href && sheet.cssRules.length > 0)""",
+        old_css,
+    )
     page.locator(END_TURN).click()
     expect(page.locator("#offline-moves li.waiting")).to_have_count(1)
     expect(page.locator("#offline-banner")).to_have_text("offline: 1 move waiting")

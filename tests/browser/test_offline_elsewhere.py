@@ -65,17 +65,34 @@ def test_a_page_opened_online_sends_them_too_and_a_refusal_is_listed_on_the_tabl
     expect(page.locator("#offline-moves")).to_be_hidden()
 
 
-@pytest.mark.parametrize("language, first, third", [
-    ("en", "Year 1, Winter, Troop Movement: Fujiwara ends their Troop Movement turn. (waiting)",
-     "Year 1, Winter, Port: Fujiwara ends their Port turn. (waiting)"),
-    ("nl", "Jaar 1, Winter, Troepenbeweging: Fujiwara beëindigt de beurt in de fase Troepenbeweging. (wacht)",
-     "Jaar 1, Winter, Haven: Fujiwara beëindigt de beurt in de fase Haven. (wacht)"),
-])
-def test_end_of_turn_moves_waiting_offline_each_say_whose_turn_they_end(phone, table, alice, language,  # noqa: F811
-                                                                       first, third, live_server):
+@pytest.mark.parametrize(
+    "language, first, third",
+    [
+        (
+            "en",
+            "Year 1, Winter, Troop Movement: Fujiwara ends their Troop Movement turn. (waiting)",
+            "Year 1, Winter, Port: Fujiwara ends their Port turn. (waiting)",
+        ),
+        (
+            "nl",
+            "Jaar 1, Winter, Troepenbeweging: Fujiwara beëindigt de beurt in de fase Troepenbeweging. (wacht)",
+            "Jaar 1, Winter, Haven: Fujiwara beëindigt de beurt in de fase Haven. (wacht)",
+        ),
+    ],
+)
+def test_end_of_turn_moves_waiting_offline_each_say_whose_turn_they_end(
+    phone,
+    table,
+    alice,
+    language,  # noqa: F811
+    first,
+    third,
+    live_server,
+):
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     open_table(page, table)
     page.context.set_offline(True)
     enter_offline(page, 3)

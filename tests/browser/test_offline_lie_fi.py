@@ -53,7 +53,8 @@ def waiting(page, n: int) -> None:
 
 @pytest.mark.parametrize("failure", ["refused", "502"])
 def test_a_move_whose_send_fails_while_online_waits_and_is_sent_once_when_the_site_answers(
-        phone, table, alice, failure):  # noqa: F811
+    phone, table, alice, failure
+):  # noqa: F811
     page = phone(alice)
     open_table(page, table)
     wifi = Wifi(page.context)
@@ -63,7 +64,8 @@ def test_a_move_whose_send_fails_while_online_waits_and_is_sent_once_when_the_si
     waiting(page, 1)
     assert page.evaluate("navigator.onLine")
     expect(page.locator("#offline-banner")).to_have_text(
-        "waiting to send: 1 move (the site did not answer; trying again)")
+        "waiting to send: 1 move (the site did not answer; trying again)"
+    )
     # It is tried again while online, without a reload (each try is a post the wifi refuses).
     until(page, lambda: len(wifi.posts) >= 2)
     first_key = wifi.posts[0]["key"]
@@ -80,7 +82,8 @@ def test_a_move_whose_send_fails_while_online_waits_and_is_sent_once_when_the_si
 
 
 def test_an_answer_lost_on_the_way_back_is_asked_again_with_the_same_key_and_the_next_tap_follows_it(
-        phone, table, alice):  # noqa: F811
+    phone, table, alice
+):  # noqa: F811
     """The site took the first tap but its answer never arrived; a second tap is entered meanwhile. Without a
     reload both reach the log once each: the first is sent again with its own key and seq (the site answers it as
     the same request), the second expects the seq after it."""
@@ -108,5 +111,7 @@ def test_an_answer_lost_on_the_way_back_is_asked_again_with_the_same_key_and_the
     assert logged(table) == [(1, "end_turn"), (2, "end_turn")]
     keys = [post["key"] for post in wifi.posts]
     assert keys[0] == keys[1] and keys.count(keys[0]) >= 2 and keys[-1] != keys[0]
-    assert list(MoveEvent.objects.filter(session=table).order_by("seq").values_list("idempotency_key", flat=True))[
-        0] == keys[0]
+    assert (
+        list(MoveEvent.objects.filter(session=table).order_by("seq").values_list("idempotency_key", flat=True))[0]
+        == keys[0]
+    )

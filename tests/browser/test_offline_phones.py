@@ -19,8 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def entered_by(session) -> list[str]:
-    return list(MoveEvent.objects.filter(session=session).order_by("seq").values_list("entered_by__username",
-                                                                                      flat=True))
+    return list(
+        MoveEvent.objects.filter(session=session).order_by("seq").values_list("entered_by__username", flat=True)
+    )
 
 
 def ready(page) -> None:
@@ -50,8 +51,7 @@ def test_two_tabs_of_one_table_add_to_one_queue_and_every_move_arrives_once(phon
     expect(first.locator("#not-taken")).to_be_hidden()
 
 
-def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_them(
-        phone, table, alice, bob):  # noqa: F811
+def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_them(phone, table, alice, bob):  # noqa: F811
     page = phone(alice)
     open_table(page, table)
     wifi = Wifi(page.context)
@@ -78,8 +78,14 @@ def test_sign_out_with_moves_waiting_asks_first_and_another_account_never_sends_
     page.goto("/")
     sign_in(page, bob)
     answers = []
-    page.on("response", lambda response: answers.append(
-        (response.request.headers.get("x-shitenno-account"), response.status)) if "/move/" in response.url else None)
+    page.on(
+        "response",
+        lambda response: (
+            answers.append((response.request.headers.get("x-shitenno-account"), response.status))
+            if "/move/" in response.url
+            else None
+        ),
+    )
     wifi.mode = "pass"
     open_table(page, table)
     ready(page)
@@ -118,8 +124,7 @@ def test_a_move_sent_before_sign_out_needs_no_question(phone, table, alice):  # 
     assert entered_by(table) == ["alice"]
 
 
-def test_a_table_finished_meanwhile_lists_the_waiting_moves_as_not_taken_as_the_game_is_over(
-        phone, table, alice):  # noqa: F811
+def test_a_table_finished_meanwhile_lists_the_waiting_moves_as_not_taken_as_the_game_is_over(phone, table, alice):  # noqa: F811
     page = phone(alice)
     open_table(page, table)
     wifi = Wifi(page.context)
@@ -154,13 +159,15 @@ def test_each_waiting_move_says_what_it_was_and_undo_offline_says_it_waits(phone
     bounty.get_by_role("button", name="Take the bounty").click()
     waiting(page, 1)
     expect(page.locator("#offline-moves li.waiting")).to_have_text(
-        "Take the bounty: Blood value of the card: 5, Treasure taken (empty: all allowed): 3 (waiting)")
+        "Take the bounty: Blood value of the card: 5, Treasure taken (empty: all allowed): 3 (waiting)"
+    )
 
     page.locator("#table-undo summary").click()
     page.get_by_role("button", name="Yes, undo it").click()
     expect(page.locator("#offline-note")).to_have_text(
         "Undo waits for the network: it takes back the last move the site holds, so it cannot be kept on the phone."
-        " Try again once the moves waiting here are sent.")
+        " Try again once the moves waiting here are sent."
+    )
     page.context.set_offline(False)
     see_seq(page, 3)
     assert [kind for _, kind in logged(table)] == ["end_turn", "end_turn", "bounty"]

@@ -37,8 +37,15 @@ def sign_in(page, user) -> None:
     """bob signs in on the phone as it is (the same browser, its worker and caches): his session cookie."""
     client = Client()
     client.force_login(user)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": page.evaluate("location.origin"),
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "url": page.evaluate("location.origin"),
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            }
+        ]
+    )
 
 
 def signed_in_as(page, username: str) -> None:
@@ -67,15 +74,22 @@ def opens_offline(page, path: str) -> str:
 
 
 def test_the_next_account_on_a_shared_phone_never_sees_the_first_ones_pages(phone, club, alice, bob, carol):
-    table = services.session_create(game="teikoku", created_by=alice, setup=SHORT, club=club, is_public=False,
-                                    players=[player_for_user(alice), player_for_user(carol)])
+    table = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=SHORT,
+        club=club,
+        is_public=False,
+        players=[player_for_user(alice), player_for_user(carol)],
+    )
     page = phone(alice)
     open_table(page, table)
     read(page, "/leagues/")
     page.reload()  # through the worker now: kept
     read(page, club.get_absolute_url())
-    expect(page.locator("#invite-link")).to_have_value(f"{page.url.split('/clubs/')[0]}/clubs/join/"
-                                                       f"{club.invite_token}/")
+    expect(page.locator("#invite-link")).to_have_value(
+        f"{page.url.split('/clubs/')[0]}/clubs/join/{club.invite_token}/"
+    )
     page.reload()
     kept = page.evaluate(COPIES)
     assert {path for _, path, _ in kept} >= {table.get_absolute_url(), "/leagues/"}, kept
@@ -103,8 +117,9 @@ def test_the_next_account_on_a_shared_phone_never_sees_the_first_ones_pages(phon
 def test_a_change_of_account_without_signing_out_drops_the_copies_too(phone, alice, bob):
     """An expired session, or a second person signing in over the first: the first page for the new account
     empties the phone's copies of the old one's."""
-    table = services.session_create(game="teikoku", created_by=alice, setup=SHORT,
-                                    players=[player_for_user(alice), player_for_user(bob)])
+    table = services.session_create(
+        game="teikoku", created_by=alice, setup=SHORT, players=[player_for_user(alice), player_for_user(bob)]
+    )
     page = phone(alice)
     open_table(page, table)
     page.reload()

@@ -17,18 +17,27 @@ def sessions_of(user) -> int:
 
 
 WORDS = {
-    "en": {"note": "Signed out on this phone. The site is told as soon as the network is back.",
-           "short": "Signed out", "log in": "Log in", "log out": "Log out"},
-    "nl": {"note": "Uitgelogd op deze telefoon. De site hoort het zodra het netwerk terug is.",
-           "short": "Uitgelogd", "log in": "Inloggen", "log out": "Uitloggen"},
+    "en": {
+        "note": "Signed out on this phone. The site is told as soon as the network is back.",
+        "short": "Signed out",
+        "log in": "Log in",
+        "log out": "Log out",
+    },
+    "nl": {
+        "note": "Uitgelogd op deze telefoon. De site hoort het zodra het netwerk terug is.",
+        "short": "Uitgelogd",
+        "log in": "Inloggen",
+        "log out": "Uitloggen",
+    },
 }
 
 
 def phone_in(phone, live_server, user, language: str):
     """`user`'s phone, its language the site's cookie (sent with every request, the worker's own too)."""
     page = phone(user)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     return page
 
 
@@ -105,8 +114,11 @@ def test_signing_out_leaves_no_page_address_nor_a_shown_message_of_the_account(p
     page.context.grant_permissions(["notifications"], origin=live_server.url)
     for path in ("/leagues/", "/clubs/", "/rankings/"):
         read(page, path)
-    mine = wait_until(page, EXPIRY_RECORDS, lambda records: records and any(
-        "shitenno-copies-" in r and "/rankings/" in r for r in records))
+    mine = wait_until(
+        page,
+        EXPIRY_RECORDS,
+        lambda records: records and any("shitenno-copies-" in r and "/rankings/" in r for r in records),
+    )
     assert any("/clubs/" in record for record in mine)  # the check can fail: her addresses are there
     page.evaluate("navigator.serviceWorker.ready.then((r) => r.showNotification('Round 1: table 2, for alice'))")
     wait_until(page, SHOWN, lambda titles: titles == ["Round 1: table 2, for alice"])
@@ -114,8 +126,13 @@ def test_signing_out_leaves_no_page_address_nor_a_shown_message_of_the_account(p
     log_out(page, "alice")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     wait_until(page, SHOWN, lambda titles: titles == [])
-    left = wait_until(page, EXPIRY_RECORDS, lambda records: not any(
-        "shitenno-copies-" in r and ("/clubs/" in r or "/rankings/" in r) for r in records or []))
+    left = wait_until(
+        page,
+        EXPIRY_RECORDS,
+        lambda records: (
+            not any("shitenno-copies-" in r and ("/clubs/" in r or "/rankings/" in r) for r in records or [])
+        ),
+    )
     assert not any("/clubs/" in record or "/rankings/" in record for record in left or [])
 
 
@@ -128,9 +145,12 @@ def test_an_account_page_is_never_kept_even_when_it_was_the_first_page(phone, al
     read(page, "/accounts/me/")
     page.reload()  # now under the worker, which was asked to keep the first load
     read(page, "/leagues/")  # a page that is kept: once it is, the worker has handled the earlier message too
-    kept = wait_until(page, """() => caches.keys().then((names) => Promise.all(names
+    kept = wait_until(
+        page,
+        """() => caches.keys().then((names) => Promise.all(names
         .filter((name) => name.startsWith("shitenno-copies-"))
         .map((name) => caches.open(name).then((cache) => cache.keys()))))
         .then((lists) => lists.flat().map((request) => new URL(request.url).pathname))""",
-                      lambda paths: "/leagues/" in paths)
+        lambda paths: "/leagues/" in paths,
+    )
     assert not any(path.startswith("/accounts/") for path in kept)

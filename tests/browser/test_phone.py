@@ -22,8 +22,9 @@ LIVE = 30_000  # ms: only bounds a hung page; the tests wait on the condition (s
 
 
 def four_seat_table(alice, bob, carol, dave):
-    return services.session_create(game="shitenno", created_by=alice, setup=SETUP,
-                                   players=[player_for_user(u) for u in (alice, bob, carol, dave)])
+    return services.session_create(
+        game="shitenno", created_by=alice, setup=SETUP, players=[player_for_user(u) for u in (alice, bob, carol, dave)]
+    )
 
 
 def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, alice, bob, carol, dave):
@@ -43,7 +44,6 @@ def test_it_shows_an_illegal_moves_reason_inline_with_debug_on(phone, settings, 
     # ...and it keeps following the table: another phone's move arrives by the poll.
     services.move_record(session=session, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)
     expect(page.locator("#table-body")).to_have_attribute("data-seq", "1", timeout=LIVE)
-
 
 
 def follow(page, target) -> None:
@@ -77,13 +77,16 @@ def demo(db):
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(phone, shoot, live_server, demo,
-                                                                              language, dark):
+def test_the_league_and_statistics_pages_fit_360_px_without_breaking_a_word(
+    phone, shoot, live_server, demo, language, dark
+):
     page = phone(get_user_model().objects.get(username="kenji"), dark=dark)
     language_cookie = {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
     page.context.add_cookies([language_cookie])
-    for name, url in (("league", reverse("league_detail", args=[demo.pk])),
-                      ("statistics", reverse("game_stats", args=["shitenno"]))):
+    for name, url in (
+        ("league", reverse("league_detail", args=[demo.pk])),
+        ("statistics", reverse("game_stats", args=["shitenno"])),
+    ):
         page.goto(url)
         expect(page.locator("html")).to_have_attribute("lang", language)
         shoot(page, f"{name}-{language}-{'dark' if dark else 'light'}")  # no database id in the file's name
@@ -115,18 +118,28 @@ def test_it_opens_the_phones_share_sheet_for_the_table_link(phone, alice, bob, c
 
 def test_it_warns_of_kokus_paid_over_the_cost_and_lets_them_be_paid(phone, alice, bob):
     # A two-player even year that leaves bob's Sakakibara with two Koku 3 cards; Honda passes his odd-year turn.
-    setup = {"players": [{"general": "honda"}, {"general": "sakakibara"}],
-             "titles": {"honda": "daimyo", "sakakibara": "shomyo"}, "gates": SETUP["gates"]}
+    setup = {
+        "players": [{"general": "honda"}, {"general": "sakakibara"}],
+        "titles": {"honda": "daimyo", "sakakibara": "shomyo"},
+        "gates": SETUP["gates"],
+    }
     four_troops = ["samurai", "bushi", "sohei", "shinobi"]
     moves = [
         {"type": "draw", "seat": 0, "troops": four_troops, "kokus": [3, 3]},
-        {"type": "split", "seat": 0, "lots": [{"troops": four_troops, "kokus": [], "hierarchy": "daimyo"},
-                                              {"troops": [], "kokus": [3, 3], "hierarchy": "shomyo"}]},
+        {
+            "type": "split",
+            "seat": 0,
+            "lots": [
+                {"troops": four_troops, "kokus": [], "hierarchy": "daimyo"},
+                {"troops": [], "kokus": [3, 3], "hierarchy": "shomyo"},
+            ],
+        },
         {"type": "choose", "seat": 1, "lot": 1},
         {"type": "end_turn", "seat": 0},
     ]
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+    )
     for seq, move in enumerate(moves):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     page = phone(bob)
@@ -137,7 +150,8 @@ def test_it_warns_of_kokus_paid_over_the_cost_and_lets_them_be_paid(phone, alice
     expect(place.locator(".surplus")).to_be_hidden()  # 3 of 5: short, the engine will say so
     place.locator('label.chip:has(input[value="k:3:1"])').click()
     expect(place.locator(".surplus")).to_have_text(
-        "You pay 6 kokus for a cost of 5: 1 will be lost. The rules allow it.")
+        "You pay 6 kokus for a cost of 5: 1 will be lost. The rules allow it."
+    )
     place.locator('select[name="bonus"]').select_option("exchange")
     place.locator('select[name="next_troop"]').select_option("sohei")
     place.get_by_role("button", name="Place the kamon").click()

@@ -43,7 +43,8 @@ def service():
 
 
 def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
-        phone, live_server, settings, alice, opened_round, vapid, service):  # noqa: F811
+    phone, live_server, settings, alice, opened_round, vapid, service
+):  # noqa: F811
     settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is on localhost
     device = Browser(service, "alice-phone")
     page = phone(alice)
@@ -80,9 +81,14 @@ def test_alice_turns_push_on_and_her_phone_shows_her_table_when_the_round_opens(
             break
         page.wait_for_timeout(50)
     registration = next(r for r in registrations if r["scopeURL"].startswith(live_server.url))
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url,
-                                                  "registrationId": registration["registrationId"],
-                                                  "data": json.dumps(message)})
-    shown = wait_until(page, """() => navigator.serviceWorker.ready
-        .then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body, n.data.url]))""", bool)
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": live_server.url, "registrationId": registration["registrationId"], "data": json.dumps(message)},
+    )
+    shown = wait_until(
+        page,
+        """() => navigator.serviceWorker.ready
+        .then(r => r.getNotifications()).then(ns => ns.map(n => [n.title, n.body, n.data.url]))""",
+        bool,
+    )
     assert shown == [[message["title"], message["body"], table.session.get_absolute_url()]]

@@ -23,7 +23,7 @@ SAYS = {
         "denied": "This browser refuses notifications from this site; allow them in its settings.",
         "dismissed": "Notifications were not allowed. Tap Turn on to be asked again.",
         "unsupported": "This browser cannot receive push messages. Choose e-mail below, or open this page in "
-                       "another browser.",
+        "another browser.",
         "failed": "This browser could not turn push on. Try again in a moment.",
         "refused": "The site could not turn push on for this device.",
         "push off": "The site could not turn push on for this device. Push is off on this site.",
@@ -33,11 +33,10 @@ SAYS = {
         "denied": "Deze browser weigert pushberichten van deze site; sta ze toe in de instellingen van de browser.",
         "dismissed": "Pushberichten zijn niet toegestaan. Tik op Zet aan om het opnieuw te laten vragen.",
         "unsupported": "Deze browser kan geen pushberichten ontvangen. Kies hieronder voor e-mail, of open deze "
-                       "pagina in een andere browser.",
+        "pagina in een andere browser.",
         "failed": "Deze browser kon pushberichten niet aanzetten. Probeer het zo nog eens.",
         "refused": "De site kon pushberichten voor dit apparaat niet aanzetten.",
-        "push off": "De site kon pushberichten voor dit apparaat niet aanzetten. Pushberichten staan uit op deze "
-                    "site.",
+        "push off": "De site kon pushberichten voor dit apparaat niet aanzetten. Pushberichten staan uit op deze site.",
         "turn on": "Zet aan",
     },
 }
@@ -55,8 +54,9 @@ def push_on(settings):
 
 def settings_page(phone, live_server, user, language, *scripts):
     page = phone(user)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     for script in scripts:
         page.context.add_init_script(script)
     page.goto("/accounts/notifications/")
@@ -90,7 +90,7 @@ def test_a_browser_without_push_is_told_at_once(phone, live_server, alice, push_
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_browser_that_fails_to_subscribe_is_said(phone, live_server, alice, push_on, language):
-    page = settings_page(phone, live_server, alice, language, f"({PERMISSION})(\"granted\")", SUBSCRIBE_FAILS)
+    page = settings_page(phone, live_server, alice, language, f'({PERMISSION})("granted")', SUBSCRIBE_FAILS)
     page.get_by_role("button", name=SAYS[language]["turn on"]).click()
     said(page, SAYS[language]["failed"])
     assert not PushSubscription.objects.exists()
@@ -98,11 +98,13 @@ def test_a_browser_that_fails_to_subscribe_is_said(phone, live_server, alice, pu
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_site_refusing_the_subscription_is_said_and_the_browser_s_is_dropped(
-        phone, live_server, alice, push_on, language):
+    phone, live_server, alice, push_on, language
+):
     """An endpoint the site will not post to (plain http on this machine): the device endpoint answers 400."""
     keys = ["http://127.0.0.1:9/push", "B" * 87, "a" * 22]
-    page = settings_page(phone, live_server, alice, language, f"({PERMISSION})(\"granted\")",
-                         f"({FAKE_SUBSCRIBE})({json.dumps(keys)})")
+    page = settings_page(
+        phone, live_server, alice, language, f'({PERMISSION})("granted")', f"({FAKE_SUBSCRIBE})({json.dumps(keys)})"
+    )
     page.get_by_role("button", name=SAYS[language]["turn on"]).click()
     said(page, SAYS[language]["refused"])
     assert not PushSubscription.objects.exists()
@@ -112,8 +114,9 @@ def test_the_site_refusing_the_subscription_is_said_and_the_browser_s_is_dropped
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_push_turned_off_on_the_site_meanwhile_says_why(phone, live_server, alice, push_on, settings, language):
     keys = ["https://push.example/send/abc", "B" * 87, "a" * 22]
-    page = settings_page(phone, live_server, alice, language, f"({PERMISSION})(\"granted\")",
-                         f"({FAKE_SUBSCRIBE})({json.dumps(keys)})")
+    page = settings_page(
+        phone, live_server, alice, language, f'({PERMISSION})("granted")', f"({FAKE_SUBSCRIBE})({json.dumps(keys)})"
+    )
     settings.VAPID_PRIVATE_KEY = ""  # the operator took the keys away after the page was shown: a 409
     page.get_by_role("button", name=SAYS[language]["turn on"]).click()
     said(page, SAYS[language]["push off"])
@@ -122,13 +125,21 @@ def test_push_turned_off_on_the_site_meanwhile_says_why(phone, live_server, alic
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_a_failure_said_on_the_page_passes_axe(phone, live_server, alice, push_on, axe_source, language,  # noqa: F811
-                                               dark):
+def test_a_failure_said_on_the_page_passes_axe(
+    phone,
+    live_server,
+    alice,
+    push_on,
+    axe_source,
+    language,  # noqa: F811
+    dark,
+):
     """The failure's red line keeps its contrast, light and dark (axe-core, as tests/browser/test_axe.py runs it)."""
     page = phone(alice, dark=dark)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
-    page.context.add_init_script(f"({PERMISSION})(\"denied\")")
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    page.context.add_init_script(f'({PERMISSION})("denied")')
     page.goto("/accounts/notifications/")
     page.get_by_role("button", name=SAYS[language]["turn on"]).click()
     said(page, SAYS[language]["denied"])

@@ -40,9 +40,10 @@ def deliver(page, live_server, message: dict) -> None:
             break
         page.wait_for_timeout(50)
     registration = next(r for r in registrations if r["scopeURL"].startswith(live_server.url))
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url,
-                                                  "registrationId": registration["registrationId"],
-                                                  "data": json.dumps(message)})
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": live_server.url, "registrationId": registration["registrationId"], "data": json.dumps(message)},
+    )
     cdp.detach()
 
 
@@ -52,7 +53,8 @@ def shown_once(page, title: str) -> list[str]:
 
 
 def test_a_shared_phone_shows_each_push_only_to_the_account_signed_in(
-        phone, live_server, settings, alice, bob, opened_round, vapid, service):  # noqa: F811
+    phone, live_server, settings, alice, bob, opened_round, vapid, service
+):  # noqa: F811
     settings.PUSH_LOCAL_ENDPOINTS = True
     device = Browser(service, "club-phone")
     page = phone(alice)
@@ -73,8 +75,9 @@ def test_a_shared_phone_shows_each_push_only_to_the_account_signed_in(
     deliver(page, live_server, for_alice)
     assert shown_once(page, for_alice["title"]) == [for_alice["title"]]
 
-    page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                  ".then(ns => ns.forEach(n => n.close()))")
+    page.evaluate(
+        "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.forEach(n => n.close()))"
+    )
     sign_in(page, bob)  # the phone changes hands
     page.goto("/leagues/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -96,7 +99,8 @@ KEPT_SUBSCRIBE = """([endpoint, p256dh, auth]) => {
 
 
 def test_the_settings_page_says_push_is_on_only_while_the_site_holds_this_device(
-        phone, live_server, settings, alice, vapid, service):  # noqa: F811
+    phone, live_server, settings, alice, vapid, service
+):  # noqa: F811
     """The site dropped the device (its session ended: a password change) while the browser kept its
     subscription: the page says push is off, and "Turn on" registers it again (issue 47)."""
     settings.PUSH_LOCAL_ENDPOINTS = True

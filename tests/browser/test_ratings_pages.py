@@ -19,13 +19,15 @@ VERDICT = {"en": "Seat 1 wins more often than chance would give", "nl": "Plaats 
 
 
 def in_language(page, live_server, language: str) -> None:
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_new_table_page_shows_each_seats_chance_once_the_players_are_chosen(phone, shoot, live_server, club,
-                                                                               alice, carol, language):
+def test_the_new_table_page_shows_each_seats_chance_once_the_players_are_chosen(
+    phone, shoot, live_server, club, alice, carol, language
+):
     Rating.objects.create(kind="game", key="shitenno", player=player_for_user(alice), mu=31, sigma=2.5, games=60)
     her = player_for_user(carol)  # carol is in alice's club: alice may seat her; she has no rating (the prior)
     page = phone(alice)
@@ -46,20 +48,34 @@ def test_the_new_table_page_shows_each_seats_chance_once_the_players_are_chosen(
 
 
 def finished(alice, game: str, setup: dict, ranks: list[int], times: int) -> None:
-    outcome = {"termination": "end", "details": {},
-               "placings": [{"seat": s, "rank": r, "score": 10 - r} for s, r in enumerate(ranks)]}
+    outcome = {
+        "termination": "end",
+        "details": {},
+        "placings": [{"seat": s, "rank": r, "score": 10 - r} for s, r in enumerate(ranks)],
+    }
     for _ in range(times):
-        session = TableSession.objects.create(game=game, rules_version="1", setup=setup, created_by=alice,
-                                              is_public=True, entry="moves", status="finished", state={},
-                                              outcome=outcome)
+        session = TableSession.objects.create(
+            game=game,
+            rules_version="1",
+            setup=setup,
+            created_by=alice,
+            is_public=True,
+            entry="moves",
+            status="finished",
+            state={},
+            outcome=outcome,
+        )
         stats_store.table_changed(session)  # as the services do when a table finishes
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_balance_on_each_statistics_page_fits_the_phone_and_says_its_verdict(phone, shoot, live_server, alice,
-                                                                                  language):
-    shitenno = {"players": [{"general": "honda"}, {"general": "ii"}, {"general": "sakai"}],
-                "titles": {"honda": "daimyo", "ii": "shomyo", "sakai": "sensei"}}
+def test_the_balance_on_each_statistics_page_fits_the_phone_and_says_its_verdict(
+    phone, shoot, live_server, alice, language
+):
+    shitenno = {
+        "players": [{"general": "honda"}, {"general": "ii"}, {"general": "sakai"}],
+        "titles": {"honda": "daimyo", "ii": "shomyo", "sakai": "sensei"},
+    }
     finished(alice, "shitenno", shitenno, [1, 2, 3], 20)
     finished(alice, "shitenno", shitenno, [2, 1, 3], 4)
     teikoku = {"clans": ["fujiwara", "minamoto", "tokugawa"]}

@@ -22,18 +22,25 @@ from tests.browser.test_phone import fits_the_phone
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAID = {
-    "en": {"expired": f"This link is more than {mail.UNSUBSCRIBE_DAYS} days old and no longer works.",
-           "settings": "Notification settings", "create": "Create",
-           "budget": f"You founded {CLUBS_PER_DAY} clubs in the last day, the most one account may"},
-    "nl": {"expired": f"Deze link is meer dan {mail.UNSUBSCRIBE_DAYS} dagen oud en werkt niet meer.",
-           "settings": "Instellingen voor berichten", "create": "Aanmaken",
-           "budget": f"Je hebt de afgelopen dag {CLUBS_PER_DAY} clubs opgericht"},
+    "en": {
+        "expired": f"This link is more than {mail.UNSUBSCRIBE_DAYS} days old and no longer works.",
+        "settings": "Notification settings",
+        "create": "Create",
+        "budget": f"You founded {CLUBS_PER_DAY} clubs in the last day, the most one account may",
+    },
+    "nl": {
+        "expired": f"Deze link is meer dan {mail.UNSUBSCRIBE_DAYS} dagen oud en werkt niet meer.",
+        "settings": "Instellingen voor berichten",
+        "create": "Aanmaken",
+        "budget": f"Je hebt de afgelopen dag {CLUBS_PER_DAY} clubs opgericht",
+    },
 }
 
 
 def in_language(page, live_server, language: str) -> None:
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])

@@ -14,10 +14,22 @@ from tests.leagues.league_helpers import enter, league_with_season
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"edit": "Edit", "save": "Save the correction", "saved": "The result is corrected", "delete": "Delete",
-           "deleted": "is deleted", "for": "for Gus"},
-    "nl": {"edit": "Bewerken", "save": "Correctie opslaan", "saved": "De uitslag is gecorrigeerd",
-           "delete": "Verwijderen", "deleted": "is verwijderd", "for": "voor Gus"},
+    "en": {
+        "edit": "Edit",
+        "save": "Save the correction",
+        "saved": "The result is corrected",
+        "delete": "Delete",
+        "deleted": "is deleted",
+        "for": "for Gus",
+    },
+    "nl": {
+        "edit": "Bewerken",
+        "save": "Correctie opslaan",
+        "saved": "De uitslag is gecorrigeerd",
+        "delete": "Verwijderen",
+        "deleted": "is verwijderd",
+        "for": "voor Gus",
+    },
 }
 
 
@@ -28,8 +40,9 @@ def test_the_organiser_corrects_then_deletes_a_result_on_a_phone(phone, live_ser
     result = enter(season, carol, [(carol, 1, 30), (gus, 2, 20), (alice, 3, 10)], game="Go")
     words = WORDS[language]
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
 
     page.goto(league.get_absolute_url())
     follow(page, page.locator(f"#result-{result.pk}").get_by_role("link", name=words["edit"], exact=True))
@@ -49,14 +62,14 @@ def test_the_organiser_corrects_then_deletes_a_result_on_a_phone(phone, live_ser
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_waiting_page_names_the_guest_beside_sign_off_on_a_phone(phone, live_server, club, alice, carol,
-                                                                     language):
+def test_the_waiting_page_names_the_guest_beside_sign_off_on_a_phone(phone, live_server, club, alice, carol, language):
     _league, season = league_with_season(club, alice)
     gus = player_guest_create(name="Gus", created_by=alice, club=club)
     result = enter(season, carol, [(carol, 1, 30), (gus, 2, 20)], game="Go")
     page = phone(alice)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto("/results/waiting/")
     expect(page.locator(f"#result-{result.pk} .signs-for")).to_have_text(WORDS[language]["for"])
     # the row fits (the page's heading, "Waiting for your sign-off", wraps at its hyphen as it did before)

@@ -47,8 +47,11 @@ def play(page, move: dict, state: dict) -> None:
 
 def test_one_era_of_solo_play_on_a_phone(phone, shoot, alice):
     session = services.session_create(
-        game="samurai_empires", created_by=alice, players=[player_for_user(alice)],
-        setup={"mode": "solo", "players": [{"name": "alice", "training_ground": 1}], "board": SOLO_BOARD, "seed": 8})
+        game="samurai_empires",
+        created_by=alice,
+        players=[player_for_user(alice)],
+        setup={"mode": "solo", "players": [{"name": "alice", "training_ground": 1}], "board": SOLO_BOARD, "seed": 8},
+    )
     page = phone(alice)
     page.goto(session.get_absolute_url())
     expect(page.locator("h1")).to_have_text("Small Samurai Empires table")
@@ -87,9 +90,11 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, live_se
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("h1")).to_have_text("Small Samurai Empires table")
     session = TableSession.objects.get()
-    eras = [{"p0_place0": 2, "p1_place0": 1, "p2_place1": 1},
-            {"p0_place1": 1, "p1_place2": 1, "p2_place3": 3},
-            {"p0_place3": 1, "p1_place1": 2, "p2_shrines": 4}]
+    eras = [
+        {"p0_place0": 2, "p1_place0": 1, "p2_place1": 1},
+        {"p0_place1": 1, "p1_place2": 1, "p2_place3": 3},
+        {"p0_place3": 1, "p1_place1": 2, "p2_shrines": 4},
+    ]
     for seq, fields in enumerate(eras, start=1):
         form = page.locator('form[data-move="era_score"]')
         fill(form, fields)
@@ -101,14 +106,16 @@ def test_a_three_player_score_sheet_to_a_winner_on_a_phone(phone, shoot, live_se
     shoot(page, "sse-sheet-final-count")
     # the era's sheet fits the card at 360 px, "Other" and the era's total included, in English and in Dutch
     for language in ("en", "nl"):
-        page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                                   "url": live_server.url}])
+        page.context.add_cookies(
+            [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+        )
         page.reload()
         expect(page.locator(".sse-era-rows li")).to_have_count(3)
         assert page.locator(".sse-sheet").evaluate("s => s.scrollWidth <= s.clientWidth"), language
         for block in page.locator(".sse-era-rows li").all():
-            assert block.evaluate("b => b.getBoundingClientRect().right <= b.closest('.sse-sheet')"
-                                  ".getBoundingClientRect().right"), language
+            assert block.evaluate(
+                "b => b.getBoundingClientRect().right <= b.closest('.sse-sheet').getBoundingClientRect().right"
+            ), language
         no_horizontal_scroll(page)
     page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
     page.reload()

@@ -88,8 +88,9 @@ def test_a_four_region_board_entered_on_a_phone_and_a_table_opened_from_it(phone
 
     expect(page.locator(".messages")).to_contain_text("The board “Our box” is saved for Edo Gamers.")
     saved = BoardSetup.objects.get()
-    assert saved.board == {"regions": [{**r, "spaces": ["attack", "harvest", "recruit", "move"]}
-                                       for r in BOARD["regions"]]}
+    assert saved.board == {
+        "regions": [{**r, "spaces": ["attack", "harvest", "recruit", "move"]} for r in BOARD["regions"]]
+    }
     expect(page.locator("#id_board_setup")).to_have_value(str(saved.pk))
     thumb.fill(page.locator("#id_seat1_guest"), "Ren")  # 2 players and the new board are picked already
     thumb.tap(page.get_by_role("button", name="Open the table"))
@@ -110,13 +111,15 @@ def test_a_refused_region_says_why_beside_the_field_and_saves_nothing(phone, ali
     page.locator('label.chip[for="id_province0_kind_2"]').click()  # a resource slot: no Capital
     page.get_by_role("button", name="Save and go to the next region").click()
     expect(page.locator(".field.invalid:has(#id_values) .error")).to_have_text(
-        "“three” is not a whole number from 0 to 999.")
+        "“three” is not a whole number from 0 to 999."
+    )
     expect(page.locator("#id_values")).to_be_focused()
     no_horizontal_scroll(page)
     page.get_by_label("Points by place").fill("6 3 1")
     page.get_by_role("button", name="Save and go to the next region").click()
     expect(page.locator("form .error[role=alert]")).to_have_text(
-        "Tohoku needs exactly one Capital and at least one Shrine province.")
+        "Tohoku needs exactly one Capital and at least one Shrine province."
+    )
     expect(page.locator("h1")).to_have_text("Region 1 of 4")
     page.get_by_role("button", name="One more province").click()
     expect(page.locator("#id_province5_name")).to_be_visible()

@@ -19,23 +19,38 @@ from .test_table import no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SAYS = {"en": {"badge": "1 to sign", "sign": "Sign off", "thanks": "Thank you: your sign-off is recorded.",
-               "heading": "Waiting for your sign-off", "account": "Your account"},
-        "nl": {"badge": "1 te bevestigen", "sign": "Bevestigen", "thanks": "Bedankt: je bevestiging is vastgelegd.",
-               "heading": "Wacht op jouw bevestiging", "account": "Je account"}}
+SAYS = {
+    "en": {
+        "badge": "1 to sign",
+        "sign": "Sign off",
+        "thanks": "Thank you: your sign-off is recorded.",
+        "heading": "Waiting for your sign-off",
+        "account": "Your account",
+    },
+    "nl": {
+        "badge": "1 te bevestigen",
+        "sign": "Bevestigen",
+        "thanks": "Bedankt: je bevestiging is vastgelegd.",
+        "heading": "Wacht op jouw bevestiging",
+        "account": "Je account",
+    },
+}
 
 
 def in_language(phone, live_server, user, language):
     page = phone(user)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     return page
 
 
 def on_one_line(locator) -> None:
     """The badge does not break inside ("1 te" over "bevestigen"): one line of its text high."""
-    height, line = locator.evaluate("e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)"
-                                    " || parseFloat(getComputedStyle(e).fontSize) * 1.5]")
+    height, line = locator.evaluate(
+        "e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)"
+        " || parseFloat(getComputedStyle(e).fontSize) * 1.5]"
+    )
     assert height < 2 * line, (height, line)
 
 
@@ -44,8 +59,13 @@ def waiting(club, season, alice, bob):
     from leagues.club.clubs import club_join
 
     club_join(token=club.invite_token, user=bob)
-    return results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    return results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
@@ -69,8 +89,9 @@ def test_from_the_badge_to_a_signed_result_and_back_on_a_phone(phone, live_serve
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone, live_server, shoot, club, season,
-                                                                           alice, django_user_model, language):
+def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(
+    phone, live_server, shoot, club, season, alice, django_user_model, language
+):
     """The account's row of the header (who is signed in, the badge) stays one row at 360 px: "Log out (name)"
     had wrapped under the badge, pushing every page down a row. The name opens a small menu with "Log out"
     (on every page, so a phone offline can sign out too) and the account page."""
@@ -78,8 +99,13 @@ def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone
 
     kenji = django_user_model.objects.create_user("kenji_tanaka")
     club_join(token=club.invite_token, user=kenji)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(kenji), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(kenji), "rank": 2}],
+    )
     page = in_language(phone, live_server, kenji, language)
     page.goto("/")
     badge = page.get_by_role("link", name=SAYS[language]["badge"])
@@ -90,8 +116,9 @@ def test_the_header_holds_one_line_with_the_badge_and_a_twelve_letter_name(phone
     assert len(rows) >= 2 and max(rows) - min(rows) < 44, rows  # one row: nothing wrapped under the badge
     no_horizontal_scroll(page)
     shoot(page, f"header-with-badge-{language}")
-    log_out_button = page.get_by_role("button", name="Log out (kenji_tanaka)" if language == "en"
-                                      else "Uitloggen (kenji_tanaka)")
+    log_out_button = page.get_by_role(
+        "button", name="Log out (kenji_tanaka)" if language == "en" else "Uitloggen (kenji_tanaka)"
+    )
     expect(log_out_button).to_be_hidden()  # the menu is closed until the name is tapped
     page.locator("header .account .who > summary").click()
     expect(log_out_button).to_be_in_viewport(ratio=1)  # all of it: the menu opens inside the phone's width
@@ -116,8 +143,9 @@ def test_the_name_menu_opens_inside_the_phone_beside_the_brand_too(phone, live_s
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_a_dispute_s_message_opens_the_league_page_at_that_result(phone, live_server, shoot, alice, bob, waiting,
-                                                                  language):
+def test_a_dispute_s_message_opens_the_league_page_at_that_result(
+    phone, live_server, shoot, alice, bob, waiting, language
+):
     Preference.objects.create(user=alice, dispute=Channel.EMAIL)
     results.result_sign_off(result=waiting, user=bob, agreed=False, note="I won that game")
     message = worded(Kind.DISPUTE, Notification.objects.get(recipient=alice, kind=Kind.DISPUTE).payload, language)

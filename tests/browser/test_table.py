@@ -93,8 +93,12 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
     alice_phone.goto(reverse("table_new"))
     shoot(alice_phone, "1-new-table")
     no_horizontal_scroll(alice_phone)
-    seats = [("alice", "", "honda", "daimyo"), ("bob", "", "sakakibara", "shomyo"),
-             ("", "Carl", "sakai", "sensei"), ("", "Dora", "ii", "hatamoto")]
+    seats = [
+        ("alice", "", "honda", "daimyo"),
+        ("bob", "", "sakakibara", "shomyo"),
+        ("", "Carl", "sakai", "sensei"),
+        ("", "Dora", "ii", "hatamoto"),
+    ]
     alice_phone.locator("label.chip", has_text="4 players").tap()
     alice_phone.get_by_label("Let the site deal the starting titles").uncheck()
     alice_phone.get_by_label("Let the site deal the gates").uncheck()
@@ -183,9 +187,13 @@ def test_two_phones_play_a_table_live(phone, shoot, live_server, alice, bob, clu
 
 def test_the_last_move_shows_the_final_count_on_both_phones(phone, shoot, alice, bob):
     setup, moves = random_legal_game(1, 2)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob)],
-                                      colours=["red", "blue"])
+    session = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        players=[player_for_user(alice), player_for_user(bob)],
+        colours=["red", "blue"],
+    )
     for seq, move in enumerate(moves[:-1]):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     assert moves[-1]["type"] == "end_turn"

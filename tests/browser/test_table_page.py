@@ -29,9 +29,13 @@ SEED, PLAYERS, PLACING = 1, 3, 36
 def three_player_table(alice, bob, carol, moves: int):
     """A three-player table with the first `moves` moves of a legal game entered; the game's remaining moves."""
     setup, game = random_legal_game(SEED, PLAYERS)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(u) for u in (alice, bob, carol)],
-                                      colours=["red", "blue", "yellow"])
+    session = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        players=[player_for_user(u) for u in (alice, bob, carol)],
+        colours=["red", "blue", "yellow"],
+    )
     for seq, move in enumerate(game[:moves]):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     session.refresh_from_db()
@@ -45,7 +49,8 @@ def top_of(page, selector: str) -> float:
 
 def on_screen(page, selector: str) -> bool:
     return page.locator(selector).evaluate(
-        "el => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; }")
+        "el => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; }"
+    )
 
 
 def settled(page) -> None:
@@ -130,20 +135,28 @@ def test_every_field_the_chosen_province_needs_is_shown(phone, alice, bob, carol
     page.goto(session.get_absolute_url())
     place = page.locator('form[data-move="place"]')
     bonus, beneath = place.locator('select[name="bonus"]'), place.locator('select[name="next_troop"]')
-    for province, shows_bonus, shows_beneath in (("kanto", True, True), ("tohoku", True, True),
-                                                 ("hokkaido", True, False), ("kyushu", False, False)):
+    for province, shows_bonus, shows_beneath in (
+        ("kanto", True, True),
+        ("tohoku", True, True),
+        ("hokkaido", True, False),
+        ("kyushu", False, False),
+    ):
         place.locator(f'label.chip:has(input[value="{province}"])').click()
         (expect(bonus).to_be_visible if shows_bonus else expect(bonus).to_be_hidden)()
         (expect(beneath).to_be_visible if shows_beneath else expect(beneath).to_be_hidden)()
     assert place.locator("details").count() == 0  # nothing the placement needs is folded away
 
 
-@pytest.mark.parametrize("language,said", [
-    ("en", "A kamon on Kantō's position 1 takes the top tile of its gate: choose the bonus face taken."),
-    ("nl", "Een kamon op positie 1 van Kantō neemt de bovenste tegel van de poort: kies de genomen bonuskant."),
-])
-def test_a_missing_bonus_is_asked_for_next_to_its_field_in_the_players_words(phone, live_server, alice, bob,
-                                                                              carol, language, said):
+@pytest.mark.parametrize(
+    "language,said",
+    [
+        ("en", "A kamon on Kantō's position 1 takes the top tile of its gate: choose the bonus face taken."),
+        ("nl", "Een kamon op positie 1 van Kantō neemt de bovenste tegel van de poort: kies de genomen bonuskant."),
+    ],
+)
+def test_a_missing_bonus_is_asked_for_next_to_its_field_in_the_players_words(
+    phone, live_server, alice, bob, carol, language, said
+):
     session, _rest = three_player_table(alice, bob, carol, PLACING)
     page = phone(bob)
     if language == "nl":
@@ -159,16 +172,24 @@ def test_a_missing_bonus_is_asked_for_next_to_its_field_in_the_players_words(pho
     assert page.locator("#table-body").get_attribute("data-seq") == str(PLACING)
 
 
-def test_without_javascript_the_gate_fields_show_and_the_server_names_the_missing_one(chromium, live_server,
-                                                                                      alice, bob, carol):
+def test_without_javascript_the_gate_fields_show_and_the_server_names_the_missing_one(
+    chromium, live_server, alice, bob, carol
+):
     session, _rest = three_player_table(alice, bob, carol, PLACING)
     client = Client()
     client.force_login(bob)
     context = chromium.new_context(viewport=PHONE, java_script_enabled=False, base_url=live_server.url)
     try:
-        context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "url": live_server.url,
-                              "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value},
-                             {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": "nl", "url": live_server.url}])
+        context.add_cookies(
+            [
+                {
+                    "name": django_settings.SESSION_COOKIE_NAME,
+                    "url": live_server.url,
+                    "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
+                },
+                {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": "nl", "url": live_server.url},
+            ]
+        )
         page = context.new_page()
         page.goto(session.get_absolute_url())
         place = page.locator('form[data-move="place"]')
@@ -179,7 +200,8 @@ def test_without_javascript_the_gate_fields_show_and_the_server_names_the_missin
         place.locator('button[type="submit"]').click()  # a plain POST: the whole page comes back, 400
         expect(page.locator("#place-next-troop-error")).to_have_text(
             "De tegel van de poort van Tōhoku nemen legt de volgende bloot: kies de troepenkant die eronder "
-            "zichtbaar wordt.")
+            "zichtbaar wordt."
+        )
         expect(page.locator('select[name="bonus"]')).to_have_value("plus_one")
     finally:
         context.close()
@@ -205,13 +227,21 @@ def test_a_stale_phone_is_told_once(phone, alice, bob, carol):
 @pytest.mark.parametrize("game", ["teikoku", "samurai_empires"])
 def test_the_other_games_put_their_move_panel_on_the_first_screen_too(phone, alice, bob, game):
     if game == "teikoku":
-        session = services.session_create(game="teikoku", created_by=alice, setup=SHORT,
-                                          players=[player_for_user(alice), player_for_user(bob)])
+        session = services.session_create(
+            game="teikoku", created_by=alice, setup=SHORT, players=[player_for_user(alice), player_for_user(bob)]
+        )
     else:
         session = services.session_create(
-            game="samurai_empires", created_by=alice, players=[player_for_user(alice)],
-            setup={"mode": "solo", "players": [{"name": "alice", "training_ground": 1}], "board": SOLO_BOARD,
-                   "seed": 7})
+            game="samurai_empires",
+            created_by=alice,
+            players=[player_for_user(alice)],
+            setup={
+                "mode": "solo",
+                "players": [{"name": "alice", "training_ground": 1}],
+                "board": SOLO_BOARD,
+                "seed": 7,
+            },
+        )
     page = phone(alice)
     page.goto(session.get_absolute_url())
     assert top_of(page, "#move") < SCREEN

@@ -23,14 +23,23 @@ DEBT = {"type": "correction", "seat": 1, "from": 1, "to": "supply", "amount": 1,
 LAST_CARDS = {"type": "cards_leave", "seat": 0, "deck": "yakuza", "count": 4, "note": "card effect"}
 
 
-def test_each_phone_signs_the_finished_game_off_from_the_table_and_the_standings_change(phone, shoot, alice, bob,
-                                                                                         club):
+def test_each_phone_signs_the_finished_game_off_from_the_table_and_the_standings_change(phone, shoot, alice, bob, club):
     clubs.club_join(token=club.invite_token, user=bob)
     league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    season = seasons.season_create(league=league, name="Spring", starts_on=TODAY - datetime.timedelta(days=9),
-                                   ends_on=TODAY + datetime.timedelta(days=30), user=alice)
-    session = services.session_create(game="teikoku", created_by=alice, setup=TWO_CLANS, club=club,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    season = seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
+    session = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=TWO_CLANS,
+        club=club,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     services.move_record(session=session, seq=0, move=DEBT, user=alice)
     alice_phone, bob_phone = phone(alice), phone(bob, dark=True)
     for p in (alice_phone, bob_phone):

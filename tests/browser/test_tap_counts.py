@@ -28,9 +28,11 @@ TODAY = timezone.localdate()
 def test_an_era_of_a_three_player_score_sheet(phone, alice):
     """Each player placed in two regions and holds a Shrine: 2 places and the shrines per player, one button."""
     session = services.session_create(
-        game="samurai_empires", created_by=alice,
+        game="samurai_empires",
+        created_by=alice,
         players=[player_for_user(alice), Player.objects.create(name="Ren"), Player.objects.create(name="Sora")],
-        setup={"mode": "multiplayer", "players": [{"name": n} for n in ("alice", "Ren", "Sora")], "board": BOARD})
+        setup={"mode": "multiplayer", "players": [{"name": n} for n in ("alice", "Ren", "Sora")], "board": BOARD},
+    )
     page = phone(alice)
     thumb = Thumb(page)
     page.goto(session.get_absolute_url())
@@ -54,8 +56,9 @@ def test_a_teikoku_raid(phone, alice, bob, how, expected):
     battle cubes one fill more; or the site rolls (one tap)."""
     setup, moves = get_game("teikoku").demo_game(0, 2)
     at = next(i for i, move in enumerate(moves) if move["type"] == "raid")
-    session = services.session_create(game="teikoku", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="teikoku", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+    )
     for seq, move in enumerate(moves[:at]):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     page = phone(alice)
@@ -81,10 +84,20 @@ def test_a_sign_off_from_the_finished_table(phone, alice, bob, club):
     """The finished table shows its result with the seated player's "Sign off": one tap, no page to find."""
     clubs.club_join(token=club.invite_token, user=bob)
     league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    seasons.season_create(league=league, name="Spring", starts_on=TODAY - datetime.timedelta(days=9),
-                          ends_on=TODAY + datetime.timedelta(days=30), user=alice)
-    session = services.session_create(game="teikoku", created_by=alice, setup=TWO_CLANS, club=club,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
+    session = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=TWO_CLANS,
+        club=club,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     services.move_record(session=session, seq=0, move=DEBT, user=alice)
     session.refresh_from_db()
     services.move_record(session=session, seq=1, move=LAST_CARDS, user=alice)

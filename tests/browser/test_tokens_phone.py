@@ -13,12 +13,24 @@ from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"tokens": "Access tokens for apps", "name": "Name", "write": "Read and write", "make": "Make the token",
-           "password": "Your password",
-           "revoke": "Revoke “Score app”", "revoked": "The token is revoked"},
-    "nl": {"tokens": "Toegangstokens voor apps", "name": "Naam", "write": "Lezen en schrijven",
-           "make": "Maak het token", "password": "Je wachtwoord",
-           "revoke": "“Score app” intrekken", "revoked": "Het token is ingetrokken"},
+    "en": {
+        "tokens": "Access tokens for apps",
+        "name": "Name",
+        "write": "Read and write",
+        "make": "Make the token",
+        "password": "Your password",
+        "revoke": "Revoke “Score app”",
+        "revoked": "The token is revoked",
+    },
+    "nl": {
+        "tokens": "Toegangstokens voor apps",
+        "name": "Naam",
+        "write": "Lezen en schrijven",
+        "make": "Maak het token",
+        "password": "Je wachtwoord",
+        "revoke": "“Score app” intrekken",
+        "revoked": "Het token is ingetrokken",
+    },
 }
 
 
@@ -26,8 +38,9 @@ WORDS = {
 def test_a_person_makes_uses_and_revokes_a_token_on_a_phone(phone, live_server, carol, language):
     words = WORDS[language]
     page = phone(carol)
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto("/accounts/me/")
     follow(page, page.get_by_role("link", name=words["tokens"]))
     fits_the_phone(page)

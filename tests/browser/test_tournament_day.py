@@ -24,27 +24,51 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 POLL = 25_000  # the wall polls every 10 s
 WALL = {"width": 1920, "height": 1080}
 WORDS = {
-    "en": {"enter": "Enter and check in", "first": "Pair round 1", "next": "Pair the next round",
-           "save": "Save the places",
-           "line": "Round {round}: table {table}, Teikoku, seat {seat}, with {others}",
-           "final": "Final: table {table}, Teikoku, seat {seat}, with {others}", "and": " and ",
-           "checked": "You are checked in.", "winner": "Winner: {name}", "playing": "4 tables still playing",
-           "done": "Every table has its places.", "final_table": "Final table", "standings": "Final standings",
-           "set_up": "Set up a tournament", "set_up_button": "Set up the tournament", "own": "my own points, below",
-           "scheme": "Points per place: 5, 3, 1, 0 (pods of 4)"},
-    "nl": {"enter": "Meedoen en inchecken", "first": "Ronde 1 indelen", "next": "De volgende ronde indelen",
-           "save": "Uitslag opslaan", "line": "Ronde {round}: tafel {table}, Teikoku, plaats {seat}, met {others}",
-           "final": "Finale: tafel {table}, Teikoku, plaats {seat}, met {others}", "and": " en ",
-           "checked": "Je bent ingecheckt.", "winner": "Winnaar: {name}", "playing": "4 tafels spelen nog",
-           "done": "Alle tafels hebben hun uitslag.", "final_table": "Finaletafel", "standings": "Eindstand",
-           "set_up": "Een toernooi opzetten", "set_up_button": "Het toernooi opzetten",
-           "own": "mijn eigen punten, hieronder", "scheme": "Punten per plaats: 5, 3, 1, 0 (pods van 4)"},
+    "en": {
+        "enter": "Enter and check in",
+        "first": "Pair round 1",
+        "next": "Pair the next round",
+        "save": "Save the places",
+        "line": "Round {round}: table {table}, Teikoku, seat {seat}, with {others}",
+        "final": "Final: table {table}, Teikoku, seat {seat}, with {others}",
+        "and": " and ",
+        "checked": "You are checked in.",
+        "winner": "Winner: {name}",
+        "playing": "4 tables still playing",
+        "done": "Every table has its places.",
+        "final_table": "Final table",
+        "standings": "Final standings",
+        "set_up": "Set up a tournament",
+        "set_up_button": "Set up the tournament",
+        "own": "my own points, below",
+        "scheme": "Points per place: 5, 3, 1, 0 (pods of 4)",
+    },
+    "nl": {
+        "enter": "Meedoen en inchecken",
+        "first": "Ronde 1 indelen",
+        "next": "De volgende ronde indelen",
+        "save": "Uitslag opslaan",
+        "line": "Ronde {round}: tafel {table}, Teikoku, plaats {seat}, met {others}",
+        "final": "Finale: tafel {table}, Teikoku, plaats {seat}, met {others}",
+        "and": " en ",
+        "checked": "Je bent ingecheckt.",
+        "winner": "Winnaar: {name}",
+        "playing": "4 tafels spelen nog",
+        "done": "Alle tafels hebben hun uitslag.",
+        "final_table": "Finaletafel",
+        "standings": "Eindstand",
+        "set_up": "Een toernooi opzetten",
+        "set_up_button": "Het toernooi opzetten",
+        "own": "mijn eigen punten, hieronder",
+        "scheme": "Punten per plaats: 5, 3, 1, 0 (pods van 4)",
+    },
 }
 
 
 def speaking(page, language, live_server):
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     return page
 
 
@@ -65,14 +89,16 @@ def own_line(words, tournament, user):
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_wall(
-        phone, chromium, live_server, shoot, alice, carol, club, language):
+    phone, chromium, live_server, shoot, alice, carol, club, language
+):
     words = WORDS[language]
     club.members_public = True  # the wall needs no log-in
     club.save()
     members = [carol]
     for n in range(14):
-        user = players.user_sign_up(username=f"player{n:02}", email=f"p{n}@example.org",
-                                    password="a long passphrase 42")
+        user = players.user_sign_up(
+            username=f"player{n:02}", email=f"p{n}@example.org", password="a long passphrase 42"
+        )
         clubs.club_join(token=club.invite_token, user=user)
         members.append(user)
     # the organiser sets it up from the club's page: Teikoku, pods of four scoring 5, 3, 1, 0, four Swiss rounds,
@@ -93,9 +119,15 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
     with organiser.expect_navigation():
         organiser.get_by_role("button", name=words["set_up_button"]).tap()
     tournament = Tournament.objects.get(club=club)
-    assert (tournament.name, tournament.games, tournament.table_sizes, tournament.swiss_rounds, tournament.cut,
-            tournament.cut_size, tournament.scheme) == ("Winter cup", ["teikoku"], [4], 4, "final", 4,
-                                                        {"4": [5, 3, 1, 0]})
+    assert (
+        tournament.name,
+        tournament.games,
+        tournament.table_sizes,
+        tournament.swiss_rounds,
+        tournament.cut,
+        tournament.cut_size,
+        tournament.scheme,
+    ) == ("Winter cup", ["teikoku"], [4], 4, "final", 4, {"4": [5, 3, 1, 0]})
     expect(organiser).to_have_url(f"{live_server.url}/tournaments/{tournament.pk}/")
     expect(organiser.locator("p.scheme")).to_have_text(words["scheme"])
     with organiser.expect_navigation():
@@ -139,7 +171,8 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
                 expect(organiser.locator("#round-title")).to_have_text(words["final_table"])
                 assert pods == 1
             expect(organiser.locator("[data-round-clock] [data-clock-left]")).to_have_text(
-                re.compile(r"^\d+:\d\d$"))  # round-clock.js counts down
+                re.compile(r"^\d+:\d\d$")
+            )  # round-clock.js counts down
             no_horizontal_scroll(organiser)
             carols.reload()
             line = own_line(words, tournament, carol)
@@ -163,8 +196,9 @@ def test_sixteen_players_four_swiss_rounds_and_a_final_table_on_phones_and_the_w
             expect(organiser.locator("#round .playing")).to_have_text(words["done"])
             shoot(organiser, f"tournament-{language}-round-{number}-organiser")
         final = TournamentPod.objects.get(round__tournament=tournament, round__number=5)
-        winner = next(p for p in tournament.entries.select_related("player")
-                      if final.places.get(str(p.player_id)) == 1).player.name
+        winner = next(
+            p for p in tournament.entries.select_related("player") if final.places.get(str(p.player_id)) == 1
+        ).player.name
         expect(organiser.locator(".winner")).to_have_text(words["winner"].format(name=winner))
         expect(projector.locator("#wall .winner")).to_have_text(words["winner"].format(name=winner), timeout=POLL)
         expect(projector.locator("#standings-title")).to_have_text(words["standings"])

@@ -21,18 +21,31 @@ from .test_table import no_horizontal_scroll
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
-    "en": {"next": "Pair the next round", "semi": "Semi-finals", "final_table": "Final table",
-           "final": "Final: table 1, Teikoku, seat {seat}, with {others}", "and": " and ",
-           "save": "Save the places", "winner": "Winner: {name}"},
-    "nl": {"next": "De volgende ronde indelen", "semi": "Halve finales", "final_table": "Finaletafel",
-           "final": "Finale: tafel 1, Teikoku, plaats {seat}, met {others}", "and": " en ",
-           "save": "Uitslag opslaan", "winner": "Winnaar: {name}"},
+    "en": {
+        "next": "Pair the next round",
+        "semi": "Semi-finals",
+        "final_table": "Final table",
+        "final": "Final: table 1, Teikoku, seat {seat}, with {others}",
+        "and": " and ",
+        "save": "Save the places",
+        "winner": "Winner: {name}",
+    },
+    "nl": {
+        "next": "De volgende ronde indelen",
+        "semi": "Halve finales",
+        "final_table": "Finaletafel",
+        "final": "Finale: tafel 1, Teikoku, plaats {seat}, met {others}",
+        "and": " en ",
+        "save": "Uitslag opslaan",
+        "winner": "Winnaar: {name}",
+    },
 }
 
 
 def speaking(page, language, live_server):
-    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     return page
 
 
@@ -41,13 +54,20 @@ def test_the_final_after_semi_final_pods_on_phones(phone, live_server, alice, ca
     words = WORDS[language]
     users = [alice, carol]
     for n in range(6):
-        user = players.user_sign_up(username=f"finalist{n}", email=f"f{n}@example.org",
-                                    password="a long passphrase 42")
+        user = players.user_sign_up(username=f"finalist{n}", email=f"f{n}@example.org", password="a long passphrase 42")
         clubs.club_join(token=club.invite_token, user=user)
         users.append(user)
-    tournament = services.tournament_create(club=club, user=alice, name="Spring cup", date=datetime.date(2026, 12, 5),
-                                            games=["teikoku"], swiss_rounds=2, cut="semi", cut_size=8,
-                                            table_sizes=[4])
+    tournament = services.tournament_create(
+        club=club,
+        user=alice,
+        name="Spring cup",
+        date=datetime.date(2026, 12, 5),
+        games=["teikoku"],
+        swiss_rounds=2,
+        cut="semi",
+        cut_size=8,
+        table_sizes=[4],
+    )
     for user in users:
         services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
     rng = random.Random(8)
@@ -73,8 +93,9 @@ def test_the_final_after_semi_final_pods_on_phones(phone, live_server, alice, ca
     others = day.own_others
     mine = speaking(phone(finalist), language, live_server)
     mine.goto(f"/tournaments/{tournament.pk}/")
-    expect(mine.locator(".own-line")).to_have_text(words["final"].format(
-        seat=3, others=", ".join(others[:-1]) + words["and"] + others[-1]))
+    expect(mine.locator(".own-line")).to_have_text(
+        words["final"].format(seat=3, others=", ".join(others[:-1]) + words["and"] + others[-1])
+    )
     no_horizontal_scroll(mine)
 
     form = organiser.locator("form.places-form")

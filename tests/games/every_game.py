@@ -46,8 +46,9 @@ def legal_game(slug: str, seed: int) -> tuple[dict, list[dict]]:
     if own is not None:
         return own(seed)
     game = adapter(slug)
-    assert game.demo_players, (f"{slug} has no demo game: give `legal_game(seed) -> (setup, moves)` in "
-                               f"tests/games/engines/{slug}/__init__.py")
+    assert game.demo_players, (
+        f"{slug} has no demo game: give `legal_game(seed) -> (setup, moves)` in tests/games/engines/{slug}/__init__.py"
+    )
     return game.demo_game(seed, game.demo_players[seed % len(game.demo_players)])
 
 

@@ -79,8 +79,12 @@ def engine_codes(slug: str) -> tuple[set[str], list[str]]:
     problems: list[str] = []
     for path, tree in trees.items():
         lines = sources[path].splitlines()
-        helper_bodies = {id(node) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name in helpers
-                         for node in ast.walk(fn)}
+        helper_bodies = {
+            id(node)
+            for fn in ast.walk(tree)
+            if isinstance(fn, ast.FunctionDef) and fn.name in helpers
+            for node in ast.walk(fn)
+        }
         for call in ast.walk(tree):
             if not isinstance(call, ast.Call) or id(call) in helper_bodies:
                 continue
@@ -98,7 +102,7 @@ def engine_codes(slug: str) -> tuple[set[str], list[str]]:
                 continue
             found = _literals(arg)
             if found is None:
-                if PASSED_ON in "\n".join(lines[max(call.lineno - 2, 0):call.end_lineno + 1]):
+                if PASSED_ON in "\n".join(lines[max(call.lineno - 2, 0) : call.end_lineno + 1]):
                     continue
                 problems.append(f"{where}: {name}(...) with a code that is not a literal")
                 continue

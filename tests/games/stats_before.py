@@ -86,8 +86,11 @@ def game_stats_shitenno(rows) -> dict:
 
 
 def _rates_teikoku(keys, plays: Counter, wins: Counter) -> list[dict]:
-    return [{"key": key, "plays": plays[key], "wins": wins[key], "win_rate": wins[key] / plays[key]}
-            for key in keys if plays[key]]
+    return [
+        {"key": key, "plays": plays[key], "wins": wins[key], "win_rate": wins[key] / plays[key]}
+        for key in keys
+        if plays[key]
+    ]
 
 
 def game_stats_teikoku(rows) -> dict:
@@ -126,8 +129,11 @@ def game_stats_teikoku(rows) -> dict:
         "tables": tables,
         "by_clan": _rates_teikoku(CLANS, plays["clan"], wins["clan"]),
         "by_seat": _rates_teikoku(sorted(plays["seat"]), plays["seat"], wins["seat"]),
-        "victories": [{"kind": kind, "tables": victories[kind], "shared": shared[kind]}
-                      for kind in TERMINATIONS if victories[kind]],
+        "victories": [
+            {"kind": kind, "tables": victories[kind], "shared": shared[kind]}
+            for kind in TERMINATIONS
+            if victories[kind]
+        ],
         "length": {
             "average": sum(lengths) / len(lengths) if lengths else None,
             "shortest": min(lengths, default=None),
@@ -173,11 +179,16 @@ def game_stats_samurai_empires(rows) -> dict:
             seat_plays[placing["seat"]] += 1
             seat_wins[placing["seat"]] += placing["rank"] == 1
     return {
-        "solo": {**_rate_se(solo_plays, solo_wins),
-                 "average_margin": sum(margins) / len(margins) if margins else None,
-                 "by_era": [{"era": e, **_rate_se(era_plays[e], era_wins[e])} for e in (*range(1, ERAS + 1), NEVER)
-                            if era_plays[e]]},
-        "multiplayer": {"tables": tables,
-                        "by_seat": [{"seat": s, **_rate_se(seat_plays[s], seat_wins[s])} for s in sorted(seat_plays)]},
+        "solo": {
+            **_rate_se(solo_plays, solo_wins),
+            "average_margin": sum(margins) / len(margins) if margins else None,
+            "by_era": [
+                {"era": e, **_rate_se(era_plays[e], era_wins[e])} for e in (*range(1, ERAS + 1), NEVER) if era_plays[e]
+            ],
+        },
+        "multiplayer": {
+            "tables": tables,
+            "by_seat": [{"seat": s, **_rate_se(seat_plays[s], seat_wins[s])} for s in sorted(seat_plays)],
+        },
         "tables": tables + solo_plays,
     }

@@ -1,8 +1,14 @@
 """Set-ups for table tests: the generals, their dealt titles and the troop faces on the gates."""
 
 GATES = {
-    "kanto": "bushi", "kansai": "samurai", "shikoku": "shinobi", "tohoku": "sohei",
-    "chugoku": "bushi", "chubu": "bushi", "hokkaido": "samurai", "kyushu": "shinobi",
+    "kanto": "bushi",
+    "kansai": "samurai",
+    "shikoku": "shinobi",
+    "tohoku": "sohei",
+    "chugoku": "bushi",
+    "chubu": "bushi",
+    "hokkaido": "samurai",
+    "kyushu": "shinobi",
 }
 
 

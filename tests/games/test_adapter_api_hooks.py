@@ -46,6 +46,5 @@ def test_the_deprecated_score_name_is_documented_where_it_is_answered(schema):
 
 
 def test_no_adapter_but_shitennos_keeps_a_score_alias():
-    assert {game.slug: game.api_score_alias for game in all_games() if game.api_score_alias} == {
-        "shitenno": "favour"}
+    assert {game.slug: game.api_score_alias for game in all_games() if game.api_score_alias} == {"shitenno": "favour"}
     assert get_game("teikoku").api_score_alias is None

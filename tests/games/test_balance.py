@@ -17,11 +17,20 @@ from games.balance import (
 )
 
 
-@pytest.mark.parametrize(("statistic", "df", "p"), [
-    (3.841458820694124, 1, 0.05), (5.991464547107979, 2, 0.05), (7.814727903251178, 3, 0.05),
-    (9.487729036781154, 4, 0.05), (6.634896601021214, 1, 0.01), (13.276704135987622, 4, 0.01),
-    (0.0, 3, 1.0), (20.0, 7, 0.005570), (1.0, 5, 0.962566),
-])
+@pytest.mark.parametrize(
+    ("statistic", "df", "p"),
+    [
+        (3.841458820694124, 1, 0.05),
+        (5.991464547107979, 2, 0.05),
+        (7.814727903251178, 3, 0.05),
+        (9.487729036781154, 4, 0.05),
+        (6.634896601021214, 1, 0.01),
+        (13.276704135987622, 4, 0.01),
+        (0.0, 3, 1.0),
+        (20.0, 7, 0.005570),
+        (1.0, 5, 0.962566),
+    ],
+)
 def test_the_chi_square_tail_matches_the_printed_tables(statistic, df, p):
     assert chi_square_sf(statistic, df) == pytest.approx(p, abs=1e-6)
 
@@ -94,9 +103,12 @@ def test_the_exact_test_matches_counting_every_sequence_of_winners(wins):
         return sum((c - games / n) ** 2 for c in counts) / (games / n)
 
     observed = x2(wins)
-    at_least = sum(1 for seq in itertools.product(range(n), repeat=games)
-                   if x2([seq.count(k) for k in range(n)]) >= observed - 1e-9)
-    assert exact_multinomial_p(wins) == pytest.approx(at_least / n ** games, abs=1e-12)
+    at_least = sum(
+        1
+        for seq in itertools.product(range(n), repeat=games)
+        if x2([seq.count(k) for k in range(n)]) >= observed - 1e-9
+    )
+    assert exact_multinomial_p(wins) == pytest.approx(at_least / n**games, abs=1e-12)
 
 
 def test_small_strata_are_tested_exactly_and_large_ones_by_chi_square():

@@ -12,8 +12,11 @@ from games.plugins import TableRow, get_game
 
 def shitenno_row(generals, titles, ranks):
     setup = {"players": [{"general": g} for g in generals], "titles": dict(zip(generals, titles, strict=True))}
-    outcome = {"termination": "end", "details": {},
-               "placings": [{"seat": s, "rank": r, "score": 10 - r} for s, r in enumerate(ranks)]}
+    outcome = {
+        "termination": "end",
+        "details": {},
+        "placings": [{"seat": s, "rank": r, "score": 10 - r} for s, r in enumerate(ranks)],
+    }
     return TableRow(setup, outcome)
 
 
@@ -35,19 +38,28 @@ def test_a_shitenno_table_counts_its_seats_turn_order_and_generals_by_player_cou
 def test_a_shared_first_place_and_a_solo_game_count_nothing_for_balance():
     plays, _wins = counts("shitenno", shitenno_row(["honda", "ii"], ["daimyo", "shomyo"], [1, 1]))
     assert plays == {}
-    solo = TableRow({"mode": "solo"}, {"termination": "solo_victory", "details": {"won": True},
-                                       "placings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}]})
+    solo = TableRow(
+        {"mode": "solo"},
+        {
+            "termination": "solo_victory",
+            "details": {"won": True},
+            "placings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}],
+        },
+    )
     assert balance_stats.table_tally(solo, get_game("samurai_empires")) == {}
 
 
 def test_teikoku_counts_clans_and_samurai_empires_the_first_eras_turn_order():
-    row = TableRow({"clans": ["fujiwara", "minamoto", "tokugawa"]},
-                   {"termination": "x", "placings": [{"seat": 0, "rank": 2}, {"seat": 1, "rank": 3},
-                                                     {"seat": 2, "rank": 1}]})
+    row = TableRow(
+        {"clans": ["fujiwara", "minamoto", "tokugawa"]},
+        {"termination": "x", "placings": [{"seat": 0, "rank": 2}, {"seat": 1, "rank": 3}, {"seat": 2, "rank": 1}]},
+    )
     _plays, wins = counts("teikoku", row)
     assert wins == {("seat", 3, 2): 1, ("clan", 3, "tokugawa"): 1}
-    row = TableRow({"mode": "multiplayer", "turn_order": [1, 0]},
-                   {"termination": "end", "placings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}]})
+    row = TableRow(
+        {"mode": "multiplayer", "turn_order": [1, 0]},
+        {"termination": "end", "placings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}]},
+    )
     _plays, wins = counts("samurai_empires", row)
     assert wins == {("seat", 2, 0): 1, ("turn", 2, 1): 1}  # seat 1 played second in era 1 and won
 
@@ -55,9 +67,17 @@ def test_teikoku_counts_clans_and_samurai_empires_the_first_eras_turn_order():
 def store(alice, tables):
     for generals, titles, ranks in tables:
         row = shitenno_row(generals, titles, ranks)
-        session = TableSession.objects.create(game="shitenno", rules_version="1", setup=row.setup, created_by=alice,
-                                              is_public=True, entry="moves", status="finished", state={},
-                                              outcome=row.outcome)
+        session = TableSession.objects.create(
+            game="shitenno",
+            rules_version="1",
+            setup=row.setup,
+            created_by=alice,
+            is_public=True,
+            entry="moves",
+            status="finished",
+            state={},
+            outcome=row.outcome,
+        )
         stats_store.table_changed(session)  # what the services do as a table finishes
 
 
@@ -77,8 +97,10 @@ def test_the_page_says_when_there_are_not_enough_games_and_when_seat_one_is_favo
     assert "Balance by turn order in the first year" in page
     assert "Not enough games to tell (3 games with one winner" in page and 'data-verdict="uneven"' not in page
     # 30 two-player tables, seat 1 (holding the daimyo title, so also the first player) wins 26
-    store(alice, [(["honda", "ii"], ["daimyo", "shomyo"], [1, 2])] * 23
-          + [(["sakai", "ii"], ["daimyo", "shomyo"], [2, 1])] * 4)
+    store(
+        alice,
+        [(["honda", "ii"], ["daimyo", "shomyo"], [1, 2])] * 23 + [(["sakai", "ii"], ["daimyo", "shomyo"], [2, 1])] * 4,
+    )
     page, many = page_queries(client, "/games/shitenno/")
     assert many == few  # the balance rides in the stored tally: no query more with more tables
     assert "Seat 1 wins more often than chance would give: p &lt; 0.001." in page
@@ -90,8 +112,14 @@ def test_the_page_says_when_there_are_not_enough_games_and_when_seat_one_is_favo
 
 @pytest.mark.django_db
 def test_an_even_seat_record_is_said_to_be_within_chance_with_the_exact_test(client, alice):
-    store(alice, [(["honda", "ii", "sakai"], ["daimyo", "shomyo", "sensei"], ranks)
-                  for ranks in ([1, 2, 3], [2, 1, 3], [3, 2, 1])] * 4)  # 12 three-player tables, 4 wins a seat
+    store(
+        alice,
+        [
+            (["honda", "ii", "sakai"], ["daimyo", "shomyo", "sensei"], ranks)
+            for ranks in ([1, 2, 3], [2, 1, 3], [3, 2, 1])
+        ]
+        * 4,
+    )  # 12 three-player tables, 4 wins a seat
     page = client.get("/games/shitenno/").content.decode()
     assert "The differences are within what chance gives: p = 1.00." in page
     assert "Exact multinomial test (too few games for the chi-square approximation)." in page

@@ -17,7 +17,10 @@ from leagues.people.players import player_for_user
 def test_it_lets_exactly_one_of_simultaneous_moves_land(alice, bob, phones):
     setup, moves = random_legal_game(5, 2)
     table = services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
     )
     statuses: list[int] = []
     barrier = threading.Barrier(phones)
@@ -26,8 +29,12 @@ def test_it_lets_exactly_one_of_simultaneous_moves_land(alice, bob, phones):
         client = Client()
         client.force_login(user)
         barrier.wait()
-        response = client.post(f"/api/tables/{table.code}/moves/", {"seq": 0, "move": moves[0]},
-                               content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+        response = client.post(
+            f"/api/tables/{table.code}/moves/",
+            {"seq": 0, "move": moves[0]},
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=key,
+        )
         statuses.append(response.status_code)
         connection.close()
 
@@ -45,7 +52,10 @@ def test_it_lets_exactly_one_of_simultaneous_moves_land(alice, bob, phones):
 def test_it_creates_one_move_for_one_key_sent_twice_at_once(alice, bob):
     setup, moves = random_legal_game(5, 2)
     table = services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
     )
     bodies: list[tuple[int, dict]] = []
     barrier = threading.Barrier(2)
@@ -54,8 +64,12 @@ def test_it_creates_one_move_for_one_key_sent_twice_at_once(alice, bob):
         client = Client()
         client.force_login(alice)
         barrier.wait()
-        response = client.post(f"/api/tables/{table.code}/moves/", {"seq": 0, "move": moves[0]},
-                               content_type="application/json", HTTP_IDEMPOTENCY_KEY="same-key")
+        response = client.post(
+            f"/api/tables/{table.code}/moves/",
+            {"seq": 0, "move": moves[0]},
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY="same-key",
+        )
         bodies.append((response.status_code, response.json()))
         connection.close()
 
@@ -78,7 +92,10 @@ def test_two_to_eight_phones_racing_on_every_move_two_hundred_times(alice, bob):
     rng = random.Random(2026)
     setup, moves = random_legal_game(9, 2)
     table = services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
     )
     clients = []
     for i in range(8):
@@ -90,8 +107,8 @@ def test_two_to_eight_phones_racing_on_every_move_two_hundred_times(alice, bob):
         seq = round_ % len(moves)
         if seq == 0 and round_:
             table = services.session_create(
-                game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
-                setup=setup)
+                game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup
+            )
             url = f"/api/tables/{table.code}/moves/"
         phones = rng.randint(2, 8)
         statuses: list[int] = []
@@ -109,5 +126,4 @@ def test_two_to_eight_phones_racing_on_every_move_two_hundred_times(alice, bob):
         for thread in threads:
             thread.join()
         assert sorted(statuses) == [201] + [409] * (phones - 1), (round_, statuses)
-        assert list(MoveEvent.objects.filter(session=table).values_list("seq", flat=True)) == list(
-            range(1, seq + 2))
+        assert list(MoveEvent.objects.filter(session=table).values_list("seq", flat=True)) == list(range(1, seq + 2))

@@ -27,8 +27,9 @@ def _members(club, count: int) -> list:
     """`count` members of the club, their owner alice first."""
     users = [m.player.user for m in club.memberships.select_related("player__user").order_by("pk")]
     for n in range(len(users), count):
-        user = players.user_sign_up(username=f"member{n}", email=f"member{n}@example.org",
-                                    password="a long passphrase 42")
+        user = players.user_sign_up(
+            username=f"member{n}", email=f"member{n}@example.org", password="a long passphrase 42"
+        )
         clubs.club_join(token=club.invite_token, user=user)
         users.append(user)
     return users[:count]
@@ -49,8 +50,9 @@ def test_a_legal_game_played_through_the_api_finishes_and_the_pages_show_it(any_
     setup, moves = every_game.legal_game(any_game.slug, SEED)
     users = _members(club, every_game.seats(any_game.slug, setup))
     alice = users[0]
-    created = api.login(alice).post("/api/tables/", {
-        "game": any_game.slug, "players": [player_for_user(u).pk for u in users], "setup": setup})
+    created = api.login(alice).post(
+        "/api/tables/", {"game": any_game.slug, "players": [player_for_user(u).pk for u in users], "setup": setup}
+    )
     assert created.status_code == 201, created.json()
     code = created.json()["code"]
     session = TableSession.objects.get(code=code)
@@ -66,7 +68,8 @@ def test_a_legal_game_played_through_the_api_finishes_and_the_pages_show_it(any_
     table = api.get(f"/api/tables/{code}/").json()
     assert table["status"] == "finished" and table["head_seq"] == len(moves)
     assert api.get(f"/api/tables/{code}/score/").json()["score"] == any_game.engine.score(
-        any_game.engine.initial_state(setup) if not moves else _end(any_game, setup, moves))
+        any_game.engine.initial_state(setup) if not moves else _end(any_game, setup, moves)
+    )
     for url in pages:
         assert api.client.get(url).status_code == 200
     if len(users) >= 2:  # a finished table of two or more hands its placings to the leagues
@@ -90,10 +93,16 @@ def test_a_league_night_opens_the_games_tables_or_says_why_naming_the_table(any_
     engine = any_game.engine
     size = max(engine.min_players, 2)
     league = seasons.league_create(club=club, name="Thursday", games=[any_game.slug], user=alice)
-    season = seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                   ends_on=datetime.date(2026, 12, 31), user=alice)
-    night = nights.night_open(season=season, user=alice, date=datetime.date(2026, 11, 26), games=[any_game.slug],
-                              table_sizes=[size])
+    season = seasons.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+        user=alice,
+    )
+    night = nights.night_open(
+        season=season, user=alice, date=datetime.date(2026, 11, 26), games=[any_game.slug], table_sizes=[size]
+    )
     for user in _members(club, size):
         nights.night_check_in(night=night, user=user)
     night_round = nights.round_propose(night=night, user=alice)

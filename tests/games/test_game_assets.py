@@ -34,14 +34,30 @@ def _assets(html: str) -> list[str]:
 def _session(game: str, alice, bob):
     if game == "samurai_empires":
         return services.session_create(
-            game=game, created_by=alice, players=[player_for_user(alice)],
-            setup={"mode": "solo", "players": [{"name": "alice", "training_ground": 1}], "board": SOLO_BOARD,
-                   "seed": 7})
+            game=game,
+            created_by=alice,
+            players=[player_for_user(alice)],
+            setup={
+                "mode": "solo",
+                "players": [{"name": "alice", "training_ground": 1}],
+                "board": SOLO_BOARD,
+                "seed": 7,
+            },
+        )
     if game == "shitenno":
-        return services.session_create(game=game, created_by=alice, setup=two_player_setup(),
-                                       players=[player_for_user(alice), player_for_user(bob)])
-    return services.session_create(game=game, created_by=alice, setup=SHORT, colours=["red", "blue"],
-                                   players=[player_for_user(alice), player_for_user(bob)])
+        return services.session_create(
+            game=game,
+            created_by=alice,
+            setup=two_player_setup(),
+            players=[player_for_user(alice), player_for_user(bob)],
+        )
+    return services.session_create(
+        game=game,
+        created_by=alice,
+        setup=SHORT,
+        colours=["red", "blue"],
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
 
 
 def test_every_games_files_exist_under_its_own_static_folder():

@@ -23,24 +23,52 @@ from games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ("games", "leagues", "shitenno_site", "templates", "static")
-HOMES = tuple(home.format(slug=slug) for slug in GAMES for home in (
-    "games/engines/{slug}/", "games/plugins/{slug}/", "templates/games/{slug}/", "static/games/{slug}/"))
+HOMES = tuple(
+    home.format(slug=slug)
+    for slug in GAMES
+    for home in ("games/engines/{slug}/", "games/plugins/{slug}/", "templates/games/{slug}/", "static/games/{slug}/")
+)
 LEFT_OUT = ("games/registry.py", "static/js/htmx.min.js", "static/js/workbox/")
 SUFFIXES = {".py", ".html", ".js", ".css", ".txt", ".json", ".svg"}
 
 # Words only a game's rules use (from the engines' own vocabulary); words of ordinary English that a game also uses
 # ("general", "clan", "era", "region", "port") are left out, or every docstring would need an exception.
 GAME_WORDS = (
-    "favour", "favours", "province", "provinces", "kamon", "kamons", "koku", "kokus", "daimyo", "shomyo", "hatamoto",
-    "tairo", "tairō", "sohei", "shinobi", "treasure", "bounty", "yakuza", "bushido", "shrine", "shrines",
+    "favour",
+    "favours",
+    "province",
+    "provinces",
+    "kamon",
+    "kamons",
+    "koku",
+    "kokus",
+    "daimyo",
+    "shomyo",
+    "hatamoto",
+    "tairo",
+    "tairō",
+    "sohei",
+    "shinobi",
+    "treasure",
+    "bounty",
+    "yakuza",
+    "bushido",
+    "shrine",
+    "shrines",
 )
 
 # (file, word, why): each a known, accepted exception. Keep it short: a new entry needs a reason a reviewer accepts.
 ALLOWED = {
-    ("leagues/imports/portability.py", "favour",
-     "reads club exports made before games migration 0002, whose placings said \"favour\" for the score"),
-    ("leagues/models/derived.py", "treasure",
-     "a field's help text (\"treasure and victory points do not add up\"): rewording it needs a migration"),
+    (
+        "leagues/imports/portability.py",
+        "favour",
+        'reads club exports made before games migration 0002, whose placings said "favour" for the score',
+    ),
+    (
+        "leagues/models/derived.py",
+        "treasure",
+        'a field\'s help text ("treasure and victory points do not add up"): rewording it needs a migration',
+    ),
     ("shitenno_site/gunicorn.py", "shitenno", "the Server header names the site, not the game"),
 }
 
@@ -60,8 +88,13 @@ def shared_files(root: Path = ROOT) -> list[Path]:
     for top in SHARED:
         for path in sorted((root / top).rglob("*")):
             rel = path.relative_to(root).as_posix()
-            if (path.is_file() and path.suffix in SUFFIXES and "/migrations/" not in rel
-                    and not rel.startswith(HOMES) and not rel.startswith(LEFT_OUT)):
+            if (
+                path.is_file()
+                and path.suffix in SUFFIXES
+                and "/migrations/" not in rel
+                and not rel.startswith(HOMES)
+                and not rel.startswith(LEFT_OUT)
+            ):
                 found.append(path)
     return found
 
@@ -86,8 +119,9 @@ def test_no_game_slug_or_word_in_the_shared_code():
     files = shared_files()
     assert len(files) > 100  # the walk found the shared code, not an empty folder
     leaks = hits(files)
-    assert not leaks, "Game-specific code in shared files; move it to the game's folders (docs/games.md):\n" + \
-        "\n".join(leaks)
+    assert not leaks, (
+        "Game-specific code in shared files; move it to the game's folders (docs/games.md):\n" + "\n".join(leaks)
+    )
 
 
 def test_each_exception_is_still_needed():
@@ -97,19 +131,22 @@ def test_each_exception_is_still_needed():
         assert word in [found.lower() for found in found_in(matcher(), text)], (rel, word)
 
 
-@pytest.mark.parametrize(("text", "found"), [
-    ('<ul class="rows favour">', ["favour"]),
-    ("{% include 'games/shitenno/track.html' %}", ["shitenno"]),
-    ("if game == 'SHITENNO':", ["SHITENNO"]),
-    ("from games.plugins.samurai_empires import forms", ["samurai_empires"]),
-    ("the Small Samurai Empires board", ["Samurai Empires"]),
-    ("pay two kokus to the Tairō", ["kokus", "Tairō"]),
-    ("from shitenno_site.api import x", []),
-    ('FORMAT = "shitenno-club-export"', []),
-    ("your favourite general; a provincial town", []),
-    ('.calc-provinces { } .favour_track', ["provinces", "favour"]),
-    ("Score Shitennō at the table", []),
-])
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('<ul class="rows favour">', ["favour"]),
+        ("{% include 'games/shitenno/track.html' %}", ["shitenno"]),
+        ("if game == 'SHITENNO':", ["SHITENNO"]),
+        ("from games.plugins.samurai_empires import forms", ["samurai_empires"]),
+        ("the Small Samurai Empires board", ["Samurai Empires"]),
+        ("pay two kokus to the Tairō", ["kokus", "Tairō"]),
+        ("from shitenno_site.api import x", []),
+        ('FORMAT = "shitenno-club-export"', []),
+        ("your favourite general; a provincial town", []),
+        (".calc-provinces { } .favour_track", ["provinces", "favour"]),
+        ("Score Shitennō at the table", []),
+    ],
+)
 def test_the_matcher_finds_a_game_word_and_only_one(text, found):
     assert found_in(matcher(), text) == found
 

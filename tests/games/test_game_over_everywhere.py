@@ -38,11 +38,19 @@ def _finished(slug: str, alice) -> tuple[TableSession, dict]:
     engine = get_engine(slug)
     final = replay(engine, setup, moves)
     MoveEvent.objects.bulk_create(
-        MoveEvent(session=session, seq=seq, kind=MoveEvent.Kind.MOVE, payload=move, description=f"move {seq}",
-                  entered_by=alice) for seq, move in enumerate(moves, start=1))
+        MoveEvent(
+            session=session,
+            seq=seq,
+            kind=MoveEvent.Kind.MOVE,
+            payload=move,
+            description=f"move {seq}",
+            entered_by=alice,
+        )
+        for seq, move in enumerate(moves, start=1)
+    )
     TableSession.objects.filter(pk=session.pk).update(
-        state=final, head_seq=len(moves), status=TableSession.Status.FINISHED,
-        outcome=engine.outcome(final).to_json())
+        state=final, head_seq=len(moves), status=TableSession.Status.FINISHED, outcome=engine.outcome(final).to_json()
+    )
     session.refresh_from_db()
     return session, moves[-1]
 

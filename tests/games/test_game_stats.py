@@ -19,8 +19,11 @@ NO_TILES = {"exchange": 0, "plus_one": 0, "card_taking": 0}
 def finished(generals, titles, *, positions, kokus=None, provinces=None, last_titles=None):
     """A set-up and the outcome the final count gives for it: favour from placements, kokus and majorities."""
     n = len(generals)
-    setup = {"players": [{"general": g} for g in generals], "titles": dict(zip(generals, titles, strict=True)),
-             "gates": dict(GATES)}
+    setup = {
+        "players": [{"general": g} for g in generals],
+        "titles": dict(zip(generals, titles, strict=True)),
+        "gates": dict(GATES),
+    }
     end = {
         "generals": generals,
         "titles": dict(zip(generals, last_titles or titles, strict=True)),
@@ -39,8 +42,9 @@ def finished(generals, titles, *, positions, kokus=None, provinces=None, last_ti
 def test_it_counts_win_rates_by_general_title_and_seat():
     # Honda (Daimyō, seat 0) wins on placements; Ii (Hatamoto, seat 1) wins the second on a majority.
     first = finished(["honda", "ii"], ["daimyo", "hatamoto"], positions=[20, 10])
-    second = finished(["ii", "sakai"], ["hatamoto", "sensei"], positions=[5, 8],
-                      provinces={"kanto": [{"seat": 0, "face": "simple"}]})
+    second = finished(
+        ["ii", "sakai"], ["hatamoto", "sensei"], positions=[5, 8], provinces={"kanto": [{"seat": 0, "face": "simple"}]}
+    )
     stats = get_game("shitenno").stats([TableRow(*first), TableRow(*second)])
 
     assert stats["tables"] == 2 and stats["seats"] == 4
@@ -57,8 +61,13 @@ def test_it_counts_win_rates_by_general_title_and_seat():
 
 
 def test_it_splits_favour_into_placements_and_majorities():
-    setup, outcome = finished(["honda", "ii"], ["daimyo", "shomyo"], positions=[4, 2], kokus=[[3], []],
-                              provinces={"kanto": [{"seat": 1, "face": "golden"}]})
+    setup, outcome = finished(
+        ["honda", "ii"],
+        ["daimyo", "shomyo"],
+        positions=[4, 2],
+        kokus=[[3], []],
+        provinces={"kanto": [{"seat": 1, "face": "golden"}]},
+    )
     sources = {s["source"]: s for s in get_game("shitenno").stats([TableRow(setup, outcome)])["favour_sources"]}
     # Honda: 4 placements + 3 koku = 7; Ii: 2 placements + 6 majority = 8 and wins.
     assert sources["placements"]["average"] == 3 and sources["majorities"]["average"] == 3
@@ -91,8 +100,14 @@ def test_the_favourite_general_and_title_count_starting_and_last_year_titles():
 
 def stored(alice, players, setup, outcome, *, is_public=True, state=None, entry="moves", status="finished"):
     session = TableSession.objects.create(
-        game="shitenno", rules_version="1", setup=setup, created_by=alice, is_public=is_public, entry=entry,
-        status=status, state=state or {"titles": [setup["titles"][p["general"]] for p in setup["players"]]},
+        game="shitenno",
+        rules_version="1",
+        setup=setup,
+        created_by=alice,
+        is_public=is_public,
+        entry=entry,
+        status=status,
+        state=state or {"titles": [setup["titles"][p["general"]] for p in setup["players"]]},
         outcome=outcome,
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, player=p) for i, p in enumerate(players))
@@ -123,8 +138,9 @@ def test_the_selector_reads_finished_move_tables_the_viewer_may_see_in_one_query
 
 @pytest.mark.django_db
 def test_the_game_page_shows_win_rates_and_favour_sources(client, alice, bob):
-    setup, outcome = finished(["honda", "ii"], ["daimyo", "shomyo"], positions=[9, 3],
-                              provinces={"kanto": [{"seat": 1, "face": "simple"}]})
+    setup, outcome = finished(
+        ["honda", "ii"], ["daimyo", "shomyo"], positions=[9, 3], provinces={"kanto": [{"seat": 1, "face": "simple"}]}
+    )
     stored(alice, [player_for_user(alice), player_for_user(bob)], setup, outcome)
     response = client.get("/games/shitenno/")
     assert response.status_code == 200

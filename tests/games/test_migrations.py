@@ -19,12 +19,27 @@ def test_stored_placings_say_score_where_they_said_favour_and_back():
     apps = migrate(BEFORE_SCORE)
     User, Session = apps.get_model("auth", "User"), apps.get_model("games", "TableSession")
     alice = User.objects.create(username="alice")
-    old = {"termination": "final_count", "details": {"breakdown": [{"favour_before_count": 3}]}, "placings": [
-        {"seat": 1, "rank": 1, "favour": 40, "tiebreak": None}, {"seat": 0, "rank": 2, "favour": 31, "tiebreak": None}]}
-    finished = Session.objects.create(code="OLD1", game="shitenno", rules_version="1", setup={}, state={},
-                                      created_by=alice, status="finished", outcome=old)
-    playing = Session.objects.create(code="OLD2", game="shitenno", rules_version="1", setup={}, state={},
-                                     created_by=alice, outcome=None)
+    old = {
+        "termination": "final_count",
+        "details": {"breakdown": [{"favour_before_count": 3}]},
+        "placings": [
+            {"seat": 1, "rank": 1, "favour": 40, "tiebreak": None},
+            {"seat": 0, "rank": 2, "favour": 31, "tiebreak": None},
+        ],
+    }
+    finished = Session.objects.create(
+        code="OLD1",
+        game="shitenno",
+        rules_version="1",
+        setup={},
+        state={},
+        created_by=alice,
+        status="finished",
+        outcome=old,
+    )
+    playing = Session.objects.create(
+        code="OLD2", game="shitenno", rules_version="1", setup={}, state={}, created_by=alice, outcome=None
+    )
     try:
         TableSession = migrate(WITH_SCORE).get_model("games", "TableSession")  # the model of that schema
         outcome = TableSession.objects.get(pk=finished.pk).outcome

@@ -13,8 +13,10 @@ def test_it_posts_to_the_tables_move_address_with_the_hidden_fields_of_every_mov
         code, head_seq = "abc", 7
 
     html = rendered('{% move_form "place" %}<button>Place</button>{% endmove_form %}', session=Table(), key="k1")
-    assert html.startswith('<form method="post" action="/tables/abc/move/" data-hx-post="/tables/abc/move/" '
-                           'data-hx-target="#table-body" data-hx-swap="outerHTML" class="stack" data-move="place">')
+    assert html.startswith(
+        '<form method="post" action="/tables/abc/move/" data-hx-post="/tables/abc/move/" '
+        'data-hx-target="#table-body" data-hx-swap="outerHTML" class="stack" data-move="place">'
+    )
     assert '<input type="hidden" name="seq" value="7">' in html and 'name="key" value="k1"' in html
     assert '<input type="hidden" name="type" value="place">' in html
     assert html.endswith("<button>Place</button></form>")

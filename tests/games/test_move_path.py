@@ -23,13 +23,20 @@ def _reads_of_the_table(queries) -> list[str]:
 
 @pytest.mark.parametrize("write", ["move", "undo"])
 def test_a_write_through_the_page_reads_the_table_twice_and_answers_the_new_state(client, alice, bob, write):
-    session = services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     client.force_login(alice)
     if write == "undo":
         assert client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW}, **HTMX).status_code == 200
-    url, data = ((reverse("table_move", args=[session.code]), {"seq": 0, **DRAW}) if write == "move"
-                 else (reverse("table_undo", args=[session.code]), {"seq": 1}))
+    url, data = (
+        (reverse("table_move", args=[session.code]), {"seq": 0, **DRAW})
+        if write == "move"
+        else (reverse("table_undo", args=[session.code]), {"seq": 1})
+    )
     with CaptureQueriesContext(connection) as queries:
         response = client.post(url, data, **HTMX)
     assert response.status_code == 200
@@ -43,8 +50,12 @@ def test_a_write_through_the_page_reads_the_table_twice_and_answers_the_new_stat
 
 def test_a_refused_write_reads_the_table_again_for_its_answer(client, alice, bob):
     """A stale phone (409) is shown the table as it is now: that answer reads it once more, as it must."""
-    session = services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     client.force_login(alice)
     client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW}, **HTMX)
     response = client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW}, **HTMX)
@@ -59,8 +70,12 @@ def test_a_waiting_move_entered_under_another_account_is_refused_and_never_logge
     nothing. The same move under the account it was entered by goes through."""
     from shitenno_site.offline import ACCOUNT_HEADER, account_tag
 
-    session = services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     url = reverse("table_move", args=[session.code])
     client.force_login(bob)
     refused = client.post(url, {"seq": 0, **DRAW}, headers={ACCOUNT_HEADER: account_tag(alice)}, **HTMX)

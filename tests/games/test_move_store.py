@@ -26,8 +26,9 @@ def branch(request, monkeypatch):
 @pytest.fixture
 def table(alice, bob):
     setup, moves = random_legal_game(5, 2)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+    )
     return session, moves
 
 
@@ -35,8 +36,16 @@ def _append(session, user, key):
     with transaction.atomic():
         locked = move_store.locked_by_code(session.code)
         locked.state = {**locked.state, "marker": key}
-        return locked, move_store.append(locked, user=user, kind=MoveEvent.Kind.MOVE, payload={"type": "x"},
-                                         description="x", phrase={}, idempotency_key=key, now=timezone.now())
+        return locked, move_store.append(
+            locked,
+            user=user,
+            kind=MoveEvent.Kind.MOVE,
+            payload={"type": "x"},
+            description="x",
+            phrase={},
+            idempotency_key=key,
+            now=timezone.now(),
+        )
 
 
 def test_append_writes_the_entry_and_the_projection(branch, table, alice):

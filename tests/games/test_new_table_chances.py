@@ -29,8 +29,10 @@ def test_each_seat_gets_its_chance_from_the_games_ratings_and_a_guest_the_prior(
     Rating.objects.create(kind="game", key="shitenno", player=me, mu=30, sigma=3, games=40)
     Rating.objects.create(kind="game", key="shitenno", player=her, mu=20, sigma=3, games=40)
     client.force_login(alice)
-    answer = client.get(URL, {"game": "shitenno", "players_count": 3, "seat0_player": her.pk,
-                              "seat1_player": me.pk, "seat2_guest": "Kenji"})
+    answer = client.get(
+        URL,
+        {"game": "shitenno", "players_count": 3, "seat0_player": her.pk, "seat1_player": me.pk, "seat2_guest": "Kenji"},
+    )
     assert answer.status_code == 200
     page = answer.content.decode()
     found = percents(page)
@@ -39,8 +41,11 @@ def test_each_seat_gets_its_chance_from_the_games_ratings_and_a_guest_the_prior(
     assert page.index("carol") < page.index("alice") < page.index("Kenji")  # seat order
     assert f"rating {round(1500 + 24 * (30 - 25))}<" in page and "rating 1500<abbr" in page  # Kenji: new, provisional
     assert "a guest or an empty seat counts as a new player" in page
-    dutch = client.get(URL, {"game": "shitenno", "players_count": 2, "seat0_player": her.pk, "seat1_player": me.pk},
-                       HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    dutch = client.get(
+        URL,
+        {"game": "shitenno", "players_count": 2, "seat0_player": her.pk, "seat1_player": me.pk},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    ).content.decode()
     assert "alice heeft" in dutch and "has a" not in dutch
 
 
@@ -53,13 +58,16 @@ def test_fewer_than_two_named_seats_or_a_solo_game_answer_nothing(client, alice)
     assert solo.status_code == 200 and "chance" not in solo.content.decode()
 
 
-@pytest.mark.parametrize(("params", "says"), [
-    ({"game": "chess"}, "No such game."),
-    ({"game": "shitenno", "players_count": "9"}, "The number of players is a whole number from 1 to 4."),
-    ({"game": "shitenno", "players_count": "x"}, "The number of players is a whole number"),
-    ({"game": "shitenno", "players_count": "2", "seat0_player": "999999"}, "Seat 1: no such player"),
-    ({"game": "shitenno", "players_count": "2", "seat1_player": "BOB"}, "Seat 2: no such player"),
-])
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"game": "chess"}, "No such game."),
+        ({"game": "shitenno", "players_count": "9"}, "The number of players is a whole number from 1 to 4."),
+        ({"game": "shitenno", "players_count": "x"}, "The number of players is a whole number"),
+        ({"game": "shitenno", "players_count": "2", "seat0_player": "999999"}, "Seat 1: no such player"),
+        ({"game": "shitenno", "players_count": "2", "seat1_player": "BOB"}, "Seat 2: no such player"),
+    ],
+)
 def test_bad_input_is_a_400_naming_it_and_changes_nothing(client, alice, bob, params, says):
     client.force_login(alice)
     answer = client.get(URL, params)
@@ -70,8 +78,9 @@ def test_bad_input_is_a_400_naming_it_and_changes_nothing(client, alice, bob, pa
 def test_a_player_the_reader_may_not_seat_or_seated_twice_is_refused(client, alice, bob):
     client.force_login(alice)
     me, stranger = player_for_user(alice), player_for_user(bob)  # bob shares no club or table with alice
-    answer = client.get(URL, {"game": "shitenno", "players_count": 2, "seat0_player": me.pk,
-                              "seat1_player": stranger.pk})
+    answer = client.get(
+        URL, {"game": "shitenno", "players_count": 2, "seat0_player": me.pk, "seat1_player": stranger.pk}
+    )
     assert answer.status_code == 400 and "Seat 2: no such player" in answer.content.decode()
     twice = client.get(URL, {"game": "shitenno", "players_count": 2, "seat0_player": me.pk, "seat1_player": me.pk})
     assert twice.status_code == 400 and "alice already has a seat." in twice.content.decode()

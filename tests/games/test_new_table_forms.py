@@ -78,14 +78,18 @@ def test_a_seat_left_empty_is_named_beside_its_player_field_and_nothing_is_opene
     assert response.status_code == 400
     assert error_beside(page, "id_seat2_player") == "Pick a player or name a guest for seat 3."
     assert error_beside(page, "id_seat1_player") == ""
-    assert 'data-focus-error' in page  # the page opens on the first marked field
+    assert "data-focus-error" in page  # the page opens on the first marked field
     assert nothing_opened()
 
 
 def test_only_the_chosen_number_of_seats_is_read(client, alice):
     client.force_login(alice)
-    data = page_form(client, reverse("table_new")) | {"players_count": "2", "seat1_guest": "Kenji",
-                                                       "seat2_guest": "Sora", "seat3_guest": "Dora"}
+    data = page_form(client, reverse("table_new")) | {
+        "players_count": "2",
+        "seat1_guest": "Kenji",
+        "seat2_guest": "Sora",
+        "seat3_guest": "Dora",
+    }
     assert client.post(reverse("table_new"), data).status_code == 302
     session = TableSession.objects.get()
     assert [s.player.name for s in session.seats.all()] == ["alice", "Kenji"]
@@ -94,8 +98,11 @@ def test_only_the_chosen_number_of_seats_is_read(client, alice):
 
 def test_the_same_general_twice_is_refused_beside_the_second_seat(client, alice):
     client.force_login(alice)
-    data = page_form(client, reverse("table_new")) | {"seat1_guest": "Kenji", "seat2_guest": "Sora",
-                                                       "seat2_general": "honda"}
+    data = page_form(client, reverse("table_new")) | {
+        "seat1_guest": "Kenji",
+        "seat2_guest": "Sora",
+        "seat2_general": "honda",
+    }
     response = client.post(reverse("table_new"), data)
     assert response.status_code == 400
     assert error_beside(response.content.decode(), "id_seat2_general") == "Honda is played by one player only."
@@ -120,7 +127,8 @@ def test_gates_entered_by_hand_are_checked_against_the_bonus_tiles_beside_each_g
     response = client.post(reverse("table_new"), data)  # no gate entered at all
     assert response.status_code == 400
     assert error_beside(response.content.decode(), "id_gate_kanto") == (
-        "Pick the troop on this gate, or let the site deal the gates.")
+        "Pick the troop on this gate, or let the site deal the gates."
+    )
 
     gates = dict(zip(slugs, ["samurai", "bushi", "sohei", "shinobi"] * 2, strict=True))
     response = client.post(reverse("table_new"), data | {f"gate_{slug}": t for slug, t in gates.items()})
@@ -170,8 +178,7 @@ def test_teikoku_asks_the_player_count_first_and_names_a_missing_clan_beside_its
     assert data["players_count"] == "3"
     response = client.post(url, data)
     assert response.status_code == 400
-    assert error_beside(response.content.decode(), "id_seat2_player") == (
-        "Pick a player or name a guest for Tokugawa.")
+    assert error_beside(response.content.decode(), "id_seat2_player") == ("Pick a player or name a guest for Tokugawa.")
     assert nothing_opened()
 
     assert client.post(url, data | {"seat2_guest": "Sora"}).status_code == 302
@@ -189,14 +196,16 @@ def test_small_samurai_empires_asks_the_player_count_first_and_refuses_beside_ea
     response = client.post(url, data)  # no board entered
     assert response.status_code == 400
     assert error_beside(response.content.decode(), "id_board") == (
-        "Enter the board set-up, or pick a board your club saved.")
+        "Enter the board set-up, or pick a board your club saved."
+    )
     response = client.post(url, data | {"mode": "solo", "board": json.dumps(BOARD)})
     assert response.status_code == 400
     assert "The solo mode seats one player against the two AIs." in response.content.decode()
     response = client.post(url, data | {"board": json.dumps(BOARD), "seat0_ground": "1", "seat1_ground": "1"})
     assert response.status_code == 400
     assert error_beside(response.content.decode(), "id_seat1_ground") == (
-        "Each house has its own Training Ground: Training Ground 1 is taken.")
+        "Each house has its own Training Ground: Training Ground 1 is taken."
+    )
     assert nothing_opened()
 
     assert client.post(url, data | {"board": json.dumps(BOARD)}).status_code == 302
@@ -213,23 +222,31 @@ def test_the_calculator_refuses_an_empty_board_and_names_no_winner(client):
     page = response.content.decode()
     assert response.status_code == 400
     assert error_beside(page, "id_kanto") == (
-        "The board is empty: enter each province's kamons, left to right, before the count.")
+        "The board is empty: enter each province's kamons, left to right, before the count."
+    )
     assert "wins with" not in page
 
 
 def test_the_calculator_counts_a_board_typed_province_by_province(client):
     data = page_form(client, reverse("final_count"), "calc") | {
-        "players_count": "2", "s0_favour": "20", "s0_koku2": "1", "s1_favour": "20", "s1_koku2": "1",
-        "kanto": "1 2"}
+        "players_count": "2",
+        "s0_favour": "20",
+        "s0_koku2": "1",
+        "s1_favour": "20",
+        "s1_koku2": "1",
+        "kanto": "1 2",
+    }
     response = client.post(reverse("final_count"), data)
     page = response.content.decode()
     assert response.status_code == 200
     assert "Honda (Seat 1) wins with 28 favour" in page
     assert "tied on weight 1; the kamon furthest left" in page  # the count explains its majorities
 
-    for typed, message in (("1 4*", "Seat 4 is not at this table of 2 players."),
-                           ("1 x", "Write the seats of the kamons from left to right, a * after a golden one: 1 2* 3."),
-                           ("1 2 1 2 1", "Kantō has 4 positions.")):
+    for typed, message in (
+        ("1 4*", "Seat 4 is not at this table of 2 players."),
+        ("1 x", "Write the seats of the kamons from left to right, a * after a golden one: 1 2* 3."),
+        ("1 2 1 2 1", "Kantō has 4 positions."),
+    ):
         response = client.post(reverse("final_count"), data | {"kanto": typed})
         assert response.status_code == 400
         assert error_beside(response.content.decode(), "id_kanto") == message
@@ -252,8 +269,13 @@ DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 def test_the_forms_and_their_refusals_speak_dutch(client, alice):
     client.force_login(alice)
     page = client.get(reverse("table_new"), **DUTCH).content.decode()
-    for words in ("Aantal spelers", "3 spelers", "Laat de site de poorten uitdelen", "Starttitels",
-                  "De site stapelt de 24 bonustegels willekeurig"):
+    for words in (
+        "Aantal spelers",
+        "3 spelers",
+        "Laat de site de poorten uitdelen",
+        "Starttitels",
+        "De site stapelt de 24 bonustegels willekeurig",
+    ):
         assert words in page, words
     data = form_as_left(page, "new-table") | {"seat1_guest": "Kenji"}
     page = client.post(reverse("table_new"), data, **DUTCH).content.decode()
@@ -264,11 +286,13 @@ def test_the_forms_and_their_refusals_speak_dutch(client, alice):
     page = client.post(reverse("final_count"), data, **DUTCH).content.decode()
     assert "Kamons op het bord" in page and "Nog niets geteld" in page
     assert error_beside(page, "id_kanto") == (
-        "Het bord is leeg: vul eerst de kamons van elke provincie in, van links naar rechts.")
+        "Het bord is leeg: vul eerst de kamons van elke provincie in, van links naar rechts."
+    )
 
 
-@pytest.mark.parametrize("url", ["/tables/new/", "/tables/new/?game=teikoku", "/tables/new/?game=samurai_empires",
-                                 "/tables/final-count/"])
+@pytest.mark.parametrize(
+    "url", ["/tables/new/", "/tables/new/?game=teikoku", "/tables/new/?game=samurai_empires", "/tables/final-count/"]
+)
 def test_every_field_description_a_form_points_at_is_on_the_page(client, alice, url):
     client.force_login(alice)
     untouched = client.get(url).content.decode()
@@ -287,13 +311,14 @@ def test_a_table_just_opened_shows_its_join_link_and_qr_code_before_the_board(cl
     from tests.games.tables import four_player_setup
 
     players = [player_for_user(alice), player_for_user(bob)] + [
-        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
+        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")
+    ]
     session = services.session_create(game="shitenno", created_by=alice, players=players, setup=four_player_setup())
     client.force_login(alice)
     page = client.get(session.get_absolute_url()).content.decode()
     first = page.index('class="card invite invite-first"')
     assert first < page.index("<svg") < page.index('id="join-link"') < page.index('id="table-body"')
-    assert page.count('id="join-link"') == 1 and "<details class=\"card invite\">" not in page
+    assert page.count('id="join-link"') == 1 and '<details class="card invite">' not in page
 
     services.move_record(session=session, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)  # the game has begun
     page = client.get(session.get_absolute_url()).content.decode()
@@ -361,8 +386,13 @@ def test_with_two_clubs_a_new_table_starts_in_the_club_of_his_latest_table(clien
     first_by_name = club_services.club_create(name="Aaa Kyoto", owner=alice)
     client.force_login(alice)
     assert page_form(client, reverse("table_new"))["club"] == str(first_by_name.pk)
-    services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(), club=club,
-                            players=[player_for_user(alice), Player.objects.create(name="Kenji", created_by=alice)])
+    services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        club=club,
+        players=[player_for_user(alice), Player.objects.create(name="Kenji", created_by=alice)],
+    )
     assert page_form(client, reverse("table_new"))["club"] == str(club.pk)
 
 

@@ -34,8 +34,13 @@ def _table(alice, bob, setup=None) -> TableSession:
     players = [player_for_user(alice), player_for_user(bob)]
     if len(setup["players"]) == 4:
         players += [Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
-    return services.session_create(game="shitenno", created_by=alice, players=players, setup=setup,
-                                   colours=["red", "blue", "yellow", "green"][: len(players)])
+    return services.session_create(
+        game="shitenno",
+        created_by=alice,
+        players=players,
+        setup=setup,
+        colours=["red", "blue", "yellow", "green"][: len(players)],
+    )
 
 
 def _values(cards: dict, troops: list[str], kokus: list[int], used: set | None = None) -> list[str]:
@@ -168,11 +173,13 @@ def test_an_illegal_move_shows_its_reason_inline_and_keeps_the_input(client, ali
 
 def test_a_stale_phone_is_told_someone_moved_and_sees_the_new_state(client, alice, bob):
     session = _table(alice, bob)
-    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
-                                                       "kokus": [1, 1]}, user=bob)
+    services.move_record(
+        session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4, "kokus": [1, 1]}, user=bob
+    )
     client.force_login(alice)
-    response = client.post(reverse("table_move", args=[session.code]),
-                           {"seq": 0, "type": "draw", "n_bushi": 4, "k_1": 2}, **HTMX)
+    response = client.post(
+        reverse("table_move", args=[session.code]), {"seq": 0, "type": "draw", "n_bushi": 4, "k_1": 2}, **HTMX
+    )
     assert response.status_code == 409
     html = response.content.decode()
     assert "Someone else moved" in html and 'data-move="split"' in html and "?seq=1" in html
@@ -184,15 +191,15 @@ def test_the_live_poll_is_204_until_the_table_moves(client, alice, bob, django_a
     url = reverse("table_live", args=[session.code])
     with django_assert_max_num_queries(1):  # head_seq: a public table does not read the viewer
         assert client.get(url, {"seq": 0}, **HTMX).status_code == 204
-    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
-                                                       "kokus": [1, 1]}, user=alice)
+    services.move_record(
+        session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4, "kokus": [1, 1]}, user=alice
+    )
     response = client.get(url, {"seq": 0}, **HTMX)
     assert response.status_code == 200 and 'id="table-body"' in response.content.decode()
     assert "<html" not in response.content.decode()  # the fragment, not the page
 
 
-def test_a_phone_using_the_api_follows_a_private_table_through_the_live_poll_with_its_token(client, alice, bob,
-                                                                                           dave):
+def test_a_phone_using_the_api_follows_a_private_table_through_the_live_poll_with_its_token(client, alice, bob, dave):
     from rest_framework.authtoken.models import Token
 
     session = _table(alice, bob)
@@ -203,8 +210,9 @@ def test_a_phone_using_the_api_follows_a_private_table_through_the_live_poll_wit
     assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {outsider}").status_code == 404
     assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION="Token not-a-token").status_code == 404
     assert client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {seated}").status_code == 204
-    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
-                                                       "kokus": [1, 1]}, user=alice)
+    services.move_record(
+        session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4, "kokus": [1, 1]}, user=alice
+    )
     response = client.get(url, {"seq": 0}, HTTP_AUTHORIZATION=f"Token {seated}", **HTMX)
     assert response.status_code == 200 and "live/?seq=1" in response.content.decode()
     assert 'name="key"' in response.content.decode()  # bob is seated: the body has the move forms
@@ -214,8 +222,9 @@ def test_a_rebuilt_table_is_a_new_version_for_the_phones(client, alice, bob):
     """A rebuild from the log (after a rules fix) does not move head_seq, but the phones must not keep the body
     rendered from the old state: the rebuild is a new version for the poll and the shared render."""
     session = _table(alice, bob)
-    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
-                                                       "kokus": [1, 1]}, user=alice)
+    services.move_record(
+        session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4, "kokus": [1, 1]}, user=alice
+    )
     session.refresh_from_db()
     year = session.state["year"]
     TableSession.objects.filter(pk=session.pk).update(state={**session.state, "year": 7})  # a projection gone wrong
@@ -237,8 +246,9 @@ def test_a_rebuilt_table_is_a_new_version_for_the_phones(client, alice, bob):
 def test_phones_at_one_table_share_one_render_of_each_version(alice, bob, django_assert_num_queries):
     """The second phone's poll reuses the first one's render, with its own CSRF token and idempotency key."""
     session = _table(alice, bob)
-    services.move_record(session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4,
-                                                       "kokus": [1, 1]}, user=alice)
+    services.move_record(
+        session=session, seq=0, move={"type": "draw", "seat": 0, "troops": ["samurai"] * 4, "kokus": [1, 1]}, user=alice
+    )
     url = reverse("table_live", args=[session.code])
     phones = {user.username: Client(enforce_csrf_checks=True) for user in (alice, bob)}
     phones["alice"].force_login(alice)
@@ -275,8 +285,9 @@ def test_undo_takes_back_the_last_move_and_the_history_strikes_it(client, alice,
 
 def test_a_finished_game_shows_the_final_count(client, alice, bob):
     setup, moves = random_legal_game(3, 2)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob)])
+    session = services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+    )
     for seq, move in enumerate(moves):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     session.refresh_from_db()
@@ -290,8 +301,18 @@ def test_a_finished_game_shows_the_final_count(client, alice, bob):
 
 def test_the_final_count_calculator_counts_a_phone_form(client):
     assert client.get(reverse("final_count")).status_code == 200
-    data = {"players_count": 2, "s0_general": "honda", "s0_title": "daimyo", "s0_favour": 20, "s0_koku2": 1,
-            "s1_general": "ii", "s1_title": "shomyo", "s1_favour": 20, "s1_koku2": 1, "kanto": "1 2"}
+    data = {
+        "players_count": 2,
+        "s0_general": "honda",
+        "s0_title": "daimyo",
+        "s0_favour": 20,
+        "s0_koku2": 1,
+        "s1_general": "ii",
+        "s1_title": "shomyo",
+        "s1_favour": 20,
+        "s1_koku2": 1,
+        "kanto": "1 2",
+    }
     html = client.post(reverse("final_count"), data).content.decode()
     assert "Honda (Seat 1) wins with 28 favour" in html
     assert "tied on weight 1; the kamon furthest left" in html
@@ -364,8 +385,9 @@ def test_every_move_of_a_legal_game_can_be_entered_through_the_forms(seed, playe
 def test_a_whole_game_is_played_through_the_pages_to_its_final_count(client, alice, bob):
     setup, moves = random_legal_game(2, 3)
     carl = Player.objects.create(name="Carl", created_by=alice)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(alice), player_for_user(bob), carl])
+    session = services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob), carl]
+    )
     client.force_login(bob)
     for move in moves:
         session.refresh_from_db()

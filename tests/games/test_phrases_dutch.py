@@ -25,32 +25,141 @@ DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 
 # English words that are no Dutch words: one of them in a Dutch sentence means a piece left untranslated.
 ENGLISH = {
-    "the", "and", "must", "cannot", "already", "takes", "take", "with", "has", "have", "only", "not", "turn",
-    "card", "cards", "tile", "tiles", "needs", "paid", "from", "this", "each", "every", "player", "players",
-    "treasure", "army", "armies", "token", "space", "wins", "draws", "position", "game", "to", "by", "its",
-    "their", "no", "you", "after", "left", "lost", "deck", "troop", "troops", "favour", "victory", "shared",
-    "ends", "passes", "refuses", "accepts", "offers", "chooses", "splits", "golden", "exchange", "taking",
-    "year", "era", "count", "rolls", "raids", "buys", "trades", "fewest", "resources", "harvests", "recruits",
-    "attack", "attacks", "castle", "port", "summer", "autumn", "spring", "yellow", "blue",
+    "the",
+    "and",
+    "must",
+    "cannot",
+    "already",
+    "takes",
+    "take",
+    "with",
+    "has",
+    "have",
+    "only",
+    "not",
+    "turn",
+    "card",
+    "cards",
+    "tile",
+    "tiles",
+    "needs",
+    "paid",
+    "from",
+    "this",
+    "each",
+    "every",
+    "player",
+    "players",
+    "treasure",
+    "army",
+    "armies",
+    "token",
+    "space",
+    "wins",
+    "draws",
+    "position",
+    "game",
+    "to",
+    "by",
+    "its",
+    "their",
+    "no",
+    "you",
+    "after",
+    "left",
+    "lost",
+    "deck",
+    "troop",
+    "troops",
+    "favour",
+    "victory",
+    "shared",
+    "ends",
+    "passes",
+    "refuses",
+    "accepts",
+    "offers",
+    "chooses",
+    "splits",
+    "golden",
+    "exchange",
+    "taking",
+    "year",
+    "era",
+    "count",
+    "rolls",
+    "raids",
+    "buys",
+    "trades",
+    "fewest",
+    "resources",
+    "harvests",
+    "recruits",
+    "attack",
+    "attacks",
+    "castle",
+    "port",
+    "summer",
+    "autumn",
+    "spring",
+    "yellow",
+    "blue",
 }
 
 # A value for each parameter that names a game word (said through the catalogue's words); others get a number.
 SAMPLES = {
     "shitenno": {
-        "province": "kanto", "troop": "sohei", "to": "koku", "on": "bushi", "bonus": "card_taking",
-        "bonuses": ["exchange", "card_taking"], "title": "daimyo", "titles": "daimyo > sensei", "general": "Honda",
-        "mover": "Ii", "tairo": "Sakai", "to_general": "Ii", "position": 2, "card": "bushi+sohei",
-        "what": "lot_a", "move": "take_card", "open": ["place", "end_turn"], "type": "place", "letter": "A",
+        "province": "kanto",
+        "troop": "sohei",
+        "to": "koku",
+        "on": "bushi",
+        "bonus": "card_taking",
+        "bonuses": ["exchange", "card_taking"],
+        "title": "daimyo",
+        "titles": "daimyo > sensei",
+        "general": "Honda",
+        "mover": "Ii",
+        "tairo": "Sakai",
+        "to_general": "Ii",
+        "position": 2,
+        "card": "bushi+sohei",
+        "what": "lot_a",
+        "move": "take_card",
+        "open": ["place", "end_turn"],
+        "type": "place",
+        "letter": "A",
     },
     "teikoku": {
-        "seat": 0, "defender": 1, "turn": 1, "holder": "port", "season": "autumn", "phase": "commerce",
-        "current_phase": "war", "deck": "units", "decks": ["ninja", "market"], "termination": "longevity",
-        "action": "a raid", "expected": "boolean", "clans": ["fujiwara", "minamoto"], "clan": "Fujiwara",
-        "card": "Ronin", "note": "Kaartnotitie", "dice": "3+5", "field": "blood",
+        "seat": 0,
+        "defender": 1,
+        "turn": 1,
+        "holder": "port",
+        "season": "autumn",
+        "phase": "commerce",
+        "current_phase": "war",
+        "deck": "units",
+        "decks": ["ninja", "market"],
+        "termination": "longevity",
+        "action": "a raid",
+        "expected": "boolean",
+        "clans": ["fujiwara", "minamoto"],
+        "clan": "Fujiwara",
+        "card": "Ronin",
+        "note": "Kaartnotitie",
+        "dice": "3+5",
+        "field": "blood",
     },
     "samurai_empires": {
-        "ai": "yellow", "location": "capital", "resource": "food", "kind": "bushido", "action": "harvest",
-        "open": ["place", "pass"], "types": ["report"], "party": "Aiko", "region": "Kansai", "province": "Edo",
+        "ai": "yellow",
+        "location": "capital",
+        "resource": "food",
+        "kind": "bushido",
+        "action": "harvest",
+        "open": ["place", "pass"],
+        "types": ["report"],
+        "party": "Aiko",
+        "region": "Kansai",
+        "province": "Edo",
         "field": "era",
     },
 }
@@ -122,12 +231,22 @@ def test_every_move_description_refusal_and_tie_break_is_said_in_dutch(any_game)
 def test_the_game_words_among_the_parameters_are_the_dutch_rulebooks():
     with translation.override("nl"):
         say = get_game("shitenno").phrases.say
-        assert say({"code": "shitenno.describe.place_bonus", "params": {
-            "placed": {"code": "shitenno.describe.pass", "params": {"general": "Honda"}}, "bonus": "exchange"}}) \
+        assert (
+            say(
+                {
+                    "code": "shitenno.describe.place_bonus",
+                    "params": {
+                        "placed": {"code": "shitenno.describe.pass", "params": {"general": "Honda"}},
+                        "bonus": "exchange",
+                    },
+                }
+            )
             == "Honda past; neemt een Ruilen-tegel"
-        assert say({"code": "shitenno.kokus_short", "params": {"province": "kanto", "position": 2, "cost": 6,
-                                                                "paid": 5}}) \
+        )
+        assert (
+            say({"code": "shitenno.kokus_short", "params": {"province": "kanto", "position": 2, "cost": 6, "paid": 5}})
             == "De 2e positie van Kantō kost 6 Kokus; je betaalde 5."
+        )
 
 
 def test_a_code_the_catalogue_does_not_know_is_said_in_the_engines_english():
@@ -141,8 +260,11 @@ def test_a_code_the_catalogue_does_not_know_is_said_in_the_engines_english():
 
 def _table(alice, bob):
     return services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
-        setup=two_player_setup(), colours=["red", "blue"],
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=two_player_setup(),
+        colours=["red", "blue"],
     )
 
 
@@ -162,8 +284,11 @@ def test_a_tables_move_log_and_its_refusals_are_dutch_on_a_dutch_page(client, al
     assert said in history and "draws" not in history
     # A refused move answers in Dutch on the page, and nothing is written.
     session.refresh_from_db()
-    refused = client.post(reverse("table_move", args=[session.code]), {
-        "type": "draw", "seq": session.head_seq, "key": "k1", "n_samurai": "1"}, **DUTCH)
+    refused = client.post(
+        reverse("table_move", args=[session.code]),
+        {"type": "draw", "seq": session.head_seq, "key": "k1", "n_samurai": "1"},
+        **DUTCH,
+    )
     assert refused.status_code == 400
     body = refused.content.decode()
     assert "De Tairō trekt" in body and "The Tairō draws" not in body
@@ -176,9 +301,11 @@ def test_the_api_keeps_its_english_detail_and_names_the_rule(client, alice, bob)
     client.force_login(alice)
     tairo = session.state["sharing"]["tairo"]
     response = client.post(
-        f"/api/tables/{session.code}/moves/", {"seq": 0, "move": {"type": "draw", "seat": tairo, "troops": [],
-                                                                   "kokus": []}},
-        content_type="application/json", **DUTCH)
+        f"/api/tables/{session.code}/moves/",
+        {"seq": 0, "move": {"type": "draw", "seat": tairo, "troops": [], "kokus": []}},
+        content_type="application/json",
+        **DUTCH,
+    )
     assert response.status_code == 400
     body = response.json()
     assert body["detail"].startswith("The Tairō's draw is troop cards: 4,") and body["code"] == "IllegalMove"

@@ -48,8 +48,9 @@ class DiceRace:
         if state["turn"] != 0 or max(pips) < state["target"]:
             return None
         ranks = [1 + sum(other > mine for other in pips) for mine in pips]
-        placings = sorted((Placing(seat, ranks[seat], pips[seat]) for seat in range(len(pips))),
-                          key=lambda p: (p.rank, p.seat))
+        placings = sorted(
+            (Placing(seat, ranks[seat], pips[seat]) for seat in range(len(pips))), key=lambda p: (p.rank, p.seat)
+        )
         return Outcome("target_reached", tuple(placings))
 
     def score(self, state: dict) -> list[int]:
@@ -71,8 +72,10 @@ class DiceSetupForm(TableSetupForm):
 
     def clean(self) -> dict:
         data = super().clean()
-        data["seats"] = [{"player": self.players.get(data.get(f"seat{i}_player") or ""), "guest_name": f"guest {i}"}
-                         for i in range(2)]
+        data["seats"] = [
+            {"player": self.players.get(data.get(f"seat{i}_player") or ""), "guest_name": f"guest {i}"}
+            for i in range(2)
+        ]
         data["setup"], data["deal"] = {"players": 2, "target": data.get("target")}, False
         return data
 
@@ -122,9 +125,15 @@ def test_it_offers_a_second_registered_game_on_the_home_new_table_and_rankings_p
 
 def test_it_plays_a_second_game_through_the_shared_pages_and_feeds_a_tied_result_to_the_leagues(client, alice, dice):
     client.force_login(alice)
-    response = client.post(reverse("table_new"), {  # seat 1 is a guest named by the form
-        "game": "dice", "seat0_player": str(player_for_user(alice).pk), "target": 5, "is_public": "on",
-    })
+    response = client.post(
+        reverse("table_new"),
+        {  # seat 1 is a guest named by the form
+            "game": "dice",
+            "seat0_player": str(player_for_user(alice).pk),
+            "target": 5,
+            "is_public": "on",
+        },
+    )
     assert response.status_code == 302
     session = TableSession.objects.get(game="dice")
     assert "roll the die" in client.get(session.get_absolute_url()).content.decode()

@@ -16,8 +16,9 @@ pytestmark = pytest.mark.django_db
 def moved(api, alice, bob):
     """A public table of alice's and bob's, one move in (made through the API, as phones do)."""
     setup, moves = random_legal_game(3, 2)
-    session = game_services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                           players=[player_for_user(alice), player_for_user(bob)])
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+    )
     assert api.login(alice).post(f"/api/tables/{session.code}/moves/", {"seq": 0, "move": moves[0]}).status_code == 201
     return session, moves
 
@@ -77,8 +78,13 @@ def test_a_rebuild_is_a_new_version(client, moved, django_capture_on_commit_call
 
 def test_a_private_table_never_has_a_cached_version(api, client, alice, bob, dave):
     setup, moves = random_legal_game(3, 2)
-    session = game_services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False,
-                                           players=[player_for_user(alice), player_for_user(bob)])
+    session = game_services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        is_public=False,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     assert api.login(alice).post(f"/api/tables/{session.code}/moves/", {"seq": 0, "move": moves[0]}).status_code == 201
     assert not heads.public_unchanged(session.code, "1", "0")
     client.force_login(dave)
@@ -95,13 +101,14 @@ def test_a_poll_naming_no_exact_version_asks_the_database(client, moved, query):
     assert answer.status_code == 200
 
 
-def test_a_new_public_table_has_its_first_version_once_committed(api, client, alice, bob,
-                                                                 django_capture_on_commit_callbacks,
-                                                                 django_assert_num_queries):
+def test_a_new_public_table_has_its_first_version_once_committed(
+    api, client, alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
     setup, moves = random_legal_game(3, 2)
     with django_capture_on_commit_callbacks() as created:
-        session = game_services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                               players=[player_for_user(alice), player_for_user(bob)])
+        session = game_services.session_create(
+            game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+        )
     assert not heads.public_unchanged(session.code, "0", "0")  # not before the commit
     for callback in created:
         callback()
@@ -109,12 +116,14 @@ def test_a_new_public_table_has_its_first_version_once_committed(api, client, al
         assert live(client, session.code, 0).status_code == 204
 
 
-def test_a_move_made_before_the_creation_s_callback_is_not_overwritten(api, client, alice, bob,
-                                                                      django_capture_on_commit_callbacks):
+def test_a_move_made_before_the_creation_s_callback_is_not_overwritten(
+    api, client, alice, bob, django_capture_on_commit_callbacks
+):
     setup, moves = random_legal_game(3, 2)
     with django_capture_on_commit_callbacks() as created:
-        session = game_services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                               players=[player_for_user(alice), player_for_user(bob)])
+        session = game_services.session_create(
+            game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+        )
     assert api.login(alice).post(f"/api/tables/{session.code}/moves/", {"seq": 0, "move": moves[0]}).status_code == 201
     for callback in created:  # late: the move's version is in the cache already
         callback()

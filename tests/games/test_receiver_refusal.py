@@ -21,18 +21,23 @@ pytestmark = pytest.mark.django_db  # move_record's transaction is a savepoint h
 def last_move(alice, bob):
     """A two-player table one move from its end, and that move."""
     setup, moves = random_legal_game(3, 2)
-    session = services.session_create(game="shitenno", created_by=alice,
-                                      players=[player_for_user(alice), player_for_user(bob)], setup=setup)
+    session = services.session_create(
+        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup
+    )
     for seq, move in enumerate(moves[:-1]):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     session.refresh_from_db()
     return session, moves[-1]
 
 
-@pytest.mark.parametrize("refusal", [
-    Conflict("This table's result already counts."), PermissionDenied("Not yours."),
-    IllegalMove("The league says no.", code="league.no"),
-])
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        Conflict("This table's result already counts."),
+        PermissionDenied("Not yours."),
+        IllegalMove("The league says no.", code="league.no"),
+    ],
+)
 def test_a_receiver_refusing_a_finished_table_takes_the_last_move_back(last_move, alice, refusal):
     session, move = last_move
     head, state = session.head_seq, session.state

@@ -39,11 +39,19 @@ def test_an_unknown_slug_is_refused_by_both_lookups():
 
 
 def test_the_engines_are_found_without_django():
-    code = ("import sys, games.engines as e\n"
-            "assert not [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')], 'django loaded'\n"
-            "print(','.join(e.REGISTRY))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    code = (
+        "import sys, games.engines as e\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')], 'django loaded'\n"
+        "print(','.join(e.REGISTRY))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ",".join(registry.GAMES)
 
@@ -72,7 +80,9 @@ def test_a_game_opens_a_league_nights_table_its_own_way():
 
     names = ["Aiko", "Ren", "Sora"]
     assert get_game("shitenno").night_setup(number=1, names=names, club=None) == (
-        {"players": [{"general": g} for g in ("honda", "ii", "sakakibara")]}, True)
+        {"players": [{"general": g} for g in ("honda", "ii", "sakakibara")]},
+        True,
+    )
     assert GameAdapter().night_setup(number=1, names=names, club=None) == ({}, True)
     teikoku = get_game("teikoku")
     assert teikoku.night_count_label and GameAdapter.night_count_label is None

@@ -21,8 +21,9 @@ API_MD = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def _open(api, user, players, setup, **extra):
-    return api.login(user).post("/api/tables/", {"game": "samurai_empires", "players": [p.pk for p in players],
-                                                 "setup": setup, **extra})
+    return api.login(user).post(
+        "/api/tables/", {"game": "samurai_empires", "players": [p.pk for p in players], "setup": setup, **extra}
+    )
 
 
 def _move(api, code, seq, move):
@@ -32,7 +33,7 @@ def _move(api, code, seq, move):
 def _worked_game() -> tuple[dict, list[tuple[str, str, dict]], dict]:
     text = API_MD.read_text()
     start = text.index("### A worked Small Samurai Empires game")
-    worked = text[start:text.index("\n## ", start)]  # up to the next section
+    worked = text[start : text.index("\n## ", start)]  # up to the next section
     blocks = re.findall(r"```json\n(.*?)\n```", worked, re.S)
     rows = re.findall(r"^\| (\d+) \| (.*?) \| `(.*)` \|$", worked, re.M)
     return json.loads(blocks[0]), [(seq, words, json.loads(move)) for seq, words, move in rows], json.loads(blocks[1])
@@ -59,8 +60,7 @@ def test_the_worked_game_in_the_docs_replays_through_the_api_to_a_pending_league
     assert api.get(f"/api/tables/{code}/score/").json()["score"] == [27, 23, 27]
     result = Result.objects.get(session__code=code)
     assert result.status == Result.Status.PENDING
-    assert {e.player_id: e.rank for e in result.entries.all()} == {
-        players[0].pk: 1, players[2].pk: 2, players[1].pk: 3}
+    assert {e.player_id: e.rank for e in result.entries.all()} == {players[0].pk: 1, players[2].pk: 2, players[1].pk: 3}
 
 
 def test_a_solo_era_with_the_ai_steps_replays_identically_after_an_undo(api, alice):
@@ -120,34 +120,57 @@ def test_a_finished_solo_game_makes_no_league_result_and_no_rating(api, alice, c
     assert "Solo record" in page
 
 
-@pytest.mark.parametrize("setup", [
-    None, [], "x", {}, {"mode": "solo"}, {"mode": "duel", "players": [{"name": "A"}], "board": BOARD},
-    {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": {"regions": []}},
-    {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": BOARD, "seed": 1},
-    {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": BOARD, "turn_order": [0, 0]},
-    {"mode": "multiplayer", "players": [{"name": "A", "training_ground": 6}, {"name": "B"}], "board": BOARD},
-    {"mode": "solo", "players": [{"name": "A"}], "board": BOARD, "seed": 1},
-    {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": -1},
-    {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": 2 ** 70},
-    {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": "1"},
-    {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": 1, "seeding": {"x": "food"}},
-])
+@pytest.mark.parametrize(
+    "setup",
+    [
+        None,
+        [],
+        "x",
+        {},
+        {"mode": "solo"},
+        {"mode": "duel", "players": [{"name": "A"}], "board": BOARD},
+        {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": {"regions": []}},
+        {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": BOARD, "seed": 1},
+        {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": BOARD, "turn_order": [0, 0]},
+        {"mode": "multiplayer", "players": [{"name": "A", "training_ground": 6}, {"name": "B"}], "board": BOARD},
+        {"mode": "solo", "players": [{"name": "A"}], "board": BOARD, "seed": 1},
+        {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": -1},
+        {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": 2**70},
+        {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": "1"},
+        {"mode": "solo", "players": [{"name": "A"}], "board": SOLO_BOARD, "seed": 1, "seeding": {"x": "food"}},
+    ],
+)
 def test_a_hostile_set_up_answers_400_and_opens_nothing(api, alice, bob, setup):
-    players = [player_for_user(alice)] if isinstance(setup, dict) and setup.get("mode") == "solo" else [
-        player_for_user(alice), player_for_user(bob)]
+    players = (
+        [player_for_user(alice)]
+        if isinstance(setup, dict) and setup.get("mode") == "solo"
+        else [player_for_user(alice), player_for_user(bob)]
+    )
     response = _open(api, alice, players, setup)
     assert response.status_code == 400, response.content
     assert not TableSession.objects.exists()
 
 
-@pytest.mark.parametrize("move", [
-    None, 1, [], {}, {"type": "x"}, {"type": "era_score"}, {"type": "era_score", "era": 2, "scores": [{}, {}]},
-    {"type": "era_score", "era": 1, "scores": [{}]}, {"type": "era_score", "era": 1, "scores": [{"regions": 1}, {}]},
-    {"type": "era_score", "era": 1, "scores": [{"regions": {"Atlantis": 1}}, {}]},
-    {"type": "era_score", "era": 1, "scores": [{"shrines": 10 ** 30}, {}]},
-    {"type": "era_score", "era": 1, "scores": [{"other": [{"points": 1}]}, {}]},
-    {"type": "final_score", "scores": []}, {"type": "ai_step"}, {"type": "place", "region": "Tohoku", "space": 1},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        None,
+        1,
+        [],
+        {},
+        {"type": "x"},
+        {"type": "era_score"},
+        {"type": "era_score", "era": 2, "scores": [{}, {}]},
+        {"type": "era_score", "era": 1, "scores": [{}]},
+        {"type": "era_score", "era": 1, "scores": [{"regions": 1}, {}]},
+        {"type": "era_score", "era": 1, "scores": [{"regions": {"Atlantis": 1}}, {}]},
+        {"type": "era_score", "era": 1, "scores": [{"shrines": 10**30}, {}]},
+        {"type": "era_score", "era": 1, "scores": [{"other": [{"points": 1}]}, {}]},
+        {"type": "final_score", "scores": []},
+        {"type": "ai_step"},
+        {"type": "place", "region": "Tohoku", "space": 1},
+    ],
+)
 def test_a_hostile_move_answers_400_and_writes_nothing(api, alice, bob, move):
     setup = {"mode": "multiplayer", "players": [{"name": "A"}, {"name": "B"}], "board": BOARD}
     code = _open(api, alice, [player_for_user(alice), player_for_user(bob)], setup).json()["code"]
@@ -156,12 +179,20 @@ def test_a_hostile_move_answers_400_and_writes_nothing(api, alice, bob, move):
     assert not MoveEvent.objects.exists()
 
 
-@pytest.mark.parametrize("move", [
-    {"type": "place", "region": "Tohoku", "space": 0}, {"type": "place", "region": "Tohoku", "space": 99},
-    {"type": "resolve", "destroyed": {"yellow": {"Tohoku Capital": 1}}}, {"type": "report", "armies": {"x": 1}},
-    {"type": "report", "armies": {"Tohoku Capital": 17}}, {"type": "report", "armies": {}, "castles": [1]},
-    {"type": "pass"}, {"type": "era_score", "era": 1, "scores": [{}, {}, {}]}, {"type": "ai_step", "extra": 1},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "place", "region": "Tohoku", "space": 0},
+        {"type": "place", "region": "Tohoku", "space": 99},
+        {"type": "resolve", "destroyed": {"yellow": {"Tohoku Capital": 1}}},
+        {"type": "report", "armies": {"x": 1}},
+        {"type": "report", "armies": {"Tohoku Capital": 17}},
+        {"type": "report", "armies": {}, "castles": [1]},
+        {"type": "pass"},
+        {"type": "era_score", "era": 1, "scores": [{}, {}, {}]},
+        {"type": "ai_step", "extra": 1},
+    ],
+)
 def test_a_hostile_solo_move_answers_400(api, alice, move):
     code = _open(api, alice, [player_for_user(alice)], solo_setup(seed=3)).json()["code"]
     response = _move(api, code, 0, move)

@@ -24,8 +24,12 @@ def region_url(n: int) -> str:
 
 def region_fields(region: dict) -> dict:
     """A region of the tests' board as the editor's screen posts it."""
-    fields = {"name": region["name"], "values": " ".join(map(str, region["values"])),
-              "influence_points": ", ".join(map(str, region["influence_points"])), "rows": "5"}
+    fields = {
+        "name": region["name"],
+        "values": " ".join(map(str, region["values"])),
+        "influence_points": ", ".join(map(str, region["influence_points"])),
+        "rows": "5",
+    }
     for s, action in enumerate(region.get("spaces", [])):
         fields[f"space{s}"] = action
     for p, province in enumerate(region["provinces"]):
@@ -62,9 +66,17 @@ def test_a_club_enters_its_board_region_by_region_and_a_table_opens_from_it(clie
     page = client.get(response["Location"]).content.decode()
     assert "is saved for Edo Gamers" in page
     assert f'<option value="{saved.pk}" selected>Our board (Edo Gamers)</option>' in page  # picked already
-    opened = client.post("/tables/new/", {"game": "samurai_empires", "mode": "multiplayer", "players_count": "2",
-                                          "seat0_player": str(player_for_user(member).pk), "seat1_guest": "Ren",
-                                          "board_setup": str(saved.pk)})
+    opened = client.post(
+        "/tables/new/",
+        {
+            "game": "samurai_empires",
+            "mode": "multiplayer",
+            "players_count": "2",
+            "seat0_player": str(player_for_user(member).pk),
+            "seat1_guest": "Ren",
+            "board_setup": str(saved.pk),
+        },
+    )
     assert opened.status_code == 302
     assert TableSession.objects.get().setup["board"]["regions"][0]["name"] == "Tohoku"
 
@@ -89,16 +101,33 @@ def test_copy_to_the_next_region_carries_the_numbers_and_kinds_but_no_names(clie
 def test_the_solo_parts_make_a_board_a_solo_table_opens_with(client, member, club):
     start(client, club, name="Solo board")
     enter_board(client, SOLO_BOARD)
-    solo = {"order_attack": 2, "order_harvest": 2, "order_recruit": 2, "order_castle": 2,
-            "destiny0": 4, "destiny1": 4, "destiny2": 4, "destiny3": 4, "seed_bushido": 6, "seed_food": 6}
+    solo = {
+        "order_attack": 2,
+        "order_harvest": 2,
+        "order_recruit": 2,
+        "order_castle": 2,
+        "destiny0": 4,
+        "destiny1": 4,
+        "destiny2": 4,
+        "destiny3": 4,
+        "seed_bushido": 6,
+        "seed_food": 6,
+    }
     response = client.post(SAVE, solo)
     assert response.status_code == 302
     saved = BoardSetup.objects.get(name="Solo board")
     assert saved.board == SOLO_BOARD
     check_board(saved.board, solo=True)
-    opened = client.post("/tables/new/", {"game": "samurai_empires", "mode": "solo", "players_count": "1",
-                                          "seat0_player": str(player_for_user(member).pk),
-                                          "board_setup": str(saved.pk)})
+    opened = client.post(
+        "/tables/new/",
+        {
+            "game": "samurai_empires",
+            "mode": "solo",
+            "players_count": "1",
+            "seat0_player": str(player_for_user(member).pk),
+            "board_setup": str(saved.pk),
+        },
+    )
     assert opened.status_code == 302 and TableSession.objects.get().state["mode"] == "solo"
 
 
@@ -132,10 +161,13 @@ def _without_capital(region: dict) -> dict:
     return fields
 
 
-@pytest.mark.parametrize(("headers", "words"), [
-    ({}, "Tohoku needs exactly one Capital and at least one Shrine province."),
-    (DUTCH, "Tohoku heeft precies één Hoofdstad en minstens één Heiligdomprovincie nodig."),
-])
+@pytest.mark.parametrize(
+    ("headers", "words"),
+    [
+        ({}, "Tohoku needs exactly one Capital and at least one Shrine province."),
+        (DUTCH, "Tohoku heeft precies één Hoofdstad en minstens één Heiligdomprovincie nodig."),
+    ],
+)
 def test_the_engines_refusal_is_said_in_the_game_s_words(client, member, club, headers, words):
     start(client, club)
     response = client.post(region_url(1), _without_capital(BOARD["regions"][0]), **headers)
@@ -144,32 +176,36 @@ def test_the_engines_refusal_is_said_in_the_game_s_words(client, member, club, h
     assert client.session[DRAFT_KEY]["regions"][0] is None
 
 
-@pytest.mark.parametrize(("change", "field", "words"), [
-    ({"values": "6 three 1"}, "values", "“three” is not a whole number from 0 to 999."),
-    ({"values": "1 2 3 4 5 6 7"}, "values", "Enter 1 to 6 numbers, one per place, not 7."),
-    ({"values": ""}, "values", "This field is required."),
-    ({"influence_points": "-1 2"}, "influence_points", "“-1” is not a whole number"),
-    ({"influence_points": "1000"}, "influence_points", "“1000” is not a whole number"),
-    ({"space0": "attack"}, "space1", "Give each of the four spaces its action, or none of them"),
-    ({"space0": "fly"}, "space0", "Select a valid choice."),
-    ({"province1_kind": ""}, "province1_kind", "Pick the kind of Tohoku North."),
-    ({"province5_kind": "shrine", "rows": "6"}, "province5_name", "Name this province"),
-    ({"province2_kind": "castle"}, "province2_kind", "Select a valid choice."),
-    ({"name": "x" * 61}, "name", "at most 60 characters"),
-    ({"province1_name": "Tohoku Capital"}, None, "Every region and province needs its own name."),
-    ({**{f"province{p}_name": "" for p in range(5)}, **{f"province{p}_kind": "" for p in range(5)}},
-     "province0_name", "Enter the region&#x27;s provinces, north to south."),
-])
-def test_bad_region_input_is_refused_beside_its_field_and_saves_nothing(client, member, club, change, field,
-                                                                          words):
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"values": "6 three 1"}, "values", "“three” is not a whole number from 0 to 999."),
+        ({"values": "1 2 3 4 5 6 7"}, "values", "Enter 1 to 6 numbers, one per place, not 7."),
+        ({"values": ""}, "values", "This field is required."),
+        ({"influence_points": "-1 2"}, "influence_points", "“-1” is not a whole number"),
+        ({"influence_points": "1000"}, "influence_points", "“1000” is not a whole number"),
+        ({"space0": "attack"}, "space1", "Give each of the four spaces its action, or none of them"),
+        ({"space0": "fly"}, "space0", "Select a valid choice."),
+        ({"province1_kind": ""}, "province1_kind", "Pick the kind of Tohoku North."),
+        ({"province5_kind": "shrine", "rows": "6"}, "province5_name", "Name this province"),
+        ({"province2_kind": "castle"}, "province2_kind", "Select a valid choice."),
+        ({"name": "x" * 61}, "name", "at most 60 characters"),
+        ({"province1_name": "Tohoku Capital"}, None, "Every region and province needs its own name."),
+        (
+            {**{f"province{p}_name": "" for p in range(5)}, **{f"province{p}_kind": "" for p in range(5)}},
+            "province0_name",
+            "Enter the region&#x27;s provinces, north to south.",
+        ),
+    ],
+)
+def test_bad_region_input_is_refused_beside_its_field_and_saves_nothing(client, member, club, change, field, words):
     start(client, club)
     response = client.post(region_url(1), {**region_fields(BOARD["regions"][0]), **change})
     assert response.status_code == 400
     html = response.content.decode()
     assert words in html
     if field is not None:
-        assert f'id="id_{field}_error"' in html or f'id="id_{field}_0_error"' in html or \
-            f'{field}_error' in html
+        assert f'id="id_{field}_error"' in html or f'id="id_{field}_0_error"' in html or f"{field}_error" in html
     assert client.session[DRAFT_KEY]["regions"] == [None] * 4
 
 
@@ -183,17 +219,44 @@ def test_a_name_another_region_uses_is_refused(client, member, club):
     assert client.session[DRAFT_KEY]["regions"][1] is None
 
 
-@pytest.mark.parametrize(("solo", "words"), [
-    ({"order_attack": 2}, "Fill in every solo part, or none of them"),
-    ({"order_attack": 3, "order_harvest": 2, "order_recruit": 2, "order_castle": 2, "destiny0": 4, "destiny1": 4,
-      "destiny2": 4, "destiny3": 4, "seed_bushido": 6, "seed_food": 6},
-     "An AI plays its 11 order tokens less the 3 Move tokens."),
-    ({"order_attack": 2, "order_harvest": 2, "order_recruit": 2, "order_castle": 2, "destiny0": 4, "destiny1": 4,
-      "destiny2": 4, "destiny3": 4, "seed_bushido": 6, "seed_food": 5},
-     "the seed tokens fill the map&#x27;s resource slots."),
-    ({"order_attack": "x"}, "Enter a whole number."),
-    ({"order_attack": 99}, "less than or equal to 50"),
-])
+@pytest.mark.parametrize(
+    ("solo", "words"),
+    [
+        ({"order_attack": 2}, "Fill in every solo part, or none of them"),
+        (
+            {
+                "order_attack": 3,
+                "order_harvest": 2,
+                "order_recruit": 2,
+                "order_castle": 2,
+                "destiny0": 4,
+                "destiny1": 4,
+                "destiny2": 4,
+                "destiny3": 4,
+                "seed_bushido": 6,
+                "seed_food": 6,
+            },
+            "An AI plays its 11 order tokens less the 3 Move tokens.",
+        ),
+        (
+            {
+                "order_attack": 2,
+                "order_harvest": 2,
+                "order_recruit": 2,
+                "order_castle": 2,
+                "destiny0": 4,
+                "destiny1": 4,
+                "destiny2": 4,
+                "destiny3": 4,
+                "seed_bushido": 6,
+                "seed_food": 5,
+            },
+            "the seed tokens fill the map&#x27;s resource slots.",
+        ),
+        ({"order_attack": "x"}, "Enter a whole number."),
+        ({"order_attack": 99}, "less than or equal to 50"),
+    ],
+)
 def test_bad_solo_parts_are_refused_and_save_nothing(client, member, club, solo, words):
     start(client, club)
     enter_board(client, SOLO_BOARD)
@@ -206,8 +269,18 @@ def test_bad_solo_parts_are_refused_and_save_nothing(client, member, club, solo,
 def test_solo_parts_on_a_board_without_spaces_say_which_region_lacks_them(client, member, club):
     start(client, club)
     enter_board(client, BOARD)
-    solo = {"order_attack": 2, "order_harvest": 2, "order_recruit": 2, "order_castle": 2, "destiny0": 4,
-            "destiny1": 4, "destiny2": 4, "destiny3": 4, "seed_bushido": 6, "seed_food": 6}
+    solo = {
+        "order_attack": 2,
+        "order_harvest": 2,
+        "order_recruit": 2,
+        "order_castle": 2,
+        "destiny0": 4,
+        "destiny1": 4,
+        "destiny2": 4,
+        "destiny3": 4,
+        "seed_bushido": 6,
+        "seed_food": 6,
+    }
     response = client.post(SAVE, solo, **DUTCH)
     assert response.status_code == 400
     assert "Tohoku" in response.content.decode() and not BoardSetup.objects.exists()
@@ -290,19 +363,44 @@ def test_every_screen_of_the_editor_speaks_dutch(client, member, club):
     client.defaults.update(DUTCH)
     pages = [client.get(START)]
     start(client, club)
-    pages.append(client.post(region_url(1), {**region_fields(SOLO_BOARD["regions"][0]), "values": "6 x",
-                                             "space0": "", "province1_kind": "", "action": "copy"}))
+    pages.append(
+        client.post(
+            region_url(1),
+            {
+                **region_fields(SOLO_BOARD["regions"][0]),
+                "values": "6 x",
+                "space0": "",
+                "province1_kind": "",
+                "action": "copy",
+            },
+        )
+    )
     pages.append(client.post(region_url(1), _without_capital(SOLO_BOARD["regions"][0])))
     client.post(region_url(1), {**region_fields(SOLO_BOARD["regions"][0]), "action": "copy"})
     pages.append(client.get(region_url(2)))
     enter_board(client, SOLO_BOARD)
     pages.append(client.get(SAVE))
     pages.append(client.post(SAVE, {"order_attack": 1}))
-    pages.append(client.post(SAVE, {"order_attack": 1, "order_harvest": 2, "order_recruit": 2, "order_castle": 2,
-                                    "destiny0": 4, "destiny1": 4, "destiny2": 4, "destiny3": 4,
-                                    "seed_bushido": 6, "seed_food": 6}))
-    club_names = _words(" ".join(r["name"] + " " + " ".join(p["name"] for p in r["provinces"])
-                                 for r in SOLO_BOARD["regions"])) | {"our", "board"}  # the board's name
+    pages.append(
+        client.post(
+            SAVE,
+            {
+                "order_attack": 1,
+                "order_harvest": 2,
+                "order_recruit": 2,
+                "order_castle": 2,
+                "destiny0": 4,
+                "destiny1": 4,
+                "destiny2": 4,
+                "destiny3": 4,
+                "seed_bushido": 6,
+                "seed_food": 6,
+            },
+        )
+    )
+    club_names = _words(
+        " ".join(r["name"] + " " + " ".join(p["name"] for p in r["provinces"]) for r in SOLO_BOARD["regions"])
+    ) | {"our", "board"}  # the board's name
     for page in pages:
         text = visible_text(page.content.decode())
         assert not (_words(text) & words) - club_names, (page.request["PATH_INFO"], _words(text) & words)

@@ -29,8 +29,9 @@ SEED, PLAYERS, PLACING = 1, 3, 36
 @pytest.fixture
 def table(alice, bob, carol):
     setup, moves = random_legal_game(SEED, PLAYERS)
-    session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                      players=[player_for_user(u) for u in (alice, bob, carol)])
+    session = services.session_create(
+        game="shitenno", created_by=alice, setup=setup, players=[player_for_user(u) for u in (alice, bob, carol)]
+    )
     for seq, move in enumerate(moves[:PLACING]):
         services.move_record(session=session, seq=seq, move=move, user=alice)
     session.refresh_from_db()
@@ -77,27 +78,44 @@ def test_each_province_link_is_named_by_its_visible_words_and_the_board_holds_li
         assert re.sub(r"[^\w\s]", "", name).split()[: len(words)] == words, (slug, name)
         assert "<circle" not in link  # the kamons are drawn over the link, hidden from screen readers
     assert table.state["board"]["kyushu"] == [[1, "simple"], [2, "simple"], [2, "golden"]]  # Sakakibara, Honda
-    assert ("3 favour: Sakakibara; 4 favour: Honda; 6 favour: Honda, golden; 9 favour: free."
-            in unescape(province_link(html, "kyushu")))
+    assert "3 favour: Sakakibara; 4 favour: Honda; 6 favour: Honda, golden; 9 favour: free." in unescape(
+        province_link(html, "kyushu")
+    )
 
 
 def _place(client, session, **fields):
     session.refresh_from_db()
-    return client.post(reverse("table_move", args=[session.code]),
-                       {"seq": session.head_seq, "type": "place", **fields}, **HTMX)
+    return client.post(
+        reverse("table_move", args=[session.code]), {"seq": session.head_seq, "type": "place", **fields}, **HTMX
+    )
 
 
-@pytest.mark.parametrize("fields,where,said", [
-    ({"province": "kanto", "pay": ["k:1:0"]}, "place-bonus-error",
-     "A kamon on Kantō's position 1 takes the top tile of its gate: choose the bonus face taken."),
-    ({"province": "kanto", "pay": ["k:1:0"], "bonus": "exchange"}, "place-next-troop-error",
-     "Taking the tile from Kantō's gate uncovers the next one: choose the troop face revealed beneath."),
-    ({"province": "hokkaido", "bonus": "exchange", "next_troop": "bushi"}, "place-next-troop-error",
-     "No tile is left beneath on Hokkaidō's gate: leave the troop face revealed beneath empty."),
-    ({"province": "kyushu", "bonus": "exchange"}, "place-bonus-error",
-     "Kyūshū's last position takes no tile from the gate: leave the bonus face empty."),
-    ({"bonus": "exchange"}, "place-province-error", "Tap the province to place the kamon on."),
-])
+@pytest.mark.parametrize(
+    "fields,where,said",
+    [
+        (
+            {"province": "kanto", "pay": ["k:1:0"]},
+            "place-bonus-error",
+            "A kamon on Kantō's position 1 takes the top tile of its gate: choose the bonus face taken.",
+        ),
+        (
+            {"province": "kanto", "pay": ["k:1:0"], "bonus": "exchange"},
+            "place-next-troop-error",
+            "Taking the tile from Kantō's gate uncovers the next one: choose the troop face revealed beneath.",
+        ),
+        (
+            {"province": "hokkaido", "bonus": "exchange", "next_troop": "bushi"},
+            "place-next-troop-error",
+            "No tile is left beneath on Hokkaidō's gate: leave the troop face revealed beneath empty.",
+        ),
+        (
+            {"province": "kyushu", "bonus": "exchange"},
+            "place-bonus-error",
+            "Kyūshū's last position takes no tile from the gate: leave the bonus face empty.",
+        ),
+        ({"bonus": "exchange"}, "place-province-error", "Tap the province to place the kamon on."),
+    ],
+)
 def test_a_placement_missing_a_gate_field_is_refused_next_to_that_field(client, table, bob, fields, where, said):
     client.force_login(bob)
     before = (table.head_seq, table.state)
@@ -115,8 +133,10 @@ def test_a_missing_bonus_is_asked_for_in_dutch(client, table, bob):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
     response = _place(client, table, province="kanto")
     assert response.status_code == 400
-    assert ("Een kamon op positie 1 van Kantō neemt de bovenste tegel van de poort: kies de genomen bonuskant."
-            in unescape(response.content.decode()))
+    assert (
+        "Een kamon op positie 1 van Kantō neemt de bovenste tegel van de poort: kies de genomen bonuskant."
+        in unescape(response.content.decode())
+    )
 
 
 def test_the_placement_with_its_gate_fields_is_recorded(client, table, bob):

@@ -36,8 +36,10 @@ def finished_games(slug: str) -> tuple[tuple[dict, list[dict]], ...]:
 @functools.cache
 def shitenno_rows() -> tuple[TableRow, ...]:
     engine = get_engine("shitenno")
-    rows = tuple(TableRow(setup, engine.outcome(replay(engine, setup, moves)).to_json())
-                 for setup, moves in finished_games("shitenno"))
+    rows = tuple(
+        TableRow(setup, engine.outcome(replay(engine, setup, moves)).to_json())
+        for setup, moves in finished_games("shitenno")
+    )
     return (*rows, TableRow(rows[0].setup, None), TableRow({"players": []}, rows[1].outcome))  # counted as nothing
 
 
@@ -54,26 +56,41 @@ def teikoku_rows() -> tuple[TableRow, ...]:
 
 def samurai_rows() -> tuple[TableRow, ...]:
     """Solo tables (won and lost, ahead of the AIs after different eras, or never) and multiplayer tables."""
+
     def solo(won, player, ais, eras):
         breakdown = [{"party": 0, "eras": eras[0]}, {"party": 1, "eras": eras[1]}, {"party": 2, "eras": eras[2]}]
-        return TableRow({}, {"termination": "solo_victory" if won else "solo_defeat",
-                             "placings": [{"seat": 0, "rank": 1 if won else 2, "score": player}],
-                             "details": {"won": won, "player": player, "ais": ais, "breakdown": breakdown}})
+        return TableRow(
+            {},
+            {
+                "termination": "solo_victory" if won else "solo_defeat",
+                "placings": [{"seat": 0, "rank": 1 if won else 2, "score": player}],
+                "details": {"won": won, "player": player, "ais": ais, "breakdown": breakdown},
+            },
+        )
 
     def multi(ranks):
-        return TableRow({}, {"termination": "end", "placings": [{"seat": s, "rank": r, "score": 10 - r}
-                                                               for s, r in enumerate(ranks)]})
+        return TableRow(
+            {},
+            {"termination": "end", "placings": [{"seat": s, "rank": r, "score": 10 - r} for s, r in enumerate(ranks)]},
+        )
 
-    return (solo(True, 40, 30, [[10, 10, 20], [2, 2, 2], [1, 1, 1]]),
-            solo(False, 20, 35, [[1, 1, 1], [5, 5, 5], [5, 5, 5]]),
-            solo(True, 31, 30, [[1, 10, 20], [3, 2, 2], [1, 5, 1]]),
-            solo(False, 29, 30, [[5, 1, 1], [1, 1, 20], [1, 1, 10]]),
-            multi([1, 2]), multi([2, 1, 3]), multi([1, 1, 3, 4]), TableRow({}, None))
+    return (
+        solo(True, 40, 30, [[10, 10, 20], [2, 2, 2], [1, 1, 1]]),
+        solo(False, 20, 35, [[1, 1, 1], [5, 5, 5], [5, 5, 5]]),
+        solo(True, 31, 30, [[1, 10, 20], [3, 2, 2], [1, 5, 1]]),
+        solo(False, 29, 30, [[5, 1, 1], [1, 1, 20], [1, 1, 10]]),
+        multi([1, 2]),
+        multi([2, 1, 3]),
+        multi([1, 1, 3, 4]),
+        TableRow({}, None),
+    )
 
 
-POOLS = {"shitenno": (shitenno_rows, stats_before.game_stats_shitenno),
-         "teikoku": (teikoku_rows, stats_before.game_stats_teikoku),
-         "samurai_empires": (samurai_rows, stats_before.game_stats_samurai_empires)}
+POOLS = {
+    "shitenno": (shitenno_rows, stats_before.game_stats_shitenno),
+    "teikoku": (teikoku_rows, stats_before.game_stats_teikoku),
+    "samurai_empires": (samurai_rows, stats_before.game_stats_samurai_empires),
+}
 picks = st.lists(st.integers(min_value=0, max_value=20), max_size=12)
 
 
@@ -106,8 +123,11 @@ def test_the_pools_have_what_the_counts_look_at():
 
 def full_count(game: str, viewer) -> dict:
     """Today's count: the game's own statistics over every finished table the viewer may see, from the rows."""
-    tables = selectors.sessions_visible(viewer).filter(
-        game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED).order_by()
+    tables = (
+        selectors.sessions_visible(viewer)
+        .filter(game=game, entry=TableSession.Entry.MOVES, status=TableSession.Status.FINISHED)
+        .order_by()
+    )
     return stats_before.game_stats_shitenno(TableRow(s, o) for s, o in tables.values_list("setup", "outcome"))
 
 
@@ -122,12 +142,21 @@ class Tables:
         setup, moves = finished_games("shitenno")[rng.randrange(5)]
         n = len(setup["players"])
         club = self.club if rng.random() < 0.5 else None
-        session = services.session_create(game="shitenno", created_by=self.owner, players=self.players[:n],
-                                          setup=setup, club=club, is_public=rng.random() < 0.5)
-        MoveEvent.objects.bulk_create(MoveEvent(session=session, seq=seq, payload=move, description=f"move {seq}",
-                                                entered_by=self.owner) for seq, move in enumerate(moves[:-1], 1))
+        session = services.session_create(
+            game="shitenno",
+            created_by=self.owner,
+            players=self.players[:n],
+            setup=setup,
+            club=club,
+            is_public=rng.random() < 0.5,
+        )
+        MoveEvent.objects.bulk_create(
+            MoveEvent(session=session, seq=seq, payload=move, description=f"move {seq}", entered_by=self.owner)
+            for seq, move in enumerate(moves[:-1], 1)
+        )
         TableSession.objects.filter(pk=session.pk).update(
-            state=replay(self.engine, setup, moves[:-1]), head_seq=len(moves) - 1)
+            state=replay(self.engine, setup, moves[:-1]), head_seq=len(moves) - 1
+        )
         session.refresh_from_db()
         session.last_move = moves[-1]
         return session
@@ -143,19 +172,31 @@ class Tables:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_stored_and_live_statistics_equal_the_full_count_for_every_reader(seed, alice, bob, carol, dave,
-                                                                          django_user_model):
+def test_stored_and_live_statistics_equal_the_full_count_for_every_reader(
+    seed, alice, bob, carol, dave, django_user_model
+):
     """Random tables finish, are reopened by an undo and finish again, change visibility (as the admin does) and
     are deleted; after each step a visitor, a seated player, a club member and an outsider see the full count."""
     rng = random.Random(seed)
     club = Club.objects.create(name="Dojo", slug="dojo")
     Membership.objects.create(club=club, player=player_for_user(alice))  # alice opens the club's tables
     Membership.objects.create(club=club, player=player_for_user(dave))  # dave only belongs to the club
-    tables = Tables(alice, [player_for_user(u) for u in (alice, bob)] + [player_for_user(carol)]
-                    + [player_for_user(django_user_model.objects.create_user("erin", password="x"))], club)
+    tables = Tables(
+        alice,
+        [player_for_user(u) for u in (alice, bob)]
+        + [player_for_user(carol)]
+        + [player_for_user(django_user_model.objects.create_user("erin", password="x"))],
+        club,
+    )
     admin = django_user_model.objects.create_superuser("root", password="x")
-    readers = [AnonymousUser(), alice, bob, dave, django_user_model.objects.create_user("outsider", password="x"),
-               admin]
+    readers = [
+        AnonymousUser(),
+        alice,
+        bob,
+        dave,
+        django_user_model.objects.create_user("outsider", password="x"),
+        admin,
+    ]
     assert selectors.game_stats(game="shitenno", viewer=AnonymousUser())["tables"] == 0  # built (empty) on read
     opened: list[TableSession] = []
     for _ in range(14):
@@ -184,15 +225,17 @@ def test_stored_and_live_statistics_equal_the_full_count_for_every_reader(seed, 
             session.refresh_from_db()
         for reader in readers:
             assert selectors.game_stats(game="shitenno", viewer=reader) == full_count("shitenno", reader), step
-    seen = {r.pk if r.is_authenticated else 0: selectors.game_stats(game="shitenno", viewer=r)["tables"]
-            for r in readers}
+    seen = {
+        r.pk if r.is_authenticated else 0: selectors.game_stats(game="shitenno", viewer=r)["tables"] for r in readers
+    }
     assert seen[admin.pk] == len([s for s in opened if s.status == TableSession.Status.FINISHED])
     assert stats_store.tallies_rebuild()["shitenno"] is True  # the stored tally is what a rebuild counts
 
 
 @pytest.mark.django_db
 def test_a_missing_or_outdated_tally_is_built_on_first_read_and_the_repair_command_rebuilds(
-        alice, bob, carol, dave, monkeypatch):
+    alice, bob, carol, dave, monkeypatch
+):
     tables = Tables(alice, [player_for_user(u) for u in (alice, bob, carol, dave)], None)
     rng = random.Random(7)
     for _ in range(3):
@@ -280,8 +323,9 @@ def test_a_club_import_brings_its_public_tables_into_the_statistics(alice, bob, 
     from tests.leagues.test_portability import build_club_history, wipe
 
     club = build_club_history(alice, bob, carol)
-    games = set(TableSession.objects.filter(status=TableSession.Status.FINISHED, is_public=True)
-                .values_list("game", flat=True))
+    games = set(
+        TableSession.objects.filter(status=TableSession.Status.FINISHED, is_public=True).values_list("game", flat=True)
+    )
     assert games  # the history has public finished tables
     before = {game: selectors.game_stats(game=game, viewer=AnonymousUser()) for game in games}
     assert all(found["tables"] for found in before.values())

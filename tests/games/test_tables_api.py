@@ -22,10 +22,15 @@ def game():
 @pytest.fixture
 def table(api, alice, bob, game):
     setup, _moves = game
-    response = api.login(alice).post("/api/tables/", {
-        "game": "shitenno", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup,
-        "is_public": False,
-    })
+    response = api.login(alice).post(
+        "/api/tables/",
+        {
+            "game": "shitenno",
+            "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+            "setup": setup,
+            "is_public": False,
+        },
+    )
     assert response.status_code == 201, response.json()
     return response.json()["code"]
 
@@ -44,9 +49,14 @@ def test_it_starts_a_table_with_the_hint(table, api):
 def test_it_deals_the_titles_when_asked(api, alice, bob):
     setup = two_player_setup()
     del setup["titles"]
-    response = api.login(alice).post("/api/tables/", {
-        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup, "deal_titles": True,
-    })
+    response = api.login(alice).post(
+        "/api/tables/",
+        {
+            "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+            "setup": setup,
+            "deal_titles": True,
+        },
+    )
     assert response.status_code == 201
     titles = response.json()["setup"]["titles"]
     assert set(titles) == {"honda", "ii"} and len(set(titles.values())) == 2
@@ -162,8 +172,11 @@ def test_it_keeps_a_private_table_from_outsiders(table, api, dave, game):
 
 def test_it_lets_only_the_table_enter_moves_on_a_public_table(api, alice, bob, carol, game):
     setup, moves = game
-    code = api.login(alice).post("/api/tables/", {
-        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup}).json()["code"]
+    code = (
+        api.login(alice)
+        .post("/api/tables/", {"players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup})
+        .json()["code"]
+    )
     api.login(carol)
     assert api.get(f"/api/tables/{code}/").status_code == 200
     response = post_move(api, code, 0, moves[0])
@@ -183,8 +196,9 @@ def test_it_refuses_malformed_requests(table, api):
 def test_it_refuses_a_bad_setup_with_the_reason(api, alice, bob):
     setup = two_player_setup()
     setup["gates"]["kanto"] = "ninja"
-    response = api.login(alice).post("/api/tables/", {
-        "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup})
+    response = api.login(alice).post(
+        "/api/tables/", {"players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup}
+    )
     assert response.status_code == 400 and "ninja" in response.json()["detail"]
     assert TableSession.objects.count() == 0
     response = api.post("/api/tables/", {"players": [player_for_user(alice).pk, 999999], "setup": setup})
@@ -199,8 +213,9 @@ def test_it_counts_an_end_state_and_saves_it(api, alice, bob):
     assert response.status_code == 200
     placings = response.json()["outcome"]["placings"]
     assert {p["seat"] for p in placings} == {0, 1}
-    response = api.login(alice).post("/api/final-count/", {
-        "end": example, "save_with_players": [player_for_user(alice).pk, player_for_user(bob).pk]})
+    response = api.login(alice).post(
+        "/api/final-count/", {"end": example, "save_with_players": [player_for_user(alice).pk, player_for_user(bob).pk]}
+    )
     assert response.status_code == 201
     saved = TableSession.objects.get(code=response.json()["table"])
     assert saved.status == "finished" and saved.outcome["placings"] == placings

@@ -12,7 +12,9 @@ from tests.games.tables import two_player_setup
 @pytest.mark.django_db(transaction=True)
 def test_it_rebuilds_a_tables_state_in_the_worker(celery_worker_process, alice, bob):
     table = services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
         setup=two_player_setup(),
     )
     good_state = table.state

@@ -26,16 +26,19 @@ def league_with_season(club, owner, **rules):
     return league, season
 
 
-
-
 @pytest.fixture(name="season")
 def thursday_season(club, alice):
     """The league nights' league, "Thursday" (Shitennō and Teikoku), and its "Autumn" season from 1 September to
     31 December 2026, alice's. A fixture named `season` for the modules that import it: the league nights' tests
     and the notifications' (their conftest)."""
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno", "teikoku"], user=alice)
-    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+    return seasons.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+        user=alice,
+    )
 
 
 def members_joined(club, first, names):
@@ -44,8 +47,9 @@ def members_joined(club, first, names):
     club_join(token=club.invite_token, user=first)
     users = [first]
     for name in names:
-        user = verified(players.user_sign_up(username=name, email=f"{name}@example.org",
-                                             password="a long passphrase 42"))
+        user = verified(
+            players.user_sign_up(username=name, email=f"{name}@example.org", password="a long passphrase 42")
+        )
         club_join(token=club.invite_token, user=user)
         users.append(user)
     return users
@@ -80,8 +84,19 @@ def snapshot():
     """Every stored rating, history row and standing, without ids: what a job must not change."""
     return (
         sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games")),
-        sorted(RatingEvent.objects.values_list("kind", "key", "result_id", "player_id", "played_on",
-                                               "mu_before", "sigma_before", "mu_after", "sigma_after")),
+        sorted(
+            RatingEvent.objects.values_list(
+                "kind",
+                "key",
+                "result_id",
+                "player_id",
+                "played_on",
+                "mu_before",
+                "sigma_before",
+                "mu_after",
+                "sigma_after",
+            )
+        ),
         sorted(Standing.objects.values_list("season_id", "player_id", "sort_key", "points")),
     )
 
@@ -97,5 +112,10 @@ def sat_with(user, *others):
     from tests.games.tables import two_player_setup
 
     for other in others:
-        game_services.session_create(game="shitenno", created_by=user, setup=two_player_setup(), is_public=False,
-                                     players=[player_for_user(user), player_for_user(other)])
+        game_services.session_create(
+            game="shitenno",
+            created_by=user,
+            setup=two_player_setup(),
+            is_public=False,
+            players=[player_for_user(user), player_for_user(other)],
+        )

@@ -117,9 +117,7 @@ def _tally(games: Sequence[Game], scheme: str, custom: Mapping | None) -> dict[H
                 row.margins.append(entry.score - sum(others) / len(others))
     for game in games:
         for entry in game.entries:
-            rows[entry.player].opponents_points += sum(
-                rows[o.player].points for o in game.entries if o is not entry
-            )
+            rows[entry.player].opponents_points += sum(rows[o.player].points for o in game.entries if o is not entry)
     for row in rows.values():
         row.margin = sum(row.margins) / len(row.margins) if row.margins else None
     return rows

@@ -39,16 +39,22 @@ def played(club, alice, bob, carol):
 
 def table(season):
     """The season's standings and every rating, by player id: what nobody else's deletion may change."""
-    return (sorted(Standing.objects.filter(season=season).values_list("player_id", "points", "games", "wins")),
-            sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games")))
+    return (
+        sorted(Standing.objects.filter(season=season).values_list("player_id", "points", "games", "wins")),
+        sorted(Rating.objects.values_list("kind", "key", "player_id", "mu", "sigma", "games")),
+    )
 
 
 def everything_of(user):
     player = Player.objects.get(user=user)
-    return (User.objects.filter(pk=user.pk).count(), player.name,
-            sorted(Membership.objects.filter(player=player).values_list("club_id", "role")),
-            PushSubscription.objects.filter(user=user).count(), Token.objects.filter(user=user).count(),
-            Preference.objects.filter(user=user).count())
+    return (
+        User.objects.filter(pk=user.pk).count(),
+        player.name,
+        sorted(Membership.objects.filter(player=player).values_list("club_id", "role")),
+        PushSubscription.objects.filter(user=user).count(),
+        Token.objects.filter(user=user).count(),
+        Preference.objects.filter(user=user).count(),
+    )
 
 
 def test_deleting_keeps_the_standings_and_ratings_and_shows_an_anonymous_name(client, played, alice, carol):

@@ -17,9 +17,15 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_signs_up_with_a_player_and_logs_in(client):
-    response = client.post("/accounts/sign-up/", {
-        "username": "erin", "email": "erin@example.org", "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        "/accounts/sign-up/",
+        {
+            "username": "erin",
+            "email": "erin@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302
     user = get_user_model().objects.get(username="erin")
     assert Player.objects.get(user=user).name == "erin"
@@ -27,9 +33,15 @@ def test_it_signs_up_with_a_player_and_logs_in(client):
 
 
 def test_it_refuses_a_short_password_with_the_reason(client):
-    response = client.post("/accounts/sign-up/", {
-        "username": "erin", "email": "erin@example.org", "password1": "short", "password2": "short",
-    })
+    response = client.post(
+        "/accounts/sign-up/",
+        {
+            "username": "erin",
+            "email": "erin@example.org",
+            "password1": "short",
+            "password2": "short",
+        },
+    )
     assert response.status_code == 400
     assert "at least 12 characters" in response.content.decode()
     assert not get_user_model().objects.filter(username="erin").exists()
@@ -45,11 +57,14 @@ def test_it_logs_in_and_out(client, alice):
 
 def test_it_changes_the_password(client, alice):
     client.force_login(alice)
-    response = client.post("/accounts/password_change/", {
-        "old_password": PASSWORD,
-        "new_password1": "another long passphrase",
-        "new_password2": "another long passphrase",
-    })
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another long passphrase",
+            "new_password2": "another long passphrase",
+        },
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("another long passphrase")
@@ -112,7 +127,10 @@ def _table_with(host, guest):
     from tests.games.tables import two_player_setup
 
     return game_services.session_create(
-        game="shitenno", created_by=host, players=[players.player_for_user(host), guest], setup=two_player_setup(),
+        game="shitenno",
+        created_by=host,
+        players=[players.player_for_user(host), guest],
+        setup=two_player_setup(),
     )
 
 
@@ -182,13 +200,25 @@ def test_behind_a_trusted_proxy_the_client_is_read_from_x_forwarded_for(client, 
         setattr(settings, name, value)
     proxy = "10.0.0.2"
     for n in range(10):  # the attacker varies a forged left part; the proxy appends the real address
-        client.post("/accounts/login/", {"username": "alice", "password": "wrong guess"},
-                    REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.9")
-    locked = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD},
-                         REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="203.0.113.9")
+        client.post(
+            "/accounts/login/",
+            {"username": "alice", "password": "wrong guess"},
+            REMOTE_ADDR=proxy,
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.9",
+        )
+    locked = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR=proxy,
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+    )
     assert locked.status_code == 429
-    elsewhere = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD},
-                            REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    elsewhere = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR=proxy,
+        HTTP_X_FORWARDED_FOR="198.51.100.7",
+    )
     assert elsewhere.status_code == 302
 
 
@@ -206,10 +236,16 @@ def test_the_site_stores_passwords_with_pbkdf2_and_logs_in_with_them(client, rea
 def test_sign_up_asks_for_the_name_others_see_and_stores_it_as_the_players(client):
     page = client.get("/accounts/sign-up/").content.decode()
     assert page.index('name="username"') < page.index('name="display_name"') < page.index('name="password1"')
-    response = client.post("/accounts/sign-up/", {
-        "username": "erin77", "display_name": "  Erin de Vries ", "email": "erin@example.org",
-        "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        "/accounts/sign-up/",
+        {
+            "username": "erin77",
+            "display_name": "  Erin de Vries ",
+            "email": "erin@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302
     assert Player.objects.get(user__username="erin77").name == "Erin de Vries"
     assert "Welcome, Erin de Vries!" in client.get("/").content.decode()
@@ -217,10 +253,16 @@ def test_sign_up_asks_for_the_name_others_see_and_stores_it_as_the_players(clien
 
 @pytest.mark.parametrize("name", ["Erin\u202e", "Erin\x07", "E" * 81])
 def test_sign_up_refuses_a_name_that_cannot_be_shown_and_creates_nothing(client, name):
-    response = client.post("/accounts/sign-up/", {
-        "username": "erin77", "display_name": name, "email": "erin@example.org",
-        "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        "/accounts/sign-up/",
+        {
+            "username": "erin77",
+            "display_name": name,
+            "email": "erin@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 400
     assert not get_user_model().objects.filter(username="erin77").exists() and not Player.objects.exists()
 
@@ -234,8 +276,7 @@ def test_the_service_refuses_an_unshowable_name_and_creates_no_account():
     assert not get_user_model().objects.exists()
 
 
-def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_username(client, club, alice, bob,
-                                                                                     carol):
+def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_username(client, club, alice, bob, carol):
     from games import services as game_services
     from leagues.nights.models import Night, NightCheckIn
     from leagues.standings import store as standings_store
@@ -246,8 +287,12 @@ def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_usern
     _league, season = league_with_season(club, alice)
     sign_all(enter(season, alice, [(carol, 1, 30), (bob, 2, 20)]), carol, bob)
     standings_store.standings_compute(season=season)
-    table = game_services.session_create(game="shitenno", created_by=carol, setup=two_player_setup(),
-                                         players=[players.player_for_user(carol), players.player_for_user(bob)])
+    table = game_services.session_create(
+        game="shitenno",
+        created_by=carol,
+        setup=two_player_setup(),
+        players=[players.player_for_user(carol), players.player_for_user(bob)],
+    )
     night = Night.objects.create(season=season, date=season.starts_on, games=["shitenno"], opened_by=alice)
     NightCheckIn.objects.create(night=night, player=players.player_for_user(carol))
 
@@ -259,8 +304,12 @@ def test_the_account_page_changes_the_name_and_every_page_shows_it_not_the_usern
 
     client.force_login(alice)
     me = players.player_for_user(carol)
-    for url in (f"/leagues/{season.league_id}/", table.get_absolute_url(), me.get_absolute_url(),
-                f"/nights/{night.pk}/"):
+    for url in (
+        f"/leagues/{season.league_id}/",
+        table.get_absolute_url(),
+        me.get_absolute_url(),
+        f"/nights/{night.pk}/",
+    ):
         page = client.get(url).content.decode()
         assert "Carol Tanaka" in page, url
         assert ">carol<" not in page and " carol " not in page, url
@@ -272,9 +321,9 @@ def test_the_table_log_names_who_entered_a_move_by_his_shown_name(client, alice,
     from tests.games.tables import four_player_setup
 
     seated = [players.player_for_user(alice), players.player_for_user(bob)] + [
-        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
-    table = game_services.session_create(game="shitenno", created_by=alice, players=seated,
-                                         setup=four_player_setup())
+        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")
+    ]
+    table = game_services.session_create(game="shitenno", created_by=alice, players=seated, setup=four_player_setup())
     game_services.move_record(session=table, seq=0, move=EVEN_YEAR_EXAMPLE[0], user=alice)
     players.player_rename(user=alice, name="Alice Sato")
     client.force_login(bob)

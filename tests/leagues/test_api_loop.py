@@ -46,11 +46,21 @@ def season(api, alice, bob):
         ok(api.login(alice).post(f"/api/clubs/{club['slug']}/members/", {"player": bobs}), 202)
         invite = ok(api.login(bob).get("/api/invites/"))["results"][0]
         ok(api.post(f"/api/invites/{invite['id']}/", {"accept": True}))
-        league = ok(api.login(alice).post(f"/api/clubs/{club['slug']}/leagues/",
-                                          {"name": "Thursday", "games": ["shitenno"]}), 201)
-        return ok(api.post(f"/api/leagues/{league['id']}/seasons/", {
-            "name": "Autumn", "starts_on": (TONIGHT - datetime.timedelta(days=30)).isoformat(),
-            "ends_on": (TONIGHT + datetime.timedelta(days=30)).isoformat()}), 201) | {"club": club["slug"]}
+        league = ok(
+            api.login(alice).post(f"/api/clubs/{club['slug']}/leagues/", {"name": "Thursday", "games": ["shitenno"]}),
+            201,
+        )
+        return ok(
+            api.post(
+                f"/api/leagues/{league['id']}/seasons/",
+                {
+                    "name": "Autumn",
+                    "starts_on": (TONIGHT - datetime.timedelta(days=30)).isoformat(),
+                    "ends_on": (TONIGHT + datetime.timedelta(days=30)).isoformat(),
+                },
+            ),
+            201,
+        ) | {"club": club["slug"]}
 
 
 class App:
@@ -66,8 +76,9 @@ class App:
         return self.client.get(url, **kw, **self.auth)
 
     def post(self, url, data=None, **kw):
-        return self.client.post(url, data if data is not None else {}, content_type="application/json", **kw,
-                                **self.auth)
+        return self.client.post(
+            url, data if data is not None else {}, content_type="application/json", **kw, **self.auth
+        )
 
 
 @pytest.fixture(params=["session", "token"])
@@ -79,11 +90,11 @@ def signed_in(request, api):
 
     def app(user):
         if user.pk not in keys:
-            made = api.login(user).post("/api/tokens/", {"name": "Score app", "scope": "write",
-                                                              "password": PASSWORD})
+            made = api.login(user).post("/api/tokens/", {"name": "Score app", "scope": "write", "password": PASSWORD})
             keys[user.pk] = ok(made, 201)["key"]
             api.client.logout()
         return App(keys[user.pk])
+
     return app
 
 
@@ -92,8 +103,13 @@ def test_a_table_is_played_signed_and_counted_through_the_api_alone(signed_in, a
     with travel_to(TONIGHT):
         me = {user.username: ok(signed_in(user).get("/api/me/"))["player"]["id"] for user in (alice, bob)}
         api = signed_in(alice)
-        table = ok(api.post("/api/tables/", {
-            "game": "shitenno", "players": [me["alice"], me["bob"]], "setup": setup, "club": season["club"]}), 201)
+        table = ok(
+            api.post(
+                "/api/tables/",
+                {"game": "shitenno", "players": [me["alice"], me["bob"]], "setup": setup, "club": season["club"]},
+            ),
+            201,
+        )
         answer = None
         for move in moves:  # each move as the app sends it: the head_seq it saw, and the move
             head = ok(api.get(f"/api/tables/{table['code']}/"))["head_seq"]

@@ -77,8 +77,15 @@ def test_it_records_sign_offs_disputes_edits_and_deletions_of_results(club, alic
     assert dispute.details == {"players": ["bob"], "note": "I won that one", "status": "disputed"}
 
     result.refresh_from_db()
-    results.result_update(result=result, version=result.version, user=alice, entries=[
-        {"player": player_for_user(bob), "rank": 1, "score": 31}, {"player": player_for_user(alice), "rank": 2}])
+    results.result_update(
+        result=result,
+        version=result.version,
+        user=alice,
+        entries=[
+            {"player": player_for_user(bob), "rank": 1, "score": 31},
+            {"player": player_for_user(alice), "rank": 2},
+        ],
+    )
     edit = last("result.edit")
     assert edit.user == alice
     assert edit.details["before"]["entries"] == [["alice", 1, 30.0], ["bob", 2, 20.0]]
@@ -91,13 +98,19 @@ def test_it_records_sign_offs_disputes_edits_and_deletions_of_results(club, alic
     results.result_delete(result=other, version=other.version, user=alice)
     deleted = last("result.delete")
     assert (deleted.user, deleted.object_id, deleted.details["before"]["entries"]) == (
-        alice, other.pk, [["carol", 1, None], ["alice", 2, None]])
+        alice,
+        other.pk,
+        [["carol", 1, None], ["alice", 2, None]],
+    )
 
 
 def test_it_records_an_undo_and_the_history_strikes_the_undone_move(client, club, alice, bob):
     setup, moves = random_legal_game(3, 2)
     session = game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
         club=club,
     )
     for move in moves[:2]:
@@ -106,8 +119,7 @@ def test_it_records_an_undo_and_the_history_strikes_the_undone_move(client, club
     undone = session.events.get(seq=2)
     game_services.move_undo(session=session, seq=session.head_seq, user=bob)
     entry = last("move.undo")
-    assert (entry.user, entry.club, entry.object_type, entry.object_id) == (bob, club, "games.tablesession",
-                                                                            session.pk)
+    assert (entry.user, entry.club, entry.object_type, entry.object_id) == (bob, club, "games.tablesession", session.pk)
     assert entry.details == {"table": session.code, "seq": 3, "undoes": 2, "move": undone.description}
 
     client.force_login(bob)
@@ -155,7 +167,8 @@ def test_every_action_the_services_record_has_words():
                     codes |= set(re.findall(r'"((?:move|results?|membership|player)\.[a-z_]+)"', line))
     assert {"result.sign_off", "membership.role", "player.claim", "results.import"} <= codes  # the reading works
     assert codes <= set(ACTIONS), (
-        f"audit actions without words in leagues/common/audit.py: {sorted(codes - set(ACTIONS))}")
+        f"audit actions without words in leagues/common/audit.py: {sorted(codes - set(ACTIONS))}"
+    )
 
 
 def test_the_audit_page_says_every_action_and_its_details_in_words_in_english_and_dutch(client, club, alice, bob):
@@ -166,9 +179,14 @@ def test_the_audit_page_says_every_action_and_its_details_in_words_in_english_an
     results.result_sign_off(result=result, user=bob, agreed=False, note="I won that one")
     guest = player_guest_create(name="Uncle Ken", created_by=alice)
     clubs.club_member_add(club=club, player=guest, user=alice)
-    AuditEntry.objects.create(club=club, user=alice, action="results.import", object_type="leagues.club",
-                              object_id=club.pk, details={"source": "bgstats", "plays": 3, "imported": 2,
-                                                          "duplicates": 1, "skipped": {}})
+    AuditEntry.objects.create(
+        club=club,
+        user=alice,
+        action="results.import",
+        object_type="leagues.club",
+        object_id=club.pk,
+        details={"source": "bgstats", "plays": 3, "imported": 2, "duplicates": 1, "skipped": {}},
+    )
     client.force_login(alice)
     url = reverse("club_audit", args=[club.slug])
     english = client.get(url).content.decode()

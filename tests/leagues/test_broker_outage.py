@@ -33,8 +33,11 @@ def free_port() -> int:
 
 def start_redis(port: int) -> subprocess.Popen:
     server = shutil.which("redis-server") or "/usr/bin/redis-server"
-    process = subprocess.Popen([server, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-                                "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
@@ -58,8 +61,10 @@ def recompute_through(broker: str, league) -> None:
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(not shutil.which("redis-server") and not shutil.which("/usr/bin/redis-server"),
-                    reason="needs redis-server to make an outage of its own")
+@pytest.mark.skipif(
+    not shutil.which("redis-server") and not shutil.which("/usr/bin/redis-server"),
+    reason="needs redis-server to make an outage of its own",
+)
 def test_the_worker_outlives_a_broker_outage_with_a_job_in_flight_and_runs_the_next(celery_worker_process):
     port = free_port()
     broker = f"redis://127.0.0.1:{port}/0"
@@ -75,8 +80,11 @@ def test_the_worker_outlives_a_broker_outage_with_a_job_in_flight_and_runs_the_n
         redis = start_redis(port)  # back, empty (no persistence): the job in flight is the outbox's to send again
         Rating.objects.all().delete()
         recompute_through(broker, league)
-        wait_for(lambda: Rating.objects.filter(kind="league").count() == 200, 90,
-                 "the worker to reconnect by itself and run the next job")
+        wait_for(
+            lambda: Rating.objects.filter(kind="league").count() == 200,
+            90,
+            "the worker to reconnect by itself and run the next job",
+        )
         assert worker.poll() is None
     finally:
         stop_worker(worker)

@@ -24,9 +24,12 @@ pytestmark = pytest.mark.django_db
 
 def rate(kind, key, player, mu, sigma=2.0, games=30):
     """A rating set by hand, read as it is: the scope's posterior (what its rating job read together) cleared."""
-    Rating.objects.update_or_create(kind=kind, key=key, player=player,
-                                    defaults={"mu": mu, "sigma": sigma, "games": games, "chance_mean": None,
-                                              "chance_sd": None})
+    Rating.objects.update_or_create(
+        kind=kind,
+        key=key,
+        player=player,
+        defaults={"mu": mu, "sigma": sigma, "games": games, "chance_mean": None, "chance_sd": None},
+    )
     RatingFit.objects.filter(kind=kind, key=key).update(skill_sd=None)
 
 
@@ -56,7 +59,8 @@ def test_a_round_in_a_league_reads_the_league_s_ratings_and_a_table_new_to_it_th
 
 
 def test_a_night_s_proposed_round_shows_the_league_s_chances_and_names_a_table_read_from_the_game(
-        client, night, alice, carol, regulars):
+    client, night, alice, carol, regulars
+):
     for user in [alice, carol, *regulars[:4]]:
         services.night_check_in(night=night, user=user)
     league = str(night.season.league_id)
@@ -64,8 +68,9 @@ def test_a_night_s_proposed_round_shows_the_league_s_chances_and_names_a_table_r
     rate("game", "shitenno", carol.player, 10.0)  # the game's worst: a private club's games never reach it
     client.force_login(alice)
     client.post(reverse("night_propose", args=[night.pk]))
-    page = client.get(reverse("night_detail", args=[night.pk]), {"part": "round"},
-                      headers={"HX-Request": "true"}).content.decode()
+    page = client.get(
+        reverse("night_detail", args=[night.pk]), {"part": "round"}, headers={"HX-Request": "true"}
+    ).content.decode()
     from leagues.models import NightRound
     from leagues.nights import selectors as night_selectors
 
@@ -76,8 +81,11 @@ def test_a_night_s_proposed_round_shows_the_league_s_chances_and_names_a_table_r
     assert carol_win > 50 and f"{carol_win}% to win" in page
     note = "Nobody at this table has a rating in this league yet"
     assert page.count(note) == 1  # the other table, read from the game
-    dutch = client.get(reverse("night_detail", args=[night.pk]), {"part": "round"},
-                       headers={"HX-Request": "true", "Accept-Language": "nl"}).content.decode()
+    dutch = client.get(
+        reverse("night_detail", args=[night.pk]),
+        {"part": "round"},
+        headers={"HX-Request": "true", "Accept-Language": "nl"},
+    ).content.decode()
     assert note not in dutch and "Niemand aan deze tafel" in dutch
 
 
@@ -106,8 +114,9 @@ def test_a_league_table_where_nobody_has_a_league_rating_reads_the_game_and_says
     league, _season, _pending = rated_season(club, alice, bob, carol)
     Rating.objects.filter(kind="league", key=str(league.pk)).delete()
     session = club_table(club, alice, [alice.player, bob.player])
-    assert table_scopes.table_scope(session) == table_scopes.TableScope("game", "shitenno", league="Winter league",
-                                                                  fallback=True)
+    assert table_scopes.table_scope(session) == table_scopes.TableScope(
+        "game", "shitenno", league="Winter league", fallback=True
+    )
     expected = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert "This table counts in the league Winter league, where nobody at it has a rating yet" in page
@@ -132,7 +141,8 @@ def test_a_finished_league_table_s_chances_before_come_from_the_league_s_history
 
 
 def test_a_finished_table_keeps_the_chances_it_showed_and_its_page_says_them_after_the_ratings_move(
-        client, club, alice, bob, carol):
+    client, club, alice, bob, carol
+):
     """Issue 50 finding 5: the chances a table showed while it was played are kept on its result when its game ends
     (here read from the league, where it counts), and its page gives those as the chances before the game, however
     the ratings move afterwards (they were read again from the ratings of that day, up to 60 points apart)."""
@@ -148,13 +158,19 @@ def test_a_finished_table_keeps_the_chances_it_showed_and_its_page_says_them_aft
     club_join(token=club.invite_token, user=bob)
     today = timezone.localdate()
     league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    seasons.season_create(league=league, name="Spring", starts_on=today - datetime.timedelta(days=9),
-                          ends_on=today + datetime.timedelta(days=30), user=alice)
+    seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=today - datetime.timedelta(days=9),
+        ends_on=today + datetime.timedelta(days=30),
+        user=alice,
+    )
     players = [alice.player, bob.player, carol.player]
     for player, mu in zip(players, (35.0, 25.0, 15.0), strict=True):
         rate("league", str(league.pk), player, mu)
-    session = game_services.session_create(game="teikoku", created_by=alice, setup=ATTRITION, club=club,
-                                           players=players)
+    session = game_services.session_create(
+        game="teikoku", created_by=alice, setup=ATTRITION, club=club, players=players
+    )
     shown = table_chances(game="teikoku", player_ids=[p.pk for p in players], league_id=league.pk)
     assert client.get(f"/tables/{session.code}/").status_code == 200
     play(session, alice, MOVES)
@@ -169,7 +185,8 @@ def test_a_finished_table_keeps_the_chances_it_showed_and_its_page_says_them_aft
 
 
 def test_the_new_table_page_reads_the_league_the_table_would_count_in_with_the_chosen_club(
-        client, club, alice, bob, carol):
+    client, club, alice, bob, carol
+):
     """Before the table is open (issue 50's leftover): with the club chosen, the chances are the league's, as the
     table's own page will show them; no club, the game's; a club nobody at the table is rated in the league of,
     the game's with the league named; a club that is not the reader's is no club."""
@@ -180,8 +197,7 @@ def test_the_new_table_page_reads_the_league_the_table_would_count_in_with_the_c
     rate("game", "shitenno", alice.player, 30.0)
     rate("game", "shitenno", bob.player, 20.0)
     client.force_login(alice)
-    seats = {"game": "shitenno", "players_count": "2", "seat0_player": alice.player.pk,
-             "seat1_player": bob.player.pk}
+    seats = {"game": "shitenno", "players_count": "2", "seat0_player": alice.player.pk, "seat1_player": bob.player.pk}
     in_league = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk], league_id=league.pk)
     in_game = table_chances(game="shitenno", player_ids=[alice.player.pk, bob.player.pk])
     assert round(in_league[0].win * 100) != round(in_game[0].win * 100)
@@ -189,14 +205,16 @@ def test_the_new_table_page_reads_the_league_the_table_would_count_in_with_the_c
     page = client.get(reverse("table_new_chances"), {**seats, "club": club.pk}).content.decode()
     assert f"alice has a {round(in_league[0].win * 100)}% chance" in page
     assert "From the players’ ratings in the league Winter league, where this table counts" in page
-    dutch = client.get(reverse("table_new_chances"), {**seats, "club": club.pk},
-                       HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    dutch = client.get(
+        reverse("table_new_chances"), {**seats, "club": club.pk}, HTTP_ACCEPT_LANGUAGE="nl"
+    ).content.decode()
     assert "Winter league" in dutch and "where this table counts" not in dutch
 
     page = client.get(reverse("table_new_chances"), seats).content.decode()
     assert f"alice has a {round(in_game[0].win * 100)}% chance" in page and "Winter league" not in page
 
     from leagues.models import Club
+
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     page = client.get(reverse("table_new_chances"), {**seats, "club": other.pk}).content.decode()
     assert f"alice has a {round(in_game[0].win * 100)}% chance" in page and "Winter league" not in page

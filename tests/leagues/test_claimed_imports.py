@@ -21,18 +21,32 @@ pytestmark = pytest.mark.django_db
 
 def imported(club):
     out = io.StringIO()
-    call_command("import_plays", "--club", club.slug, "--format", "bgstats", "--as", "alice", BGSTATS,
-                 stdout=out, stderr=io.StringIO())
+    call_command(
+        "import_plays",
+        "--club",
+        club.slug,
+        "--format",
+        "bgstats",
+        "--as",
+        "alice",
+        BGSTATS,
+        stdout=out,
+        stderr=io.StringIO(),
+    )
     return json.loads(out.getvalue())
 
 
 def test_import_claim_sign_and_the_plays_count(client, club, alice, bob, carol):
     imported(club)
     hanzo = Player.objects.get(name="Hanzo", user__isnull=True)
-    waiting = set(Result.objects.filter(entries__player=hanzo, status=Result.Status.PENDING)
-                  .filter(entries__player__user=carol).values_list("pk", flat=True))
-    counted = set(Result.objects.filter(entries__player=hanzo, status=Result.Status.COUNTED)
-                  .values_list("pk", flat=True))
+    waiting = set(
+        Result.objects.filter(entries__player=hanzo, status=Result.Status.PENDING)
+        .filter(entries__player__user=carol)
+        .values_list("pk", flat=True)
+    )
+    counted = set(
+        Result.objects.filter(entries__player=hanzo, status=Result.Status.COUNTED).values_list("pk", flat=True)
+    )
     assert waiting and counted  # plays with carol wait for her; alice answered for the rest, counted
     assert SignOff.objects.filter(result__in=waiting, player=hanzo, by=alice).count() == len(waiting)
 
@@ -71,8 +85,9 @@ def test_a_claim_leaves_a_vouched_import_counted_and_waiting_for_nobody(club, al
     assert {r.pk: r.status for r in Result.objects.filter(pk__in=before)} == before
 
 
-def test_the_waiting_page_signs_all_of_a_claimed_guests_imported_plays_in_one_tap(client, club, alice, bob, carol,
-                                                                                 dave):
+def test_the_waiting_page_signs_all_of_a_claimed_guests_imported_plays_in_one_tap(
+    client, club, alice, bob, carol, dave
+):
     imported(club)
     hanzo = Player.objects.get(name="Hanzo", user__isnull=True)
     players.player_claim(token=players.player_claim_link_create(player=hanzo, user=alice), user=bob)

@@ -29,8 +29,9 @@ def membership(club, player) -> Membership:
 
 def state(club):
     """Every membership of the club with its role, and the audit trail's length: what a refusal must not change."""
-    return sorted(Membership.objects.filter(club=club).values_list("pk", "player_id", "role")), \
-        AuditEntry.objects.filter(club=club).count()
+    return sorted(
+        Membership.objects.filter(club=club).values_list("pk", "player_id", "role")
+    ), AuditEntry.objects.filter(club=club).count()
 
 
 # --- 1. a guest is no owner or admin ---
@@ -48,8 +49,7 @@ def test_a_forged_post_making_a_guest_a_manager_is_refused_and_nothing_changes(c
 
 def test_the_api_refuses_making_a_guest_an_admin_too(api, club, alice, goro):
     before = state(club)
-    response = api.login(alice).patch(f"/api/clubs/{club.slug}/members/{membership(club, goro).pk}/",
-                                      {"role": "admin"})
+    response = api.login(alice).patch(f"/api/clubs/{club.slug}/members/{membership(club, goro).pk}/", {"role": "admin"})
     assert response.status_code == 400
     assert "guest without an account" in response.json()["errors"]["role"][0]
     assert state(club) == before
@@ -67,6 +67,7 @@ def test_the_members_list_offers_a_guest_no_role_but_still_an_account_holder(cli
 def test_a_member_and_a_visitor_see_the_guest_tag_the_managers_see(client, club, alice, carol, goro):
     """The rows of a member's (or a visitor's) page are written by rows.member_rows, the managers' by the template:
     both say who is a guest, and neither tags an account holder."""
+
     def rows(page: str) -> dict[str, str]:
         return {name: row for row, name in re.findall(r"(<li>\s*<a [^>]*>([^<]+)</a>.*?</li>)", page, re.S)}
 
@@ -94,8 +95,7 @@ def test_a_guest_made_admin_before_the_rule_can_still_be_made_a_plain_member(cli
 # --- 2. "Remove" asks first and says who went ---
 
 
-def test_remove_is_a_link_to_a_confirmation_that_says_what_removal_does_and_changes_nothing(client, club, alice,
-                                                                                            carol):
+def test_remove_is_a_link_to_a_confirmation_that_says_what_removal_does_and_changes_nothing(client, club, alice, carol):
     carols = membership(club, carol.player)
     url = f"/clubs/{club.slug}/members/{carols.pk}/remove/"
     before = state(club)
@@ -111,8 +111,7 @@ def test_remove_is_a_link_to_a_confirmation_that_says_what_removal_does_and_chan
     assert state(club) == before  # asking removed nobody
 
 
-def test_after_confirming_the_club_page_names_who_was_removed_and_their_results_still_count(client, club, alice,
-                                                                                           bob):
+def test_after_confirming_the_club_page_names_who_was_removed_and_their_results_still_count(client, club, alice, bob):
     """bob plays alice in the winter league, then is removed: his game stays, counted, and the standings and
     ratings rebuilt from scratch afterwards are what they were."""
     from leagues.club.clubs import club_join
@@ -159,7 +158,7 @@ def test_a_member_cannot_open_or_use_another_s_removal_and_nothing_changes(clien
     for response in (client.get(url), client.post(url)):
         assert response.status_code == 403
         assert "Only the club&#x27;s owners and admins may do this." in response.content.decode()
-        assert "<form method=\"post\" class=\"stack member-remove-confirm\">" not in response.content.decode()
+        assert '<form method="post" class="stack member-remove-confirm">' not in response.content.decode()
     client.force_login(dave)  # not a member: the club's members are not his to know of
     assert client.get(url).status_code == 404 and client.post(url).status_code == 404
     assert state(club) == before
@@ -184,9 +183,11 @@ def test_the_last_owner_can_neither_leave_nor_step_down_on_the_site(client, club
     confirm = client.get(f"/clubs/{club.slug}/members/{alices.pk}/remove/")
     assert confirm.status_code == 409 and "A club needs an owner who can sign in" in confirm.content.decode()
     assert "member-remove-confirm" not in confirm.content.decode()  # no button that would be refused
-    for response in (client.post(f"/clubs/{club.slug}/members/{alices.pk}/remove/"),
-                     client.post(f"/clubs/{club.slug}/members/{alices.pk}/role/", {"role": "admin"}),
-                     client.post(f"/clubs/{club.slug}/members/{alices.pk}/role/", {"role": "member"})):
+    for response in (
+        client.post(f"/clubs/{club.slug}/members/{alices.pk}/remove/"),
+        client.post(f"/clubs/{club.slug}/members/{alices.pk}/role/", {"role": "admin"}),
+        client.post(f"/clubs/{club.slug}/members/{alices.pk}/role/", {"role": "member"}),
+    ):
         assert response.status_code == 409
         assert "A club needs an owner who can sign in" in response.content.decode()
     assert state(club) == before

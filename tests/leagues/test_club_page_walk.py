@@ -134,8 +134,8 @@ def test_owners_then_admins_then_members_each_by_name_in_any_case(client, club, 
     for viewer in (alice, carol):  # a manager's rows and a member's
         client.force_login(viewer)
         page = client.get(f"/clubs/{club.slug}/").content.decode()
-        members = page[page.index('<ul class="rows members">'):]
-        members = members[:members.index("</ul>")]
+        members = page[page.index('<ul class="rows members">') :]
+        members = members[: members.index("</ul>")]
         assert re.findall(r'<li>\s*<a href="[^"]+">([^<]+)</a>', members) == expected
 
 
@@ -158,11 +158,14 @@ def test_the_club_page_costs_the_same_with_many_members(client, club, alice, car
 # --- 4. a role change says so ---
 
 
-@pytest.mark.parametrize(("role", "english", "dutch"), [
-    ("admin", "carol is now an admin.", "carol is nu beheerder."),
-    ("owner", "carol is now an owner.", "carol is nu eigenaar."),
-    ("member", "carol is now a plain member.", "carol is nu gewoon lid."),
-])
+@pytest.mark.parametrize(
+    ("role", "english", "dutch"),
+    [
+        ("admin", "carol is now an admin.", "carol is nu beheerder."),
+        ("owner", "carol is now an owner.", "carol is nu eigenaar."),
+        ("member", "carol is now a plain member.", "carol is nu gewoon lid."),
+    ],
+)
 def test_a_role_change_is_confirmed_on_the_club_page(client, club, alice, carol, role, english, dutch):
     if role == "member":
         Membership.objects.filter(club=club, player=carol.player).update(role="admin")
@@ -178,8 +181,7 @@ def test_a_role_change_is_confirmed_on_the_club_page(client, club, alice, carol,
 def test_a_refused_role_change_says_no_success(client, club, alice, carol):
     before = state(club)
     client.force_login(carol)
-    response = client.post(f"/clubs/{club.slug}/members/{membership(club, alice.player).pk}/role/",
-                           {"role": "member"})
+    response = client.post(f"/clubs/{club.slug}/members/{membership(club, alice.player).pk}/role/", {"role": "member"})
     assert response.status_code == 403 and "is now" not in response.content.decode()
     assert state(club) == before
 
@@ -208,4 +210,3 @@ def test_the_league_night_form_names_its_groups_with_legends(client, club, alice
     assert {"Games on offer", "Table sizes", "Table mix"} <= set(legends)
     assert re.search(r'<fieldset class="field" aria-describedby="id_table_sizes_helptext">', page)
     assert 'id="id_table_sizes_helptext"' in page
-

@@ -25,8 +25,10 @@ def test_a_member_who_opens_the_invite_link_again_is_told_he_is_in_and_nothing_c
     """carol is a member already: the link leads to the club, saying so, not to a "Join" button and "You joined"."""
     before = list(Membership.objects.filter(club=club).values_list("pk", "role"))
     client.force_login(carol)
-    for answer in (client.get(f"/clubs/join/{club.invite_token}/", follow=True),
-                   client.post(f"/clubs/join/{club.invite_token}/", follow=True)):
+    for answer in (
+        client.get(f"/clubs/join/{club.invite_token}/", follow=True),
+        client.post(f"/clubs/join/{club.invite_token}/", follow=True),
+    ):
         page = answer.content.decode()
         assert answer.redirect_chain[-1][0] == f"/clubs/{club.slug}/"
         assert "You are a member of Edo Gamers already." in page and "You joined" not in page

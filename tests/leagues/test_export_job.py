@@ -41,7 +41,8 @@ def _token(response) -> str:
 
 @pytest.mark.django_db
 def test_a_large_club_gets_a_page_that_asks_for_the_file_and_nothing_is_made_by_looking(
-        client, club, carol, two_results, queued):  # noqa: F811
+    client, club, carol, two_results, queued
+):  # noqa: F811
     client.force_login(carol)
     page = client.get(reverse("club_export", args=[club.slug, "bgstats"]))
     assert page.status_code == 200 and not page.streaming
@@ -51,7 +52,8 @@ def test_a_large_club_gets_a_page_that_asks_for_the_file_and_nothing_is_made_by_
 
 @pytest.mark.django_db
 def test_the_job_makes_the_file_once_and_any_member_downloads_the_same_bytes(
-        client, club, alice, carol, two_results, queued):  # noqa: F811
+    client, club, alice, carol, two_results, queued
+):  # noqa: F811
     client.force_login(carol)
     token = _token(_ask(client, club))
     assert queued == [token]
@@ -106,9 +108,12 @@ def test_outsiders_see_nothing_and_make_nothing(client, club, dave, carol, two_r
     token = _token(_ask(client, club))
     export_job.export_build(token)
     client.force_login(dave)
-    for response in (client.get(reverse("club_export", args=[club.slug, "bgstats"])), _ask(client, club, "csv"),
-                     client.get(reverse("export_progress", args=[club.slug, token])),
-                     client.get(reverse("export_download", args=[club.slug, token]))):
+    for response in (
+        client.get(reverse("club_export", args=[club.slug, "bgstats"])),
+        _ask(client, club, "csv"),
+        client.get(reverse("export_progress", args=[club.slug, token])),
+        client.get(reverse("export_download", args=[club.slug, token])),
+    ):
         assert response.status_code == 404
     assert ClubExport.objects.count() == 1 and queued == [token]
     client.logout()
@@ -210,8 +215,15 @@ def test_the_worker_makes_the_file_on_the_heavy_queue(request, client, club, car
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.django_db
-def test_the_page_that_asks_for_the_file_is_valid_html(client, club, carol, two_results, queued, tmp_path,  # noqa: F811
-                                                        language):
+def test_the_page_that_asks_for_the_file_is_valid_html(
+    client,
+    club,
+    carol,
+    two_results,
+    queued,
+    tmp_path,  # noqa: F811
+    language,
+):
     """The one export page tests/every_page.py cannot list (it shows only for a large club)."""
     import shutil
 

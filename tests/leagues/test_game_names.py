@@ -76,8 +76,15 @@ def test_the_api_takes_the_name_for_a_result_and_for_the_ratings(api, club, alic
     league, season = league_with_season(club, alice)
     join(club, bob)
     api.login(alice)
-    body = {"game": "Shitennō", "played_on": str(timezone.localdate()), "season": season.pk, "entries": [
-        {"player": alice.player.pk, "rank": 1, "score": 31}, {"player": bob.player.pk, "rank": 2, "score": 20}]}
+    body = {
+        "game": "Shitennō",
+        "played_on": str(timezone.localdate()),
+        "season": season.pk,
+        "entries": [
+            {"player": alice.player.pk, "rank": 1, "score": 31},
+            {"player": bob.player.pk, "rank": 2, "score": 20},
+        ],
+    }
     answer = api.post("/api/results/", body)
     assert answer.status_code == 201, answer.content
     assert answer.json()["game"] == SHITENNO and Result.objects.get(pk=answer.json()["id"]).game == SHITENNO
@@ -108,8 +115,9 @@ def _fold():
 
 def _counted(season, alice, bob, game, days_ago, alice_rank=1):
     """A counted, publicly ranked result stored as it was before the folding (the service now folds the name)."""
-    result = sign_all(enter(season, alice, [(alice, alice_rank, 30), (bob, 3 - alice_rank, 20)],
-                            days_ago=days_ago), bob)
+    result = sign_all(
+        enter(season, alice, [(alice, alice_rank, 30), (bob, 3 - alice_rank, 20)], days_ago=days_ago), bob
+    )
     Result.objects.filter(pk=result.pk).update(game=game)
     result.refresh_from_db()
     assert result.status == "counted" and result.ranked_publicly
@@ -123,11 +131,16 @@ def test_the_migration_folds_names_into_the_slug_and_re_rates_both_scopes(club, 
     empty, the league's games folded; a free-text game is left alone."""
     league = _public_league(club, alice, bob, ["shitenno", "Go"])
     today = timezone.localdate()
-    season = seasons.season_create(league=league, name="S", starts_on=today - datetime.timedelta(60),
-                                   ends_on=today, user=alice)
+    season = seasons.season_create(
+        league=league, name="S", starts_on=today - datetime.timedelta(60), ends_on=today, user=alice
+    )
     League.objects.filter(pk=league.pk).update(games=["shitenno", "Shitennō", "Go"])
-    rows = [_counted(season, alice, bob, "shitenno", 10), _counted(season, alice, bob, "Shitennō", 8, 2),
-            _counted(season, alice, bob, "SHITENNO", 6), _counted(season, alice, bob, "shitenno", 4, 2)]
+    rows = [
+        _counted(season, alice, bob, "shitenno", 10),
+        _counted(season, alice, bob, "Shitennō", 8, 2),
+        _counted(season, alice, bob, "SHITENNO", 6),
+        _counted(season, alice, bob, "shitenno", 4, 2),
+    ]
     other = _counted(season, alice, bob, "Go", 2)
     for key in ("shitenno", "Shitennō", "SHITENNO"):
         rating_store.ratings_recompute(kind="game", key=key)
@@ -138,8 +151,13 @@ def test_the_migration_folds_names_into_the_slug_and_re_rates_both_scopes(club, 
     assert Result.objects.get(pk=other.pk).game == "Go"
     assert League.objects.get(pk=league.pk).games == [SHITENNO, "Go"]
     asked = set(LeagueJob.objects.values_list("job", "target"))
-    assert {("rate_scope", "game:shitenno"), ("rate_scope", "game:Shitennō"), ("rate_scope", "game:SHITENNO"),
-            ("compute_standings", str(season.pk)), ("tally_player", str(alice.player.pk))} <= asked
+    assert {
+        ("rate_scope", "game:shitenno"),
+        ("rate_scope", "game:Shitennō"),
+        ("rate_scope", "game:SHITENNO"),
+        ("compute_standings", str(season.pk)),
+        ("tally_player", str(alice.player.pk)),
+    } <= asked
     assert ("rate_scope", "game:Go") not in asked
     for row_id in LeagueJob.objects.values_list("pk", flat=True):
         outbox.run(row_id)
@@ -149,8 +167,10 @@ def test_the_migration_folds_names_into_the_slug_and_re_rates_both_scopes(club, 
     assert not RatingEvent.objects.filter(kind="game", key__in=["Shitennō", "SHITENNO"]).exists()
     stored = (alice_rating.mu, alice_rating.sigma)
     rating_store.ratings_recompute(kind="game", key=SHITENNO)
-    assert (Rating.objects.get(kind="game", key=SHITENNO, player=alice.player).mu,
-            Rating.objects.get(kind="game", key=SHITENNO, player=alice.player).sigma) == stored
+    assert (
+        Rating.objects.get(kind="game", key=SHITENNO, player=alice.player).mu,
+        Rating.objects.get(kind="game", key=SHITENNO, player=alice.player).sigma,
+    ) == stored
 
 
 def test_the_new_table_chances_take_the_game_s_name(client, club, alice, carol):
@@ -158,7 +178,11 @@ def test_the_new_table_chances_take_the_game_s_name(client, club, alice, carol):
     me, her = alice.player, carol.player  # carol shares alice's club: alice may seat her
     Rating.objects.create(kind="game", key=SHITENNO, player=me, mu=30, sigma=3, games=40)
     client.force_login(alice)
-    pages = [client.get("/tables/new/chances/", {"game": written, "players_count": 2, "seat0_player": me.pk,
-                                                 "seat1_player": her.pk}) for written in (SHITENNO, "SHITENNŌ")]
+    pages = [
+        client.get(
+            "/tables/new/chances/", {"game": written, "players_count": 2, "seat0_player": me.pk, "seat1_player": her.pk}
+        )
+        for written in (SHITENNO, "SHITENNŌ")
+    ]
     assert [page.status_code for page in pages] == [200, 200]
     assert "alice has a" in pages[0].content.decode() and pages[0].content == pages[1].content

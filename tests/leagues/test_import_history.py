@@ -47,8 +47,9 @@ def test_a_season_made_after_the_import_adopts_the_plays_of_its_dates(club, alic
     first_half = Result.objects.filter(club=club, played_on__lte=JUN).count()
     assert 0 < first_half < 34
 
-    season = seasons.season_create(league=league_of(club, alice), name="Spring 2024", starts_on=JAN, ends_on=JUN,
-                                   user=alice)
+    season = seasons.season_create(
+        league=league_of(club, alice), name="Spring 2024", starts_on=JAN, ends_on=JUN, user=alice
+    )
     assert Result.objects.filter(season=season).count() == first_half
     assert not Result.objects.filter(season=None, played_on__lte=JUN).exists()
     assert Result.objects.filter(season=None, played_on__gt=JUN).count() == 34 - first_half
@@ -59,8 +60,9 @@ def test_a_season_made_after_the_import_adopts_the_plays_of_its_dates(club, alic
 @pytest.mark.django_db
 def test_an_import_after_the_season_goes_into_it_the_same_way(club, alice):
     """The other way round, the same rule: a season first, then the import."""
-    season = seasons.season_create(league=league_of(club, alice), name="Spring 2024", starts_on=JAN, ends_on=JUN,
-                                   user=alice)
+    season = seasons.season_create(
+        league=league_of(club, alice), name="Spring 2024", starts_on=JAN, ends_on=JUN, user=alice
+    )
     run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", BGSTATS)
     in_season = Result.objects.filter(season=season)
     assert in_season.count() == Result.objects.filter(club=club, played_on__lte=JUN).count() > 0
@@ -72,10 +74,15 @@ def test_a_season_takes_only_its_leagues_games_and_the_clubs_members(club, alice
     """Teikoku is not counted by a Shitennō-only league; a game with an outsider belongs to no season."""
     run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", BGSTATS)
     outsider_game = results.result_enter(
-        game="shitenno", played_on=datetime.date(2024, 3, 3), user=alice, club=club,
-        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(dave), "rank": 2}])
-    season = seasons.season_create(league=league_of(club, alice, games=["shitenno"]), name="2024", starts_on=JAN,
-                                   ends_on=DEC, user=alice)
+        game="shitenno",
+        played_on=datetime.date(2024, 3, 3),
+        user=alice,
+        club=club,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(dave), "rank": 2}],
+    )
+    season = seasons.season_create(
+        league=league_of(club, alice, games=["shitenno"]), name="2024", starts_on=JAN, ends_on=DEC, user=alice
+    )
     assert set(Result.objects.filter(season=season).values_list("game", flat=True)) == {"shitenno"}
     assert Result.objects.filter(club=club, game="teikoku", season=None).count() == 17
     outsider_game.refresh_from_db()
@@ -84,8 +91,7 @@ def test_a_season_takes_only_its_leagues_games_and_the_clubs_members(club, alice
 
 @pytest.mark.django_db
 def test_vouched_plays_count_and_a_player_may_dispute_one(client, club, alice, carol):
-    season = seasons.season_create(league=league_of(club, alice), name="2024", starts_on=JAN, ends_on=DEC,
-                                   user=alice)
+    season = seasons.season_create(league=league_of(club, alice), name="2024", starts_on=JAN, ends_on=DEC, user=alice)
     run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", BGSTATS)
     outbox.sweep(older_than=0)
     carol_player = player_for_user(carol)
@@ -133,12 +139,12 @@ def test_the_waiting_page_lists_results_without_a_season(client, club, alice, ca
     assert waiting.exists() and not waiting.filter(season__isnull=False).exists()
     client.force_login(carol)
     page = client.get(reverse("results_waiting")).content.decode()
-    forms = set(re.findall(r'/results/(\d+)/sign-off/', page))
+    forms = set(re.findall(r"/results/(\d+)/sign-off/", page))
     assert forms == {str(pk) for pk in waiting.values_list("pk", flat=True)}
     # signing one off from there leaves it off the list
     client.post(reverse("result_sign_off", args=[waiting.first().pk]), {"agreed": "yes"})
     page = client.get(reverse("results_waiting")).content.decode()
-    assert len(set(re.findall(r'/results/(\d+)/sign-off/', page))) == len(forms) - 1
+    assert len(set(re.findall(r"/results/(\d+)/sign-off/", page))) == len(forms) - 1
 
 
 @pytest.mark.django_db
@@ -147,15 +153,17 @@ def test_the_waiting_page_offers_a_dispute_of_each_vouched_play(client, club, al
     vouched = Result.objects.filter(club=club, entries__player__user=carol)
     client.force_login(carol)
     page = client.get(reverse("results_waiting")).content.decode()
-    assert set(re.findall(r'/results/(\d+)/sign-off/', page)) == {str(pk) for pk in vouched.values_list("pk",
-                                                                                                       flat=True)}
+    assert set(re.findall(r"/results/(\d+)/sign-off/", page)) == {
+        str(pk) for pk in vouched.values_list("pk", flat=True)
+    }
     assert "Imported games counted on a manager" in page
 
 
 def _upload(client, club):
-    response = client.post(reverse("import_start", args=[club.slug]),
-                           {"kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json")
-                                                                           .read_bytes())})
+    response = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json").read_bytes())},
+    )
     return re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
 
 
@@ -168,9 +176,18 @@ def test_the_preview_offers_a_season_per_year_and_the_commit_makes_it(client, cl
     assert "34 plays go to a new season 2024 of Dinsdag (1 Jan 2024 to 31 Dec 2024)" in page
     assert "I vouch for these plays" in page and "never enter the site-wide rankings" in page
     assert not Season.objects.exists()
-    done = client.post(reverse("import_commit", args=[club.slug, token]),
-                       {"choices": "1", "merges": "", "season_league": str(league.pk), "vouch": "1",
-                        "game:Shitennō": "shitenno", "game:Teikoku": "teikoku", "game:Harbour Lanterns": ""})
+    done = client.post(
+        reverse("import_commit", args=[club.slug, token]),
+        {
+            "choices": "1",
+            "merges": "",
+            "season_league": str(league.pk),
+            "vouch": "1",
+            "game:Shitennō": "shitenno",
+            "game:Teikoku": "teikoku",
+            "game:Harbour Lanterns": "",
+        },
+    )
     assert done.status_code == 302
     season = Season.objects.get(league=league)
     assert (season.name, season.starts_on, season.ends_on) == ("2024", JAN, DEC)
@@ -188,17 +205,26 @@ def test_vouching_is_an_explicit_act_and_without_it_the_plays_wait_for_sign_off(
     token = _upload(client, club)
     page = client.get(reverse("import_preview", args=[club.slug, token])).content.decode()
     assert re.search(r'<input type="checkbox" id="vouch" name="vouch" value="1">', page)  # no "checked"
-    client.post(reverse("import_commit", args=[club.slug, token]),
-                {"choices": "1", "merges": "", "season_league": str(league.pk),
-                 "game:Shitennō": "shitenno", "game:Teikoku": "teikoku", "game:Harbour Lanterns": ""})
+    client.post(
+        reverse("import_commit", args=[club.slug, token]),
+        {
+            "choices": "1",
+            "merges": "",
+            "season_league": str(league.pk),
+            "game:Shitennō": "shitenno",
+            "game:Teikoku": "teikoku",
+            "game:Harbour Lanterns": "",
+        },
+    )
     assert Result.objects.filter(club=club).count() == 34
     assert not Result.objects.filter(club=club, vouched_by__isnull=False).exists()
     hers = Result.objects.filter(club=club, entries__player__user=carol)
     assert hers.exists() and set(hers.values_list("status", flat=True)) == {Result.Status.PENDING}
     client.force_login(carol)
     waiting = client.get(reverse("results_waiting")).content.decode()
-    assert set(re.findall(r"/results/(\d+)/sign-off/", waiting)) == {str(pk) for pk in hers.values_list("pk",
-                                                                                                        flat=True)}
+    assert set(re.findall(r"/results/(\d+)/sign-off/", waiting)) == {
+        str(pk) for pk in hers.values_list("pk", flat=True)
+    }
 
 
 @pytest.mark.django_db
@@ -233,8 +259,10 @@ def test_the_commit_applies_the_merge_typed_in_the_preview(client, club, alice):
     """One form: the merge typed beside the import button is applied, without an "update" first."""
     client.force_login(alice)
     token = _upload(client, club)
-    client.post(reverse("import_commit", args=[club.slug, token]),
-                {"choices": "1", "merges": "Masashi=Masa", "game:Shitennō": "shitenno", "game:Teikoku": "teikoku"})
+    client.post(
+        reverse("import_commit", args=[club.slug, token]),
+        {"choices": "1", "merges": "Masashi=Masa", "game:Shitennō": "shitenno", "game:Teikoku": "teikoku"},
+    )
     assert Result.objects.filter(club=club).count() == 34
     assert not Player.objects.filter(created_in=club, name="Masashi").exists()
     assert Player.objects.filter(created_in=club, name="Masa").exists()
@@ -245,8 +273,7 @@ def test_a_bad_merge_typed_at_the_commit_is_refused_and_nothing_written(client, 
     client.force_login(alice)
     token = _upload(client, club)
     players = Player.objects.count()
-    response = client.post(reverse("import_commit", args=[club.slug, token]),
-                           {"choices": "1", "merges": "Nobody=Masa"})
+    response = client.post(reverse("import_commit", args=[club.slug, token]), {"choices": "1", "merges": "Nobody=Masa"})
     assert response.status_code == 400 and "Nobody" in response.content.decode()
     assert Result.objects.count() == 0 and Player.objects.count() == players and SignOff.objects.count() == 0
     assert PendingImport.objects.get(token=token).state == PendingImport.State.WAITING
@@ -254,14 +281,24 @@ def test_a_bad_merge_typed_at_the_commit_is_refused_and_nothing_written(client, 
 
 def _backup(plays: int, players: int = 8) -> bytes:
     start = datetime.date(2024, 1, 1)
-    return json.dumps({
-        "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}"} for i in range(1, players + 1)],
-        "games": [{"id": 1, "name": "Shitennō", "highestWins": True}],
-        "plays": [{"uuid": f"play-{n}", "playDate": str(start + datetime.timedelta(days=n % 300)), "gameRefId": 1,
-                   "playerScores": [{"playerRefId": 1 + (n + k) % players, "score": str(10 * k), "seatOrder": k + 1}
-                                    for k in range(4)]}
-                  for n in range(plays)],
-    }).encode()
+    return json.dumps(
+        {
+            "players": [{"id": i, "uuid": f"p-{i}", "name": f"Imported {i:02d}"} for i in range(1, players + 1)],
+            "games": [{"id": 1, "name": "Shitennō", "highestWins": True}],
+            "plays": [
+                {
+                    "uuid": f"play-{n}",
+                    "playDate": str(start + datetime.timedelta(days=n % 300)),
+                    "gameRefId": 1,
+                    "playerScores": [
+                        {"playerRefId": 1 + (n + k) % players, "score": str(10 * k), "seatOrder": k + 1}
+                        for k in range(4)
+                    ],
+                }
+                for n in range(plays)
+            ],
+        }
+    ).encode()
 
 
 @pytest.mark.django_db
@@ -283,9 +320,15 @@ def test_the_commit_reads_the_club_once_not_once_a_play(alice):
         league = league_of(into, alice, games=["shitenno"])
         seasons.season_create(league=league, name="2024", starts_on=JAN, ends_on=DEC, user=alice)
         with CaptureQueriesContext(connection) as queries:
-            summary = import_commit(club=into, user=alice, source=parse_bgstats(
-                _backup(plays).replace(b"play-", f"run{n}-".encode()).replace(b"Imported", f"Run{n}".encode()),
-                "b.json"), vouch=True)
+            summary = import_commit(
+                club=into,
+                user=alice,
+                source=parse_bgstats(
+                    _backup(plays).replace(b"play-", f"run{n}-".encode()).replace(b"Imported", f"Run{n}".encode()),
+                    "b.json",
+                ),
+                vouch=True,
+            )
         assert summary["imported"] == plays
         counts.append(len(queries))
     assert counts[0] == counts[1] and counts[0] <= 90, counts
@@ -294,8 +337,9 @@ def test_the_commit_reads_the_club_once_not_once_a_play(alice):
 @pytest.mark.django_db
 def test_the_command_makes_the_seasons_and_vouches(club, alice):
     league = league_of(club, alice)
-    summary = run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", "--new-seasons-in",
-                  league.slug, BGSTATS)
+    summary = run(
+        "--club", club.slug, "--format", "bgstats", "--as", "alice", "--vouch", "--new-seasons-in", league.slug, BGSTATS
+    )
     assert summary["new_seasons"] == ["2024"] and summary["imported"] == 34
     season = Season.objects.get(league=league)
     assert Result.objects.filter(season=season, status=Result.Status.COUNTED).count() == 34
@@ -305,11 +349,24 @@ def test_the_command_makes_the_seasons_and_vouches(club, alice):
 def test_the_command_refuses_a_league_of_no_such_name(club, alice):
     err = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
-        call_command("import_plays", "--club", club.slug, "--format", "bgstats", "--new-seasons-in", "nowhere",
-                     BGSTATS, stdout=io.StringIO(), stderr=err)
+        call_command(
+            "import_plays",
+            "--club",
+            club.slug,
+            "--format",
+            "bgstats",
+            "--new-seasons-in",
+            "nowhere",
+            BGSTATS,
+            stdout=io.StringIO(),
+            stderr=err,
+        )
     assert exit_.value.code == 2 and "nowhere" in err.getvalue()
-    assert not Result.objects.exists() and not Season.objects.exists() and not Player.objects.filter(
-        created_in=club).exists()
+    assert (
+        not Result.objects.exists()
+        and not Season.objects.exists()
+        and not Player.objects.filter(created_in=club).exists()
+    )
 
 
 @pytest.mark.django_db
@@ -325,19 +382,32 @@ def test_an_offered_season_never_overlaps_the_leagues_own(club, alice):
     placing = place_plan(club, plan)
     later = sorted(r.played_on for r in plan.results if r.played_on > JUN)
     assert [(o.name, o.starts_on, o.ends_on, o.plays) for o in placing.offers] == [
-        ("2024", datetime.date(2024, 7, 1), DEC, len(later))]
+        ("2024", datetime.date(2024, 7, 1), DEC, len(later))
+    ]
     assert placing.existing == [(spring, len(plan.results) - len(later))]
     assert not placing.left_out
 
 
 def _plays_on(*days: str) -> bytes:
     """A BG Stats file of one Shitennō play on each day, by the same two players."""
-    return json.dumps({
-        "players": [{"id": n, "uuid": f"p-{n}", "name": f"Player {n}", "bggUsername": ""} for n in (1, 2)],
-        "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
-        "plays": [{"uuid": f"play-{day}", "playDate": f"{day} 20:00:00", "gameRefId": 1, "playerScores": [
-            {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1} for p in (1, 2)]}
-            for day in days]}).encode()
+    return json.dumps(
+        {
+            "players": [{"id": n, "uuid": f"p-{n}", "name": f"Player {n}", "bggUsername": ""} for n in (1, 2)],
+            "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+            "plays": [
+                {
+                    "uuid": f"play-{day}",
+                    "playDate": f"{day} 20:00:00",
+                    "gameRefId": 1,
+                    "playerScores": [
+                        {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1}
+                        for p in (1, 2)
+                    ],
+                }
+                for day in days
+            ],
+        }
+    ).encode()
 
 
 def _file(folder: Path, data: bytes) -> str:
@@ -359,38 +429,73 @@ def test_a_sparse_year_is_offered_the_year_up_to_the_leagues_next_season(club, a
     """The walk's case: plays on three days of March 2023, and the league's first season starts in September.
     The offer is the year's part before it (1 January to 31 August), not 3 to 6 March."""
     league = league_of(club, alice)
-    seasons.season_create(league=league, name="2023-2024", starts_on=datetime.date(2023, 9, 1),
-                          ends_on=datetime.date(2024, 6, 30), user=alice)
+    seasons.season_create(
+        league=league,
+        name="2023-2024",
+        starts_on=datetime.date(2023, 9, 1),
+        ends_on=datetime.date(2024, 6, 30),
+        user=alice,
+    )
     assert _offers_for(club, "2023-03-03", "2023-03-04", "2023-03-06") == [
-        ("2023", datetime.date(2023, 1, 1), datetime.date(2023, 8, 31), 3), ("blocked", [])]
+        ("2023", datetime.date(2023, 1, 1), datetime.date(2023, 8, 31), 3),
+        ("blocked", []),
+    ]
 
 
 @pytest.mark.django_db
 def test_a_sparse_year_without_seasons_is_offered_the_whole_year(club, alice):
     league_of(club, alice)
-    assert _offers_for(club, "2023-03-03", "2023-03-06") == [("2023", datetime.date(2023, 1, 1), DEC.replace(
-        year=2023), 2), ("blocked", [])]
+    assert _offers_for(club, "2023-03-03", "2023-03-06") == [
+        ("2023", datetime.date(2023, 1, 1), DEC.replace(year=2023), 2),
+        ("blocked", []),
+    ]
 
 
 @pytest.mark.django_db
 def test_a_year_split_by_a_season_is_offered_each_free_part_with_plays(club, alice):
     league = league_of(club, alice)
-    seasons.season_create(league=league, name="Summer", starts_on=datetime.date(2023, 6, 1),
-                          ends_on=datetime.date(2023, 8, 31), user=alice)
-    seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2023, 12, 1),
-                          ends_on=datetime.date(2024, 2, 29), user=alice)
+    seasons.season_create(
+        league=league,
+        name="Summer",
+        starts_on=datetime.date(2023, 6, 1),
+        ends_on=datetime.date(2023, 8, 31),
+        user=alice,
+    )
+    seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=datetime.date(2023, 12, 1),
+        ends_on=datetime.date(2024, 2, 29),
+        user=alice,
+    )
     assert _offers_for(club, "2023-03-03", "2023-10-10", "2023-07-01") == [
         ("2023 (1)", datetime.date(2023, 1, 1), datetime.date(2023, 5, 31), 1),
-        ("2023 (2)", datetime.date(2023, 9, 1), datetime.date(2023, 11, 30), 1), ("blocked", [])]
+        ("2023 (2)", datetime.date(2023, 9, 1), datetime.date(2023, 11, 30), 1),
+        ("blocked", []),
+    ]
 
 
 @pytest.mark.django_db
 def test_the_commit_makes_the_clipped_season_and_a_later_play_of_the_year_goes_into_it(club, alice, tmp_path):
     league = league_of(club, alice)
-    seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2023, 9, 1),
-                          ends_on=datetime.date(2023, 12, 31), user=alice)
-    run("--club", club.slug, "--format", "bgstats", "--as", "alice", "--new-seasons-in", league.slug,
-        _file(tmp_path, _plays_on("2023-03-03", "2023-03-06")))
+    seasons.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=datetime.date(2023, 9, 1),
+        ends_on=datetime.date(2023, 12, 31),
+        user=alice,
+    )
+    run(
+        "--club",
+        club.slug,
+        "--format",
+        "bgstats",
+        "--as",
+        "alice",
+        "--new-seasons-in",
+        league.slug,
+        _file(tmp_path, _plays_on("2023-03-03", "2023-03-06")),
+    )
     made = Season.objects.get(league=league, name="2023")
     assert (made.starts_on, made.ends_on) == (datetime.date(2023, 1, 1), datetime.date(2023, 8, 31))
     run("--club", club.slug, "--format", "bgstats", "--as", "alice", _file(tmp_path, _plays_on("2023-05-20")))

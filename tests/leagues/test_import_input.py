@@ -27,8 +27,14 @@ BGG_PAGE = (FIXTURES / "bgg_page1.xml").read_bytes()
 
 
 def written() -> tuple:
-    return (Result.objects.count(), ResultEntry.objects.count(), SignOff.objects.count(), Player.objects.count(),
-            Membership.objects.count(), PendingImport.objects.count())
+    return (
+        Result.objects.count(),
+        ResultEntry.objects.count(),
+        SignOff.objects.count(),
+        Player.objects.count(),
+        Membership.objects.count(),
+        PendingImport.objects.count(),
+    )
 
 
 def bgstats_with(change) -> bytes:
@@ -42,8 +48,9 @@ def refused(tmp_path, data: bytes, kind: str = "bgstats", name: str = "file.json
     path.write_bytes(data)
     err = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
-        call_command("import_plays", "--club", "edo-gamers", "--format", kind, str(path), stdout=io.StringIO(),
-                     stderr=err)
+        call_command(
+            "import_plays", "--club", "edo-gamers", "--format", kind, str(path), stdout=io.StringIO(), stderr=err
+        )
     assert exit_.value.code == 2
     return err.getvalue()
 
@@ -51,18 +58,21 @@ def refused(tmp_path, data: bytes, kind: str = "bgstats", name: str = "file.json
 def _name(n, text):
     def change(data):
         data["players"][n]["name"] = text
+
     return change
 
 
 def _score(text):
     def change(data):
         data["plays"][0]["playerScores"][1]["score"] = text
+
     return change
 
 
 def _game_name(text):
     def change(data):
         data["games"][0]["name"] = text
+
     return change
 
 
@@ -91,8 +101,11 @@ def test_odd_text_is_refused_by_the_command_with_its_place(club, tmp_path, chang
 def test_odd_text_is_refused_on_the_page_in_the_readers_language(client, club, alice, change, place, what):
     client.force_login(alice)
     before = written()
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", bgstats_with(change))}, HTTP_ACCEPT_LANGUAGE="nl")
+    response = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", bgstats_with(change))},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
     page = response.content.decode()
     assert response.status_code == 400 and place in page
     assert "NUL-teken" in page or "losse UTF-16-surrogaat" in page
@@ -111,6 +124,7 @@ def test_a_right_to_left_override_in_a_bgg_name_is_refused(club, tmp_path):
 def test_a_huge_bgg_id_the_site_does_not_use_is_no_reason_to_refuse(club, tmp_path):
     def change(data):
         data["games"][0]["bggId"] = 10**30
+
     path = tmp_path / "b.json"
     path.write_bytes(bgstats_with(change))
     out = io.StringIO()
@@ -123,6 +137,7 @@ def test_a_play_of_too_many_players_is_refused_with_its_place(club, tmp_path):
     def change(data):
         data["players"] += [{"id": 100 + i, "uuid": f"wide-{i}", "name": f"Wide {i}"} for i in range(101)]
         data["plays"][3]["playerScores"] = [{"playerRefId": 100 + i, "score": "1"} for i in range(101)]
+
     before = written()
     message = refused(tmp_path, bgstats_with(change))
     assert "plays[3]" in message and "101 players at one play; at most 100" in message
@@ -158,8 +173,9 @@ def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeyp
     monkeypatch.setattr(imports_tasks.import_plays_job, "delay", queued.append)
     client.force_login(alice)
     data = BGG_PAGE.replace(b'quantity="1"', b'quantity="100"')
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgg", "files": SimpleUploadedFile("p.xml", data)})
+    response = client.post(
+        reverse("import_start", args=[club.slug]), {"kind": "bgg", "files": SimpleUploadedFile("p.xml", data)}
+    )
     token = re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
     client.post(reverse("import_commit", args=[club.slug, token]))
     assert queued == [token] and Result.objects.count() == 0
@@ -169,8 +185,10 @@ def test_the_in_page_limit_counts_results_not_plays(client, club, alice, monkeyp
 @pytest.mark.django_db
 def test_a_nul_typed_in_the_merges_is_refused_and_nothing_kept(client, club, alice):
     client.force_login(alice)
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json").read_bytes())})
+    response = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json").read_bytes())},
+    )
     token = re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
     for url in ("import_preview", "import_commit"):
         answer = client.post(reverse(url, args=[club.slug, token]), {"choices": "1", "merges": "Masa\u0000=Hanzo"})
@@ -189,8 +207,9 @@ def test_ranks_of_a_wide_play_are_competition_ranks():
 
 @pytest.mark.django_db
 def test_the_result_api_shows_each_entrys_seat_and_score_text(client, club, alice):
-    call_command("import_plays", "--club", club.slug, "--format", "bgstats", str(FIXTURES / "bgstats.json"),
-                 stdout=io.StringIO())
+    call_command(
+        "import_plays", "--club", club.slug, "--format", "bgstats", str(FIXTURES / "bgstats.json"), stdout=io.StringIO()
+    )
     result = Result.objects.get(external_id="0000a000-0000-4000-8000-000000000007")
     client.force_login(alice)
     entries = client.get(reverse("api-result", args=[result.pk])).json()["entries"]
@@ -215,9 +234,11 @@ def test_an_import_does_not_hold_the_clubs_row(club, alice, monkeypatch):
 
     def importing():
         try:
+
             def step(done, total):
                 inside.set()
                 go_on.wait(30)
+
             outcome["summary"] = import_commit(club=club, user=alice, source=source, progress=step)
         finally:
             connections.close_all()
@@ -240,16 +261,21 @@ def test_an_import_does_not_hold_the_clubs_row(club, alice, monkeypatch):
 def test_a_broken_file_is_refused_in_dutch(client, club, alice):
     client.force_login(alice)
     before = written()
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", b'{"plays": [')}, HTTP_ACCEPT_LANGUAGE="nl")
+    response = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", b'{"plays": [')},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
     page = response.content.decode()
     assert response.status_code == 400 and "b.json: geen geldige JSON op regel 1" in page and "afgekapt" in page
     assert written() == before
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=st.text(alphabet=st.characters(exclude_categories=()), max_size=12),
-       field=st.sampled_from(["player name", "score", "game name", "team", "uuid"]))
+@given(
+    text=st.text(alphabet=st.characters(exclude_categories=()), max_size=12),
+    field=st.sampled_from(["player name", "score", "game name", "team", "uuid"]),
+)
 def test_any_text_in_any_field_is_read_or_refused_never_crashes(text, field):
     """Random Unicode, lone surrogates and NUL included (JSON-escaped, as json.dumps writes them): the reader
     either takes the file, with text the site's rule accepts, or refuses it with its place (issue 36)."""
@@ -264,11 +290,15 @@ def test_any_text_in_any_field_is_read_or_refused_never_crashes(text, field):
             data["plays"][0]["uuid"] = text
         else:
             data["plays"][0]["playerScores"][1]["score" if field == "score" else "team"] = text
+
     try:
         source = formats.parse_bgstats(bgstats_with(change), "b.json")
     except formats.ImportRefused as refused:
         assert str(refused).startswith("b.json: ")
         return
     assert all(text_problem(p.name) is None for p in source.players.values())
-    assert all(text_problem(e.score_text) is None and text_problem(e.team) is None
-               for play in source.plays for e in play.entries)
+    assert all(
+        text_problem(e.score_text) is None and text_problem(e.team) is None
+        for play in source.plays
+        for e in play.entries
+    )

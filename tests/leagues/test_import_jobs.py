@@ -24,8 +24,10 @@ PER_PROCESS = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemC
 
 
 def _upload(client, club) -> str:
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json").read_bytes())})
+    response = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", (FIXTURES / "bgstats.json").read_bytes())},
+    )
     return re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
 
 
@@ -254,8 +256,9 @@ def committed_to_the_queue(client, club, alice, monkeypatch) -> tuple[str, list]
 
     sent = []
     monkeypatch.setattr(import_views, "IN_PAGE", 10)
-    monkeypatch.setattr(Task, "apply_async", lambda self, args=None, kwargs=None, **options: sent.append(
-        (args, options)))
+    monkeypatch.setattr(
+        Task, "apply_async", lambda self, args=None, kwargs=None, **options: sent.append((args, options))
+    )
     client.force_login(alice)
     token = _upload(client, club)
     client.post(reverse("import_commit", args=[club.slug, token]))

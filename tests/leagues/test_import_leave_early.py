@@ -36,13 +36,24 @@ PLAY_DAYS = ["2023-03-03", "2023-03-06", "2026-11-03", "2026-11-10"]  # two for 
 
 def _backup() -> bytes:
     """Four plays of Shitennō by four players the club does not know yet (they become its guests)."""
-    return json.dumps({
-        "players": [{"id": n, "uuid": f"p-{n}", "name": f"Newcomer {n}", "bggUsername": ""} for n in range(1, 5)],
-        "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
-        "plays": [{"uuid": f"play-{i}", "playDate": f"{day} 20:00:00", "gameRefId": 1, "playerScores": [
-            {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1} for p in range(1, 5)]}
-            for i, day in enumerate(PLAY_DAYS)],
-    }).encode()
+    return json.dumps(
+        {
+            "players": [{"id": n, "uuid": f"p-{n}", "name": f"Newcomer {n}", "bggUsername": ""} for n in range(1, 5)],
+            "games": [{"id": 1, "name": "Shitennō", "bggId": 0, "highestWins": True}],
+            "plays": [
+                {
+                    "uuid": f"play-{i}",
+                    "playDate": f"{day} 20:00:00",
+                    "gameRefId": 1,
+                    "playerScores": [
+                        {"playerRefId": p, "score": str(50 - p), "rank": p, "seatOrder": p, "winner": p == 1}
+                        for p in range(1, 5)
+                    ],
+                }
+                for i, day in enumerate(PLAY_DAYS)
+            ],
+        }
+    ).encode()
 
 
 def _wait_until(condition, seconds: float = 30) -> bool:

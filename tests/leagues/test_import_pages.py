@@ -16,8 +16,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 
 def upload(client, club, name="bgstats.json", kind="bgstats", data=None):
     data = data if data is not None else (FIXTURES / name).read_bytes()
-    return client.post(reverse("import_start", args=[club.slug]),
-                       {"kind": kind, "files": SimpleUploadedFile(name, data)})
+    return client.post(
+        reverse("import_start", args=[club.slug]), {"kind": kind, "files": SimpleUploadedFile(name, data)}
+    )
 
 
 def token_of(response) -> str:
@@ -37,8 +38,10 @@ def test_alice_previews_merges_and_commits(client, club, alice):
     assert Result.objects.count() == 0 and not Player.objects.filter(created_in=club).exists()
 
     # Masashi is Masa; Teikoku's plays are left out this time
-    preview = client.post(response["Location"], {"merges": "Masashi=Masa", "game:Shitennō": "shitenno",
-                                                 "game:Teikoku": "", "game:Harbour Lanterns": ""})
+    preview = client.post(
+        response["Location"],
+        {"merges": "Masashi=Masa", "game:Shitennō": "shitenno", "game:Teikoku": "", "game:Harbour Lanterns": ""},
+    )
     page = preview.content.decode()
     assert "Masa, Masashi" in page and "17 new results to import" in page
     assert Result.objects.count() == 0

@@ -52,8 +52,9 @@ def reads(monkeypatch):
 
 def _upload(client, club, data: bytes | None = None):
     data = (FIXTURES / "bgstats.json").read_bytes() if data is None else data
-    response = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", data)})
+    response = client.post(
+        reverse("import_start", args=[club.slug]), {"kind": "bgstats", "files": SimpleUploadedFile("b.json", data)}
+    )
     assert response.status_code == 302, response.content.decode()[:500]
     return re.search(r"/import/([^/]+)/$", response["Location"]).group(1)
 
@@ -75,9 +76,12 @@ def _form(token: str, **changes) -> dict:
     """What the preview's form posts as it shows: every game's match and the league chosen, the merges."""
     pending = PendingImport.objects.get(token=token)
     shown = pending.preview["shown"]
-    fields = {"choices": "1", "merges": "\n".join(shown["merges"]),
-              "season_league": "" if shown["league"] is None else str(shown["league"]),
-              **{f"game:{name}": slug or "" for name, slug in shown["games"].items()}}
+    fields = {
+        "choices": "1",
+        "merges": "\n".join(shown["merges"]),
+        "season_league": "" if shown["league"] is None else str(shown["league"]),
+        **{f"game:{name}": slug or "" for name, slug in shown["games"].items()},
+    }
     return {**fields, **changes}
 
 
@@ -122,14 +126,14 @@ def test_changed_choices_are_previewed_again_by_the_job(client, club, reads, pre
     first, second = [name for name in names if "," not in name][-2:]  # two names that are a person each
 
     # alice merges one name into another and posts "Update": the job is asked for that, the page reads again
-    update = client.post(reverse("import_preview", args=[club.slug, token]),
-                         _form(token, merges=f"{first}={second}"))
+    update = client.post(reverse("import_preview", args=[club.slug, token]), _form(token, merges=f"{first}={second}"))
     assert update.status_code == 200 and READING in update.content.decode()
     assert queued["preview"] == [token, token] and reads == [1]
     preview.preview_build_job(token)
     page = _page(client, club, token).content.decode()
-    assert f'<span class="name">{first}, {second}</span>' in page or f'<span class="name">{second}, {first}</span>' \
-        in page  # one person now, both imported names
+    assert (
+        f'<span class="name">{first}, {second}</span>' in page or f'<span class="name">{second}, {first}</span>' in page
+    )  # one person now, both imported names
     assert PendingImport.objects.get(token=token).choices["merges"] == [f"{first}={second}"]
     assert reads == [1, 1]  # read twice in all: once for each set of choices
 
@@ -143,8 +147,9 @@ def test_a_build_for_choices_no_longer_asked_keeps_nothing(client, club, alice, 
     view = preview._view
 
     def slow_view(club_, pending, choices):  # while the job reads, alice posts other choices
-        client.post(reverse("import_preview", args=[club.slug, token]), {"choices": "1", "merges": "",
-                                                                         "season_league": "0"})
+        client.post(
+            reverse("import_preview", args=[club.slug, token]), {"choices": "1", "merges": "", "season_league": "0"}
+        )
         return view(club_, pending, choices)
 
     monkeypatch.setattr(preview, "_view", slow_view)
@@ -155,17 +160,20 @@ def test_a_build_for_choices_no_longer_asked_keeps_nothing(client, club, alice, 
 
 @pytest.mark.django_db
 def test_changed_merges_posted_straight_to_the_commit_are_shown_first_and_nothing_written(
-        client, club, previewed, queued):
+    client, club, previewed, queued
+):
     token = previewed
     before = _written()
-    answer = client.post(reverse("import_commit", args=[club.slug, token]),
-                         {"choices": "1", "merges": "", "season_league": "0"})
+    answer = client.post(
+        reverse("import_commit", args=[club.slug, token]), {"choices": "1", "merges": "", "season_league": "0"}
+    )
     assert answer.status_code == 200 and READING in answer.content.decode()
     assert queued["commit"] == [] and _written() == before
     assert PendingImport.objects.get(token=token).state == PendingImport.State.WAITING
     preview.preview_build_job(token)
-    done = client.post(reverse("import_commit", args=[club.slug, token]),
-                       {"choices": "1", "merges": "", "season_league": "0"})
+    done = client.post(
+        reverse("import_commit", args=[club.slug, token]), {"choices": "1", "merges": "", "season_league": "0"}
+    )
     assert done.status_code == 302 and queued["commit"] == [token]
 
 
@@ -178,21 +186,22 @@ def test_only_the_vouch_changed_needs_no_new_preview(client, club, previewed, qu
 
 
 @pytest.mark.django_db
-def test_a_post_that_names_no_game_commits_the_games_as_the_preview_showed_them(
-        client, club, previewed, queued):
+def test_a_post_that_names_no_game_commits_the_games_as_the_preview_showed_them(client, club, previewed, queued):
     """An app (or a bench) posting only the merges: the games not named are as shown, and written so."""
     token = previewed
     shown = PendingImport.objects.get(token=token).preview["shown"]
     league = "" if shown["league"] is None else str(shown["league"])
-    done = client.post(reverse("import_commit", args=[club.slug, token]),
-                       {"choices": "1", "merges": "", "season_league": league})
+    done = client.post(
+        reverse("import_commit", args=[club.slug, token]), {"choices": "1", "merges": "", "season_league": league}
+    )
     assert done.status_code == 302 and queued["preview"] == [token] and queued["commit"] == [token]
     assert PendingImport.objects.get(token=token).choices["games"] == shown["games"]
 
 
 @pytest.mark.django_db
 def test_a_merge_naming_nobody_is_refused_on_the_kept_preview_and_the_commit_writes_nothing(
-        client, club, previewed, queued):
+    client, club, previewed, queued
+):
     token = previewed
     client.post(reverse("import_preview", args=[club.slug, token]), {"choices": "1", "merges": "Nobody=Nemo"})
     preview.preview_build_job(token)
@@ -223,8 +232,7 @@ def test_a_lost_preview_job_is_asked_again_by_the_next_look(client, club, alice,
     token = _upload(client, club)
     long_ago = timezone.now() - datetime.timedelta(seconds=settings.IMPORT_JOB_TIME_LIMIT + 61)
     pending = PendingImport.objects.get(token=token)
-    PendingImport.objects.filter(pk=pending.pk).update(
-        preview={**pending.preview, "asked_at": long_ago.isoformat()})
+    PendingImport.objects.filter(pk=pending.pk).update(preview={**pending.preview, "asked_at": long_ago.isoformat()})
     assert READING in _page(client, club, token).content.decode()
     assert queued["preview"] == [token, token]  # the upload's, and the look's
 
@@ -250,8 +258,10 @@ def test_the_queue_down_at_upload_is_said_and_the_next_look_asks_again(client, c
 def test_a_small_upload_is_still_read_on_the_form_and_refused_there(client, club, alice):
     """At most IN_PAGE_BYTES: a bad file is said on the upload form at once, nothing kept."""
     client.force_login(alice)
-    answer = client.post(reverse("import_start", args=[club.slug]), {
-        "kind": "bgstats", "files": SimpleUploadedFile("b.json", b'{"players": [], "games": [], "plays": 3}')})
+    answer = client.post(
+        reverse("import_start", args=[club.slug]),
+        {"kind": "bgstats", "files": SimpleUploadedFile("b.json", b'{"players": [], "games": [], "plays": 3}')},
+    )
     assert answer.status_code == 400 and not PendingImport.objects.exists()
     assert formats.MAX_BYTES > preview.IN_PAGE_BYTES
 

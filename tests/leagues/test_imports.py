@@ -36,24 +36,39 @@ def refused(*args) -> str:
 
 
 def written() -> tuple:
-    return (Result.objects.count(), ResultEntry.objects.count(), SignOff.objects.count(), Player.objects.count(),
-            Membership.objects.count())
+    return (
+        Result.objects.count(),
+        ResultEntry.objects.count(),
+        SignOff.objects.count(),
+        Player.objects.count(),
+        Membership.objects.count(),
+    )
 
 
 def tables(club) -> list:
     """The club's results as plain values, in a stable order."""
     return sorted(
-        (r.game, r.played_on, tuple(sorted((e.player.name.casefold(), e.rank, e.seat, e.score, e.score_text)
-                                           for e in r.entries.all())))
-        for r in Result.objects.filter(club=club).prefetch_related("entries__player"))
+        (
+            r.game,
+            r.played_on,
+            tuple(sorted((e.player.name.casefold(), e.rank, e.seat, e.score, e.score_text) for e in r.entries.all())),
+        )
+        for r in Result.objects.filter(club=club).prefetch_related("entries__player")
+    )
 
 
 @pytest.mark.django_db
 def test_the_preview_counts_the_bgstats_file_and_writes_nothing(club):
     before = written()
     summary = run("--club", club.slug, "--format", "bgstats", "--dry-run", BGSTATS)
-    assert summary == {"plays": 40, "imported": 34, "duplicates": 0, "skipped": {"other game": 6},
-                       "games": {"shitenno": 17, "teikoku": 17}, "players": {"matched": 2, "new_guests": 4}}
+    assert summary == {
+        "plays": 40,
+        "imported": 34,
+        "duplicates": 0,
+        "skipped": {"other game": 6},
+        "games": {"shitenno": 17, "teikoku": 17},
+        "players": {"matched": 2, "new_guests": 4},
+    }
     assert written() == before
 
 
@@ -79,8 +94,14 @@ def test_alice_commits_the_import_and_a_second_run_writes_nothing(club, alice, c
     assert Result.objects.filter(club=club, source="bgstats").count() == 34
     after_first = written()
     again = run("--club", club.slug, "--format", "bgstats", "--as", "alice", BGSTATS)
-    assert again == {"plays": 40, "imported": 0, "duplicates": 34, "skipped": {"other game": 6}, "games": {},
-                     "players": {"matched": 0, "new_guests": 0}}
+    assert again == {
+        "plays": 40,
+        "imported": 0,
+        "duplicates": 34,
+        "skipped": {"other game": 6},
+        "games": {},
+        "players": {"matched": 0, "new_guests": 0},
+    }
     assert written() == after_first
     assert AuditEntry.objects.filter(action="results.import").count() == 2
 
@@ -94,8 +115,12 @@ def test_ranks_seats_and_a_string_score_come_in_as_the_file_says(club):
         return {e.player.name: (e.rank, e.seat, e.score, e.score_text) for e in result.entries.all()}
 
     # the team play: both winners first, the other team tied behind them
-    assert entries(5) == {"alice": (1, 1, None, ""), "carol": (1, 2, None, ""), "Hanzo": (3, 3, None, ""),
-                          "Tomoe": (3, 4, None, "")}
+    assert entries(5) == {
+        "alice": (1, 1, None, ""),
+        "carol": (1, 2, None, ""),
+        "Hanzo": (3, 3, None, ""),
+        "Tomoe": (3, 4, None, ""),
+    }
     # Hanzo won with "3+20+5": his text is kept, and the other scores decide nothing beside the winner flag
     assert entries(7)["Hanzo"] == (1, 1, None, "3+20+5")
     assert {rank for rank, *_ in list(entries(7).values())[1:]} == {2}
@@ -145,10 +170,18 @@ def test_an_outsider_cannot_import_into_the_club(club, dave):
 @pytest.mark.django_db
 def test_bgg_pages_with_a_quantity_and_an_incomplete_play(club):
     summary = run("--club", club.slug, "--format", "bgg", *BGG)
-    assert summary == {"plays": 11, "imported": 9, "duplicates": 0, "skipped": {"incomplete": 1, "other game": 1},
-                       "games": {"shitenno": 5, "teikoku": 4}, "players": {"matched": 2, "new_guests": 2}}
+    assert summary == {
+        "plays": 11,
+        "imported": 9,
+        "duplicates": 0,
+        "skipped": {"incomplete": 1, "other game": 1},
+        "games": {"shitenno": 5, "teikoku": 4},
+        "players": {"matched": 2, "new_guests": 2},
+    }
     assert set(Result.objects.filter(external_id__startswith="2006").values_list("external_id", flat=True)) == {
-        "2006#1", "2006#2"}
+        "2006#1",
+        "2006#2",
+    }
     assert not Result.objects.filter(external_id__in=["2009", "2010"]).exists()
     # an overlapping later export (pages 2 and 3 again) writes nothing twice
     again = run("--club", club.slug, "--format", "bgg", *BGG[1:])
@@ -179,12 +212,18 @@ BAD_BGSTATS = {
     "wrong format": (b'<?xml version="1.0"?><plays/>', "looks like XML"),
     "truncated": (Path(BGSTATS).read_bytes()[:5000], "ends early"),
     "NUL": (b'{"plays": []\x00}', "NUL byte at byte 12"),
-    "date out of range": (Path(BGSTATS).read_bytes().replace(b'"2024-02-02 19:30:00"', b'"3024-02-02 19:30:00"'),
-                          "3024-02-02 is out of range"),
-    "unknown game": (Path(BGSTATS).read_bytes().replace(b'"gameRefId": 2', b'"gameRefId": 99', 1),
-                     "gameRefId 99 is not in the file's games"),
-    "unknown player": (Path(BGSTATS).read_bytes().replace(b'"playerRefId": 4', b'"playerRefId": 44', 1),
-                       "playerRefId 44 is not in the file's players"),
+    "date out of range": (
+        Path(BGSTATS).read_bytes().replace(b'"2024-02-02 19:30:00"', b'"3024-02-02 19:30:00"'),
+        "3024-02-02 is out of range",
+    ),
+    "unknown game": (
+        Path(BGSTATS).read_bytes().replace(b'"gameRefId": 2', b'"gameRefId": 99', 1),
+        "gameRefId 99 is not in the file's games",
+    ),
+    "unknown player": (
+        Path(BGSTATS).read_bytes().replace(b'"playerRefId": 4', b'"playerRefId": 44', 1),
+        "playerRefId 44 is not in the file's players",
+    ),
     "deep array": (b'{"plays": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
     "not an export": (b'{"games": []}', "not a BG Stats export"),
 }
@@ -211,13 +250,16 @@ def test_a_100_mb_file_is_refused_unread(club, tmp_path):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("data,message", [
-    (b'{"plays": []}', "looks like JSON"),
-    (Path(BGG[0]).read_bytes()[:700], "not valid XML at line"),
-    (b'<?xml version="1.0"?><!DOCTYPE plays [<!ENTITY a "aaaa">]><plays>&a;</plays>', "refused for safety"),
-    (b"<items/>", "top element is <items>"),
-    (Path(BGG[0]).read_bytes().replace(b'date="2025-02-01"', b'date="1066-10-14"'), "1066-10-14 is out of range"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b'{"plays": []}', "looks like JSON"),
+        (Path(BGG[0]).read_bytes()[:700], "not valid XML at line"),
+        (b'<?xml version="1.0"?><!DOCTYPE plays [<!ENTITY a "aaaa">]><plays>&a;</plays>', "refused for safety"),
+        (b"<items/>", "top element is <items>"),
+        (Path(BGG[0]).read_bytes().replace(b'date="2025-02-01"', b'date="1066-10-14"'), "1066-10-14 is out of range"),
+    ],
+)
 def test_bad_bgg_input_is_refused_with_nothing_written(club, tmp_path, data, message):
     before = written()
     error = refused("--club", club.slug, "--format", "bgg", BGG[1], _bad(tmp_path, "page.xml", data))
@@ -225,8 +267,14 @@ def test_bad_bgg_input_is_refused_with_nothing_written(club, tmp_path, data, mes
     assert written() == before
 
 
-@given(st.lists(st.tuples(st.booleans(), st.one_of(st.just(""), st.integers(-50, 50).map(str), st.just("3+4"))),
-                min_size=2, max_size=6), st.booleans())
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.one_of(st.just(""), st.integers(-50, 50).map(str), st.just("3+4"))),
+        min_size=2,
+        max_size=6,
+    ),
+    st.booleans(),
+)
 def test_winners_finish_first_and_ranks_stay_in_range(rows, highest_wins):
     entries = [SourceEntry(player=str(i), winner=won, score_text=score) for i, (won, score) in enumerate(rows)]
     ranks = ranks_of(entries, highest_wins)
@@ -237,4 +285,5 @@ def test_winners_finish_first_and_ranks_stay_in_range(rows, highest_wins):
 
 def test_a_date_today_is_in_range():
     from leagues.imports.formats import _date
+
     assert _date("2025-01-01 10:00:00", "x", datetime.date(2025, 1, 1)) == datetime.date(2025, 1, 1)

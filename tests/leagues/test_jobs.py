@@ -39,7 +39,10 @@ def test_the_worker_rates_and_ranks_a_counted_result(celery_worker_process, club
     for rating in Rating.objects.all():
         assert abs(rating.mu - expected[rating.player_id].mu) <= 1e-9
     assert list(Standing.objects.filter(season=season).values_list("player__name", flat=True)) == [
-        "bob", "alice", "carol"]
+        "bob",
+        "alice",
+        "carol",
+    ]
 
     once, once_ids = snapshot(), ids_snapshot()
     assert tasks.ratings_apply_result.delay(result.pk).get(timeout=60) is True
@@ -62,9 +65,13 @@ def test_the_worker_rerates_after_an_edit_like_the_nightly_job(celery_worker_pro
     wait_for(lambda: Standing.objects.filter(season=season).count() == 3 and Rating.objects.count() == 6)
 
     old = results.result_update(
-        result=old, version=old.version, user=alice,
-        entries=[{"player": player_for_user(bob), "rank": 1, "score": 40},
-                 {"player": player_for_user(alice), "rank": 2, "score": 10}],
+        result=old,
+        version=old.version,
+        user=alice,
+        entries=[
+            {"player": player_for_user(bob), "rank": 1, "score": 40},
+            {"player": player_for_user(alice), "rank": 2, "score": 10},
+        ],
     )
     assert old.status == "pending"  # the correction signs for nobody: bob agrees to it again (issue 24)
     sign_all(old, bob)

@@ -24,8 +24,14 @@ def test_it_creates_leagues_and_seasons_for_managers_only(api, club, alice, caro
     assert response.status_code == 201, response.content
     league = response.json()["id"]
     assert api.post(f"/api/clubs/{club.slug}/leagues/", {"name": "x", "games": [], "oops": 1}).status_code == 400
-    season = {"name": "S1", "starts_on": str(START), "ends_on": str(TODAY), "points_scheme": "7-5-3-1",
-              "min_games": 2, "tie_breakers": ["points", "head_to_head", "margin"]}
+    season = {
+        "name": "S1",
+        "starts_on": str(START),
+        "ends_on": str(TODAY),
+        "points_scheme": "7-5-3-1",
+        "min_games": 2,
+        "tie_breakers": ["points", "head_to_head", "margin"],
+    }
     response = api.post(f"/api/leagues/{league}/seasons/", season)
     assert response.status_code == 201, response.content
     assert response.json()["tie_breakers"] == ["points", "head_to_head", "margin"]
@@ -46,8 +52,12 @@ def test_it_enters_signs_off_and_serves_ratings_and_standings(api, club, alice, 
     league, season = league_with_season(club, alice)
     ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol, dave)}
     api.login(alice)
-    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
-        {"player": ids["alice"], "rank": 1, "score": 31}, {"player": ids["bob"], "rank": 2, "score": 20}]}
+    body = {
+        "game": "shitenno",
+        "played_on": str(TODAY),
+        "season": season.pk,
+        "entries": [{"player": ids["alice"], "rank": 1, "score": 31}, {"player": ids["bob"], "rank": 2, "score": 20}],
+    }
     response = api.post("/api/results/", body)
     assert response.status_code == 201, response.content
     result = response.json()
@@ -80,18 +90,34 @@ def test_it_refuses_bad_result_entries(api, club, alice, dave):
     api.login(alice)
     cases = [
         {"game": "shitenno", "played_on": str(TODAY), "entries": [{"player": me, "rank": 1}]},
-        {"game": "shitenno", "played_on": str(TODAY), "entries": [{"player": me, "rank": 1}, {"player": 999999,
-                                                                                           "rank": 2}]},
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [{"player": me, "rank": 1}, {"player": 999999, "rank": 2}],
+        },
         {"game": "shitenno", "played_on": "yesterday", "entries": []},
         {"game": "shitenno", "played_on": str(TODAY), "season": 999999, "entries": []},
-        {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
-            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}]},
-        {"game": "shitenno", "played_on": str(TODAY + datetime.timedelta(days=2)), "entries": [
-            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}]},
-        {"game": "shitenno", "played_on": str(TODAY), "entries": [
-            {"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 7}]},
-        {"game": "shitenno", "played_on": str(TODAY), "entries": [
-            {"player": me, "rank": 1}, {"player": me, "rank": 2}]},
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "season": season.pk,
+            "entries": [{"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}],
+        },
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY + datetime.timedelta(days=2)),
+            "entries": [{"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 2}],
+        },
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [{"player": me, "rank": 1}, {"player": player_for_user(dave).pk, "rank": 7}],
+        },
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [{"player": me, "rank": 1}, {"player": me, "rank": 2}],
+        },
     ]
     for body in cases:
         response = api.post("/api/results/", body)
@@ -106,29 +132,45 @@ def test_it_answers_a_stale_edit_with_409(api, club, alice, bob, carol):
     api.login(carol)
     assert api.patch(f"/api/results/{result.pk}/", {"version": 1, "played_on": str(TODAY)}).status_code == 403
     api.login(alice)
-    response = api.patch(f"/api/results/{result.pk}/", {"version": 1, "entries": [
-        {"player": player_for_user(bob).pk, "rank": 1}, {"player": player_for_user(alice).pk, "rank": 2}]})
+    response = api.patch(
+        f"/api/results/{result.pk}/",
+        {
+            "version": 1,
+            "entries": [
+                {"player": player_for_user(bob).pk, "rank": 1},
+                {"player": player_for_user(alice).pk, "rank": 2},
+            ],
+        },
+    )
     assert response.status_code == 200 and response.json()["version"] == 2
     response = api.patch(f"/api/results/{result.pk}/", {"version": 1, "played_on": str(START)})
     assert response.status_code == 409 and response.json()["version"] == 2
-    response = api.client.delete(f"/api/results/{result.pk}/", json.dumps({"version": 1}),
-                                 content_type="application/json")
+    response = api.client.delete(
+        f"/api/results/{result.pk}/", json.dumps({"version": 1}), content_type="application/json"
+    )
     assert response.status_code == 409
-    response = api.client.delete(f"/api/results/{result.pk}/", json.dumps({"version": 2}),
-                                 content_type="application/json")
+    response = api.client.delete(
+        f"/api/results/{result.pk}/", json.dumps({"version": 2}), content_type="application/json"
+    )
     assert response.status_code == 204 and not Result.objects.exists()
 
 
 def test_the_schema_lists_the_league_endpoints(api):
     schema = api.get("/api/schema/?format=json").json()
-    for path in ["/api/leagues/", "/api/leagues/{id}/seasons/", "/api/seasons/{id}/standings/", "/api/ratings/",
-                 "/api/players/{id}/ratings/history/", "/api/players/{id}/stats/", "/api/results/",
-                 "/api/results/{id}/sign-off/"]:
+    for path in [
+        "/api/leagues/",
+        "/api/leagues/{id}/seasons/",
+        "/api/seasons/{id}/standings/",
+        "/api/ratings/",
+        "/api/players/{id}/ratings/history/",
+        "/api/players/{id}/stats/",
+        "/api/results/",
+        "/api/results/{id}/sign-off/",
+    ]:
         assert path in schema["paths"], path
 
 
-def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, client, club, alice, bob, carol,
-                                                                          dave):
+def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, client, club, alice, bob, carol, dave):
     """Second, third and second of four: 200/3 + 100/3 + 200/3 = 500/3 exactly, never 166.66666666666669."""
     from fractions import Fraction
 
@@ -140,8 +182,17 @@ def test_percent_points_are_exact_and_the_same_in_the_api_and_on_the_page(api, c
     league, season = league_with_season(club, alice, points_scheme="percent")
     for days_ago, alice_rank in ((3, 2), (2, 3), (1, 2)):
         others = [r for r in (1, 2, 3, 4) if r != alice_rank]
-        sign_all(enter(season, alice, [(alice, alice_rank, None), (bob, others[0], None), (carol, others[1], None),
-                                       (dave, others[2], None)], days_ago=days_ago), bob, carol, dave)
+        sign_all(
+            enter(
+                season,
+                alice,
+                [(alice, alice_rank, None), (bob, others[0], None), (carol, others[1], None), (dave, others[2], None)],
+                days_ago=days_ago,
+            ),
+            bob,
+            carol,
+            dave,
+        )
     standings_store.standings_compute(season=season)
     assert Standing.objects.get(season=season, player__user=alice).points == Fraction(500, 3)
     table = api.get(f"/api/seasons/{season.pk}/standings/").json()["results"]
@@ -156,8 +207,16 @@ def test_dense_ranks_are_answered_and_stored_as_competition_ranks(api, club, ali
     _league, season = league_with_season(club, alice)
     ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol)}
     api.login(alice)
-    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk, "entries": [
-        {"player": ids["alice"], "rank": 1}, {"player": ids["bob"], "rank": 1}, {"player": ids["carol"], "rank": 2}]}
+    body = {
+        "game": "shitenno",
+        "played_on": str(TODAY),
+        "season": season.pk,
+        "entries": [
+            {"player": ids["alice"], "rank": 1},
+            {"player": ids["bob"], "rank": 1},
+            {"player": ids["carol"], "rank": 2},
+        ],
+    }
     response = api.post("/api/results/", body)
     assert response.status_code == 201, response.content
     answered = {e["player"]["name"]: e["rank"] for e in response.json()["entries"]}
@@ -174,11 +233,16 @@ def test_the_leagues_and_ratings_lists_are_paged_as_every_list(api, club, alice)
     from leagues.club import seasons as club_seasons
     from leagues.models import Player, Rating
 
-    made = [club_seasons.league_create(club=club, name=f"League {n}", games=["shitenno"], user=alice)
-            for n in range(3)]
+    made = [club_seasons.league_create(club=club, name=f"League {n}", games=["shitenno"], user=alice) for n in range(3)]
     for n in range(3):
-        Rating.objects.create(kind="league", key=str(made[0].pk), mu=25.0 + n, sigma=5.0, games=1,
-                              player=Player.objects.create(name=f"Rated {n}"))
+        Rating.objects.create(
+            kind="league",
+            key=str(made[0].pk),
+            mu=25.0 + n,
+            sigma=5.0,
+            games=1,
+            player=Player.objects.create(name=f"Rated {n}"),
+        )
     api.login(alice)  # a member: the club is private
     first = api.get("/api/leagues/?limit=2").json()
     assert first["count"] == 3 and len(first["results"]) == 2 and "offset=2" in first["next"]
@@ -199,21 +263,34 @@ def test_a_clubs_members_a_seasons_table_and_a_rating_history_are_paged(api, clu
     from leagues.models import Player, RatingEvent, Standing
 
     league = seasons.league_create(club=club, name="Paged", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="S", starts_on=datetime.date(2026, 1, 1),
-                                   ends_on=datetime.date(2026, 12, 31), user=alice)
+    season = seasons.season_create(
+        league=league, name="S", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 12, 31), user=alice
+    )
     players = [Player.objects.create(name=f"P{n}") for n in range(3)]
     for n, player in enumerate(players):
         Standing.objects.create(season=season, player=player, points=10 - n, games=1, sort_key=bytes([n]))
-        RatingEvent.objects.create(player=players[0], kind="league", key=str(league.pk), result_id=100 + n,
-                                   played_on=datetime.date(2026, 1, 1 + n), mu_before=25, sigma_before=8,
-                                   mu_after=25 + n, sigma_after=7)
+        RatingEvent.objects.create(
+            player=players[0],
+            kind="league",
+            key=str(league.pk),
+            result_id=100 + n,
+            played_on=datetime.date(2026, 1, 1 + n),
+            mu_before=25,
+            sigma_before=8,
+            mu_after=25 + n,
+            sigma_after=7,
+        )
     api.login(alice)
     members = api.get(f"/api/clubs/{club.slug}/members/?limit=1").json()
     assert members["count"] == club.memberships.count() and len(members["results"]) == 1 and members["next"]
     table = api.get(f"/api/seasons/{season.pk}/standings/?limit=1&offset=1").json()
     whole = selectors.standings_of(season)  # the table the page is cut from
-    assert table["count"] == 3 and [(r["player"]["name"], r["position"]) for r in table["results"]] == [
-        (whole[1].player.name, whole[1].position)] and whole[1].player.name == "P1"
+    assert (
+        table["count"] == 3
+        and [(r["player"]["name"], r["position"]) for r in table["results"]]
+        == [(whole[1].player.name, whole[1].position)]
+        and whole[1].player.name == "P1"
+    )
     history = api.get(f"/api/players/{players[0].pk}/ratings/history/?league={league.pk}&limit=2").json()
     assert history["count"] == 3 and [row["mu_after"] for row in history["results"]] == [25, 26]
     assert api.get(f"/api/seasons/{season.pk}/standings/?offset=-1").status_code == 400

@@ -16,9 +16,18 @@ pytestmark = pytest.mark.django_db
 
 def season_post(**changes):
     data = {
-        "name": "Spring", "starts_on": "2030-03-01", "ends_on": "2030-05-31", "points_scheme": "7-5-3-1",
-        "custom_points": "", "min_games": "3", "tie_breaker_1": "wins", "tie_breaker_2": "head_to_head",
-        "tie_breaker_3": "", "tie_breaker_4": "", "tie_breaker_5": "", "tie_breaker_6": "",
+        "name": "Spring",
+        "starts_on": "2030-03-01",
+        "ends_on": "2030-05-31",
+        "points_scheme": "7-5-3-1",
+        "custom_points": "",
+        "min_games": "3",
+        "tie_breaker_1": "wins",
+        "tie_breaker_2": "head_to_head",
+        "tie_breaker_3": "",
+        "tie_breaker_4": "",
+        "tie_breaker_5": "",
+        "tie_breaker_6": "",
     }
     data.update(changes)
     return data
@@ -39,8 +48,9 @@ def test_an_owner_creates_a_league_from_the_club_page(client, club, alice):
     client.force_login(alice)
     assert f"/clubs/{club.slug}/leagues/new/" in client.get(club.get_absolute_url()).content.decode()
     assert client.get(f"/clubs/{club.slug}/leagues/new/").status_code == 200
-    response = client.post(f"/clubs/{club.slug}/leagues/new/",
-                           {"name": "Autumn cup", "engines": ["shitenno"], "games": "Go, Chess, Go"})
+    response = client.post(
+        f"/clubs/{club.slug}/leagues/new/", {"name": "Autumn cup", "engines": ["shitenno"], "games": "Go, Chess, Go"}
+    )
     league = League.objects.get(club=club, name="Autumn cup")
     assert response.status_code == 302 and response.url == league.get_absolute_url()
     assert league.games == ["shitenno", "Go", "Chess"]
@@ -97,22 +107,30 @@ def test_an_owner_creates_a_season_with_its_rules_from_the_league_page(client, c
 def test_a_season_with_custom_points(client, club, alice):
     league, _season = league_with_season(club, alice)
     client.force_login(alice)
-    client.post(f"/leagues/{league.pk}/seasons/new/",
-                season_post(points_scheme="custom", custom_points="4: 4, 2, 1, 0\n3: 4 2 0.5"))
+    client.post(
+        f"/leagues/{league.pk}/seasons/new/",
+        season_post(points_scheme="custom", custom_points="4: 4, 2, 1, 0\n3: 4 2 0.5"),
+    )
     season = Season.objects.get(league=league, name="Spring")
     assert season.custom_points == {"4": [4, 2, 1, 0], "3": [4, 2, 0.5]}
 
 
-@pytest.mark.parametrize(("changes", "error"), [
-    ({"ends_on": "2030-02-01"}, "A season cannot end before it starts."),
-    ({"starts_on": START.isoformat(), "ends_on": TODAY.isoformat()}, "This season overlaps the league&#x27;s season"),
-    ({"points_scheme": "custom", "custom_points": ""}, "Give points by place for each player count"),
-    ({"points_scheme": "custom", "custom_points": "4: 4, 2"}, "Player count 4 needs a list of 4 numbers."),
-    ({"custom_points": "four: lots"}, "Write one line per player count"),
-    ({"tie_breaker_2": "wins"}, "Use each tie-breaker at most once."),
-    ({"min_games": "-1"}, "greater than or equal to 0"),
-    ({"points_scheme": "nonsense"}, "Select a valid choice."),
-])
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"ends_on": "2030-02-01"}, "A season cannot end before it starts."),
+        (
+            {"starts_on": START.isoformat(), "ends_on": TODAY.isoformat()},
+            "This season overlaps the league&#x27;s season",
+        ),
+        ({"points_scheme": "custom", "custom_points": ""}, "Give points by place for each player count"),
+        ({"points_scheme": "custom", "custom_points": "4: 4, 2"}, "Player count 4 needs a list of 4 numbers."),
+        ({"custom_points": "four: lots"}, "Write one line per player count"),
+        ({"tie_breaker_2": "wins"}, "Use each tie-breaker at most once."),
+        ({"min_games": "-1"}, "greater than or equal to 0"),
+        ({"points_scheme": "nonsense"}, "Select a valid choice."),
+    ],
+)
 def test_an_unsound_season_is_refused_with_the_reason(client, club, alice, changes, error):
     league, _season = league_with_season(club, alice)
     client.force_login(alice)
@@ -154,16 +172,19 @@ def test_an_owner_enters_a_result_for_any_game_of_the_league(client, club, alice
     assert f"/results/{result.pk}/sign-off/" in client.get(league.get_absolute_url()).content.decode()
 
 
-@pytest.mark.parametrize(("case", "error", "field"), [
-    ("one player", "A game needs at least two players.", None),
-    ("twice", "A player can appear only once.", None),
-    ("no place", "Give this player&#x27;s place.", "rank_2"),
-    ("place too far", "Ranks go from 1 to the number of players.", None),
-    ("future", "The game cannot be in the future.", None),
-    ("no season", "No season of this league runs on this date.", None),
-    ("not a member", "Select a valid choice.", "player_2"),
-    ("unknown game", "Select a valid choice.", "game"),
-])
+@pytest.mark.parametrize(
+    ("case", "error", "field"),
+    [
+        ("one player", "A game needs at least two players.", None),
+        ("twice", "A player can appear only once.", None),
+        ("no place", "Give this player&#x27;s place.", "rank_2"),
+        ("place too far", "Ranks go from 1 to the number of players.", None),
+        ("future", "The game cannot be in the future.", None),
+        ("no season", "No season of this league runs on this date.", None),
+        ("not a member", "Select a valid choice.", "player_2"),
+        ("unknown game", "Select a valid choice.", "game"),
+    ],
+)
 def test_an_unsound_result_is_refused_with_the_reason(client, club, alice, carol, dave, case, error, field):
     league, _season = league_with_season(club, alice)
     client.force_login(alice)
@@ -190,8 +211,9 @@ def test_an_unsound_result_is_refused_with_the_reason(client, club, alice, carol
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])  # a date field's value is ISO in any language (or it shows empty)
-def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_points_as_a_tie_breaker(client, club,
-                                                                                                     alice, language):
+def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_points_as_a_tie_breaker(
+    client, club, alice, language
+):
     from django.utils import timezone
 
     from leagues.common.forms import months_later
@@ -212,12 +234,15 @@ def test_a_new_season_starts_today_ends_in_three_months_and_does_not_repeat_poin
     assert Season.objects.get(league=league).tie_breakers == list(DEFAULT_TIE_BREAKERS)
 
 
-@pytest.mark.parametrize(("day", "later"), [
-    (datetime.date(2026, 11, 26), datetime.date(2027, 2, 26)),
-    (datetime.date(2026, 11, 30), datetime.date(2027, 2, 28)),  # no 30 February: its last day
-    (datetime.date(2027, 11, 30), datetime.date(2028, 2, 29)),
-    (datetime.date(2026, 1, 31), datetime.date(2026, 4, 30)),
-])
+@pytest.mark.parametrize(
+    ("day", "later"),
+    [
+        (datetime.date(2026, 11, 26), datetime.date(2027, 2, 26)),
+        (datetime.date(2026, 11, 30), datetime.date(2027, 2, 28)),  # no 30 February: its last day
+        (datetime.date(2027, 11, 30), datetime.date(2028, 2, 29)),
+        (datetime.date(2026, 1, 31), datetime.date(2026, 4, 30)),
+    ],
+)
 def test_three_months_later_is_the_same_day_or_the_months_last(day, later):
     from leagues.common.forms import months_later
 

@@ -44,8 +44,9 @@ def test_the_league_page_shows_standings_recent_games_and_sign_offs(client, club
 def test_a_dispute_is_thanked_as_a_dispute_not_as_a_sign_off(client, club, alice, bob, carol):
     league, _season, pending = rated_season(club, alice, bob, carol)
     client.force_login(bob)
-    page = client.post(f"/results/{pending.pk}/sign-off/", {"agreed": "no", "note": "wrong score"},
-                       follow=True).content.decode()
+    page = client.post(
+        f"/results/{pending.pk}/sign-off/", {"agreed": "no", "note": "wrong score"}, follow=True
+    ).content.decode()
     assert "Your dispute is recorded: the club&#x27;s managers settle it." in page
     assert "your sign-off is recorded" not in page
     assert Result.objects.get(pk=pending.pk).status == "disputed"
@@ -84,11 +85,18 @@ def test_the_nav_and_club_page_link_leagues(client, club, alice, bob, carol):
 
 
 def test_every_league_page_links_the_organisers_page_and_shows_its_seasons_tie_breaker_order(
-        client, club, alice, bob, carol):
+    client, club, alice, bob, carol
+):
     league, season, _pending = rated_season(club, alice, bob, carol)
     later = season.ends_on + datetime.timedelta(days=1)
-    seasons.season_create(league=league, name="Short rules", starts_on=later, ends_on=later, user=alice,
-                                  tie_breakers=["head_to_head", "wins"])
+    seasons.season_create(
+        league=league,
+        name="Short rules",
+        starts_on=later,
+        ends_on=later,
+        user=alice,
+        tie_breakers=["head_to_head", "wins"],
+    )
     page = client.get(f"/leagues/{league.pk}/?season={season.pk}").content.decode()
     assert 'href="/leagues/rules/"' in page
     # no margin by default: the league is of Shitennō and Go, whose scores are not one unit (issue 50)
@@ -102,19 +110,30 @@ def test_every_league_page_links_the_organisers_page_and_shows_its_seasons_tie_b
 
 def test_the_organisers_page_explains_each_rule_in_english_and_dutch(client):
     page = client.get("/leagues/rules/").content.decode()
-    for words in ("3, 1.5, 0 with three", "at places 1, 1, 3 nobody is second", "exactly two players are level",
-                  "A player with no scored game comes after every player who has one",
-                  "listed alphabetically by name", "stored as 1, 1, 3", "166 2/3"):
+    for words in (
+        "3, 1.5, 0 with three",
+        "at places 1, 1, 3 nobody is second",
+        "exactly two players are level",
+        "A player with no scored game comes after every player who has one",
+        "listed alphabetically by name",
+        "stored as 1, 1, 3",
+        "166 2/3",
+    ):
         assert words in page, words
     dutch = client.get("/leagues/rules/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    for words in ("Hoe een competitiestand wordt berekend", "bij plaatsen 1, 1, 3 is niemand tweede",
-                  "precies twee spelers", "Hun rijen staan alfabetisch op naam"):
+    for words in (
+        "Hoe een competitiestand wordt berekend",
+        "bij plaatsen 1, 1, 3 is niemand tweede",
+        "precies twee spelers",
+        "Hun rijen staan alfabetisch op naam",
+    ):
         assert words in dutch, words
     assert "For club organisers" not in dutch
 
 
-def test_the_standings_say_no_ranking_threshold_of_0_games_and_no_bare_points_under_names(client, club, alice, bob,
-                                                                                          carol):
+def test_the_standings_say_no_ranking_threshold_of_0_games_and_no_bare_points_under_names(
+    client, club, alice, bob, carol
+):
     # Three players on 3, 2 and 1 points: each row is separated from the one above by points alone.
     league, season, _pending = rated_season(club, alice, bob, carol)
     client.force_login(bob)
@@ -129,8 +148,7 @@ def test_the_standings_say_no_ranking_threshold_of_0_games_and_no_bare_points_un
 
 
 @pytest.mark.parametrize("path, made", [("/clubs/", "club"), ("/leagues/", "league")])
-def test_the_clubs_and_leagues_pages_list_a_page_and_show_more_brings_the_next(client, alice, monkeypatch, path,
-                                                                               made):
+def test_the_clubs_and_leagues_pages_list_a_page_and_show_more_brings_the_next(client, alice, monkeypatch, path, made):
     """Issue 46 finding 6: a site of thousands of clubs lists one page of them; "Show more" (htmx) the next rows,
     without JavaScript a plain link to the next page."""
     from leagues.club import clubs as club_services

@@ -67,9 +67,11 @@ def test_the_429_page_in_dutch(client, alice):
 
 
 def sign_up(client, name, email, ip="203.0.113.5"):
-    return client.post(reverse("sign_up"), {
-        "username": name, "display_name": "", "email": email, "password1": PASSWORD, "password2": PASSWORD},
-        REMOTE_ADDR=ip)
+    return client.post(
+        reverse("sign_up"),
+        {"username": name, "display_name": "", "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR=ip,
+    )
 
 
 def test_sign_ups_with_one_address_stop_at_its_budget_and_make_no_account(client):
@@ -130,12 +132,14 @@ def test_a_connection_past_its_link_budget_changes_no_address(client, alice):
     limit = rate_limits.VERIFY_RESEND.per_ip
     for n in range(limit):  # links for other accounts' addresses, from one connection
         rate_limits.check(rate_limits.VERIFY_RESEND, ip="203.0.113.9", address=f"x{n}@example.org")
-    refused = client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD},
-                          REMOTE_ADDR="203.0.113.9")
+    refused = client.post(
+        reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD}, REMOTE_ADDR="203.0.113.9"
+    )
     assert refused.status_code == 429
     alice.refresh_from_db()
-    assert alice.email == "alice@example.org" and mail.outbox == [] and VerifiedAddress.objects.filter(
-        user=alice).exists()
+    assert (
+        alice.email == "alice@example.org" and mail.outbox == [] and VerifiedAddress.objects.filter(user=alice).exists()
+    )
 
 
 def test_clients_behind_a_trusted_proxy_are_told_apart(client, alice, settings):
@@ -145,9 +149,30 @@ def test_clients_behind_a_trusted_proxy_are_told_apart(client, alice, settings):
     settings.AXES_IPWARE_PROXY_ORDER, settings.AXES_IPWARE_PROXY_COUNT, settings.IPWARE_STRICT = "left-most", 0, False
     limit = rate_limits.PASSWORD_RESET.per_ip
     for n in range(limit):
-        assert client.post(reverse("password_reset"), {"email": f"x{n}@example.org"}, REMOTE_ADDR="10.0.0.1",
-                           HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.5").status_code == 302
-    assert client.post(reverse("password_reset"), {"email": "y@example.org"}, REMOTE_ADDR="10.0.0.1",
-                       HTTP_X_FORWARDED_FOR="192.0.2.200, 203.0.113.5").status_code == 429
-    assert client.post(reverse("password_reset"), {"email": "z@example.org"}, REMOTE_ADDR="10.0.0.1",
-                       HTTP_X_FORWARDED_FOR="203.0.113.6").status_code == 302
+        assert (
+            client.post(
+                reverse("password_reset"),
+                {"email": f"x{n}@example.org"},
+                REMOTE_ADDR="10.0.0.1",
+                HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.5",
+            ).status_code
+            == 302
+        )
+    assert (
+        client.post(
+            reverse("password_reset"),
+            {"email": "y@example.org"},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR="192.0.2.200, 203.0.113.5",
+        ).status_code
+        == 429
+    )
+    assert (
+        client.post(
+            reverse("password_reset"),
+            {"email": "z@example.org"},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR="203.0.113.6",
+        ).status_code
+        == 302
+    )

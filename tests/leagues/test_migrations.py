@@ -30,23 +30,37 @@ def test_stored_tables_get_their_keys_and_read_in_the_same_order():
     season = Season_.objects.create(league=league, name="Old season", starts_on=day, ends_on=day, standings_results=2)
     ann, ben, cat = (Player.objects.create(name=name) for name in ("ann", "ben", "cat"))
     for placings in ([(ann, 1), (ben, 2), (cat, 3)], [(ben, 1), (ann, 2), (cat, 3)]):
-        result = Result.objects.create(game="shitenno", played_on=day, club=club, season=season, status="counted",
-                                       in_standings=True)
+        result = Result.objects.create(
+            game="shitenno", played_on=day, club=club, season=season, status="counted", in_standings=True
+        )
         for player, rank in placings:
             ResultEntry.objects.create(result=result, player=player, rank=rank)
     # the table as the old job stored it: ann and ben level on points, wins, second places and opponents'
     # points, and 1-1 head to head, so they share first place
-    for order, (player, position, points, wins, seconds, opponents, separated_by) in enumerate([
-            (ann, 1, 4.5, 1, 1, 9.0, ""), (ben, 1, 4.5, 1, 1, 9.0, ""), (cat, 3, 0.0, 0, 0, 18.0, "points")]):
-        Standing.objects.create(season=season, player=player, order=order, position=position, points=points,
-                                games=2, wins=wins, seconds=seconds, opponents_points=opponents,
-                                separated_by=separated_by)
+    for order, (player, position, points, wins, seconds, opponents, separated_by) in enumerate(
+        [(ann, 1, 4.5, 1, 1, 9.0, ""), (ben, 1, 4.5, 1, 1, 9.0, ""), (cat, 3, 0.0, 0, 0, 18.0, "points")]
+    ):
+        Standing.objects.create(
+            season=season,
+            player=player,
+            order=order,
+            position=position,
+            points=points,
+            games=2,
+            wins=wins,
+            seconds=seconds,
+            opponents_points=opponents,
+            separated_by=separated_by,
+        )
     migrate(WITH_KEYS)
     try:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # the current code reads the current schema
         table = selectors.standings_of(Season.objects.get(pk=season.pk))
         assert [(row.player.name, row.position, row.separated_by) for row in table] == [
-            ("ann", 1, ""), ("ben", 1, ""), ("cat", 3, "points")]
+            ("ann", 1, ""),
+            ("ben", 1, ""),
+            ("cat", 3, "points"),
+        ]
         assert all(row.sort_key for row in table)
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
@@ -64,12 +78,25 @@ def test_stored_rules_become_the_applied_ones_and_dense_ranks_competition_ranks(
     club = Club.objects.create(name="Rules club", slug="rules-club")
     league = League.objects.create(club=club, name="Rules league", slug="rules", games=["shitenno"])
     day = datetime.date(2026, 1, 5)
-    empty = Season_.objects.create(league=league, name="empty", starts_on=day, ends_on=day, tie_breakers=[],
-                                   standings_results=0)
-    Season_.objects.create(league=league, name="no points", starts_on=day + datetime.timedelta(1),
-                           ends_on=day + datetime.timedelta(1), tie_breakers=["wins", "margin"], standings_results=0)
-    Season_.objects.create(league=league, name="placed", starts_on=day + datetime.timedelta(2),
-                           ends_on=day + datetime.timedelta(2), tie_breakers=["wins", "points"], standings_results=0)
+    empty = Season_.objects.create(
+        league=league, name="empty", starts_on=day, ends_on=day, tie_breakers=[], standings_results=0
+    )
+    Season_.objects.create(
+        league=league,
+        name="no points",
+        starts_on=day + datetime.timedelta(1),
+        ends_on=day + datetime.timedelta(1),
+        tie_breakers=["wins", "margin"],
+        standings_results=0,
+    )
+    Season_.objects.create(
+        league=league,
+        name="placed",
+        starts_on=day + datetime.timedelta(2),
+        ends_on=day + datetime.timedelta(2),
+        tie_breakers=["wins", "points"],
+        standings_results=0,
+    )
     ann, ben, cat, dan = (Player.objects.create(name=name) for name in ("ann", "ben", "cat", "dan"))
     dense = Result.objects.create(game="shitenno", played_on=day, club=club, season=empty, status="counted")
     for player, rank in ((ann, 1), (ben, 1), (cat, 2), (dan, 3)):
@@ -88,8 +115,16 @@ def test_stored_rules_become_the_applied_ones_and_dense_ranks_competition_ranks(
             "placed": (["wins", "points"], 0),
         }
         ranks = {(e.result_id, e.player.name): e.rank for e in ResultEntry.objects.select_related("player")}
-        assert ranks == {(dense.pk, "ann"): 1, (dense.pk, "ben"): 1, (dense.pk, "cat"): 3, (dense.pk, "dan"): 4,
-                         (proper.pk, "ann"): 1, (proper.pk, "ben"): 2, (proper.pk, "cat"): 2, (proper.pk, "dan"): 4}
+        assert ranks == {
+            (dense.pk, "ann"): 1,
+            (dense.pk, "ben"): 1,
+            (dense.pk, "cat"): 3,
+            (dense.pk, "dan"): 4,
+            (proper.pk, "ann"): 1,
+            (proper.pk, "ben"): 2,
+            (proper.pk, "cat"): 2,
+            (proper.pk, "dan"): 4,
+        }
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
@@ -113,8 +148,17 @@ def test_the_rating_history_moves_into_a_partition_per_scope_and_back_with_its_i
     result = Result.objects.create(game="shitenno", played_on=day, club=club, status="counted")
     for kind, key in (("game", "shitenno"), ("league", str(league.pk))):
         for player, mu in ((ann, 26.0), (ben, 24.0)):
-            RatingEvent.objects.create(kind=kind, key=key, result=result, player=player, played_on=day,
-                                       mu_before=25.0, sigma_before=8.0, mu_after=mu, sigma_after=7.5)
+            RatingEvent.objects.create(
+                kind=kind,
+                key=key,
+                result=result,
+                player=player,
+                played_on=day,
+                mu_before=25.0,
+                sigma_before=8.0,
+                mu_after=mu,
+                sigma_after=7.5,
+            )
     columns = ("pk", "kind", "key", "result_id", "player_id", "played_on", "mu_after")
     before = sorted(RatingEvent.objects.values_list(*columns))
     try:
@@ -127,14 +171,23 @@ def test_the_rating_history_moves_into_a_partition_per_scope_and_back_with_its_i
                 assert cursor.fetchone()[0] == 2
             cursor.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'leagues_ratingevent'")
             assert cursor.fetchone()[0] == 4  # the plain table's indexes, on the partitioned table
-        newer = RatingEvent.objects.create(kind="game", key="teikoku", result_id=result.pk, player_id=ann.pk,
-                                           played_on=day, mu_before=25.0, sigma_before=8.0, mu_after=27.0,
-                                           sigma_after=7.0)
+        newer = RatingEvent.objects.create(
+            kind="game",
+            key="teikoku",
+            result_id=result.pk,
+            player_id=ann.pk,
+            played_on=day,
+            mu_before=25.0,
+            sigma_before=8.0,
+            mu_after=27.0,
+            sigma_after=7.0,
+        )
         assert newer.pk > max(row[0] for row in before)  # the id sequence goes on after the moved rows
         apps = migrate(BEFORE_PARTITIONS)
         RatingEvent = apps.get_model("leagues", "RatingEvent")
         assert sorted(RatingEvent.objects.values_list(*columns)) == sorted(
-            [*before, (newer.pk, "game", "teikoku", result.pk, ann.pk, day, 27.0)])
+            [*before, (newer.pk, "game", "teikoku", result.pk, ann.pk, day, 27.0)]
+        )
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
@@ -181,8 +234,9 @@ def test_a_table_s_old_result_gets_the_table_s_seats_and_an_entered_one_keeps_no
     Session, Seat = (apps.get_model("games", n) for n in ("TableSession", "Seat"))
     ann, ben = Player.objects.create(name="ann"), Player.objects.create(name="ben")
     day = datetime.date(2026, 11, 5)
-    table = Session.objects.create(game="shitenno", code="OLDSEATS", status="finished", rules_version="1", setup={},
-                                   state={})
+    table = Session.objects.create(
+        game="shitenno", code="OLDSEATS", status="finished", rules_version="1", setup={}, state={}
+    )
     Seat.objects.create(session=table, position=0, player=ben)
     Seat.objects.create(session=table, position=1, player=ann)
     played = Result.objects.create(game="shitenno", played_on=day, session=table, status="counted")
@@ -194,7 +248,9 @@ def test_a_table_s_old_result_gets_the_table_s_seats_and_an_entered_one_keeps_no
         apps = migrate(WITH_SEATS)
         ResultEntry = apps.get_model("leagues", "ResultEntry")
         assert dict(ResultEntry.objects.filter(result_id=played.pk).values_list("player__name", "seat")) == {
-            "ben": 1, "ann": 2}
+            "ben": 1,
+            "ann": 2,
+        }
         assert set(ResultEntry.objects.filter(result_id=entered.pk).values_list("seat", flat=True)) == {None}
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

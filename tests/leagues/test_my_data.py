@@ -25,13 +25,24 @@ def history(club, alice, bob, carol):
     for kind, key in sorted(rating_store.rating_scopes()):
         rating_store.ratings_recompute(kind=kind, key=key)
     standings_store.standings_compute(season=season)
-    PushSubscription.objects.create(user=carol, endpoint="https://push.example/carols-secret-path",
-                                    p256dh="x" * 40, auth="y" * 16, user_agent="Carol's phone")
-    PushSubscription.objects.create(user=bob, endpoint="https://push.example/bobs-secret-path",
-                                    p256dh="x" * 40, auth="y" * 16, user_agent="Bob's phone")
+    PushSubscription.objects.create(
+        user=carol,
+        endpoint="https://push.example/carols-secret-path",
+        p256dh="x" * 40,
+        auth="y" * 16,
+        user_agent="Carol's phone",
+    )
+    PushSubscription.objects.create(
+        user=bob,
+        endpoint="https://push.example/bobs-secret-path",
+        p256dh="x" * 40,
+        auth="y" * 16,
+        user_agent="Bob's phone",
+    )
     Preference.objects.create(user=carol, sign_off="email", language="nl")
-    Notification.objects.create(recipient=carol, kind="sign_off", dedupe_key="sign_off:1:carol",
-                                payload={"with": "Bob the Builder"})
+    Notification.objects.create(
+        recipient=carol, kind="sign_off", dedupe_key="sign_off:1:carol", payload={"with": "Bob the Builder"}
+    )
     return season
 
 
@@ -57,15 +68,27 @@ def test_the_download_holds_his_account_clubs_results_sign_offs_ratings_and_devi
     assert data["notifications"]["settings"]["language"] == "nl"
     assert len(data["notifications"]["messages"]) == Notification.objects.filter(recipient=carol).count() >= 1
     assert data["notifications"]["devices"] == [
-        {"endpoint": "https://push.example/…", "user_agent": "Carol's phone",
-         "created_at": data["notifications"]["devices"][0]["created_at"]}]
+        {
+            "endpoint": "https://push.example/…",
+            "user_agent": "Carol's phone",
+            "created_at": data["notifications"]["devices"][0]["created_at"],
+        }
+    ]
 
 
 def test_the_download_holds_nothing_of_another_person(client, history, carol):
     response, _data = _download(client, carol)
     text = response.content.decode()
-    for theirs in ("Bob the Builder", "bob@example.org", '"bob"', "Bob's phone", "alice", "secret-path",
-                   "pbkdf2", "password"):
+    for theirs in (
+        "Bob the Builder",
+        "bob@example.org",
+        '"bob"',
+        "Bob's phone",
+        "alice",
+        "secret-path",
+        "pbkdf2",
+        "password",
+    ):
         assert theirs not in text, theirs
 
 

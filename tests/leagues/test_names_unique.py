@@ -28,8 +28,9 @@ def _names() -> dict:
     return dict(Player.objects.values_list("pk", "name"))
 
 
-@pytest.mark.parametrize("name", ["Alice", "alice", "ALICE", " Alice ", "Álice", "Ａｌｉｃｅ", "Élodie", "elodie",
-                                  "ELODIE"])
+@pytest.mark.parametrize(
+    "name", ["Alice", "alice", "ALICE", " Alice ", "Álice", "Ａｌｉｃｅ", "Élodie", "elodie", "ELODIE"]
+)
 def test_a_member_cannot_take_a_name_that_reads_as_another_members(api, alices, carol, name):
     before = _names()
     response = api.login(carol).patch("/api/me/", {"name": name})

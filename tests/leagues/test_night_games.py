@@ -23,8 +23,13 @@ SSE, SHITENNO, TEIKOKU = "samurai_empires", "shitenno", "teikoku"
 @pytest.fixture
 def season(club, alice):
     league = seasons.league_create(club=club, name="Tuesday", games=[SHITENNO, SSE, TEIKOKU, "Go"], user=alice)
-    return seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2026, 11, 1),
-                                 ends_on=datetime.date(2027, 2, 28), user=alice)
+    return seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=datetime.date(2026, 11, 1),
+        ends_on=datetime.date(2027, 2, 28),
+        user=alice,
+    )
 
 
 @pytest.fixture
@@ -50,8 +55,11 @@ def open_night(season, alice, users, **kwargs):
 
 
 def tables_snapshot(night):
-    return list(NightTable.objects.filter(round__night=night).order_by("pk").values_list(
-        "position", "game", "players", "locked"))
+    return list(
+        NightTable.objects.filter(round__night=night)
+        .order_by("pk")
+        .values_list("position", "game", "players", "locked")
+    )
 
 
 # --- the games shared out ------------------------------------------------------------------------------------
@@ -74,23 +82,24 @@ def test_a_player_who_plays_one_game_only_sits_at_a_table_of_it(season, alice, m
 
 
 def test_never_more_tables_of_a_game_than_its_boxes(season, alice, members):
-    night = open_night(season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[4],
-                       boxes={TEIKOKU: 1})
+    night = open_night(season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[4], boxes={TEIKOKU: 1})
     assert games_of(services.round_propose(night=night, user=alice)) == [SHITENNO, SHITENNO, TEIKOKU]
 
 
 def test_short_of_boxes_the_players_sit_at_fewer_larger_tables(season, alice, members):
     """Twelve players at tables of 3 or 4 with three boxes: three tables of four, not four of three."""
-    night = open_night(season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[3, 4],
-                       boxes={SHITENNO: 2, TEIKOKU: 1})
+    night = open_night(
+        season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[3, 4], boxes={SHITENNO: 2, TEIKOKU: 1}
+    )
     tables = selectors.round_tables(services.round_propose(night=night, user=alice))
     assert sorted(len(t["players"]) for t in tables) == [4, 4, 4]
     assert sorted(t["game"] for t in tables) == [SHITENNO, SHITENNO, TEIKOKU]
 
 
 def test_too_few_boxes_is_refused_and_nothing_is_proposed(season, alice, members):
-    night = open_night(season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[3, 4],
-                       boxes={SHITENNO: 1, TEIKOKU: 1})
+    night = open_night(
+        season, alice, members, games=[SHITENNO, TEIKOKU], table_sizes=[3, 4], boxes={SHITENNO: 1, TEIKOKU: 1}
+    )
     with pytest.raises(ValidationError, match="boxes cannot seat everyone: the split needs 3 tables"):
         services.round_propose(night=night, user=alice)
     assert not NightTable.objects.exists()
@@ -111,7 +120,8 @@ def test_a_league_game_the_site_has_no_tables_for_is_refused_when_the_night_open
     with pytest.raises(ValidationError) as refused:
         services.night_open(season=season, user=alice, date=TONIGHT, games=[SHITENNO, "Go"])
     assert refused.value.message_dict["games"] == [
-        "The site has no tables for Go: a night offers only games played on the site."]
+        "The site has no tables for Go: a night offers only games played on the site."
+    ]
     assert not Night.objects.exists()
 
 
@@ -135,12 +145,21 @@ def test_the_night_s_form_asks_for_the_boxes(client, season, alice):
     url = reverse("season_nights", args=[season.pk])
     assert "Boxes of Small Samurai Empires tonight" in client.get(url).content.decode()
     assert "Dozen Small Samurai Empires vanavond" in client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    refused = client.post(url, {"date": TONIGHT.isoformat(), "games": [SHITENNO], "table_sizes": ["4"],
-                                f"boxes_{SSE}": "2"})  # boxes for a game not ticked: said, not dropped
+    refused = client.post(
+        url, {"date": TONIGHT.isoformat(), "games": [SHITENNO], "table_sizes": ["4"], f"boxes_{SSE}": "2"}
+    )  # boxes for a game not ticked: said, not dropped
     assert refused.status_code == 400 and "Boxes named for a game not on offer tonight" in refused.content.decode()
     assert not Night.objects.exists()
-    client.post(url, {"date": TONIGHT.isoformat(), "games": [SHITENNO, SSE], "table_sizes": ["4"],
-                      f"boxes_{SSE}": "2", f"boxes_{SHITENNO}": ""})
+    client.post(
+        url,
+        {
+            "date": TONIGHT.isoformat(),
+            "games": [SHITENNO, SSE],
+            "table_sizes": ["4"],
+            f"boxes_{SSE}": "2",
+            f"boxes_{SHITENNO}": "",
+        },
+    )
     assert Night.objects.get().boxes == {SSE: 2}
 
 
@@ -149,8 +168,7 @@ def test_the_night_s_form_asks_for_the_boxes(client, season, alice):
 
 @pytest.fixture
 def two_tables(season, alice, members):
-    night = open_night(season, alice, members[:8], games=[SHITENNO, SSE, TEIKOKU], table_sizes=[4],
-                       boxes={TEIKOKU: 1})
+    night = open_night(season, alice, members[:8], games=[SHITENNO, SSE, TEIKOKU], table_sizes=[4], boxes={TEIKOKU: 1})
     return night, services.round_propose(night=night, user=alice)
 
 
@@ -160,18 +178,27 @@ def test_a_table_s_game_set_by_the_api_is_kept_by_the_next_proposal(api, two_tab
     api.login(alice)
     set_game = api.post(f"/api/nights/{night.pk}/rounds/1/tables/1/game/", {"game": TEIKOKU})
     assert set_game.status_code == 200
-    assert set_game.json() | {"players": None} == {"position": 1, "game": TEIKOKU, "players": None, "locked": True,
-                                                   "session": None, "finished": False}
+    assert set_game.json() | {"players": None} == {
+        "position": 1,
+        "game": TEIKOKU,
+        "players": None,
+        "locked": True,
+        "session": None,
+        "finished": False,
+    }
     again = services.round_propose(night=night, user=alice)
     kept = again.tables.get(position=1)
     assert (kept.game, kept.players, kept.locked) == (TEIKOKU, table.players, True)
     assert again.tables.get(position=0).game != TEIKOKU  # its one box is at table 2
 
 
-@pytest.mark.parametrize("game, says", [
-    ("Go", "Go is not on offer tonight."),
-    ("chess", "chess is not on offer tonight."),
-])
+@pytest.mark.parametrize(
+    "game, says",
+    [
+        ("Go", "Go is not on offer tonight."),
+        ("chess", "chess is not on offer tonight."),
+    ],
+)
 def test_a_game_not_on_offer_is_refused_and_the_table_stays(api, two_tables, alice, game, says):
     night, _round = two_tables
     before = tables_snapshot(night)
@@ -238,8 +265,12 @@ def test_the_organiser_taps_a_game_on_the_page(client, two_tables, alice):
     assert client.post(url, {"game": TEIKOKU}, HTTP_HX_REQUEST="true").status_code == 200
     table = night_round.tables.get(position=1)
     assert (table.game, table.locked) == (TEIKOKU, True)
-    refused = client.post(reverse("night_table_game", args=[night.pk, 1, 0]), {"game": TEIKOKU},
-                          HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="nl")
+    refused = client.post(
+        reverse("night_table_game", args=[night.pk, 1, 0]),
+        {"game": TEIKOKU},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
     assert refused.status_code == 400
     assert "Elke doos Teikoku ligt al op een andere tafel van deze ronde." in refused.content.decode()
     assert night_round.tables.get(position=0).game != TEIKOKU
@@ -265,7 +296,7 @@ def brute_force(options, locked_load, boxes, games):
 @pytest.mark.parametrize("seed", range(300))
 def test_the_games_are_shared_out_as_evenly_as_the_boxes_and_players_allow(seed):
     rng = random.Random(seed)
-    games = ["a", "b", "c"][:rng.randint(2, 3)]
+    games = ["a", "b", "c"][: rng.randint(2, 3)]
     sizes = {g: (4,) for g in games}
     tables, accepts = [], {}
     for t in range(rng.randint(1, 6)):

@@ -29,14 +29,16 @@ def history_by_pairing_every_entry(night):
     met: Counter = Counter()
     by_result: dict[int, list[int]] = {}
     for result_id, player_id in ResultEntry.objects.filter(result__season=night.season).values_list(
-            "result_id", "player_id"):
+        "result_id", "player_id"
+    ):
         by_result.setdefault(result_id, []).append(player_id)
     for players in by_result.values():
         for a, b in combinations(sorted(set(players)), 2):
             met[frozenset((a, b))] += 1
     seats: dict = {}
-    for table in NightTable.objects.filter(round__night__season=night.season,
-                                           round__opened_at__isnull=False).select_related("round"):
+    for table in NightTable.objects.filter(
+        round__night__season=night.season, round__opened_at__isnull=False
+    ).select_related("round"):
         if table.round.night_id == night.pk:
             for a, b in combinations(table.players, 2):
                 met[frozenset((a, b))] += services.TONIGHT_WEIGHT
@@ -66,8 +68,13 @@ def pool(club, alice, bob):
 @pytest.fixture
 def other_season(season, alice):
     """A second season of the same league: its results are not this season's meetings."""
-    return seasons.season_create(league=season.league, name="Winter", starts_on=datetime.date(2027, 1, 1),
-                                 ends_on=datetime.date(2027, 3, 31), user=alice)
+    return seasons.season_create(
+        league=season.league,
+        name="Winter",
+        starts_on=datetime.date(2027, 1, 1),
+        ends_on=datetime.date(2027, 3, 31),
+        user=alice,
+    )
 
 
 @pytest.fixture
@@ -83,22 +90,29 @@ def a_result():
 def write(night, other_season, pool, results, tables):
     made = Result.objects.bulk_create(
         Result(game="shitenno", played_on=TONIGHT, season=night.season if here else other_season)
-        for here, _players in results)
-    ResultEntry.objects.bulk_create(ResultEntry(result=result, player_id=pool[i], rank=1 + n)
-                                    for result, (_here, players) in zip(made, results, strict=True)
-                                    for n, i in enumerate(sorted(players)))
+        for here, _players in results
+    )
+    ResultEntry.objects.bulk_create(
+        ResultEntry(result=result, player_id=pool[i], rank=1 + n)
+        for result, (_here, players) in zip(made, results, strict=True)
+        for n, i in enumerate(sorted(players))
+    )
     for number, round_tables in enumerate(tables, start=1):
         night_round = NightRound.objects.create(night=night, number=number, opened_at=timezone.now())
-        NightTable.objects.bulk_create(NightTable(round=night_round, position=p, game="shitenno",
-                                                  players=[pool[i] for i in seats])
-                                       for p, seats in enumerate(round_tables))
+        NightTable.objects.bulk_create(
+            NightTable(round=night_round, position=p, game="shitenno", players=[pool[i] for i in seats])
+            for p, seats in enumerate(round_tables)
+        )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(results=st.lists(a_result(), max_size=25),
-       tables=st.lists(st.lists(st.lists(st.integers(0, POOL - 1), min_size=2, max_size=4, unique=True),
-                                max_size=2), max_size=2),
-       tonight=st.sets(st.integers(0, POOL - 1)))
+@given(
+    results=st.lists(a_result(), max_size=25),
+    tables=st.lists(
+        st.lists(st.lists(st.integers(0, POOL - 1), min_size=2, max_size=4, unique=True), max_size=2), max_size=2
+    ),
+    tonight=st.sets(st.integers(0, POOL - 1)),
+)
 def test_the_query_counts_what_pairing_every_entry_counted(night, other_season, pool, results, tables, tonight):
     """Any season (other seasons' results beside it, guests among the players, tonight's opened rounds), any of
     the pool here tonight: the same meetings between tonight's players and the same seats as the old loop."""
@@ -134,6 +148,7 @@ def test_guests_meetings_count_like_members_and_the_proposal_avoids_them(night, 
 
 def test_the_meetings_are_one_query_whatever_the_season_holds(night, pool):
     """A season of many results costs the proposal's history the same one query as a season of one."""
+
     def queries():
         with CaptureQueriesContext(connection) as read:
             services.met_in_season(night.season_id, pool[:4])
@@ -142,8 +157,9 @@ def test_the_meetings_are_one_query_whatever_the_season_holds(night, pool):
     result = Result.objects.create(game="shitenno", played_on=TONIGHT, season=night.season)
     ResultEntry.objects.bulk_create(ResultEntry(result=result, player_id=p, rank=1) for p in pool[:4])
     one = queries()
-    made = Result.objects.bulk_create(Result(game="shitenno", played_on=TONIGHT, season=night.season)
-                                      for _ in range(200))
+    made = Result.objects.bulk_create(
+        Result(game="shitenno", played_on=TONIGHT, season=night.season) for _ in range(200)
+    )
     ResultEntry.objects.bulk_create(ResultEntry(result=r, player_id=p, rank=1) for r in made for p in pool)
     assert queries() == one == 1
     assert services.met_in_season(night.season_id, pool[:4])[frozenset(pool[:2])] == 201

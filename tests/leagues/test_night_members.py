@@ -51,16 +51,22 @@ def test_his_opened_private_table_no_longer_lets_him_read_or_move(client, club, 
     mate = next(u for u in members[:8] if u.player.pk in table["players"] and u != gone)
     session = TableSession.objects.get(code=table["session"])
     assert not session.is_public
-    pages = [reverse("table_detail", args=[session.code]), f"/api/tables/{session.code}/",
-             f"/api/tables/{session.code}/moves/"]
+    pages = [
+        reverse("table_detail", args=[session.code]),
+        f"/api/tables/{session.code}/",
+        f"/api/tables/{session.code}/moves/",
+    ]
     client.force_login(gone)
     assert [client.get(url).status_code for url in pages] == [200, 200, 200]  # seated: he reads it tonight
     assert game_selectors.session_can_write(session, gone)
 
     remove(club, gone, alice)
     assert [client.get(url).status_code for url in pages] == [404, 404, 404]
-    move = client.post(f"/api/tables/{session.code}/moves/", {"seq": session.head_seq, "move": {"type": "pass"}},
-                       content_type="application/json")
+    move = client.post(
+        f"/api/tables/{session.code}/moves/",
+        {"seq": session.head_seq, "move": {"type": "pass"}},
+        content_type="application/json",
+    )
     assert move.status_code == 404
     session.refresh_from_db()
     assert session.head_seq == 0 and not session.events.exists()

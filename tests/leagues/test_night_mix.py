@@ -14,8 +14,13 @@ from leagues.people import players
 @pytest.fixture
 def season(club, alice):
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
-    return seasons.season_create(league=league, name="Autumn", starts_on=datetime.date(2026, 9, 1),
-                                 ends_on=datetime.date(2026, 12, 31), user=alice)
+    return seasons.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+        user=alice,
+    )
 
 
 @pytest.fixture

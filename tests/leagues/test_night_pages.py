@@ -47,12 +47,15 @@ def test_a_manager_opens_a_night_from_the_season_page(client, season, alice, car
     assert url.encode() in client.get(league).content  # the league page leads to its season's nights
 
 
-@pytest.mark.parametrize("data", [
-    {"date": TONIGHT.isoformat(), "games": [], "table_sizes": ["3"]},
-    {"date": TONIGHT.isoformat(), "games": ["go"], "table_sizes": ["3"]},
-    {"date": "2027-06-01", "games": ["shitenno"], "table_sizes": ["3"]},  # after the season
-    {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["6"]},  # Shitennō seats at most four
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"date": TONIGHT.isoformat(), "games": [], "table_sizes": ["3"]},
+        {"date": TONIGHT.isoformat(), "games": ["go"], "table_sizes": ["3"]},
+        {"date": "2027-06-01", "games": ["shitenno"], "table_sizes": ["3"]},  # after the season
+        {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["6"]},  # Shitennō seats at most four
+    ],
+)
 def test_a_bad_night_is_refused_with_400_and_nothing_opened(client, season, alice, data):
     refused = as_user(client, alice).post(reverse("season_nights", args=[season.pk]), data)
     assert refused.status_code == 400 and b'class="error"' in refused.content
@@ -63,8 +66,13 @@ def test_a_member_cannot_open_a_night_nor_run_one(client, season, night, carol):
     as_user(client, carol)
     page = client.get(reverse("season_nights", args=[season.pk]))
     assert page.status_code == 200 and b"Open the night" not in page.content
-    assert client.post(reverse("season_nights", args=[season.pk]),
-                       {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["3"]}).status_code == 403
+    assert (
+        client.post(
+            reverse("season_nights", args=[season.pk]),
+            {"date": TONIGHT.isoformat(), "games": ["shitenno"], "table_sizes": ["3"]},
+        ).status_code
+        == 403
+    )
     assert Night.objects.count() == 1
     assert client.get(reverse("night_detail", args=[night.pk])).status_code == 403
 
@@ -83,8 +91,12 @@ def test_a_member_finds_the_night_s_check_in_on_the_season_s_nights(client, seas
 
 
 def test_a_private_club_s_night_is_not_found_by_outsiders(client, night, dave):
-    for url in (reverse("night_detail", args=[night.pk]), reverse("night_check_in", args=[night.pk]),
-                reverse("night_standings", args=[night.pk]), reverse("season_nights", args=[night.season_id])):
+    for url in (
+        reverse("night_detail", args=[night.pk]),
+        reverse("night_check_in", args=[night.pk]),
+        reverse("night_standings", args=[night.pk]),
+        reverse("season_nights", args=[night.season_id]),
+    ):
         assert as_user(client, dave).get(url).status_code == 404, url
     client.logout()
     assert client.get(reverse("night_standings", args=[night.pk])).status_code == 404
@@ -96,8 +108,9 @@ def test_the_organiser_screen_shows_the_check_in_qr_and_ticks_names(client, nigh
     html = page.content.decode()
     assert "<svg" in html and reverse("night_check_in", args=[night.pk]) in html
     bob = regulars[0].player
-    ticked = client.post(reverse("night_tick", args=[night.pk]), {"player": bob.pk, "present": "1"},
-                         headers={"HX-Request": "true"})
+    ticked = client.post(
+        reverse("night_tick", args=[night.pk]), {"player": bob.pk, "present": "1"}, headers={"HX-Request": "true"}
+    )
     assert ticked.status_code == 200 and 'aria-pressed="true">✓ bob' in ticked.content.decode()
     assert selectors.night_present(night) == [bob.pk]
     client.post(reverse("night_tick", args=[night.pk]), {"player": bob.pk, "present": "0"})
@@ -139,8 +152,9 @@ def test_the_organiser_proposes_swaps_by_two_taps_locks_and_proposes_again(clien
     assert proposed.content.decode().count(">33% to win<") == 6
     one, two = tables_of(night)
     a, b = one["players"][0], two["players"][1]
-    picked = client.get(reverse("night_detail", args=[night.pk]), {"part": "round", "pick": a},
-                        headers={"HX-Request": "true"})
+    picked = client.get(
+        reverse("night_detail", args=[night.pk]), {"part": "round", "pick": a}, headers={"HX-Request": "true"}
+    )
     assert picked.content.decode().count('aria-pressed="true"') == 1  # the first tap marks the player
     assert f'name="a" value="{a}"' in picked.content.decode()
     swapped = client.post(reverse("night_swap", args=[night.pk, 1]), {"a": a, "b": b}, headers={"HX-Request": "true"})
@@ -171,8 +185,12 @@ def test_a_member_cannot_propose_swap_lock_or_open(client, six, alice, carol):
     one, two = before
     as_user(client, carol)
     assert client.post(reverse("night_propose", args=[six.pk])).status_code == 403
-    assert client.post(reverse("night_swap", args=[six.pk, 1]),
-                       {"a": one["players"][0], "b": two["players"][0]}).status_code == 403
+    assert (
+        client.post(
+            reverse("night_swap", args=[six.pk, 1]), {"a": one["players"][0], "b": two["players"][0]}
+        ).status_code
+        == 403
+    )
     assert client.post(reverse("night_table_lock", args=[six.pk, 1, 0]), {"locked": "1"}).status_code == 403
     assert client.post(reverse("night_open_tables", args=[six.pk, 1])).status_code == 403
     assert tables_of(six) == before and not TableSession.objects.exists()
@@ -182,8 +200,12 @@ def test_an_outsider_of_a_private_club_gets_404_for_every_action(client, six, al
     as_user(client, alice).post(reverse("night_propose", args=[six.pk]))
     before = tables_of(six)
     as_user(client, dave)
-    for url in (reverse("night_propose", args=[six.pk]), reverse("night_swap", args=[six.pk, 1]),
-                reverse("night_open_tables", args=[six.pk, 1]), reverse("night_tick", args=[six.pk])):
+    for url in (
+        reverse("night_propose", args=[six.pk]),
+        reverse("night_swap", args=[six.pk, 1]),
+        reverse("night_open_tables", args=[six.pk, 1]),
+        reverse("night_tick", args=[six.pk]),
+    ):
         assert client.post(url, {"a": 1, "b": 2}).status_code == 404, url
     assert tables_of(six) == before
 
@@ -207,10 +229,17 @@ def test_the_night_s_standings_follow_signed_off_results_and_poll(client, six, a
     table = tables_of(six)[0]
     url = reverse("night_standings", args=[six.pk])
     page = as_user(client, alice).get(url)
-    assert 'data-hx-trigger="every 10s"' in page.content.decode() and "No game signed off tonight yet." in \
-        page.content.decode()
-    result = Result.objects.create(game="shitenno", played_on=TONIGHT, season=season, status=Result.Status.PENDING,
-                                   session=TableSession.objects.get(code=table["session"]))
+    assert (
+        'data-hx-trigger="every 10s"' in page.content.decode()
+        and "No game signed off tonight yet." in page.content.decode()
+    )
+    result = Result.objects.create(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        status=Result.Status.PENDING,
+        session=TableSession.objects.get(code=table["session"]),
+    )
     for rank, player in enumerate(table["players"], start=1):
         ResultEntry.objects.create(result=result, player_id=player, rank=rank)
     assert "1 waiting for sign-off" in client.get(url).content.decode()
@@ -233,8 +262,13 @@ def test_a_public_club_s_standings_need_no_log_in(client, night):
 @pytest.fixture
 def mixed(club, alice, carol, regulars):
     league = seasons.league_create(club=club, name="Saturday", games=["teikoku", "samurai_empires"], user=alice)
-    season = seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2026, 9, 1),
-                                   ends_on=datetime.date(2026, 12, 31), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+        user=alice,
+    )
     return season
 
 
@@ -286,8 +320,9 @@ def test_the_optimiser_s_refusals_are_said_in_dutch():
     assert raised.value.code == "unsplittable" and raised.value.params == {"count": 5, "sizes": [4]}
 
 
-def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_three(client, night, alice, carol,
-                                                                                      regulars, club):
+def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_three(
+    client, night, alice, carol, regulars, club
+):
     """Each seat's chance comes from one read of the ratings for the whole round, not one read a table."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -300,8 +335,9 @@ def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_
     def round_queries():
         client.post(reverse("night_propose", args=[night.pk]))
         with CaptureQueriesContext(connection) as read:
-            page = client.get(reverse("night_detail", args=[night.pk]), {"part": "round"},
-                              headers={"HX-Request": "true"})
+            page = client.get(
+                reverse("night_detail", args=[night.pk]), {"part": "round"}, headers={"HX-Request": "true"}
+            )
         assert page.status_code == 200
         return len(read.captured_queries), page.content.decode().count("% to win")
 
@@ -326,27 +362,32 @@ def test_a_proposed_round_s_chances_cost_the_same_queries_for_two_tables_as_for_
 
 
 def test_the_night_form_offers_today_as_an_iso_date_on_a_dutch_page(client, season, alice):
-    page = as_user(client, alice).get(reverse("season_nights", args=[season.pk]),
-                                      headers={"Accept-Language": "nl"}).content.decode()
+    page = (
+        as_user(client, alice)
+        .get(reverse("season_nights", args=[season.pk]), headers={"Accept-Language": "nl"})
+        .content.decode()
+    )
     assert 'lang="nl"' in page
-    field = page[page.index('name="date"') - 80:page.index('name="date"') + 80]
+    field = page[page.index('name="date"') - 80 : page.index('name="date"') + 80]
     assert 'type="date"' in field and 'value="' in field
     value = field.split('value="', 1)[1].split('"', 1)[0]
     assert datetime.date.fromisoformat(value)  # "27-11-2026" would be dropped by the browser
 
 
-@pytest.mark.parametrize("language, says", [
-    ("en", "Only members of the club can check in: ask the organiser for the club's invite link"),
-    ("nl", "Alleen leden van de club kunnen inchecken: vraag de organisator om de uitnodigingslink"),
-])
+@pytest.mark.parametrize(
+    "language, says",
+    [
+        ("en", "Only members of the club can check in: ask the organiser for the club's invite link"),
+        ("nl", "Alleen leden van de club kunnen inchecken: vraag de organisator om de uitnodigingslink"),
+    ],
+)
 def test_a_newcomer_who_scans_the_check_in_code_is_told_why_and_what_to_do(client, night, dave, language, says):
     """A public club's night: a signed-up non-member who opens the check-in page gets the site's own page with the
     reason in his language, not a bare "403 Forbidden"; nothing is checked in."""
     club = night.season.league.club
     club.members_public = True
     club.save()
-    page = as_user(client, dave).get(reverse("night_check_in", args=[night.pk]),
-                                     headers={"Accept-Language": language})
+    page = as_user(client, dave).get(reverse("night_check_in", args=[night.pk]), headers={"Accept-Language": language})
     text = page.content.decode().replace("&#x27;", "'")
     assert page.status_code == 403
     assert says in text and f'lang="{language}"' in text and 'href="/"' in text

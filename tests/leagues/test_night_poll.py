@@ -15,9 +15,11 @@ from .test_night_games import SHITENNO, members, open_night, season  # noqa: F40
 
 def poll(client, night):
     """(queries, QR codes made, chances asked, page) of one check-in poll."""
-    with CaptureQueriesContext(connection) as read, \
-            mock.patch.object(views, "_qr", wraps=views._qr) as qr, \
-            mock.patch.object(views, "tables_chances", wraps=views.tables_chances) as chances:
+    with (
+        CaptureQueriesContext(connection) as read,
+        mock.patch.object(views, "_qr", wraps=views._qr) as qr,
+        mock.patch.object(views, "tables_chances", wraps=views.tables_chances) as chances,
+    ):
         page = client.get(reverse("night_detail", args=[night.pk]), {"part": "present"}, HTTP_HX_REQUEST="true")
     assert page.status_code == 200
     return [q["sql"] for q in read.captured_queries], qr.call_count, chances.call_count, page.content.decode()
@@ -40,8 +42,7 @@ def test_the_check_in_poll_builds_the_names_not_the_round(client, season, alice,
     assert not [sql for sql in before + opened + proposed if "leagues_nightround" in sql or "leagues_nighttable" in sql]
 
 
-def test_the_check_in_poll_is_a_304_while_nobody_comes_or_goes_and_a_200_when_someone_does(
-        season, alice, members):
+def test_the_check_in_poll_is_a_304_while_nobody_comes_or_goes_and_a_200_when_someone_does(season, alice, members):
     """The list's forms in an htmx answer carry no CSRF token of their own (htmx sends the page's): the same names
     are the same bytes, so the phone's poll revalidates to a 304 instead of the whole list every few seconds."""
     from django.test import Client
@@ -57,19 +58,26 @@ def test_the_check_in_poll_is_a_304_while_nobody_comes_or_goes_and_a_200_when_so
     again = client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true")
     assert first.status_code == again.status_code == 200 and "csrfmiddlewaretoken" not in first.content.decode()
     assert first["ETag"] == again["ETag"]
-    assert client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true",
-                      HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert (
+        client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 304
+    )
 
     # A tick from that list, sent as htmx sends it (the page's token in the header), is taken; the list changed.
     newcomer = members[5].player
-    ticked = client.post(reverse("night_tick", args=[night.pk]), {"player": newcomer.pk, "present": "1"},
-                         HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+    ticked = client.post(
+        reverse("night_tick", args=[night.pk]),
+        {"player": newcomer.pk, "present": "1"},
+        HTTP_HX_REQUEST="true",
+        HTTP_X_CSRFTOKEN=token,
+    )
     assert ticked.status_code == 200 and "Here: 5 players" in ticked.content.decode()
     after = client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
     assert after.status_code == 200 and after["ETag"] != first["ETag"] and "Here: 5 players" in after.content.decode()
 
     # Without the token the tick is refused and nobody more is here.
-    refused = client.post(reverse("night_tick", args=[night.pk]), {"player": members[6].player.pk,
-                                                                 "present": "1"}, HTTP_HX_REQUEST="true")
+    refused = client.post(
+        reverse("night_tick", args=[night.pk]), {"player": members[6].player.pk, "present": "1"}, HTTP_HX_REQUEST="true"
+    )
     assert refused.status_code == 403
     assert "Here: 5 players" in client.get(address, {"part": "present"}, HTTP_HX_REQUEST="true").content.decode()

@@ -128,8 +128,7 @@ def test_the_same_refusal_in_the_request_is_a_400(api, season, alice, members):
     assert api.get(f"/api/nights/{night.pk}/proposal/").json()["state"] == "refused"
 
 
-def test_a_failing_optimiser_is_reported_as_failed_and_writes_nothing(api, season, alice, members, queued,
-                                                                       monkeypatch):
+def test_a_failing_optimiser_is_reported_as_failed_and_writes_nothing(api, season, alice, members, queued, monkeypatch):
     night = night_of(season, alice, members, 4)
     api.login(alice).post(rounds_url(night))
 
@@ -147,7 +146,8 @@ def test_a_job_that_never_reports_reads_failed_and_a_new_propose_starts(api, sea
     night = night_of(season, alice, members, 4)
     api.login(alice).post(rounds_url(night))
     NightProposal.objects.filter(night=night).update(  # its message was lost three minutes ago
-        started_at=NightProposal.objects.get(night=night).started_at - datetime.timedelta(minutes=3))
+        started_at=NightProposal.objects.get(night=night).started_at - datetime.timedelta(minutes=3)
+    )
     lost = api.get(f"/api/nights/{night.pk}/proposal/").json()
     assert lost["state"] == "failed" and "did not finish" in lost["error"]
     again = api.post(rounds_url(night))
@@ -201,8 +201,7 @@ def test_a_night_changed_while_proposing_is_read_and_proposed_again(season, alic
     assert seated(night) == sorted(u.player.pk for u in members[:8]) and night_round.number == 1
 
 
-def test_a_night_that_keeps_changing_is_refused_with_409_and_nothing_written(api, season, alice, members,
-                                                                             monkeypatch):
+def test_a_night_that_keeps_changing_is_refused_with_409_and_nothing_written(api, season, alice, members, monkeypatch):
     night = open_night(season, alice, members[:6], games=[SHITENNO], table_sizes=[3, 4])
     real, arrivals = table_games.propose, iter(members[6:])
 
@@ -288,17 +287,23 @@ def test_the_worker_finds_the_job_by_the_name_it_is_sent_with():
     import subprocess
     import sys
 
-    code = ("import django; django.setup(); from shitenno_site.celery import app; "
-            f"app.loader.import_default_modules(); task = app.tasks[{proposals.PROPOSE_TASK!r}]; "
-            "print(task.run.__module__)")
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                           env={**os.environ, "DJANGO_SETTINGS_MODULE": "shitenno_site.settings"})
+    code = (
+        "import django; django.setup(); from shitenno_site.celery import app; "
+        f"app.loader.import_default_modules(); task = app.tasks[{proposals.PROPOSE_TASK!r}]; "
+        "print(task.run.__module__)"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "shitenno_site.settings"},
+    )
     assert found.returncode == 0, found.stderr[-2000:]
     assert found.stdout.strip() == "leagues.nights.jobs"
 
 
-def test_the_page_shows_a_queue_that_does_not_answer_in_the_round_s_part(client, season, alice, members,
-                                                                         monkeypatch):
+def test_the_page_shows_a_queue_that_does_not_answer_in_the_round_s_part(client, season, alice, members, monkeypatch):
     night = night_of(season, alice, members, 4)
 
     def down(*args):

@@ -25,14 +25,14 @@ from .test_night_games import SHITENNO, members, open_night, season  # noqa: F40
 def on_postgresql(test):
     """Row locks seen from a second connection: PostgreSQL's, with the rows committed for it to see."""
     test = pytest.mark.django_db(transaction=True)(test)
-    return pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks seen from a second connection")(
-        test)
+    return pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks seen from a second connection")(test)
 
 
 def _waiting_on_a_lock() -> bool:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock'")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
         return cursor.fetchone()[0] > 0
 
 
@@ -40,8 +40,9 @@ def _second_connection():
     import psycopg
 
     db = connection.settings_dict
-    return psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"],
-                           password=db["PASSWORD"] or None)
+    return psycopg.connect(
+        host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"], password=db["PASSWORD"] or None
+    )
 
 
 def _in_thread(target, outcome: dict, name: str) -> threading.Thread:
@@ -59,8 +60,7 @@ def _in_thread(target, outcome: dict, name: str) -> threading.Thread:
 
 
 @on_postgresql
-def test_open_and_propose_again_at_once_follow_one_another_and_every_table_keeps_its_session(
-        season, alice, members):
+def test_open_and_propose_again_at_once_follow_one_another_and_every_table_keeps_its_session(season, alice, members):
     night = open_night(season, alice, members[:8], games=[SHITENNO], table_sizes=[4])
     first = services.round_propose(night=night, user=alice)
     real_open = services.game_services.table_open
@@ -120,10 +120,16 @@ def test_leave_early_locks_only_the_check_in_s_row(season, alice, members):
     try:
         with transaction.atomic():
             services.night_leave(night=night, user=members[1])
-            free = {name: _nowait(holder, table, pk) for name, table, pk in [
-                ("club", "leagues_club", club.pk), ("league", "leagues_league", league.pk),
-                ("season", "leagues_season", season.pk), ("night", "leagues_night", night.pk),
-                ("check-in", "leagues_nightcheckin", check_in.pk)]}
+            free = {
+                name: _nowait(holder, table, pk)
+                for name, table, pk in [
+                    ("club", "leagues_club", club.pk),
+                    ("league", "leagues_league", league.pk),
+                    ("season", "leagues_season", season.pk),
+                    ("night", "leagues_night", night.pk),
+                    ("check-in", "leagues_nightcheckin", check_in.pk),
+                ]
+            }
     finally:
         holder.close()
     assert free == {"club": True, "league": True, "season": True, "night": True, "check-in": False}
@@ -137,9 +143,15 @@ def test_a_round_change_locks_the_night_s_row_and_no_other(season, alice, member
     try:
         with transaction.atomic():
             services.round_propose(night=night, user=alice)
-            free = {name: _nowait(holder, table, pk) for name, table, pk in [
-                ("club", "leagues_club", club.pk), ("league", "leagues_league", league.pk),
-                ("season", "leagues_season", season.pk), ("night", "leagues_night", night.pk)]}
+            free = {
+                name: _nowait(holder, table, pk)
+                for name, table, pk in [
+                    ("club", "leagues_club", club.pk),
+                    ("league", "leagues_league", league.pk),
+                    ("season", "leagues_season", season.pk),
+                    ("night", "leagues_night", night.pk),
+                ]
+            }
     finally:
         holder.close()
     assert free == {"club": True, "league": True, "season": True, "night": False}

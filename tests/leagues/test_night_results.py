@@ -41,8 +41,11 @@ def _enter_on_the_league_page(client, alice, night, players):
 
 
 def _round_part(client, alice, night):
-    return as_user(client, alice).get(reverse("night_detail", args=[night.pk]), {"part": "round"},
-                                      headers={"HX-Request": "true"}).content.decode()
+    return (
+        as_user(client, alice)
+        .get(reverse("night_detail", args=[night.pk]), {"part": "round"}, headers={"HX-Request": "true"})
+        .content.decode()
+    )
 
 
 def test_a_result_entered_on_the_league_page_finishes_its_night_table(client, opened, alice):
@@ -57,8 +60,7 @@ def test_a_result_entered_on_the_league_page_finishes_its_night_table(client, op
     assert TableSession.objects.get(code=first["session"]).status == TableSession.Status.PLAYING
 
 
-def test_the_entered_result_counts_in_the_night_s_standings_once_signed_off(client, opened, alice, carol,
-                                                                             regulars):
+def test_the_entered_result_counts_in_the_night_s_standings_once_signed_off(client, opened, alice, carol, regulars):
     first = tables_of(opened)[0]
     result = _enter_on_the_league_page(client, alice, opened, first["players"])
     standings = selectors.night_standings(opened)
@@ -94,7 +96,8 @@ def test_one_result_finishes_one_table_and_the_phones_own_result_comes_first(cli
         own.entries.create(player_id=player, rank=rank)
     by_hand = _enter_on_the_league_page(client, alice, opened, first["players"])
     assert selectors.night_results(opened) == {
-        selectors.NightTable.objects.get(session=session).pk: own}  # the copy by hand covers no other table
+        selectors.NightTable.objects.get(session=session).pk: own
+    }  # the copy by hand covers no other table
     assert by_hand.pk not in {r.pk for r in selectors.night_results(opened).values()}
 
 
@@ -106,8 +109,7 @@ def test_a_result_entered_before_the_round_opened_is_not_its_table_s(client, six
     assert not any(t["finished"] for t in tables_of(six))
 
 
-def test_the_night_s_standings_go_out_when_its_last_table_is_counted_by_hand(client, opened, alice, carol,
-                                                                            regulars):
+def test_the_night_s_standings_go_out_when_its_last_table_is_counted_by_hand(client, opened, alice, carol, regulars):
     from leagues.notifications.models import Channel, Kind, Notification, Preference
 
     Preference.objects.create(user=alice, standings=Channel.EMAIL)
@@ -127,21 +129,28 @@ def _finish_on_the_phones(code: str) -> TableSession:
     seats = list(session.seats.order_by("position"))
     with transaction.atomic():
         session.status, session.finished_at = TableSession.Status.FINISHED, timezone.now()
-        session.outcome = {"termination": "end", "details": {}, "placings": [
-            {"seat": seat.position, "rank": rank, "score": 40 - rank, "tiebreak": None}
-            for rank, seat in enumerate(seats, start=1)]}
+        session.outcome = {
+            "termination": "end",
+            "details": {},
+            "placings": [
+                {"seat": seat.position, "rank": rank, "score": 40 - rank, "tiebreak": None}
+                for rank, seat in enumerate(seats, start=1)
+            ],
+        }
         session.save()
         signals.table_finished.send(sender=TableSession, session=session)
     return session
 
 
 def _results_of(season, players) -> list[Result]:
-    return [r for r in Result.objects.filter(season=season).prefetch_related("entries")
-            if {e.player_id for e in r.entries.all()} == set(players)]
+    return [
+        r
+        for r in Result.objects.filter(season=season).prefetch_related("entries")
+        if {e.player_id for e in r.entries.all()} == set(players)
+    ]
 
 
-def test_a_table_entered_by_hand_and_then_finished_on_the_phones_counts_once(client, opened, alice, carol,
-                                                                             regulars):
+def test_a_table_entered_by_hand_and_then_finished_on_the_phones_counts_once(client, opened, alice, carol, regulars):
     first = tables_of(opened)[0]
     by_hand = _enter_on_the_league_page(client, alice, opened, list(reversed(first["players"])))
     session = _finish_on_the_phones(first["session"])
@@ -157,20 +166,30 @@ def test_a_table_entered_by_hand_and_then_finished_on_the_phones_counts_once(cli
     # the hand entry's order, not the phones': the first one recorded is the game
     assert [row["player"] for row in standings["rows"]] == list(reversed(first["players"]))
     # counted, it is still no result of the session's: the table's undo stays open, and the page does not say it is shut
-    fragment = as_user(client, alice).get(reverse("table_result", args=[session.code]),
-                                          headers={"HX-Request": "true"}).content.decode()
+    fragment = (
+        as_user(client, alice)
+        .get(reverse("table_result", args=[session.code]), headers={"HX-Request": "true"})
+        .content.decode()
+    )
     assert "The result counts" not in fragment and 'id="table-undo"' not in fragment
 
 
-@pytest.mark.parametrize(("language", "says"), [
-    ("en", "This table's game was entered by hand before the phones finished it"),
-    ("nl", "Het spel van deze tafel is met de hand ingevoerd voordat de telefoons het uitspeelden")])
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "This table's game was entered by hand before the phones finished it"),
+        ("nl", "Het spel van deze tafel is met de hand ingevoerd voordat de telefoons het uitspeelden"),
+    ],
+)
 def test_the_table_page_shows_the_hand_entry_as_the_table_s_result(client, opened, alice, language, says):
     first = tables_of(opened)[0]
     by_hand = _enter_on_the_league_page(client, alice, opened, first["players"])
     session = _finish_on_the_phones(first["session"])
-    fragment = as_user(client, alice).get(reverse("table_result", args=[session.code]), headers={
-        "HX-Request": "true", "Accept-Language": language}).content.decode()
+    fragment = (
+        as_user(client, alice)
+        .get(reverse("table_result", args=[session.code]), headers={"HX-Request": "true", "Accept-Language": language})
+        .content.decode()
+    )
     assert says in fragment and f"{opened.season.name}" in fragment
     assert fragment.count("<li>") == len(first["players"])  # the hand entry's rows: one per player
     assert Result.objects.get(pk=by_hand.pk).session_id is None
@@ -223,9 +242,17 @@ def test_a_hand_entry_and_the_last_move_at_once_make_one_result(opened, alice):
 
     outcome: dict = {}
     with mock.patch.object(notifications, "result_recorded", recorded_held):
-        hand = _in_thread(lambda: results.result_enter(
-            game="shitenno", played_on=TONIGHT, season=opened.season, user=alice,
-            entries=[{"player": p, "rank": rank} for rank, p in enumerate(players, start=1)]), outcome, "hand")
+        hand = _in_thread(
+            lambda: results.result_enter(
+                game="shitenno",
+                played_on=TONIGHT,
+                season=opened.season,
+                user=alice,
+                entries=[{"player": p, "rank": rank} for rank, p in enumerate(players, start=1)],
+            ),
+            outcome,
+            "hand",
+        )
         assert writing.wait(30), "the hand entry never reached its result"
         phones = _in_thread(lambda: _finish_on_the_phones(first["session"]), outcome, "phones")
         for _ in range(600):  # the phones either wait for the hand entry's lock or (the defect) write at once

@@ -28,8 +28,10 @@ def two_leagues(club, alice):
     first = seasons.league_create(club=club, name="Open league", games=["shitenno"], user=alice)
     second = seasons.league_create(club=club, name="Dinsdagcompetitie", games=["shitenno"], user=alice)
     assert first.pk < second.pk
-    return (seasons.season_create(league=first, name="Winter", user=alice, **WINTER),
-            seasons.season_create(league=second, name="Winter 2026-27", user=alice, **WINTER))
+    return (
+        seasons.season_create(league=first, name="Winter", user=alice, **WINTER),
+        seasons.season_create(league=second, name="Winter 2026-27", user=alice, **WINTER),
+    )
 
 
 @pytest.fixture
@@ -53,8 +55,11 @@ def play_the_night_s_table(season, alice, users) -> TableSession:
     session = TableSession.objects.get(code=table["session"])
     session.status = TableSession.Status.FINISHED
     session.finished_at = timezone.now()
-    session.outcome = {"termination": "end", "details": {}, "placings": [
-        {"seat": seat, "rank": seat + 1, "score": 40 - seat, "tiebreak": None} for seat in range(4)]}
+    session.outcome = {
+        "termination": "end",
+        "details": {},
+        "placings": [{"seat": seat, "rank": seat + 1, "score": 40 - seat, "tiebreak": None} for seat in range(4)],
+    }
     session.save()
     return session
 
@@ -87,8 +92,9 @@ def test_the_result_page_says_which_season_of_which_league_in_english_and_dutch(
 
 def test_a_table_outside_any_night_still_goes_to_the_first_league_that_takes_it(two_leagues, club, alice, carol):
     first, _second = two_leagues
-    assert seasons.season_for(club=club, game="shitenno", played_on=TONIGHT,
-                              players=[alice.player, carol.player]) == first
+    assert (
+        seasons.season_for(club=club, game="shitenno", played_on=TONIGHT, players=[alice.player, carol.player]) == first
+    )
 
 
 # --- one name, one league ---------------------------------------------------------------------------------------

@@ -22,9 +22,15 @@ from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 def _post_result(api, user, night, players) -> dict:
     """`user` records the table's game through the API, first place first."""
     api.login(user)
-    answer = api.post("/api/results/", {
-        "game": "shitenno", "played_on": TONIGHT.isoformat(), "season": night.season_id,
-        "entries": [{"player": p, "rank": rank} for rank, p in enumerate(players, start=1)]})
+    answer = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": TONIGHT.isoformat(),
+            "season": night.season_id,
+            "entries": [{"player": p, "rank": rank} for rank, p in enumerate(players, start=1)],
+        },
+    )
     assert answer.status_code == 201, answer.content
     return answer.json()
 
@@ -34,8 +40,11 @@ def _move(api, user, session: TableSession):
     session.refresh_from_db()
     seat = get_engine("shitenno").hint(session.state)["to_move"]
     draw = {"type": "draw", "seat": seat, "troops": ["samurai"] * 3 + ["bushi"] * 3, "kokus": [1, 1, 1]}
-    return api.login(user).post(f"/api/tables/{session.code}/moves/", {"seq": session.head_seq, "move": draw},
-                                headers={"Idempotency-Key": f"move-{session.code}-{session.head_seq}"})
+    return api.login(user).post(
+        f"/api/tables/{session.code}/moves/",
+        {"seq": session.head_seq, "move": draw},
+        headers={"Idempotency-Key": f"move-{session.code}-{session.head_seq}"},
+    )
 
 
 def _users(alice, carol, regulars) -> dict:
@@ -87,8 +96,9 @@ def test_a_dispute_of_the_organisers_entry_puts_the_table_back_in_play(api, open
     session.refresh_from_db()
     version = session.rebuilds
     disputer = users[next(p for p in first["players"] if p != alice.player.pk)]
-    results.result_sign_off(result=Result.objects.get(pk=entered["id"]), user=disputer, agreed=False,
-                            note="I won that game")
+    results.result_sign_off(
+        result=Result.objects.get(pk=entered["id"]), user=disputer, agreed=False, note="I won that game"
+    )
     assert Result.objects.get(pk=entered["id"]).status == Result.Status.DISPUTED
     assert not _finished(opened, first["position"])
     session.refresh_from_db()

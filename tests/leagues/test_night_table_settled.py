@@ -26,8 +26,10 @@ from tests.leagues.test_nights import night, regulars  # noqa: F401 (fixtures)
 
 HTMX = {"HX-Request": "true"}
 DRAW = {"type": "draw", "n_samurai": 3, "n_bushi": 3, "k_1": 3}  # the first draw at three, on the move form
-SAYS = {"en": "The organiser entered this table's result by hand",
-        "nl": "De organisator heeft de uitslag van deze tafel met de hand ingevoerd"}
+SAYS = {
+    "en": "The organiser entered this table's result by hand",
+    "nl": "De organisator heeft de uitslag van deze tafel met de hand ingevoerd",
+}
 REFUSED = {"en": "Moves entered here no longer count", "nl": "Zetten die hier worden ingevoerd tellen niet meer mee"}
 
 
@@ -47,8 +49,11 @@ def _log(session: TableSession) -> tuple:
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_table_page_says_the_result_was_entered_by_hand_and_offers_no_move(client, settled, alice, language):
     session, result = settled
-    page = html.unescape(as_user(client, alice).get(reverse("table_detail", args=[session.code]),
-                                                    headers={"Accept-Language": language}).content.decode())
+    page = html.unescape(
+        as_user(client, alice)
+        .get(reverse("table_detail", args=[session.code]), headers={"Accept-Language": language})
+        .content.decode()
+    )
     assert SAYS[language] in page and REFUSED[language] in page
     first = Player.objects.get(pk=result.entries.get(rank=1).player_id).name
     assert first in page.split('id="table-settled"')[1].split("</p>")[0]  # who placed first, in the notice
@@ -80,8 +85,9 @@ def test_an_api_move_on_the_settled_table_is_refused_and_nothing_is_logged(api, 
     api.login(alice)
     seat = get_engine("shitenno").hint(session.state)["to_move"]
     draw = {"type": "draw", "seat": seat, "troops": ["samurai"] * 3 + ["bushi"] * 3, "kokus": [1, 1, 1]}
-    refused = api.post(f"/api/tables/{session.code}/moves/", {"seq": 0, "move": draw},
-                       headers={"Idempotency-Key": "waited-on-a-phone"})
+    refused = api.post(
+        f"/api/tables/{session.code}/moves/", {"seq": 0, "move": draw}, headers={"Idempotency-Key": "waited-on-a-phone"}
+    )
     assert refused.status_code == 409, refused.content
     assert "entered this table's result by hand" in refused.json()["detail"]
     assert refused.json()["settled"] == reverse("table_result", args=[session.code])
@@ -108,8 +114,9 @@ def test_deleting_the_hand_result_puts_the_table_back_in_play(client, settled, a
     results.result_delete(result=result, version=result.version, user=alice)
     session.refresh_from_db()
     as_user(client, alice)
-    live = client.get(reverse("table_live", args=[session.code]), {"seq": 0, "v": session.rebuilds - 1},
-                      headers=HTMX)  # the version the phones held while the hand result stood
+    live = client.get(
+        reverse("table_live", args=[session.code]), {"seq": 0, "v": session.rebuilds - 1}, headers=HTMX
+    )  # the version the phones held while the hand result stood
     assert live.status_code == 200 and 'id="table-settled"' not in live.content.decode()
     page = client.get(reverse("table_detail", args=[session.code])).content.decode()
     assert 'id="table-settled"' not in page and "data-playing" in page
@@ -138,8 +145,11 @@ def test_the_settled_table_page_reads_as_finished_below_its_notice(client, settl
     the card inviting the other phones and the chances before the game. A settled table says who placed first
     and nothing more about a game going on."""
     session, _result = settled
-    page = html.unescape(as_user(client, alice).get(reverse("table_detail", args=[session.code]),
-                                                    headers={"Accept-Language": language}).content.decode())
+    page = html.unescape(
+        as_user(client, alice)
+        .get(reverse("table_detail", args=[session.code]), headers={"Accept-Language": language})
+        .content.decode()
+    )
     assert SAYS[language] in page  # the notice stays
     assert STATUS_LINE[language] not in page and 'class="expected"' not in page
     assert INVITE[language] not in page and "invite" not in page.split('id="table-body"')[0].split("<h1>")[1]
@@ -147,8 +157,9 @@ def test_the_settled_table_page_reads_as_finished_below_its_notice(client, settl
     assert 'id="board"' in page  # the board as the phones left it stays a tap away
     # the same table in play shows all three (the fixture's other table): the test reads what it means to
     other = TableSession.objects.get(code=tables_of(settled_night(session))[1]["session"])
-    playing = html.unescape(client.get(reverse("table_detail", args=[other.code]),
-                                       headers={"Accept-Language": language}).content.decode())
+    playing = html.unescape(
+        client.get(reverse("table_detail", args=[other.code]), headers={"Accept-Language": language}).content.decode()
+    )
     assert STATUS_LINE[language] in playing and INVITE[language] in playing and 'id="chances-h"' in playing
 
 
@@ -166,8 +177,11 @@ def test_a_refused_move_on_the_settled_table_says_why_once(client, settled, alic
     before = _log(session)
     as_user(client, alice)
     for headers in (HTMX, {}):
-        refused = client.post(reverse("table_move", args=[session.code]), {"seq": 0, **DRAW},
-                              headers={"Accept-Language": language, **headers})
+        refused = client.post(
+            reverse("table_move", args=[session.code]),
+            {"seq": 0, **DRAW},
+            headers={"Accept-Language": language, **headers},
+        )
         assert refused.status_code == 409
         body = html.unescape(refused.content.decode())
         assert body.count(REFUSED[language]) == 1 and body.count(SAYS[language]) == 1
@@ -184,7 +198,8 @@ def _listed(page: str, session: TableSession) -> str:
 
 @pytest.mark.parametrize("language,finished,playing", [("en", "finished", "playing"), ("nl", "afgelopen", "bezig")])
 def test_the_club_and_player_pages_list_the_settled_table_as_finished(
-        client, settled, opened, alice, language, finished, playing):
+    client, settled, opened, alice, language, finished, playing
+):
     """The club's recent games and a player's tables listed the settled table as "playing" (the night's page
     already said "finished"), and so did alice's own tables on the home page; the other table still plays."""
     session, result = settled
@@ -209,13 +224,21 @@ def _another_settled_night(alice, season, date, users):
     night_services.round_propose(night=night, user=alice)
     night_services.tables_open(night_round=night.rounds.get(), user=alice)
     first = tables_of(night)[0]
-    results.result_enter(game="shitenno", played_on=date, season=season, user=alice, entries=[
-        {"player": Player.objects.get(pk=p), "rank": rank} for rank, p in enumerate(first["players"], start=1)])
+    results.result_enter(
+        game="shitenno",
+        played_on=date,
+        season=season,
+        user=alice,
+        entries=[
+            {"player": Player.objects.get(pk=p), "rank": rank} for rank, p in enumerate(first["players"], start=1)
+        ],
+    )
     return TableSession.objects.get(code=first["session"])
 
 
 def test_the_lists_find_the_settled_tables_of_many_nights_in_the_same_queries(
-        client, settled, opened, alice, carol, regulars, django_assert_num_queries):
+    client, settled, opened, alice, carol, regulars, django_assert_num_queries
+):
     """A list of tables asks which are settled in one go: the club's page costs the same with one night's tables
     as with three nights' (not a few queries more a night, or a table)."""
     session, _result = settled
@@ -229,8 +252,10 @@ def test_the_lists_find_the_settled_tables_of_many_nights_in_the_same_queries(
 
     one_night = club_page_queries()
     users = [alice, carol, *regulars[:4]]
-    more = [_another_settled_night(alice, opened.season, opened.date - datetime.timedelta(days=7 * n), users)
-            for n in (1, 2)]
+    more = [
+        _another_settled_night(alice, opened.season, opened.date - datetime.timedelta(days=7 * n), users)
+        for n in (1, 2)
+    ]
     assert club_page_queries() == one_night
     tables = list(TableSession.objects.filter(club__isnull=False))
     assert len(tables) == 6

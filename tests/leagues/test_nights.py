@@ -35,14 +35,17 @@ def test_a_member_cannot_open_a_night_and_nothing_is_written(season, carol):
     assert not Night.objects.exists()
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    ({"games": ["go"]}, "games"),
-    ({"games": []}, "games"),
-    ({"table_sizes": [5]}, "table_sizes"),  # Shitennō seats two to four
-    ({"table_sizes": [1]}, "table_sizes"),
-    ({"date": datetime.date(2027, 2, 1)}, "date"),
-    ({"forbidden": [[1, 1]]}, "forbidden"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"games": ["go"]}, "games"),
+        ({"games": []}, "games"),
+        ({"table_sizes": [5]}, "table_sizes"),  # Shitennō seats two to four
+        ({"table_sizes": [1]}, "table_sizes"),
+        ({"date": datetime.date(2027, 2, 1)}, "date"),
+        ({"forbidden": [[1, 1]]}, "forbidden"),
+    ],
+)
 def test_a_bad_night_is_refused_saying_what(season, alice, kwargs, field):
     with pytest.raises(ValidationError) as refused:
         services.night_open(season=season, user=alice, **({"date": TONIGHT, "games": ["shitenno"]} | kwargs))
@@ -88,8 +91,8 @@ def test_asking_again_keeps_the_locked_table_and_seats_the_latecomer(night, alic
     kept = night_round.tables.first()
     services.table_lock(table=kept, user=alice)
     services.night_check_in(night=night, user=regulars[4])  # a latecomer
-    services.night_leave(night=night, user=regulars[0])      # bob leaves early...
-    if regulars[0].player.pk in kept.players:                # ...unless his table is locked
+    services.night_leave(night=night, user=regulars[0])  # bob leaves early...
+    if regulars[0].player.pk in kept.players:  # ...unless his table is locked
         with pytest.raises(ValidationError):
             services.round_propose(night=night, user=alice)
         return
@@ -101,8 +104,14 @@ def test_asking_again_keeps_the_locked_table_and_seats_the_latecomer(night, alic
 
 
 def test_a_swap_moves_two_players_and_a_forbidden_swap_changes_nothing(season, alice, carol, regulars):
-    night = services.night_open(season=season, user=alice, date=TONIGHT, games=["shitenno"], table_sizes=[3],
-                                forbidden=[[carol.player.pk, regulars[0].player.pk]])
+    night = services.night_open(
+        season=season,
+        user=alice,
+        date=TONIGHT,
+        games=["shitenno"],
+        table_sizes=[3],
+        forbidden=[[carol.player.pk, regulars[0].player.pk]],
+    )
     for user in [alice, carol, *regulars[:4]]:
         services.night_check_in(night=night, user=user)
     night_round = services.round_propose(night=night, user=alice)
@@ -171,7 +180,8 @@ def test_the_api_runs_an_evening(api, season, alice, carol, dave, regulars):
     opened = api.login(alice).post(f"/api/nights/{night}/rounds/1/open/")
     assert opened.status_code == 200 and all(t["session"] for t in opened.json()["tables"])
     assert sorted(api.get(f"/api/nights/{night}/").json()["present"]) == sorted(
-        u.player.pk for u in [alice, carol, *regulars[:4]])
+        u.player.pk for u in [alice, carol, *regulars[:4]]
+    )
 
 
 def test_a_refusal_is_said_in_dutch(season, alice):
@@ -218,8 +228,9 @@ def test_the_night_s_history_is_read_in_the_same_queries_however_many_tables_wer
     def open_round(number):
         night_round = NightRound.objects.create(night=night, number=number, opened_at=timezone.now())
         for position in range(2):
-            NightTable.objects.create(round=night_round, position=position, game="shitenno",
-                                      players=ids[position * 3:position * 3 + 3])
+            NightTable.objects.create(
+                round=night_round, position=position, game="shitenno", players=ids[position * 3 : position * 3 + 3]
+            )
 
     def history_queries():
         with CaptureQueriesContext(connection) as read:

@@ -65,18 +65,32 @@ def count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
     response = api.post(f"/api/results/{pending.pk}/sign-off/", {"agreed": True})
     assert response.status_code == 200 and response.json()["status"] == "counted"
     api.login(alice)
-    response = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "season": season.pk,
-                                          "entries": [{"player": kenshin.pk, "rank": 1, "score": 40},
-                                                      {"player": player_for_user(alice).pk, "rank": 2,
-                                                       "score": 10}]})
+    response = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "season": season.pk,
+            "entries": [
+                {"player": kenshin.pk, "rank": 1, "score": 40},
+                {"player": player_for_user(alice).pk, "rank": 2, "score": 10},
+            ],
+        },
+    )
     assert response.status_code == 201 and response.json()["status"] == "counted"
     # one try per hint, no retry loop: the request did not wait on the dead broker
     assert dead.attempts == 2  # one hint a request (its rows: rate, fold and each player's tallies), two requests
     monkeypatch.undo()
     jobs = sorted(LeagueJob.objects.values_list("job", "target"))
-    assert jobs == sorted([("fold_result", str(pending.pk)), ("fold_result", str(response.json()["id"])),
-                           ("rate_result", str(pending.pk)), ("rate_result", str(response.json()["id"])),
-                           *(("tally_player", str(p.pk)) for p in (alice.player, bob.player, kenshin))])
+    assert jobs == sorted(
+        [
+            ("fold_result", str(pending.pk)),
+            ("fold_result", str(response.json()["id"])),
+            ("rate_result", str(pending.pk)),
+            ("rate_result", str(response.json()["id"])),
+            *(("tally_player", str(p.pk)) for p in (alice.player, bob.player, kenshin)),
+        ]
+    )
     assert not Rating.objects.exists() and not Standing.objects.exists()  # nothing ran yet
     assert not PlayerTally.objects.exists()
     return season, [pending.pk, response.json()["id"]], kenshin
@@ -84,8 +98,10 @@ def count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
 
 def assert_rated_and_ranked(season, result_ids, alice, bob, kenshin):
     ids = {"alice": player_for_user(alice).pk, "bob": player_for_user(bob).pk, "kenshin": kenshin.pk}
-    games = [RatedResult(result_ids[0], ((ids["alice"], 1), (ids["bob"], 2))),
-             RatedResult(result_ids[1], ((ids["kenshin"], 1), (ids["alice"], 2)))]
+    games = [
+        RatedResult(result_ids[0], ((ids["alice"], 1), (ids["bob"], 2))),
+        RatedResult(result_ids[1], ((ids["kenshin"], 1), (ids["alice"], 2))),
+    ]
     # alice's win over her own guest Kenshin counts in her club's league, whose owner she is, but one account
     # signed it: it stays out of the site-wide game ratings (issue 24), which hold alice v bob only
     for kind, rated in (("game", games[:1]), ("league", games)):
@@ -106,7 +122,8 @@ def assert_rated_and_ranked(season, result_ids, alice, bob, kenshin):
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_results_counted_while_the_broker_is_down_are_rated_and_ranked_by_the_sweep(
-        celery_worker_process, monkeypatch, api, club, alice, bob):
+    celery_worker_process, monkeypatch, api, club, alice, bob
+):
     season, result_ids, kenshin = count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
 
     tasks.outbox_sweep.delay(0)  # what the beat sends every minute, once the broker is back
@@ -118,7 +135,8 @@ def test_results_counted_while_the_broker_is_down_are_rated_and_ranked_by_the_sw
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_starting_runs_what_was_asked_while_the_broker_was_down(
-        celery_worker_process, monkeypatch, api, club, alice, bob):
+    celery_worker_process, monkeypatch, api, club, alice, bob
+):
     season, result_ids, kenshin = count_two_games_while_the_broker_is_down(monkeypatch, api, club, alice, bob)
 
     restarted = start_worker("restarted", queues="outbox-start-test")  # its start sweeps, whatever its queues
@@ -210,7 +228,9 @@ def test_a_job_asked_again_while_it_runs_stays_for_another_run(club, alice, bob)
         assert not LeagueJob.objects.filter(pk=row.pk).exists()
         assert outbox.run(row.pk) is None  # a stale hint for a row already run
     assert list(Standing.objects.filter(season=season).values_list("player__name", "games")) == [
-        ("alice", 1), ("bob", 1)]
+        ("alice", 1),
+        ("bob", 1),
+    ]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -227,7 +247,9 @@ def test_without_a_broker_the_jobs_run_at_commit(club, alice, bob):
     assert not LeagueJob.objects.exists()
     assert Rating.objects.filter(kind="league").count() == 2
     assert list(Standing.objects.filter(season=season).values_list("player__name", "points")) == [
-        ("alice", 3.0), ("bob", 0.0)]
+        ("alice", 3.0),
+        ("bob", 0.0),
+    ]
     result.refresh_from_db()
     assert result.in_standings
 

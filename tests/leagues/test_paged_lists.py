@@ -34,8 +34,13 @@ def test_a_clubs_leagues_and_a_leagues_seasons_walk_page_by_page_each_row_once(a
     names = ["Winter", "autumn", "Spring", "Summer", "Beach"]
     made = [seasons.league_create(club=club, name=name, games=["shitenno"], user=alice) for name in names]
     for year in (2021, 2023, 2022, 2025, 2024):
-        seasons.season_create(league=made[0], name=str(year), starts_on=datetime.date(year, 1, 1),
-                              ends_on=datetime.date(year, 12, 31), user=alice)
+        seasons.season_create(
+            league=made[0],
+            name=str(year),
+            starts_on=datetime.date(year, 1, 1),
+            ends_on=datetime.date(year, 12, 31),
+            user=alice,
+        )
     api.login(alice)
 
     leagues = walk(api, f"/api/clubs/{club.slug}/leagues/")
@@ -48,10 +53,16 @@ def test_a_clubs_leagues_and_a_leagues_seasons_walk_page_by_page_each_row_once(a
 
 
 def test_a_clubs_tournaments_the_latest_first_and_the_newest_of_a_day_first(api, club, alice):
-    days = [datetime.date(2026, 3, 1), datetime.date(2026, 5, 1), datetime.date(2026, 5, 1),
-            datetime.date(2026, 1, 1), datetime.date(2026, 5, 1)]
-    made = [tournaments.tournament_create(club=club, user=alice, name=f"Cup {n}", date=day)
-            for n, day in enumerate(days)]
+    days = [
+        datetime.date(2026, 3, 1),
+        datetime.date(2026, 5, 1),
+        datetime.date(2026, 5, 1),
+        datetime.date(2026, 1, 1),
+        datetime.date(2026, 5, 1),
+    ]
+    made = [
+        tournaments.tournament_create(club=club, user=alice, name=f"Cup {n}", date=day) for n, day in enumerate(days)
+    ]
     api.login(alice)
     rows = walk(api, f"/api/clubs/{club.slug}/tournaments/")
     assert [row["name"] for row in rows] == ["Cup 4", "Cup 2", "Cup 1", "Cup 0", "Cup 3"]
@@ -69,15 +80,25 @@ def test_invites_tokens_and_the_games_walk_page_by_page(api, club, alice, bob):
 
     api.login(bob)
     invites = walk(api, "/api/invites/")
-    assert [row["id"] for row in invites] == list(ClubInvite.objects.order_by("-created_at", "-id")
-                                                  .values_list("id", flat=True))
+    assert [row["id"] for row in invites] == list(
+        ClubInvite.objects.order_by("-created_at", "-id").values_list("id", flat=True)
+    )
     assert {row["player"]["id"] for row in invites} == {bob.player.pk, *(g.pk for g in guests)}
     assert [row["name"] for row in walk(api, "/api/tokens/")] == [f"App {n}" for n in (4, 3, 2, 1, 0)]
     assert [row["slug"] for row in walk(api, "/api/games/", limit=1)] == list(REGISTRY)
 
 
-@pytest.mark.parametrize("url", ["/api/clubs/{slug}/leagues/", "/api/clubs/{slug}/tournaments/",
-                                 "/api/leagues/{league}/seasons/", "/api/invites/", "/api/tokens/", "/api/games/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/clubs/{slug}/leagues/",
+        "/api/clubs/{slug}/tournaments/",
+        "/api/leagues/{league}/seasons/",
+        "/api/invites/",
+        "/api/tokens/",
+        "/api/games/",
+    ],
+)
 def test_a_blank_or_unreadable_limit_is_a_400_and_changes_nothing(api, club, alice, url):
     league = seasons.league_create(club=club, name="L", games=["shitenno"], user=alice)
     url = url.format(slug=club.slug, league=league.pk)
@@ -106,9 +127,13 @@ def test_no_read_in_the_schema_answers_a_bare_array_but_the_move_log(api):
     """A new list that forgets the paging fails here (issue 46 finding 6). The move log is the one exception, read
     from a `seq` (`?since=`, the `Link` header naming the next page) so a poll asks only for what is new."""
     schema = api.get("/api/schema/?format=json").json()
-    bare = sorted(path for path, operations in schema["paths"].items() if "get" in operations
-                  for body in operations["get"]["responses"].get("200", {}).get("content", {}).values()
-                  if body["schema"].get("type") == "array")
+    bare = sorted(
+        path
+        for path, operations in schema["paths"].items()
+        if "get" in operations
+        for body in operations["get"]["responses"].get("200", {}).get("content", {}).values()
+        if body["schema"].get("type") == "array"
+    )
     assert bare == ["/api/tables/{code}/moves/"]
     paged = schema["components"]["schemas"]["PaginatedGameOutputList"]
     assert {"count", "next", "previous", "results"} <= set(paged["properties"])

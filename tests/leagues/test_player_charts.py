@@ -68,7 +68,7 @@ def test_in_dutch_the_charts_write_values_with_a_comma_and_coordinates_with_a_po
     rated_season(club, alice, bob, carol)
     client.cookies["django_language"] = "nl"
     page = client.get(bob.player.get_absolute_url()).content.decode()
-    charts_html = page[page.index('<figure class="chart">'):]
+    charts_html = page[page.index('<figure class="chart">') :]
     assert "Speelsterkte door de tijd" in page and "Plaats 2 van 3" in page
     assert not re.search(r'(?:x|y|x1|x2|y1|y2|cx|cy|width|height)="-?\d+,\d', charts_html)
     assert re.search(r'class="value-label"[^>]*>1\d{3}<', charts_html)  # the last displayed rating: whole

@@ -35,8 +35,12 @@ def five(club, alice):
 def test_the_api_refuses_one_player_more_than_shitenno_seats(api, club, alice, five):
     _league, season = league_with_season(club, alice)
     assert len(five) == SHITENNO_MAX + 1
-    body = {"game": "shitenno", "played_on": str(TODAY), "season": season.pk,
-            "entries": [{"player": p.pk, "rank": n} for n, p in enumerate(five, start=1)]}
+    body = {
+        "game": "shitenno",
+        "played_on": str(TODAY),
+        "season": season.pk,
+        "entries": [{"player": p.pk, "rank": n} for n, p in enumerate(five, start=1)],
+    }
     response = api.login(alice).post("/api/results/", body)
     assert response.status_code == 400
     assert "Shitennō is played by 2 to 4 players." in response.content.decode()
@@ -44,8 +48,11 @@ def test_the_api_refuses_one_player_more_than_shitenno_seats(api, club, alice, f
 
 
 def test_the_api_says_it_in_dutch(api, club, alice, five):
-    body = {"game": "Shitennō", "played_on": str(TODAY),
-            "entries": [{"player": p.pk, "rank": n} for n, p in enumerate(five, start=1)]}
+    body = {
+        "game": "Shitennō",
+        "played_on": str(TODAY),
+        "entries": [{"player": p.pk, "rank": n} for n, p in enumerate(five, start=1)],
+    }
     response = api.login(alice).post("/api/results/", body, HTTP_ACCEPT_LANGUAGE="nl")
     assert response.status_code == 400
     assert "Shitennō wordt gespeeld met 2 tot 4 spelers." in response.content.decode()
@@ -76,8 +83,12 @@ def test_a_correction_cannot_seat_a_fifth_player(club, alice, five):
     result = enter(season, alice, [(p, n, None) for n, p in enumerate(five[:SHITENNO_MAX], start=1)])
     before = sorted(result.entries.values_list("player_id", "rank"))
     with pytest.raises(ValidationError) as error:
-        results.result_update(result=result, version=result.version, user=alice,
-                              entries=[{"player": p, "rank": n} for n, p in enumerate(five, start=1)])
+        results.result_update(
+            result=result,
+            version=result.version,
+            user=alice,
+            entries=[{"player": p, "rank": n} for n, p in enumerate(five, start=1)],
+        )
     assert "Shitennō is played by 2 to 4 players." in error.value.message_dict["entries"]
     result.refresh_from_db()
     assert result.version == 1 and sorted(result.entries.values_list("player_id", "rank")) == before
@@ -87,8 +98,12 @@ def test_an_import_skips_a_five_player_shitenno_play_with_its_reason():
     people = {k: SourcePlayer(key=k, name=k) for k in "abcde"}
 
     def play(external_id, keys):
-        return SourcePlay(external_id=external_id, played_on=datetime.date(2026, 3, 1), game=SourceGame("Shitennō"),
-                          entries=tuple(SourceEntry(player=k, rank=n) for n, k in enumerate(keys, start=1)))
+        return SourcePlay(
+            external_id=external_id,
+            played_on=datetime.date(2026, 3, 1),
+            game=SourceGame("Shitennō"),
+            entries=tuple(SourceEntry(player=k, rank=n) for n, k in enumerate(keys, start=1)),
+        )
 
     source = Source(kind="bgstats", players=people, plays=[play("4", "abcd"), play("5", "abcde")])
     plan = make_plan(source, games=site_games(), members=[])
@@ -97,8 +112,7 @@ def test_an_import_skips_a_five_player_shitenno_play_with_its_reason():
     assert plan.skipped_plays == [("5", "Shitennō", SKIP_PLAYER_COUNT)]
 
 
-def test_the_import_command_skips_a_five_player_shitenno_play_and_writes_and_rates_none_of_it(club, alice,
-                                                                                               tmp_path):
+def test_the_import_command_skips_a_five_player_shitenno_play_and_writes_and_rates_none_of_it(club, alice, tmp_path):
     """The club's BG Stats file with a fifth player added to its first Shitennō play: that play is skipped with
     its reason and no result of it is written (so none is rated); the other 33 come in as before."""
     import io
@@ -117,8 +131,18 @@ def test_the_import_command_skips_a_five_player_shitenno_play_and_writes_and_rat
     path = tmp_path / "bgstats.json"
     path.write_text(json.dumps(data))
     out = io.StringIO()
-    call_command("import_plays", "--club", club.slug, "--format", "bgstats", "--as", "alice", str(path), stdout=out,
-                 stderr=io.StringIO())
+    call_command(
+        "import_plays",
+        "--club",
+        club.slug,
+        "--format",
+        "bgstats",
+        "--as",
+        "alice",
+        str(path),
+        stdout=out,
+        stderr=io.StringIO(),
+    )
     summary = json.loads(out.getvalue())
     assert summary["imported"] == 33 and summary["skipped"] == {"other game": 6, SKIP_PLAYER_COUNT: 1}
     assert Result.objects.filter(club=club, source="bgstats").count() == 33

@@ -17,8 +17,12 @@ TODAY = timezone.localdate()
 
 
 def _counted(game: str, entries: list[tuple], days_ago: int = 0) -> None:
-    result = Result.objects.create(game=game, played_on=TODAY - datetime.timedelta(days=days_ago),
-                                   status=Result.Status.COUNTED, ranked_publicly=True)
+    result = Result.objects.create(
+        game=game,
+        played_on=TODAY - datetime.timedelta(days=days_ago),
+        status=Result.Status.COUNTED,
+        ranked_publicly=True,
+    )
     ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
 
 
@@ -82,7 +86,7 @@ def test_the_api_gives_each_game(api, evening, alice):
 
 def _section(page: str, slug: str) -> str:
     start = page.index(f'id="record-{slug}"')
-    return page[start:page.index("</section>", start)]
+    return page[start : page.index("</section>", start)]
 
 
 def test_each_game_is_one_section_with_its_own_player_counts_and_no_mixed_table(client, evening, alice):

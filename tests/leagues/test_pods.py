@@ -45,7 +45,7 @@ def assert_every_rule_kept(night: Night, proposal):
             assert table.game in night.accepts.get(p, set(games))
         for a, b in combinations(table.players, 2):
             assert pair(a, b) not in night.forbidden
-    for kept, table in zip(night.locked, proposal.tables[:len(night.locked)], strict=True):
+    for kept, table in zip(night.locked, proposal.tables[: len(night.locked)], strict=True):
         assert table.players == kept.players and table.locked
 
 
@@ -86,8 +86,11 @@ def test_a_forbidden_pair_never_shares_a_table_even_at_a_cost():
 
 
 def test_only_game_x_is_honoured():
-    night = Night(players=list(range(1, 8)), games={"shitenno": (4,), "teikoku": (3,)},
-                  accepts={1: {"teikoku"}, 2: {"teikoku"}, 5: {"shitenno"}})
+    night = Night(
+        players=list(range(1, 8)),
+        games={"shitenno": (4,), "teikoku": (3,)},
+        accepts={1: {"teikoku"}, 2: {"teikoku"}, 5: {"shitenno"}},
+    )
     proposal = propose(night)
     assert_every_rule_kept(night, proposal)
     assert {t.game for t in proposal.tables if 1 in t.players} == {"teikoku"}
@@ -103,8 +106,9 @@ def test_no_valid_split_is_refused_and_says_why():
 
 def test_a_latecomer_is_seated_and_the_locked_tables_are_kept():
     locked = Table((4, 2, 3), locked=True)
-    night = Night(players=[1, 2, 3, 4, 5, 6, 7, 8, 9], table_sizes=(3,), locked=[locked],
-                  met={pair(5, 6): 3, pair(7, 8): 3})
+    night = Night(
+        players=[1, 2, 3, 4, 5, 6, 7, 8, 9], table_sizes=(3,), locked=[locked], met={pair(5, 6): 3, pair(7, 8): 3}
+    )
     before = propose(night)
     assert before.tables[0] == locked
     night.players.append(10)  # a latecomer; 9 leaves early
@@ -121,27 +125,39 @@ def test_a_locked_table_naming_an_absent_player_is_refused():
         propose(Night(players=[1, 2, 3], table_sizes=(3,), locked=[Table((1, 2, 9))]))
 
 
-nights = st.integers(min_value=2, max_value=14).flatmap(lambda n: st.fixed_dictionaries({
-    "players": st.just(list(range(1, n + 1))),
-    "sizes": st.lists(st.integers(2, 5), min_size=1, max_size=3, unique=True),
-    "met": st.dictionaries(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
-                           st.integers(0, 3), max_size=20),
-    "forbidden": st.lists(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
-                          max_size=3),
-    "teikoku_only": st.lists(st.integers(1, n), max_size=3, unique=True),
-    "locked": st.integers(0, min(3, n)),
-}))
+nights = st.integers(min_value=2, max_value=14).flatmap(
+    lambda n: st.fixed_dictionaries(
+        {
+            "players": st.just(list(range(1, n + 1))),
+            "sizes": st.lists(st.integers(2, 5), min_size=1, max_size=3, unique=True),
+            "met": st.dictionaries(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
+                st.integers(0, 3),
+                max_size=20,
+            ),
+            "forbidden": st.lists(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]), max_size=3
+            ),
+            "teikoku_only": st.lists(st.integers(1, n), max_size=3, unique=True),
+            "locked": st.integers(0, min(3, n)),
+        }
+    )
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nights)
 def test_every_hard_rule_holds_or_the_night_is_refused(data):
     players = data["players"]
-    locked = [Table(tuple(players[:data["locked"]]), "shitenno")] if data["locked"] >= 2 else []
-    night = Night(players=list(players), games={"shitenno": tuple(data["sizes"]), "teikoku": (3, 4)},
-                  met={pair(*k): v for k, v in data["met"].items()},
-                  forbidden={pair(*f) for f in data["forbidden"]},
-                  accepts={p: {"teikoku"} for p in data["teikoku_only"]}, locked=locked)
+    locked = [Table(tuple(players[: data["locked"]]), "shitenno")] if data["locked"] >= 2 else []
+    night = Night(
+        players=list(players),
+        games={"shitenno": tuple(data["sizes"]), "teikoku": (3, 4)},
+        met={pair(*k): v for k, v in data["met"].items()},
+        forbidden={pair(*f) for f in data["forbidden"]},
+        accepts={p: {"teikoku"} for p in data["teikoku_only"]},
+        locked=locked,
+    )
     try:
         proposal = propose(night)
     except PodsError:
@@ -149,10 +165,11 @@ def test_every_hard_rule_holds_or_the_night_is_refused(data):
         if len(free) <= 8:  # small enough to prove by brute force that nothing valid exists
             sizes = sorted(set(data["sizes"]) | {3, 4})
             for split in splits(free, sizes):
-                valid = not locked or (len(locked[0].players) in data["sizes"]
-                                       and not set(locked[0].players) & set(data["teikoku_only"])
-                                       and not any(pair(a, b) in night.forbidden
-                                                   for a, b in combinations(locked[0].players, 2)))
+                valid = not locked or (
+                    len(locked[0].players) in data["sizes"]
+                    and not set(locked[0].players) & set(data["teikoku_only"])
+                    and not any(pair(a, b) in night.forbidden for a, b in combinations(locked[0].players, 2))
+                )
                 for table in split:
                     if any(pair(a, b) in night.forbidden for a, b in combinations(table, 2)):
                         valid = False
@@ -166,16 +183,25 @@ def test_every_hard_rule_holds_or_the_night_is_refused(data):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(4, 9), st.dictionaries(st.tuples(st.integers(1, 9), st.integers(1, 9)), st.integers(0, 3)),
-       st.dictionaries(st.integers(1, 9), st.tuples(*[st.integers(0, 3)] * 4)))
+@given(
+    st.integers(4, 9),
+    st.dictionaries(st.tuples(st.integers(1, 9), st.integers(1, 9)), st.integers(0, 3)),
+    st.dictionaries(st.integers(1, 9), st.tuples(*[st.integers(0, 3)] * 4)),
+)
 def test_small_nights_are_split_optimally(n, met, seats):
     players = list(range(1, n + 1))
-    night = Night(players=players, table_sizes=(2, 3, 4), mix="free",
-                  met={pair(a, b): t for (a, b), t in met.items() if a != b and a <= n and b <= n},
-                  seats={(p, ""): s for p, s in seats.items()})
+    night = Night(
+        players=players,
+        table_sizes=(2, 3, 4),
+        mix="free",
+        met={pair(a, b): t for (a, b), t in met.items() if a != b and a <= n and b <= n},
+        seats={(p, ""): s for p, s in seats.items()},
+    )
     proposal = propose(night)
-    best = min(round(sum(night.met.get(pair(a, b), 0) for t in split for a, b in combinations(t, 2)), 9)
-               for split in splits(players, (2, 3, 4)))
+    best = min(
+        round(sum(night.met.get(pair(a, b), 0) for t in split for a, b in combinations(t, 2)), 9)
+        for split in splits(players, (2, 3, 4))
+    )
     assert proposal.repeats == best
     assert proposal.exact and proposal.bound == best
 
@@ -183,8 +209,13 @@ def test_small_nights_are_split_optimally(n, met, seats):
 def test_a_large_night_keeps_every_rule_and_is_deterministic():
     players = list(range(1, 41))
     met = {pair(a, a + 1): 2 for a in range(1, 40)} | {pair(a, a + 4): 1 for a in range(1, 37)}
-    night = Night(players=players, table_sizes=(3, 4), met=met, forbidden={pair(1, 3), pair(10, 12)},
-                  seats={(p, ""): (p % 3, 1, 0, 0) for p in players})
+    night = Night(
+        players=players,
+        table_sizes=(3, 4),
+        met=met,
+        forbidden={pair(1, 3), pair(10, 12)},
+        seats={(p, ""): (p % 3, 1, 0, 0) for p in players},
+    )
     night.time_budget = 5.0  # CP-SAT stops on its deterministic clock (2.5 s) long before the wall clock (5 s)
     first, second = propose(night), propose(night)
     assert first.solver["method"] in {"cbc, low-repeat tables", "cp-sat", "local search, repeats at the bound"}
@@ -200,8 +231,13 @@ def write(tmp_path, data):
 
 
 def test_the_pods_command_answers_the_contract(tmp_path, capsys):
-    data = {"players": [1, 2, 3, 4, 5, 6, 7], "table_sizes": [3, 4], "met": [[1, 2, 3], [9, 1, 4]],
-            "seats": {"1": [2, 0, 0, 0]}, "forbidden": [[5, 6]]}
+    data = {
+        "players": [1, 2, 3, 4, 5, 6, 7],
+        "table_sizes": [3, 4],
+        "met": [[1, 2, 3], [9, 1, 4]],
+        "seats": {"1": [2, 0, 0, 0]},
+        "forbidden": [[5, 6]],
+    }
     call_command("pods", "--input", write(tmp_path, data))
     answer = json.loads(capsys.readouterr().out)
     assert set(answer) == {"tables", "repeats", "seat_cost", "bound", "exact", "levels"}
@@ -218,23 +254,30 @@ def test_the_pods_command_answers_the_contract(tmp_path, capsys):
     assert all(t[0] != 1 for t in answer["tables"])  # 1 was first player twice before
 
 
-@pytest.mark.parametrize("data, says", [
-    ("{not json", "not valid JSON"),
-    ({"table_sizes": [3]}, '"players" must be a non-empty list'),
-    ({"players": [1, 2, 3], "table_sizes": [1]}, "Table sizes must be whole numbers from 2"),
-    ({"players": [1, 2, 3, 4], "met": [[1, 2]]}, '"met" entry must be [a, b, times]'),
-    ({"players": [1, 2, 3, 4], "met": [[1, 2, -1]]}, "times >= 0"),
-    ({"players": [1, 2, 3], "seats": {"1": ["x"]}}, "Seat history for '1'"),
-    ({"players": [1, 1, 2]}, "listed twice"),
-    ({"players": [1, 2, 3, 4, 5], "table_sizes": [4]}, "cannot be split"),
-    ({"players": [1, 2, 3], "table_sizes": [3], "forbidden": [[1, 2]]}, "No split keeps every hard rule"),
-    ({"players": [1, 2, 3, 4], "mix": "snug"}, '"mix" must be "fill"'),
-    ({"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "forbidden": [[1, 2]], "locked": [[1, 2, 3]]},
-     "A locked table seats 1 with 2, a pair kept apart"),
-    ({"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "locked": [[1, 2, 3, 4]]},
-     "A locked table of 4 is not a size allowed"),
-    ({"players": list(range(MAX_PLAYERS + 1))}, f"at most {MAX_PLAYERS} players"),
-])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        ("{not json", "not valid JSON"),
+        ({"table_sizes": [3]}, '"players" must be a non-empty list'),
+        ({"players": [1, 2, 3], "table_sizes": [1]}, "Table sizes must be whole numbers from 2"),
+        ({"players": [1, 2, 3, 4], "met": [[1, 2]]}, '"met" entry must be [a, b, times]'),
+        ({"players": [1, 2, 3, 4], "met": [[1, 2, -1]]}, "times >= 0"),
+        ({"players": [1, 2, 3], "seats": {"1": ["x"]}}, "Seat history for '1'"),
+        ({"players": [1, 1, 2]}, "listed twice"),
+        ({"players": [1, 2, 3, 4, 5], "table_sizes": [4]}, "cannot be split"),
+        ({"players": [1, 2, 3], "table_sizes": [3], "forbidden": [[1, 2]]}, "No split keeps every hard rule"),
+        ({"players": [1, 2, 3, 4], "mix": "snug"}, '"mix" must be "fill"'),
+        (
+            {"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "forbidden": [[1, 2]], "locked": [[1, 2, 3]]},
+            "A locked table seats 1 with 2, a pair kept apart",
+        ),
+        (
+            {"players": [1, 2, 3, 4, 5, 6], "table_sizes": [3], "locked": [[1, 2, 3, 4]]},
+            "A locked table of 4 is not a size allowed",
+        ),
+        ({"players": list(range(MAX_PLAYERS + 1))}, f"at most {MAX_PLAYERS} players"),
+    ],
+)
 def test_bad_input_is_refused_with_exit_two(tmp_path, data, says, capsys):
     with pytest.raises(CommandError) as refused:
         call_command("pods", "--input", write(tmp_path, data))
@@ -244,8 +287,13 @@ def test_bad_input_is_refused_with_exit_two(tmp_path, data, says, capsys):
 
 
 def test_the_pods_command_exits_two_from_the_shell(tmp_path):
-    done = subprocess.run([sys.executable, "manage.py", "pods", "--input", str(tmp_path / "missing.json")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "pods", "--input", str(tmp_path / "missing.json")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "Cannot read" in done.stderr and done.stdout == ""
 
 
@@ -255,9 +303,28 @@ def test_night_from_json_ignores_history_about_absentees():
 
 
 def test_the_league_nights_benchmark_runs():
-    done = subprocess.run([sys.executable, "bench/league_nights.py", "--small-cases", "2", "--sizes", "13",
-                           "--nights", "1", "--reference-seconds", "1", "--big-players", "24", "--season-nights", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "bench/league_nights.py",
+            "--small-cases",
+            "2",
+            "--sizes",
+            "13",
+            "--nights",
+            "1",
+            "--reference-seconds",
+            "1",
+            "--big-players",
+            "24",
+            "--season-nights",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "every case optimal: yes" in done.stdout
 
@@ -330,8 +397,12 @@ def test_a_night_with_no_split_names_the_rule_that_makes_it_so():
     with pytest.raises(PodsError, match="the pairs kept apart") as refused:
         propose(apart)
     assert refused.value.params["rule"] == "forbidden"
-    games = Night(players=players, games={"shitenno": (4,), "teikoku": (3,)},
-                  accepts={p: {"shitenno"} for p in range(1, 14)}, time_budget=ROOMY)  # 13 at tables of 4 only
+    games = Night(
+        players=players,
+        games={"shitenno": (4,), "teikoku": (3,)},
+        accepts={p: {"shitenno"} for p in range(1, 14)},
+        time_budget=ROOMY,
+    )  # 13 at tables of 4 only
     with pytest.raises(PodsError, match="the games each player plays") as refused:
         propose(games)
     assert refused.value.params["rule"] == "games"
@@ -339,25 +410,38 @@ def test_a_night_with_no_split_names_the_rule_that_makes_it_so():
 
 # --- issue 37: the exact and the solver paths answer the same objective -----------------------------------------
 
-small_nights = st.integers(min_value=4, max_value=12).flatmap(lambda n: st.fixed_dictionaries({
-    "n": st.just(n),
-    "sizes": st.sampled_from([(3, 4), (2, 3, 4), (2, 4), (3, 4, 5)]),
-    "mix": st.sampled_from(["fill", "free"]),
-    "met": st.dictionaries(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]),
-                           st.sampled_from([1, 2, 3, 0.5]), max_size=30),
-    "seats": st.dictionaries(st.integers(1, n), st.tuples(*[st.integers(0, 3)] * 4), max_size=n),
-    "forbidden": st.lists(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]),
-                          max_size=4),
-}))
+small_nights = st.integers(min_value=4, max_value=12).flatmap(
+    lambda n: st.fixed_dictionaries(
+        {
+            "n": st.just(n),
+            "sizes": st.sampled_from([(3, 4), (2, 3, 4), (2, 4), (3, 4, 5)]),
+            "mix": st.sampled_from(["fill", "free"]),
+            "met": st.dictionaries(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]),
+                st.sampled_from([1, 2, 3, 0.5]),
+                max_size=30,
+            ),
+            "seats": st.dictionaries(st.integers(1, n), st.tuples(*[st.integers(0, 3)] * 4), max_size=n),
+            "forbidden": st.lists(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] < t[1]), max_size=4
+            ),
+        }
+    )
+)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(small_nights)
 def test_the_exact_search_and_the_solver_agree_on_every_small_night(data):
-    night = Night(players=list(range(1, data["n"] + 1)), table_sizes=data["sizes"], mix=data["mix"],
-                  met={pair(*k): v for k, v in data["met"].items()},
-                  seats={(p, ""): s for p, s in data["seats"].items()},
-                  forbidden={pair(*f) for f in data["forbidden"]}, time_budget=ROOMY)
+    night = Night(
+        players=list(range(1, data["n"] + 1)),
+        table_sizes=data["sizes"],
+        mix=data["mix"],
+        met={pair(*k): v for k, v in data["met"].items()},
+        seats={(p, ""): s for p, s in data["seats"].items()},
+        forbidden={pair(*f) for f in data["forbidden"]},
+        time_budget=ROOMY,
+    )
     if not pods_search.reachable(data["n"], data["sizes"]):
         return
     exact = pods_search.exact(night.players, Evaluator(night), night.mix)
@@ -377,17 +461,23 @@ def test_the_exact_search_and_the_solver_agree_on_every_small_night(data):
 
 # --- issue 37: locked tables are checked and counted ------------------------------------------------------------
 
+
 def test_a_locked_table_is_checked_like_any_other():
     with pytest.raises(PodsError, match="a pair kept apart") as refused:
-        propose(Night(players=list(range(1, 7)), table_sizes=(3,), forbidden={pair(1, 2)},
-                      locked=[Table((1, 2, 3))]))
+        propose(Night(players=list(range(1, 7)), table_sizes=(3,), forbidden={pair(1, 2)}, locked=[Table((1, 2, 3))]))
     assert refused.value.code == "locked_pair"
     with pytest.raises(PodsError, match="not a size allowed") as refused:
         propose(Night(players=list(range(1, 8)), table_sizes=(3, 4), locked=[Table((1, 2))]))
     assert refused.value.code == "locked_size"
     with pytest.raises(PodsError, match="a game he does not play") as refused:
-        propose(Night(players=list(range(1, 8)), games={"shitenno": (3, 4), "teikoku": (3, 4)},
-                      accepts={1: {"teikoku"}}, locked=[Table((1, 2, 3), "shitenno")]))
+        propose(
+            Night(
+                players=list(range(1, 8)),
+                games={"shitenno": (3, 4), "teikoku": (3, 4)},
+                accepts={1: {"teikoku"}},
+                locked=[Table((1, 2, 3), "shitenno")],
+            )
+        )
     assert refused.value.code == "locked_game"
 
 
@@ -407,9 +497,14 @@ def test_the_figures_cover_the_locked_tables_too():
 
 # --- issues 36 and 37: the budget ------------------------------------------------------------------------------
 
+
 def test_a_hard_small_night_is_searched_exactly_not_by_the_clock():
-    night = Night(players=list(range(1, 13)), table_sizes=(2, 3, 4), mix="free",
-                  met={pair(a, b): (a * b) % 3 for a, b in combinations(range(1, 13), 2)})
+    night = Night(
+        players=list(range(1, 13)),
+        table_sizes=(2, 3, 4),
+        mix="free",
+        met={pair(a, b): (a * b) % 3 for a, b in combinations(range(1, 13), 2)},
+    )
     proposal = propose(night)
     assert (proposal.solver["method"], proposal.solver["status"], proposal.exact) == ("exact", "OPTIMAL", True)
     assert all(level["proven"] for level in proposal.solver["levels"].values())
@@ -453,12 +548,15 @@ def test_the_solver_is_told_its_limits():
     assert proposal.solver["limit_seconds"] == 0.5 and proposal.solver["cpu_limit_seconds"] == round(ceiling, 3)
 
 
-@pytest.mark.parametrize("error, dutch", [
-    (PodsError("", "infeasible", rule="forbidden"), "de paren die uit elkaar blijven, laten geen manier over"),
-    (PodsError("", "infeasible", rule="games"), "de spellen die elke speler speelt en de tafelgroottes"),
-    (PodsError("", "locked_pair", a=1, b=2), "Aan een vastgezette tafel zit een paar dat uit elkaar moet blijven"),
-    (PodsError("", "too_many_players", count=500, max=MAX_PLAYERS), f"hoogstens {MAX_PLAYERS} spelers"),
-])
+@pytest.mark.parametrize(
+    "error, dutch",
+    [
+        (PodsError("", "infeasible", rule="forbidden"), "de paren die uit elkaar blijven, laten geen manier over"),
+        (PodsError("", "infeasible", rule="games"), "de spellen die elke speler speelt en de tafelgroottes"),
+        (PodsError("", "locked_pair", a=1, b=2), "Aan een vastgezette tafel zit een paar dat uit elkaar moet blijven"),
+        (PodsError("", "too_many_players", count=500, max=MAX_PLAYERS), f"hoogstens {MAX_PLAYERS} spelers"),
+    ],
+)
 def test_the_site_says_the_new_refusals_in_dutch(error, dutch):
     from django.utils import translation
 

@@ -32,7 +32,7 @@ def test_the_last_phase_stops_once_the_ceiling_is_spent_whatever_work_is_left():
     met = {frozenset(pair): 1 for pair in combinations(range(1, 21), 2)}
     night = Night(players=players, met=met, mix="fill")
     evaluator = Evaluator(night)
-    start = [set(players[i:i + 4]) for i in range(0, 40, 4)]  # players 1-20 meet again at every table
+    start = [set(players[i : i + 4]) for i in range(0, 40, 4)]  # players 1-20 meet again at every table
     spent = pods_budget.Cpu(0.0)
     assert pods_improve.settle(start, evaluator, "fill", 10**9, 0, spent) == start
     assert pods_improve.settle(start, evaluator, "fill", 10**9, 0) != start  # with time, it does better

@@ -24,11 +24,15 @@ def planted(sizes, mix, table_sizes=(3, 4)):
     seated at tables of 3-4 at all."""
     groups = groups_of(sizes)
     group = {p: i for i, members in enumerate(groups) for p in members}
-    matched = {frozenset(pair) for i in range(0, len(groups) - 1, 2)
-               for pair in zip(groups[i], groups[i + 1], strict=False)}
+    matched = {
+        frozenset(pair) for i in range(0, len(groups) - 1, 2) for pair in zip(groups[i], groups[i + 1], strict=False)
+    }
     players = [p for members in groups for p in members]
-    forbidden = {frozenset((a, b)) for a, b in combinations(players, 2)
-                 if group[a] != group[b] and frozenset((a, b)) not in matched}
+    forbidden = {
+        frozenset((a, b))
+        for a, b in combinations(players, 2)
+        if group[a] != group[b] and frozenset((a, b)) not in matched
+    }
     return Night(players=players, table_sizes=table_sizes, forbidden=forbidden, mix=mix)
 
 
@@ -50,8 +54,9 @@ def test_a_night_with_no_split_is_refused_with_the_proof_and_its_reason(mix):
     with pytest.raises(PodsError) as refused:
         propose(night)
     assert refused.value.code == "infeasible" and refused.value.params == {"rule": "forbidden", "count": 30}
-    assert str(refused.value) == ("No split keeps every hard rule: the pairs kept apart leave no way to seat the "
-                                  "30 players at tables of [3, 4].")
+    assert str(refused.value) == (
+        "No split keeps every hard rule: the pairs kept apart leave no way to seat the 30 players at tables of [3, 4]."
+    )
     from django.utils import translation
 
     from leagues.nights.services import pods_message
@@ -74,9 +79,13 @@ def test_the_hard_nights_benchmark_runs_and_refuses_no_night_that_has_a_split():
     import sys
     from pathlib import Path
 
-    done = subprocess.run([sys.executable, "bench/optimiser_hard.py", "--sizes", "13", "--per-size", "4",
-                           "--reference-seconds", "2"], cwd=Path(__file__).resolve().parents[2],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "bench/optimiser_hard.py", "--sizes", "13", "--per-size", "4", "--reference-seconds", "2"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert " 0 false refusals" in done.stdout
 
@@ -87,8 +96,10 @@ def test_the_refusal_without_a_proof_never_says_ask_again():
     from leagues.nights.services import pods_message
 
     error = PodsError("", "undecided", seconds=20)
-    assert pods_message(error) == ("The optimiser's complete search neither found a split nor proved that none "
-                                   "exists in 20 seconds: the pairs kept apart are too many to decide.")
+    assert pods_message(error) == (
+        "The optimiser's complete search neither found a split nor proved that none "
+        "exists in 20 seconds: the pairs kept apart are too many to decide."
+    )
     with translation.override("nl"):
         assert pods_message(error).startswith("De volledige zoektocht van de optimalisator vond in 20 seconden")
 
@@ -96,8 +107,9 @@ def test_the_refusal_without_a_proof_never_says_ask_again():
 def test_the_possible_tables_of_a_planted_night_lie_within_its_groups():
     night = planted([4, 3, 4, 3], "free")
     tables = pods_feasible.possible_tables(night.players, Evaluator(night), night, {3, 4})
-    within = sorted(sorted(t) for members in groups_of([4, 3, 4, 3]) for size in (3, 4)
-                    for t in combinations(members, size))
+    within = sorted(
+        sorted(t) for members in groups_of([4, 3, 4, 3]) for size in (3, 4) for t in combinations(members, size)
+    )
     assert sorted(sorted(t) for t in tables) == within  # a group of 4, its four threes; a group of 3 itself
 
 
@@ -148,8 +160,9 @@ def test_fill_makes_its_tables_fewer_even_at_a_repeat_which_free_does_not():
     # player 10 met 1-9: whichever table of 3 is dissolved into the other three, someone sits with 10 again
     from leagues.nights import pods_improve
 
-    night = Night(players=list(range(1, 13)), table_sizes=(3, 4),
-                  met={frozenset((10, p)): 1 for p in range(1, 10)}, mix="fill")
+    night = Night(
+        players=list(range(1, 13)), table_sizes=(3, 4), met={frozenset((10, p)): 1 for p in range(1, 10)}, mix="fill"
+    )
     start = [{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}]
     assert len(pods_improve.fewer_tables(start, Evaluator(night))) == 4  # free: the repeats come first
     fewer = pods_improve.fewer_tables(start, Evaluator(night), repeats_may_grow=True)
@@ -164,8 +177,9 @@ def test_fill_halves_the_count_of_tables_and_proves_the_fewest():
 
     night = planted([4, 4, 4, 3, 3, 3, 3], "fill", table_sizes=(2, 3, 4))
     evaluator = Evaluator(night)
-    cover = pods_feasible.Columns(pods_feasible.possible_tables(night.players, evaluator, night, {2, 3, 4}),
-                                  night.players)
+    cover = pods_feasible.Columns(
+        pods_feasible.possible_tables(night.players, evaluator, night, {2, 3, 4}), night.players
+    )
     assert cover.at_most(6).solve(5)[0] == "INFEASIBLE"
     groups = groups_of([4, 4, 4, 3, 3, 3, 3])
     ten = [set(g[:2]) for g in groups[:3]] + [set(g[2:]) for g in groups[:3]] + [set(g) for g in groups[3:]]

@@ -34,32 +34,46 @@ def some_split(players, rng: random.Random, evaluator: Evaluator) -> list[set]:
         sizes = [3] * threes + [4] * ((len(order) - 3 * threes) // 4)
         tables, at = [], 0
         for size in sizes:
-            tables.append(set(order[at:at + size]))
+            tables.append(set(order[at : at + size]))
             at += size
         if keeps_rules(tables, evaluator):
             return tables
     return []
 
 
-nights = st.integers(13, 30).flatmap(lambda n: st.fixed_dictionaries({
-    "n": st.just(n),
-    "met": st.dictionaries(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
-                           st.sampled_from([0.5, 1, 2, 3]), max_size=3 * n),
-    "seats": st.dictionaries(st.integers(1, n), st.tuples(*[st.integers(0, 4)] * 4), max_size=n),
-    "forbidden": st.lists(st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
-                          max_size=4),
-    "mix": st.sampled_from(["fill", "free"]),
-    "seed": st.integers(0, 1000),
-}))
+nights = st.integers(13, 30).flatmap(
+    lambda n: st.fixed_dictionaries(
+        {
+            "n": st.just(n),
+            "met": st.dictionaries(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]),
+                st.sampled_from([0.5, 1, 2, 3]),
+                max_size=3 * n,
+            ),
+            "seats": st.dictionaries(st.integers(1, n), st.tuples(*[st.integers(0, 4)] * 4), max_size=n),
+            "forbidden": st.lists(
+                st.tuples(st.integers(1, n), st.integers(1, n)).filter(lambda t: t[0] != t[1]), max_size=4
+            ),
+            "mix": st.sampled_from(["fill", "free"]),
+            "seed": st.integers(0, 1000),
+        }
+    )
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nights)
 def test_settling_never_makes_a_split_worse_nor_breaks_a_rule(data):
     players = list(range(1, data["n"] + 1))
-    night = Night(players=players, table_sizes=(3, 4), met={pair(*k): v for k, v in data["met"].items()},
-                  seats={(p, ""): s for p, s in data["seats"].items()},
-                  forbidden={pair(*f) for f in data["forbidden"]}, mix=data["mix"], seed=data["seed"])
+    night = Night(
+        players=players,
+        table_sizes=(3, 4),
+        met={pair(*k): v for k, v in data["met"].items()},
+        seats={(p, ""): s for p, s in data["seats"].items()},
+        forbidden={pair(*f) for f in data["forbidden"]},
+        mix=data["mix"],
+        seed=data["seed"],
+    )
     evaluator = Evaluator(night)
     shuffled = some_split(players, random.Random(data["seed"]), evaluator)
     warm, warm_key = pods_solver._warm_start(players, evaluator, night)  # a split swaps cannot improve
@@ -70,8 +84,10 @@ def test_settling_never_makes_a_split_worse_nor_breaks_a_rule(data):
 def check_settled(night: Night, evaluator: Evaluator, start: list) -> None:
     players = sorted(night.players)
     before = key(start, evaluator, night.mix)
-    for settled in (pods_improve.reassign(start, evaluator, night.mix, 5_000, night.seed),
-                    pods_improve.settle(start, evaluator, night.mix, 20_000, night.seed)):
+    for settled in (
+        pods_improve.reassign(start, evaluator, night.mix, 5_000, night.seed),
+        pods_improve.settle(start, evaluator, night.mix, 20_000, night.seed),
+    ):
         assert sorted(p for t in settled for p in t) == players, "everyone seated once"
         assert keeps_rules(settled, evaluator)
         assert sorted(map(len, settled)) == sorted(map(len, start)), "the table sizes are kept"
@@ -117,9 +133,11 @@ def test_a_small_night_is_answered_without_loading_or_tools():
     import sys
     from pathlib import Path
 
-    script = ("import sys; from leagues.nights.pods import Night, propose; "
-              "propose(Night(players=list(range(1, 13)), table_sizes=(2, 3, 4, 5, 6), mix='free')); "
-              "print(sorted(m for m in sys.modules if m.startswith('ortools'))[:1])")
+    script = (
+        "import sys; from leagues.nights.pods import Night, propose; "
+        "propose(Night(players=list(range(1, 13)), table_sizes=(2, 3, 4, 5, 6), mix='free')); "
+        "print(sorted(m for m in sys.modules if m.startswith('ortools'))[:1])"
+    )
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

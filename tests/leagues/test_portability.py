@@ -54,13 +54,21 @@ def play_table(club, alice, bob, *, seed: int, upto: int | None = None):
     """A Shitennō table of alice and bob; move 10 is taken back and entered again, with idempotency keys."""
     setup, moves = random_legal_game(seed, 2)
     session = game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
         club=club,
     )
     for i, move in enumerate(moves[:upto]):
         session.refresh_from_db()
-        game_services.move_record(session=session, seq=session.head_seq, move=move, user=alice if i % 2 else bob,
-                                  idempotency_key=f"key-{seed}-{i}" if i % 3 == 0 else None)
+        game_services.move_record(
+            session=session,
+            seq=session.head_seq,
+            move=move,
+            user=alice if i % 2 else bob,
+            idempotency_key=f"key-{seed}-{i}" if i % 3 == 0 else None,
+        )
         if i == 10:
             session.refresh_from_db()
             game_services.move_undo(session=session, seq=session.head_seq, user=bob)
@@ -84,10 +92,14 @@ def build_club_history(alice, bob, carol):
     results.result_sign_off(result=disputed, user=bob, agreed=False, note="I won that one")
     sign_all(enter(season, alice, [(bob, 1, None), (alice, 2, None)], days_ago=4, game="Go"), bob)
     results.result_update(
-        result=first, version=first.version, user=alice,
-        entries=[{"player": player_for_user(carol), "rank": 1, "score": 31},
-                 {"player": player_for_user(alice), "rank": 2, "score": 30},
-                 {"player": player_for_user(bob), "rank": 3, "score": 20}],
+        result=first,
+        version=first.version,
+        user=alice,
+        entries=[
+            {"player": player_for_user(carol), "rank": 1, "score": 31},
+            {"player": player_for_user(alice), "rank": 2, "score": 30},
+            {"player": player_for_user(bob), "rank": 3, "score": 20},
+        ],
     )
     enter(season, alice, [(alice, 2, 1), (carol, 1, 2)], days_ago=1)  # still waiting for carol
 
@@ -126,30 +138,81 @@ def picture() -> dict:
 
     return {
         "club": list(Club.objects.values_list("name", "slug", "description", "members_public", "created_at")),
-        "members": sorted((m.player.name, user(m.player.user), m.role, m.joined_at)
-                          for m in Membership.objects.select_related("player__user")),
-        "ratings": {(*scope(r.kind, r.key), r.player.name): (r.mu, r.sigma, r.games)
-                    for r in Rating.objects.select_related("player")},
-        "history": sorted((*scope(e.kind, e.key), e.player.name, e.played_on, e.mu_before, e.sigma_before,
-                           e.mu_after, e.sigma_after) for e in RatingEvent.objects.select_related("player")),
-        "standings": {(season.name, s.player.name): (s.position, s.ranked, s.points, s.games, s.wins, s.seconds,
-                                                     s.opponents_points, s.margin, s.separated_by)
-                      for season in Season.objects.all() for s in selectors.standings_of(season)},
+        "members": sorted(
+            (m.player.name, user(m.player.user), m.role, m.joined_at)
+            for m in Membership.objects.select_related("player__user")
+        ),
+        "ratings": {
+            (*scope(r.kind, r.key), r.player.name): (r.mu, r.sigma, r.games)
+            for r in Rating.objects.select_related("player")
+        },
+        "history": sorted(
+            (*scope(e.kind, e.key), e.player.name, e.played_on, e.mu_before, e.sigma_before, e.mu_after, e.sigma_after)
+            for e in RatingEvent.objects.select_related("player")
+        ),
+        "standings": {
+            (season.name, s.player.name): (
+                s.position,
+                s.ranked,
+                s.points,
+                s.games,
+                s.wins,
+                s.seconds,
+                s.opponents_points,
+                s.margin,
+                s.separated_by,
+            )
+            for season in Season.objects.all()
+            for s in selectors.standings_of(season)
+        },
         "results": sorted(
-            (r.game, r.played_on, r.status, r.version, r.season.name if r.season else None,
-             r.session.code if r.session else None, user(r.created_by), r.created_at,
-             tuple((e.player.name, e.rank, e.score) for e in r.entries.all()),
-             tuple((o.player.name, user(o.by), o.agreed, o.note, o.created_at) for o in r.sign_offs.all()))
+            (
+                r.game,
+                r.played_on,
+                r.status,
+                r.version,
+                r.season.name if r.season else None,
+                r.session.code if r.session else None,
+                user(r.created_by),
+                r.created_at,
+                tuple((e.player.name, e.rank, e.score) for e in r.entries.all()),
+                tuple((o.player.name, user(o.by), o.agreed, o.note, o.created_at) for o in r.sign_offs.all()),
+            )
             for r in Result.objects.select_related("season", "session", "created_by")
         ),
-        "tables": {s.code: (s.game, s.status, s.head_seq, s.state, s.outcome, s.setup, user(s.created_by),
-                            s.created_at, s.finished_at, [(x.position, x.player.name, x.colour) for x in s.seats.all()])
-                   for s in TableSession.objects.all()},
-        "moves": {s.code: [(e.seq, e.kind, e.payload, e.description, user(e.entered_by), e.idempotency_key,
-                            e.created_at) for e in s.events.order_by("seq").select_related("entered_by")]
-                  for s in TableSession.objects.all()},
-        "audit": sorted((a.action, user(a.user), a.created_at, a.object_type, a.object_id is not None,
-                         json.dumps(a.details, sort_keys=True)) for a in AuditEntry.objects.all()),
+        "tables": {
+            s.code: (
+                s.game,
+                s.status,
+                s.head_seq,
+                s.state,
+                s.outcome,
+                s.setup,
+                user(s.created_by),
+                s.created_at,
+                s.finished_at,
+                [(x.position, x.player.name, x.colour) for x in s.seats.all()],
+            )
+            for s in TableSession.objects.all()
+        },
+        "moves": {
+            s.code: [
+                (e.seq, e.kind, e.payload, e.description, user(e.entered_by), e.idempotency_key, e.created_at)
+                for e in s.events.order_by("seq").select_related("entered_by")
+            ]
+            for s in TableSession.objects.all()
+        },
+        "audit": sorted(
+            (
+                a.action,
+                user(a.user),
+                a.created_at,
+                a.object_type,
+                a.object_id is not None,
+                json.dumps(a.details, sort_keys=True),
+            )
+            for a in AuditEntry.objects.all()
+        ),
     }
 
 
@@ -165,8 +228,21 @@ def assert_same_numbers(before: dict, after: dict) -> None:
 
 def wipe() -> None:
     """Empty the database in dependency order, as a fresh one would be."""
-    for model in (AuditEntry, RatingEvent, Rating, Standing, SignOff, ResultEntry, Result, MoveEvent, Seat,
-                  TableSession, Season, League, Membership):
+    for model in (
+        AuditEntry,
+        RatingEvent,
+        Rating,
+        Standing,
+        SignOff,
+        ResultEntry,
+        Result,
+        MoveEvent,
+        Seat,
+        TableSession,
+        Season,
+        League,
+        Membership,
+    ):
         model.objects.all().delete()
     Player.objects.update(merged_into=None)
     Player.objects.all().delete()
@@ -198,7 +274,10 @@ def test_it_brings_a_club_back_with_the_same_standings_ratings_and_move_logs(ali
         assert before[part] == after[part], part
     assert all(not u.has_usable_password() for u in User.objects.all())
     assert sorted(User.objects.values_list("username", "email")) == [
-        ("alice", "alice@example.org"), ("bob", "bob@example.org"), ("carol", "carol@example.org")]
+        ("alice", "alice@example.org"),
+        ("bob", "bob@example.org"),
+        ("carol", "carol@example.org"),
+    ]
     assert imported.invite_token != club.invite_token  # secrets are not carried over
 
 
@@ -265,7 +344,9 @@ def test_it_exports_results_as_csv_one_row_per_player(alice, bob, carol):
     assert len(rows) - 1 == ResultEntry.objects.count()
     go = [r for r in rows[1:] if r[1] == "Go"]
     assert [(r[2], r[3], r[5], r[6], r[7], r[8]) for r in go] == [
-        ("Winter league", "2026", "counted", "bob", "1", ""), ("Winter league", "2026", "counted", "alice", "2", "")]
+        ("Winter league", "2026", "counted", "bob", "1", ""),
+        ("Winter league", "2026", "counted", "alice", "2", ""),
+    ]
     assert any(r[6] == "Uncle Ken" and r[8] == "20" for r in rows)  # a whole score without ".0"
 
 
@@ -289,13 +370,16 @@ def test_a_counted_status_in_the_file_is_not_taken_without_its_sign_offs(alice, 
     assert not RatingEvent.objects.filter(result=forged_now).exists()  # the ratings were made without it
 
 
-@pytest.mark.parametrize(("where", "value", "message"), [
-    ("slug", "../../etc/passwd", "club.slug '../../etc/passwd' is refused"),
-    ("name", "Edo\x00Gamers", "club.name: The text cannot hold a NUL character"),
-    ("name", "Edo\ud800", "club.name: The text holds a broken character (a lone UTF-16 surrogate)"),
-    ("name", "\u202eEdo", "club.name: The text cannot hold characters that change the direction"),
-    ("description", "Edo\x07", "club.description: The text cannot hold control characters"),
-])
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("slug", "../../etc/passwd", "club.slug '../../etc/passwd' is refused"),
+        ("name", "Edo\x00Gamers", "club.name: The text cannot hold a NUL character"),
+        ("name", "Edo\ud800", "club.name: The text holds a broken character (a lone UTF-16 surrogate)"),
+        ("name", "\u202eEdo", "club.name: The text cannot hold characters that change the direction"),
+        ("description", "Edo\x07", "club.description: The text cannot hold control characters"),
+    ],
+)
 def test_it_refuses_a_forged_slug_or_a_nul_naming_where(alice, tmp_path, where, value, message):
     data = json.loads(json.dumps(club_export(club_of(alice))))
     data["club"][where] = value
@@ -333,9 +417,11 @@ def test_an_older_export_naming_a_game_by_its_name_comes_back_under_the_slug(ali
     wipe()
     club_import(data)
     assert set(Result.objects.values_list("game", flat=True)) == {row["game"] for row in data["results"]} - {
-        "Shitennō"} | {"shitenno"}
-    assert all(league.games.count("shitenno") == 1 and "Shitennō" not in league.games
-               for league in League.objects.all())
+        "Shitennō"
+    } | {"shitenno"}
+    assert all(
+        league.games.count("shitenno") == 1 and "Shitennō" not in league.games for league in League.objects.all()
+    )
     assert not Rating.objects.filter(kind="game", key="Shitennō").exists()
 
 

@@ -19,11 +19,15 @@ def queue_of(task_name: str) -> str:
 
 def test_imports_and_the_nightly_rebuilds_go_to_the_heavy_queue_and_a_result_s_jobs_to_the_default():
     assert settings.HEAVY_QUEUE == "heavy"
-    for name in ("leagues.tasks.import_plays_job", "leagues.tasks.ratings_recompute_all",
-                 "games.tasks.stats_rebuild"):
+    for name in ("leagues.tasks.import_plays_job", "leagues.tasks.ratings_recompute_all", "games.tasks.stats_rebuild"):
         assert queue_of(name) == "heavy", name
-    for name in ("leagues.tasks.outbox_run_many", "leagues.tasks.outbox_sweep", "leagues.tasks.ratings_apply_result",
-                 "leagues.nights.propose_round", "leagues.notifications.tasks.hourly"):
+    for name in (
+        "leagues.tasks.outbox_run_many",
+        "leagues.tasks.outbox_sweep",
+        "leagues.tasks.ratings_apply_result",
+        "leagues.nights.propose_round",
+        "leagues.notifications.tasks.hourly",
+    ):
         assert queue_of(name) == "celery", name
 
 
@@ -32,8 +36,10 @@ def hinted_queues(body) -> list:
     eager, app.conf.task_always_eager = app.conf.task_always_eager, False  # as with a broker
     sent = []
     try:
-        with mock.patch.object(outbox, "_hint_pool"), mock.patch.object(
-                app, "send_task", lambda *args, **kwargs: sent.append(kwargs.get("queue"))):
+        with (
+            mock.patch.object(outbox, "_hint_pool"),
+            mock.patch.object(app, "send_task", lambda *args, **kwargs: sent.append(kwargs.get("queue"))),
+        ):
             body()
     finally:
         app.conf.task_always_eager = eager

@@ -55,10 +55,17 @@ def test_two_admins_editing_one_result_one_wins_the_other_gets_409(celery_worker
         client = Client()
         client.force_login(user)
         barrier.wait()
-        response = client.patch(f"/api/results/{result.pk}/", {"version": result.version, "entries": [
-            {"player": player_for_user(winner).pk, "rank": 1, "score": 40},
-            {"player": player_for_user(alice if winner == bob else bob).pk, "rank": 2, "score": 10}]},
-            content_type="application/json")
+        response = client.patch(
+            f"/api/results/{result.pk}/",
+            {
+                "version": result.version,
+                "entries": [
+                    {"player": player_for_user(winner).pk, "rank": 1, "score": 40},
+                    {"player": player_for_user(alice if winner == bob else bob).pk, "rank": 2, "score": 10},
+                ],
+            },
+            content_type="application/json",
+        )
         statuses.append(response.status_code)
         connection.close()
 
@@ -82,8 +89,9 @@ def test_two_admins_editing_one_result_one_wins_the_other_gets_409(celery_worker
 
 def _blocked_on_a_lock() -> bool:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock'")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
         return cursor.fetchone()[0] > 0
 
 
@@ -105,8 +113,10 @@ def test_a_result_counted_during_a_full_recompute_is_folded_in_afterwards(club, 
 
         db = connection.settings_dict
         holder = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
-        holder.execute("SELECT 1 FROM leagues_standing WHERE season_id = %s AND player_id = %s FOR UPDATE",
-                       [season.pk, player_for_user(alice).pk])
+        holder.execute(
+            "SELECT 1 FROM leagues_standing WHERE season_id = %s AND player_id = %s FOR UPDATE",
+            [season.pk, player_for_user(alice).pk],
+        )
         done = []
 
         def recompute() -> None:
@@ -132,7 +142,9 @@ def test_a_result_counted_during_a_full_recompute_is_folded_in_afterwards(club, 
         assert second.status == "counted"
         assert (first.in_standings, second.in_standings) == (True, False)  # only what the recompute read
         assert sorted(Standing.objects.filter(season=season).values_list("player__name", "games", "points")) == [
-            ("alice", 1, 3.0), ("bob", 1, 0.0)]
+            ("alice", 1, 3.0),
+            ("bob", 1, 0.0),
+        ]
 
         fold = LeagueJob.objects.get(job="fold_result", target=str(second.pk))
         assert outbox.run(fold.pk) is True  # the second game's own job folds it in

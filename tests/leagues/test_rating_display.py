@@ -46,8 +46,11 @@ def test_over_ten_thousand_games_a_win_never_lowers_and_a_loss_never_raises_the_
 def test_the_conservative_estimate_alone_would_not_keep_that_promise():
     """Why the number follows mu (docs/ratings.md): openskill's tau lets sigma grow after a win that moved mu
     little, so mu - 3 sigma drops after some wins."""
-    dropped = sum(1 for place, _n, (m0, s0), (m1, s1) in _simulated_games(10_000, seed=29)
-                  if place == 1 and m1 - 3 * s1 < m0 - 3 * s0)
+    dropped = sum(
+        1
+        for place, _n, (m0, s0), (m1, s1) in _simulated_games(10_000, seed=29)
+        if place == 1 and m1 - 3 * s1 < m0 - 3 * s0
+    )
     assert dropped > 0
 
 
@@ -154,7 +157,7 @@ def _games_with_spread(b: float, count: int, seed: int) -> list[list[tuple[int, 
 
 def _fit(games) -> float:
     """The site's fit over the scope's window (its last 1,000 games)."""
-    return shown_rating.fitted_performance_sd(games[len(games) - shown_rating.fit_window(len(games)):])
+    return shown_rating.fitted_performance_sd(games[len(games) - shown_rating.fit_window(len(games)) :])
 
 
 def test_a_scope_s_own_performance_spread_is_found_from_its_games():
@@ -206,8 +209,15 @@ def _club(spread: float, seed: int) -> tuple[list[float], list[tuple[float, floa
 def _wanted(skill: list[float], ratings: list[tuple[float, float]]) -> float:
     """The b that makes the chances of every pair of the club's players closest to their true chances
     Phi((s_i - s_j) / sqrt(2)) (cross-entropy)."""
-    pairs = [(math.erfc(-(skill[i] - skill[j]) / 2) / 2, ratings[i][0] - ratings[j][0],
-              ratings[i][1] ** 2 + ratings[j][1] ** 2) for i in range(40) for j in range(i + 1, 40)]
+    pairs = [
+        (
+            math.erfc(-(skill[i] - skill[j]) / 2) / 2,
+            ratings[i][0] - ratings[j][0],
+            ratings[i][1] ** 2 + ratings[j][1] ** 2,
+        )
+        for i in range(40)
+        for j in range(i + 1, 40)
+    ]
 
     def loss(log_b: float) -> float:
         total = 0.0
@@ -234,8 +244,7 @@ def test_in_a_300_game_club_b_is_the_one_the_true_skills_want():
 
 
 def test_the_window_is_the_last_1000_games():
-    assert [shown_rating.fit_window(n) for n in (1, 3, 4, 300, 2500, 3000, 100_000)] == [1, 3, 4, 300, 1000, 1000,
-                                                                                          1000]
+    assert [shown_rating.fit_window(n) for n in (1, 3, 4, 300, 2500, 3000, 100_000)] == [1, 3, 4, 300, 1000, 1000, 1000]
 
 
 def test_every_game_of_the_window_counts():
@@ -270,4 +279,5 @@ def test_the_chances_read_with_a_scope_s_spread():
     (a, _b) = shown_rating.chances([(30.0, 3.0), (25.0, 4.0)], performance_sd=20.0)
     assert abs(a.win - (1 + math.erf(5 / math.sqrt(9 + 16 + 2 * 400) / math.sqrt(2))) / 2) < 1e-12
     assert shown_rating.chances([(30.0, 3.0), (25.0, 4.0)], performance_sd=None) == shown_rating.chances(
-        [(30.0, 3.0), (25.0, 4.0)])
+        [(30.0, 3.0), (25.0, 4.0)]
+    )

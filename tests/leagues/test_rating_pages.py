@@ -23,7 +23,8 @@ def test_the_rankings_show_the_displayed_rating_marked_provisional(client, club,
 
 
 def test_the_rankings_can_hide_who_has_not_played_for_a_while_without_rewriting_a_rating(
-        client, club, alice, bob, carol):
+    client, club, alice, bob, carol
+):
     league, _season, _pending = rated_season(club, alice, bob, carol)  # the counted game was 3 days ago
     before = snapshot()
     assert "alice" in client.get(f"/rankings/?scope=league:{league.pk}&active=90").content.decode()
@@ -67,15 +68,18 @@ def test_the_chances_api_answers_each_seat_in_order_summing_to_one(api, club, al
     assert dave_seat["rating"] == 1500 and dave_seat["provisional"] is True
 
 
-@pytest.mark.parametrize(("players", "says"), [
-    ("", "Give 2 to 5 players, not 0"),
-    ("{a}", "Give 2 to 5 players, not 1"),
-    ("{a},{b},{a}", "repeated {a}"),
-    ("{a},999999", "No such player: 999999"),
-    ("{a},99999999999999999999", "No such player: 99999999999999999999"),  # past the id column: no 500
-    ("{a},x", "'x' is not a player id"),
-    ("{a},{b},{a},{b},{a},{b}", "not 6"),
-])
+@pytest.mark.parametrize(
+    ("players", "says"),
+    [
+        ("", "Give 2 to 5 players, not 0"),
+        ("{a}", "Give 2 to 5 players, not 1"),
+        ("{a},{b},{a}", "repeated {a}"),
+        ("{a},999999", "No such player: 999999"),
+        ("{a},99999999999999999999", "No such player: 99999999999999999999"),  # past the id column: no 500
+        ("{a},x", "'x' is not a player id"),
+        ("{a},{b},{a},{b},{a},{b}", "not 6"),
+    ],
+)
 def test_the_chances_api_says_what_is_wrong_with_the_players(api, alice, bob, players, says):
     ids = {"a": alice.player.pk, "b": bob.player.pk}
     answer = api.get(f"/api/games/shitenno/chances/?players={players.format(**ids)}")
@@ -97,7 +101,8 @@ def test_the_chances_api_refuses_a_player_count_the_game_does_not_allow(api, ali
     assert answer.status_code == 400
     engine = small.engine
     assert answer.json()["errors"]["players"] == [
-        f"{engine.name} is played by {engine.min_players} to {engine.max_players} players, not 5."]
+        f"{engine.name} is played by {engine.min_players} to {engine.max_players} players, not 5."
+    ]
     assert snapshot() == before
     five = next(game for game in all_games() if game.engine.min_players <= 5 <= game.engine.max_players)
     assert api.get(f"/api/games/{five.slug}/chances/?players={ids}").status_code == 200
@@ -123,8 +128,9 @@ def test_a_table_page_shows_each_seats_chance_from_the_games_read_together(clien
 
     rated_season(club, alice, bob, carol)
     setup, _legal = random_legal_game(3, 2)
-    session = game_services.session_create(game="shitenno", created_by=alice,
-                                           players=[alice.player, bob.player], setup=setup)
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, players=[alice.player, bob.player], setup=setup
+    )
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert "Chances" in page and "alice has a" in page and "bob has a" in page
     from leagues.rating.chances import table_chances
@@ -148,8 +154,9 @@ def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it
     rated_season(club, alice, bob, carol)
     counted = Result.objects.get(status=Result.Status.COUNTED)
     setup, _legal = random_legal_game(3, 3)
-    session = game_services.session_create(game="shitenno", created_by=alice,
-                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, players=[alice.player, bob.player, carol.player], setup=setup
+    )
     TableSession.objects.filter(pk=session.pk).update(status=TableSession.Status.FINISHED)
     Result.objects.filter(pk=counted.pk).update(session=session)
     page = client.get(f"/tables/{session.code}/").content.decode()
@@ -159,7 +166,8 @@ def test_a_finished_rated_tables_page_says_the_chances_the_players_had_before_it
 
 
 def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_query(
-        client, club, alice, bob, carol, django_assert_num_queries):
+    client, club, alice, bob, carol, django_assert_num_queries
+):
     """Issue 40: a game whose own games gave a wide performance spread (b = 40, stored by the rating job) gives
     flatter chances than the fixed b, on the API's selector, a league night's round and the table page, and reading
     it costs no query of its own."""
@@ -183,15 +191,17 @@ def test_every_reader_of_the_chances_takes_the_scope_s_own_spread_in_the_same_qu
         (round_,) = tables_chances([("shitenno", ids)])
     assert [s.win for s in round_] == wide
     setup, _legal = random_legal_game(3, 3)
-    session = game_services.session_create(game="shitenno", created_by=alice,
-                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, players=[alice.player, bob.player, carol.player], setup=setup
+    )
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert f"alice has a {round(wide[0] * 100)}% chance" in page
     assert round(wide[0] * 100) != round(fixed[0].win * 100)
 
 
 def test_every_reader_of_the_chances_reads_the_scope_s_posterior_skills_in_the_same_query(
-        client, club, alice, bob, carol, django_assert_num_queries):
+    client, club, alice, bob, carol, django_assert_num_queries
+):
     """Issue 40: a game whose latest games gave posterior skills (stored by the rating job; set here so the reading
     is pinned) has its chances read from them, not from the ratings, on the API's selector, a league night's round
     and an open table's page, in one query each; a player outside those games is new to them (N(0, spread²)); a
@@ -219,13 +229,21 @@ def test_every_reader_of_the_chances_reads_the_scope_s_posterior_skills_in_the_s
         (round_,) = tables_chances([("shitenno", ids)])
     assert [s.win for s in round_] == expected
     setup, _legal = random_legal_game(3, 3)
-    session = game_services.session_create(game="shitenno", created_by=alice,
-                                           players=[alice.player, bob.player, carol.player], setup=setup)
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, players=[alice.player, bob.player, carol.player], setup=setup
+    )
     page = client.get(f"/tables/{session.code}/").content.decode()
     assert f"bob has a {round(expected[1] * 100)}% chance" in page
     assert seats[0].read_together and "From this game’s latest results, read together" in page
     client.force_login(alice)
-    new_table = client.get("/tables/new/chances/", {"game": "shitenno", "players_count": 3,
-                                                    "seat0_player": alice.player.pk, "seat1_player": bob.player.pk,
-                                                    "seat2_player": carol.player.pk}).content.decode()
+    new_table = client.get(
+        "/tables/new/chances/",
+        {
+            "game": "shitenno",
+            "players_count": 3,
+            "seat0_player": alice.player.pk,
+            "seat1_player": bob.player.pk,
+            "seat2_player": carol.player.pk,
+        },
+    ).content.decode()
     assert "read together" in new_table and f"bob has a {round(expected[1] * 100)}% chance" in new_table

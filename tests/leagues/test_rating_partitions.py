@@ -46,15 +46,20 @@ def rows_in(table: str, key: str | None = None) -> int:
 def partition_of(key: str) -> tuple[int, str] | None:
     """(oid, name) of the table attached for `key`, or None."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT c.oid, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-                       "WHERE i.inhparent = 'leagues_ratingevent'::regclass AND c.relname = %s",
-                       [rating_partitions.partition_name(key)])
+        cursor.execute(
+            "SELECT c.oid, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = 'leagues_ratingevent'::regclass AND c.relname = %s",
+            [rating_partitions.partition_name(key)],
+        )
         return cursor.fetchone()
 
 
 def scope_rows(kind: str, key: str) -> list[tuple]:
-    return sorted(RatingEvent.objects.filter(kind=kind, key=key).values_list(
-        "pk", "result_id", "player_id", "played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"))
+    return sorted(
+        RatingEvent.objects.filter(kind=kind, key=key).values_list(
+            "pk", "result_id", "player_id", "played_on", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        )
+    )
 
 
 def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and_indexes_it_like_the_table(swaps):
@@ -65,8 +70,11 @@ def test_a_full_recompute_fills_the_scopes_own_partition_with_the_folds_rows_and
     assert partition_of("shitenno")
     assert rows_in(SHITENNO) == RatingEvent.objects.count() > 0
     with connection.cursor() as cursor:  # each of the table's indexes adopted one built on the partition
-        cursor.execute("SELECT x.indexrelid, i.inhparent FROM pg_index x LEFT JOIN pg_inherits i "
-                       "ON i.inhrelid = x.indexrelid WHERE x.indrelid = %s::regclass", [SHITENNO])
+        cursor.execute(
+            "SELECT x.indexrelid, i.inhparent FROM pg_index x LEFT JOIN pg_inherits i "
+            "ON i.inhrelid = x.indexrelid WHERE x.indrelid = %s::regclass",
+            [SHITENNO],
+        )
         built = cursor.fetchall()
         cursor.execute("SELECT indexrelid FROM pg_index WHERE indrelid = 'leagues_ratingevent'::regclass")
         parents = {oid for (oid,) in cursor.fetchall()}
@@ -82,8 +90,10 @@ def test_nothing_before_the_swap_locks_the_partitioned_table(swaps, monkeypatch)
 
     def look_then_swap(key, table):
         with connection.cursor() as cursor:
-            cursor.execute("SELECT mode FROM pg_locks WHERE pid = pg_backend_pid() AND relation IN "
-                           "('leagues_ratingevent'::regclass, 'leagues_ratingevent_default'::regclass)")
+            cursor.execute(
+                "SELECT mode FROM pg_locks WHERE pid = pg_backend_pid() AND relation IN "
+                "('leagues_ratingevent'::regclass, 'leagues_ratingevent_default'::regclass)"
+            )
             held.extend(mode for (mode,) in cursor.fetchall())
         swap(key, table)
 
@@ -121,8 +131,17 @@ def test_a_scope_holding_rows_is_rerated_in_place_keeping_its_ids(swaps):
 def test_rows_written_by_the_orm_land_in_the_default_partition_and_leave_it_at_the_scopes_first_store_write():
     rated, rows = make_results(16, per_day=2)
     player = Player.objects.create(name="stray")
-    RatingEvent.objects.create(kind="game", key="shitenno", result=rows[0], player=player, played_on=DAY,
-                               mu_before=25, sigma_before=8, mu_after=26, sigma_after=7)
+    RatingEvent.objects.create(
+        kind="game",
+        key="shitenno",
+        result=rows[0],
+        player=player,
+        played_on=DAY,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=26,
+        sigma_after=7,
+    )
     assert rows_in(rating_partitions.DEFAULT, "shitenno") == 1 and partition_of("shitenno") is None
     rating_store.ratings_recompute(kind="game", key="shitenno", since=rows[8].played_on)  # an incremental write
     assert rows_in(rating_partitions.DEFAULT, "shitenno") == 0
@@ -132,8 +151,17 @@ def test_rows_written_by_the_orm_land_in_the_default_partition_and_leave_it_at_t
 
 def test_a_full_recompute_replaces_the_scopes_rows_left_in_the_default_partition():
     rated, rows = make_results(10)
-    RatingEvent.objects.create(kind="game", key="shitenno", result=rows[0], player=Player.objects.create(name="x"),
-                               played_on=DAY, mu_before=25, sigma_before=8, mu_after=26, sigma_after=7)
+    RatingEvent.objects.create(
+        kind="game",
+        key="shitenno",
+        result=rows[0],
+        player=Player.objects.create(name="x"),
+        played_on=DAY,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=26,
+        sigma_after=7,
+    )
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert rows_in(rating_partitions.DEFAULT, "shitenno") == 0
     assert_equals_fold(rated)
@@ -143,10 +171,12 @@ def test_a_result_counted_after_a_full_recompute_is_rated_incrementally_into_the
     rated, rows = make_results(20)
     rating_store.ratings_recompute(kind="game", key="shitenno")
     people = list(Player.objects.order_by("pk")[:3])
-    late = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=30),
-                                 status=Result.Status.COUNTED, ranked_publicly=True)
-    ResultEntry.objects.bulk_create(ResultEntry(result=late, player=p, rank=r) for p, r in zip(people, (2, 1, 3),
-                                                                                            strict=True))
+    late = Result.objects.create(
+        game="shitenno", played_on=DAY + datetime.timedelta(days=30), status=Result.Status.COUNTED, ranked_publicly=True
+    )
+    ResultEntry.objects.bulk_create(
+        ResultEntry(result=late, player=p, rank=r) for p, r in zip(people, (2, 1, 3), strict=True)
+    )
     rating_store.ratings_apply_result(result=late)
     rated.append(RatedResult(late.pk, tuple((p.pk, r) for p, r in zip(people, (2, 1, 3), strict=True))))
     assert_equals_fold(rated)
@@ -246,10 +276,19 @@ def many_results(count: int = 300, seated: int = 4) -> list[Result]:
     """`count` counted results of `seated` players each (more history rows than bulk._ANALYZE_FROM), in bulk."""
     people = Player.objects.bulk_create(Player(name=f"n{i}") for i in range(20))
     rows = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=DAY + datetime.timedelta(days=n // 10), status=Result.Status.COUNTED,
-               ranked_publicly=True) for n in range(count))
-    ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[(n + k) % 20], rank=k + 1)
-                                    for n, result in enumerate(rows) for k in range(seated))
+        Result(
+            game="shitenno",
+            played_on=DAY + datetime.timedelta(days=n // 10),
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
+        for n in range(count)
+    )
+    ResultEntry.objects.bulk_create(
+        ResultEntry(result=result, player=people[(n + k) % 20], rank=k + 1)
+        for n, result in enumerate(rows)
+        for k in range(seated)
+    )
     return rows
 
 
@@ -279,9 +318,19 @@ def test_a_partition_made_at_a_scopes_first_store_write_is_analysed_with_the_row
     day, gives it its partition (moving them) and rewrites them through bulk.replace_binary."""
     rows = many_results()
     RatingEvent.objects.bulk_create(
-        RatingEvent(kind="game", key="shitenno", result=entry.result, player_id=entry.player_id,
-                    played_on=entry.result.played_on, mu_before=25, sigma_before=8, mu_after=25, sigma_after=8)
-        for entry in ResultEntry.objects.select_related("result"))
+        RatingEvent(
+            kind="game",
+            key="shitenno",
+            result=entry.result,
+            player_id=entry.player_id,
+            played_on=entry.result.played_on,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=25,
+            sigma_after=8,
+        )
+        for entry in ResultEntry.objects.select_related("result")
+    )
     assert partition_of("shitenno") is None
     rating_store.ratings_recompute(kind="game", key="shitenno", since=rows[0].played_on)
     assert rows_in(SHITENNO) == 1200 and rows_in(rating_partitions.DEFAULT, "shitenno") == 0

@@ -109,16 +109,24 @@ def test_players_tied_for_a_place_are_read_alike():
 def test_a_wild_upset_between_far_apart_players_stays_finite():
     """A player who won 60 games loses to one who lost 60: the draws far in a normal's tail stay in their
     intervals (drawn as the mirror image) and nothing becomes infinite or NaN."""
-    games = [[("strong", 1), (f"x{i % 5}", 2)] for i in range(60)] + [[(f"x{i % 5}", 1), ("weak", 2)]
-                                                                    for i in range(60)]
+    games = [[("strong", 1), (f"x{i % 5}", 2)] for i in range(60)] + [
+        [(f"x{i % 5}", 1), ("weak", 2)] for i in range(60)
+    ]
     skills = posterior.fit([*games, [("weak", 1), ("strong", 2)]])
     assert all(math.isfinite(mean) and math.isfinite(sd) and sd > 0 for mean, sd in skills.players.values())
     assert skills.players["strong"][0] > skills.players["weak"][0]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.lists(st.tuples(st.integers(0, 7), st.integers(1, 4)), min_size=2, max_size=5,
-                         unique_by=lambda seat: seat[0]), min_size=1, max_size=30))
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.integers(0, 7), st.integers(1, 4)), min_size=2, max_size=5, unique_by=lambda seat: seat[0]
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
 def test_any_games_give_finite_skills_for_exactly_their_ordered_players(games):
     read = posterior.fit(games)
     ordered = [game for game in games if len({rank for _p, rank in game}) > 1]
@@ -138,8 +146,12 @@ def test_rust_widens_a_posterior_skill_as_it_widens_a_rating_until_the_player_is
 
 def _results(games, people):
     for n, game in enumerate(games):
-        result = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=n),
-                                       status=Result.Status.COUNTED, ranked_publicly=True)
+        result = Result.objects.create(
+            game="shitenno",
+            played_on=DAY + datetime.timedelta(days=n),
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[p], rank=r) for p, r in game)
 
 
@@ -152,8 +164,9 @@ def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spr
     _skill, games = club_games(40, players=7, seed=9)
     _results(games, people)
     rating_store.ratings_recompute(kind="game", key="shitenno")
-    expected = posterior.fit([[(people[p].pk, r) for p, r in game] for game in games],
-                             {}, window=40)  # everyone new to the scope in its first game
+    expected = posterior.fit(
+        [[(people[p].pk, r) for p, r in game] for game in games], {}, window=40
+    )  # everyone new to the scope in its first game
     stored = {r.player_id: r for r in Rating.objects.filter(kind="game", key="shitenno")}
     assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd == expected.spread
     assert set(expected.players) == set(stored)
@@ -162,8 +175,7 @@ def test_the_rating_job_stores_each_player_s_posterior_skill_and_the_scope_s_spr
 
 
 @pytest.mark.django_db
-def test_a_scope_with_more_games_than_the_window_keeps_its_posterior_and_reads_who_left_it_by_his_rating(
-        monkeypatch):
+def test_a_scope_with_more_games_than_the_window_keeps_its_posterior_and_reads_who_left_it_by_his_rating(monkeypatch):
     """Issue 50 finding 2: the posterior was dropped whole at game 1,001 (the window's size, 40 here). Now the
     window's games are read with each player's rating at its start as his prior, and a player whose games all left
     the window is read from his rating by the window's slope, with the scope's spread."""
@@ -194,10 +206,10 @@ def test_a_scope_with_more_games_than_the_window_keeps_its_posterior_and_reads_w
 @pytest.mark.django_db
 def test_a_scope_s_first_game_is_read_together_already():
     alice, bob = Player.objects.create(name="alice"), Player.objects.create(name="bob")
-    result = Result.objects.create(game="shitenno", played_on=DAY, status=Result.Status.COUNTED,
-                                   ranked_publicly=True)
-    ResultEntry.objects.bulk_create([ResultEntry(result=result, player=alice, rank=1),
-                                     ResultEntry(result=result, player=bob, rank=2)])
+    result = Result.objects.create(game="shitenno", played_on=DAY, status=Result.Status.COUNTED, ranked_publicly=True)
+    ResultEntry.objects.bulk_create(
+        [ResultEntry(result=result, player=alice, rank=1), ResultEntry(result=result, player=bob, rank=2)]
+    )
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert RatingFit.objects.get(kind="game", key="shitenno").skill_sd > 0
     read = {r.player_id: r.chance_mean for r in Rating.objects.filter(kind="game", key="shitenno")}
@@ -220,8 +232,12 @@ def test_the_migration_asks_every_rated_scope_to_be_rated_again_and_its_job_fits
     people = [Player.objects.create(name=f"p{i}") for i in range(7)]
     _skill, games = club_games(30, players=7, seed=4)
     for n, game in enumerate(games):
-        result = Result.objects.create(game="shitenno", played_on=DAY + datetime.timedelta(days=n),
-                                       status=Result.Status.COUNTED, ranked_publicly=True)
+        result = Result.objects.create(
+            game="shitenno",
+            played_on=DAY + datetime.timedelta(days=n),
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=people[p], rank=r) for p, r in game)
     rating_store.ratings_recompute(kind="game", key="shitenno")
     RatingFit.objects.update(skill_sd=None)  # as the rows stood before the migration
@@ -313,8 +329,20 @@ def test_another_seed_of_the_sampler_moves_no_seat_s_chance_by_much(monkeypatch)
     def read(seed: int) -> np.ndarray:
         monkeypatch.setattr(posterior, "SEED", seed)
         fitted = posterior.fit(window, known)
-        return np.array([c.win for seated in asked for c in rating_display.posterior_chances(
-            [fitted.players[p] if p in fitted.players else (fitted.slope * (state[p][0] - DEFAULT_MU),
-                                                            fitted.residual) for p in seated], fitted.spread)])
+        return np.array(
+            [
+                c.win
+                for seated in asked
+                for c in rating_display.posterior_chances(
+                    [
+                        fitted.players[p]
+                        if p in fitted.players
+                        else (fitted.slope * (state[p][0] - DEFAULT_MU), fitted.residual)
+                        for p in seated
+                    ],
+                    fitted.spread,
+                )
+            ]
+        )
 
     assert np.abs(read(40) - read(41)).max() * 100 < 5

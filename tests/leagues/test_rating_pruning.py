@@ -34,8 +34,17 @@ def site(alice, bob):
         rating_partitions.ensure_partition(key)
         for player in (alice.player, bob.player):
             Rating.objects.create(kind=kind, key=key, player=player, mu=25, sigma=8, games=1)
-            RatingEvent.objects.create(kind=kind, key=key, player=player, result=result, played_on="2026-11-26",
-                                       mu_before=25, sigma_before=8.3, mu_after=25, sigma_after=8)
+            RatingEvent.objects.create(
+                kind=kind,
+                key=key,
+                player=player,
+                result=result,
+                played_on="2026-11-26",
+                mu_before=25,
+                sigma_before=8.3,
+                mu_after=25,
+                sigma_after=8,
+            )
     return [alice.player.pk, bob.player.pk]
 
 
@@ -61,8 +70,11 @@ def test_a_subquery_taking_the_key_from_the_outer_row_plans_every_partition(site
     """The shape issue 46 found (the reference this file's tests must differ from): every scope's partition."""
     from django.db.models import OuterRef, Subquery
 
-    old = Subquery(RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"),
-                                              key=OuterRef("key")).order_by("-played_on").values("played_on")[:1])
+    old = Subquery(
+        RatingEvent.objects.filter(player=OuterRef("player_id"), kind=OuterRef("kind"), key=OuterRef("key"))
+        .order_by("-played_on")
+        .values("played_on")[:1]
+    )
     sql, params = Rating.objects.filter(kind="game", key="shitenno").annotate(last=old).query.sql_with_params()
     assert len(partitions_planned(sql, params)) >= len(SCOPES)
 
@@ -88,8 +100,14 @@ def test_the_table_page_s_seats_plan_the_games_partition_only(site, alice):
     setup = random_legal_game(3, 2)[0]
     from games.engines import get_engine
 
-    session = TableSession.objects.create(game="shitenno", rules_version="1", setup=setup, created_by=alice,
-                                          state=get_engine("shitenno").initial_state(setup), is_public=True)
+    session = TableSession.objects.create(
+        game="shitenno",
+        rules_version="1",
+        setup=setup,
+        created_by=alice,
+        state=get_engine("shitenno").initial_state(setup),
+        is_public=True,
+    )
     for position, player_id in enumerate(site):
         Seat.objects.create(session=session, position=position, player=Player.objects.get(pk=player_id))
     (sql,) = captured(lambda: game_selectors.session_for_viewer(code=session.code, viewer=alice, rated=True))

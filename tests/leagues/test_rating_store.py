@@ -28,12 +28,17 @@ def make_results(count: int, *, players: int = 7, per_day: int = 4, seed: int = 
     people = [Player.objects.create(name=f"p{i}") for i in range(players)]
     rated, rows = [], []
     for n in range(count):
-        result = Result.objects.create(game=game, played_on=DAY + datetime.timedelta(days=n // per_day),
-                                       status=Result.Status.COUNTED, ranked_publicly=True)
+        result = Result.objects.create(
+            game=game,
+            played_on=DAY + datetime.timedelta(days=n // per_day),
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
         seated = rng.sample(people, rng.randint(2, 4))
         ranks = [rng.randint(1, len(seated)) for _ in seated]
-        ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r) for p, r in zip(seated, ranks,
-                                                                                                   strict=True))
+        ResultEntry.objects.bulk_create(
+            ResultEntry(result=result, player=p, rank=r) for p, r in zip(seated, ranks, strict=True)
+        )
         rated.append(RatedResult(result.pk, tuple((p.pk, r) for p, r in zip(seated, ranks, strict=True))))
         rows.append(result)
     return rated, rows
@@ -48,12 +53,19 @@ def assert_equals_fold(rated, kind="game", key="shitenno"):
     ratings = stored(kind, key)
     assert set(ratings) == set(final)
     for player, state in final.items():
-        assert (ratings[player].mu, ratings[player].sigma, ratings[player].games) == (state.mu, state.sigma,
-                                                                                      state.games)
-    events = sorted(RatingEvent.objects.filter(kind=kind, key=key).values_list(
-        "result_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after"))
-    assert events == sorted((c.result_id, c.player, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after)
-                            for c in history)
+        assert (ratings[player].mu, ratings[player].sigma, ratings[player].games) == (
+            state.mu,
+            state.sigma,
+            state.games,
+        )
+    events = sorted(
+        RatingEvent.objects.filter(kind=kind, key=key).values_list(
+            "result_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        )
+    )
+    assert events == sorted(
+        (c.result_id, c.player, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after) for c in history
+    )
 
 
 def test_fold_columns_is_fold_bit_for_bit_with_ties_and_unsorted_ranks():
@@ -73,8 +85,7 @@ def test_fold_columns_is_fold_bit_for_bit_with_ties_and_unsorted_ranks():
     out = tuple(array("d") for _ in range(4))
     fold_columns(players, ranks, bounds, state, out)
     assert {p: tuple(s) for p, s in state.items()} == {p: (r.mu, r.sigma, r.games) for p, r in final.items()}
-    assert list(zip(*out, strict=True)) == [(c.mu_before, c.sigma_before, c.mu_after, c.sigma_after)
-                                            for c in history]
+    assert list(zip(*out, strict=True)) == [(c.mu_before, c.sigma_before, c.mu_after, c.sigma_after) for c in history]
     with pytest.raises(ValueError):
         fold_columns(array("q", [1]), array("h", [1]), array("q", [0, 1]), {}, out)
 
@@ -82,10 +93,12 @@ def test_fold_columns_is_fold_bit_for_bit_with_ties_and_unsorted_ranks():
 def test_an_empty_scope_is_copied_straight_in_and_a_full_one_replaced_keeping_unchanged_ids(monkeypatch):
     rated, _rows = make_results(40)
     straight, replaced = [], []
-    monkeypatch.setattr(rating_store, "copy_in_binary",
-                        lambda *a, **k: straight.append(a[0]) or bulk.copy_in_binary(*a, **k))
-    monkeypatch.setattr(rating_store, "replace_binary",
-                        lambda *a, **k: replaced.append(a[0]) or bulk.replace_binary(*a, **k))
+    monkeypatch.setattr(
+        rating_store, "copy_in_binary", lambda *a, **k: straight.append(a[0]) or bulk.copy_in_binary(*a, **k)
+    )
+    monkeypatch.setattr(
+        rating_store, "replace_binary", lambda *a, **k: replaced.append(a[0]) or bulk.replace_binary(*a, **k)
+    )
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 40
     assert_equals_fold(rated)
     if connection.vendor == "postgresql":
@@ -104,8 +117,7 @@ def test_the_start_state_of_a_rerate_takes_the_last_result_of_the_day_by_id():
     since = rows[12].played_on  # the third day: two full days before it, six results each
     assert rows[11].played_on < since
     before, _ = rate_results(rated[:12])
-    start = rating_store._start_state(RatingEvent.objects.filter(kind="game", key="shitenno",
-                                                                    played_on__lt=since))
+    start = rating_store._start_state(RatingEvent.objects.filter(kind="game", key="shitenno", played_on__lt=since))
     assert start == {p: [r.mu, r.sigma, r.games] for p, r in before.items()}
 
 
@@ -155,10 +167,12 @@ def test_a_rerate_from_a_date_updates_kept_rows_in_place_and_replaces_a_swapped_
     rating_store.ratings_recompute(kind="game", key="shitenno")
     assert snapshot() == after
 
+
 def test_a_result_with_one_entry_is_counted_but_changes_nothing():
     rated, rows = make_results(10)
-    lone = Result.objects.create(game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED,
-                                 ranked_publicly=True)
+    lone = Result.objects.create(
+        game="shitenno", played_on=rows[4].played_on, status=Result.Status.COUNTED, ranked_publicly=True
+    )
     ResultEntry.objects.create(result=lone, player=Player.objects.create(name="solo"), rank=1)
     assert rating_store.ratings_recompute(kind="game", key="shitenno") == 11
     assert_equals_fold(rated)
@@ -173,8 +187,17 @@ def test_deleting_a_result_or_a_player_still_deletes_their_history():
     gone.delete()
     assert not RatingEvent.objects.filter(result_id=gone.pk).exists()
     player = Player.objects.create(name="short-lived")
-    RatingEvent.objects.create(kind="game", key="x", result=rows[0], player=player, played_on=DAY, mu_before=25,
-                               sigma_before=8, mu_after=26, sigma_after=7)
+    RatingEvent.objects.create(
+        kind="game",
+        key="x",
+        result=rows[0],
+        player=player,
+        played_on=DAY,
+        mu_before=25,
+        sigma_before=8,
+        mu_after=26,
+        sigma_after=7,
+    )
     player.delete()
     assert not RatingEvent.objects.filter(player_id=player.pk).exists()
 
@@ -182,8 +205,10 @@ def test_deleting_a_result_or_a_player_still_deletes_their_history():
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="binary COPY is PostgreSQL's")
 def test_binary_copy_round_trip():
     body, width, offsets = bulk.copy_out_fixed(
-        "SELECT g::bigint, (DATE '2000-01-01' + g)::date, (g * 3)::smallint FROM generate_series(-2, 4) g", [],
-        (8, 4, 2))
+        "SELECT g::bigint, (DATE '2000-01-01' + g)::date, (g * 3)::smallint FROM generate_series(-2, 4) g",
+        [],
+        (8, 4, 2),
+    )
     assert len(body) == 7 * width
     assert list(bulk.to_array(bulk.field_bytes(body, width, offsets[0], 8), "q")) == list(range(-2, 5))
     assert list(bulk.to_array(bulk.field_bytes(body, width, offsets[1], 4, 2, 5), "i")) == [0, 1, 2]
@@ -191,7 +216,7 @@ def test_binary_copy_round_trip():
     rows = bulk.binary_rows(3, [(4, b"abcd", False), (8, bulk.big_endian(array("d", [0.5, -1.25, 1e300])), True)])
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMPORARY TABLE round_trip (t text, x float8)")
-        bulk.copy_in_binary("round_trip", ["t", "x"], [rows[: len(rows) // 3], rows[len(rows) // 3:]])
+        bulk.copy_in_binary("round_trip", ["t", "x"], [rows[: len(rows) // 3], rows[len(rows) // 3 :]])
         cursor.execute("SELECT t, x FROM round_trip")
         assert cursor.fetchall() == [("abcd", 0.5), ("abcd", -1.25), ("abcd", 1e300)]
 
@@ -213,13 +238,16 @@ def test_a_rerate_from_a_date_after_a_result_moved_later_replaces_its_old_rows()
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="array literals are PostgreSQL's")
-@pytest.mark.parametrize(("pg_type", "values"), [
-    ("float8", [1.5, None, -1e-09, 0.1 + 0.2, 1e300, -0.0, float("inf"), 2 / 3]),
-    ("bytea", [b"", None, bytes(range(256)), b'"{},\\']),
-    ("bigint", [0, -1, 2**62, None]),
-    ("int", [7, None]),
-    ("bool", [True, False, None]),
-])
+@pytest.mark.parametrize(
+    ("pg_type", "values"),
+    [
+        ("float8", [1.5, None, -1e-09, 0.1 + 0.2, 1e300, -0.0, float("inf"), 2 / 3]),
+        ("bytea", [b"", None, bytes(range(256)), b'"{},\\']),
+        ("bigint", [0, -1, 2**62, None]),
+        ("int", [7, None]),
+        ("bool", [True, False, None]),
+    ],
+)
 def test_an_array_literal_reads_back_as_the_same_values(pg_type, values):
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT %s::{pg_type}[]", [bulk.array_literal(values, pg_type)])
@@ -235,9 +263,8 @@ def _expected_fit(rated) -> float:
 
     _final, history = rate_results(rated)
     before = {(c.result_id, c.player): (c.mu_before, c.sigma_before) for c in history}
-    games = [[(player, *before[(result.result_id, player)], rank) for player, rank in result.ranks]
-             for result in rated]
-    return rating_display.fitted_performance_sd(games[len(games) - rating_display.fit_window(len(games)):])
+    games = [[(player, *before[(result.result_id, player)], rank) for player, rank in result.ranks] for result in rated]
+    return rating_display.fitted_performance_sd(games[len(games) - rating_display.fit_window(len(games)) :])
 
 
 def test_the_rating_job_stores_the_scope_s_own_spread_and_a_new_result_refits_it():

@@ -59,8 +59,7 @@ def test_openskill_does_not_average_tied_players_changes_and_neither_do_we():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.floats(10, 40), st.floats(1, 9)), min_size=3, max_size=6),
-       st.integers(2, 3))
+@given(st.lists(st.tuples(st.floats(10, 40), st.floats(1, 9)), min_size=3, max_size=6), st.integers(2, 3))
 def test_tied_games_match_openskill_exactly(before, tied):
     """Games with ties only, at any ratings: the same numbers as openskill's rate(), ties not averaged."""
     ranks = [1] * tied + list(range(tied + 1, len(before) + 1))

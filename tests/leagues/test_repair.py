@@ -41,7 +41,8 @@ def test_it_repairs_every_scope_even_with_a_league_without_counted_games(club, a
 
     assert snapshot() == healthy  # the incremental jobs were right: nothing to repair
     assert summary["scopes"] == len(rating_store.rating_scopes()) and f"league:{empty.pk}" in {
-        f"{kind}:{key}" for kind, key in rating_store.rating_scopes()}
+        f"{kind}:{key}" for kind, key in rating_store.rating_scopes()
+    }
     assert summary["seasons"] == 2
     assert (summary["scopes_changed"], summary["seasons_changed"], summary["failed"]) == ([], [], [])
     assert not Standing.objects.filter(season=empty_season).exists()
@@ -73,7 +74,9 @@ def test_one_failing_scope_does_not_stop_the_others(club, alice, bob):
             raise RuntimeError("disk full")
         return real(kind=kind, key=key, since=since)
 
-    with mock.patch.object(rating_store, "ratings_recompute", broken_for_the_empty_league), \
-            pytest.raises(repair.RepairIncomplete, match=f"league:{empty.pk}"):
+    with (
+        mock.patch.object(rating_store, "ratings_recompute", broken_for_the_empty_league),
+        pytest.raises(repair.RepairIncomplete, match=f"league:{empty.pk}"),
+    ):
         repair.repair_all()
     assert snapshot() == healthy  # every other scope and every season was repaired

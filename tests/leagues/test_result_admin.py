@@ -96,10 +96,16 @@ def test_a_result_corrected_in_the_admin_is_rerated_ranked_and_recounted(client,
     season, first, _second = two_counted
     before = snapshot()
     form = change_form(client, first)
-    alice_row = next(k[: -len("-player")] for k, v in form.items()
-                     if k.startswith("entries-") and k.endswith("-player") and v == str(player_for_user(alice).pk))
-    carol_row = next(k[: -len("-player")] for k, v in form.items()
-                     if k.startswith("entries-") and k.endswith("-player") and v == str(player_for_user(carol).pk))
+    alice_row = next(
+        k[: -len("-player")]
+        for k, v in form.items()
+        if k.startswith("entries-") and k.endswith("-player") and v == str(player_for_user(alice).pk)
+    )
+    carol_row = next(
+        k[: -len("-player")]
+        for k, v in form.items()
+        if k.startswith("entries-") and k.endswith("-player") and v == str(player_for_user(carol).pk)
+    )
     form[f"{alice_row}-rank"], form[f"{carol_row}-rank"] = "3", "1"  # the first and the last place swapped
     saved = client.post(reverse("admin:leagues_result_change", args=[first.pk]), form)
     assert saved.status_code == 302, saved.content.decode()[:2000]
@@ -135,8 +141,10 @@ def test_a_result_deleted_in_the_admin_leaves_the_ratings_standings_and_tallies(
 
 def test_results_deleted_from_the_admins_list_each_ask_for_their_jobs(client, root, two_counted):
     season, first, second = two_counted
-    page = client.post(reverse("admin:leagues_result_changelist"),
-                       {"action": "delete_selected", "_selected_action": [first.pk, second.pk], "post": "yes"})
+    page = client.post(
+        reverse("admin:leagues_result_changelist"),
+        {"action": "delete_selected", "_selected_action": [first.pk, second.pk], "post": "yes"},
+    )
     assert page.status_code == 302
     outbox.sweep(older_than=0)
     assert not RatingEvent.objects.exists() and not Rating.objects.exists()
@@ -160,4 +168,3 @@ def test_the_admin_cannot_edit_derived_rows(client, root, two_counted):
     assert page.status_code == 403
     assert Rating.objects.get(pk=rating.pk).mu == rating.mu
     assert client.get(reverse("admin:leagues_standing_add")).status_code == 403
-

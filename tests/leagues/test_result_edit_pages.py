@@ -41,9 +41,12 @@ def entered(club, alice, carol):
 def _state(result):
     """What an edit or a delete would change: the result's row, its placings, its sign-offs and the audit trail."""
     row = Result.objects.filter(pk=result.pk).values("version", "played_on", "status").first()
-    return (row, sorted(result.entries.values_list("player__name", "rank", "score")) if row else [],
-            sorted(SignOff.objects.filter(result_id=result.pk).values_list("player_id", "by_id", "agreed")),
-            AuditEntry.objects.count())
+    return (
+        row,
+        sorted(result.entries.values_list("player__name", "rank", "score")) if row else [],
+        sorted(SignOff.objects.filter(result_id=result.pk).values_list("player_id", "by_id", "agreed")),
+        AuditEntry.objects.count(),
+    )
 
 
 def _edit_data(result, **changes):
@@ -64,8 +67,9 @@ def test_the_organiser_corrects_a_result_on_its_edit_page(client, entered, alice
     assert form["version"].value() == entered.version
     version = entered.version
     carol_row = entered.entries.get(rank=2).player_id
-    swapped = _edit_data(entered, player_1=carol_row, player_2=player_for_user(alice).pk,
-                         next=reverse("results_waiting"))
+    swapped = _edit_data(
+        entered, player_1=carol_row, player_2=player_for_user(alice).pk, next=reverse("results_waiting")
+    )
     answer = client.post(url, swapped)
     assert answer.status_code == 302 and answer["Location"] == reverse("results_waiting")
     entered.refresh_from_db()
@@ -169,15 +173,18 @@ def test_the_edit_form_keeps_every_player_of_a_big_result(client, club, alice):
     as_user(client, alice)
     form = client.get(reverse("result_edit", args=[result.pk])).context["form"]
     assert len(form.rows()) == 9
-    answer = client.post(reverse("result_edit", args=[result.pk]),
-                         _edit_data(result, played_on=(TODAY - datetime.timedelta(days=2)).isoformat()))
+    answer = client.post(
+        reverse("result_edit", args=[result.pk]),
+        _edit_data(result, played_on=(TODAY - datetime.timedelta(days=2)).isoformat()),
+    )
     assert answer.status_code == 302
     result.refresh_from_db()
     assert result.entries.count() == 8 and result.played_on == TODAY - datetime.timedelta(days=2)
 
 
 def test_a_correction_asks_every_player_to_sign_again_as_it_says_not_only_those_whose_places_changed(
-        client, club, alice, bob, carol):
+    client, club, alice, bob, carol
+):
     """Issue 50: the text said "the players whose places changed sign it again" while every sign-off but the
     editor's was dropped. The rule kept is the behaviour (a changed result is another result, so each player agrees
     to it again); the form and the message now say so, in English and Dutch."""
@@ -191,7 +198,8 @@ def test_a_correction_asks_every_player_to_sign_again_as_it_says_not_only_those_
     client.force_login(alice)
     url = reverse("result_edit", args=[result.pk])
     assert "every player signs the result again before it counts, not only those whose places changed" in html.unescape(
-        client.get(url).content.decode())
+        client.get(url).content.decode()
+    )
     her, his = player_for_user(carol).pk, gus.pk
     answer = client.post(url, _edit_data(result, player_2=his, player_3=her, next=reverse("results_waiting")))
     assert answer.status_code == 302

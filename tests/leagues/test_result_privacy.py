@@ -12,8 +12,13 @@ pytestmark = pytest.mark.django_db
 
 def test_an_outsider_cannot_read_the_result_of_a_private_table(api, alice, bob, dave):
     setup, moves = random_legal_game(4, 2)
-    table = services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False,
-                                    players=[player_for_user(alice), player_for_user(bob)])
+    table = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        is_public=False,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     for seq, move in enumerate(moves):
         services.move_record(session=table, seq=seq, move=move, user=alice)
     result = Result.objects.get(session=table)
@@ -32,8 +37,14 @@ def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see
     club_join(token=club.invite_token, user=bob)
     league, _season = league_with_season(club, alice)
     setup, moves = random_legal_game(4, 2)
-    table = services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False, club=club,
-                                    players=[player_for_user(alice), player_for_user(bob)])
+    table = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        is_public=False,
+        club=club,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     for seq, move in enumerate(moves):
         services.move_record(session=table, seq=seq, move=move, user=alice)
     result = Result.objects.get(session=table)
@@ -48,8 +59,13 @@ def test_the_league_page_lists_a_private_tables_result_only_to_those_who_may_see
 
 def test_a_players_statistics_leave_out_private_tables_for_outsiders(api, alice, bob, dave):
     setup, moves = random_legal_game(4, 2)
-    table = services.session_create(game="shitenno", created_by=alice, setup=setup, is_public=False,
-                                    players=[player_for_user(alice), player_for_user(bob)])
+    table = services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=setup,
+        is_public=False,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     for seq, move in enumerate(moves):
         services.move_record(session=table, seq=seq, move=move, user=alice)
     from leagues.result import results

@@ -39,8 +39,16 @@ def test_it_lets_only_managers_create_leagues_and_seasons(club, alice, carol):
 def test_it_refuses_bad_season_rules_and_overlaps(club, alice):
     league, season = league_with_season(club, alice)
     with pytest.raises(ValidationError) as error:
-        seasons.season_create(league=league, name="x", starts_on=TODAY, ends_on=TODAY, user=alice,
-                                      points_scheme="custom", custom_points={"3": [1]}, tie_breakers=["luck"])
+        seasons.season_create(
+            league=league,
+            name="x",
+            starts_on=TODAY,
+            ends_on=TODAY,
+            user=alice,
+            points_scheme="custom",
+            custom_points={"3": [1]},
+            tie_breakers=["luck"],
+        )
     assert {"custom_points", "tie_breakers"} <= set(error.value.message_dict)
     with pytest.raises(ValidationError) as error:
         seasons.season_create(league=league, name="again", starts_on=TODAY, ends_on=TODAY, user=alice)
@@ -98,7 +106,9 @@ def test_it_accepts_a_game_without_an_engine(club, alice, carol):
     result = Result.objects.get(pk=result.pk)
     assert (result.game, result.season, result.club, result.status) == ("Go", season, club, "pending")
     assert sorted((e.player.name, e.rank, e.score) for e in result.entries.all()) == [
-        ("alice", 1, None), ("carol", 1, None)]
+        ("alice", 1, None),
+        ("carol", 1, None),
+    ]
     assert list(result.sign_offs.values_list("player__name", "agreed")) == [("alice", True)]
 
 
@@ -118,15 +128,22 @@ def test_it_stores_the_tie_breakers_it_applies(club, alice):
     league, season = league_with_season(club, alice, tie_breakers=[])
     assert season.tie_breakers == ["points"]
     later = TODAY + datetime.timedelta(days=31)
-    wins_only = seasons.season_create(league=league, name="wins", starts_on=later, ends_on=later, user=alice,
-                                              tie_breakers=["wins", "countback"])
+    wins_only = seasons.season_create(
+        league=league, name="wins", starts_on=later, ends_on=later, user=alice, tie_breakers=["wins", "countback"]
+    )
     assert wins_only.tie_breakers == ["points", "wins", "countback"]
     later += datetime.timedelta(days=1)
-    wins_first = seasons.season_create(league=league, name="wins first", starts_on=later, ends_on=later,
-                                               user=alice, tie_breakers=["wins", "points"])
+    wins_first = seasons.season_create(
+        league=league, name="wins first", starts_on=later, ends_on=later, user=alice, tie_breakers=["wins", "points"]
+    )
     assert wins_first.tie_breakers == ["wins", "points"]
-    default = seasons.season_create(league=league, name="default", starts_on=later + datetime.timedelta(1),
-                                            ends_on=later + datetime.timedelta(1), user=alice)
+    default = seasons.season_create(
+        league=league,
+        name="default",
+        starts_on=later + datetime.timedelta(1),
+        ends_on=later + datetime.timedelta(1),
+        user=alice,
+    )
     # no margin: the league is of Shitennō and Go, whose scores are not one unit (issue 50)
     assert default.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head"]
 
@@ -135,11 +152,22 @@ def test_it_turns_a_finished_table_into_a_season_result(club, alice, bob, carol)
     join(club, bob)
     _league, season = league_with_season(club, alice)
     session = TableSession.objects.create(
-        game="shitenno", rules_version="1", setup={}, state={}, created_by=alice, club=club,
-        status=TableSession.Status.FINISHED, finished_at=timezone.now(),
-        outcome={"termination": "end", "details": {}, "placings": [
-            {"seat": 1, "rank": 1, "score": 40, "tiebreak": None},
-            {"seat": 0, "rank": 2, "score": 31, "tiebreak": None}]},
+        game="shitenno",
+        rules_version="1",
+        setup={},
+        state={},
+        created_by=alice,
+        club=club,
+        status=TableSession.Status.FINISHED,
+        finished_at=timezone.now(),
+        outcome={
+            "termination": "end",
+            "details": {},
+            "placings": [
+                {"seat": 1, "rank": 1, "score": 40, "tiebreak": None},
+                {"seat": 0, "rank": 2, "score": 31, "tiebreak": None},
+            ],
+        },
     )
     Seat.objects.create(session=session, position=0, player=player_for_user(alice))
     Seat.objects.create(session=session, position=1, player=player_for_user(bob))
@@ -161,10 +189,12 @@ def test_it_rates_like_openskill_per_game_and_league(club, alice, bob, carol):
     for result in (r1, r2):
         rating_store.ratings_apply_result(result=result)
     ids = {u.username: player_for_user(u).pk for u in (alice, bob, carol)}
-    expected, _ = rate_results([
-        RatedResult(r1.pk, ((ids["alice"], 1), (ids["bob"], 2), (ids["carol"], 3))),
-        RatedResult(r2.pk, ((ids["bob"], 1), (ids["alice"], 1), (ids["carol"], 3))),
-    ])
+    expected, _ = rate_results(
+        [
+            RatedResult(r1.pk, ((ids["alice"], 1), (ids["bob"], 2), (ids["carol"], 3))),
+            RatedResult(r2.pk, ((ids["bob"], 1), (ids["alice"], 1), (ids["carol"], 3))),
+        ]
+    )
     for kind, key in (("game", "shitenno"), ("league", str(league.pk))):
         for player_id, state in expected.items():
             rating = Rating.objects.get(kind=kind, key=key, player_id=player_id)
@@ -190,11 +220,15 @@ def test_it_rerates_from_an_edited_date_like_a_fresh_recompute(club, alice, bob,
     before = snapshot()
 
     edited = results.result_update(
-        result=played[1], version=played[1].version, user=alice,
+        result=played[1],
+        version=played[1].version,
+        user=alice,
         played_on=TODAY - datetime.timedelta(days=8),
-        entries=[{"player": player_for_user(alice), "rank": 1, "score": 50},
-                 {"player": player_for_user(carol), "rank": 2, "score": 10},
-                 {"player": player_for_user(bob), "rank": 3, "score": 5}],
+        entries=[
+            {"player": player_for_user(alice), "rank": 1, "score": 50},
+            {"player": player_for_user(carol), "rank": 2, "score": 10},
+            {"player": player_for_user(bob), "rank": 3, "score": 5},
+        ],
     )
     assert edited.version == 2
     for kind, key in rating_store.rating_scopes():

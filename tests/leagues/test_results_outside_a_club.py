@@ -18,22 +18,29 @@ from leagues.people.players import player_for_user, player_guest_create
 from tests.games.tables import two_player_setup
 
 SPAM = "Visit shitenno-prize.example to verify"
-REFUSED = {"en": "Outside a club you may name only yourself, guests you added and people you share a club or a "
-                 "table with",
-           "nl": "Buiten een club mag je alleen jezelf noemen, gasten die je hebt toegevoegd en mensen met wie je "
-                 "een club of een tafel deelt"}
+REFUSED = {
+    "en": "Outside a club you may name only yourself, guests you added and people you share a club or a table with",
+    "nl": "Buiten een club mag je alleen jezelf noemen, gasten die je hebt toegevoegd en mensen met wie je "
+    "een club of een tafel deelt",
+}
 
 
 def _post(api, players, language="en"):
-    return api.post("/api/results/", {
-        "game": "shitenno", "played_on": timezone.localdate().isoformat(),
-        "entries": [{"player": p.pk, "rank": rank} for rank, p in enumerate(players, start=1)]},
-        headers={"Accept-Language": language})
+    return api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": timezone.localdate().isoformat(),
+            "entries": [{"player": p.pk, "rank": rank} for rank, p in enumerate(players, start=1)],
+        },
+        headers={"Accept-Language": language},
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_twenty_results_naming_a_stranger_are_refused_and_his_waiting_list_stays_empty(
-        api, client, dave, bob, language):
+    api, client, dave, bob, language
+):
     spam = player_guest_create(name=SPAM, created_by=dave)
     stranger = player_for_user(bob)  # bob shares no club and no table with dave
     api.login(dave)
@@ -55,8 +62,12 @@ def test_he_may_name_himself_his_guests_his_club_and_who_sat_at_his_table(api, a
     assert _post(api, [player_for_user(alice), guest]).status_code == 201  # his own guest
     assert _post(api, [player_for_user(alice), player_for_user(carol)]).status_code == 201  # his club's member
     assert _post(api, [player_for_user(alice), player_for_user(bob)]).status_code == 400  # nobody to him yet
-    game_services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
-                                 players=[player_for_user(alice), player_for_user(bob)])
+    game_services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
     assert _post(api, [player_for_user(alice), player_for_user(bob)]).status_code == 201  # they sat at a table
     assert _post(api, [player_for_user(carol), player_for_user(bob)]).status_code == 201  # both known to him
     assert Result.objects.count() == 4

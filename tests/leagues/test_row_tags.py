@@ -34,6 +34,10 @@ def test_points_use_the_reader_s_decimal_separator():
 
     with translation.override("nl"):
         assert [points_here("12.5"), points_here("-0.75"), points_here("66 2/3"), points_here("3")] == [
-            "12,5", "-0,75", "66 2/3", "3"]
+            "12,5",
+            "-0,75",
+            "66 2/3",
+            "3",
+        ]
     with translation.override("en"):
         assert points_here("12.5") == "12.5"

@@ -27,11 +27,18 @@ def table(games, **kw):
     return [(row.player, row.position, row.separated_by) for row in standings(games, **kw)]
 
 
-@pytest.mark.parametrize(("scheme", "count", "points"), [
-    ("3-2-1-0", 4, [3, 2, 1, 0]), ("3-2-1-0", 3, [3, 1.5, 0]), ("3-2-1-0", 2, [3, 0]),
-    ("7-5-3-1", 4, [7, 5, 3, 1]), ("7-5-3-1", 3, [7, 4, 1]),
-    ("percent", 4, [100, 100 * 2 / 3, 100 / 3, 0]), ("percent", 3, [100, 50, 0]),
-])
+@pytest.mark.parametrize(
+    ("scheme", "count", "points"),
+    [
+        ("3-2-1-0", 4, [3, 2, 1, 0]),
+        ("3-2-1-0", 3, [3, 1.5, 0]),
+        ("3-2-1-0", 2, [3, 0]),
+        ("7-5-3-1", 4, [7, 5, 3, 1]),
+        ("7-5-3-1", 3, [7, 4, 1]),
+        ("percent", 4, [100, 100 * 2 / 3, 100 / 3, 0]),
+        ("percent", 3, [100, 50, 0]),
+    ],
+)
 def test_it_gives_the_preset_points(scheme, count, points):
     assert place_points(scheme, count) == pytest.approx(points)
 
@@ -71,7 +78,9 @@ def test_it_breaks_on_count_back_of_second_places():
 def test_it_breaks_on_opponents_points():
     # a and b each win one 2-player game; a beat strong c, b beat weak d.
     games = [
-        game(("a", 1), ("c", 2)), game(("c", 1), ("e", 2)), game(("c", 1), ("e", 2)),
+        game(("a", 1), ("c", 2)),
+        game(("c", 1), ("e", 2)),
+        game(("c", 1), ("e", 2)),
         game(("b", 1), ("d", 2)),
     ]
     rows = table(games, tie_breakers=["points", "opponents_points"])
@@ -154,15 +163,23 @@ def test_points_come_first_unless_placed():
     assert season_tie_breakers(["wins"]) == ["points", "wins"]
     assert season_tie_breakers(["wins", "points"]) == ["wins", "points"]
     # b has more points (3 + 1.5) than a (3 + 0) but a has as many wins: with points first, b leads
-    games = [game(("a", 1), ("b", 2), ("c", 3)), game(("b", 1), ("c", 2), ("a", 3)),
-             game(("c", 1), ("b", 2), ("a", 3))]
+    games = [game(("a", 1), ("b", 2), ("c", 3)), game(("b", 1), ("c", 2), ("a", 3)), game(("c", 1), ("b", 2), ("a", 3))]
     assert [row.player for row in standings(games, tie_breakers=season_tie_breakers(["wins"]))][0] == "b"
 
 
-@pytest.mark.parametrize(("points", "text"), [
-    (Fraction(1725), "1725"), (Fraction(25, 2), "12.5"), (Fraction(-3, 4), "-0.75"), (Fraction(500, 3), "166 2/3"),
-    (Fraction(-4, 3), "-1 1/3"), (Fraction(2, 3), "2/3"), (Fraction(0), "0"), (Fraction(1, 80), "0.0125"),
-])
+@pytest.mark.parametrize(
+    ("points", "text"),
+    [
+        (Fraction(1725), "1725"),
+        (Fraction(25, 2), "12.5"),
+        (Fraction(-3, 4), "-0.75"),
+        (Fraction(500, 3), "166 2/3"),
+        (Fraction(-4, 3), "-1 1/3"),
+        (Fraction(2, 3), "2/3"),
+        (Fraction(0), "0"),
+        (Fraction(1, 80), "0.0125"),
+    ],
+)
 def test_points_are_shown_exactly(points, text):
     assert points_text(points) == text
 

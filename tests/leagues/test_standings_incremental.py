@@ -36,14 +36,18 @@ def a_game(draw, players: int):
     return list(zip(seated, ranks, scores, strict=True))
 
 
-rules = st.fixed_dictionaries({
-    "scheme": st.sampled_from(standings_maths.SCHEMES),
-    "custom": st.sampled_from([{"4": [4, 2, 1, 0]}, {"2": [2, 0], "3": [3, 1, 0], "4": [5, 2, 2, 0]},
-                               {"3": [1.5, 0.25, 0.0]}]),
-    "min_games": st.integers(0, 3),
-    "tie_breakers": st.permutations(standings_maths.TIE_BREAKERS).flatmap(
-        lambda order: st.integers(0, len(order)).map(lambda n: list(order[:n]))),
-})
+rules = st.fixed_dictionaries(
+    {
+        "scheme": st.sampled_from(standings_maths.SCHEMES),
+        "custom": st.sampled_from(
+            [{"4": [4, 2, 1, 0]}, {"2": [2, 0], "3": [3, 1, 0], "4": [5, 2, 2, 0]}, {"3": [1.5, 0.25, 0.0]}]
+        ),
+        "min_games": st.integers(0, 3),
+        "tie_breakers": st.permutations(standings_maths.TIE_BREAKERS).flatmap(
+            lambda order: st.integers(0, len(order)).map(lambda n: list(order[:n]))
+        ),
+    }
+)
 
 
 @st.composite
@@ -61,8 +65,14 @@ def make_season(players: int, rules: dict) -> tuple[Season, list[Player]]:
     club = Club.objects.create(name=f"Club {number}", slug=f"club-{number}")
     league = League.objects.create(club=club, name="League", slug="league", games=["Go"])
     season = Season.objects.create(
-        league=league, name="S", starts_on=DAY, ends_on=DAY, points_scheme=rules["scheme"],
-        custom_points=rules["custom"], min_games=rules["min_games"], tie_breakers=rules["tie_breakers"],
+        league=league,
+        name="S",
+        starts_on=DAY,
+        ends_on=DAY,
+        points_scheme=rules["scheme"],
+        custom_points=rules["custom"],
+        min_games=rules["min_games"],
+        tie_breakers=rules["tie_breakers"],
     )
     return season, Player.objects.bulk_create(Player(name=f"p{number}-{i}") for i in range(players))
 
@@ -75,9 +85,24 @@ def add_result(season: Season, people: list[Player], game: list[tuple], status: 
 
 def stored(season: Season) -> list[tuple]:
     """The table as the site reads it: rows in order, with positions and separations from their keys."""
-    return [(r.player_id, order, r.position, r.ranked, r.separated_by, r.games, r.wins, r.seconds, r.points,
-             r.opponents_points, r.margin, r.margin_sum, r.margin_games)
-            for order, r in enumerate(selectors.standings_of(season))]
+    return [
+        (
+            r.player_id,
+            order,
+            r.position,
+            r.ranked,
+            r.separated_by,
+            r.games,
+            r.wins,
+            r.seconds,
+            r.points,
+            r.opponents_points,
+            r.margin,
+            r.margin_sum,
+            r.margin_games,
+        )
+        for order, r in enumerate(selectors.standings_of(season))
+    ]
 
 
 def assert_same_table(incremental: list[tuple], full: list[tuple]) -> None:
@@ -96,8 +121,9 @@ def test_folding_results_in_one_by_one_ends_at_the_full_recompute(case):
     players, games, counted, fold_order, repeats, season_rules = case
     season, people = make_season(players, season_rules)
     standings_store.standings_compute(season=season)  # an empty table, known to match: updates go incremental
-    results = [add_result(season, people, game, "counted" if c else "pending") for game, c in zip(
-        games, counted, strict=True)]
+    results = [
+        add_result(season, people, game, "counted" if c else "pending") for game, c in zip(games, counted, strict=True)
+    ]
     for index in fold_order:
         folded = standings_store.standings_apply_result(result=results[index])
         assert folded is counted[index]
@@ -151,8 +177,9 @@ def test_it_recomputes_in_full_when_the_table_is_not_known_to_match():
 def test_rules_changed_by_any_path_make_the_next_update_a_full_recompute_under_the_new_rules():
     """The table remembers the rules it was made with, so a change that tells nobody (a plain UPDATE here, as a
     shell or a future form would do) still gives the table the new rules bring, not a fold under the old ones."""
-    season, people = make_season(3, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0,
-                                     "tie_breakers": ["points", "wins"]})
+    season, people = make_season(
+        3, {"scheme": "3-2-1-0", "custom": {}, "min_games": 0, "tie_breakers": ["points", "wins"]}
+    )
     add_result(season, people, [(0, 1, 10), (1, 2, 5), (2, 3, 1)], "counted")
     standings_store.standings_compute(season=season)
     Season.objects.filter(pk=season.pk).update(points_scheme="percent", min_games=2)
@@ -172,8 +199,12 @@ def test_rules_changed_by_any_path_make_the_next_update_a_full_recompute_under_t
 def test_folding_games_in_one_by_one_keys_the_rows_as_the_whole_table_does(games, season_rules):
     """apply_game and settle change only the rows they return; every other row keeps its key, and the rows in
     key order are the table worked out from all the games at once."""
-    kw = {"scheme": season_rules["scheme"], "custom": season_rules["custom"],
-          "min_games": season_rules["min_games"], "tie_breakers": season_rules["tie_breakers"]}
+    kw = {
+        "scheme": season_rules["scheme"],
+        "custom": season_rules["custom"],
+        "min_games": season_rules["min_games"],
+        "tie_breakers": season_rules["tie_breakers"],
+    }
     rows: dict = {}
     for n, game in enumerate(games):
         earlier = games[:n]
@@ -186,27 +217,38 @@ def test_folding_games_in_one_by_one_keys_the_rows_as_the_whole_table_does(games
                             co_play[p][other] = co_play[p].get(other, 0) + 1
         before = {player: row.sort_key for player, row in rows.items()}
         changed, levels = standings_maths.apply_game(rows, game, co_play, **kw)
-        changed += standings_maths.settle(rows.values(), levels, tie_breakers=kw["tie_breakers"],
-                                          head_to_head=standings_maths._head_to_head_in(games[:n + 1]))
+        changed += standings_maths.settle(
+            rows.values(),
+            levels,
+            tie_breakers=kw["tie_breakers"],
+            head_to_head=standings_maths._head_to_head_in(games[: n + 1]),
+        )
         unchanged = {player for player, key in before.items() if player not in {r.player for r in changed}}
         assert all(rows[player].sort_key == before[player] for player in unchanged)
-        whole = standings_maths.table_of(games[:n + 1], **kw)
+        whole = standings_maths.table_of(games[: n + 1], **kw)
         folded = standings_maths.table_in_order(rows.values(), kw["tie_breakers"])
         assert [(r.player, r.sort_key, r.position, r.ranked, r.separated_by, r.games) for r in folded] == [
-            (r.player, r.sort_key, r.position, r.ranked, r.separated_by, r.games) for r in whole]
+            (r.player, r.sort_key, r.position, r.ranked, r.separated_by, r.games) for r in whole
+        ]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(2, 9).flatmap(lambda n: st.lists(a_game(n), max_size=20)), rules)
 def test_the_fast_table_matches_the_reference_implementation(games, season_rules):
     """The old recursive implementation (tests/leagues/standings_reference.py) is the oracle."""
-    kw = {"scheme": season_rules["scheme"], "custom": season_rules["custom"],
-          "min_games": season_rules["min_games"], "tie_breakers": season_rules["tie_breakers"]}
+    kw = {
+        "scheme": season_rules["scheme"],
+        "custom": season_rules["custom"],
+        "min_games": season_rules["min_games"],
+        "tie_breakers": season_rules["tie_breakers"],
+    }
     old = reference.standings([reference.Game(tuple(reference.Entry(*e) for e in g)) for g in games], **kw)
-    new = standings_maths.standings([standings_maths.Game(tuple(standings_maths.Entry(*e) for e in g))
-                                     for g in games], **kw)
+    new = standings_maths.standings(
+        [standings_maths.Game(tuple(standings_maths.Entry(*e) for e in g)) for g in games], **kw
+    )
     assert [(r.player, r.position, r.ranked, r.separated_by, r.games, r.wins, r.seconds) for r in new] == [
-        (r.player, r.position, r.ranked, r.separated_by, r.games, r.wins, r.seconds) for r in old]
+        (r.player, r.position, r.ranked, r.separated_by, r.games, r.wins, r.seconds) for r in old
+    ]
     for a, b in zip(new, old, strict=True):
         assert abs(a.points - b.points) <= 1e-9 and abs(a.opponents_points - b.opponents_points) <= 1e-9
         assert (a.margin is None) == (b.margin is None) and (a.margin is None or abs(a.margin - b.margin) <= 1e-9)

@@ -127,8 +127,14 @@ def test_the_leaders_play_each_other():
 
 
 def test_a_rematch_is_paid_in_spread_before_it_is_allowed():
-    players = [Entrant("a", 9, ("b",)), Entrant("b", 9, ("a",)), Entrant("c", 8), Entrant("d", 8),
-               Entrant("e", 0), Entrant("f", 0)]
+    players = [
+        Entrant("a", 9, ("b",)),
+        Entrant("b", 9, ("a",)),
+        Entrant("c", 8),
+        Entrant("d", 8),
+        Entrant("e", 0),
+        Entrant("f", 0),
+    ]
     pairing = pair(Round(players, (3,)))
     assert pairing.repeats == 0 and not any({"a", "b"} <= set(pod) for pod in pairing.pods)
 
@@ -150,8 +156,17 @@ def test_equal_points_keep_the_order_the_tie_breakers_gave():
 
 
 def test_a_dropped_player_is_left_out_and_a_late_entry_sits_with_the_last():
-    players = [Entrant(1, 8, (2,)), Entrant(2, 8, (1, 9)), Entrant(3, 7), Entrant(4, 6), Entrant(5, 5),
-               Entrant(9, 5, (2,), dropped=True), Entrant(6, 2), Entrant(7, 1), Entrant("late", 0)]
+    players = [
+        Entrant(1, 8, (2,)),
+        Entrant(2, 8, (1, 9)),
+        Entrant(3, 7),
+        Entrant(4, 6),
+        Entrant(5, 5),
+        Entrant(9, 5, (2,), dropped=True),
+        Entrant(6, 2),
+        Entrant(7, 1),
+        Entrant("late", 0),
+    ]
     pairing = pair(Round(players, (4,)))
     seated = [p for pod in pairing.pods for p in pod]
     assert 9 not in seated and sorted(seated, key=str) == sorted([1, 2, 3, 4, 5, 6, 7, "late"], key=str)
@@ -187,29 +202,40 @@ def write(tmp_path, data):
 
 
 def test_the_swiss_command_answers_the_contract(tmp_path, capsys):
-    data = {"players": [{"id": 1, "points": 6, "opponents": [2, 3, 4]}, {"id": 2, "points": 4, "opponents": [1]},
-                        {"id": 3, "points": 4, "opponents": [1]}, {"id": 4, "points": 2, "opponents": [1]},
-                        {"id": 5, "points": 1}, {"id": 6, "points": 0, "opponents": [], "dropped": False},
-                        {"id": 7, "points": 9, "dropped": True}],
-            "table_sizes": [3], "seat_rule": "swiss"}
+    data = {
+        "players": [
+            {"id": 1, "points": 6, "opponents": [2, 3, 4]},
+            {"id": 2, "points": 4, "opponents": [1]},
+            {"id": 3, "points": 4, "opponents": [1]},
+            {"id": 4, "points": 2, "opponents": [1]},
+            {"id": 5, "points": 1},
+            {"id": 6, "points": 0, "opponents": [], "dropped": False},
+            {"id": 7, "points": 9, "dropped": True},
+        ],
+        "table_sizes": [3],
+        "seat_rule": "swiss",
+    }
     call_command("swiss", "--input", write(tmp_path, data))
     answer = json.loads(capsys.readouterr().out)
     assert answer == {"pods": [[6, 5, 1], [4, 3, 2]], "repeats": 0, "spread": 16, "bound": 0}
 
 
-@pytest.mark.parametrize("data, says", [
-    ("{not json", "not valid JSON"),
-    ({"table_sizes": [3]}, '"players" must be a non-empty list'),
-    ({"players": [1, 2, 3]}, 'Each player must be an object with an "id"'),
-    ({"players": [{"id": 1, "points": "x"}]}, '"points" of 1 must be a number'),
-    ({"players": [{"id": 1, "opponents": [1]}]}, '"opponents" of 1 must be a list of other players'),
-    ({"players": [{"id": 1, "dropped": "no"}]}, '"dropped" of 1 must be true or false'),
-    ({"players": [{"id": 1}, {"id": 1}, {"id": 2}]}, "listed twice"),
-    ({"players": [{"id": p} for p in range(3)], "table_sizes": [1]}, "Table sizes must be whole numbers from 2"),
-    ({"players": [{"id": p} for p in range(3)], "seat_rule": "random"}, '"seat_rule" must be "swiss"'),
-    ({"players": [{"id": 1, "dropped": True}]}, "No player is left to pair"),
-    ({"players": [{"id": p} for p in range(5)]}, "5 players cannot be split into pods of [3, 4]; 1 bye(s)"),
-])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        ("{not json", "not valid JSON"),
+        ({"table_sizes": [3]}, '"players" must be a non-empty list'),
+        ({"players": [1, 2, 3]}, 'Each player must be an object with an "id"'),
+        ({"players": [{"id": 1, "points": "x"}]}, '"points" of 1 must be a number'),
+        ({"players": [{"id": 1, "opponents": [1]}]}, '"opponents" of 1 must be a list of other players'),
+        ({"players": [{"id": 1, "dropped": "no"}]}, '"dropped" of 1 must be true or false'),
+        ({"players": [{"id": 1}, {"id": 1}, {"id": 2}]}, "listed twice"),
+        ({"players": [{"id": p} for p in range(3)], "table_sizes": [1]}, "Table sizes must be whole numbers from 2"),
+        ({"players": [{"id": p} for p in range(3)], "seat_rule": "random"}, '"seat_rule" must be "swiss"'),
+        ({"players": [{"id": 1, "dropped": True}]}, "No player is left to pair"),
+        ({"players": [{"id": p} for p in range(5)]}, "5 players cannot be split into pods of [3, 4]; 1 bye(s)"),
+    ],
+)
 def test_bad_input_is_refused_with_exit_two(tmp_path, data, says, capsys):
     with pytest.raises(CommandError) as refused:
         call_command("swiss", "--input", write(tmp_path, data))
@@ -220,8 +246,9 @@ def test_bad_input_is_refused_with_exit_two(tmp_path, data, says, capsys):
 
 def test_the_swiss_command_exits_two_from_the_shell(tmp_path):
     path = write(tmp_path, {"players": [{"id": p} for p in range(5)], "table_sizes": [3, 4]})
-    done = subprocess.run([sys.executable, "manage.py", "swiss", "--input", path], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "swiss", "--input", path], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and "cannot be split" in done.stderr and done.stdout == ""
 
 

@@ -26,10 +26,20 @@ def finished(club, alice, bob, carol):
     """alice, bob and carol finish a Teikoku game at the club, in the club league's running season."""
     club_join(token=club.invite_token, user=bob)
     league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    seasons.season_create(league=league, name="Spring", starts_on=TODAY - datetime.timedelta(days=9),
-                          ends_on=TODAY + datetime.timedelta(days=30), user=alice)
-    session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION, club=club,
-                                      players=[player_for_user(u) for u in (alice, bob, carol)])
+    seasons.season_create(
+        league=league,
+        name="Spring",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
+    session = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=ATTRITION,
+        club=club,
+        players=[player_for_user(u) for u in (alice, bob, carol)],
+    )
     return play(session, alice, MOVES)
 
 
@@ -86,8 +96,12 @@ def test_someone_not_at_the_table_gets_no_form_and_cannot_sign(client, dave, fin
 
 
 def test_a_table_without_a_result_shows_nothing_and_its_page_is_a_404(client, alice, bob, carol):
-    session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION,  # still playing
-                                      players=[player_for_user(u) for u in (alice, bob, carol)])
+    session = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=ATTRITION,  # still playing
+        players=[player_for_user(u) for u in (alice, bob, carol)],
+    )
     client.force_login(alice)
     url = reverse("table_result", args=[session.code])
     assert client.get(url, **HTMX).content.decode().strip() == ""
@@ -102,10 +116,16 @@ def test_a_table_s_result_keeps_its_seats_and_the_exports_say_them(client, alice
 
     result = Result.objects.get(session=finished)
     assert {e.player.name: e.seat for e in result.entries.select_related("player")} == {
-        "alice": 1, "bob": 2, "carol": 3}  # seated alice, bob, carol (the fixture), whatever their places
+        "alice": 1,
+        "bob": 2,
+        "carol": 3,
+    }  # seated alice, bob, carol (the fixture), whatever their places
     client.force_login(alice)
     backup = json.loads(b"".join(client.get(reverse("club_export", args=[club.slug, "bgstats"])).streaming_content))
     names = {p["id"]: p["name"] for p in backup["players"]}
     (play,) = backup["plays"]
     assert sorted((names[s["playerRefId"]], s["seatOrder"], s["startPlayer"]) for s in play["playerScores"]) == [
-        ("alice", 1, True), ("bob", 2, False), ("carol", 3, False)]
+        ("alice", 1, True),
+        ("bob", 2, False),
+        ("carol", 3, False),
+    ]

@@ -19,9 +19,15 @@ pytestmark = pytest.mark.django_db
 def played(api, alice, bob):
     """alice's private table with bob, played by API to its last move but one: (code, the last move, its seq)."""
     setup, moves = random_legal_game(3, 2)
-    response = api.login(alice).post("/api/tables/", {
-        "game": "shitenno", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup,
-        "is_public": False})
+    response = api.login(alice).post(
+        "/api/tables/",
+        {
+            "game": "shitenno",
+            "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+            "setup": setup,
+            "is_public": False,
+        },
+    )
     code = response.json()["code"]
     for seq, move in enumerate(moves[:-1]):
         assert post_move(api, code, seq, move).status_code == 201
@@ -43,8 +49,11 @@ def test_the_finishing_move_and_the_table_answer_with_the_result_to_sign(api, al
     names = {row["name"] for row in answer["result"]["waiting_for"]}
     assert names == {player_for_user(alice).name, player_for_user(bob).name}
     assert answer["result"]["links"] == {
-        "result": f"/api/results/{result.pk}/", "sign_off": f"/api/results/{result.pk}/sign-off/",
-        "table_result": f"/api/tables/{code}/result/", "table_sign_off": f"/api/tables/{code}/sign-off/"}
+        "result": f"/api/results/{result.pk}/",
+        "sign_off": f"/api/results/{result.pk}/sign-off/",
+        "table_result": f"/api/tables/{code}/result/",
+        "table_sign_off": f"/api/tables/{code}/sign-off/",
+    }
     assert api.get(f"/api/tables/{code}/").json()["result"] == answer["result"]
 
     by_code = api.get(f"/api/tables/{code}/result/").json()
@@ -75,9 +84,12 @@ def test_a_result_entered_without_a_table_names_none(api, alice, bob):
     from leagues.result import results
 
     sat_with(alice, bob)  # outside a club alice may name only people she plays with (issue 47 finding 6)
-    result = results.result_enter(user=alice, game="Go", played_on=datetime.date(2026, 11, 26),
-                                  entries=[{"player": player_for_user(alice), "rank": 1},
-                                           {"player": player_for_user(bob), "rank": 2}])
+    result = results.result_enter(
+        user=alice,
+        game="Go",
+        played_on=datetime.date(2026, 11, 26),
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     body = api.login(alice).get(f"/api/results/{result.pk}/").json()
     assert body["table"] is None and body["session"] is None
     assert body["links"]["table_sign_off"] is None
@@ -120,19 +132,26 @@ def test_the_season_filter(api, alice, bob, club):
     club_join(token=club.invite_token, user=bob)
     _league, season = league_with_season(club, alice)
     entries = [{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}]
-    in_season = results.result_enter(user=alice, game="Go", played_on=season.starts_on, entries=entries,
-                                     season=season)
+    in_season = results.result_enter(user=alice, game="Go", played_on=season.starts_on, entries=entries, season=season)
     results.result_enter(user=alice, game="Go", played_on=season.starts_on, entries=entries)
     assert _ids(api.login(bob).get("/api/results/", data={"season": season.pk})) == [in_season.pk]
     assert _ids(api.get("/api/results/", data={"season": season.pk, "waiting": "me"})) == [in_season.pk]
     assert len(_ids(api.get("/api/results/"))) == 2
 
 
-@pytest.mark.parametrize(("params", "field"), [
-    ({"waiting": "you"}, "waiting"), ({"waiting": ""}, "waiting"), ({"table": "a b"}, "table"),
-    ({"table": ""}, "table"), ({"table": "x" * 21}, "table"), ({"season": "0"}, "season"),
-    ({"season": ""}, "season"), ({"season": "one"}, "season"),
-])
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"waiting": "you"}, "waiting"),
+        ({"waiting": ""}, "waiting"),
+        ({"table": "a b"}, "table"),
+        ({"table": ""}, "table"),
+        ({"table": "x" * 21}, "table"),
+        ({"season": "0"}, "season"),
+        ({"season": ""}, "season"),
+        ({"season": "one"}, "season"),
+    ],
+)
 def test_an_unreadable_filter_is_a_400_naming_it(api, alice, params, field):
     response = api.login(alice).get("/api/results/", data=params)
     assert response.status_code == 400 and field in response.json()["errors"]

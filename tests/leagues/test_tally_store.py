@@ -28,8 +28,9 @@ def reference(player_ids: set[int]) -> set[tuple]:
     """The tallies of these players counted in Python from the results, as tally_store._stored spells them."""
     record: dict[tuple, list] = {}
     rivals: dict[tuple, list] = {}
-    counted = Result.objects.filter(Q(session__isnull=True) | Q(session__is_public=True),
-                                    status=Result.Status.COUNTED).prefetch_related("entries")
+    counted = Result.objects.filter(
+        Q(session__isnull=True) | Q(session__is_public=True), status=Result.Status.COUNTED
+    ).prefetch_related("entries")
     for result in counted:
         entries = list(result.entries.all())
         for entry in entries:
@@ -47,8 +48,9 @@ def reference(player_ids: set[int]) -> set[tuple]:
                     pair = rivals.setdefault((entry.player_id, other.player_id, result.club_id), [0, 0])
                     pair[0] += entry.rank < other.rank
                     pair[1] += entry.rank > other.rank
-    return ({("record", *key, *values) for key, values in record.items()}
-            | {("rival", *key, *values) for key, values in rivals.items()})
+    return {("record", *key, *values) for key, values in record.items()} | {
+        ("rival", *key, *values) for key, values in rivals.items()
+    }
 
 
 def run_tally_jobs() -> None:
@@ -91,9 +93,11 @@ def test_tallies_equal_a_count_from_scratch_after_any_changes(operations):
     root = players.user_sign_up(username=f"root{number}", email=f"root{number}@example.org", password=PASSWORD)
     claimer = players.user_sign_up(username=f"claimer{number}", email=f"c{number}@example.org", password=PASSWORD)
     sat_with(root, claimer)  # outside a club root may name only people he plays with (issue 47 finding 6)
-    clubs = {"none": None,
-             "public": Club.objects.create(name="Public", slug=f"public-{number}", members_public=True),
-             "private": Club.objects.create(name="Private", slug=f"private-{number}")}
+    clubs = {
+        "none": None,
+        "public": Club.objects.create(name="Public", slug=f"public-{number}", members_public=True),
+        "private": Club.objects.create(name="Private", slug=f"private-{number}"),
+    }
     for club in (clubs["public"], clubs["private"]):
         Membership.objects.create(club=club, player=root.player, role=Membership.Role.OWNER)
     people = [Player.objects.create(name=f"guest {number}-{i}", created_by=root) for i in range(PEOPLE - 1)]
@@ -142,8 +146,9 @@ def test_tallies_equal_a_count_from_scratch_after_any_changes(operations):
 def test_the_repair_puts_wrong_tallies_right_and_says_so():
     a, b = Player.objects.bulk_create([Player(name="a"), Player(name="b")])
     result = Result.objects.create(game="Go", played_on=DAY, status=Result.Status.COUNTED)
-    ResultEntry.objects.bulk_create([ResultEntry(result=result, player=a, rank=1, score=9),
-                                     ResultEntry(result=result, player=b, rank=2, score=4)])
+    ResultEntry.objects.bulk_create(
+        [ResultEntry(result=result, player=a, rank=1, score=9), ResultEntry(result=result, player=b, rank=2, score=4)]
+    )
     assert repair.repair_all()["tallies_changed"] == [a.pk, b.pk]  # nothing was stored: both were missing
     assert reference({a.pk, b.pk}) == tally_store._stored([a.pk, b.pk])
     PlayerTally.objects.filter(player=a).update(wins=7)
@@ -154,8 +159,15 @@ def test_the_repair_puts_wrong_tallies_right_and_says_so():
 
 
 def _private_table(creator) -> TableSession:
-    return TableSession.objects.create(game="shitenno", rules_version="1", setup={}, state={}, created_by=creator,
-                                       is_public=False, status=TableSession.Status.FINISHED)
+    return TableSession.objects.create(
+        game="shitenno",
+        rules_version="1",
+        setup={},
+        state={},
+        created_by=creator,
+        is_public=False,
+        status=TableSession.Status.FINISHED,
+    )
 
 
 @pytest.mark.django_db
@@ -174,8 +186,13 @@ def test_the_record_is_the_record_of_the_games_the_viewer_may_see(client, alice,
         (public, alice, [(me, 2, 5), (ann, 1, 40)]),  # a private table of alice's in the public club
     ]
     for club, creator, entries in games:
-        result = Result.objects.create(game="Go", played_on=DAY, club=club, status=Result.Status.COUNTED,
-                                       session=_private_table(creator) if creator else None)
+        result = Result.objects.create(
+            game="Go",
+            played_on=DAY,
+            club=club,
+            status=Result.Status.COUNTED,
+            session=_private_table(creator) if creator else None,
+        )
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
     tally_store.tallies_recount(players=[me.pk, ann.pk])
     assert PlayerTally.objects.filter(player=me).count() == 3  # the private table's game is not tallied
@@ -205,8 +222,12 @@ def test_a_claimed_guests_games_are_the_claimers_in_every_tally(alice, bob, caro
     guest = players.player_guest_create(name="Ken", created_by=alice)
     for me in (guest, bob.player):
         result = Result.objects.create(game="Go", played_on=DAY, status=Result.Status.COUNTED)
-        ResultEntry.objects.bulk_create([ResultEntry(result=result, player=me, rank=1, score=10),
-                                         ResultEntry(result=result, player=carol.player, rank=2, score=5)])
+        ResultEntry.objects.bulk_create(
+            [
+                ResultEntry(result=result, player=me, rank=1, score=10),
+                ResultEntry(result=result, player=carol.player, rank=2, score=5),
+            ]
+        )
     tally_store.tallies_recount(players=[guest.pk, bob.player.pk, carol.player.pk])
     token = players.player_claim_link_create(player=guest, user=alice)
     claimer = players.player_claim(token=token, user=bob)
@@ -215,7 +236,8 @@ def test_a_claimed_guests_games_are_the_claimers_in_every_tally(alice, bob, caro
     assert asked == {str(bob.player.pk), str(carol.player.pk)}
     run_tally_jobs()
     assert list(RivalTally.objects.filter(player=carol.player).values_list("opponent", "won", "lost")) == [
-        (bob.player.pk, 0, 2)]
+        (bob.player.pk, 0, 2)
+    ]
     assert list(PlayerTally.objects.filter(player=bob.player).values_list("games", "wins")) == [(2, 2)]
     assert tally_store._stored([bob.player.pk, carol.player.pk]) == reference({bob.player.pk, carol.player.pk})
 
@@ -227,8 +249,9 @@ def test_the_opponents_come_twenty_at_a_time_with_a_show_more_link(client):
     for i, rival in enumerate(rivals):  # one game each; the first five twice: most games decided first
         for _ in range(2 if i < 5 else 1):
             result = Result.objects.create(game="Go", played_on=DAY, status=Result.Status.COUNTED)
-            ResultEntry.objects.bulk_create([ResultEntry(result=result, player=me, rank=1),
-                                             ResultEntry(result=result, player=rival, rank=2)])
+            ResultEntry.objects.bulk_create(
+                [ResultEntry(result=result, player=me, rank=1), ResultEntry(result=result, player=rival, rank=2)]
+            )
     tally_store.tallies_recount(players=[me.pk])
     page = client.get(me.get_absolute_url()).content.decode()
     listed = [r.name for r in rivals if f">{r.name}<" in page]

@@ -28,8 +28,13 @@ def registered_tasks() -> dict:
 def test_every_task_of_the_app_has_a_soft_and_a_hard_time_limit_inside_the_visibility_timeout():
     found = registered_tasks()
     # the discovery found the jobs of every package (or the test below would check nothing)
-    assert {"leagues.tasks.outbox_run_many", "leagues.tasks.import_plays_job", "leagues.nights.propose_round",
-            "leagues.notifications.tasks.hourly", "games.tasks.stats_rebuild"} <= set(found)
+    assert {
+        "leagues.tasks.outbox_run_many",
+        "leagues.tasks.import_plays_job",
+        "leagues.nights.propose_round",
+        "leagues.notifications.tasks.hourly",
+        "games.tasks.stats_rebuild",
+    } <= set(found)
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     for name, task in found.items():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
@@ -49,8 +54,9 @@ def test_every_task_s_name_is_written_in_its_decorator():
         module = inspect.getmodule(task.run)
         source = inspect.getsource(module)
         constants = [key for key, value in vars(module).items() if value == name and key.isupper()]
-        assert f'name="{name}"' in source or any(f"name={key}" in source for key in constants), \
+        assert f'name="{name}"' in source or any(f"name={key}" in source for key in constants), (
             f"{name}: no name= in its @shared_task"
+        )
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= set(registered_tasks())
 
 
@@ -58,8 +64,12 @@ def test_the_jobs_of_one_change_take_the_defaults_and_a_scope_s_re_rate_the_long
     found = registered_tasks()
     assert app.conf.task_soft_time_limit == 300 and app.conf.task_time_limit == 330
     assert found["leagues.tasks.standings_apply_result"].soft_time_limit == 300  # the default, as Celery gives it
-    for name in ("leagues.tasks.outbox_run_many", "leagues.tasks.outbox_sweep", "leagues.tasks.ratings_recompute",
-                 "leagues.tasks.ratings_recompute_all"):
+    for name in (
+        "leagues.tasks.outbox_run_many",
+        "leagues.tasks.outbox_sweep",
+        "leagues.tasks.ratings_recompute",
+        "leagues.tasks.ratings_recompute_all",
+    ):
         assert found[name].soft_time_limit == settings.LONG_JOB_TIME_LIMIT > app.conf.task_soft_time_limit
 
 
@@ -84,9 +94,11 @@ def asked(club, alice, bob):
 
 
 def nothing_written(league, season) -> bool:
-    return not (RatingEvent.objects.filter(kind="league", key=str(league.pk)).exists()
-                or Rating.objects.filter(kind="league", key=str(league.pk)).exists()
-                or Standing.objects.filter(season=season).exists())
+    return not (
+        RatingEvent.objects.filter(kind="league", key=str(league.pk)).exists()
+        or Rating.objects.filter(kind="league", key=str(league.pk)).exists()
+        or Standing.objects.filter(season=season).exists()
+    )
 
 
 @pytest.mark.django_db(transaction=True)

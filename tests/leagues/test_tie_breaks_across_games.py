@@ -25,8 +25,9 @@ def both_games(club, alice):
 
 
 def test_a_season_of_shitenno_and_teikoku_breaks_no_tie_by_margin_by_default(club, alice):
-    season = seasons.season_create(league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS,
-                                   user=alice)
+    season = seasons.season_create(
+        league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS, user=alice
+    )
     assert "margin" not in season.tie_breakers
     assert season.tie_breakers == ["points", "wins", "countback", "opponents_points", "head_to_head"]
 
@@ -40,8 +41,9 @@ def test_a_one_game_league_keeps_margin_by_default(club, alice):
 def test_margin_asked_for_in_a_league_of_two_games_is_refused_and_nothing_is_written(club, alice):
     league = both_games(club, alice)
     with pytest.raises(ValidationError) as error:
-        seasons.season_create(league=league, name="Autumn", starts_on=START, ends_on=ENDS, user=alice,
-                              tie_breakers=["points", "margin"])
+        seasons.season_create(
+            league=league, name="Autumn", starts_on=START, ends_on=ENDS, user=alice, tie_breakers=["points", "margin"]
+        )
     assert "(Shitennō, Teikoku) count them in different units" in error.value.message_dict["tie_breakers"][0]
     assert not Season.objects.exists()
 
@@ -56,8 +58,9 @@ def test_the_api_refuses_it_with_a_400_in_dutch_too(api, club, alice):
 
 
 def test_an_edit_cannot_add_margin_to_a_season_of_two_games(club, alice):
-    season = seasons.season_create(league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS,
-                                   user=alice)
+    season = seasons.season_create(
+        league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS, user=alice
+    )
     with pytest.raises(ValidationError):
         league_edits.season_update(season=season, user=alice, tie_breakers=["points", "margin"])
     season.refresh_from_db()
@@ -69,8 +72,9 @@ def test_a_shitenno_winner_and_a_teikoku_winner_level_on_all_else_share_the_plac
     comparing favour with treasure. Level on points, wins, countback and opponents' points (and never at one
     table), they share first place."""
     join(club, bob, dave)
-    season = seasons.season_create(league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS,
-                                   user=alice)
+    season = seasons.season_create(
+        league=both_games(club, alice), name="Autumn", starts_on=START, ends_on=ENDS, user=alice
+    )
     sign_all(enter(season, alice, [(alice, 1, 30), (carol, 2, 10)]), carol)
     sign_all(enter(season, alice, [(bob, 1, 5), (dave, 2, 4)], game="teikoku"), bob, dave)
     standings_store.standings_compute(season=season)
@@ -92,7 +96,8 @@ def test_a_league_that_gains_a_second_game_drops_margin_from_its_seasons(club, a
 
 
 def test_the_migration_drops_margin_from_seasons_stored_before_the_rule_and_leaves_one_game_leagues_alone(
-        club, alice, bob):
+    club, alice, bob
+):
     """Seasons of a league of two games stored with margin before issue 50 (written here straight to the table, as
     the rule now refuses it): migration 0031 drops it, audits the change and asks the standings job to re-compute
     the season with counted results; a one-game league keeps margin."""
@@ -106,8 +111,9 @@ def test_the_migration_drops_margin_from_seasons_stored_before_the_rule_and_leav
     sign_all(enter(season, alice, [(alice, 1, 30), (bob, 2, 20)]), bob)
     Season.objects.filter(pk=season.pk).update(tie_breakers=["points", "margin", "wins"])
     single = seasons.league_create(club=club, name="Only one", games=["shitenno"], user=alice)
-    kept = seasons.season_create(league=single, name="Kept", starts_on=START, ends_on=TODAY, user=alice,
-                                 tie_breakers=["points", "margin"])
+    kept = seasons.season_create(
+        league=single, name="Kept", starts_on=START, ends_on=TODAY, user=alice, tie_breakers=["points", "margin"]
+    )
     LeagueJob.objects.all().delete()
     audits = AuditEntry.objects.count()
     step = importlib.import_module("leagues.migrations.0031_margin_only_in_one_game_leagues")

@@ -60,14 +60,19 @@ def test_a_private_clubs_tournament_is_a_404_to_a_stranger(tournament, dave):
 
 # --- the day's API (issue 51): set up, enter, check in, drop, pair, places; every refusal writes nothing -------
 
+
 def url(tournament, tail=""):
     return f"/api/tournaments/{tournament.pk}/{tail}"
 
 
 def state(tournament):
     """What a refused request must leave as it was."""
-    return (list(Tournament.objects.order_by("pk").values()), list(tournament.entries.order_by("pk").values()),
-            list(TournamentRound.objects.order_by("pk").values()), list(TournamentPod.objects.order_by("pk").values()))
+    return (
+        list(Tournament.objects.order_by("pk").values()),
+        list(tournament.entries.order_by("pk").values()),
+        list(TournamentRound.objects.order_by("pk").values()),
+        list(TournamentPod.objects.order_by("pk").values()),
+    )
 
 
 def play_round(client, tournament, rng):
@@ -76,31 +81,44 @@ def play_round(client, tournament, rng):
     for pod in latest["pods"]:
         finish = list(pod["players"])
         rng.shuffle(finish)
-        answer = client.post(url(tournament, f"rounds/{latest['number']}/pods/{pod['position']}/places/"),
-                             {"places": [{"player": p, "place": n + 1} for n, p in enumerate(finish)]},
-                             format="json")
+        answer = client.post(
+            url(tournament, f"rounds/{latest['number']}/pods/{pod['position']}/places/"),
+            {"places": [{"player": p, "place": n + 1} for n, p in enumerate(finish)]},
+            format="json",
+        )
         assert answer.status_code == 200, answer.content
     return latest
 
 
 def test_a_manager_sets_up_a_tournament_a_member_lists_it_and_may_not_set_one_up(club, alice, carol):
-    answer = client_for(alice).post(f"/api/clubs/{club.slug}/tournaments/",
-                                    {"name": "Spring cup", "date": "2026-04-04", "games": ["teikoku"],
-                                     "swiss_rounds": 3, "cut": "final", "cut_size": 4, "round_minutes": 45},
-                                    format="json")
+    answer = client_for(alice).post(
+        f"/api/clubs/{club.slug}/tournaments/",
+        {
+            "name": "Spring cup",
+            "date": "2026-04-04",
+            "games": ["teikoku"],
+            "swiss_rounds": 3,
+            "cut": "final",
+            "cut_size": 4,
+            "round_minutes": 45,
+        },
+        format="json",
+    )
     assert answer.status_code == 201, answer.content
     assert answer.json()["round_minutes"] == 45 and answer.json()["entries"] == []
     before = list(Tournament.objects.values())
-    refused = client_for(carol).post(f"/api/clubs/{club.slug}/tournaments/",
-                                     {"name": "Rogue cup", "date": "2026-04-04"}, format="json")
+    refused = client_for(carol).post(
+        f"/api/clubs/{club.slug}/tournaments/", {"name": "Rogue cup", "date": "2026-04-04"}, format="json"
+    )
     assert refused.status_code == 403 and list(Tournament.objects.values()) == before
     listed = client_for(carol).get(f"/api/clubs/{club.slug}/tournaments/")
     assert listed.status_code == 200 and [t["name"] for t in listed.json()["results"]] == ["Spring cup"]
 
 
 def test_a_bad_set_up_is_a_400_naming_the_field_and_writes_nothing(club, alice, dave):
-    answer = client_for(alice).post(f"/api/clubs/{club.slug}/tournaments/",
-                                    {"name": "Cup", "date": "2026-04-04", "table_sizes": [9]}, format="json")
+    answer = client_for(alice).post(
+        f"/api/clubs/{club.slug}/tournaments/", {"name": "Cup", "date": "2026-04-04", "table_sizes": [9]}, format="json"
+    )
     assert answer.status_code == 400 and b"table_sizes" in answer.content
     assert client_for(dave).get(f"/api/clubs/{club.slug}/tournaments/").status_code == 403
     assert not Tournament.objects.exists()
@@ -115,8 +133,9 @@ def test_a_member_enters_himself_once_and_a_manager_enters_a_guest_of_the_club(c
     again = client_for(carol).post(url(tournament, "entries/"), {}, format="json")
     assert again.status_code == 400 and b"already entered" in again.content and state(tournament) == before
     guest = player_guest_create(name="Goro", created_by=alice, club=club)
-    answer = client_for(alice).post(url(tournament, "entries/"), {"player": guest.pk, "checked_in": True},
-                                    format="json")
+    answer = client_for(alice).post(
+        url(tournament, "entries/"), {"player": guest.pk, "checked_in": True}, format="json"
+    )
     assert answer.status_code == 201, answer.content
     assert {e["name"]: e["checked_in"] for e in answer.json()["entries"]} == {"carol": False, "Goro": True}
     before = state(tournament)
@@ -154,11 +173,15 @@ def test_places_only_from_a_manager_for_the_latest_round_with_every_player(tourn
     before = state(tournament)
     member = client_for(carol).post(url(tournament, f"rounds/1/pods/{pod['position']}/places/"), body, format="json")
     assert member.status_code == 403 and state(tournament) == before
-    short = client.post(url(tournament, f"rounds/1/pods/{pod['position']}/places/"),
-                        {"places": body["places"][:-1]}, format="json")
+    short = client.post(
+        url(tournament, f"rounds/1/pods/{pod['position']}/places/"), {"places": body["places"][:-1]}, format="json"
+    )
     assert short.status_code == 400 and b"places" in short.content and state(tournament) == before
-    twice = client.post(url(tournament, f"rounds/1/pods/{pod['position']}/places/"),
-                        {"places": body["places"] + body["places"][:1]}, format="json")
+    twice = client.post(
+        url(tournament, f"rounds/1/pods/{pod['position']}/places/"),
+        {"places": body["places"] + body["places"][:1]},
+        format="json",
+    )
     assert twice.status_code == 400 and b"places" in twice.content and state(tournament) == before
     assert client.post(url(tournament, "rounds/2/pods/0/places/"), body, format="json").status_code == 404
     play_round(client, tournament, random.Random(1))
@@ -171,13 +194,16 @@ def test_places_only_from_a_manager_for_the_latest_round_with_every_player(tourn
 def test_sixteen_players_four_swiss_rounds_and_a_final_table_through_the_api(club, alice, bob):
     users = members_joined(club, bob, [f"q{n}" for n in range(14)])
     client = client_for(alice)
-    made = client.post(f"/api/clubs/{club.slug}/tournaments/",
-                       {"name": "Big day", "date": "2026-12-05", "swiss_rounds": 4, "cut": "final", "cut_size": 4,
-                        "table_sizes": [4]}, format="json").json()
+    made = client.post(
+        f"/api/clubs/{club.slug}/tournaments/",
+        {"name": "Big day", "date": "2026-12-05", "swiss_rounds": 4, "cut": "final", "cut_size": 4, "table_sizes": [4]},
+        format="json",
+    ).json()
     tournament = Tournament.objects.get(pk=made["id"])
     for user in [alice, *users]:
-        answer = client.post(url(tournament, "entries/"), {"player": player_for_user(user).pk, "checked_in": True},
-                             format="json")
+        answer = client.post(
+            url(tournament, "entries/"), {"player": player_for_user(user).pk, "checked_in": True}, format="json"
+        )
         assert answer.status_code == 201, answer.content
     rng = random.Random(51)
     for number in range(1, 6):
@@ -220,13 +246,19 @@ def test_a_late_entry_joins_the_next_round_with_no_points(tournament, alice, clu
 def test_sixteen_players_four_swiss_rounds_semi_final_pods_and_a_final_through_the_api(club, alice, bob):
     users = members_joined(club, bob, [f"q{n}" for n in range(14)])
     client = client_for(alice)
-    made = client.post(f"/api/clubs/{club.slug}/tournaments/",
-                       {"name": "Big day", "date": "2026-12-05", "swiss_rounds": 4, "cut": "semi", "cut_size": 16,
-                        "table_sizes": [4]}, format="json").json()
+    made = client.post(
+        f"/api/clubs/{club.slug}/tournaments/",
+        {"name": "Big day", "date": "2026-12-05", "swiss_rounds": 4, "cut": "semi", "cut_size": 16, "table_sizes": [4]},
+        format="json",
+    ).json()
     tournament = Tournament.objects.get(pk=made["id"])
     for user in [alice, *users]:
-        assert client.post(url(tournament, "entries/"), {"player": player_for_user(user).pk, "checked_in": True},
-                           format="json").status_code == 201
+        assert (
+            client.post(
+                url(tournament, "entries/"), {"player": player_for_user(user).pk, "checked_in": True}, format="json"
+            ).status_code
+            == 201
+        )
     rng = random.Random(61)
     for number in range(1, 7):
         if number >= 5:

@@ -25,16 +25,28 @@ def field(club, bob):
 
 @pytest.fixture
 def tournament(club, alice, carol, field):
-    tournament = services.tournament_create(club=club, user=alice, name="Winter cup", date=datetime.date(2026, 12, 5),
-                                            games=["teikoku"], swiss_rounds=2, cut_size=4, table_sizes=[4])
+    tournament = services.tournament_create(
+        club=club,
+        user=alice,
+        name="Winter cup",
+        date=datetime.date(2026, 12, 5),
+        games=["teikoku"],
+        swiss_rounds=2,
+        cut_size=4,
+        table_sizes=[4],
+    )
     for user in [alice, carol, *field]:
         services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
     return tournament
 
 
 def state():
-    return (list(Tournament.objects.order_by("pk").values()), list(TournamentEntry.objects.order_by("pk").values()),
-            list(TournamentRound.objects.order_by("pk").values()), list(TournamentPod.objects.order_by("pk").values()))
+    return (
+        list(Tournament.objects.order_by("pk").values()),
+        list(TournamentEntry.objects.order_by("pk").values()),
+        list(TournamentRound.objects.order_by("pk").values()),
+        list(TournamentPod.objects.order_by("pk").values()),
+    )
 
 
 def places_of(pod, rng):
@@ -49,8 +61,9 @@ def in_dutch(client):
 
 def test_a_player_sees_his_table_seat_and_mates_in_english_and_dutch(client, tournament, alice, carol):
     services.round_pair(tournament=tournament, user=alice)
-    pod = next(p for p in TournamentPod.objects.filter(round__tournament=tournament)
-               if player_for_user(carol).pk in p.players)
+    pod = next(
+        p for p in TournamentPod.objects.filter(round__tournament=tournament) if player_for_user(carol).pk in p.players
+    )
     seat = pod.players.index(player_for_user(carol).pk) + 1
     client.force_login(carol)
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
@@ -71,7 +84,7 @@ def test_the_organiser_pairs_enters_places_and_the_round_moves_on(client, tourna
     assert answer.status_code == 302 and tournament.rounds.count() == 1
     assert tournament.rounds.get().clock_started_at is not None
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert 'data-round-clock' in page and "Save the places" in page
+    assert "data-round-clock" in page and "Save the places" in page
     before = state()
     refused = client.post(f"/tournaments/{tournament.pk}/pair/")
     assert refused.status_code == 400 and "needs its places first" in refused.content.decode() and state() == before
@@ -80,8 +93,12 @@ def test_the_organiser_pairs_enters_places_and_the_round_moves_on(client, tourna
     missing = client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/", {})
     assert missing.status_code == 400 and "a place from 1" in missing.content.decode() and state() == before
     for pod in first:
-        assert client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/{pod.position}/places/",
-                           places_of(pod, rng)).status_code == 302
+        assert (
+            client.post(
+                f"/tournaments/{tournament.pk}/rounds/1/pods/{pod.position}/places/", places_of(pod, rng)
+            ).status_code
+            == 302
+        )
     assert "Every table has its places." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
     before = state()
@@ -95,8 +112,12 @@ def test_a_member_may_not_pair_or_enter_places_and_nothing_changes(client, tourn
     client.force_login(carol)
     before = state()
     assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 403
-    assert client.post(f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/",
-                       places_of(pod, random.Random(1))).status_code == 403
+    assert (
+        client.post(
+            f"/tournaments/{tournament.pk}/rounds/1/pods/0/places/", places_of(pod, random.Random(1))
+        ).status_code
+        == 403
+    )
     assert state() == before
 
 
@@ -106,8 +127,10 @@ def test_a_member_enters_and_checks_in_with_one_tap_and_drops_out(client, club, 
     assert "Enter and check in" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert client.post(f"/tournaments/{tournament.pk}/check-in/").status_code == 302
     entry = tournament.entries.get()
-    assert entry.checked_in_at is not None and "You are checked in." in client.get(
-        f"/tournaments/{tournament.pk}/").content.decode()
+    assert (
+        entry.checked_in_at is not None
+        and "You are checked in." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    )
     assert client.post(f"/tournaments/{tournament.pk}/drop/").status_code == 302
     before = state()
     again = client.post(f"/tournaments/{tournament.pk}/drop/")
@@ -128,8 +151,9 @@ def test_the_wall_is_for_everyone_in_a_public_club_and_members_in_a_private_one(
     assert "Save the places" not in wall.content.decode()
     poll = client.get(f"/tournaments/{tournament.pk}/wall/", headers={"HX-Request": "true"})
     assert poll.status_code == 200 and "<html" not in poll.content.decode()
-    unchanged = client.get(f"/tournaments/{tournament.pk}/wall/", headers={
-        "HX-Request": "true", "If-None-Match": poll["ETag"]})
+    unchanged = client.get(
+        f"/tournaments/{tournament.pk}/wall/", headers={"HX-Request": "true", "If-None-Match": poll["ETag"]}
+    )
     assert unchanged.status_code == 304
 
 
@@ -139,8 +163,9 @@ def test_a_whole_day_ends_with_the_winner_on_the_wall_and_the_final_standings_as
     for number in range(1, 4):
         assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
         for pod in TournamentPod.objects.filter(round__tournament=tournament, round__number=number):
-            client.post(f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/",
-                        places_of(pod, rng))
+            client.post(
+                f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/", places_of(pod, rng)
+            )
     final = TournamentPod.objects.get(round__tournament=tournament, round__number=3)
     winner = next(int(p) for p, place in final.places.items() if place == 1)
     name = TournamentEntry.objects.get(tournament=tournament, player_id=winner).player.name
@@ -177,9 +202,19 @@ def test_the_club_page_links_its_tournaments_for_whoever_sees_inside(client, tou
     assert f"/tournaments/{tournament.pk}/" not in client.get(f"/clubs/{tournament.club.slug}/").content.decode()
 
 
-SET_UP = {"name": "Spring cup", "date": "2027-03-06", "engines": ["teikoku"], "games": "", "table_sizes": ["3", "4"],
-          "swiss_rounds": "3", "cut": "semi", "cut_size": "8", "first_round": "ratings", "round_minutes": "75",
-          "bye_points": "1"}
+SET_UP = {
+    "name": "Spring cup",
+    "date": "2027-03-06",
+    "engines": ["teikoku"],
+    "games": "",
+    "table_sizes": ["3", "4"],
+    "swiss_rounds": "3",
+    "cut": "semi",
+    "cut_size": "8",
+    "first_round": "ratings",
+    "round_minutes": "75",
+    "bye_points": "1",
+}
 
 
 def test_the_organiser_sets_a_tournament_up_on_its_page(client, club, alice):
@@ -190,25 +225,48 @@ def test_the_organiser_sets_a_tournament_up_on_its_page(client, club, alice):
     answer = client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, "games": "Go, Chess"})
     tournament = Tournament.objects.get(club=club)
     assert answer.status_code == 302 and answer["Location"] == f"/tournaments/{tournament.pk}/"
-    assert (tournament.name, tournament.date, tournament.games, tournament.table_sizes, tournament.swiss_rounds,
-            tournament.cut, tournament.cut_size, tournament.first_round, tournament.round_minutes,
-            tournament.bye_points, tournament.created_by) == (
-        "Spring cup", datetime.date(2027, 3, 6), ["teikoku", "Go", "Chess"], [3, 4], 3, "semi", 8, "ratings", 75, 1,
-        alice)
+    assert (
+        tournament.name,
+        tournament.date,
+        tournament.games,
+        tournament.table_sizes,
+        tournament.swiss_rounds,
+        tournament.cut,
+        tournament.cut_size,
+        tournament.first_round,
+        tournament.round_minutes,
+        tournament.bye_points,
+        tournament.created_by,
+    ) == (
+        "Spring cup",
+        datetime.date(2027, 3, 6),
+        ["teikoku", "Go", "Chess"],
+        [3, 4],
+        3,
+        "semi",
+        8,
+        "ratings",
+        75,
+        1,
+        alice,
+    )
     assert "Spring cup" in client.get(answer["Location"]).content.decode()
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"engines": [], "games": ""}, "Name at least one game."),
-    ({"table_sizes": []}, "This field is required."),
-    ({"table_sizes": ["7"]}, "Select a valid choice."),
-    ({"swiss_rounds": "0"}, "greater than or equal to 1"),
-    ({"cut": "quarter"}, "Select a valid choice."),
-    ({"round_minutes": "601"}, "less than or equal to 600"),
-    ({"date": "1850-01-01"}, "Give a date from"),
-    ({"name": "\u202ecup"}, "direction"),
-    ({"games": "Go, \u202eChess"}, "direction"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"engines": [], "games": ""}, "Name at least one game."),
+        ({"table_sizes": []}, "This field is required."),
+        ({"table_sizes": ["7"]}, "Select a valid choice."),
+        ({"swiss_rounds": "0"}, "greater than or equal to 1"),
+        ({"cut": "quarter"}, "Select a valid choice."),
+        ({"round_minutes": "601"}, "less than or equal to 600"),
+        ({"date": "1850-01-01"}, "Give a date from"),
+        ({"name": "\u202ecup"}, "direction"),
+        ({"games": "Go, \u202eChess"}, "direction"),
+    ],
+)
 def test_a_bad_set_up_is_refused_with_its_reason_and_nothing_made(client, club, alice, change, field):
     client.force_login(alice)
     answer = client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, **change})
@@ -228,22 +286,37 @@ def test_a_member_who_does_not_manage_the_club_and_an_outsider_may_not_set_one_u
 
 
 def test_semi_finals_then_a_final_on_the_day_page_the_wall_and_the_csv_in_english_and_dutch(
-        client, club, alice, carol, field):
+    client, club, alice, carol, field
+):
     """Eight players, two Swiss rounds, the top 8 in two semi-final pods, each pod's first two at the final."""
-    tournament = services.tournament_create(club=club, user=alice, name="Spring cup", date=datetime.date(2026, 12, 5),
-                                            games=["teikoku"], swiss_rounds=2, cut="semi", cut_size=8,
-                                            table_sizes=[4])
+    tournament = services.tournament_create(
+        club=club,
+        user=alice,
+        name="Spring cup",
+        date=datetime.date(2026, 12, 5),
+        games=["teikoku"],
+        swiss_rounds=2,
+        cut="semi",
+        cut_size=8,
+        table_sizes=[4],
+    )
     for user in [alice, carol, *field]:
         services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
     client.force_login(alice)
-    assert "then semi-final pods of the top 8 and a final table" in client.get(
-        f"/tournaments/{tournament.pk}/").content.decode()
+    assert (
+        "then semi-final pods of the top 8 and a final table"
+        in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    )
     rng = random.Random(12)
 
     def play(number):
         for pod in TournamentPod.objects.filter(round__tournament=tournament, round__number=number):
-            assert client.post(f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/",
-                               places_of(pod, rng)).status_code == 302
+            assert (
+                client.post(
+                    f"/tournaments/{tournament.pk}/rounds/{number}/pods/{pod.position}/places/", places_of(pod, rng)
+                ).status_code
+                == 302
+            )
 
     for number in (1, 2, 3):
         assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 302
@@ -256,13 +329,16 @@ def test_semi_finals_then_a_final_on_the_day_page_the_wall_and_the_csv_in_englis
             own = client.get(f"/tournaments/{tournament.pk}/").content.decode()
             assert "Semi-final: table 2, Teikoku, seat 1, with " in own and "Round 3" not in own
             in_dutch(client)
-            assert "Halve finale: tafel 2, Teikoku, plaats 1, met " in client.get(
-                f"/tournaments/{tournament.pk}/").content.decode()
+            assert (
+                "Halve finale: tafel 2, Teikoku, plaats 1, met "
+                in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+            )
             client.cookies.pop(settings.LANGUAGE_COOKIE_NAME)
             client.force_login(alice)
         play(number)
-    csv_rows = list(csv.DictReader(io.StringIO(client.get(
-        f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
+    csv_rows = list(
+        csv.DictReader(io.StringIO(client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode()))
+    )
     assert {r["final"] for r in csv_rows} == {"no"}  # the semi-finals are played, the final is not
     in_dutch(client)
     assert "Halve finales" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
@@ -289,8 +365,7 @@ def test_semi_finals_then_a_final_on_the_day_page_the_wall_and_the_csv_in_englis
     assert f"Winnaar: {name}" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
     before = state()
     assert client.post(f"/tournaments/{tournament.pk}/pair/").status_code == 400 and state() == before
-    rows = list(csv.DictReader(io.StringIO(client.get(
-        f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
     by_place = sorted(final.places, key=lambda p: final.places[p])
     names = {e.player_id: e.player.name for e in TournamentEntry.objects.filter(tournament=tournament)}
     assert [r["player"] for r in rows[:4]] == [names[int(p)] for p in by_place]  # the final's order first

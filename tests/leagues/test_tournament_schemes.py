@@ -27,8 +27,9 @@ def client_for(user):
 
 
 def set_up(club, user, **body):
-    return client_for(user).post(f"/api/clubs/{club.slug}/tournaments/",
-                                 {"name": "Spring cup", "date": "2026-04-04", **body}, format="json")
+    return client_for(user).post(
+        f"/api/clubs/{club.slug}/tournaments/", {"name": "Spring cup", "date": "2026-04-04", **body}, format="json"
+    )
 
 
 def in_dutch(client):
@@ -37,12 +38,14 @@ def in_dutch(client):
 
 # --- the default, the presets, one's own -------------------------------------------------------------------------
 
+
 def test_a_tournament_that_names_no_scheme_scores_the_default_as_before(club, alice):
     answer = set_up(club, alice)
     assert answer.status_code == 201, answer.content
     assert answer.json()["scheme"] == DEFAULT and Tournament.objects.get().scheme == DEFAULT
-    only_fours = services.tournament_create(club=club, user=alice, name="Cup", date=datetime.date(2026, 4, 4),
-                                            table_sizes=[4])
+    only_fours = services.tournament_create(
+        club=club, user=alice, name="Cup", date=datetime.date(2026, 4, 4), table_sizes=[4]
+    )
     assert only_fours.scheme == DEFAULT  # stored as always, whatever the sizes
     assert schemes.tournament_scheme_words(only_fours) == "4, 2, 1, 0 (pods of 4)"  # said for the sizes it uses
 
@@ -63,13 +66,15 @@ def test_a_preset_without_whole_points_for_a_table_size_is_refused(club, alice):
     assert "pod of 3" in answer.json()["errors"]["scheme_preset"][0]
     no_fives = set_up(club, alice, table_sizes=[4, 5])  # the default has no points for a pod of five
     assert no_fives.status_code == 400 and no_fives.json()["errors"] == {
-        "scheme": ["The default points, 4-2-1-0, have none for a pod of 5: give the points per place."]}
+        "scheme": ["The default points, 4-2-1-0, have none for a pod of 5: give the points per place."]
+    }
     named = set_up(club, alice, table_sizes=[4, 5], scheme_preset="4-2-1-0")
     assert named.status_code == 400 and "pod of 5" in named.json()["errors"]["scheme_preset"][0]
     assert not Tournament.objects.exists()
 
 
 # --- the chosen scheme is what is counted ----------------------------------------------------------------------
+
 
 @pytest.fixture
 def eight(club, alice, bob, carol):
@@ -95,8 +100,11 @@ def test_a_custom_scheme_played_through_two_rounds_gives_the_standings_it_implie
     api = client_for(alice)
 
     def places(number, position, finish):
-        answer = api.post(f"/api/tournaments/{tournament.pk}/rounds/{number}/pods/{position}/places/",
-                          {"places": [{"player": p, "place": n + 1} for n, p in enumerate(finish)]}, format="json")
+        answer = api.post(
+            f"/api/tournaments/{tournament.pk}/rounds/{number}/pods/{position}/places/",
+            {"places": [{"player": p, "place": n + 1} for n, p in enumerate(finish)]},
+            format="json",
+        )
         assert answer.status_code == 200, answer.content
         return answer.json()
 
@@ -104,14 +112,21 @@ def test_a_custom_scheme_played_through_two_rounds_gives_the_standings_it_implie
     (a1, a2, a3, a4), (b1, b2, b3, b4) = first[0]["players"], first[1]["players"]
     places(1, 0, [a1, a2, a3, a4])
     read = places(1, 1, [b1, b2, b3, b4])
-    assert [(s["player"], s["points"]) for s in read["standings"][:2]] in (
-        [(a1, 5), (b1, 5)], [(b1, 5), (a1, 5)])
+    assert [(s["player"], s["points"]) for s in read["standings"][:2]] in ([(a1, 5), (b1, 5)], [(b1, 5), (a1, 5)])
     second = api.post(f"/api/tournaments/{tournament.pk}/rounds/", {}, format="json").json()["rounds"][1]["pods"]
     assert [set(pod["players"]) for pod in second] == [{a1, b1, a2, b2}, {a3, b3, a4, b4}]
     places(2, 0, [a2, b2, a1, b1])
     read = places(2, 1, [a4, b3, a3, b4])
     assert [(s["player"], s["points"]) for s in read["standings"]] == [
-        (a2, 8), (a1, 6), (b2, 6), (b1, 5), (a4, 5), (b3, 4), (a3, 2), (b4, 0)]
+        (a2, 8),
+        (a1, 6),
+        (b2, 6),
+        (b1, 5),
+        (a4, 5),
+        (b3, 4),
+        (a3, 2),
+        (b4, 0),
+    ]
     by = {s["player"]: s for s in read["standings"]}
     assert [by[p]["opponents_average"] for p in (a1, b2, b1, a4)] == [5.67, 4.67, 5, 3.67]  # 17/3, 14/3, 5, 11/3
     assert read["over"] and read["winner"] == a2 and read["scheme"] == {"4": [5, 3, 1, 0]}
@@ -119,8 +134,15 @@ def test_a_custom_scheme_played_through_two_rounds_gives_the_standings_it_implie
 
 def test_a_bye_scores_the_tournaments_bye_points_beside_its_scheme(client, club, alice, eight):
     """Seven players at pods of four only: one bye, scored 2, while the pods score 6, 3, 1, 0."""
-    tournament = services.tournament_create(club=club, user=alice, name="Cup", date=datetime.date(2026, 4, 4),
-                                            table_sizes=[4], scheme={"4": [6, 3, 1, 0]}, bye_points=2)
+    tournament = services.tournament_create(
+        club=club,
+        user=alice,
+        name="Cup",
+        date=datetime.date(2026, 4, 4),
+        table_sizes=[4],
+        scheme={"4": [6, 3, 1, 0]},
+        bye_points=2,
+    )
     for user in eight[:7]:
         services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
     first = services.round_pair(tournament=tournament, user=alice)
@@ -138,20 +160,24 @@ def test_a_bye_scores_the_tournaments_bye_points_beside_its_scheme(client, club,
 
 # --- refusals: a 400 naming the field, nothing made ------------------------------------------------------------
 
-@pytest.mark.parametrize("body, field, reason", [
-    ({"scheme": {"4": [5, 3, 1], "3": [5, 2, 0]}}, "scheme", "needs 4 numbers"),  # wrong length
-    ({"scheme": {"4": [5, 3, 4, 0], "3": [5, 2, 0]}}, "scheme", "never increase"),  # increasing
-    ({"scheme": {"4": [5, 3, 1, -1], "3": [5, 2, 0]}}, "scheme", "greater than or equal to 0"),  # negative
-    ({"scheme": {"4": [101, 3, 1, 0], "3": [5, 2, 0]}}, "scheme", "less than or equal to 100"),
-    ({"scheme": {"4": [5, 3, 1, 0]}}, "scheme", "pod of 3"),  # a table size missing
-    ({"scheme": {"4": [5, 3, 1, 0], "3": [5, 2, 0], "5": [5, 4, 3, 2, 1]}}, "scheme", "no pods of 5"),
-    ({"scheme": {"4": [5, "3", 1, 0], "3": [5, 2, 0]}}, "scheme", "whole number"),  # not a number
-    ({"scheme": {"4": [5, 3.5, 1, 0], "3": [5, 2, 0]}}, "scheme", "whole number"),
-    ({"scheme": {"4": [2, 2, 2, 2], "3": [5, 2, 0]}}, "scheme", "first place must score more"),
-    ({"scheme": [5, 3, 1, 0]}, "scheme", "dictionary"),
-    ({"scheme": DEFAULT, "scheme_preset": "4-2-1-0"}, "scheme_preset", "not both"),
-    ({"scheme_preset": "10-5-0"}, "scheme_preset", "not a valid choice"),
-])
+
+@pytest.mark.parametrize(
+    "body, field, reason",
+    [
+        ({"scheme": {"4": [5, 3, 1], "3": [5, 2, 0]}}, "scheme", "needs 4 numbers"),  # wrong length
+        ({"scheme": {"4": [5, 3, 4, 0], "3": [5, 2, 0]}}, "scheme", "never increase"),  # increasing
+        ({"scheme": {"4": [5, 3, 1, -1], "3": [5, 2, 0]}}, "scheme", "greater than or equal to 0"),  # negative
+        ({"scheme": {"4": [101, 3, 1, 0], "3": [5, 2, 0]}}, "scheme", "less than or equal to 100"),
+        ({"scheme": {"4": [5, 3, 1, 0]}}, "scheme", "pod of 3"),  # a table size missing
+        ({"scheme": {"4": [5, 3, 1, 0], "3": [5, 2, 0], "5": [5, 4, 3, 2, 1]}}, "scheme", "no pods of 5"),
+        ({"scheme": {"4": [5, "3", 1, 0], "3": [5, 2, 0]}}, "scheme", "whole number"),  # not a number
+        ({"scheme": {"4": [5, 3.5, 1, 0], "3": [5, 2, 0]}}, "scheme", "whole number"),
+        ({"scheme": {"4": [2, 2, 2, 2], "3": [5, 2, 0]}}, "scheme", "first place must score more"),
+        ({"scheme": [5, 3, 1, 0]}, "scheme", "dictionary"),
+        ({"scheme": DEFAULT, "scheme_preset": "4-2-1-0"}, "scheme_preset", "not both"),
+        ({"scheme_preset": "10-5-0"}, "scheme_preset", "not a valid choice"),
+    ],
+)
 def test_a_bad_scheme_is_a_400_naming_its_field_and_nothing_is_made(club, alice, body, field, reason):
     before = Tournament.objects.count()
     answer = set_up(club, alice, **body)
@@ -164,17 +190,31 @@ def test_a_bad_scheme_is_a_400_naming_its_field_and_nothing_is_made(club, alice,
 
 # --- the set-up page, the day page and the wall, in English and Dutch --------------------------------------------
 
-SET_UP = {"name": "Spring cup", "date": "2027-03-06", "engines": ["teikoku"], "games": "", "table_sizes": ["3", "4"],
-          "swiss_rounds": "3", "cut": "final", "cut_size": "4", "first_round": "random", "round_minutes": "60",
-          "bye_points": "0", "scheme_preset": "4-2-1-0", "scheme": ""}
+SET_UP = {
+    "name": "Spring cup",
+    "date": "2027-03-06",
+    "engines": ["teikoku"],
+    "games": "",
+    "table_sizes": ["3", "4"],
+    "swiss_rounds": "3",
+    "cut": "final",
+    "cut_size": "4",
+    "first_round": "random",
+    "round_minutes": "60",
+    "bye_points": "0",
+    "scheme_preset": "4-2-1-0",
+    "scheme": "",
+}
 
 
 def test_the_organiser_chooses_his_own_points_on_the_page_and_the_day_page_and_wall_say_them(client, club, alice):
     client.force_login(alice)
     page = client.get(f"/clubs/{club.slug}/tournaments/new/").content.decode()
     assert "Points per place" in page and 'value="7-5-3-1"' in page and 'value="custom"' in page
-    answer = client.post(f"/clubs/{club.slug}/tournaments/new/",
-                         {**SET_UP, "scheme_preset": "custom", "scheme": "4: 5, 3, 1, 0; 3: 5,2,0"})
+    answer = client.post(
+        f"/clubs/{club.slug}/tournaments/new/",
+        {**SET_UP, "scheme_preset": "custom", "scheme": "4: 5, 3, 1, 0; 3: 5,2,0"},
+    )
     tournament = Tournament.objects.get()
     assert answer.status_code == 302 and tournament.scheme == {"4": [5, 3, 1, 0], "3": [5, 2, 0]}
     words = "Points per place: 5, 3, 1, 0 (pods of 4); 5, 2, 0 (pods of 3)"
@@ -189,34 +229,61 @@ def test_the_organiser_chooses_his_own_points_on_the_page_and_the_day_page_and_w
 def test_a_preset_on_the_page_and_the_default_as_before(client, club, alice):
     client.force_login(alice)
     assert client.post(f"/clubs/{club.slug}/tournaments/new/", SET_UP).status_code == 302
-    assert client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, "scheme_preset": "7-5-3-1"}).status_code \
-        == 302
+    assert (
+        client.post(f"/clubs/{club.slug}/tournaments/new/", {**SET_UP, "scheme_preset": "7-5-3-1"}).status_code == 302
+    )
     assert [t.scheme for t in Tournament.objects.order_by("pk")] == [DEFAULT, {"4": [7, 5, 3, 1], "3": [7, 4, 1]}]
 
 
-@pytest.mark.parametrize("change, english, dutch", [
-    ({"scheme": "4: 5, 3, 1; 3: 5, 2, 0"}, "A pod of 4 needs 4 numbers, one per place: 3 given.",
-     "Een pod van 4 heeft 4 getallen nodig, één per plaats: 3 gegeven."),
-    ({"scheme": "4: 5, 3, 4, 0; 3: 5, 2, 0"}, "The points for a pod of 4 must never increase from first place to last.",
-     "De punten voor een pod van 4 mogen van de eerste plaats tot de laatste nooit stijgen."),
-    ({"scheme": "4: 5, 3, 1, -1; 3: 5, 2, 0"}, "The points for a pod of 4 must be whole numbers from 0 to 100.",
-     "De punten voor een pod van 4 moeten hele getallen van 0 tot 100 zijn."),
-    ({"scheme": "4: 5, 3, 1, 0"}, "Give the points for a pod of 3.", "Geef de punten voor een pod van 3."),
-    ({"scheme": "4: five, 3, 1, 0; 3: 5, 2, 0"}, "The points for a pod of 4 must be whole numbers from 0 to 100.",
-     "De punten voor een pod van 4 moeten hele getallen van 0 tot 100 zijn."),
-    ({"scheme": ""}, "Give the points per place for each table size, e.g. 4: 5, 3, 1, 0.",
-     "Geef de punten per plaats voor elke tafelgrootte, bijvoorbeeld 4: 5, 3, 1, 0."),
-    ({"scheme": "5 3 1 0"}, "Write each table size, a colon and its points",
-     "Schrijf elke tafelgrootte, een dubbele punt en de punten"),
-    ({"scheme_preset": "7-5-3-1", "scheme": "4: 5, 3, 1, 0; 3: 5, 2, 0"},
-     "Choose “my own points” to count these points, or leave them out.",
-     "Kies „mijn eigen punten” om deze punten te tellen, of laat ze weg."),
-    ({"scheme_preset": "3-2-1-0", "scheme": ""},
-     "The 3-2-1-0 points give no whole points for a pod of 3: choose custom points for it.",
-     "De punten 3-2-1-0 geven geen hele punten voor een pod van 3: kies er eigen punten voor."),
-])
+@pytest.mark.parametrize(
+    "change, english, dutch",
+    [
+        (
+            {"scheme": "4: 5, 3, 1; 3: 5, 2, 0"},
+            "A pod of 4 needs 4 numbers, one per place: 3 given.",
+            "Een pod van 4 heeft 4 getallen nodig, één per plaats: 3 gegeven.",
+        ),
+        (
+            {"scheme": "4: 5, 3, 4, 0; 3: 5, 2, 0"},
+            "The points for a pod of 4 must never increase from first place to last.",
+            "De punten voor een pod van 4 mogen van de eerste plaats tot de laatste nooit stijgen.",
+        ),
+        (
+            {"scheme": "4: 5, 3, 1, -1; 3: 5, 2, 0"},
+            "The points for a pod of 4 must be whole numbers from 0 to 100.",
+            "De punten voor een pod van 4 moeten hele getallen van 0 tot 100 zijn.",
+        ),
+        ({"scheme": "4: 5, 3, 1, 0"}, "Give the points for a pod of 3.", "Geef de punten voor een pod van 3."),
+        (
+            {"scheme": "4: five, 3, 1, 0; 3: 5, 2, 0"},
+            "The points for a pod of 4 must be whole numbers from 0 to 100.",
+            "De punten voor een pod van 4 moeten hele getallen van 0 tot 100 zijn.",
+        ),
+        (
+            {"scheme": ""},
+            "Give the points per place for each table size, e.g. 4: 5, 3, 1, 0.",
+            "Geef de punten per plaats voor elke tafelgrootte, bijvoorbeeld 4: 5, 3, 1, 0.",
+        ),
+        (
+            {"scheme": "5 3 1 0"},
+            "Write each table size, a colon and its points",
+            "Schrijf elke tafelgrootte, een dubbele punt en de punten",
+        ),
+        (
+            {"scheme_preset": "7-5-3-1", "scheme": "4: 5, 3, 1, 0; 3: 5, 2, 0"},
+            "Choose “my own points” to count these points, or leave them out.",
+            "Kies „mijn eigen punten” om deze punten te tellen, of laat ze weg.",
+        ),
+        (
+            {"scheme_preset": "3-2-1-0", "scheme": ""},
+            "The 3-2-1-0 points give no whole points for a pod of 3: choose custom points for it.",
+            "De punten 3-2-1-0 geven geen hele punten voor een pod van 3: kies er eigen punten voor.",
+        ),
+    ],
+)
 def test_a_bad_scheme_on_the_page_is_shown_again_with_its_reason_in_english_and_dutch(
-        client, club, alice, change, english, dutch):
+    client, club, alice, change, english, dutch
+):
     client.force_login(alice)
     body = {**SET_UP, "scheme_preset": "custom", **change}
     answer = client.post(f"/clubs/{club.slug}/tournaments/new/", body)

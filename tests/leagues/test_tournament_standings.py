@@ -23,8 +23,7 @@ def test_points_by_the_scheme_per_place_and_pod_size():
 
 def test_opponents_average_points_breaks_a_tie_on_points():
     # a and e both won a pod; a's opponents scored more since (b won round 2), so a ranks first
-    pods = [{"a": 1, "b": 2, "c": 3}, {"e": 1, "f": 2, "g": 3},
-            {"b": 1, "f": 2, "x": 3}]
+    pods = [{"a": 1, "b": 2, "c": 3}, {"e": 1, "f": 2, "g": 3}, {"b": 1, "f": 2, "x": 3}]
     rows, _ = standings(["a", "b", "c", "e", "f", "g", "x"], pods, SCHEME, seed=1)
     by = {r.player: r for r in rows}
     assert by["a"].points == by["e"].points == 4
@@ -48,8 +47,11 @@ def test_head_to_head_inside_the_group_still_tied():
     pods = [{"u": 1, "v": 2, "w": 3}, {"v": 1, "u": 2, "w": 3}, {"u": 1, "v": 3, "w": 2}, {"v": 1, "u": 3, "w": 2}]
     rows, decided = standings(["u", "v", "w"], pods, [2, 1, 0], seed=1)
     by = {r.player: r for r in rows}
-    assert (by["u"].points, by["u"].opponents_average, by["u"].average_place) == \
-        (by["v"].points, by["v"].opponents_average, by["v"].average_place)
+    assert (by["u"].points, by["u"].opponents_average, by["u"].average_place) == (
+        by["v"].points,
+        by["v"].opponents_average,
+        by["v"].average_place,
+    )
     assert by["u"].head_to_head == by["v"].head_to_head == 0  # 2 ahead, 2 behind each: still tied
     assert decided == {"u", "v"} and by["u"].lot is not None and by["w"].lot is None
     assert order(rows)[:2] == sorted(["u", "v"], key=lambda p: lot(1, p))
@@ -60,8 +62,11 @@ def test_head_to_head_decides_when_it_can():
     pods = [{"u": 1, "x": 2}, {"v": 1, "x": 2}, {"w": 1, "u": 2}, {"u": 1, "v": 2}, {"v": 1, "w": 2}]
     rows, decided = standings(["v", "u", "w", "x"], pods, [1, 0], seed=3)
     by = {r.player: r for r in rows}
-    assert (by["u"].points, by["u"].opponents_average, by["u"].average_place) == \
-        (by["v"].points, by["v"].opponents_average, by["v"].average_place) == (2, 1, Fraction(4, 3))
+    assert (
+        (by["u"].points, by["u"].opponents_average, by["u"].average_place)
+        == (by["v"].points, by["v"].opponents_average, by["v"].average_place)
+        == (2, 1, Fraction(4, 3))
+    )
     assert (by["u"].head_to_head, by["v"].head_to_head) == (1, -1)
     assert order(rows) == ["u", "v", "w", "x"] and decided == set()
 

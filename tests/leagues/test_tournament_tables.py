@@ -35,8 +35,9 @@ def users(club, bob):
 
 @pytest.fixture
 def tournament(club, alice, carol, users):
-    tournament = services.tournament_create(club=club, user=alice, name="Winter cup", date=DAY, games=["shitenno"],
-                                            swiss_rounds=2)
+    tournament = services.tournament_create(
+        club=club, user=alice, name="Winter cup", date=DAY, games=["shitenno"], swiss_rounds=2
+    )
     for user in [alice, carol, *users]:
         services.tournament_enter(tournament=tournament, user=alice, player=player_for_user(user), checked_in=True)
     return tournament
@@ -60,9 +61,14 @@ def finish_on_the_phones(session: TableSession, finish: list[int]) -> TableSessi
     seats = {seat.player_id: seat.position for seat in session.seats.all()}
     with transaction.atomic():
         session.status, session.finished_at = TableSession.Status.FINISHED, timezone.now()
-        session.outcome = {"termination": "end", "details": {}, "placings": [
-            {"seat": seats[player], "rank": rank, "score": 40 - rank, "tiebreak": None}
-            for rank, player in enumerate(finish, start=1)]}
+        session.outcome = {
+            "termination": "end",
+            "details": {},
+            "placings": [
+                {"seat": seats[player], "rank": rank, "score": 40 - rank, "tiebreak": None}
+                for rank, player in enumerate(finish, start=1)
+            ],
+        }
         session.save()
         signals.table_finished.send(sender=TableSession, session=session)
     return session
@@ -87,6 +93,7 @@ def pod_url(tournament, pod, tail):
 
 
 # --- tables open with the pods' seats ---
+
 
 def test_the_organiser_opens_one_table_per_pod_seated_in_the_pods_order(tournament, opened, club):
     for pod in pods_of(opened):
@@ -146,6 +153,7 @@ def test_the_api_opens_the_tables_and_names_each_pods_table(tournament, alice, c
 
 # --- results come from the tables ---
 
+
 def test_a_pods_table_counted_by_its_players_records_the_pods_places(tournament, opened):
     pod = pods_of(opened)[0]
     finish = list(reversed(pod.players))
@@ -178,6 +186,7 @@ def test_two_tables_counted_let_the_next_round_be_paired(tournament, opened, ali
 
 
 # --- the judge ---
+
 
 def test_a_judge_settles_a_finished_tables_places_without_the_sign_offs(tournament, opened, alice, bob):
     services.tournament_judges_set(tournament=tournament, user=alice, judges=[player_for_user(bob)])
@@ -230,23 +239,28 @@ def test_settling_a_table_still_playing_is_a_400_and_nothing_recorded(tournament
 
 def test_only_members_judge_and_only_managers_name_them(tournament, alice, carol, dave):
     stranger = player_for_user(dave)
-    answer = client_for(alice).put(f"/api/tournaments/{tournament.pk}/judges/", {"judges": [stranger.pk]},
-                                   format="json")
+    answer = client_for(alice).put(
+        f"/api/tournaments/{tournament.pk}/judges/", {"judges": [stranger.pk]}, format="json"
+    )
     assert answer.status_code == 400 and answer["Content-Type"].startswith(PROBLEM_CONTENT_TYPE)
-    answer = client_for(carol).put(f"/api/tournaments/{tournament.pk}/judges/",
-                                   {"judges": [player_for_user(carol).pk]}, format="json")
+    answer = client_for(carol).put(
+        f"/api/tournaments/{tournament.pk}/judges/", {"judges": [player_for_user(carol).pk]}, format="json"
+    )
     assert answer.status_code == 403
     assert not tournament.judges.exists()
-    answer = client_for(alice).put(f"/api/tournaments/{tournament.pk}/judges/",
-                                   {"judges": [player_for_user(carol).pk]}, format="json")
+    answer = client_for(alice).put(
+        f"/api/tournaments/{tournament.pk}/judges/", {"judges": [player_for_user(carol).pk]}, format="json"
+    )
     assert answer.status_code == 200 and answer.json()["judges"] == [player_for_user(carol).pk]
 
 
 # --- round 1 seeded by the club's ratings ---
 
+
 def test_round_one_seeded_by_the_clubs_ratings_seats_the_best_rated_together(club, alice, carol, users):
-    tournament = services.tournament_create(club=club, user=alice, name="Seeded cup", date=DAY, games=["shitenno"],
-                                            first_round="ratings")
+    tournament = services.tournament_create(
+        club=club, user=alice, name="Seeded cup", date=DAY, games=["shitenno"], first_round="ratings"
+    )
     players = [player_for_user(u) for u in [alice, carol, *users]]
     for player in players:
         services.tournament_enter(tournament=tournament, user=alice, player=player, checked_in=True)
@@ -263,6 +277,7 @@ def test_round_one_seeded_by_the_clubs_ratings_seats_the_best_rated_together(clu
 
 # --- the day page ---
 
+
 def test_the_organiser_opens_the_tables_from_the_day_page(client, tournament, alice):
     services.round_pair(tournament=tournament, user=alice)
     client.force_login(alice)
@@ -274,8 +289,9 @@ def test_the_organiser_opens_the_tables_from_the_day_page(client, tournament, al
     assert "Open the tables" not in page and page.count(">The table</a>") == 2
 
 
-def test_a_judge_settles_a_finished_table_from_the_day_page_in_english_and_dutch(client, tournament, opened, alice,
-                                                                                   bob):
+def test_a_judge_settles_a_finished_table_from_the_day_page_in_english_and_dutch(
+    client, tournament, opened, alice, bob
+):
     client.force_login(alice)
     answer = client.post(reverse("tournament_judges", args=[tournament.pk]), {"judges": [player_for_user(bob).pk]})
     assert answer.status_code == 302 and list(tournament.judges.all()) == [player_for_user(bob)]
@@ -301,8 +317,13 @@ def test_a_member_who_is_no_judge_is_refused_on_the_page_and_nothing_is_recorded
     page = client.get(reverse("tournament_day", args=[tournament.pk])).content.decode()
     assert "Settle table" not in page and "Save the places" not in page
     assert client.post(reverse("tournament_settle", args=[tournament.pk, 1, 0])).status_code == 403
-    assert client.post(reverse("tournament_places", args=[tournament.pk, 1, 0]),
-                       {f"place_{p}": str(n) for n, p in enumerate(pod.players, start=1)}).status_code == 403
+    assert (
+        client.post(
+            reverse("tournament_places", args=[tournament.pk, 1, 0]),
+            {f"place_{p}": str(n) for n, p in enumerate(pod.players, start=1)},
+        ).status_code
+        == 403
+    )
     assert client.post(reverse("tournament_tables", args=[tournament.pk, 1])).status_code == 403
     pod.refresh_from_db()
     assert pod.places == {} and not tournament.judges.exists()
@@ -311,11 +332,18 @@ def test_a_member_who_is_no_judge_is_refused_on_the_page_and_nothing_is_recorded
 def test_a_tournament_in_a_season_is_seeded_by_its_leagues_ratings_set_up_through_the_api(club, alice, carol, users):
     today = timezone.localdate()
     league = seasons.league_create(club=club, name="Cup league", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="Winter", starts_on=today - datetime.timedelta(days=9),
-                                   ends_on=today + datetime.timedelta(days=30), user=alice)
-    answer = client_for(alice).post(f"/api/clubs/{club.slug}/tournaments/", {
-        "name": "Seeded cup", "date": today.isoformat(), "games": ["shitenno"], "first_round": "ratings"},
-        format="json")
+    season = seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=today - datetime.timedelta(days=9),
+        ends_on=today + datetime.timedelta(days=30),
+        user=alice,
+    )
+    answer = client_for(alice).post(
+        f"/api/clubs/{club.slug}/tournaments/",
+        {"name": "Seeded cup", "date": today.isoformat(), "games": ["shitenno"], "first_round": "ratings"},
+        format="json",
+    )
     assert answer.status_code == 201 and answer.json()["first_round"] == "ratings", answer.content
     tournament = Tournament.objects.get(pk=answer.json()["id"])
     tournament.season = season

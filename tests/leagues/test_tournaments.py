@@ -27,8 +27,9 @@ def field(club, bob):
 
 @pytest.fixture
 def tournament(club, alice, field, carol):
-    tournament = services.tournament_create(club=club, user=alice, name="Winter cup", date=DAY, swiss_rounds=3,
-                                            cut_size=4)
+    tournament = services.tournament_create(
+        club=club, user=alice, name="Winter cup", date=DAY, swiss_rounds=3, cut_size=4
+    )
     for player in [player_for_user(alice), player_for_user(carol), *field]:
         services.tournament_enter(tournament=tournament, user=alice, player=player, checked_in=True)
     return tournament
@@ -124,9 +125,13 @@ def test_two_players_left_cannot_be_paired_even_with_byes_and_nothing_is_written
 
 # The final after semi-final pods (docs/tournaments.md, "The cut")
 
+
 def rows_state():
-    return (list(Tournament.objects.order_by("pk").values()), list(TournamentRound.objects.order_by("pk").values()),
-            list(TournamentPod.objects.order_by("pk").values()))
+    return (
+        list(Tournament.objects.order_by("pk").values()),
+        list(TournamentRound.objects.order_by("pk").values()),
+        list(TournamentPod.objects.order_by("pk").values()),
+    )
 
 
 @pytest.fixture
@@ -136,8 +141,16 @@ def sixteen(club, alice, bob):
 
 
 def semi_day(club, alice, players, cut_size):
-    tournament = services.tournament_create(club=club, user=alice, name="Spring cup", date=DAY, swiss_rounds=4,
-                                            cut="semi", cut_size=cut_size, table_sizes=[4])
+    tournament = services.tournament_create(
+        club=club,
+        user=alice,
+        name="Spring cup",
+        date=DAY,
+        swiss_rounds=4,
+        cut="semi",
+        cut_size=cut_size,
+        table_sizes=[4],
+    )
     for player in players:
         services.tournament_enter(tournament=tournament, user=alice, player=player, checked_in=True)
     rng = random.Random(16)
@@ -146,8 +159,7 @@ def semi_day(club, alice, players, cut_size):
     return tournament, rng
 
 
-def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_the_standings(
-        club, alice, sixteen):
+def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_the_standings(club, alice, sixteen):
     from leagues.notifications.models import Notification
     from leagues.tournaments import selectors
 
@@ -167,8 +179,7 @@ def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_t
     told = Notification.objects.filter(dedupe_key__startswith=f"your_table:tournament_pod:{final.pods.get().pk}:")
     assert sorted(n.payload["seat"] for n in told) == [1, 2, 3, 4]
     assert {n.payload["round"] for n in told} == {6} and {n.payload["stage"] for n in told} == {"final"}
-    semi_told = Notification.objects.filter(dedupe_key__startswith="your_table:tournament_pod:",
-                                            payload__round=5)
+    semi_told = Notification.objects.filter(dedupe_key__startswith="your_table:tournament_pod:", payload__round=5)
     assert semi_told.exists() and {n.payload["stage"] for n in semi_told} == {"semi"}
     finish = list(reversed(final.pods.get().players))  # the lowest seed wins
     services.pod_places(pod=final.pods.get(), user=alice, places={p: n + 1 for n, p in enumerate(finish)})
@@ -186,8 +197,7 @@ def test_sixteen_in_semi_final_pods_send_each_pods_winner_to_a_final_seated_by_t
     assert rows_state() == before
 
 
-def test_the_top_eight_in_two_pods_send_the_first_two_of_each_a_shared_place_to_the_higher_seed(
-        club, alice, sixteen):
+def test_the_top_eight_in_two_pods_send_the_first_two_of_each_a_shared_place_to_the_higher_seed(club, alice, sixteen):
     from leagues.tournaments import selectors
 
     tournament, _rng = semi_day(club, alice, sixteen, 8)

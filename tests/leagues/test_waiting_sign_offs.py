@@ -24,8 +24,13 @@ TODAY = timezone.localdate()
 
 def _season(club, alice):
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
-    return seasons.season_create(league=league, name="Now", starts_on=TODAY - datetime.timedelta(days=30),
-                                 ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    return seasons.season_create(
+        league=league,
+        name="Now",
+        starts_on=TODAY - datetime.timedelta(days=30),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
 
 
 def _waiting_by_the_signers_rule(user) -> set[int]:
@@ -43,25 +48,40 @@ def test_the_one_query_says_what_the_signers_rule_says_for_every_kind_of_player(
     for, agreed and disputed sign-offs: the SQL definition and the rule the sign-off service applies agree."""
     season = _season(club, alice)
     Membership.objects.create(club=club, player=player_for_user(bob), role=Membership.Role.ADMIN)
-    guests = {"by alice": Player.objects.create(name="Gus", created_by=alice, created_in=club),
-              "by carol": Player.objects.create(name="Hana", created_by=carol),
-              "by nobody": Player.objects.create(name="Ichi")}
+    guests = {
+        "by alice": Player.objects.create(name="Gus", created_by=alice, created_in=club),
+        "by carol": Player.objects.create(name="Hana", created_by=carol),
+        "by nobody": Player.objects.create(name="Ichi"),
+    }
     players = [player_for_user(carol), *guests.values()]
     sign_offs = [None, (carol, True), (bob, False), (alice, False), (alice, True)]
     made = 0
     for in_season, imported, player, sign_off, status in itertools.product(
-            (True, False), (False, True), players, sign_offs, (Result.Status.PENDING, Result.Status.DISPUTED)):
+        (True, False), (False, True), players, sign_offs, (Result.Status.PENDING, Result.Status.DISPUTED)
+    ):
         result = Result.objects.create(
-            game="shitenno", played_on=TODAY, season=season if in_season else None, club=club if in_season else None,
-            status=status, created_by=dave, source="bgg" if imported else "", vouched_by=alice if imported else None)
-        ResultEntry.objects.bulk_create([ResultEntry(result=result, player=player, rank=1),
-                                         ResultEntry(result=result, player=player_for_user(dave), rank=2)])
+            game="shitenno",
+            played_on=TODAY,
+            season=season if in_season else None,
+            club=club if in_season else None,
+            status=status,
+            created_by=dave,
+            source="bgg" if imported else "",
+            vouched_by=alice if imported else None,
+        )
+        ResultEntry.objects.bulk_create(
+            [
+                ResultEntry(result=result, player=player, rank=1),
+                ResultEntry(result=result, player=player_for_user(dave), rank=2),
+            ]
+        )
         SignOff.objects.create(result=result, player=player_for_user(dave), by=dave)
         if sign_off is not None:
             SignOff.objects.create(result=result, player=player, by=sign_off[0], agreed=sign_off[1])
         made += 1
-    counted = Result.objects.create(game="shitenno", played_on=TODAY, season=season, club=club,
-                                    status=Result.Status.COUNTED, created_by=dave)
+    counted = Result.objects.create(
+        game="shitenno", played_on=TODAY, season=season, club=club, status=Result.Status.COUNTED, created_by=dave
+    )
     ResultEntry.objects.create(result=counted, player=guests["by alice"], rank=1)
     assert made == 160
     for user in (alice, bob, carol, dave):
@@ -77,9 +97,13 @@ def guest_result(club, alice, carol):
     Gus has no account, so the result waits for alice to sign for him."""
     season = _season(club, alice)
     gus = player_guest_create(name="Gus", created_by=alice, club=club)
-    result = results.result_enter(game="shitenno", played_on=TODAY - datetime.timedelta(days=1), season=season,
-                                  user=carol, entries=[{"player": player_for_user(carol), "rank": 1},
-                                                       {"player": gus, "rank": 2}])
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TODAY - datetime.timedelta(days=1),
+        season=season,
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": gus, "rank": 2}],
+    )
     assert result.status == Result.Status.PENDING
     return result
 
@@ -89,11 +113,12 @@ def _badge(client) -> str | None:
         body = client.get(reverse("home")).content.decode()
     if "to sign</a>" not in body:
         return None
-    return body[:body.index(" to sign</a>")].rsplit(">", 1)[1]
+    return body[: body.index(" to sign</a>")].rsplit(">", 1)[1]
 
 
 def test_an_organiser_sees_the_guest_s_result_he_signs_for_in_the_badge_until_he_signs_it(
-        client, guest_result, alice, carol):
+    client, guest_result, alice, carol
+):
     client.force_login(alice)
     assert _badge(client) == "1"
     page = client.get(reverse("results_waiting"))
@@ -115,9 +140,13 @@ def test_a_member_with_nothing_to_sign_sees_no_badge(client, guest_result, carol
 
 
 def test_the_page_and_the_badge_agree_on_his_own_game_and_a_guest_s(client, guest_result, alice, carol):
-    own = results.result_enter(game="shitenno", played_on=TODAY, season=guest_result.season, user=carol,
-                               entries=[{"player": player_for_user(alice), "rank": 1},
-                                        {"player": player_for_user(carol), "rank": 2}])
+    own = results.result_enter(
+        game="shitenno",
+        played_on=TODAY,
+        season=guest_result.season,
+        user=carol,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
     client.force_login(alice)
     assert _badge(client) == "2"
     page = client.get(reverse("results_waiting"))
@@ -140,18 +169,29 @@ def test_the_organiser_sees_on_whose_behalf_he_signs(client, guest_result, alice
     page = client.get(reverse("results_waiting"), headers={"Accept-Language": language}).content.decode()
     row = page.split(f'id="result-{guest_result.pk}"')[1].split("</li>")[0]
     button = row.index('name="agreed" value="yes"')
-    assert f'<span class="signs-for">{SIGNS_FOR[language]}</span>' in row[button:row.index("</form>", button)]
+    assert f'<span class="signs-for">{SIGNS_FOR[language]}</span>' in row[button : row.index("</form>", button)]
 
 
 def _two_more(guest_result, alice, carol):
     """alice's own game with carol, and one of hers, Gus's and carol's: both wait for alice."""
-    own = results.result_enter(game="shitenno", played_on=TODAY, season=guest_result.season, user=carol,
-                               entries=[{"player": player_for_user(alice), "rank": 1},
-                                        {"player": player_for_user(carol), "rank": 2}])
-    mixed = results.result_enter(game="shitenno", played_on=TODAY, season=guest_result.season, user=carol,
-                                 entries=[{"player": player_for_user(alice), "rank": 1},
-                                          {"player": guest_result.entries.get(rank=2).player, "rank": 2},
-                                          {"player": player_for_user(carol), "rank": 3}])
+    own = results.result_enter(
+        game="shitenno",
+        played_on=TODAY,
+        season=guest_result.season,
+        user=carol,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
+    mixed = results.result_enter(
+        game="shitenno",
+        played_on=TODAY,
+        season=guest_result.season,
+        user=carol,
+        entries=[
+            {"player": player_for_user(alice), "rank": 1},
+            {"player": guest_result.entries.get(rank=2).player, "rank": 2},
+            {"player": player_for_user(carol), "rank": 3},
+        ],
+    )
     return own, mixed
 
 
@@ -162,7 +202,10 @@ def test_one_s_own_game_names_nobody_and_a_mixed_one_names_you_and_the_guest(cli
         page = client.get(reverse("results_waiting"))
     body = page.content.decode()
     assert {r.pk: r.signs_for for r in page.context["awaiting"]} == {
-        own.pk: [], mixed.pk: ["you", "Gus"], guest_result.pk: ["Gus"]}
+        own.pk: [],
+        mixed.pk: ["you", "Gus"],
+        guest_result.pk: ["Gus"],
+    }
     assert "signs-for" not in body.split(f'id="result-{own.pk}"')[1].split("</li>")[0]
     assert "for you, Gus" in body.split(f'id="result-{mixed.pk}"')[1].split("</li>")[0]
     results.result_sign_off(result=mixed, user=alice)  # signed: nothing of it waits, nor is named

@@ -28,19 +28,31 @@ def build_league(results: int) -> League:
     start = datetime.date(2025, 1, 1)
     season = Season.objects.create(league=league, name="All", starts_on=start, ends_on=datetime.date(2026, 12, 31))
     rows = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=start + datetime.timedelta(days=n // 40), club=club, season=season,
-               status=Result.Status.COUNTED, ranked_publicly=True) for n in range(results))
+        Result(
+            game="shitenno",
+            played_on=start + datetime.timedelta(days=n // 40),
+            club=club,
+            season=season,
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
+        for n in range(results)
+    )
     ResultEntry.objects.bulk_create(
         ResultEntry(result=result, player=player, rank=rank)
-        for result in rows for rank, player in enumerate(rng.sample(players, 4), start=1))
+        for result in rows
+        for rank, player in enumerate(rng.sample(players, 4), start=1)
+    )
     return league
 
 
 def advisory_lock_held() -> bool:
     """A rating job's scope lock is held in this test's database (pg_locks lists every database's locks)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                       "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        )
         return cursor.fetchone()[0] > 0
 
 
@@ -72,7 +84,8 @@ def test_a_recompute_killed_mid_run_finishes_after_a_restart(celery_worker_proce
         stop_worker(survivor)
 
     entries = ResultEntry.objects.order_by("result__played_on", "result_id", "id").values_list(
-        "result_id", "player_id", "rank")
+        "result_id", "player_id", "rank"
+    )
     by_result: dict[int, list] = {}
     for result_id, player_id, rank in entries:
         by_result.setdefault(result_id, []).append((player_id, rank))

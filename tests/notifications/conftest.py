@@ -1,4 +1,3 @@
-
 import pytest
 from django.utils import timezone
 
@@ -29,8 +28,13 @@ def finish(session: TableSession, *, sign: bool = True) -> Result:
     result waits for their sign-off)."""
     seats = list(session.seats.order_by("position").select_related("player__user"))
     session.status, session.finished_at = TableSession.Status.FINISHED, timezone.now()
-    session.outcome = {"termination": "end", "details": {}, "placings": [
-        {"seat": seat.position, "rank": n, "score": 10 - n, "tiebreak": None} for n, seat in enumerate(seats, 1)]}
+    session.outcome = {
+        "termination": "end",
+        "details": {},
+        "placings": [
+            {"seat": seat.position, "rank": n, "score": 10 - n, "tiebreak": None} for n, seat in enumerate(seats, 1)
+        ],
+    }
     session.save()
     result = results.result_from_session(session=session)
     if not sign:

@@ -39,7 +39,8 @@ def carol_s_table(carol):
 
 
 def test_your_table_by_e_mail_goes_out_at_the_outbox_s_next_run_not_at_the_digest_hour(
-        opened_round, alice, carol, carol_by_mail, settings):
+    opened_round, alice, carol, carol_by_mail, settings
+):
     settings.SITE_URL = "https://shitenno.example"
     nights.tables_open(night_round=opened_round, user=alice)
     row = carol_s_table(carol)
@@ -50,7 +51,8 @@ def test_your_table_by_e_mail_goes_out_at_the_outbox_s_next_run_not_at_the_diges
     message = mail.outbox[0]
     table = next(t for t in opened_round.tables.all() if row.payload["table"] == t.position + 1)
     assert message.to == [carol.email] and message.subject == (
-        f"Shitennō: Shitennō, ronde 1, tafel {table.position + 1} (Edo Gamers, 26 november)")
+        f"Shitennō: Shitennō, ronde 1, tafel {table.position + 1} (Edo Gamers, 26 november)"
+    )
     assert f"https://shitenno.example{table.session.get_absolute_url()}" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     row.refresh_from_db()
@@ -66,8 +68,7 @@ def test_the_outbox_s_sweep_runs_every_minute():
     assert Kind.YOUR_TABLE in AT_ONCE
 
 
-def test_a_mail_server_down_keeps_it_for_the_next_run_which_sends_it_once(opened_round, alice, carol,
-                                                                           carol_by_mail):
+def test_a_mail_server_down_keeps_it_for_the_next_run_which_sends_it_once(opened_round, alice, carol, carol_by_mail):
     nights.tables_open(night_round=opened_round, user=alice)
     with mock.patch.object(EmailMessage, "send", side_effect=ConnectionError("mail server down")):
         assert outbox.sweep(older_than=0)["failed"]

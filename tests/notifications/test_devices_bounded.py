@@ -16,8 +16,9 @@ def push_on(settings):
 
 
 def register(client, endpoint: str):
-    return client.post(reverse("notifications:devices"), {"endpoint": endpoint, "keys": KEYS},
-                       content_type="application/json")
+    return client.post(
+        reverse("notifications:devices"), {"endpoint": endpoint, "keys": KEYS}, content_type="application/json"
+    )
 
 
 def test_someone_else_s_endpoint_is_a_409_and_stays_his(client, alice, bob, push_on):
@@ -27,15 +28,19 @@ def test_someone_else_s_endpoint_is_a_409_and_stays_his(client, alice, bob, push
     answer = register(client, "https://push.example/bob-phone")
     assert answer.status_code == 409 and "another account" in answer.json()["detail"]
     assert list(PushSubscription.objects.values_list("user__username", "endpoint")) == [
-        ("bob", "https://push.example/bob-phone")]
+        ("bob", "https://push.example/bob-phone")
+    ]
 
 
 def test_the_refusal_is_said_in_dutch(client, alice, bob, push_on):
     PushSubscription.objects.create(user=bob, endpoint="https://push.example/bob-phone", **KEYS)
     client.force_login(alice)
-    answer = client.post(reverse("notifications:devices"), {"endpoint": "https://push.example/bob-phone",
-                                                            "keys": KEYS}, content_type="application/json",
-                         HTTP_ACCEPT_LANGUAGE="nl")
+    answer = client.post(
+        reverse("notifications:devices"),
+        {"endpoint": "https://push.example/bob-phone", "keys": KEYS},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
     assert answer.status_code == 409 and "ander account" in answer.json()["detail"]
 
 
@@ -45,6 +50,7 @@ def test_at_most_five_devices_a_new_one_replacing_the_oldest(client, alice, push
     for n in range(7):
         assert register(client, f"https://push.example/alice-{n}").status_code == 201
     assert sorted(PushSubscription.objects.filter(user=alice).values_list("endpoint", flat=True)) == [
-        f"https://push.example/alice-{n}" for n in range(2, 7)]
+        f"https://push.example/alice-{n}" for n in range(2, 7)
+    ]
     assert register(client, "https://push.example/alice-6").status_code == 201  # the same device again: no change
     assert PushSubscription.objects.filter(user=alice).count() == 5

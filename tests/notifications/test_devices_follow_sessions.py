@@ -94,20 +94,31 @@ def test_another_account_turning_push_on_takes_the_phone_s_device(client, alice,
 
 def test_changing_the_password_drops_the_account_s_devices_and_no_one_else_s(client, alice, bob, push_on):
     turn_push_on(client, alice)
-    others = PushSubscription.objects.create(user=bob, endpoint="https://push.example/bob", p256dh="B" * 87,
-                                             auth="a" * 22, session_key="bob-session")
-    answer = client.post(reverse("password_change"), {
-        "old_password": PASSWORD, "new_password1": "another long passphrase",
-        "new_password2": "another long passphrase"})
+    others = PushSubscription.objects.create(
+        user=bob, endpoint="https://push.example/bob", p256dh="B" * 87, auth="a" * 22, session_key="bob-session"
+    )
+    answer = client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another long passphrase",
+            "new_password2": "another long passphrase",
+        },
+    )
     assert answer.status_code == 302
     assert list(PushSubscription.objects.all()) == [others]
 
 
 def test_a_refused_password_change_keeps_the_device(client, alice, push_on):
     turn_push_on(client, alice)
-    answer = client.post(reverse("password_change"), {
-        "old_password": "not it", "new_password1": "another long passphrase",
-        "new_password2": "another long passphrase"})
+    answer = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "not it",
+            "new_password1": "another long passphrase",
+            "new_password2": "another long passphrase",
+        },
+    )
     assert answer.status_code == 200
     assert PushSubscription.objects.count() == 1
 
@@ -120,23 +131,24 @@ def test_signing_in_again_keeps_the_device(client, alice, push_on):
 
 
 def _device(user, name: str, session_key: str) -> PushSubscription:
-    return PushSubscription.objects.create(user=user, endpoint=f"https://push.example/{name}", p256dh="B" * 87,
-                                           auth="a" * 22, session_key=session_key)
+    return PushSubscription.objects.create(
+        user=user, endpoint=f"https://push.example/{name}", p256dh="B" * 87, auth="a" * 22, session_key=session_key
+    )
 
 
 def test_the_sweep_drops_devices_whose_session_ended_unseen_and_keeps_the_live_one(alice, bob, push_on):
     from django.test import Client
 
     phones = {}
-    for name, user in [("live", alice), ("expired", alice), ("deleted", alice), ("taken-over", alice),
-                       ("bob", bob)]:
+    for name, user in [("live", alice), ("expired", alice), ("deleted", alice), ("taken-over", alice), ("bob", bob)]:
         phone = Client()
         phone.force_login(user)
         phones[name] = phone
         _device(user, name, phone.session.session_key)
     _device(alice, "no-session", "")
     Session.objects.filter(session_key=phones["expired"].session.session_key).update(
-        expire_date=timezone.now() - datetime.timedelta(seconds=1))
+        expire_date=timezone.now() - datetime.timedelta(seconds=1)
+    )
     Session.objects.filter(session_key=phones["deleted"].session.session_key).delete()
     phones["taken-over"].force_login(bob)  # force_login flushes without the cookie: the device still names it
     taken = PushSubscription.objects.get(endpoint="https://push.example/taken-over")

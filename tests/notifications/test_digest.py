@@ -28,9 +28,13 @@ def two_waiting(season, alice, bob, carol, members):
     """Two results waiting for carol's sign-off; carol chose the e-mail for them, in Dutch."""
     Preference.objects.create(user=carol, sign_off=Channel.EMAIL, language="nl")
     for day in (1, 2):
-        results.result_enter(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day), season=season,
-                             user=alice, entries=[{"player": player_for_user(alice), "rank": 1},
-                                                  {"player": player_for_user(carol), "rank": 2}])
+        results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT - datetime.timedelta(days=day),
+            season=season,
+            user=alice,
+            entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+        )
     assert Notification.objects.filter(recipient=carol, state=Notification.State.DIGEST).count() == 2
 
 
@@ -52,8 +56,13 @@ def test_one_digest_a_day_with_everything_waiting_in_the_person_s_language(two_w
 
 def test_a_message_after_today_s_digest_waits_for_tomorrow_s(two_waiting, season, alice, carol):
     digest.hourly(AT_SIX)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
     assert digest.send_digests(AT_SIX) == 0
     assert digest.send_digests(AT_SIX + datetime.timedelta(days=1)) == 1
     assert len(mail.outbox) == 2 and mail.outbox[1].subject == "Shitennō: 1 ding voor jou"
@@ -66,8 +75,13 @@ def test_the_club_chooses_the_hour(two_waiting, club):
 
 
 def test_push_and_nothing_never_go_by_e_mail(season, alice, bob, carol, members):
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
     assert digest.send_digests(AT_SIX) == 0 and not mail.outbox  # the default: push, no e-mail until chosen
 
 
@@ -150,14 +164,18 @@ def test_nothing_chosen_after_the_message_stops_it(two_waiting, carol):
 
 
 def test_a_result_signed_before_the_digest_is_left_out_and_a_reminder_beside_it_said_once(
-        two_waiting, season, alice, carol):
+    two_waiting, season, alice, carol
+):
     signed, waiting = Result.objects.filter(season=season).order_by("played_on")
     results.result_sign_off(result=signed, user=carol)
-    Notification.objects.create(recipient=carol, club=season.league.club, kind=Kind.SIGN_OFF,
-                                dedupe_key=f"sign_off_reminder:{waiting.pk}:{carol.pk}",
-                                state=Notification.State.DIGEST,
-                                payload=dict(Notification.objects.get(
-                                    dedupe_key=f"sign_off:{waiting.pk}:{carol.pk}").payload, reminder=True))
+    Notification.objects.create(
+        recipient=carol,
+        club=season.league.club,
+        kind=Kind.SIGN_OFF,
+        dedupe_key=f"sign_off_reminder:{waiting.pk}:{carol.pk}",
+        state=Notification.State.DIGEST,
+        payload=dict(Notification.objects.get(dedupe_key=f"sign_off:{waiting.pk}:{carol.pk}").payload, reminder=True),
+    )
     assert digest.hourly(AT_SIX)["digests"] == 1
     body = mail.outbox[0].body
     assert mail.outbox[0].subject == "Shitennō: 1 ding voor jou"
@@ -170,12 +188,20 @@ def test_an_organiser_is_told_of_a_guest_s_result_he_signs_for_until_he_signs_it
     signed before the digest is left out of it."""
     Preference.objects.create(user=alice, sign_off=Channel.EMAIL, language="nl")
     gus = player_guest_create(name="Gus", created_by=alice, club=season.league.club)
-    entered = [results.result_enter(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day), season=season,
-                                    user=carol, entries=[{"player": player_for_user(carol), "rank": 1},
-                                                         {"player": gus, "rank": 2}]) for day in (1, 2)]
+    entered = [
+        results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT - datetime.timedelta(days=day),
+            season=season,
+            user=carol,
+            entries=[{"player": player_for_user(carol), "rank": 1}, {"player": gus, "rank": 2}],
+        )
+        for day in (1, 2)
+    ]
     rows = Notification.objects.filter(recipient=alice, kind=Kind.SIGN_OFF).order_by("pk")
     assert [(row.payload["result"], row.payload["for"], row.payload["with"]) for row in rows] == [
-        (result.pk, ["Gus"], ["carol"]) for result in entered]
+        (result.pk, ["Gus"], ["carol"]) for result in entered
+    ]
     assert not Notification.objects.filter(recipient=carol).exists()  # she entered them and signed her own
     assert worded(Kind.SIGN_OFF, rows[0].payload, "en")["body"] == "Edo Gamers, Thursday; for Gus, with carol"
     results.result_sign_off(result=entered[1], user=alice)
@@ -186,8 +212,7 @@ def test_an_organiser_is_told_of_a_guest_s_result_he_signs_for_until_he_signs_it
     assert "24 november" not in body
 
 
-def test_an_unsubscribe_link_works_for_90_days_then_says_it_is_too_old_and_changes_nothing(two_waiting, client,
-                                                                                           carol):
+def test_an_unsubscribe_link_works_for_90_days_then_says_it_is_too_old_and_changes_nothing(two_waiting, client, carol):
     """Issue 47: the link never expired. It now works for UNSUBSCRIBE_DAYS (every digest brings a new one); an older
     one is a 410 saying so, in the reader's language, with the way to the settings."""
     import time_machine
@@ -199,8 +224,10 @@ def test_an_unsubscribe_link_works_for_90_days_then_says_it_is_too_old_and_chang
     path = reverse("notifications:unsubscribe", args=[token])
     with travel_to(TONIGHT + datetime.timedelta(days=89)):
         assert client.get(path).status_code == 200
-    with time_machine.travel(datetime.datetime.combine(TONIGHT + datetime.timedelta(days=91), datetime.time(20),
-                                                       tzinfo=datetime.UTC), tick=True):
+    with time_machine.travel(
+        datetime.datetime.combine(TONIGHT + datetime.timedelta(days=91), datetime.time(20), tzinfo=datetime.UTC),
+        tick=True,
+    ):
         refused = client.post(path)
         dutch = client.get(path, headers={"Accept-Language": "nl"}).content.decode()
     assert refused.status_code == 410 and "more than 90 days old" in refused.content.decode()
@@ -218,8 +245,9 @@ def test_a_new_choice_voids_the_unsubscribe_links_mailed_before_it(two_waiting, 
     assert client.get(old).status_code == 200
     Preference.objects.filter(user=carol).update(standings=Channel.EMAIL)
     refused = client.post(old)
-    assert refused.status_code == 410 and "before you last changed your notification choices" in \
-        refused.content.decode()
+    assert (
+        refused.status_code == 410 and "before you last changed your notification choices" in refused.content.decode()
+    )
     assert Preference.objects.get(user=carol).sign_off == Channel.EMAIL  # nothing stopped
     new = reverse("notifications:unsubscribe", args=[unsubscribe_token(carol.pk)])
     assert client.post(new).status_code == 200

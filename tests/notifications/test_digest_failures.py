@@ -30,8 +30,16 @@ def three_due(season, alice, bob, carol, members):
     users = sorted([bob, carol, erin], key=lambda user: user.pk)
     for user in users:
         Preference.objects.create(user=user, sign_off=Channel.EMAIL)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, *({"player": player_for_user(u), "rank": 2} for u in users)])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[
+            {"player": player_for_user(alice), "rank": 1},
+            *({"player": player_for_user(u), "rank": 2} for u in users),
+        ],
+    )
     assert Notification.objects.filter(state=Notification.State.DIGEST).count() == 3
     return users
 
@@ -135,8 +143,13 @@ def test_one_result_s_reminder_that_fails_keeps_none_of_the_others_back(three_du
     from leagues.models import Result
     from leagues.notifications import services
 
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
     first, second = Result.objects.order_by("pk")
     real = services.result_recorded
 

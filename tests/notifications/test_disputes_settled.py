@@ -23,8 +23,13 @@ def disputed(season, alice, bob, carol, members):
     """carol recorded a game with bob; bob disputes it before it counts. alice, the club's owner, gets disputes in
     her digest."""
     Preference.objects.create(user=alice, dispute=Channel.EMAIL)
-    result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=carol, entries=[
-        {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     results.result_sign_off(result=result, user=bob, agreed=False, note="I won that game")
     result.refresh_from_db()
     assert result.status == Result.Status.DISPUTED
@@ -59,8 +64,12 @@ def test_a_dispute_the_disputer_withdrew_is_not_mailed(disputed, alice, bob):
 
 
 def test_a_dispute_answered_by_a_correction_is_not_mailed(disputed, alice, bob, carol):
-    results.result_update(result=disputed, version=disputed.version, user=alice, entries=[
-        {"player": player_for_user(bob), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+    results.result_update(
+        result=disputed,
+        version=disputed.version,
+        user=alice,
+        entries=[{"player": player_for_user(bob), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+    )
     assert digest.send_digests(AT_SIX) == 0 and mail.outbox == []
     assert Notification.objects.get(kind=Kind.DISPUTE, recipient=alice).state == Notification.State.DROPPED
 
@@ -73,8 +82,13 @@ def test_a_disputed_result_deleted_is_not_mailed(disputed, alice):
 
 def test_the_disputed_row_stays_on_the_page_behind_many_newer_results(disputed, client, season, alice, carol, bob):
     for _n in range(25):  # newer results waiting for sign-off push the dispute past the list's first 20
-        results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=carol, entries=[
-            {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+        results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT,
+            season=season,
+            user=carol,
+            entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+        )
     url = Notification.objects.get(kind=Kind.DISPUTE, recipient=alice).payload["url"]
     assert anchor_on_page(client, alice, url)
 
@@ -85,8 +99,13 @@ def flagged(season, alice, bob, carol, members):
     e-mail."""
     for user in (alice, carol):
         Preference.objects.create(user=user, dispute=Channel.EMAIL)
-    result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=carol, entries=[
-        {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     results.result_sign_off(result=result, user=bob)
     results.result_sign_off(result=result, user=bob, agreed=False, note="wrong scores")
     result.refresh_from_db()
@@ -111,8 +130,9 @@ def test_a_flag_still_standing_leads_each_reader_to_a_page_that_has_its_link(fla
     assert len(dispute_mails(alice)) == len(dispute_mails(carol)) == 1
 
 
-def test_a_flag_on_an_older_result_finds_its_row_however_many_newer_were_flagged(flagged, client, alice, bob,
-                                                                                 carol, monkeypatch):
+def test_a_flag_on_an_older_result_finds_its_row_however_many_newer_were_flagged(
+    flagged, client, alice, bob, carol, monkeypatch
+):
     """Issue 47: the managers' list of disputes after counting showed the latest 20 and no more; it now pages
     ("Show more"), and a dispute's link names its result, whose row the page then lists first."""
     from leagues.result import views as result_views
@@ -120,9 +140,13 @@ def test_a_flag_on_an_older_result_finds_its_row_however_many_newer_were_flagged
     monkeypatch.setattr(result_views, "FLAGGED_PAGE", 2)
     newer = []
     for n in range(3):  # three later games, each flagged too: the first one is the oldest of four
-        result = results.result_enter(game="shitenno", played_on=TONIGHT, season=flagged.season, user=carol,
-                                      entries=[{"player": player_for_user(carol), "rank": 1},
-                                               {"player": player_for_user(bob), "rank": 2}])
+        result = results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT,
+            season=flagged.season,
+            user=carol,
+            entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+        )
         results.result_sign_off(result=result, user=bob)
         results.result_sign_off(result=result, user=bob, agreed=False, note=f"wrong scores {n}")
         newer.append(result)

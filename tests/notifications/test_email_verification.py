@@ -29,9 +29,11 @@ AT_SIX = datetime.datetime.combine(TONIGHT, datetime.time(18, 5)).astimezone()
 
 
 def sign_up(client, name="erin", email="erin@example.org", **headers):
-    return client.post(reverse("sign_up"), {
-        "username": name, "display_name": "", "email": email, "password1": PASSWORD, "password2": PASSWORD},
-        **headers)
+    return client.post(
+        reverse("sign_up"),
+        {"username": name, "display_name": "", "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        **headers,
+    )
 
 
 def link_in(message) -> str:
@@ -75,8 +77,13 @@ def erin_unverified(season, alice, carol, django_user_model):
     erin = user_sign_up(username="erin", email="erin@example.org", password=PASSWORD)
     club_join(token=season.league.club.invite_token, user=erin)
     Preference.objects.create(user=erin, sign_off=Channel.EMAIL)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(erin), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(erin), "rank": 2}],
+    )
     assert Notification.objects.filter(recipient=erin, state=Notification.State.DIGEST).count() == 1
     return erin
 
@@ -138,8 +145,11 @@ def test_an_old_or_forged_link_is_refused_and_verifies_nothing(client):
         expired = client.post(reverse("verify_email", args=[token]))
     assert expired.status_code == 410 and "no longer works" in expired.content.decode()
     fresh = verification.token_for(erin)
-    for bad in (fresh[:-2], fresh.replace(fresh.split(":")[0], verification.token_for(erin).split(":")[0] + "x"),
-                "nonsense"):
+    for bad in (
+        fresh[:-2],
+        fresh.replace(fresh.split(":")[0], verification.token_for(erin).split(":")[0] + "x"),
+        "nonsense",
+    ):
         assert client.post(reverse("verify_email", args=[bad])).status_code == 400
     assert not address_verified(erin)
 

@@ -47,9 +47,15 @@ def test_the_night_s_standings_go_out_when_its_last_table_counts(opened_round, a
 def test_an_import_is_one_message_per_person(club, season, alice, bob, carol, members):
     made = []
     for day in range(3):
-        result = Result.objects.create(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day),
-                                       club=club, season=season, created_by=alice, source="bgstats",
-                                       external_id=str(day))
+        result = Result.objects.create(
+            game="shitenno",
+            played_on=TONIGHT - datetime.timedelta(days=day),
+            club=club,
+            season=season,
+            created_by=alice,
+            source="bgstats",
+            external_id=str(day),
+        )
         for rank, user in enumerate((alice, bob, carol), start=1):
             ResultEntry.objects.create(result=result, player=player_for_user(user), rank=rank)
         made.append(result)
@@ -61,8 +67,13 @@ def test_an_import_is_one_message_per_person(club, season, alice, bob, carol, me
 
 
 def test_a_day_later_those_who_still_have_not_signed_are_asked_once_more(season, alice, bob, carol, members):
-    result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(u), "rank": r} for r, u in enumerate((alice, bob, carol), start=1)])
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(u), "rank": r} for r, u in enumerate((alice, bob, carol), start=1)],
+    )
     results.result_sign_off(result=result, user=bob)
     later = timezone.now() + datetime.timedelta(hours=25)
     assert digest.remind_sign_offs(timezone.now()) == 0  # not a day yet
@@ -76,8 +87,9 @@ def test_no_more_than_the_hourly_limit_of_pushes_reaches_a_person(push_on, alice
     Preference.objects.create(user=alice, standings=Channel.PUSH)  # she asked for the standings by push
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
     for n in range(delivery.PUSHES_PER_HOUR + 2):  # (a dispute's message goes only while its dispute stands)
-        Notification.objects.create(recipient=alice, kind=Kind.STANDINGS, dedupe_key=f"k{n}",
-                                    payload={"league": f"Go {n}", "top": []})
+        Notification.objects.create(
+            recipient=alice, kind=Kind.STANDINGS, dedupe_key=f"k{n}", payload={"league": f"Go {n}", "top": []}
+        )
     with mock.patch.object(delivery, "send") as send:
         counts = delivery.deliver(alice.pk)
     assert send.call_count == delivery.PUSHES_PER_HOUR
@@ -88,21 +100,26 @@ def test_quiet_hours_hold_a_push_until_the_hourly_round_after_them(push_on, club
     Preference.objects.create(user=alice, standings=Channel.PUSH)  # she asked for the standings by push
     ClubHours.objects.create(club=club, quiet_from=23, quiet_until=8)
     PushSubscription.objects.create(user=alice, endpoint="https://push.example/a", p256dh="x" * 40, auth="y" * 16)
-    row = Notification.objects.create(recipient=alice, club=club, kind=Kind.STANDINGS, dedupe_key="k",
-                                      payload={"league": "Go", "top": []})
+    row = Notification.objects.create(
+        recipient=alice, club=club, kind=Kind.STANDINGS, dedupe_key="k", payload={"league": "Go", "top": []}
+    )
     night = timezone.make_aware(datetime.datetime(2026, 11, 26, 23, 30))
     morning = timezone.make_aware(datetime.datetime(2026, 11, 27, 8, 0))
     assert delivery.in_quiet_hours(club.pk, night) and not delivery.in_quiet_hours(club.pk, morning)
-    with mock.patch.object(delivery.timezone, "localtime", return_value=night), \
-            mock.patch.object(delivery, "send") as send:
+    with (
+        mock.patch.object(delivery.timezone, "localtime", return_value=night),
+        mock.patch.object(delivery, "send") as send,
+    ):
         assert delivery.deliver(alice.pk) == {"held": 1}
     assert send.call_count == 0
     row.refresh_from_db()
     assert row.state == Notification.State.QUEUED
     Notification.objects.filter(pk=row.pk).update(created_at=timezone.now() - digest.HELD_FOR)
     assert digest.release_held(timezone.now()) == 1  # the hourly round asks the outbox again
-    with mock.patch.object(delivery.timezone, "localtime", return_value=morning), \
-            mock.patch.object(delivery, "send") as send:
+    with (
+        mock.patch.object(delivery.timezone, "localtime", return_value=morning),
+        mock.patch.object(delivery, "send") as send,
+    ):
         assert outbox.sweep(older_than=0)["ran"] == 1
     assert send.call_count == 1
     row.refresh_from_db()

@@ -40,9 +40,11 @@ def open_night(season, alice, users, day, game):
 
 
 def table_message(user, night):
-    return Notification.objects.get(kind=Kind.YOUR_TABLE, recipient=user,
-                                    dedupe_key__in=[f"your_table:{t.pk}:{user.pk}"
-                                                    for r in night.rounds.all() for t in r.tables.all()])
+    return Notification.objects.get(
+        kind=Kind.YOUR_TABLE,
+        recipient=user,
+        dedupe_key__in=[f"your_table:{t.pk}:{user.pk}" for r in night.rounds.all() for t in r.tables.all()],
+    )
 
 
 def test_a_teikoku_table_names_its_game_club_league_and_night(season, alice, bob, carol, members):
@@ -68,7 +70,8 @@ def test_two_nights_of_one_club_read_differently(season, alice, bob, carol, memb
 
 
 def test_the_mail_s_subject_has_the_site_s_name_from_settings_and_the_reader_s_language(
-        season, alice, bob, carol, members, settings):
+    season, alice, bob, carol, members, settings
+):
     settings.SITE_NAME = "Edo Leagues"
     Preference.objects.create(user=carol, your_table=Channel.EMAIL, language="nl")
     Preference.objects.create(user=bob, your_table=Channel.EMAIL, language="en")
@@ -78,9 +81,11 @@ def test_the_mail_s_subject_has_the_site_s_name_from_settings_and_the_reader_s_l
     carol_row = Notification.objects.get(kind=Kind.YOUR_TABLE, recipient=carol)
     bob_row = Notification.objects.get(kind=Kind.YOUR_TABLE, recipient=bob)
     assert subjects[carol.email] == (
-        f"Edo Leagues: Teikoku, ronde 1, tafel {carol_row.payload['table']} (Edo Gamers, 26 november)")
+        f"Edo Leagues: Teikoku, ronde 1, tafel {carol_row.payload['table']} (Edo Gamers, 26 november)"
+    )
     assert subjects[bob.email] == (
-        f"Edo Leagues: Teikoku, round 1, table {bob_row.payload['table']} (Edo Gamers, 26 November)")
+        f"Edo Leagues: Teikoku, round 1, table {bob_row.payload['table']} (Edo Gamers, 26 November)"
+    )
     for message in mail.outbox:
         assert "Shitennō" not in message.subject + message.body  # neither the site (renamed) nor the game
         assert "Edo Leagues" in message.body
@@ -93,8 +98,13 @@ def test_a_reader_with_no_stored_language_reads_the_site_s_own(season, alice, bo
 
     Preference.objects.create(user=carol, sign_off=Channel.EMAIL, language="nl")
     with translation.override("nl"):
-        results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-            {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}])
+        results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT,
+            season=season,
+            user=alice,
+            entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+        )
     assert digest.send_digests(AT_SIX.replace(hour=18)) == 1
     body = mail.outbox[0].body
     assert "Shitennō van 26 november wacht op je bevestiging" in body
@@ -107,8 +117,9 @@ def test_a_sign_off_of_a_night_s_table_names_the_night_and_the_table(opened_roun
     finish(table.session, sign=False)
     row = Notification.objects.get(kind=Kind.SIGN_OFF, recipient=bob)
     body = worded(Kind.SIGN_OFF, row.payload, "en")["body"]
-    assert body.startswith(f"Edo Gamers, Thursday, the night of 26 November, round 1, table {table.position + 1}; "
-                           "with ")
+    assert body.startswith(
+        f"Edo Gamers, Thursday, the night of 26 November, round 1, table {table.position + 1}; with "
+    )
 
 
 def test_the_night_s_standings_name_the_night_and_the_club(opened_round, alice, bob, carol):
@@ -126,18 +137,27 @@ def test_the_night_s_standings_name_the_night_and_the_club(opened_round, alice, 
 def test_an_import_names_its_club_and_its_days(club, season, alice, bob, carol, members):
     made = []
     for day in range(3):
-        result = Result.objects.create(game="shitenno", played_on=TONIGHT - datetime.timedelta(days=day),
-                                       club=club, season=season, created_by=alice, source="bgstats",
-                                       external_id=str(day))
+        result = Result.objects.create(
+            game="shitenno",
+            played_on=TONIGHT - datetime.timedelta(days=day),
+            club=club,
+            season=season,
+            created_by=alice,
+            source="bgstats",
+            external_id=str(day),
+        )
         for rank, user in enumerate((alice, bob), start=1):
             ResultEntry.objects.create(result=result, player=player_for_user(user), rank=rank)
         made.append(result)
-    results.results_settle_imported(made, {r.pk: [player_for_user(alice), player_for_user(bob)] for r in made},
-                                    alice, set())
+    results.results_settle_imported(
+        made, {r.pk: [player_for_user(alice), player_for_user(bob)] for r in made}, alice, set()
+    )
     row = Notification.objects.get(kind=Kind.SIGN_OFF, recipient=bob)
     assert worded(Kind.SIGN_OFF, row.payload, "en") == {
         "title": "3 plays imported into Edo Gamers wait for your sign-off",
-        "body": "Played from 24 November 2026 to 26 November 2026: see them", "url": "/results/waiting/"}
+        "body": "Played from 24 November 2026 to 26 November 2026: see them",
+        "url": "/results/waiting/",
+    }
     assert services.imported_to_sign(made) == []
 
 

@@ -24,8 +24,9 @@ def push_on(settings):
 
 
 def device(user, name="phone"):
-    return PushSubscription.objects.create(user=user, endpoint=f"https://push.example/{user.pk}/{name}",
-                                           p256dh="x" * 40, auth="y" * 16)
+    return PushSubscription.objects.create(
+        user=user, endpoint=f"https://push.example/{user.pk}/{name}", p256dh="x" * 40, auth="y" * 16
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +55,9 @@ def test_opening_the_tables_tells_each_seated_member_his_table_and_who_sits_with
     assert {row.state for uid, row in rows.items() if uid not in (alice.pk, bob.pk)} == {Notification.State.DROPPED}
     # each push is in the outbox, written with the round
     assert set(LeagueJob.objects.filter(job=LeagueJob.Job.NOTIFY).values_list("target", flat=True)) == {
-        str(alice.pk), str(bob.pk)}
+        str(alice.pk),
+        str(bob.pk),
+    }
 
 
 def test_the_same_event_told_again_writes_nothing_twice(opened_round, alice):
@@ -64,36 +67,49 @@ def test_the_same_event_told_again_writes_nothing_twice(opened_round, alice):
     assert Notification.objects.count() == before == 6
 
 
-def test_no_message_to_a_guest_to_who_left_the_club_or_to_who_chose_nothing(club, season, alice, bob, carol,
-                                                                            members):
+def test_no_message_to_a_guest_to_who_left_the_club_or_to_who_chose_nothing(club, season, alice, bob, carol, members):
     guest = Player.objects.create(name="Kenshin", created_by=alice)
     Membership.objects.create(club=club, player=guest)  # a guest of the club: a member without an account
     Preference.objects.create(user=carol, sign_off=Channel.NONE)
     frank = members[1]
     # alice records a game she did not play: Shitennō seats four (issue 50), her guest's sign-off is hers
     entries = [{"player": player_for_user(u), "rank": r} for r, u in enumerate([bob, carol, frank], start=1)]
-    result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice,
-                                  entries=[*entries, {"player": guest, "rank": 4}])
+    result = results.result_enter(
+        game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[*entries, {"player": guest, "rank": 4}]
+    )
     assert sorted(Notification.objects.values_list("recipient_id", "kind")) == [
-        (bob.pk, Kind.SIGN_OFF), (frank.pk, Kind.SIGN_OFF)]
+        (bob.pk, Kind.SIGN_OFF),
+        (frank.pk, Kind.SIGN_OFF),
+    ]
     leave(club, frank)  # frank leaves the club before the reminder: he is told no more of it
     assert [n.recipient_id for n in services.result_recorded(result, reminder=True)] == [bob.pk]
 
 
-def test_a_result_waiting_tells_each_player_who_has_not_signed_naming_the_others(season, alice, bob, carol,
-                                                                                members):
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2},
-        {"player": player_for_user(carol), "rank": 3}])
+def test_a_result_waiting_tells_each_player_who_has_not_signed_naming_the_others(season, alice, bob, carol, members):
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[
+            {"player": player_for_user(alice), "rank": 1},
+            {"player": player_for_user(bob), "rank": 2},
+            {"player": player_for_user(carol), "rank": 3},
+        ],
+    )
     rows = {n.recipient_id: n.payload for n in Notification.objects.all()}
     assert set(rows) == {bob.pk, carol.pk}  # alice recorded it and signed
     assert sorted(rows[carol.pk]["with"]) == ["alice", "bob"]
 
 
-def test_a_dispute_tells_the_recorder_and_the_managers_but_not_who_disputed(club, season, alice, bob, carol,
-                                                                          members):
-    result = results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=carol, entries=[
-        {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+def test_a_dispute_tells_the_recorder_and_the_managers_but_not_who_disputed(club, season, alice, bob, carol, members):
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     Preference.objects.create(user=alice, dispute=Channel.PUSH)
     device(alice)
     Preference.objects.create(user=carol, dispute=Channel.EMAIL)
@@ -123,8 +139,9 @@ def test_a_rolled_back_event_leaves_no_message(opened_round, alice):
     assert not Notification.objects.exists()
 
 
-def test_a_broker_outage_loses_no_push_and_two_runs_send_none_twice(opened_round, alice, bob, no_broker,
-                                                                   django_capture_on_commit_callbacks):
+def test_a_broker_outage_loses_no_push_and_two_runs_send_none_twice(
+    opened_round, alice, bob, no_broker, django_capture_on_commit_callbacks
+):
     device(alice, "phone")
     device(alice, "tablet")
     device(bob)
@@ -147,8 +164,10 @@ def test_a_broker_outage_loses_no_push_and_two_runs_send_none_twice(opened_round
 def test_a_push_failing_on_every_device_stays_queued_for_the_next_run(opened_round, alice):
     device(alice)
     nights.tables_open(night_round=opened_round, user=alice)
-    with mock.patch.object(delivery, "send", side_effect=ConnectionError("push service down")), \
-            pytest.raises(ConnectionError):
+    with (
+        mock.patch.object(delivery, "send", side_effect=ConnectionError("push service down")),
+        pytest.raises(ConnectionError),
+    ):
         delivery.deliver(alice.pk)
     assert Notification.objects.get(recipient=alice).state == Notification.State.QUEUED
     with mock.patch.object(delivery, "send") as send:

@@ -26,7 +26,11 @@ def test_the_defaults_push_your_table_and_sign_offs_where_the_site_can_push(clie
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, settings.VAPID_SUBJECT = "private", "public", "mailto:a@b"
     form = client.get(reverse("notifications:settings")).context["form"]
     assert {name: form[name].value() for name in ("your_table", "sign_off", "dispute", "standings")} == {
-        "your_table": "push", "sign_off": "push", "dispute": "none", "standings": "none"}
+        "your_table": "push",
+        "sign_off": "push",
+        "dispute": "none",
+        "standings": "none",
+    }
 
 
 def test_a_site_that_cannot_push_preselects_e_mail_instead(client, alice):
@@ -39,17 +43,30 @@ def test_a_site_that_cannot_push_preselects_e_mail_instead(client, alice):
     page = client.get(reverse("notifications:settings"))
     form = page.context["form"]
     assert {name: form[name].value() for name in ("your_table", "sign_off", "dispute", "standings")} == {
-        "your_table": "email", "sign_off": "email", "dispute": "none", "standings": "none"}
+        "your_table": "email",
+        "sign_off": "email",
+        "dispute": "none",
+        "standings": "none",
+    }
     assert "Phone notifications are not set up on this site yet" in page.content.decode()  # no VAPID keys here
     assert not Preference.objects.filter(user=alice).exists()  # she chose nothing: the messages follow the default
     assert services._channels([alice.pk], "sign_off") == {alice.pk: "email"}
 
 
-@pytest.mark.parametrize(("language", "says"), [
-    ("en", "Phone notifications are not set up on this site yet. Choose e-mail below for what you want to hear "
-           "about."),
-    ("nl", "Pushberichten op je telefoon zijn op deze site nog niet ingesteld. Kies hieronder voor e-mail voor "
-           "waarover je bericht wilt krijgen.")])
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        (
+            "en",
+            "Phone notifications are not set up on this site yet. Choose e-mail below for what you want to hear about.",
+        ),
+        (
+            "nl",
+            "Pushberichten op je telefoon zijn op deze site nog niet ingesteld. Kies hieronder voor e-mail voor "
+            "waarover je bericht wilt krijgen.",
+        ),
+    ],
+)
 def test_push_not_set_up_is_said_in_the_member_s_words_not_the_operator_s(client, alice, language, says):
     """The keys and their setting names are for whoever runs the site (docs/notifications.md, Production)."""
     client.force_login(alice)
@@ -71,9 +88,11 @@ def test_a_member_chooses_per_kind_in_dutch(client, alice):
     client.cookies["django_language"] = "nl"
     page = client.get(reverse("notifications:settings"), HTTP_ACCEPT_LANGUAGE="nl")
     assert "Waarover je bericht krijgt, en hoe" in page.content.decode()
-    answer = client.post(reverse("notifications:settings"), {
-        "your_table": "push", "sign_off": "email", "dispute": "email", "standings": "none"},
-        HTTP_ACCEPT_LANGUAGE="nl")
+    answer = client.post(
+        reverse("notifications:settings"),
+        {"your_table": "push", "sign_off": "email", "dispute": "email", "standings": "none"},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
     assert answer.status_code == 302
     preference = Preference.objects.get(user=alice)
     assert (preference.sign_off, preference.dispute, preference.language) == ("email", "email", "nl")
@@ -81,8 +100,10 @@ def test_a_member_chooses_per_kind_in_dutch(client, alice):
 
 def test_a_bad_choice_is_refused_and_nothing_is_saved(client, alice):
     client.force_login(alice)
-    answer = client.post(reverse("notifications:settings"), {
-        "your_table": "pigeon", "sign_off": "email", "dispute": "email", "standings": "none"})
+    answer = client.post(
+        reverse("notifications:settings"),
+        {"your_table": "pigeon", "sign_off": "email", "dispute": "email", "standings": "none"},
+    )
     assert answer.status_code == 200 and answer.context["form"].errors["your_table"]
     assert not Preference.objects.exists()
 
@@ -106,14 +127,27 @@ def test_a_device_subscribes_once_and_turns_off(client, alice, push_on):
 KEYS = SUBSCRIPTION["keys"]
 
 
-@pytest.mark.parametrize("body", [
-    b"not json", b"[]", b'{"endpoint": "ftp://x", "keys": {}}',
-    b'{"endpoint": "https://push.example/x", "keys": {"p256dh": "short"}}',
-    # the worker would post there: never plain http, an address on the site's own network, or a bare name
-    *(json.dumps({"endpoint": url, "keys": KEYS}).encode() for url in (
-        "http://push.example/x", "https://127.0.0.1:8000/admin/", "https://10.0.0.7/x", "https://[::1]/x",
-        "https://localhost/x", "https://redis/x")),
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"[]",
+        b'{"endpoint": "ftp://x", "keys": {}}',
+        b'{"endpoint": "https://push.example/x", "keys": {"p256dh": "short"}}',
+        # the worker would post there: never plain http, an address on the site's own network, or a bare name
+        *(
+            json.dumps({"endpoint": url, "keys": KEYS}).encode()
+            for url in (
+                "http://push.example/x",
+                "https://127.0.0.1:8000/admin/",
+                "https://10.0.0.7/x",
+                "https://[::1]/x",
+                "https://localhost/x",
+                "https://redis/x",
+            )
+        ),
+    ],
+)
 def test_a_malformed_subscription_is_a_400_and_writes_nothing(client, alice, push_on, body):
     client.force_login(alice)
     answer = client.post(reverse("notifications:devices"), body, content_type="application/json")
@@ -130,8 +164,13 @@ def test_no_device_without_push_configured_or_without_logging_in(client, alice):
 
 
 def test_signing_out_of_a_device_removes_its_subscription_only(client, alice, push_on):
-    other = PushSubscription.objects.create(user=alice, endpoint="https://push.example/tablet", p256dh="B" * 87,
-                                            auth="a" * 22, session_key="another-session")
+    other = PushSubscription.objects.create(
+        user=alice,
+        endpoint="https://push.example/tablet",
+        p256dh="B" * 87,
+        auth="a" * 22,
+        session_key="another-session",
+    )
     client.force_login(alice)
     client.post(reverse("notifications:devices"), SUBSCRIPTION, content_type="application/json")
     assert PushSubscription.objects.count() == 2
@@ -144,12 +183,21 @@ def test_the_nav_counts_what_waits_for_my_sign_off_and_links_to_it(client, club,
 
     league = seasons.league_create(club=club, name="Thursday", games=["shitenno"], user=alice)
     today = timezone.localdate()
-    season = seasons.season_create(league=league, name="Now", starts_on=today - datetime.timedelta(days=30),
-                                   ends_on=today + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Now",
+        starts_on=today - datetime.timedelta(days=30),
+        ends_on=today + datetime.timedelta(days=30),
+        user=alice,
+    )
     for day in (1, 2):
-        results.result_enter(game="shitenno", played_on=today - datetime.timedelta(days=day), season=season,
-                             user=alice, entries=[{"player": player_for_user(alice), "rank": 1},
-                                                  {"player": player_for_user(carol), "rank": 2}])
+        results.result_enter(
+            game="shitenno",
+            played_on=today - datetime.timedelta(days=day),
+            season=season,
+            user=alice,
+            entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(carol), "rank": 2}],
+        )
     client.force_login(carol)
     with translation.override("en"):
         body = client.get(reverse("home")).content.decode()
@@ -173,7 +221,10 @@ def test_a_club_s_owner_sets_its_hours_and_a_member_cannot(client, club, alice, 
     answer = client.post(url, {"digest_hour": "7", "quiet_from": "22", "quiet_until": "9"})
     assert answer.status_code == 302
     assert ClubHours.objects.filter(club=club).values_list("digest_hour", "quiet_from", "quiet_until").get() == (
-        7, 22, 9)
+        7,
+        22,
+        9,
+    )
     client.force_login(carol)  # a member, not an admin
     assert url not in client.get(reverse("notifications:settings")).content.decode()
     assert client.post(url, {"digest_hour": "3", "quiet_from": "0", "quiet_until": "0"}).status_code == 403

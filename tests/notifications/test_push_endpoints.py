@@ -43,8 +43,13 @@ def local(settings):
 
 def a_result_for(season, alice, bob) -> None:
     """A result that waits for bob's sign-off: his push message is queued."""
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
 
 
 class Raw:
@@ -80,8 +85,13 @@ class Raw:
 
 def test_a_redirect_from_the_push_service_is_not_followed(season, alice, bob, members, local):
     internal = PushService()  # an internal address the redirect points to: it must never be posted to
-    redirect = Raw(lambda client: client.sendall(
-        f"HTTP/1.1 307 Temporary Redirect\r\nLocation: {internal.origin}/admin/\r\nContent-Length: 0\r\n\r\n".encode()))
+    redirect = Raw(
+        lambda client: client.sendall(
+            (
+                f"HTTP/1.1 307 Temporary Redirect\r\nLocation: {internal.origin}/admin/\r\nContent-Length: 0\r\n\r\n"
+            ).encode()
+        )
+    )
     try:
         PushSubscription.objects.create(user=bob, endpoint=f"{redirect.origin}/push/bob", **KEYS)
         a_result_for(season, alice, bob)
@@ -93,8 +103,7 @@ def test_a_redirect_from_the_push_service_is_not_followed(season, alice, bob, me
     assert Notification.objects.get(recipient=bob).state == Notification.State.QUEUED
 
 
-def test_an_endpoint_that_drips_its_answer_is_cut_off_at_the_deadline(season, alice, bob, members, local,
-                                                                      monkeypatch):
+def test_an_endpoint_that_drips_its_answer_is_cut_off_at_the_deadline(season, alice, bob, members, local, monkeypatch):
     """A status line a byte every 0.3 s would take 7 s; the whole request may take 1 s (push.DEADLINE, 10 s on
     the site): requests' timeout, per read, let a dripping endpoint hold send() 75 s."""
     monkeypatch.setattr(push, "DEADLINE", 1.0)
@@ -118,42 +127,62 @@ def test_an_endpoint_that_drips_its_answer_is_cut_off_at_the_deadline(season, al
     assert notification.state == Notification.State.QUEUED and notification.claimed_at is None
 
 
-@pytest.mark.parametrize("endpoint", [
-    "https://push.evil.example/x",  # resolves to a private address (below)
-    "https://foo.localhost/x", "https://metadata.google.internal/computeMetadata/v1/",
-    "https://push.example:8443/x", "https://push.example:80/x", "https://push.example:0/x",
-    "https://printer.local/x",
-])
-def test_an_endpoint_off_the_public_internet_is_refused_at_registration(client, alice, monkeypatch,
-                                                                        endpoint):
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://push.evil.example/x",  # resolves to a private address (below)
+        "https://foo.localhost/x",
+        "https://metadata.google.internal/computeMetadata/v1/",
+        "https://push.example:8443/x",
+        "https://push.example:80/x",
+        "https://push.example:0/x",
+        "https://printer.local/x",
+    ],
+)
+def test_an_endpoint_off_the_public_internet_is_refused_at_registration(client, alice, monkeypatch, endpoint):
     real = endpoints.resolver
-    monkeypatch.setattr(endpoints, "resolver", lambda host, port, **kw: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))] if host == "push.evil.example"
-        else real(host, port, **kw))
+    monkeypatch.setattr(
+        endpoints,
+        "resolver",
+        lambda host, port, **kw: (
+            [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))]
+            if host == "push.evil.example"
+            else real(host, port, **kw)
+        ),
+    )
     client.force_login(alice)
-    answer = client.post(reverse("notifications:devices"), json.dumps({"endpoint": endpoint, "keys": KEYS}),
-                         content_type="application/json")
+    answer = client.post(
+        reverse("notifications:devices"),
+        json.dumps({"endpoint": endpoint, "keys": KEYS}),
+        content_type="application/json",
+    )
     assert answer.status_code == 400 and "push subscription" in answer.json()["detail"]
     assert not PushSubscription.objects.exists()
 
 
 def test_a_public_push_service_is_accepted(client, alice):
     client.force_login(alice)
-    answer = client.post(reverse("notifications:devices"), json.dumps({
-        "endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": KEYS}), content_type="application/json")
+    answer = client.post(
+        reverse("notifications:devices"),
+        json.dumps({"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": KEYS}),
+        content_type="application/json",
+    )
     assert answer.status_code == 201 and PushSubscription.objects.filter(user=alice).count() == 1
 
 
-@pytest.mark.parametrize("address", ["10.0.0.7", "127.0.0.1", "169.254.169.254", "::1", "fd00::1",
-                                     "::ffff:192.168.1.1", "100.64.0.1"])
+@pytest.mark.parametrize(
+    "address", ["10.0.0.7", "127.0.0.1", "169.254.169.254", "::1", "fd00::1", "::ffff:192.168.1.1", "100.64.0.1"]
+)
 def test_a_registered_name_that_now_resolves_to_a_private_address_is_never_posted_to(
-        season, alice, bob, members, monkeypatch, address):
+    season, alice, bob, members, monkeypatch, address
+):
     """Registered while public, resolving to the site's own network at delivery (DNS rebinding): refused before
     any connection, the device removed, the message dropped."""
     PushSubscription.objects.create(user=bob, endpoint="https://push.rebind.example/bob", **KEYS)
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
-    monkeypatch.setattr(endpoints, "resolver", lambda host, port, **kw: [
-        (family, socket.SOCK_STREAM, 6, "", (address, port))])
+    monkeypatch.setattr(
+        endpoints, "resolver", lambda host, port, **kw: [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+    )
     connect = mock.Mock(side_effect=AssertionError("connected"))
     monkeypatch.setattr(push.socket, "create_connection", connect)
     a_result_for(season, alice, bob)
@@ -174,8 +203,7 @@ def test_the_delivery_connects_to_the_address_it_checked(season, alice, bob, mem
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_push_is_sent_outside_any_transaction_and_a_second_run_meanwhile_sends_nothing(
-        season, alice, bob, members):
+def test_a_push_is_sent_outside_any_transaction_and_a_second_run_meanwhile_sends_nothing(season, alice, bob, members):
     PushSubscription.objects.create(user=bob, endpoint="https://push.example/bob", **KEYS)
     a_result_for(season, alice, bob)
     seen = []
@@ -199,7 +227,8 @@ def test_a_message_whose_run_died_mid_send_is_taken_again_once_its_claim_lapses(
         assert delivery.deliver(bob.pk) == {}  # claimed by a run still going: left alone
         assert digest.release_held(timezone.now()) == 0
         Notification.objects.filter(pk=row.pk).update(
-            claimed_at=timezone.now() - delivery.CLAIM_LEASE - datetime.timedelta(seconds=1))
+            claimed_at=timezone.now() - delivery.CLAIM_LEASE - datetime.timedelta(seconds=1)
+        )
         with mock.patch.object(outbox, "ask_notify") as ask:
             assert digest.release_held(timezone.now()) == 1
         ask.assert_called_once_with(bob.pk)
@@ -209,7 +238,8 @@ def test_a_message_whose_run_died_mid_send_is_taken_again_once_its_claim_lapses(
 
 
 def test_a_push_service_that_keeps_failing_is_tried_ten_times_then_the_message_is_dropped(
-        season, alice, bob, members, local):
+    season, alice, bob, members, local
+):
     failing = PushService()
     failing.status = 503
     try:

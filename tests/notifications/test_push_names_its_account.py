@@ -23,13 +23,19 @@ def service():
 
 
 def test_the_push_carries_the_recipient_s_account_tag_and_nothing_of_who_he_is(
-        season, alice, bob, members, vapid, service, settings):  # noqa: F811
+    season, alice, bob, members, vapid, service, settings
+):  # noqa: F811
     settings.PUSH_LOCAL_ENDPOINTS = True  # the test's push service is plain http on this machine
     phone = Browser(service, "bob-phone")
     phone.subscribe(bob)
     with mock.patch.object(outbox, "publish"):
-        results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-            {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+        results.result_enter(
+            game="shitenno",
+            played_on=TONIGHT,
+            season=season,
+            user=alice,
+            entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+        )
         outbox.sweep(older_than=0)
     message = phone.decrypt(service.received[0])
     assert message["account"] == account_tag(bob) != account_tag(alice)

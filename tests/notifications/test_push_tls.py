@@ -27,16 +27,23 @@ def certificate(folder):
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, NAME)])
     now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName(NAME)]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(NAME)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
     cert_file, key_file = folder / "cert.pem", folder / "key.pem"
     cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     return cert_file, key_file
 
 
@@ -78,8 +85,11 @@ def tls(tmp_path, settings, monkeypatch):
     settings.PUSH_LOCAL_ENDPOINTS = True
     cert_file, key_file = certificate(tmp_path)
     service = TlsService(cert_file, key_file)
-    monkeypatch.setattr(endpoints, "resolver", lambda host, port, **kw: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))])
+    monkeypatch.setattr(
+        endpoints,
+        "resolver",
+        lambda host, port, **kw: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))],
+    )
     yield service, cert_file
     service.close()
 
@@ -87,8 +97,9 @@ def tls(tmp_path, settings, monkeypatch):
 def subscription(bob, port: int) -> PushSubscription:
     """A device's subscription (its keys are real: the payload is encrypted for them), not saved."""
     key = ec.generate_private_key(ec.SECP256R1())
-    return PushSubscription(user=bob, endpoint=f"https://{NAME}:{port}/push/bob", p256dh=b64(public_raw(key)),
-                            auth=b64(os.urandom(16)))
+    return PushSubscription(
+        user=bob, endpoint=f"https://{NAME}:{port}/push/bob", p256dh=b64(public_raw(key)), auth=b64(os.urandom(16))
+    )
 
 
 def test_a_trusted_certificate_for_the_endpoint_s_name_takes_the_push(tls, bob, monkeypatch):

@@ -18,14 +18,19 @@ from .conftest import TONIGHT
 @pytest.fixture
 def waiting(season, alice, bob, members):
     """alice recorded a game with bob; it waits for bob's sign-off, and bob has the message saying so."""
-    return results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    return results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
 
 
 def form_next(page: str, result) -> str:
     """The `next` of the sign-off form of `result` on the page."""
-    form = page[page.index(f'action="{reverse("result_sign_off", args=[result.pk])}"'):]
-    return re.search(r'name="next" value="([^"]*)"', form[:form.index("</form>")]).group(1)
+    form = page[page.index(f'action="{reverse("result_sign_off", args=[result.pk])}"') :]
+    return re.search(r'name="next" value="([^"]*)"', form[: form.index("</form>")]).group(1)
 
 
 def test_signing_off_from_the_message_s_page_comes_back_to_it_at_that_result(client, waiting, bob):
@@ -57,8 +62,10 @@ def test_a_refused_dispute_also_goes_back_to_the_form_s_page(client, waiting, bo
     assert not SignOff.objects.filter(result=waiting, player=player_for_user(bob)).exists()
 
 
-@pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/results/", "javascript:alert(1)",
-                                       "http://testserver.evil.example/", ""])
+@pytest.mark.parametrize(
+    "elsewhere",
+    ["https://evil.example/", "//evil.example/results/", "javascript:alert(1)", "http://testserver.evil.example/", ""],
+)
 def test_a_next_off_this_site_is_ignored_for_the_league_page(client, waiting, season, bob, elsewhere):
     client.force_login(bob)
     answer = client.post(reverse("result_sign_off", args=[waiting.pk]), {"agreed": "yes", "next": elsewhere})

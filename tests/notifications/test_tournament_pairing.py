@@ -43,8 +43,11 @@ def test_each_account_holder_is_told_his_table_seat_game_and_table_mates(tournam
     Preference.objects.create(user=carol, your_table=Channel.EMAIL, language="nl")
     paired = services.round_pair(tournament=tournament, user=alice)
     rows = Notification.objects.filter(kind=Kind.YOUR_TABLE)
-    seated = [(pod, seat, pid) for pod in TournamentPod.objects.filter(round=paired)
-              for seat, pid in enumerate(pod.players, start=1)]
+    seated = [
+        (pod, seat, pid)
+        for pod in TournamentPod.objects.filter(round=paired)
+        for seat, pid in enumerate(pod.players, start=1)
+    ]
     with_accounts = [s for s in seated if players.Player.objects.get(pk=s[2]).user_id is not None]
     assert rows.count() == len(with_accounts) == len(seated) - 1  # all but Goro, the guest
     pod, seat, _pid = next(s for s in seated if s[2] == player_for_user(carol).pk)
@@ -70,13 +73,25 @@ def test_a_player_who_turned_the_kind_off_is_not_told_and_a_refused_pairing_tell
     assert Notification.objects.count() == before
 
 
-@pytest.mark.parametrize("stage, english, dutch", [
-    ("semi", "Teikoku, semi-final, table 2, seat 1", "Teikoku, halve finale, tafel 2, plaats 1"),
-    ("final", "Teikoku, final, table 2, seat 1", "Teikoku, finale, tafel 2, plaats 1"),
-])
+@pytest.mark.parametrize(
+    "stage, english, dutch",
+    [
+        ("semi", "Teikoku, semi-final, table 2, seat 1", "Teikoku, halve finale, tafel 2, plaats 1"),
+        ("final", "Teikoku, final, table 2, seat 1", "Teikoku, finale, tafel 2, plaats 1"),
+    ],
+)
 def test_a_semi_final_or_final_seat_is_worded_so_not_as_a_round(stage, english, dutch):
-    payload = {"round": 5, "table": 2, "seat": 1, "game": "Teikoku", "with": ["Kiku"], "stage": stage,
-               "club": "Edo Gamers", "league": "Winter cup", "day": DAY.isoformat()}
+    payload = {
+        "round": 5,
+        "table": 2,
+        "seat": 1,
+        "game": "Teikoku",
+        "with": ["Kiku"],
+        "stage": stage,
+        "club": "Edo Gamers",
+        "league": "Winter cup",
+        "day": DAY.isoformat(),
+    }
     assert worded(Kind.YOUR_TABLE, payload, "en")["title"] == english
     assert worded(Kind.YOUR_TABLE, payload, "nl")["title"] == dutch
     assert worded(Kind.YOUR_TABLE, {**payload, "stage": None}, "en")["title"] == "Teikoku, round 5, table 2, seat 1"

@@ -76,13 +76,15 @@ class Browser:
         self.endpoint = f"{service.origin}/push/{name}"
 
     def subscribe(self, user) -> PushSubscription:
-        return PushSubscription.objects.create(user=user, endpoint=self.endpoint, p256dh=b64(public_raw(self.key)),
-                                               auth=b64(self.auth))
+        return PushSubscription.objects.create(
+            user=user, endpoint=self.endpoint, p256dh=b64(public_raw(self.key)), auth=b64(self.auth)
+        )
 
     def decrypt(self, request) -> dict:
         assert request["headers"]["content-encoding"] == "aes128gcm"
-        return json.loads(http_ece.decrypt(request["body"], private_key=self.key, auth_secret=self.auth,
-                                           version="aes128gcm"))
+        return json.loads(
+            http_ece.decrypt(request["body"], private_key=self.key, auth_secret=self.auth, version="aes128gcm")
+        )
 
 
 @pytest.fixture
@@ -118,8 +120,11 @@ def check_vapid(request, settings, origin: str) -> dict:
     assert json.loads(unb64(header)) == {"typ": "JWT", "alg": "ES256"}
     raw = unb64(signature)
     public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(settings.VAPID_PUBLIC_KEY))
-    public.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
-                  f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if forged
+    public.verify(
+        encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+        f"{header}.{claims}".encode(),
+        ec.ECDSA(hashes.SHA256()),
+    )  # raises if forged
     claims = json.loads(unb64(claims))
     assert claims["aud"] == origin and claims["sub"] == settings.VAPID_SUBJECT
     assert claims["exp"] > time.time()
@@ -127,12 +132,18 @@ def check_vapid(request, settings, origin: str) -> dict:
 
 
 def test_a_result_waiting_reaches_each_device_encrypted_for_it_and_signed_by_the_site(
-        season, alice, bob, carol, members, vapid, service, settings):
+    season, alice, bob, carol, members, vapid, service, settings
+):
     phone, tablet = Browser(service, "bob-phone"), Browser(service, "bob-tablet")
     phone.subscribe(bob)
     tablet.subscribe(bob)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     outbox.sweep(older_than=0)  # the worker runs the outbox row the result wrote
     assert sorted(r["path"] for r in service.received) == ["/push/bob-phone", "/push/bob-tablet"]
     for device, request in zip((phone, tablet), sorted(service.received, key=lambda r: r["path"]), strict=True):
@@ -152,8 +163,13 @@ def test_a_message_is_worded_in_the_recipient_s_language(season, alice, bob, mem
     Preference.objects.create(user=bob, language="nl")
     phone = Browser(service, "bob")
     phone.subscribe(bob)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     outbox.sweep(older_than=0)
     assert phone.decrypt(service.received[0])["title"] == "Shitennō van 26 november wacht op je bevestiging"
 
@@ -163,8 +179,13 @@ def test_a_subscription_the_push_service_forgot_is_removed(season, alice, bob, m
     phone = Browser(service, "bob")
     phone.subscribe(bob)
     service.status = status
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     assert outbox.sweep(older_than=0) == {"ran": 1, "failed": []}
     assert len(service.received) == 1  # it was asked
     assert not PushSubscription.objects.exists()
@@ -176,8 +197,13 @@ def test_a_push_service_error_keeps_the_message_for_the_next_sweep(season, alice
     phone = Browser(service, "bob")
     phone.subscribe(bob)
     service.status = 503
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     assert len(outbox.sweep(older_than=0)["failed"]) == 1
     assert Notification.objects.get(recipient=bob).state == Notification.State.QUEUED
     service.status = 201

@@ -34,9 +34,14 @@ def push_worker(request, settings):
     """A worker with the site's VAPID keys (a worker reads its settings from its environment)."""
     request.getfixturevalue("vapid")
     connection.close()  # the worker reads the test database with its own connection
-    worker = start_worker("notify", queues=QUEUE, VAPID_PRIVATE_KEY=settings.VAPID_PRIVATE_KEY,
-                          VAPID_PUBLIC_KEY=settings.VAPID_PUBLIC_KEY, VAPID_SUBJECT=settings.VAPID_SUBJECT,
-                          PUSH_LOCAL_ENDPOINTS="1")
+    worker = start_worker(
+        "notify",
+        queues=QUEUE,
+        VAPID_PRIVATE_KEY=settings.VAPID_PRIVATE_KEY,
+        VAPID_PUBLIC_KEY=settings.VAPID_PUBLIC_KEY,
+        VAPID_SUBJECT=settings.VAPID_SUBJECT,
+        PUSH_LOCAL_ENDPOINTS="1",
+    )
     # Its start queued a sweep on the default queue: let the session's worker (no keys) finish it now, or drop it
     # when none runs, so it cannot take this test's row.
     if any(host.startswith("worker-") for reply in app.control.ping(timeout=1) for host in reply):
@@ -53,12 +58,18 @@ def sweep() -> dict:
 
 
 def test_a_push_asked_while_the_broker_is_down_reaches_the_phone_once(
-        monkeypatch, season, alice, bob, members, service, push_worker):
+    monkeypatch, season, alice, bob, members, service, push_worker
+):
     phone = Browser(service, "bob-phone")
     phone.subscribe(bob)
     dead = DeadBroker(monkeypatch)
-    results.result_enter(game="shitenno", played_on=TONIGHT, season=season, user=alice, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    results.result_enter(
+        game="shitenno",
+        played_on=TONIGHT,
+        season=season,
+        user=alice,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     assert dead.attempts == 1  # the hint was tried once, and lost
     monkeypatch.undo()
     job = LeagueJob.objects.get(job=LeagueJob.Job.NOTIFY)

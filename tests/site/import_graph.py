@@ -44,7 +44,8 @@ def _type_checking_only(node: ast.AST) -> bool:
         return False
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports_of(root: Path, path: Path) -> list[Import]:
@@ -163,8 +164,7 @@ def _one_module(a: str, b: str, split: dict[str, tuple[str, ...]]) -> bool:
     return False
 
 
-def private_uses(root: Path, packages: list[str], split: dict[str, tuple[str, ...]] | None = None
-                 ) -> list[PrivateUse]:
+def private_uses(root: Path, packages: list[str], split: dict[str, tuple[str, ...]] | None = None) -> list[PrivateUse]:
     """Each `from module import _name` and each `module._name` (a module bound by an import) in these packages
     that takes a private name of another module, outside one split module's own files (migrations aside)."""
     found: list[PrivateUse] = []
@@ -186,7 +186,8 @@ def _private_uses_of(root: Path, path: Path) -> list[PrivateUse]:
             for alias in node.names:
                 if _is_module(root, alias.name):  # `import a.b as c` binds c to a.b, `import a.b` binds a to a
                     modules[alias.asname or alias.name.split(".")[0]] = (
-                        alias.name if alias.asname else alias.name.split(".")[0])
+                        alias.name if alias.asname else alias.name.split(".")[0]
+                    )
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
@@ -201,8 +202,13 @@ def _private_uses_of(root: Path, path: Path) -> list[PrivateUse]:
                 elif _is_module(root, f"{source}.{alias.name}"):
                     modules[alias.asname or alias.name] = f"{source}.{alias.name}"
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
-                and _private(node.attr) and modules[node.value.id] != module):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and _private(node.attr)
+            and modules[node.value.id] != module
+        ):
             found.append(PrivateUse(module, modules[node.value.id], node.attr, node.lineno))
     return found
 
@@ -217,8 +223,9 @@ def room(module: str, app: str) -> str | None:
     return parts[1] if parts[0] == app and len(parts) > 1 else None
 
 
-def upward_imports(root: Path, app: str, floors: list[tuple[str, ...]], *, floor: str, outside: set[str]
-                   ) -> list[Import]:
+def upward_imports(
+    root: Path, app: str, floors: list[tuple[str, ...]], *, floor: str, outside: set[str]
+) -> list[Import]:
     """The imports, at import time or inside a function, that break `app`'s one direction between its packages:
     `floors` lists them top to bottom (one tuple a floor; packages on one floor import none of each other), and
     each may import only packages on lower floors and `floor` (the models, which every part stands on). What is in

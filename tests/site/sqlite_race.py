@@ -30,8 +30,9 @@ call_command("migrate", verbosity=0)
 alice = user_sign_up(username="alice", email="alice@example.org", password="a long passphrase 42")
 bob = user_sign_up(username="bob", email="bob@example.org", password="a long passphrase 42")
 setup, moves = random_legal_game(1, 2)
-session = services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                  players=[player_for_user(alice), player_for_user(bob)])
+session = services.session_create(
+    game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+)
 turn = next(i for i, move in enumerate(moves) if move["type"] == "end_turn")
 for seq, move in enumerate(moves[:turn]):
     services.move_record(session=session, seq=seq, move=move, user=alice)
@@ -95,6 +96,12 @@ for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
-print(json.dumps({"statuses": sorted(status for status, _html in answers.values()),
-                  "stale": next((html for status, html in answers.values() if status == 409), ""),
-                  "overlapped": overlap == [True]}))
+print(
+    json.dumps(
+        {
+            "statuses": sorted(status for status, _html in answers.values()),
+            "stale": next((html for status, html in answers.values() if status == 409), ""),
+            "overlapped": overlap == [True],
+        }
+    )
+)

@@ -34,33 +34,71 @@ from tests.games.tables import two_player_setup
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
 # A season after the fixture's (which ends 30 days from today): fixed dates would overlap it on some days of the year.
-NEXT_SEASON = {"name": "Next", "starts_on": (TODAY + datetime.timedelta(days=60)).isoformat(),
-               "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat()}
-MODELS = [TableSession, Seat, MoveEvent, Club, Membership, League, Season, Result, ResultEntry, SignOff, Player,
-          ClubInvite, AuditEntry, Night, NightCheckIn, NightRound, NightTable, Tournament, TournamentEntry,
-          TournamentRound, TournamentPod, Tournament.judges.through]
+NEXT_SEASON = {
+    "name": "Next",
+    "starts_on": (TODAY + datetime.timedelta(days=60)).isoformat(),
+    "ends_on": (TODAY + datetime.timedelta(days=240)).isoformat(),
+}
+MODELS = [
+    TableSession,
+    Seat,
+    MoveEvent,
+    Club,
+    Membership,
+    League,
+    Season,
+    Result,
+    ResultEntry,
+    SignOff,
+    Player,
+    ClubInvite,
+    AuditEntry,
+    Night,
+    NightCheckIn,
+    NightRound,
+    NightTable,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentPod,
+    Tournament.judges.through,
+]
 
 
 @pytest.fixture
 def world(alices_club, alice, bob, carol, dave, club):
     seated = [player_for_user(alice), player_for_user(bob)]
-    public = game_services.session_create(game="shitenno", created_by=alice, players=seated,
-                                          setup=two_player_setup(), is_public=True)
+    public = game_services.session_create(
+        game="shitenno", created_by=alice, players=seated, setup=two_player_setup(), is_public=True
+    )
     league, season, result = alices_club.league, alices_club.season, alices_club.result
     private, guest = alices_club.private, alices_club.guest
     night = Night.objects.create(season=season, date=season.starts_on, games=[league.games[0]], opened_by=alice)
     NightCheckIn.objects.create(night=night, player=player_for_user(alice))
-    NightTable.objects.create(round=NightRound.objects.create(night=night, number=1), position=0,
-                              game=league.games[0], players=[player_for_user(alice).pk, player_for_user(carol).pk])
+    NightTable.objects.create(
+        round=NightRound.objects.create(night=night, number=1),
+        position=0,
+        game=league.games[0],
+        players=[player_for_user(alice).pk, player_for_user(carol).pk],
+    )
     tournament = Tournament.objects.create(club=league.club, name="Cup", date=season.starts_on)
     for user in (alice, carol):
-        TournamentEntry.objects.create(tournament=tournament, player=player_for_user(user),
-                                       checked_in_at=timezone.now())
+        TournamentEntry.objects.create(
+            tournament=tournament, player=player_for_user(user), checked_in_at=timezone.now()
+        )
     return {
-        "night": night.pk, "tournament": tournament.pk,
-        "private": private.code, "public": public.code, "slug": club.slug, "league": league.pk,
-        "season": season.pk, "result": result.pk, "guest": guest.pk, "dave": player_for_user(dave).pk,
-        "alice": player_for_user(alice).pk, "carol": player_for_user(carol).pk,
+        "night": night.pk,
+        "tournament": tournament.pk,
+        "private": private.code,
+        "public": public.code,
+        "slug": club.slug,
+        "league": league.pk,
+        "season": season.pk,
+        "result": result.pk,
+        "guest": guest.pk,
+        "dave": player_for_user(dave).pk,
+        "alice": player_for_user(alice).pk,
+        "carol": player_for_user(carol).pk,
         "carol_membership": Membership.objects.get(club=club, player__user=carol).pk,
         "alice_membership": Membership.objects.get(club=club, player__user=alice).pk,
     }
@@ -70,8 +108,12 @@ def snapshot() -> list:
     return [list(model.objects.order_by("pk").values()) for model in MODELS]
 
 
-DRAW = {"type": "draw", "seat": 0, "troops": ["samurai", "sohei", "shinobi", "bushi+sohei", "bushi", "samurai",
-                                              "samurai", "bushi"], "kokus": [1, 1, 2, 3]}
+DRAW = {
+    "type": "draw",
+    "seat": 0,
+    "troops": ["samurai", "sohei", "shinobi", "bushi+sohei", "bushi", "samurai", "samurai", "bushi"],
+    "kokus": [1, 1, 2, 3],
+}
 
 # (method, address, body): pages take form data, API addresses (under /api/) take JSON.
 PRIVATE_READS = [
@@ -122,8 +164,16 @@ WRITES = [
     # the league and its season
     ("post", "/api/clubs/{slug}/leagues/", {"name": "Dave's league", "games": ["Go"]}),
     ("post", "/api/leagues/{league}/seasons/", NEXT_SEASON),
-    ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
-                               "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]}),
+    (
+        "post",
+        "/api/results/",
+        {
+            "game": "Go",
+            "played_on": TODAY.isoformat(),
+            "season": "{season}",
+            "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}],
+        },
+    ),
     # editing and deleting them (issue 34)
     ("patch", "/api/leagues/{league}/", {"name": "Dave's league"}),
     ("delete", "/api/leagues/{league}/", None),
@@ -201,8 +251,11 @@ def _send(client, method: str, url: str, body, **extra):
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-@pytest.mark.parametrize(("method", "template", "body"), PRIVATE_READS + WRITES,
-                         ids=[f"{m.upper()} {t}" for m, t, _b in PRIVATE_READS + WRITES])
+@pytest.mark.parametrize(
+    ("method", "template", "body"),
+    PRIVATE_READS + WRITES,
+    ids=[f"{m.upper()} {t}" for m, t, _b in PRIVATE_READS + WRITES],
+)
 def test_it_refuses_an_outsider(client, world, dave, method, template, body, htmx):
     client.force_login(dave)
     before = snapshot()
@@ -271,11 +324,18 @@ ROLE_MATRIX = [
     ("patch", "/api/clubs/{slug}/members/{carol_membership}/", {"role": "admin"}, _cells(403, 401, alice=200)),
     ("delete", "/api/clubs/{slug}/members/{carol_membership}/", None, _cells(403, 401, carol=204, alice=204)),
     ("post", "/api/clubs/{slug}/leagues/", {"name": "Spring", "games": ["Go"]}, _cells(403, 401, alice=201)),
-    ("post", "/api/leagues/{league}/seasons/", NEXT_SEASON,
-     _cells(404, 401, carol=403, alice=201)),
-    ("post", "/api/results/", {"game": "Go", "played_on": TODAY.isoformat(), "season": "{season}",
-                               "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}]},
-     _cells(403, 401, carol=201, alice=201)),
+    ("post", "/api/leagues/{league}/seasons/", NEXT_SEASON, _cells(404, 401, carol=403, alice=201)),
+    (
+        "post",
+        "/api/results/",
+        {
+            "game": "Go",
+            "played_on": TODAY.isoformat(),
+            "season": "{season}",
+            "entries": [{"player": "{alice}", "rank": 1}, {"player": "{carol}", "rank": 2}],
+        },
+        _cells(403, 401, carol=201, alice=201),
+    ),
     # editing a league or season: its managers; deleting one that holds a result and a night: refused (issue 34)
     ("get", "/api/seasons/{season}/", None, PRIVATE_CLUB_READ),
     ("patch", "/api/leagues/{league}/", {"name": "Autumn"}, _cells(404, 401, carol=403, alice=200)),
@@ -283,28 +343,44 @@ ROLE_MATRIX = [
     ("patch", "/api/seasons/{season}/", {"name": "2026-27"}, _cells(404, 401, carol=403, alice=200)),
     ("delete", "/api/seasons/{season}/", None, _cells(404, 401, carol=403, alice=409)),
     ("get", "/leagues/{league}/edit/", None, _cells(404, 302, carol=403, alice=200)),
-    ("post", "/leagues/{league}/edit/", {"name": "Autumn", "games": "Go, shitenno"},
-     _cells(404, 302, carol=403, alice=302)),
+    (
+        "post",
+        "/leagues/{league}/edit/",
+        {"name": "Autumn", "games": "Go, shitenno"},
+        _cells(404, 302, carol=403, alice=302),
+    ),
     ("post", "/seasons/{season}/delete/", {}, _cells(404, 302, carol=403, alice=409)),
     ("patch", "/api/results/{result}/", {"version": 1}, _cells(404, 401, carol=403, alice=200)),
     ("delete", "/api/results/{result}/?version=1", None, _cells(404, 401, carol=403, alice=204)),
     ("post", "/api/results/{result}/sign-off/", {"agreed": True}, _cells(404, 401, carol=200, alice=200)),
-    ("post", "/api/tables/", {"players": ["{alice}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"},
-     _cells(403, 401, carol=201, alice=201)),
+    (
+        "post",
+        "/api/tables/",
+        {"players": ["{alice}", "{carol}"], "setup": two_player_setup(), "club": "{slug}"},
+        _cells(403, 401, carol=201, alice=201),
+    ),
     ("post", "/clubs/{slug}/invite/rotate/", {}, _cells(404, 302, carol=403, alice=302)),
     # the club page's member forms: "Remove" asks first (carol may leave; alice, the last owner, may not)
     ("get", "/clubs/{slug}/members/{carol_membership}/remove/", None, _cells(404, 302, carol=200, alice=200)),
     ("get", "/clubs/{slug}/members/{alice_membership}/remove/", None, _cells(404, 302, carol=403, alice=409)),
     ("post", "/clubs/{slug}/members/{alice_membership}/remove/", {}, _cells(404, 302, carol=403, alice=409)),
-    ("post", "/clubs/{slug}/members/{carol_membership}/role/", {"role": "admin"},
-     _cells(404, 302, carol=403, alice=302)),
+    (
+        "post",
+        "/clubs/{slug}/members/{carol_membership}/role/",
+        {"role": "admin"},
+        _cells(404, 302, carol=403, alice=302),
+    ),
     # a league night's pages: its club's managers run it, members check in, the standings are the club's
     ("get", "/nights/{night}/", None, _cells(404, 302, carol=403, alice=200)),
     ("get", "/api/nights/{night}/proposal/", None, PRIVATE_CLUB_READ),
     ("get", "/nights/{night}/check-in/", None, _cells(404, 302, carol=200, alice=200)),
     ("get", "/nights/{night}/standings/", None, PRIVATE_CLUB_READ),
-    ("post", "/nights/{night}/rounds/1/swap/", {"a": "{alice}", "b": "{carol}"},
-     _cells(404, 302, carol=403, alice=302)),
+    (
+        "post",
+        "/nights/{night}/rounds/1/swap/",
+        {"a": "{alice}", "b": "{carol}"},
+        _cells(404, 302, carol=403, alice=302),
+    ),
     ("post", "/nights/{night}/rounds/1/tables/0/lock/", {"locked": "1"}, _cells(404, 302, carol=403, alice=302)),
     # (the world's table seats two and the night's sizes are 3 and 4: alice reaches the service, which says so)
     ("post", "/nights/{night}/rounds/1/tables/0/game/", {"game": "shitenno"}, _cells(404, 302, carol=403, alice=400)),
@@ -335,8 +411,9 @@ def role_world(world, alice, club, django_user_model):
     return {**world, "goro": goro.pk, "goro_invite": invite.pk, "users": users}
 
 
-@pytest.mark.parametrize(("method", "template", "body", "expected"), ROLE_MATRIX,
-                         ids=[f"{m.upper()} {t}" for m, t, _b, _e in ROLE_MATRIX])
+@pytest.mark.parametrize(
+    ("method", "template", "body", "expected"), ROLE_MATRIX, ids=[f"{m.upper()} {t}" for m, t, _b, _e in ROLE_MATRIX]
+)
 def test_each_role_gets_the_answer_its_cell_says(client, role_world, method, template, body, expected):
     """Each role in turn, each inside a savepoint rolled back after it, so every role meets the same world."""
     from django.db import transaction
@@ -361,30 +438,60 @@ def test_the_matrix_covers_every_operation_of_the_schema(client):
     """A new endpoint must be given its row (here or in the outsider matrix above), or listed as naming no
     club object."""
     names_no_private_object = {
-        "GET /api/clubs/", "POST /api/clubs/", "GET /api/clubs/{slug}/", "POST /api/clubs/join/",
-        "POST /api/final-count/", "GET /api/games/", "GET /api/leagues/", "GET /api/me/", "PATCH /api/me/",
-        "GET /api/me/data/", "POST /api/me/delete/",  # one's own data and account (issue 47)
+        "GET /api/clubs/",
+        "POST /api/clubs/",
+        "GET /api/clubs/{slug}/",
+        "POST /api/clubs/join/",
+        "POST /api/final-count/",
+        "GET /api/games/",
+        "GET /api/leagues/",
+        "GET /api/me/",
+        "PATCH /api/me/",
+        "GET /api/me/data/",
+        "POST /api/me/delete/",  # one's own data and account (issue 47)
         # one's own tokens; another's is a 404 and stays (tests/site/test_access_tokens.py)
-        "GET /api/tokens/", "POST /api/tokens/", "DELETE /api/tokens/{id}/",
+        "GET /api/tokens/",
+        "POST /api/tokens/",
+        "DELETE /api/tokens/{id}/",
         "GET /api/players/",
-        "POST /api/players/", "GET /api/players/{id}/", "GET /api/players/{id}/ratings/history/",
-        "GET /api/players/{id}/stats/", "POST /api/players/claim/", "GET /api/ratings/", "GET /api/tables/",
+        "POST /api/players/",
+        "GET /api/players/{id}/",
+        "GET /api/players/{id}/ratings/history/",
+        "GET /api/players/{id}/stats/",
+        "POST /api/players/claim/",
+        "GET /api/ratings/",
+        "GET /api/tables/",
         "GET /api/tables/{code}/score/",
     }
     schema = client.get("/api/schema/?format=json").json()
-    operations = {f"{method.upper()} {path}" for path, ops in schema["paths"].items() for method in ops
-                  if method in ("get", "post", "patch", "put", "delete")}
+    operations = {
+        f"{method.upper()} {path}"
+        for path, ops in schema["paths"].items()
+        for method in ops
+        if method in ("get", "post", "patch", "put", "delete")
+    }
     covered = set(names_no_private_object)
     for method, template, _body, *_rest in [*PRIVATE_READS, *WRITES, *ROLE_MATRIX]:
         if template.startswith("/api/"):
             path = template.split("?")[0]
-            for name, generic in (("{private}", "{code}"), ("{public}", "{code}"), ("{carol_membership}", "{id}"),
-                                  ("{alice_membership}", "{id}"), ("{league}", "{id}"), ("{season}", "{id}"),
-                                  ("{result}", "{id}"), ("{guest}", "{id}"), ("{goro}", "{id}"),
-                                  ("{goro_invite}", "{id}"), ("{night}", "{id}"), ("{tournament}", "{id}"),
-                                  ("/rounds/1/", "/rounds/{number}/"), ("/pods/0/", "/pods/{position}/"),
-                                  ("/tables/0/", "/tables/{position}/"),
-                                  ("/api/games/shitenno/", "/api/games/{slug}/")):
+            for name, generic in (
+                ("{private}", "{code}"),
+                ("{public}", "{code}"),
+                ("{carol_membership}", "{id}"),
+                ("{alice_membership}", "{id}"),
+                ("{league}", "{id}"),
+                ("{season}", "{id}"),
+                ("{result}", "{id}"),
+                ("{guest}", "{id}"),
+                ("{goro}", "{id}"),
+                ("{goro_invite}", "{id}"),
+                ("{night}", "{id}"),
+                ("{tournament}", "{id}"),
+                ("/rounds/1/", "/rounds/{number}/"),
+                ("/pods/0/", "/pods/{position}/"),
+                ("/tables/0/", "/tables/{position}/"),
+                ("/api/games/shitenno/", "/api/games/{slug}/"),
+            ):
                 path = path.replace(name, generic)
             covered.add(f"{method.upper()} {path}")
     assert operations - covered == set()

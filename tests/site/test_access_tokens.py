@@ -41,8 +41,9 @@ def my_name(user) -> str:
 
 def test_the_tokens_page_makes_a_token_and_shows_its_key_this_once(client, alice):
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "Score app", "scope": "write", "expires_in_days": "90",
-                                                  "password": PASSWORD})
+    answer = client.post(
+        "/accounts/me/tokens/", {"name": "Score app", "scope": "write", "expires_in_days": "90", "password": PASSWORD}
+    )
     assert answer.status_code == 200
     token = AccessToken.objects.get(user=alice)
     key = answer.context["key"]
@@ -77,8 +78,9 @@ def test_the_account_page_leads_to_the_tokens(client, alice):
 
 def test_a_token_name_with_invisible_characters_is_refused_and_nothing_is_made(client, alice):
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "Score\u200bapp", "scope": "read", "expires_in_days": "",
-                                                  "password": PASSWORD})
+    answer = client.post(
+        "/accounts/me/tokens/", {"name": "Score\u200bapp", "scope": "read", "expires_in_days": "", "password": PASSWORD}
+    )
     assert answer.status_code == 400 and "invisible" in answer.content.decode()
     assert not AccessToken.objects.exists()
 
@@ -94,12 +96,14 @@ def test_an_account_has_at_most_twenty_tokens(client, alice):
     for n in range(services.MAX_TOKENS):
         make(alice, name=f"App {n}")
     client.force_login(alice)
-    answer = client.post("/accounts/me/tokens/", {"name": "One more", "scope": "read", "expires_in_days": "30",
-                                                  "password": PASSWORD})
+    answer = client.post(
+        "/accounts/me/tokens/", {"name": "One more", "scope": "read", "expires_in_days": "30", "password": PASSWORD}
+    )
     assert answer.status_code == 429
     assert AccessToken.objects.filter(user=alice).count() == services.MAX_TOKENS
-    api_answer = client.post("/api/tokens/", {"name": "One more", "password": PASSWORD},
-                             content_type="application/json")
+    api_answer = client.post(
+        "/api/tokens/", {"name": "One more", "password": PASSWORD}, content_type="application/json"
+    )
     assert api_answer.status_code == 429 and "revoke one" in api_answer.json()["detail"]
     assert AccessToken.objects.filter(user=alice).count() == services.MAX_TOKENS
 
@@ -137,8 +141,9 @@ def test_a_read_and_write_key_writes(alice):
 
 def test_the_refusal_is_in_the_readers_language(alice):
     _token, key = make(alice, name="Telefoon", scope=AccessToken.READ)
-    answer = app().patch("/api/me/", {"name": "X"}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl",
-                         **bearer(key))
+    answer = app().patch(
+        "/api/me/", {"name": "X"}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl", **bearer(key)
+    )
     assert answer.status_code == 403 and "alleen lezen" in answer.json()["detail"]
 
 

@@ -19,7 +19,7 @@ def test_the_move_log_answers_what_follows_a_seq_in_pages_linked_to_the_next(api
     assert [e["seq"] for e in first.json()] == [4, 5, 6, 7, 8]
     link = first["Link"]
     assert link == f'<http://testserver{url}?since=8&limit=5>; rel="next"'
-    second = api.get(link[1:link.index(">")])
+    second = api.get(link[1 : link.index(">")])
     assert [e["seq"] for e in second.json()] == [9, 10, 11, 12] and "Link" not in second
     assert api.get(f"{url}?since=12").json() == []  # a poll with nothing new
 
@@ -27,7 +27,7 @@ def test_the_move_log_answers_what_follows_a_seq_in_pages_linked_to_the_next(api
 @pytest.mark.parametrize("query", [{"since": "-1"}, {"since": "x"}, {"limit": "0"}, {"limit": "501"}])
 def test_an_unreadable_page_of_the_log_is_a_400_naming_the_parameter_and_changes_nothing(api, alice, bob, query):
     session, _legal = _table(alice, bob, 3)
-    (name, value), = query.items()
+    ((name, value),) = query.items()
     response = api.get(f"/api/tables/{session.code}/moves/?{name}={value}")
     assert response.status_code == 400 and name in response.content.decode()
     assert MoveEvent.objects.filter(session=session).count() == 3

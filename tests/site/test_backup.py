@@ -26,8 +26,12 @@ pytestmark = [
 
 def run_check(database: str) -> subprocess.CompletedProcess:
     db = connection.settings_dict
-    env = {**os.environ, "PGHOST": db["HOST"] or "127.0.0.1", "PGPORT": str(db["PORT"] or 5432),
-           "PGUSER": db["USER"] or "postgres"}
+    env = {
+        **os.environ,
+        "PGHOST": db["HOST"] or "127.0.0.1",
+        "PGPORT": str(db["PORT"] or 5432),
+        "PGUSER": db["USER"] or "postgres",
+    }
     if db.get("PASSWORD"):
         env["PGPASSWORD"] = db["PASSWORD"]
     return subprocess.run([str(SCRIPT), database], env=env, capture_output=True, text=True, timeout=240)
@@ -46,7 +50,10 @@ def test_the_backup_restores_with_the_same_row_counts(alice, bob, carol):
     club_join(token=club.invite_token, user=carol)
     setup, moves = random_legal_game(1, 2)
     session = game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
         club=club,
     )
     for move in moves[:3]:

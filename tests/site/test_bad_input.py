@@ -35,8 +35,11 @@ def snapshot() -> dict:
 def table(alice, bob) -> TableSession:
     """alice's public table with bob, in the first sharing."""
     return game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
-        setup=two_player_setup(), is_public=True,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=two_player_setup(),
+        is_public=True,
     )
 
 
@@ -56,8 +59,9 @@ def assert_refused(response, *words: str, status: int | tuple = 400) -> None:
 
 
 def _post_json(client, url: str, body, **headers):
-    return client.post(url, body if isinstance(body, str) else json.dumps(body), content_type="application/json",
-                       **headers)
+    return client.post(
+        url, body if isinstance(body, str) else json.dumps(body), content_type="application/json", **headers
+    )
 
 
 # --- deep JSON ---------------------------------------------------------------------------------------------
@@ -77,10 +81,12 @@ def test_it_refuses_json_nested_5000_deep_with_a_400(client):
 
 def _end(**changes) -> dict:
     end = {
-        "generals": ["honda", "ii"], "titles": {"honda": "daimyo", "ii": "shomyo"},
+        "generals": ["honda", "ii"],
+        "titles": {"honda": "daimyo", "ii": "shomyo"},
         "favour": [{"positions": 20, "title_bonus": 4}, 18],
         "provinces": {"kanto": [{"seat": 0, "face": "simple"}, {"seat": 1, "face": "golden"}]},
-        "kokus": [[1, 2], [3]], "troops": [["samurai"], ["hidden"]],
+        "kokus": [[1, 2], [3]],
+        "troops": [["samurai"], ["hidden"]],
         "tiles": [{"exchange": 1, "plus_one": 0, "card_taking": 0}, {"exchange": 0, "plus_one": 1}],
     }
     return end | changes
@@ -136,8 +142,17 @@ def test_it_refuses_to_save_a_final_count_with_a_favour_beyond_any_table(api, al
 # --- NUL in the address and in stored JSON -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["/api/players/?search=%00", "/players/?q=%00", "/api/ratings/?game=%00",
-                                 "/players/claim/%00/", "/api/tables/%00/", "/rankings/?scope=a%00"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/players/?search=%00",
+        "/players/?q=%00",
+        "/api/ratings/?game=%00",
+        "/players/claim/%00/",
+        "/api/tables/%00/",
+        "/rankings/?scope=a%00",
+    ],
+)
 def test_it_refuses_nul_in_the_address(client, alice, url):
     client.force_login(alice)
     before = snapshot()
@@ -156,8 +171,9 @@ def test_it_refuses_nul_inside_a_tables_set_up(api, alice, bob):
     setup = two_player_setup()
     setup["gates"]["kanto"] = "bushi\u0000"
     before = snapshot()
-    response = api.post("/api/tables/", {"players": [player_for_user(alice).pk, player_for_user(bob).pk],
-                                         "setup": setup})
+    response = api.post(
+        "/api/tables/", {"players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup}
+    )
     assert_refused(response, "NUL")
     assert snapshot() == before
 
@@ -173,16 +189,28 @@ def test_it_refuses_nul_in_an_extra_key_of_a_move(api, alice, table):
 # --- digits that str.isdigit() takes and int() refuses -------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["/api/ratings/?game=shitenno&min_games=%C2%B2", "/rankings/?min_games=%C2%B2",
-                                 "/api/ratings/?game=shitenno&min_games=-1", "/api/ratings/?league=%C2%B2",
-                                 "/rankings/?min_games=99999999999999999999"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/ratings/?game=shitenno&min_games=%C2%B2",
+        "/rankings/?min_games=%C2%B2",
+        "/api/ratings/?game=shitenno&min_games=-1",
+        "/api/ratings/?league=%C2%B2",
+        "/rankings/?min_games=99999999999999999999",
+    ],
+)
 def test_it_refuses_a_min_games_that_is_not_a_whole_number(client, url):
     assert_refused(client.get(url), "whole number")
 
 
-@pytest.mark.parametrize("form", [{"type": "place", "province": "kanto", "pay": "k:²:0"},
-                                  {"type": "end_turn", "golden": "kanto:²"},
-                                  {"type": "draw", "n_samurai": "²"}])
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"type": "place", "province": "kanto", "pay": "k:²:0"},
+        {"type": "end_turn", "golden": "kanto:²"},
+        {"type": "draw", "n_samurai": "²"},
+    ],
+)
 def test_the_move_form_refuses_superscript_digits_from_an_anonymous_phone(table, form):
     phone = Client(enforce_csrf_checks=True)
     phone.get(table.get_absolute_url())
@@ -193,10 +221,14 @@ def test_the_move_form_refuses_superscript_digits_from_an_anonymous_phone(table,
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("form", "word"), [({"type": "place", "province": "kanto", "pay": "k:²:0",
-                                              "bonus": "exchange", "next_troop": "bushi"}, "cannot"),
-                                            ({"type": "end_turn", "golden": "kanto:²"}, "cannot"),
-                                            ({"type": "draw", "n_samurai": "²"}, "whole numbers")])
+@pytest.mark.parametrize(
+    ("form", "word"),
+    [
+        ({"type": "place", "province": "kanto", "pay": "k:²:0", "bonus": "exchange", "next_troop": "bushi"}, "cannot"),
+        ({"type": "end_turn", "golden": "kanto:²"}, "cannot"),
+        ({"type": "draw", "n_samurai": "²"}, "whole numbers"),
+    ],
+)
 def test_the_move_form_tells_a_seated_player_why_a_superscript_move_is_refused(client, alice, table, form, word):
     client.force_login(alice)
     before = snapshot()
@@ -215,8 +247,7 @@ def _draw() -> dict:
 def test_the_api_refuses_an_idempotency_key_longer_than_its_column(api, alice, table):
     api.login(alice)
     before = snapshot()
-    response = api.post(f"/api/tables/{table.code}/moves/", {"seq": 0, "move": _draw()},
-                        HTTP_IDEMPOTENCY_KEY="k" * 81)
+    response = api.post(f"/api/tables/{table.code}/moves/", {"seq": 0, "move": _draw()}, HTTP_IDEMPOTENCY_KEY="k" * 81)
     assert_refused(response, "at most 80")
     response = api.post(f"/api/tables/{table.code}/undo/", {"seq": 0}, HTTP_IDEMPOTENCY_KEY="k" * 81)
     assert_refused(response, "at most 80")
@@ -241,19 +272,22 @@ def _season(**changes) -> dict:
     return {"name": "Spring", "starts_on": "2031-03-01", "ends_on": "2031-05-31", **changes}
 
 
-@pytest.mark.parametrize(("changes", "word"), [
-    ({"min_games": 2**31}, "min_games"),
-    ({"min_games": 2**63}, "min_games"),
-    ({"min_games": True}, "whole number"),
-    ({"min_games": 1.5}, "whole number"),
-    ({"points_scheme": "custom", "custom_points": {"2": [1e308, 0]}}, "custom_points"),
-    ({"points_scheme": "custom", "custom_points": {"²": [1, 0]}}, "custom_points"),
-    ({"points_scheme": "custom", "custom_points": {"2": ["nan", 0]}}, "custom_points"),
-    ({"starts_on": "0001-01-01"}, "starts_on"),
-    ({"name": "\u200b"}, "visible"),
-    ({"name": "\u202eeuqaL"}, "direction"),
-    ({"junk": 1}, "junk"),
-])
+@pytest.mark.parametrize(
+    ("changes", "word"),
+    [
+        ({"min_games": 2**31}, "min_games"),
+        ({"min_games": 2**63}, "min_games"),
+        ({"min_games": True}, "whole number"),
+        ({"min_games": 1.5}, "whole number"),
+        ({"points_scheme": "custom", "custom_points": {"2": [1e308, 0]}}, "custom_points"),
+        ({"points_scheme": "custom", "custom_points": {"²": [1, 0]}}, "custom_points"),
+        ({"points_scheme": "custom", "custom_points": {"2": ["nan", 0]}}, "custom_points"),
+        ({"starts_on": "0001-01-01"}, "starts_on"),
+        ({"name": "\u200b"}, "visible"),
+        ({"name": "\u202eeuqaL"}, "direction"),
+        ({"junk": 1}, "junk"),
+    ],
+)
 def test_the_api_refuses_a_season_it_cannot_store(api, alices_club, alice, changes, word):
     api.login(alice)
     before = snapshot()
@@ -261,14 +295,17 @@ def test_the_api_refuses_a_season_it_cannot_store(api, alices_club, alice, chang
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("changes", "word"), [
-    ({"min_games": str(2**31)}, "less than or equal"),
-    ({"points_scheme": "custom", "custom_points": "2: nan, inf"}, "Points are numbers"),
-    ({"points_scheme": "custom", "custom_points": "2: 1e308, 0"}, "Points are numbers"),
-    ({"points_scheme": "custom", "custom_points": "²: 1, 0"}, "one line per player count"),
-    ({"starts_on": "0001-01-01"}, "Give a date from"),
-    ({"name": "\u200b"}, "visible"),
-])
+@pytest.mark.parametrize(
+    ("changes", "word"),
+    [
+        ({"min_games": str(2**31)}, "less than or equal"),
+        ({"points_scheme": "custom", "custom_points": "2: nan, inf"}, "Points are numbers"),
+        ({"points_scheme": "custom", "custom_points": "2: 1e308, 0"}, "Points are numbers"),
+        ({"points_scheme": "custom", "custom_points": "²: 1, 0"}, "one line per player count"),
+        ({"starts_on": "0001-01-01"}, "Give a date from"),
+        ({"name": "\u200b"}, "visible"),
+    ],
+)
 def test_the_season_form_refuses_what_it_cannot_store(client, alices_club, alice, changes, word):
     client.force_login(alice)
     form = {"points_scheme": "3-2-1-0", "min_games": "0", **_season(**changes)}
@@ -280,11 +317,14 @@ def test_the_season_form_refuses_what_it_cannot_store(client, alices_club, alice
 # --- set-ups and moves --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("change", "word"), [
-    (lambda s: s["players"][0].update(general=["sakai"]), "general"),
-    (lambda s: s["players"][0].update(name="Alice"), "players"),
-    (lambda s: s.update(junk="x" * 1000), "junk"),
-])
+@pytest.mark.parametrize(
+    ("change", "word"),
+    [
+        (lambda s: s["players"][0].update(general=["sakai"]), "general"),
+        (lambda s: s["players"][0].update(name="Alice"), "players"),
+        (lambda s: s.update(junk="x" * 1000), "junk"),
+    ],
+)
 def test_it_refuses_a_set_up_it_cannot_read(api, alice, bob, change, word):
     api.login(alice)
     setup = two_player_setup()
@@ -298,9 +338,11 @@ def test_it_refuses_a_set_up_it_cannot_read(api, alice, bob, change, word):
 
 def test_it_refuses_a_choice_of_lot_that_is_not_0_or_1(api, alice, bob):
     players = [player_for_user(alice), player_for_user(bob)] + [
-        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")]
-    session = game_services.session_create(game="shitenno", created_by=alice, players=players,
-                                           setup=four_player_setup())
+        Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")
+    ]
+    session = game_services.session_create(
+        game="shitenno", created_by=alice, players=players, setup=four_player_setup()
+    )
     choose = EVEN_YEAR_EXAMPLE.index(next(m for m in EVEN_YEAR_EXAMPLE if m["type"] == "choose"))
     for seq, move in enumerate(EVEN_YEAR_EXAMPLE[:choose]):
         session = game_services.move_record(session=session, seq=seq, move=move, user=alice).event.session
@@ -311,12 +353,15 @@ def test_it_refuses_a_choice_of_lot_that_is_not_0_or_1(api, alice, bob):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("move", "word"), [
-    ({**_draw(), "junk": "x" * 2_000_000}, "junk"),
-    ({**_draw(), "seat": True}, "seat"),
-    ({"type": "accept", "seat": 0.0}, "seat"),
-    ("draw", "object"),
-])
+@pytest.mark.parametrize(
+    ("move", "word"),
+    [
+        ({**_draw(), "junk": "x" * 2_000_000}, "junk"),
+        ({**_draw(), "seat": True}, "seat"),
+        ({"type": "accept", "seat": 0.0}, "seat"),
+        ("draw", "object"),
+    ],
+)
 def test_it_refuses_a_move_with_fields_it_does_not_take(api, alice, table, move, word):
     api.login(alice)
     before = snapshot()
@@ -327,7 +372,7 @@ def test_it_refuses_a_move_with_fields_it_does_not_take(api, alice, table, move,
 
 
 def test_it_refuses_a_misspelt_golden_rather_than_passing(api, alice, bob):
-    """"gloden" on end_turn once became a plain pass: now the move is refused, naming the field."""
+    """ "gloden" on end_turn once became a plain pass: now the move is refused, naming the field."""
     from games.engines.shitenno import ShitennoEngine
     from games.engines.shitenno.simulation import random_legal_game
 
@@ -346,16 +391,23 @@ def test_it_refuses_a_misspelt_golden_rather_than_passing(api, alice, bob):
 # --- results, names, bodies ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("changes", "word"), [
-    ({"played_on": "0001-01-01"}, "played_on"),
-    ({"played_on": 20260101}, "played_on"),
-    ({"game": "\u200b"}, "visible"),
-    ({"season": True}, "whole number"),
-])
+@pytest.mark.parametrize(
+    ("changes", "word"),
+    [
+        ({"played_on": "0001-01-01"}, "played_on"),
+        ({"played_on": 20260101}, "played_on"),
+        ({"game": "\u200b"}, "visible"),
+        ({"season": True}, "whole number"),
+    ],
+)
 def test_it_refuses_a_result_it_cannot_store(api, alices_club, alice, carol, changes, word):
     api.login(alice)
-    body = {"game": "Go", "played_on": TODAY.isoformat(), "season": None, "entries": [
-        {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(carol).pk, "rank": 2}]}
+    body = {
+        "game": "Go",
+        "played_on": TODAY.isoformat(),
+        "season": None,
+        "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(carol).pk, "rank": 2}],
+    }
     before = snapshot()
     assert_refused(api.post("/api/results/", body | changes), word)
     assert snapshot() == before
@@ -375,9 +427,13 @@ def test_the_new_table_page_refuses_a_guest_nobody_can_read(client, alice):
     from tests.games.engines.shitenno.tables import GATES
 
     client.force_login(alice)
-    form = {"game": "shitenno", "is_public": "on", "deal_titles": "on", "seat0_player": player_for_user(alice).pk,
-            "seat1_guest": "\u202eecilA"} | {f"seat{i}_general": g for i, g in enumerate(("honda", "ii", "sakai",
-                                                                                      "sakakibara"))}
+    form = {
+        "game": "shitenno",
+        "is_public": "on",
+        "deal_titles": "on",
+        "seat0_player": player_for_user(alice).pk,
+        "seat1_guest": "\u202eecilA",
+    } | {f"seat{i}_general": g for i, g in enumerate(("honda", "ii", "sakai", "sakakibara"))}
     form |= {f"seat{i}_colour": c for i, c in enumerate(("red", "blue", "yellow", "green"))}
     form |= {f"gate_{slug}": troop for slug, troop in GATES.items()}
     before = snapshot()

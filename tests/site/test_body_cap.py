@@ -22,8 +22,10 @@ class CountedBody(io.RawIOBase):
     """A multipart body of `size` bytes made as it is read, counting what the server reads."""
 
     def __init__(self, size: int) -> None:
-        self.head = (b'--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nalice\r\n--x\r\n'
-                     b'Content-Disposition: form-data; name="f"; filename="f.bin"\r\n\r\n')
+        self.head = (
+            b'--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nalice\r\n--x\r\n'
+            b'Content-Disposition: form-data; name="f"; filename="f.bin"\r\n\r\n'
+        )
         self.tail = b"\r\n--x--\r\n"
         self.size = size
         self.read_bytes = 0
@@ -44,8 +46,12 @@ class CountedBody(io.RawIOBase):
 def _post(path: str, size: int) -> tuple[int, bytes, CountedBody]:
     body = CountedBody(size)
     environ = RequestFactory()._base_environ(
-        PATH_INFO=path, REQUEST_METHOD="POST", CONTENT_TYPE="multipart/form-data; boundary=x",
-        CONTENT_LENGTH=str(size), **{"wsgi.input": body})
+        PATH_INFO=path,
+        REQUEST_METHOD="POST",
+        CONTENT_TYPE="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(size),
+        **{"wsgi.input": body},
+    )
     answer: list[str] = []
     response = WSGIHandler()(environ, lambda status, headers: answer.append(status))
     content = b"".join(response)

@@ -40,8 +40,13 @@ def _silent_port() -> int:
 def cache_down():
     location = f"redis://127.0.0.1:{_silent_port()}/0"
     with override_settings(
-        CACHES={"default": {"BACKEND": settings.SHARED_CACHE_BACKEND, "LOCATION": location,
-                            "OPTIONS": settings.SHARED_CACHE_OPTIONS}},
+        CACHES={
+            "default": {
+                "BACKEND": settings.SHARED_CACHE_BACKEND,
+                "LOCATION": location,
+                "OPTIONS": settings.SHARED_CACHE_OPTIONS,
+            }
+        },
         SESSION_ENGINE="django.contrib.sessions.backends.cached_db",  # the production engine with a shared cache
     ):
         yield caches["default"]
@@ -59,10 +64,12 @@ def test_a_phone_plays_a_whole_evening_while_the_cache_is_down(client, cache_dow
         assert client.get(session.get_absolute_url()).status_code == 200
 
         setup, moves = random_legal_game(3, 2)
-        api_table = game_services.session_create(game="shitenno", created_by=alice, setup=setup,
-                                                 players=[player_for_user(alice), player_for_user(bob)])
-        response = client.post(f"/api/tables/{api_table.code}/moves/", {"seq": 0, "move": moves[0]},
-                               content_type="application/json")
+        api_table = game_services.session_create(
+            game="shitenno", created_by=alice, setup=setup, players=[player_for_user(alice), player_for_user(bob)]
+        )
+        response = client.post(
+            f"/api/tables/{api_table.code}/moves/", {"seq": 0, "move": moves[0]}, content_type="application/json"
+        )
         assert response.status_code == 201
         assert MoveEvent.objects.filter(session=api_table).count() == 1
 

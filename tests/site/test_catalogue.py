@@ -20,7 +20,8 @@ def test_every_message_the_site_uses_has_dutch():
     lacking = catalogue.missing()
     assert not lacking, (
         "messages without Dutch (run `make messages`, translate them at the end of django.po, then "
-        "`make messages-compile`):\n" + "\n".join(f"{e.occurrences[:1]} {e.msgid!r}" for e in lacking))
+        "`make messages-compile`):\n" + "\n".join(f"{e.occurrences[:1]} {e.msgid!r}" for e in lacking)
+    )
     assert not catalogue.untranslated(), "entries of django.po without Dutch or fuzzy"
 
 

@@ -33,12 +33,28 @@ def bravo(carol, bob):
     clubs.club_join(token=club.invite_token, user=bob)
     goro = players.player_guest_create(name="Goro", created_by=carol, club=club)
     league = seasons.league_create(club=club, name="Bravo league", games=["shitenno", "Go"], user=carol)
-    season = seasons.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=30),
-                                           ends_on=TODAY + datetime.timedelta(days=30), user=carol)
-    table = game_services.session_create(game="shitenno", created_by=carol, players=[player_for_user(carol), goro],
-                                         setup=two_player_setup(), club=club, is_public=False)
-    counted = results.result_enter(game="Go", played_on=TODAY, season=season, user=carol, entries=[
-        {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    season = seasons.season_create(
+        league=league,
+        name="2026",
+        starts_on=TODAY - datetime.timedelta(days=30),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=carol,
+    )
+    table = game_services.session_create(
+        game="shitenno",
+        created_by=carol,
+        players=[player_for_user(carol), goro],
+        setup=two_player_setup(),
+        club=club,
+        is_public=False,
+    )
+    counted = results.result_enter(
+        game="Go",
+        played_on=TODAY,
+        season=season,
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     counted = results.result_sign_off(result=counted, user=bob)
     assert counted.status == Result.Status.COUNTED
     return {"club": club, "goro": goro, "league": league, "season": season, "table": table, "result": counted}
@@ -90,7 +106,9 @@ def test_a_declined_invite_changes_nothing_but_the_trail(client, carol, dave, br
     assert client.post(f"/clubs/invites/{invite.pk}/answer/", {"answer": "decline"}).status_code == 302
     assert not Membership.objects.filter(club=dave_club, player=bravo["goro"]).exists()
     assert list(AuditEntry.objects.filter(club=dave_club).values_list("action", flat=True)) == [
-        "membership.decline", "membership.invite"]
+        "membership.decline",
+        "membership.invite",
+    ]
 
 
 def test_an_account_joins_only_by_accepting(api, alice, dave):
@@ -119,15 +137,17 @@ def test_only_a_manager_adds_a_guest_for_a_club(api, bob, bravo):
 
 
 def test_a_manager_of_the_guests_club_may_make_its_claim_link(bob, carol, bravo):
-    clubs.membership_set_role(membership=Membership.objects.get(club=bravo["club"], player__user=bob),
-                                 role=Membership.Role.ADMIN, user=carol)
+    clubs.membership_set_role(
+        membership=Membership.objects.get(club=bravo["club"], player__user=bob), role=Membership.Role.ADMIN, user=carol
+    )
     assert players.player_claim_link_create(player=bravo["goro"], user=bob)
 
 
 def test_a_claim_is_audited_in_every_club_of_the_guest(alice, carol, dave, bravo):
     other = clubs.club_create(name="Other", owner=dave)
-    clubs.club_invite_answer(invite=clubs.club_member_add(club=other, player=bravo["goro"], user=dave),
-                                user=carol, accept=True)
+    clubs.club_invite_answer(
+        invite=clubs.club_member_add(club=other, player=bravo["goro"], user=dave), user=carol, accept=True
+    )
     token = players.player_claim_link_create(player=bravo["goro"], user=carol)
     players.player_claim(token=token, user=alice)
     claims = AuditEntry.objects.filter(action="player.claim")
@@ -147,8 +167,14 @@ def test_the_creator_cannot_claim_their_own_guest(carol, bravo):
 def test_a_result_with_someone_elses_guest_waits_for_the_guests_creator(api, carol, dave, bravo):
     sat_with(dave, carol)  # outside a club he names only guests of people he plays with
     api.login(dave)
-    entered = api.post("/api/results/", {"game": "shitenno", "played_on": TODAY.isoformat(), "entries": [
-        {"player": player_for_user(dave).pk, "rank": 1}, {"player": bravo["goro"].pk, "rank": 2}]})
+    entered = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": TODAY.isoformat(),
+            "entries": [{"player": player_for_user(dave).pk, "rank": 1}, {"player": bravo["goro"].pk, "rank": 2}],
+        },
+    )
     assert entered.status_code == 201 and entered.json()["status"] == "pending"
     assert not Rating.objects.filter(player__user=dave).exists()
 
@@ -162,15 +188,26 @@ def test_a_result_among_other_peoples_guests_never_counts_on_the_recorders_word(
     guests = [players.player_guest_create(name=f"Guest {i}", created_by=alice) for i in range(3)]
     sat_with(dave, alice)
     api.login(dave)
-    entered = api.post("/api/results/", {"game": "shitenno", "played_on": TODAY.isoformat(), "entries": [
-        {"player": guest.pk, "rank": rank} for rank, guest in enumerate(guests, 1)]})
+    entered = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": TODAY.isoformat(),
+            "entries": [{"player": guest.pk, "rank": rank} for rank, guest in enumerate(guests, 1)],
+        },
+    )
     assert entered.status_code == 201 and entered.json()["status"] == "pending"
     assert api.post(f"/api/results/{entered.json()['id']}/sign-off/", {"agreed": True}).status_code == 403
 
 
 def test_a_league_manager_vouches_for_the_guests_of_the_league(carol, bob, bravo):
-    result = results.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=bob, entries=[
-        {"player": player_for_user(bob), "rank": 1}, {"player": bravo["goro"], "rank": 2}])
+    result = results.result_enter(
+        game="Go",
+        played_on=TODAY,
+        season=bravo["season"],
+        user=bob,
+        entries=[{"player": player_for_user(bob), "rank": 1}, {"player": bravo["goro"], "rank": 2}],
+    )
     assert result.status == Result.Status.PENDING  # bob is a member, not a manager
     result = results.result_sign_off(result=result, user=carol)
     assert result.status == Result.Status.COUNTED
@@ -197,8 +234,13 @@ def test_a_dispute_after_counting_flags_the_result_and_it_keeps_counting(api, bo
 
 
 def test_a_dispute_before_counting_still_holds_the_result_back(bob, carol, bravo):
-    pending = results.result_enter(game="Go", played_on=TODAY, season=bravo["season"], user=carol, entries=[
-        {"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    pending = results.result_enter(
+        game="Go",
+        played_on=TODAY,
+        season=bravo["season"],
+        user=carol,
+        entries=[{"player": player_for_user(carol), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     pending = results.result_sign_off(result=pending, user=bob, agreed=False, note="wrong order")
     assert pending.status == Result.Status.DISPUTED
 
@@ -211,9 +253,14 @@ def test_a_private_clubs_league_is_hidden_from_outsiders(api, dave, bravo, who):
     if who == "dave":
         api.login(dave)
     league, season, result = bravo["league"], bravo["season"], bravo["result"]
-    for url in (f"/api/seasons/{season.pk}/standings/", f"/api/results/{result.pk}/",
-                f"/api/ratings/?league={league.pk}", f"/api/leagues/{league.pk}/", f"/api/leagues/{league.pk}/seasons/",
-                f"/leagues/{league.pk}/"):
+    for url in (
+        f"/api/seasons/{season.pk}/standings/",
+        f"/api/results/{result.pk}/",
+        f"/api/ratings/?league={league.pk}",
+        f"/api/leagues/{league.pk}/",
+        f"/api/leagues/{league.pk}/seasons/",
+        f"/leagues/{league.pk}/",
+    ):
         assert api.get(url).status_code == 404, url
     assert api.get(f"/api/clubs/{bravo['club'].slug}/leagues/").status_code == 403
     assert league.pk not in [row["id"] for row in api.get("/api/leagues/").json()["results"]]
@@ -252,8 +299,13 @@ def test_a_private_clubs_games_count_in_its_league_not_site_wide(bob, carol, bra
 
 @pytest.fixture
 def public_table(alice, bob):
-    return game_services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(), is_public=True,
-                                        players=[player_for_user(alice), player_for_user(bob)])
+    return game_services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        is_public=True,
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
 
 
 DRAW = {"type": "draw", "seat": 0, "troops": ["shinobi", "samurai", "shinobi", "samurai"], "kokus": [2, 2]}

@@ -69,18 +69,26 @@ def test_a_club_makes_at_most_its_days_leagues_and_another_club_is_not_held_back
 
 
 def _result_body(*players) -> dict:
-    return {"game": "shitenno", "played_on": timezone.localdate().isoformat(),
-            "entries": [{"player": p.pk, "rank": rank} for rank, p in enumerate(players, start=1)]}
+    return {
+        "game": "shitenno",
+        "played_on": timezone.localdate().isoformat(),
+        "entries": [{"player": p.pk, "rank": rank} for rank, p in enumerate(players, start=1)],
+    }
 
 
 def test_results_entered_by_hand_stop_at_the_hours_budget_but_an_imports_do_not_count(api, alice, bob, club):
     clubs.club_join(token=club.invite_token, user=bob)
     me, him = player_for_user(alice), player_for_user(bob)
-    Result.objects.bulk_create([Result(game="shitenno", played_on=timezone.localdate(), created_by=alice,
-                                       source="bgstats") for _ in range(RESULTS_PER_HOUR)])
+    Result.objects.bulk_create(
+        [
+            Result(game="shitenno", played_on=timezone.localdate(), created_by=alice, source="bgstats")
+            for _ in range(RESULTS_PER_HOUR)
+        ]
+    )
     assert api.login(alice).post("/api/results/", _result_body(me, him)).status_code == 201  # imports aside
-    Result.objects.bulk_create([Result(game="shitenno", played_on=timezone.localdate(), created_by=alice)
-                                for _ in range(RESULTS_PER_HOUR - 1)])
+    Result.objects.bulk_create(
+        [Result(game="shitenno", played_on=timezone.localdate(), created_by=alice) for _ in range(RESULTS_PER_HOUR - 1)]
+    )
     before = _written()
     response = api.post("/api/results/", _result_body(me, him), HTTP_ACCEPT_LANGUAGE="nl")
     assert response.status_code == 429, response.content

@@ -34,8 +34,12 @@ def csrf_client():
 
 @pytest.fixture
 def table(alice, bob) -> TableSession:
-    return services.session_create(game="shitenno", created_by=alice, setup=two_player_setup(),
-                                   players=[player_for_user(alice), player_for_user(bob)])
+    return services.session_create(
+        game="shitenno",
+        created_by=alice,
+        setup=two_player_setup(),
+        players=[player_for_user(alice), player_for_user(bob)],
+    )
 
 
 def _page_token(client: Client, url: str) -> str:
@@ -75,16 +79,21 @@ def test_it_refuses_a_session_authenticated_api_post_without_the_token(csrf_clie
     assert "CSRF" in response.json()["detail"]
     assert not Club.objects.exists()
     token = _page_token(csrf_client, "/")
-    response = csrf_client.post("/api/clubs/", json.dumps({"name": "Edo"}), content_type="application/json",
-                                HTTP_X_CSRFTOKEN=token)
+    response = csrf_client.post(
+        "/api/clubs/", json.dumps({"name": "Edo"}), content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
     assert response.status_code == 201
 
 
 @pytest.mark.django_db
 def test_a_token_authenticated_api_post_needs_no_csrf_token(csrf_client, alice):
     token = Token.objects.create(user=alice)
-    response = csrf_client.post("/api/clubs/", json.dumps({"name": "Edo"}), content_type="application/json",
-                                HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = csrf_client.post(
+        "/api/clubs/",
+        json.dumps({"name": "Edo"}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {token.key}",
+    )
     assert response.status_code == 201
     assert Club.objects.filter(name="Edo").exists()
 
@@ -132,9 +141,14 @@ def test_it_accepts_a_twelve_character_passphrase_and_refuses_eleven():
 
 def _production_env(**extra) -> dict:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
-    env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="shitenno.example.org",
-               DATABASE_URL=os.environ.get("DATABASE_URL") or "sqlite:///:memory:",
-               DJANGO_SETTINGS_MODULE="shitenno_site.settings", **extra)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="shitenno.example.org",
+        DATABASE_URL=os.environ.get("DATABASE_URL") or "sqlite:///:memory:",
+        DJANGO_SETTINGS_MODULE="shitenno_site.settings",
+        **extra,
+    )
     return env
 
 
@@ -144,8 +158,14 @@ def test_production_cookies_are_secure_httponly_and_samesite():
         "'DEBUG', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SESSION_COOKIE_HTTPONLY', "
         "'SESSION_COOKIE_SAMESITE', 'CSRF_COOKIE_SAMESITE', 'SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS']}))"
     )
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=_production_env(),
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=_production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     values = json.loads(out.stdout.strip().splitlines()[-1])
     assert values["DEBUG"] is False
@@ -156,6 +176,12 @@ def test_production_cookies_are_secure_httponly_and_samesite():
 
 
 def test_check_deploy_passes_at_warning_level():
-    out = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                         env=_production_env(), capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr

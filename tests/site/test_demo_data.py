@@ -32,8 +32,9 @@ def test_it_loads_the_demo_once(django_capture_on_commit_callbacks):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("with_pile", [False, True], ids=["registered", "and-pile"])
-def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_rankings_are(client, with_pile,
-                                                                                         monkeypatch, settings):
+def test_the_logged_out_home_page_shows_the_demo_table_in_play_and_where_the_rankings_are(
+    client, with_pile, monkeypatch, settings
+):
     if with_pile:  # the test-only game too: the games take turns, and Pile gets demo tables of its own
         tiny.register(monkeypatch, settings)
     eager = app.conf.task_always_eager

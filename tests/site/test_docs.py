@@ -14,7 +14,7 @@ API_MD = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 def test_the_worked_game_replays_to_its_outcome():
     text = API_MD.read_text()
-    worked = text[text.index("## A complete worked game"):]
+    worked = text[text.index("## A complete worked game") :]
     blocks = re.findall(r"```json\n(.*?)\n```", worked, re.S)
     setup, outcome = json.loads(blocks[0]), json.loads(blocks[1])
     rows = re.findall(r"^\| (\d+) \| (.*?) \| `(.*)` \|$", worked, re.M)
@@ -37,8 +37,12 @@ def test_every_operation_of_the_schema_has_its_row_here(client):
     def shape(path: str) -> str:
         return re.sub(r"\{[^}]+\}|<[^>]+>", "<>", path.split("?")[0])
 
-    served = {(method.upper(), shape(path)) for path, item in schema["paths"].items()
-              for method in item if method in ("get", "post", "put", "patch", "delete")}
+    served = {
+        (method.upper(), shape(path))
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    }
     documented = set()
     for row in re.finditer(r"^\|\s*([A-Z][A-Z, /]*?)\s*\|\s*`(/api/[^`]+)`", API_MD.read_text(), re.M):
         documented |= {(method.strip(), shape(row.group(2))) for method in re.split(r"[,/]", row.group(1))}

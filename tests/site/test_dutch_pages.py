@@ -22,9 +22,23 @@ from tests.browser.test_axe import site  # noqa: F401  (the fixture: the demo si
 pytestmark = pytest.mark.django_db
 
 ALLOWED = {
-    "shitenno", "shitennō", "teikoku", "samurai", "empires",  # the games' names
-    "koku", "daimyo", "tairō", "shōgun", "shogun",  # game words the Dutch rulebook keeps
-    "api", "json", "csv", "bgg", "bg", "stats", "ok",  # names of formats and services
+    "shitenno",
+    "shitennō",
+    "teikoku",
+    "samurai",
+    "empires",  # the games' names
+    "koku",
+    "daimyo",
+    "tairō",
+    "shōgun",
+    "shogun",  # game words the Dutch rulebook keeps
+    "api",
+    "json",
+    "csv",
+    "bgg",
+    "bg",
+    "stats",
+    "ok",  # names of formats and services
 }
 # What the demo's club wrote itself, shown as written in any language: its description ("A Tuesday-night club
 # that plays Shitennō") and its Small Samurai Empires board (provinces "Tohoku Capital", "Kanto North", ...,
@@ -99,8 +113,9 @@ def test_the_english_only_words_are_found():
 
 def test_no_english_word_is_left_on_a_page_rendered_in_dutch(site):  # noqa: F811
     words = english_only_words() - {word for game in all_games() for word in _words(game.name)}  # games' names
-    codes = re.compile("|".join(re.escape(code) for code in TableSession.objects.values_list("code", flat=True))
-                       or r"(?!)")
+    codes = re.compile(
+        "|".join(re.escape(code) for code in TableSession.objects.values_list("code", flat=True)) or r"(?!)"
+    )
     found = []
     for user, url in site:
         if url.startswith("/api/"):
@@ -114,7 +129,11 @@ def test_no_english_word_is_left_on_a_page_rendered_in_dutch(site):  # noqa: F81
         left = _words(shown) & words
         if left:
             text = " ".join(visible_text(response.content.decode()).split())
-            where = [text[max(0, m.start() - 40):m.end() + 40] for w in sorted(left)
-                     for m in [re.search(rf"\b{re.escape(w)}\b", text, re.I)] if m]
+            where = [
+                text[max(0, m.start() - 40) : m.end() + 40]
+                for w in sorted(left)
+                for m in [re.search(rf"\b{re.escape(w)}\b", text, re.I)]
+                if m
+            ]
             found.append(f"{url}: {', '.join(sorted(left))} | " + " … ".join(where))
     assert not found, "English words on Dutch pages:\n" + "\n".join(found)

@@ -14,15 +14,24 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def demo_env(tmp_path) -> dict:
     """The environment of `make run`: no service, SQLite, DEBUG on."""
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "DEBUG")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "DEBUG")
+    }
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'demo.sqlite3'}", DJANGO_SETTINGS_MODULE="shitenno_site.settings")
     return env
 
 
 def manage(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=demo_env(tmp_path),
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=demo_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_it_loads_the_demo_without_broker_noise(tmp_path):
@@ -35,11 +44,14 @@ def test_it_loads_the_demo_without_broker_noise(tmp_path):
 
 
 def test_it_prints_a_log_line_once(tmp_path):
-    code = ("import django, logging; django.setup(); "
-            "logging.getLogger('django.request').warning('Not Found: /nowhere'); "
-            "logging.getLogger('games').warning('a warning of the site')")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=demo_env(tmp_path), capture_output=True,
-                         text=True, timeout=60)
+    code = (
+        "import django, logging; django.setup(); "
+        "logging.getLogger('django.request').warning('Not Found: /nowhere'); "
+        "logging.getLogger('games').warning('a warning of the site')"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=demo_env(tmp_path), capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     assert run.stderr.count("Not Found: /nowhere") == 1
     assert run.stderr.count("a warning of the site") == 1

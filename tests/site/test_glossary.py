@@ -12,16 +12,26 @@ from django.conf import settings
 from shitenno_site import catalogue
 
 GLOSSARY = {
-    "check in": (r"\bcheck(s|ed|ing)?[- ]ins?\b", r"incheck|ingecheckt|in te checken|\bcheck\w*\b.*\bin\b",
-                 r"aanmeld|aangemeld|\bmeld\w*\b.*\baan\b|aan te melden"),
-    "log in": (r"\b(log|sign)(s|ged|ging)? ?in\b", r"inlog|ingelogd|in te loggen|\blog\w*\b.*\bin\b",
-               r"aanmeld|aangemeld"),
+    "check in": (
+        r"\bcheck(s|ed|ing)?[- ]ins?\b",
+        r"incheck|ingecheckt|in te checken|\bcheck\w*\b.*\bin\b",
+        r"aanmeld|aangemeld|\bmeld\w*\b.*\baan\b|aan te melden",
+    ),
+    "log in": (
+        r"\b(log|sign)(s|ged|ging)? ?in\b",
+        r"inlog|ingelogd|in te loggen|\blog\w*\b.*\bin\b",
+        r"aanmeld|aangemeld",
+    ),
     "notification": (r"notification", r"bericht", r"melding|notificatie"),
     "dispute": (r"disput", r"betwist", r"bezwaar"),
     "rating": (r"\bratings?\b", r"speelsterkte", r"(?<!`)\bratings?\b(?!`)"),
-    "a game played": (r"counted games?\b|games played(?! on the site)|recent games|games won|minimum (number of )?games"
-                      r"|no games yet|(your|my|their) games\b|ranked from %\(min\)s games|not enough games"
-                      r"|every game they played", r"partij", r"\bspel(len)?\b"),
+    "a game played": (
+        r"counted games?\b|games played(?! on the site)|recent games|games won|minimum (number of )?games"
+        r"|no games yet|(your|my|their) games\b|ranked from %\(min\)s games|not enough games"
+        r"|every game they played",
+        r"partij",
+        r"\bspel(len)?\b",
+    ),
 }
 
 
@@ -49,11 +59,18 @@ def test_every_dutch_message_naming_the_term_uses_the_glossarys_word(term):
 def test_a_second_word_for_a_term_is_found():
     """The check can fail: a check-in said as "aanmelden", a dispute as "bezwaar", a play as "spel"."""
     po = polib.POFile()
-    for msgid, msgstr in (("You are checked in.", "Je bent aangemeld."), ("Your dispute is recorded.", "Je bezwaar."),
-                          ("Recent games", "Recente spellen"), ("Recent games", "Recente partijen")):
+    for msgid, msgstr in (
+        ("You are checked in.", "Je bent aangemeld."),
+        ("Your dispute is recorded.", "Je bezwaar."),
+        ("Recent games", "Recente spellen"),
+        ("Recent games", "Recente partijen"),
+    ):
         po.append(polib.POEntry(msgid=msgid, msgstr=msgstr))
-    found = [msgstr for term in ("check in", "dispute", "a game played")
-             for _msgid, msgstr in off_glossary(naming(po, GLOSSARY[term][0]), *GLOSSARY[term][1:])]
+    found = [
+        msgstr
+        for term in ("check in", "dispute", "a game played")
+        for _msgid, msgstr in off_glossary(naming(po, GLOSSARY[term][0]), *GLOSSARY[term][1:])
+    ]
     assert found == ["Je bent aangemeld.", "Je bezwaar.", "Recente spellen"]
 
 

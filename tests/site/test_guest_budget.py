@@ -50,8 +50,7 @@ def test_the_guest_page_and_the_new_table_page_refuse_it_too(client, alice):
     before = _written()
     response = client.post("/players/new-guest/", {"name": "One too many"})
     assert response.status_code == 429 and "in the last hour" in response.content.decode()
-    response = client.post("/tables/new/", _new_table_post(seat0_player=player_for_user(alice).pk,
-                                                           seat1_guest="Eve"))
+    response = client.post("/tables/new/", _new_table_post(seat0_player=player_for_user(alice).pk, seat1_guest="Eve"))
     assert response.status_code == 400 and "in the last hour" in response.content.decode()
     assert _written() == before
 
@@ -70,10 +69,10 @@ def test_the_budget_is_each_persons_own(api, alice, bob):
 
 
 def test_an_imports_players_are_counted_by_the_import_not_here(api, alice, club):
-    imported = Result.objects.create(game="Go", played_on=timezone.localdate(), club=club, created_by=alice,
-                                     source="bgg", external_id="1")
+    imported = Result.objects.create(
+        game="Go", played_on=timezone.localdate(), club=club, created_by=alice, source="bgg", external_id="1"
+    )
     for i in range(GUESTS_PER_HOUR):
         player = Player.objects.create(name=f"Imported {i}", created_by=alice, created_in=club)
         ResultEntry.objects.create(result=imported, player=player, rank=1)
     assert api.login(alice).post("/api/players/", {"name": "By hand"}).status_code == 201
-

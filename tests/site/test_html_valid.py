@@ -23,8 +23,12 @@ VNU = Path(django_settings.BASE_DIR) / "node_modules" / "vnu-jar" / "build" / "d
 
 def checked(files: list[Path]) -> list[dict]:
     """The checker's errors for `files` (warnings and info left out)."""
-    run = subprocess.run(["java", "-Xss4m", "-jar", str(VNU), "--errors-only", "--format", "json", "--stdout",
-                          *map(str, files)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["java", "-Xss4m", "-jar", str(VNU), "--errors-only", "--format", "json", "--stdout", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return json.loads(run.stdout or "{}").get("messages", [])
 
 
@@ -39,11 +43,14 @@ def checker() -> None:
 def test_the_checker_finds_an_error_in_a_page_that_has_one(checker, tmp_path):
     """The check can fail: an attribute HTML does not have, and a list inside a phrase, are errors to it."""
     bad = tmp_path / "bad.html"
-    bad.write_text('<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>'
-                   '<p hx-get="/x"><small><ul><li>a</li></ul></small></p></body></html>')
+    bad.write_text(
+        '<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>'
+        '<p hx-get="/x"><small><ul><li>a</li></ul></small></p></body></html>'
+    )
     good = tmp_path / "good.html"
-    good.write_text('<!DOCTYPE html><html lang="en"><head><title>t</title></head><body>'
-                    '<p data-hx-get="/x">a</p></body></html>')
+    good.write_text(
+        '<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><p data-hx-get="/x">a</p></body></html>'
+    )
     errors = checked([bad, good])
     assert {Path(e["url"].removeprefix("file:")).name for e in errors} == {"bad.html"}
     assert any("hx-get" in e["message"] for e in errors)
@@ -66,7 +73,9 @@ def test_every_page_is_valid_html(checker, site, tmp_path, language):
         files.append(path)
         names[path.name] = f"{url} ({user or 'visitor'})"
     errors = checked(files)
-    found = sorted({(names[Path(e["url"].removeprefix("file:")).name], e.get("lastLine", 0), e["message"])
-                    for e in errors})
+    found = sorted(
+        {(names[Path(e["url"].removeprefix("file:")).name], e.get("lastLine", 0), e["message"]) for e in errors}
+    )
     assert found == [], "\n".join(f"{page} line {line}: {message}" for page, line, message in found[:60]) + (
-        f"\n... {len(found)} in all" if len(found) > 60 else "")
+        f"\n... {len(found)} in all" if len(found) > 60 else ""
+    )

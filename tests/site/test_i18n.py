@@ -23,8 +23,11 @@ DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 
 def _table(alice, bob):
     return services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)],
-        setup=two_player_setup(), colours=["red", "blue"],
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=two_player_setup(),
+        colours=["red", "blue"],
     )
 
 
@@ -148,7 +151,8 @@ def test_every_dutch_message_is_translated_and_none_is_fuzzy():
     assert len(messages) > 300
     fuzzy = [e["msgid"] for e in messages if "fuzzy" in e["flags"]]
     untranslated = [
-        e["msgid"] for e in messages
+        e["msgid"]
+        for e in messages
         if not all(value.strip() for key, value in e.items() if key.startswith("msgstr"))
         or not any(key.startswith("msgstr") for key in e)
     ]
@@ -179,7 +183,9 @@ def test_msgfmt_counts_no_untranslated_or_fuzzy_message(tmp_path):
         pytest.skip("msgfmt (gettext) is not installed")
     result = subprocess.run(
         ["msgfmt", "--check", "--statistics", "-o", str(tmp_path / "django.mo"), str(LOCALE / "django.po")],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert re.fullmatch(r"\d+ translated messages?\.", result.stderr.strip()), result.stderr
 

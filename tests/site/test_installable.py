@@ -38,8 +38,14 @@ def test_the_worker_is_served_from_the_root_uncached_with_local_workbox_only(cli
     assert response["Service-Worker-Allowed"] == "/" and response["Cache-Control"] == "no-cache"
     body = response.content.decode()
     assert '"/static/js/workbox/workbox-sw.js"' in body and "modulePathPrefix" in body
-    for name in ("workbox-sw.js", "workbox-core.prod.js", "workbox-routing.prod.js", "workbox-strategies.prod.js",
-                 "workbox-expiration.prod.js", "workbox-precaching.prod.js"):
+    for name in (
+        "workbox-sw.js",
+        "workbox-core.prod.js",
+        "workbox-routing.prod.js",
+        "workbox-strategies.prod.js",
+        "workbox-expiration.prod.js",
+        "workbox-precaching.prod.js",
+    ):
         assert finders.find(f"js/workbox/{name}"), name
     assert "googleapis" not in body
     assert "script-src 'self'" in response["Content-Security-Policy"]

@@ -17,16 +17,36 @@ from leagues.people.players import player_for_user
 from shitenno_site.validation import name_problem
 
 NAMED_INVISIBLES = (
-    [chr(c) for c in range(0x200B, 0x2010)] + [chr(c) for c in range(0x2060, 0x2065)]
-    + [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)]
-    + ["\ufeff", "\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u180e", "\u00ad"])
+    [chr(c) for c in range(0x200B, 0x2010)]
+    + [chr(c) for c in range(0x2060, 0x2065)]
+    + [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2066, 0x206A)]
+    + ["\ufeff", "\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u180e", "\u00ad"]
+)
 # Every character of the refused categories (no surrogates: they are refused as broken text, before).
 INVISIBLE_CATEGORY = st.characters(categories=["Cf", "Co", "Cn"])
 INVISIBLE = st.one_of(st.sampled_from(NAMED_INVISIBLES), INVISIBLE_CATEGORY)
 ANY_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=20)
-ORDINARY_NAMES = ["Alice", "Élodie van der Berg", "Jeroen d'Hondt", "Zoë Brouwer", "İlkay Gündoğan", "東京の侍",
-                  "山田 太郎", "やまだ", "محمد العلي", "Ørjan Ødegård", "Ĳsbrand", "Дмитрий", "Σωκράτης",
-                  "김민준", "O'Brien-Smith", "R2-D2", "José María", "ทักษิณ"]
+ORDINARY_NAMES = [
+    "Alice",
+    "Élodie van der Berg",
+    "Jeroen d'Hondt",
+    "Zoë Brouwer",
+    "İlkay Gündoğan",
+    "東京の侍",
+    "山田 太郎",
+    "やまだ",
+    "محمد العلي",
+    "Ørjan Ødegård",
+    "Ĳsbrand",
+    "Дмитрий",
+    "Σωκράτης",
+    "김민준",
+    "O'Brien-Smith",
+    "R2-D2",
+    "José María",
+    "ทักษิณ",
+]
 
 
 @given(before=ANY_TEXT, invisible=INVISIBLE, after=ANY_TEXT)

@@ -39,21 +39,34 @@ def _raw(api, url: str, text: str, method: str = "post"):
 
 @pytest.fixture
 def teikoku(alice, bob) -> TableSession:
-    return game_services.session_create(game="teikoku", created_by=alice, setup=worked_game()[0],
-                                        players=[player_for_user(alice), player_for_user(bob)])
+    return game_services.session_create(
+        game="teikoku", created_by=alice, setup=worked_game()[0], players=[player_for_user(alice), player_for_user(bob)]
+    )
 
 
 def _correction(note: str) -> str:
-    return ('{"seq": 0, "move": {"type": "correction", "seat": 0, "from": "port", "to": "supply", "amount": 1, '
-            f'"note": "{note}"}}}}')
+    return (
+        '{"seq": 0, "move": {"type": "correction", "seat": 0, "from": "port", "to": "supply", "amount": 1, '
+        f'"note": "{note}"}}}}'
+    )
 
 
 # --- the rule itself -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "word"), [("a\x00b", "NUL"), ("a\ud800b", "surrogate"), ("\udfff", "surrogate"),
-                                            ("a\u202eb", "direction"), ("a\u200fb", "direction"),
-                                            ("a\x07b", "control"), ("a\x85b", "control"), ("a\nb", "control")])
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("a\x00b", "NUL"),
+        ("a\ud800b", "surrogate"),
+        ("\udfff", "surrogate"),
+        ("a\u202eb", "direction"),
+        ("a\u200fb", "direction"),
+        ("a\x07b", "control"),
+        ("a\x85b", "control"),
+        ("a\nb", "control"),
+    ],
+)
 def test_the_rule_refuses_each_kind_of_odd_character(text, word):
     assert word in text_problem(text)
 
@@ -73,11 +86,16 @@ def test_a_refusal_inside_json_names_its_place():
 # --- the API --------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("note", "words"), [("x\\ud800", ("move.note", "surrogate")),
-                                             ("\\udc00", ("move.note", "surrogate")),
-                                             ("x\\u202e", ("note", "direction")),
-                                             ("x\\u0007", ("note", "control")),
-                                             ("x\\u0000", ("note", "NUL"))])
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        ("x\\ud800", ("move.note", "surrogate")),
+        ("\\udc00", ("move.note", "surrogate")),
+        ("x\\u202e", ("note", "direction")),
+        ("x\\u0007", ("note", "control")),
+        ("x\\u0000", ("note", "NUL")),
+    ],
+)
 def test_the_api_refuses_a_moves_note_with_odd_text_in_json_saying_where(api, alice, teikoku, note, words):
     api.login(alice)
     before = snapshot()
@@ -105,11 +123,18 @@ def test_a_lone_surrogate_in_an_unknown_key_is_a_json_400_not_a_500(api, alice, 
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("spot", "words"), [('"kanto": "bushi"', ("setup.gates.kanto", "surrogate")),
-                                             ('"colours": ["red"', ("colours[0]", "surrogate"))])
+@pytest.mark.parametrize(
+    ("spot", "words"),
+    [('"kanto": "bushi"', ("setup.gates.kanto", "surrogate")), ('"colours": ["red"', ("colours[0]", "surrogate"))],
+)
 def test_a_set_up_with_a_lone_surrogate_says_where(api, alice, bob, spot, words):
-    body = json.dumps({"players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": two_player_setup(),
-                       "colours": ["red", "blue"]})
+    body = json.dumps(
+        {
+            "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+            "setup": two_player_setup(),
+            "colours": ["red", "blue"],
+        }
+    )
     assert spot in body
     broken = body.replace(spot, spot[:-1] + '\\ud83d"', 1)
     before = snapshot()
@@ -143,8 +168,7 @@ def test_a_final_count_with_a_control_character_says_where(api):
 # --- the pages ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "word"), [("Edo\x07", "control"), ("Edo\u202e", "direction"),
-                                            ("Edo\x00", "NUL")])
+@pytest.mark.parametrize(("text", "word"), [("Edo\x07", "control"), ("Edo\u202e", "direction"), ("Edo\x00", "NUL")])
 def test_a_page_form_refuses_odd_text_naming_the_field(client, alice, text, word):
     client.force_login(alice)
     before = snapshot()
@@ -165,8 +189,9 @@ def test_a_page_form_takes_free_text_on_several_lines(client, alice):
 def test_a_teikoku_note_from_the_move_form_follows_the_rule(client, alice, teikoku):
     client.force_login(alice)
     before = snapshot()
-    response = client.post(f"/tables/{teikoku.code}/move/", {"seq": "0", "type": "correction", "note": "x\u202e"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/tables/{teikoku.code}/move/", {"seq": "0", "type": "correction", "note": "x\u202e"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 400 and "note" in response.content.decode()
     assert response["HX-Retarget"] == "body"  # htmx shows the refusal in the window, not inside the move panel
     assert snapshot() == before
@@ -195,17 +220,30 @@ def _endpoints(world) -> dict:
         "club description": ("/api/clubs/", lambda t: {"name": "Edo", "description": t}),
         "league name": (f"/api/clubs/{world['club']}/leagues/", lambda t: {"name": t, "games": ["Go"]}),
         "league game": (f"/api/clubs/{world['club']}/leagues/", lambda t: {"name": "L", "games": [t]}),
-        "season name": (f"/api/leagues/{season.league_id}/seasons/",
-                        lambda t: {"name": t, "starts_on": "2031-01-01", "ends_on": "2031-01-02"}),
-        "result game": ("/api/results/", lambda t: {"game": t, "played_on": "2026-01-01", "entries": [
-            {"player": ids[0], "rank": 1}, {"player": ids[1], "rank": 2}]}),
+        "season name": (
+            f"/api/leagues/{season.league_id}/seasons/",
+            lambda t: {"name": t, "starts_on": "2031-01-01", "ends_on": "2031-01-02"},
+        ),
+        "result game": (
+            "/api/results/",
+            lambda t: {
+                "game": t,
+                "played_on": "2026-01-01",
+                "entries": [{"player": ids[0], "rank": 1}, {"player": ids[1], "rank": 2}],
+            },
+        ),
         "sign-off note": (f"/api/results/{result.pk}/sign-off/", lambda t: {"agreed": False, "note": t}),
         "claim token": ("/api/players/claim/", lambda t: {"token": t}),
         "table colour": ("/api/tables/", lambda t: {"players": ids, "setup": two_player_setup(), "colours": [t]}),
         "set-up value": ("/api/tables/", lambda t: {"players": ids, "setup": {**two_player_setup(), "gates": t}}),
         "set-up key": ("/api/tables/", lambda t: {"players": ids, "setup": {**two_player_setup(), t: 1}}),
-        "move note": (f"/api/tables/{code}/moves/", lambda t: {"seq": 0, "move": {
-            "type": "correction", "seat": 0, "from": "port", "to": "supply", "amount": 1, "note": t}}),
+        "move note": (
+            f"/api/tables/{code}/moves/",
+            lambda t: {
+                "seq": 0,
+                "move": {"type": "correction", "seat": 0, "from": "port", "to": "supply", "amount": 1, "note": t},
+            },
+        ),
         "move key": (f"/api/tables/{code}/moves/", lambda t: {"seq": 0, "move": {"type": "end_turn", t: 0}}),
         "night game": (f"/api/seasons/{season.pk}/nights/", lambda t: {"date": "2031-01-01", "games": [t]}),
         "check-in game": (f"/api/nights/{world['night']}/check-in/", lambda t: {"only_game": t}),
@@ -219,14 +257,36 @@ def world(alices_club, alice, bob, teikoku) -> dict:
     from leagues.nights.services import night_open
 
     night = night_open(season=alices_club.season, user=alice, date=timezone.localdate(), games=["shitenno"])
-    return {"season": alices_club.season, "result": alices_club.result, "teikoku": teikoku.code,
-            "club": alices_club.club.slug, "players": [player_for_user(alice).pk, player_for_user(bob).pk],
-            "night": night.pk, "end": default_final_count_game().api_final_count_example[1]}
+    return {
+        "season": alices_club.season,
+        "result": alices_club.result,
+        "teikoku": teikoku.code,
+        "club": alices_club.club.slug,
+        "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+        "night": night.pk,
+        "end": default_final_count_game().api_final_count_example[1],
+    }
 
 
-ENDPOINTS = ["guest name", "club name", "club description", "league name", "league game", "season name",
-             "result game", "sign-off note", "claim token", "table colour", "set-up value", "set-up key", "move note",
-             "move key", "night game", "check-in game", "final count"]
+ENDPOINTS = [
+    "guest name",
+    "club name",
+    "club description",
+    "league name",
+    "league game",
+    "season name",
+    "result game",
+    "sign-off note",
+    "claim token",
+    "table colour",
+    "set-up value",
+    "set-up key",
+    "move note",
+    "move key",
+    "night game",
+    "check-in game",
+    "final count",
+]
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

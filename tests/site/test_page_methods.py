@@ -36,17 +36,30 @@ def test_the_checker_finds_a_function_view_that_declares_no_methods():
 def test_every_page_declares_the_methods_it_takes():
     """Class-based views (the API's, the account pages') answer 405 for what they do not define; every function
     view says its methods by decorator, so a new page cannot forget."""
-    undeclared = [f"{route} ({view.__module__}.{view.__name__})"
-                  for route, view in _patterns(get_resolver().url_patterns)
-                  if not route.startswith(ADMIN) and not hasattr(view, "view_class") and not hasattr(view, "cls")
-                  and f"{view.__module__}.{view.__name__}" not in NOT_DECLARED and declared_methods(view) is None]
+    undeclared = [
+        f"{route} ({view.__module__}.{view.__name__})"
+        for route, view in _patterns(get_resolver().url_patterns)
+        if not route.startswith(ADMIN)
+        and not hasattr(view, "view_class")
+        and not hasattr(view, "cls")
+        and f"{view.__module__}.{view.__name__}" not in NOT_DECLARED
+        and declared_methods(view) is None
+    ]
     assert undeclared == []
 
 
 @pytest.mark.parametrize("method", ["put", "delete", "patch", "options"])
-@pytest.mark.parametrize("url, allow", [("/", "GET, HEAD"), ("/rankings/", "GET, HEAD"), ("/players/", "GET, HEAD"),
-                                        ("/clubs/", "GET, HEAD"), ("/accounts/sign-up/", "GET, HEAD, POST"),
-                                        ("/sitemap.xml", "GET, HEAD")])
+@pytest.mark.parametrize(
+    "url, allow",
+    [
+        ("/", "GET, HEAD"),
+        ("/rankings/", "GET, HEAD"),
+        ("/players/", "GET, HEAD"),
+        ("/clubs/", "GET, HEAD"),
+        ("/accounts/sign-up/", "GET, HEAD, POST"),
+        ("/sitemap.xml", "GET, HEAD"),
+    ],
+)
 def test_a_page_refuses_a_method_it_does_not_take_with_405_and_says_which_it_does(client, url, allow, method):
     from django.contrib.auth import get_user_model
 
@@ -57,9 +70,16 @@ def test_a_page_refuses_a_method_it_does_not_take_with_405_and_says_which_it_doe
     assert client.get(url).status_code == 200
 
 
-@pytest.mark.parametrize("method, url, allow", [
-    ("put", "/leagues/", "GET, HEAD"), ("delete", "/clubs/", "GET, HEAD"), ("patch", "/rankings/", "GET, HEAD"),
-    ("post", "/players/", "GET, HEAD"), ("put", "/accounts/sign-up/", "GET, HEAD, POST")])
+@pytest.mark.parametrize(
+    "method, url, allow",
+    [
+        ("put", "/leagues/", "GET, HEAD"),
+        ("delete", "/clubs/", "GET, HEAD"),
+        ("patch", "/rankings/", "GET, HEAD"),
+        ("post", "/players/", "GET, HEAD"),
+        ("put", "/accounts/sign-up/", "GET, HEAD, POST"),
+    ],
+)
 def test_a_real_client_without_a_csrf_token_gets_the_405_too(alice, method, url, allow):
     """A client that sends no CSRF token (curl, an app) met the CSRF check first: 403 "the form expired" for a
     method the page never takes. Django's test client skips that check unless asked, so this one enforces it."""

@@ -29,13 +29,27 @@ def _season_with_ties(club, alice, players: int, results: int):
     club.members_public = True
     club.save()
     league = seasons.league_create(club=club, name="Big league", games=["shitenno"], user=alice)
-    season = seasons.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=60),
-                                           ends_on=TODAY + datetime.timedelta(days=30), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="2026",
+        starts_on=TODAY - datetime.timedelta(days=60),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
     people = Player.objects.bulk_create(Player(name=f"p{i:03d}") for i in range(players))
     rng = random.Random(18)
     made = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=TODAY - datetime.timedelta(days=i % 50), club=club, season=season,
-               status=Result.Status.COUNTED, ranked_publicly=True, created_by=alice) for i in range(results))
+        Result(
+            game="shitenno",
+            played_on=TODAY - datetime.timedelta(days=i % 50),
+            club=club,
+            season=season,
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+            created_by=alice,
+        )
+        for i in range(results)
+    )
     entries = []
     for result in made:
         table = rng.sample(people, 4)
@@ -74,8 +88,9 @@ def test_the_league_page_shows_more_standings_through_a_link(client, club, alice
 
 def test_the_rankings_show_fifty_then_more(client, club, alice):
     players = Player.objects.bulk_create(Player(name=f"r{i:03d}") for i in range(120))
-    Rating.objects.bulk_create(Rating(kind="game", key="shitenno", player=p, mu=30 - i / 10, sigma=2, games=3)
-                               for i, p in enumerate(players))
+    Rating.objects.bulk_create(
+        Rating(kind="game", key="shitenno", player=p, mu=30 - i / 10, sigma=2, games=3) for i, p in enumerate(players)
+    )
     first = client.get("/rankings/?scope=game:shitenno").content.decode()
     assert "r000" in first and "r049" in first and "r050" not in first
     more = client.get("/rankings/?scope=game:shitenno&min_games=0&page=2", **HTMX).content.decode()
@@ -108,14 +123,20 @@ def test_the_player_record_from_sql_is_the_record_of_his_games(club, alice, bob)
         [(me, 1, 40), (b, 1, 40)],
     ]
     for i, entries in enumerate(games):
-        result = Result.objects.create(game="shitenno", played_on=TODAY - datetime.timedelta(days=i),
-                                       status=Result.Status.COUNTED, ranked_publicly=True)
+        result = Result.objects.create(
+            game="shitenno",
+            played_on=TODAY - datetime.timedelta(days=i),
+            status=Result.Status.COUNTED,
+            ranked_publicly=True,
+        )
         ResultEntry.objects.bulk_create(ResultEntry(result=result, player=p, rank=r, score=s) for p, r, s in entries)
     tally_store.tallies_recount(players=[me.pk, a.pk, b.pk])  # what the tally jobs do once the results count
     stats = player_record.player_stats(player=me, viewer=alice)
     assert stats["games"] == 4 and stats["wins"] == 2
-    assert stats["by_player_count"] == [{"players": 2, "games": 2, "wins": 2, "win_rate": 1.0},
-                                        {"players": 3, "games": 2, "wins": 0, "win_rate": 0.0}]
+    assert stats["by_player_count"] == [
+        {"players": 2, "games": 2, "wins": 2, "win_rate": 1.0},
+        {"players": 3, "games": 2, "wins": 0, "win_rate": 0.0},
+    ]
     assert stats["average_score"] == pytest.approx(30) and stats["best_score"] == 40
     h2h = [(row["player"].name, row["won"], row["lost"]) for row in stats["head_to_head"]]
     assert h2h == [("ann", 1, 2), ("ben", 1, 1)]  # most games decided between them first; the tie decides none

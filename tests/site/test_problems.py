@@ -33,8 +33,10 @@ def _is_problem(response, status: int, kind: str) -> dict:
 @pytest.fixture
 def table(api, alice, bob):
     setup, moves = random_legal_game(3, 2)
-    answer = api.login(alice).post("/api/tables/", {
-        "game": "shitenno", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup})
+    answer = api.login(alice).post(
+        "/api/tables/",
+        {"game": "shitenno", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup},
+    )
     assert answer.status_code == 201, answer.content
     return answer.json()["code"], moves
 
@@ -48,8 +50,11 @@ def test_field_errors_stand_under_errors_and_the_detail_names_the_first_field(ap
 
 
 def test_a_dutch_reader_gets_the_title_and_the_detail_in_dutch(api, alice):
-    body = _is_problem(api.login(alice).post("/api/clubs/", {"name": "Edo", "colour": "red"},
-                                             HTTP_ACCEPT_LANGUAGE="nl"), 400, "invalid-input")
+    body = _is_problem(
+        api.login(alice).post("/api/clubs/", {"name": "Edo", "colour": "red"}, HTTP_ACCEPT_LANGUAGE="nl"),
+        400,
+        "invalid-input",
+    )
     assert body["title"] == "Het verzoek bevat fouten"
     assert body["errors"] == {"colour": ["Onbekend veld."]} and body["detail"] == "colour: Onbekend veld."
     assert not Club.objects.exists()
@@ -83,11 +88,15 @@ def test_an_illegal_move_is_said_in_the_reader_s_language_as_the_table_page_says
     code, moves = table
     out_of_turn = {**moves[0], "seat": 1 - moves[0]["seat"]}
     english = api.post(f"/api/tables/{code}/moves/", {"seq": 0, "move": out_of_turn}).json()
-    dutch = _is_problem(api.post(f"/api/tables/{code}/moves/", {"seq": 0, "move": out_of_turn},
-                                 HTTP_ACCEPT_LANGUAGE="nl"), 400, "illegal-move")
+    dutch = _is_problem(
+        api.post(f"/api/tables/{code}/moves/", {"seq": 0, "move": out_of_turn}, HTTP_ACCEPT_LANGUAGE="nl"),
+        400,
+        "illegal-move",
+    )
     with translation.override("nl"):
-        said = get_game("shitenno").say_error(IllegalMove(english["detail"], code=english["rule"],
-                                                          params=english["params"]))
+        said = get_game("shitenno").say_error(
+            IllegalMove(english["detail"], code=english["rule"], params=english["params"])
+        )
     assert dutch["detail"] == said != english["detail"]
     assert (dutch["rule"], dutch["params"], dutch["code"]) == (english["rule"], english["params"], "IllegalMove")
     assert MoveEvent.objects.count() == 0 and TableSession.objects.get(code=code).head_seq == 0
@@ -95,8 +104,9 @@ def test_an_illegal_move_is_said_in_the_reader_s_language_as_the_table_page_says
 
 def test_a_refused_final_count_is_said_in_the_reader_s_language(api):
     english = api.post("/api/final-count/", {"game": "shitenno", "end": {"provinces": "nope"}}).json()
-    dutch = api.post("/api/final-count/", {"game": "shitenno", "end": {"provinces": "nope"}},
-                     HTTP_ACCEPT_LANGUAGE="nl").json()
+    dutch = api.post(
+        "/api/final-count/", {"game": "shitenno", "end": {"provinces": "nope"}}, HTTP_ACCEPT_LANGUAGE="nl"
+    ).json()
     assert dutch["status"] == english["status"] == 400 and dutch["rule"] == english["rule"] == "shitenno.count.generals"
     assert dutch["detail"] != english["detail"] and dutch["detail"].startswith("De eindtelling"), dutch
     assert not TableSession.objects.exists()
@@ -139,10 +149,17 @@ def test_the_schema_says_every_error_answer_is_a_problem_document(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     problem = schema["components"]["schemas"]["Problem"]
     assert RFC_MEMBERS <= set(problem["required"]) and "errors" in problem["properties"]
-    errors = [(path, method, code, answer) for path, operations in schema["paths"].items()
-              for method, operation in operations.items() for code, answer in operation["responses"].items()
-              if code[0] in "45"]
+    errors = [
+        (path, method, code, answer)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        for code, answer in operation["responses"].items()
+        if code[0] in "45"
+    ]
     assert len(errors) > 100
-    wrong = [(path, method, code) for path, method, code, answer in errors
-             if answer.get("content") != {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}]
+    wrong = [
+        (path, method, code)
+        for path, method, code, answer in errors
+        if answer.get("content") != {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    ]
     assert wrong == []

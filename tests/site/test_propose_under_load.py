@@ -41,9 +41,12 @@ HEALTHZ_BUDGET = 1.0  # seconds: issue 36's "Done means"
 TAP_BUDGET = 2.0  # seconds: a tap's budget (docs/operations.md), for the second "propose"
 PROBES = 20
 
-pytestmark = [pytest.mark.slow, pytest.mark.celery_worker, pytest.mark.django_db(transaction=True),
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="gunicorn and the worker share the "
-                                                                           "test PostgreSQL")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="gunicorn and the worker share the test PostgreSQL"),
+]
 
 
 def _free_port() -> int:
@@ -56,26 +59,44 @@ def _club_of_sixty(alice):
     """alice's club with 60 more members and a season whose 8 past rounds seated them at random tables of 4."""
     club = clubs.club_create(name="Sixty", owner=alice)
     league = seasons.league_create(club=club, name="Thursday", games=[SHITENNO], user=alice)
-    season = seasons.season_create(league=league, name="Winter", starts_on=datetime.date(2026, 11, 1),
-                                   ends_on=datetime.date(2027, 2, 28), user=alice)
+    season = seasons.season_create(
+        league=league,
+        name="Winter",
+        starts_on=datetime.date(2026, 11, 1),
+        ends_on=datetime.date(2027, 2, 28),
+        user=alice,
+    )
     people = Player.objects.bulk_create([Player(name=f"Player {n:02d}") for n in range(PLAYERS)])
     Membership.objects.bulk_create([Membership(club=club, player=p) for p in people])
     rng = random.Random(36)
     for week in range(PAST_ROUNDS):
         order = rng.sample(people, len(people))
-        tables = [order[i:i + 4] for i in range(0, len(order), 4)]
-        results = Result.objects.bulk_create([
-            Result(game=SHITENNO, played_on=datetime.date(2026, 11, 2) + datetime.timedelta(days=7 * week),
-                   club=club, season=season) for _table in tables])
-        ResultEntry.objects.bulk_create([ResultEntry(result=result, player=player, rank=rank)
-                                         for result, table in zip(results, tables, strict=True)
-                                         for rank, player in enumerate(table, start=1)])
+        tables = [order[i : i + 4] for i in range(0, len(order), 4)]
+        results = Result.objects.bulk_create(
+            [
+                Result(
+                    game=SHITENNO,
+                    played_on=datetime.date(2026, 11, 2) + datetime.timedelta(days=7 * week),
+                    club=club,
+                    season=season,
+                )
+                for _table in tables
+            ]
+        )
+        ResultEntry.objects.bulk_create(
+            [
+                ResultEntry(result=result, player=player, rank=rank)
+                for result, table in zip(results, tables, strict=True)
+                for rank, player in enumerate(table, start=1)
+            ]
+        )
     return season, people
 
 
 def _hard_night(season, alice, people, day: int):
-    night = services.night_open(season=season, user=alice, date=datetime.date(2026, 12, day), games=[SHITENNO],
-                                table_sizes=[3, 4], mix="free")
+    night = services.night_open(
+        season=season, user=alice, date=datetime.date(2026, 12, day), games=[SHITENNO], table_sizes=[3, 4], mix="free"
+    )
     NightCheckIn.objects.bulk_create([NightCheckIn(night=night, player=p) for p in people])
     return night
 
@@ -86,15 +107,33 @@ class Site:
     def __init__(self, tmp_path: Path):
         self.port = _free_port()
         db = connection.settings_dict
-        env = dict(os.environ, GUNICORN_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY="2", DEBUG="0",
-                   SECRET_KEY="a test key that is long enough for production checks 36",
-                   ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-                   DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}")
+        env = dict(
+            os.environ,
+            GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY="2",
+            DEBUG="0",
+            SECRET_KEY="a test key that is long enough for production checks 36",
+            ALLOWED_HOSTS="127.0.0.1",
+            SECURE_SSL_REDIRECT="0",
+            DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        )
         self.log = tmp_path / "gunicorn.log"
         gunicorn = str(Path(sys.executable).parent / "gunicorn")
         self.process = subprocess.Popen(
-            [gunicorn, "--config", "python:shitenno_site.gunicorn", "--preload", "--error-logfile", str(self.log),
-             "shitenno_site.wsgi"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                gunicorn,
+                "--config",
+                "python:shitenno_site.gunicorn",
+                "--preload",
+                "--error-logfile",
+                str(self.log),
+                "shitenno_site.wsgi",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 90
         while self.log_text().count("Booting worker") < 2 or not self._answers():
             assert time.monotonic() < deadline and self.process.poll() is None, self.log_text()[-3000:]
@@ -193,8 +232,10 @@ def _rows_held(nights: list):
     goes on; the job's write (FOR UPDATE) waits."""
     db = connection.settings_dict
     with psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"]) as held:
-        held.execute(f"SELECT id FROM {Night._meta.db_table} WHERE id = ANY(%s) FOR NO KEY UPDATE",
-                     [[night.pk for night in nights]])
+        held.execute(
+            f"SELECT id FROM {Night._meta.db_table} WHERE id = ANY(%s) FOR NO KEY UPDATE",
+            [[night.pk for night in nights]],
+        )
         yield
         held.rollback()
 
@@ -216,8 +257,10 @@ def test_two_hard_proposals_at_once_leave_the_site_answering(site, alice):
             thread.join(60)
         assert {answer[0] for answer in answers.values()} == {202}, answers
         deadline = time.monotonic() + 60
-        while "running" not in (states := [_state(site, night, token) for night in nights]) \
-                and time.monotonic() < deadline:
+        while (
+            "running" not in (states := [_state(site, night, token) for night in nights])
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.05)  # the worker has taken a night's job (it computes, then waits for the row to write)
         probes = [site.request("GET", "/healthz")[2] for _probe in range(PROBES)]
         busy = nights[states.index("running")] if "running" in states else nights[0]

@@ -41,12 +41,20 @@ def _table(alice, bob, moves: int) -> tuple[TableSession, list[dict]]:
     cached state is left at the start so the next legal move can still be posted."""
     setup, legal = random_legal_game(3, 2)
     session = game_services.session_create(
-        game="shitenno", created_by=alice, players=[player_for_user(alice), player_for_user(bob)], setup=setup,
+        game="shitenno",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob)],
+        setup=setup,
     )
     events = [
-        MoveEvent(session=session, seq=seq, kind=MoveEvent.Kind.UNDO if seq % 10 == 0 else MoveEvent.Kind.MOVE,
-                  payload={"undoes": seq - 1} if seq % 10 == 0 else legal[0], description=f"move {seq}",
-                  entered_by=alice)
+        MoveEvent(
+            session=session,
+            seq=seq,
+            kind=MoveEvent.Kind.UNDO if seq % 10 == 0 else MoveEvent.Kind.MOVE,
+            payload={"undoes": seq - 1} if seq % 10 == 0 else legal[0],
+            description=f"move {seq}",
+            entered_by=alice,
+        )
         for seq in range(1, moves + 1)
     ]
     MoveEvent.objects.bulk_create(events)
@@ -100,30 +108,44 @@ def _league(club, alice, bob, carol, rows: int):
     club.save()
     league = seasons.league_create(club=club, name="Winter league", games=["shitenno"], user=alice)
     season = seasons.season_create(
-        league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=60),
-        ends_on=TODAY + datetime.timedelta(days=30), user=alice,
+        league=league,
+        name="2026",
+        starts_on=TODAY - datetime.timedelta(days=60),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
     )
     players = _players(rows)
     me = player_for_user(bob)
     Standing.objects.bulk_create(
-        Standing(season=season, player=p, sort_key=bytes([0]) + (rows - i).to_bytes(8), points=rows - i, games=3,
-                 wins=1)
+        Standing(
+            season=season, player=p, sort_key=bytes([0]) + (rows - i).to_bytes(8), points=rows - i, games=3, wins=1
+        )
         for i, p in enumerate(players)
     )
     statuses = [Result.Status.PENDING, Result.Status.DISPUTED, Result.Status.COUNTED]
     results = Result.objects.bulk_create(
-        Result(game="shitenno", played_on=TODAY - datetime.timedelta(days=i % 50), club=club, season=season,
-               status=statuses[i % 3], created_by=alice)
+        Result(
+            game="shitenno",
+            played_on=TODAY - datetime.timedelta(days=i % 50),
+            club=club,
+            season=season,
+            status=statuses[i % 3],
+            created_by=alice,
+        )
         for i in range(rows)
     )
     ResultEntry.objects.bulk_create(
-        entry for i, r in enumerate(results)
-        for entry in (ResultEntry(result=r, player=me, rank=1 + i % 2, score=10),
-                      ResultEntry(result=r, player=players[i], rank=2 - i % 2, score=5))
+        entry
+        for i, r in enumerate(results)
+        for entry in (
+            ResultEntry(result=r, player=me, rank=1 + i % 2, score=10),
+            ResultEntry(result=r, player=players[i], rank=2 - i % 2, score=5),
+        )
     )
     SignOff.objects.bulk_create(
         SignOff(result=r, player=players[i], by=None, agreed=r.status != Result.Status.DISPUTED, note="wrong")
-        for i, r in enumerate(results) if r.status != Result.Status.COUNTED
+        for i, r in enumerate(results)
+        if r.status != Result.Status.COUNTED
     )
     return league, season, players, results
 
@@ -133,16 +155,19 @@ def test_the_league_page_costs_the_same_with_many_standings_and_results(
     client, club, alice, bob, carol, rows, django_assert_num_queries
 ):
     league, _season, players, _results = _league(club, alice, bob, carol, rows)
-    Rating.objects.bulk_create(Rating(kind="league", key=str(league.pk), player=p, mu=25 + i % 7, sigma=8 - i % 5,
-                                      games=1 + i % 12) for i, p in enumerate(players))
+    Rating.objects.bulk_create(
+        Rating(kind="league", key=str(league.pk), player=p, mu=25 + i % 7, sigma=8 - i % 5, games=1 + i % 12)
+        for i, p in enumerate(players)
+    )
     client.force_login(bob)
     # the standings a page at a time: their count, then the page; the league's best ratings (issue 29): one
     with django_assert_num_queries(17 + SESSION + BADGE):
         response = client.get(f"/leagues/{league.pk}/")
     page = response.content.decode()
     assert response.status_code == 200 and "p0000" in page and "Waiting for sign-off" in page
-    assert "Ratings in this league" in page and page[page.index('id="league-ratings"'):].count("</tr>") == 1 + min(
-        rows, 10)  # the heading's row and the best ten
+    assert "Ratings in this league" in page and page[page.index('id="league-ratings"') :].count("</tr>") == 1 + min(
+        rows, 10
+    )  # the heading's row and the best ten
 
 
 @pytest.mark.parametrize("rows", SIZES)
@@ -172,7 +197,8 @@ def test_the_rankings_page_costs_the_same_with_many_ratings(
     players = _players(rows, prefix="r")
     Rating.objects.bulk_create(
         Rating(kind=kind, key=key, player=p, mu=25 + i % 7, sigma=8 - i % 5, games=1 + i % 4)
-        for i, p in enumerate(players) for kind, key in (("game", "shitenno"), ("league", str(league.pk)))
+        for i, p in enumerate(players)
+        for kind, key in (("game", "shitenno"), ("league", str(league.pk)))
     )
     with django_assert_num_queries(4):  # the scopes, the leagues seen, the rows' count, a page of them
         response = client.get(f"/rankings/?scope=league:{league.pk}")
@@ -181,17 +207,24 @@ def test_the_rankings_page_costs_the_same_with_many_ratings(
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_a_player_page_costs_the_same_with_many_games(
-    client, club, alice, bob, carol, rows, django_assert_num_queries
-):
+def test_a_player_page_costs_the_same_with_many_games(client, club, alice, bob, carol, rows, django_assert_num_queries):
     """bob played `rows` counted results (with rating history) and sat at `rows` tables."""
     league, _season, players, results = _league(club, alice, bob, carol, rows)
     me = player_for_user(bob)
     Result.objects.update(status=Result.Status.COUNTED)
     Rating.objects.create(kind="game", key="shitenno", player=me, mu=27, sigma=6, games=rows)
     RatingEvent.objects.bulk_create(
-        RatingEvent(kind="game", key="shitenno", result=r, player=me, played_on=r.played_on, mu_before=25 + i % 3,
-                    sigma_before=8, mu_after=26 + i % 3, sigma_after=7.9)
+        RatingEvent(
+            kind="game",
+            key="shitenno",
+            result=r,
+            player=me,
+            played_on=r.played_on,
+            mu_before=25 + i % 3,
+            sigma_before=8,
+            mu_after=26 + i % 3,
+            sigma_after=7.9,
+        )
         for i, r in enumerate(results)
     )
     state = get_engine("shitenno").initial_state(random_legal_game(3, 2)[0])
@@ -201,7 +234,8 @@ def test_a_player_page_costs_the_same_with_many_games(
         for _ in range(rows)
     )
     Seat.objects.bulk_create(
-        seat for i, s in enumerate(sessions)
+        seat
+        for i, s in enumerate(sessions)
         for seat in (Seat(session=s, position=0, player=me), Seat(session=s, position=1, player=players[i]))
     )
     tally_store.tallies_recount(players=[me.pk, *(p.pk for p in players)])  # the tally jobs' rows
@@ -222,16 +256,34 @@ def test_a_player_page_costs_the_same_with_many_games(
     assert response.status_code == 200 and "Nemesis" in page and "polyline" in page
 
 
-@pytest.mark.parametrize("pattern", ["m", "mu", "mmu", "mmuu", "mmumu", "m" + "mu" * 20, "m" * 20 + "u" * 20,
-                                     "m" * 25 + "u" * 20, "m" * 30 + "u" * 20 + "m", "mmmu" * 10])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "m",
+        "mu",
+        "mmu",
+        "mmuu",
+        "mmumu",
+        "m" + "mu" * 20,
+        "m" * 20 + "u" * 20,
+        "m" * 25 + "u" * 20,
+        "m" * 30 + "u" * 20 + "m",
+        "mmmu" * 10,
+    ],
+)
 def test_the_recent_moves_read_backwards_agree_with_the_whole_log(alice, bob, pattern):
     """The table page reads the log backwards; it finds the same last standing move as a full replay."""
     from games.selectors import effective_moves, session_recent
 
     session, legal = _table(alice, bob, 0)
     MoveEvent.objects.bulk_create(
-        MoveEvent(session=session, seq=i + 1, kind=MoveEvent.Kind.UNDO if c == "u" else MoveEvent.Kind.MOVE,
-                  payload=legal[0], description=str(i + 1))
+        MoveEvent(
+            session=session,
+            seq=i + 1,
+            kind=MoveEvent.Kind.UNDO if c == "u" else MoveEvent.Kind.MOVE,
+            payload=legal[0],
+            description=str(i + 1),
+        )
         for i, c in enumerate(pattern)
     )
     events = list(session.events.order_by("seq"))

@@ -5,7 +5,6 @@ never count. Each refusal checks the answer and that nothing was counted or rate
 mallory has no role anywhere; dave is in no club; alice owns the club Edo Gamers, bob is a visitor to it.
 """
 
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -41,15 +40,19 @@ def game_ratings():
 def test_a_recorders_unchanged_patch_counts_nothing(api, mallory, alice, bob):
     sat_with(mallory, alice, bob)  # so he may name them outside a club at all
     api.login(mallory)
-    body = {"game": "shitenno", "played_on": str(TODAY), "entries": [
-        {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}]}
+    body = {
+        "game": "shitenno",
+        "played_on": str(TODAY),
+        "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}],
+    }
     made = api.post("/api/results/", body)
     assert made.status_code == 201 and made.json()["status"] == "pending"
     result_id = made.json()["id"]
     assert api.post(f"/api/results/{result_id}/sign-off/", {"agreed": True}).status_code == 403
 
-    patched = api.patch(f"/api/results/{result_id}/", {"version": 1, "played_on": str(TODAY),
-                                                       "entries": body["entries"]})
+    patched = api.patch(
+        f"/api/results/{result_id}/", {"version": 1, "played_on": str(TODAY), "entries": body["entries"]}
+    )
 
     assert patched.status_code == 200 and patched.json()["status"] == "pending"
     run_jobs()
@@ -61,16 +64,33 @@ def test_a_recorders_unchanged_patch_counts_nothing(api, mallory, alice, bob):
 def test_a_correction_signs_for_nobody_and_the_players_agree_to_it_again(api, alice, bob):
     sat_with(alice, bob)
     api.login(alice)
-    made = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
-        {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}]}).json()
+    made = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [
+                {"player": player_for_user(alice).pk, "rank": 1},
+                {"player": player_for_user(bob).pk, "rank": 2},
+            ],
+        },
+    ).json()
     api.login(bob)
     assert api.post(f"/api/results/{made['id']}/sign-off/", {"agreed": True}).json()["status"] == "counted"
     run_jobs()
     assert game_ratings() == {("shitenno", "alice"), ("shitenno", "bob")}
 
     api.login(alice)  # she swaps the places after bob signed: his agreement was to the other result
-    swapped = api.patch(f"/api/results/{made['id']}/", {"version": 1, "entries": [
-        {"player": player_for_user(bob).pk, "rank": 1}, {"player": player_for_user(alice).pk, "rank": 2}]})
+    swapped = api.patch(
+        f"/api/results/{made['id']}/",
+        {
+            "version": 1,
+            "entries": [
+                {"player": player_for_user(bob).pk, "rank": 1},
+                {"player": player_for_user(alice).pk, "rank": 2},
+            ],
+        },
+    )
     assert swapped.status_code == 200 and swapped.json()["status"] == "pending"
     run_jobs()
     assert list(SignOff.objects.values_list("by__username", flat=True)) == ["alice"]
@@ -84,8 +104,12 @@ def test_a_correction_signs_for_nobody_and_the_players_agree_to_it_again(api, al
 
 def test_the_admin_counts_a_result_only_through_its_sign_offs(client, mallory, alice, bob):
     sat_with(mallory, alice, bob)
-    result = results.result_enter(game="shitenno", played_on=TODAY, user=mallory, entries=[
-        {"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}])
+    result = results.result_enter(
+        game="shitenno",
+        played_on=TODAY,
+        user=mallory,
+        entries=[{"player": player_for_user(alice), "rank": 1}, {"player": player_for_user(bob), "rank": 2}],
+    )
     root = get_user_model().objects.create_superuser("root", "root@example.org", "a long admin passphrase")
     client.force_login(root)
     form = change_form(client, result)
@@ -104,8 +128,14 @@ def test_one_account_with_guests_of_its_own_never_enters_the_public_rankings(cli
     guests = [players.player_guest_create(name=name, created_by=dave) for name in ("Jiro", "Saburo", "Shiro")]
     api.login(dave)
     for guest in guests:
-        made = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
-            {"player": player_for_user(dave).pk, "rank": 1}, {"player": guest.pk, "rank": 2}]})
+        made = api.post(
+            "/api/results/",
+            {
+                "game": "shitenno",
+                "played_on": str(TODAY),
+                "entries": [{"player": player_for_user(dave).pk, "rank": 1}, {"player": guest.pk, "rank": 2}],
+            },
+        )
         assert made.status_code == 201 and made.json()["status"] == "counted"  # it counts for dave himself
     run_jobs()
 
@@ -125,12 +155,30 @@ def test_a_guest_vouched_for_by_another_account_is_a_check(api, alice, bob):
     kenshin = players.player_guest_create(name="Kenshin", created_by=alice)
     sat_with(alice, bob)
     api.login(alice)
-    with_goro = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
-        {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2},
-        {"player": goro.pk, "rank": 3}]}).json()
-    with_kenshin = api.post("/api/results/", {"game": "shitenno", "played_on": str(TODAY), "entries": [
-        {"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2},
-        {"player": kenshin.pk, "rank": 3}]}).json()
+    with_goro = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [
+                {"player": player_for_user(alice).pk, "rank": 1},
+                {"player": player_for_user(bob).pk, "rank": 2},
+                {"player": goro.pk, "rank": 3},
+            ],
+        },
+    ).json()
+    with_kenshin = api.post(
+        "/api/results/",
+        {
+            "game": "shitenno",
+            "played_on": str(TODAY),
+            "entries": [
+                {"player": player_for_user(alice).pk, "rank": 1},
+                {"player": player_for_user(bob).pk, "rank": 2},
+                {"player": kenshin.pk, "rank": 3},
+            ],
+        },
+    ).json()
     api.login(bob)
     for made in (with_goro, with_kenshin):
         assert api.post(f"/api/results/{made['id']}/sign-off/", {"agreed": True}).json()["status"] == "counted"
@@ -144,10 +192,20 @@ def test_a_guest_vouched_for_by_another_account_is_a_check(api, alice, bob):
 def finished_club_table(club, seated):
     """A private Small Samurai Empires table of the club, finished: its result waits for sign-off."""
     table = TableSession.objects.create(
-        game="samurai_empires", rules_version="1", setup={}, state={}, created_by=seated[0], club=club,
-        is_public=False, status=TableSession.Status.FINISHED, finished_at=timezone.now(),
-        outcome={"termination": "end", "details": {}, "placings": [
-            {"seat": n, "rank": n + 1, "score": 30 - n, "tiebreak": None} for n in range(len(seated))]},
+        game="samurai_empires",
+        rules_version="1",
+        setup={},
+        state={},
+        created_by=seated[0],
+        club=club,
+        is_public=False,
+        status=TableSession.Status.FINISHED,
+        finished_at=timezone.now(),
+        outcome={
+            "termination": "end",
+            "details": {},
+            "placings": [{"seat": n, "rank": n + 1, "score": 30 - n, "tiebreak": None} for n in range(len(seated))],
+        },
     )
     for n, user in enumerate(seated):
         Seat.objects.create(session=table, position=n, player=player_for_user(user))
@@ -173,4 +231,3 @@ def test_an_outsider_still_cannot_read_the_club_tables_result(api, club, alice, 
     assert api.get(f"/api/results/{result.pk}/").status_code == 404
     assert api.post(f"/api/results/{result.pk}/sign-off/", {"agreed": True}).status_code == 404
     assert not SignOff.objects.filter(by=dave).exists()
-

@@ -23,9 +23,16 @@ def _table(alice, players, setup: dict, rows: int, move: dict) -> TableSession:
     """A table whose log holds `rows` entries; its cached state is left at the start so `move` can be posted."""
     session = game_services.session_create(game="samurai_empires", created_by=alice, players=players, setup=setup)
     MoveEvent.objects.bulk_create(
-        MoveEvent(session=session, seq=seq, kind=MoveEvent.Kind.MOVE, payload=move, description=f"move {seq}",
-                  entered_by=alice)
-        for seq in range(1, rows + 1))
+        MoveEvent(
+            session=session,
+            seq=seq,
+            kind=MoveEvent.Kind.MOVE,
+            payload=move,
+            description=f"move {seq}",
+            entered_by=alice,
+        )
+        for seq in range(1, rows + 1)
+    )
     TableSession.objects.filter(pk=session.pk).update(head_seq=rows)
     session.refresh_from_db()
     return session
@@ -51,8 +58,9 @@ def test_the_solo_table_page_costs_the_same_with_a_long_log(client, alice, rows,
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_the_score_sheet_page_costs_the_same_with_a_long_log(client, alice, bob, carol, rows,
-                                                             django_assert_num_queries):
+def test_the_score_sheet_page_costs_the_same_with_a_long_log(
+    client, alice, bob, carol, rows, django_assert_num_queries
+):
     session = _three(alice, bob, carol, rows)
     client.force_login(bob)
     with django_assert_num_queries(4 + SESSION + BADGE):
@@ -70,15 +78,19 @@ def test_a_solo_move_post_costs_the_same_with_a_long_log(api, alice, rows, djang
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_a_score_sheet_post_through_the_page_costs_the_same_with_a_long_log(client, alice, bob, carol, rows,
-                                                                             django_assert_num_queries):
+def test_a_score_sheet_post_through_the_page_costs_the_same_with_a_long_log(
+    client, alice, bob, carol, rows, django_assert_num_queries
+):
     session = _three(alice, bob, carol, rows)
     client.force_login(alice)
     # a new key is not looked up (its unique index would meet an earlier one), the entry and state in one statement;
     # the answer renders the row as the write left it, not read again with its seats (docs/architecture.md)
     with django_assert_num_queries(8 + SESSION):
-        response = client.post(f"/tables/{session.code}/move/", {"seq": rows, "key": "k", "type": "era_score",
-                                                                  "p0_place0": "1"}, HTTP_HX_REQUEST="true")
+        response = client.post(
+            f"/tables/{session.code}/move/",
+            {"seq": rows, "key": "k", "type": "era_score", "p0_place0": "1"},
+            HTTP_HX_REQUEST="true",
+        )
     assert response.status_code == 200, response.content.decode()[:2000]
 
 
@@ -94,9 +106,18 @@ def test_the_statistics_page_costs_the_same_with_many_tables(client, alice, tabl
             state = ENGINE.apply(state, move)
         finished.append((setup, state, ENGINE.outcome(state).to_json()))
     sessions = TableSession.objects.bulk_create(
-        TableSession(game="samurai_empires", rules_version="1", setup=setup, state=state, outcome=outcome,
-                     status=TableSession.Status.FINISHED, created_by=alice)
-        for _ in range(tables) for setup, state, outcome in finished)
+        TableSession(
+            game="samurai_empires",
+            rules_version="1",
+            setup=setup,
+            state=state,
+            outcome=outcome,
+            status=TableSession.Status.FINISHED,
+            created_by=alice,
+        )
+        for _ in range(tables)
+        for setup, state, outcome in finished
+    )
     Seat.objects.bulk_create(Seat(session=s, position=0, player=me) for s in sessions)
     client.get("/games/samurai_empires/")  # the first read counts the tables into the game's stored tally, once
     with django_assert_num_queries(1):  # then a visitor's page reads that one row, however many tables it holds
@@ -107,12 +128,14 @@ def test_the_statistics_page_costs_the_same_with_many_tables(client, alice, tabl
 
 
 @pytest.mark.parametrize("boards", [1, 30])
-def test_the_new_table_page_costs_the_same_with_many_saved_boards(client, alice, club, boards,
-                                                                 django_assert_num_queries):
+def test_the_new_table_page_costs_the_same_with_many_saved_boards(
+    client, alice, club, boards, django_assert_num_queries
+):
     from games.models import BoardSetup
 
-    BoardSetup.objects.bulk_create(BoardSetup(club=club, game="samurai_empires", name=f"Board {i}", board={})
-                                   for i in range(boards))
+    BoardSetup.objects.bulk_create(
+        BoardSetup(club=club, game="samurai_empires", name=f"Board {i}", board={}) for i in range(boards)
+    )
     client.force_login(alice)
     with django_assert_num_queries(6 + SESSION + BADGE):  # one of them: the club a new table starts in (issue 34)
         response = client.get("/tables/new/?game=samurai_empires")

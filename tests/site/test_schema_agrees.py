@@ -42,11 +42,11 @@ def test_limit_and_offset_have_the_bounds_the_list_enforces(client, schema, path
 
 
 def test_every_request_body_refuses_unknown_keys_in_the_schema_too(schema):
-    requests = {name: component for name, component in schema["components"]["schemas"].items()
-                if name.endswith("Request")}
+    requests = {
+        name: component for name, component in schema["components"]["schemas"].items() if name.endswith("Request")
+    }
     assert len(requests) > 15
-    assert {name for name, component in requests.items() if component.get("additionalProperties") is not False} \
-        == set()
+    assert {name for name, component in requests.items() if component.get("additionalProperties") is not False} == set()
 
 
 def test_a_patch_body_needs_in_the_schema_what_the_view_needs(api, schema, alices_club, alice):
@@ -72,9 +72,12 @@ def test_ids_and_versions_start_where_the_api_takes_them(api, schema, alices_clu
 
     api.login(alice)
     before = Result.objects.count()
-    body = {"game": "Go", "played_on": timezone.localdate().isoformat(), "season": 0,
-            "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk,
-                                                                            "rank": 2}]}
+    body = {
+        "game": "Go",
+        "played_on": timezone.localdate().isoformat(),
+        "season": 0,
+        "entries": [{"player": player_for_user(alice).pk, "rank": 1}, {"player": player_for_user(bob).pk, "rank": 2}],
+    }
     response = api.post("/api/results/", body)
     assert response.status_code == 400 and "season" in response.json()["errors"]
     missing = {**body, "season": alices_club.season.pk + 1000}
@@ -103,8 +106,23 @@ def test_a_club_slug_must_be_text_as_the_schema_says(api, alice):
 
 # The pattern cannot say "a letter or digit" (JSON Schema has no Unicode classes), so "-" is left to `format: name`;
 # the invisible characters it can list (issue 47, finding 7) it does.
-NAMES = ["Alice", " Edo Gamers ", "É", "東京", "a\x01b", "\u202eevil", "\x85", "   ", "", "9", "bob\u200b",
-         "\u3164", "Al\u2800ice", "\ufeffEdo", "x\u2063"]
+NAMES = [
+    "Alice",
+    " Edo Gamers ",
+    "É",
+    "東京",
+    "a\x01b",
+    "\u202eevil",
+    "\x85",
+    "   ",
+    "",
+    "9",
+    "bob\u200b",
+    "\u3164",
+    "Al\u2800ice",
+    "\ufeffEdo",
+    "x\u2063",
+]
 
 
 def test_the_name_pattern_agrees_with_the_names_the_site_takes(schema):
@@ -117,11 +135,17 @@ def test_the_name_pattern_agrees_with_the_names_the_site_takes(schema):
 def test_the_date_pattern_agrees_with_the_dates_the_site_takes(api, schema, alices_club, alice):
     pattern = _request_component(schema, "/api/leagues/{id}/seasons/", "post")["properties"]["starts_on"]["pattern"]
     api.login(alice)
-    for day, taken in [("1899-12-31", False), ("1900-01-01", True), ("2999-12-31", True), ("3000-01-01", False),
-                       ("0168-01-02", False)]:
+    for day, taken in [
+        ("1899-12-31", False),
+        ("1900-01-01", True),
+        ("2999-12-31", True),
+        ("3000-01-01", False),
+        ("0168-01-02", False),
+    ]:
         assert bool(re.search(pattern, day)) is taken, day
-        response = api.post(f"/api/leagues/{alices_club.league.pk}/seasons/",
-                            {"name": "Later", "starts_on": day, "ends_on": day})
+        response = api.post(
+            f"/api/leagues/{alices_club.league.pk}/seasons/", {"name": "Later", "starts_on": day, "ends_on": day}
+        )
         if taken:
             assert response.status_code == 201, (day, response.json())
         else:

@@ -2,7 +2,6 @@
 when the server drifts from the schema: an undocumented status, a body its schema refuses, a Content-Type the
 schema does not name. Each drift here is made on purpose, by patching one view of the real site."""
 
-
 import pytest
 from django.test import Client
 from rest_framework.response import Response
@@ -27,16 +26,26 @@ def test_an_answer_within_the_schema_passes(client):
 
 def test_an_undocumented_status_fails(client, monkeypatch):
     monkeypatch.setattr(game_views.Games, "get", lambda self, request: Response({"slug": "tea"}, status=418))
-    with pytest.raises(SchemaDrift, match=r"GET /api/games/ \(/api/games/\) answered 418, a status the schema "
-                                          r"does not document"):
+    with pytest.raises(
+        SchemaDrift,
+        match=r"GET /api/games/ \(/api/games/\) answered 418, a status the schema "
+        r"does not document",
+    ):
         client.get("/api/games/")
 
 
 def test_a_body_its_schema_refuses_fails(client, monkeypatch):
     """A game whose min_players is text, and one without its score_unit: the schema says an integer, required."""
+
     def drifting(self, request):
-        return Response({"count": 1, "next": None, "previous": None, "results": [
-            {"slug": "go", "name": "Go", "min_players": "two", "max_players": 2, "rules_version": "1"}]})
+        return Response(
+            {
+                "count": 1,
+                "next": None,
+                "previous": None,
+                "results": [{"slug": "go", "name": "Go", "min_players": "two", "max_players": 2, "rules_version": "1"}],
+            }
+        )
 
     monkeypatch.setattr(game_views.Games, "get", drifting)
     with pytest.raises(SchemaDrift) as drift:
@@ -56,8 +65,13 @@ def test_a_body_the_server_takes_and_its_request_schema_refuses_fails(client, al
     client.force_login(alice)
     body = {"name": 5, "colour": "red"}
     assert client.post("/api/clubs/", body, content_type="application/json").status_code == 400  # refused: fine
-    monkeypatch.setattr(league_api.ClubList, "post", lambda self, request: Response(
-        league_api.ClubOutput(clubs.club_create(name=str(request.data["name"]), owner=alice)).data, status=201))
+    monkeypatch.setattr(
+        league_api.ClubList,
+        "post",
+        lambda self, request: Response(
+            league_api.ClubOutput(clubs.club_create(name=str(request.data["name"]), owner=alice)).data, status=201
+        ),
+    )
     with pytest.raises(SchemaDrift) as drift:
         client.post("/api/clubs/", body, content_type="application/json")
     assert "POST /api/clubs/ (/api/clubs/) took a body its request schema refuses and answered 201" in str(drift.value)
@@ -90,18 +104,24 @@ def test_a_test_marked_outside_the_schema_is_not_checked(client, monkeypatch):
 def test_nullable_is_openapi_3_0_s():
     assert json_schema({"type": "integer", "nullable": True}) == {"type": ["integer", "null"]}
     assert json_schema({"type": "string", "enum": ["a"], "nullable": True}) == {
-        "type": ["string", "null"], "enum": ["a", None]}
+        "type": ["string", "null"],
+        "enum": ["a", None],
+    }
     assert json_schema({"allOf": [{"$ref": "#/x"}], "nullable": True}) == {
-        "anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]}
-    assert json_schema({"type": "object", "properties": {"nullable": {"type": "string", "nullable": True}}},
-                       closed=False) == {"type": "object", "properties": {"nullable": {"type": ["string", "null"]}}}
+        "anyOf": [{"allOf": [{"$ref": "#/x"}]}, {"type": "null"}]
+    }
+    assert json_schema(
+        {"type": "object", "properties": {"nullable": {"type": "string", "nullable": True}}}, closed=False
+    ) == {"type": "object", "properties": {"nullable": {"type": ["string", "null"]}}}
 
 
 def test_a_member_the_schema_does_not_name_is_a_drift(client, monkeypatch):
     """An object's schema that lists its members says there are no others (unless it says `additionalProperties`)."""
     assert json_schema({"type": "object", "properties": {"a": {}}})["additionalProperties"] is False
-    assert json_schema({"type": "object", "properties": {"a": {}}, "additionalProperties": True})[
-        "additionalProperties"] is True
+    assert (
+        json_schema({"type": "object", "properties": {"a": {}}, "additionalProperties": True})["additionalProperties"]
+        is True
+    )
     original = game_views.Games.get
 
     def with_colour(self, request):

@@ -40,8 +40,11 @@ def test_one_enum_for_each_set_of_choices(schema):
 def test_an_action_is_named_by_the_action_not_by_create(schema):
     from shitenno_site.schema import ACTIONS
 
-    actions = {(path, operation["operationId"]) for path, method, operation in _operations(schema)
-               if method == "post" and path.rstrip("/").rsplit("/", 1)[-1] in ACTIONS}
+    actions = {
+        (path, operation["operationId"])
+        for path, method, operation in _operations(schema)
+        if method == "post" and path.rstrip("/").rsplit("/", 1)[-1] in ACTIONS
+    }
     assert len(actions) >= 15  # the check saw them
     assert [(path, name) for path, name in actions if name.endswith("_create")] == []
     names = {operation["operationId"] for _path, _method, operation in _operations(schema)}
@@ -49,8 +52,11 @@ def test_an_action_is_named_by_the_action_not_by_create(schema):
 
 
 def test_every_operation_says_what_it_does(schema):
-    bare = [f"{method.upper()} {path}" for path, method, operation in _operations(schema)
-            if not operation.get("summary") and not operation.get("description")]
+    bare = [
+        f"{method.upper()} {path}"
+        for path, method, operation in _operations(schema)
+        if not operation.get("summary") and not operation.get("description")
+    ]
     assert bare == []
 
 
@@ -60,8 +66,9 @@ def test_no_operation_is_described_by_a_base_class(schema):
     from shitenno_site.paged import PagedListView
 
     base = inspect.cleandoc(PagedListView.__doc__)
-    assert [f"{method} {path}" for path, method, operation in _operations(schema)
-            if operation.get("description") == base] == []
+    assert [
+        f"{method} {path}" for path, method, operation in _operations(schema) if operation.get("description") == base
+    ] == []
 
 
 def test_no_body_is_described_by_a_base_class_or_named_by_its_nesting(schema):
@@ -73,9 +80,12 @@ def test_no_body_is_described_by_a_base_class_or_named_by_its_nesting(schema):
 
 
 def test_every_field_has_a_type(schema):
-    untyped = [f"{name}.{field}" for name, component in schema["components"]["schemas"].items()
-               for field, spec in (component.get("properties") or {}).items()
-               if not any(key in spec for key in TYPED)]
+    untyped = [
+        f"{name}.{field}"
+        for name, component in schema["components"]["schemas"].items()
+        for field, spec in (component.get("properties") or {}).items()
+        if not any(key in spec for key in TYPED)
+    ]
     assert untyped == []
 
 
@@ -85,7 +95,8 @@ def test_a_table_s_result_statuses_are_the_results_own():
     from leagues.models import Result
 
     assert [(value, str(label)) for value, label in RESULT_STATUSES] == [
-        (value, str(label)) for value, label in Result.Status.choices]
+        (value, str(label)) for value, label in Result.Status.choices
+    ]
 
 
 def test_the_schema_downloads_under_an_ascii_file_name(client):
@@ -93,7 +104,7 @@ def test_the_schema_downloads_under_an_ascii_file_name(client):
     for query, suffix in (("", "yaml"), ("?format=json", "json")):
         disposition = client.get(f"/api/schema/{query}")["Content-Disposition"]
         assert disposition.isascii() and "=?utf-8?" not in disposition
-        assert disposition.startswith(f'inline; filename="shitenno-site-api.{suffix}"; filename*=UTF-8\'\'')
+        assert disposition.startswith(f"inline; filename=\"shitenno-site-api.{suffix}\"; filename*=UTF-8''")
 
 
 def test_the_headers_a_client_follows_are_in_the_schema(schema):

@@ -36,9 +36,10 @@ from tests.games.tables import two_player_setup
 
 WORLD: dict = {}  # the current test's real objects, for the path-parameter hook
 # The schema's `format: name` (shitenno_site.api.NameFieldSchema): names the site takes, for the positive cases.
-schemathesis.openapi.format("name", st.text(min_size=1, max_size=30).map(str.strip).filter(
-    lambda name: name != "" and name_problem(name) is None))
-
+schemathesis.openapi.format(
+    "name",
+    st.text(min_size=1, max_size=30).map(str.strip).filter(lambda name: name != "" and name_problem(name) is None),
+)
 
 
 def _name_format_holds(value: object) -> bool:
@@ -67,11 +68,11 @@ RULES_BEYOND_THE_SCHEMA = {
     "GET /api/ratings/": "either a game or a league, not both nor neither",
     "POST /api/clubs/{slug}/leagues/": "a name no other league of the club has",
     "POST /api/clubs/{slug}/tournaments/": "points per place for exactly the table sizes used, one a place, never "
-                                           "increasing; a named scheme that has whole points for those sizes",
+    "increasing; a named scheme that has whole points for those sizes",
     "POST /api/leagues/{id}/seasons/": "an end on or after the start; no overlap with the league's other seasons",
     "PATCH /api/leagues/{id}/": "a name no other league of the club has",
     "PATCH /api/seasons/{id}/": "an end on or after the start; no overlap with the league's other seasons; custom "
-                                "points that fit their player counts",
+    "points that fit their player counts",
     "POST /api/results/{id}/sign-off/": "a note when you dispute the result",
     "POST /api/tables/{code}/sign-off/": "a note when you dispute the result",
     "POST /api/tables/{code}/undo/": "a move to take back",
@@ -85,12 +86,21 @@ RULES_BEYOND_THE_SCHEMA = {
     "PATCH /api/me/": "a name nobody else in your clubs reads the same as (capitals and accents aside)",
     "POST /api/players/": "a name nobody in the club reads the same as (capitals and accents aside)",
 }
-CONFIG = SchemathesisConfig.from_dict({"operations": [
-    {"include-name": [name],
-     "checks": {"positive_data_acceptance": {"expected-statuses": [*POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES,
-                                                                     "400"]}}}
-    for name in RULES_BEYOND_THE_SCHEMA
-]})
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "operations": [
+            {
+                "include-name": [name],
+                "checks": {
+                    "positive_data_acceptance": {
+                        "expected-statuses": [*POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES, "400"]
+                    }
+                },
+            }
+            for name in RULES_BEYOND_THE_SCHEMA
+        ]
+    }
+)
 
 
 def _headers(world) -> dict:
@@ -106,12 +116,20 @@ def world(alices_club, alice, bob, carol, club):
     table, guest = alices_club.private, alices_club.guest
     membership = club.memberships.get(player__user=carol)
     WORLD.clear()
-    WORLD.update({
-        "code": table.code, "slug": club.slug, "league": league.pk, "season": season.pk, "result": result.pk,
-        "player": guest.pk, "membership": membership.pk, "token": Token.objects.create(user=alice).key,
-        "alice_player": player_for_user(alice).pk,
-        "bob_player": player_for_user(bob).pk,
-    })
+    WORLD.update(
+        {
+            "code": table.code,
+            "slug": club.slug,
+            "league": league.pk,
+            "season": season.pk,
+            "result": result.pk,
+            "player": guest.pk,
+            "membership": membership.pk,
+            "token": Token.objects.create(user=alice).key,
+            "alice_player": player_for_user(alice).pk,
+            "bob_player": player_for_user(bob).pk,
+        }
+    )
     return dict(WORLD)
 
 
@@ -172,8 +190,13 @@ def flatmap_path_parameters(context, path_parameters: dict):
 
 
 @schema.parametrize()
-@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-          phases=[Phase.explicit, Phase.generate])
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
 def test_it_answers_every_operation_within_its_schema(case, world, in_process_connection):
     case.call_and_validate(headers=_headers(world), checks=EVERY_CHECK)
 
@@ -181,29 +204,56 @@ def test_it_answers_every_operation_within_its_schema(case, world, in_process_co
 def test_it_runs_every_check_schemathesis_has():
     """No check is left out: the 14 of schemathesis 4.32 at least, and any a later version adds."""
     assert {check.__name__ for check in EVERY_CHECK} >= {
-        "not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance",
-        "response_schema_conformance", "negative_data_rejection", "positive_data_acceptance",
-        "missing_required_header", "unsupported_method", "allow_header_conformance", "use_after_free",
-        "ensure_resource_availability", "ignored_auth", "object_level_authorization"}
+        "not_a_server_error",
+        "status_code_conformance",
+        "content_type_conformance",
+        "response_headers_conformance",
+        "response_schema_conformance",
+        "negative_data_rejection",
+        "positive_data_acceptance",
+        "missing_required_header",
+        "unsupported_method",
+        "allow_header_conformance",
+        "use_after_free",
+        "ensure_resource_availability",
+        "ignored_auth",
+        "object_level_authorization",
+    }
     names = set(RULES_BEYOND_THE_SCHEMA)
     assert names <= {f"{op['method'].upper()} {op['path']}" for op in _operations()}, "a rule list entry names nothing"
 
 
 def _operations() -> list[dict]:
-    return [{"method": method, "path": path} for path, methods in schema.raw_schema["paths"].items()
-            for method in methods if method in {"get", "post", "patch", "put", "delete"}]
+    return [
+        {"method": method, "path": path}
+        for path, methods in schema.raw_schema["paths"].items()
+        for method in methods
+        if method in {"get", "post", "patch", "put", "delete"}
+    ]
 
 
 # --- Malformed bodies on every write: bad JSON 400, a wrong Content-Type 415, an unknown field 400 ---
 
 WRITES = [
-    ("post", "/api/tables/"), ("post", "/api/tables/{code}/moves/"), ("post", "/api/tables/{code}/undo/"),
-    ("post", "/api/final-count/"), ("post", "/api/players/"), ("post", "/api/players/claim/"),
-    ("post", "/api/clubs/"), ("post", "/api/clubs/join/"), ("post", "/api/clubs/{slug}/members/"),
-    ("patch", "/api/clubs/{slug}/members/{membership}/"), ("post", "/api/clubs/{slug}/leagues/"),
-    ("post", "/api/leagues/{league}/seasons/"), ("post", "/api/results/"), ("patch", "/api/results/{result}/"),
-    ("post", "/api/results/{result}/sign-off/"), ("patch", "/api/leagues/{league}/"),
-    ("patch", "/api/seasons/{season}/"), ("patch", "/api/me/"), ("post", "/api/me/delete/"),
+    ("post", "/api/tables/"),
+    ("post", "/api/tables/{code}/moves/"),
+    ("post", "/api/tables/{code}/undo/"),
+    ("post", "/api/final-count/"),
+    ("post", "/api/players/"),
+    ("post", "/api/players/claim/"),
+    ("post", "/api/clubs/"),
+    ("post", "/api/clubs/join/"),
+    ("post", "/api/clubs/{slug}/members/"),
+    ("patch", "/api/clubs/{slug}/members/{membership}/"),
+    ("post", "/api/clubs/{slug}/leagues/"),
+    ("post", "/api/leagues/{league}/seasons/"),
+    ("post", "/api/results/"),
+    ("patch", "/api/results/{result}/"),
+    ("post", "/api/results/{result}/sign-off/"),
+    ("patch", "/api/leagues/{league}/"),
+    ("patch", "/api/seasons/{season}/"),
+    ("patch", "/api/me/"),
+    ("post", "/api/me/delete/"),
 ]
 
 
@@ -229,8 +279,9 @@ negative_schema.hook(flatmap_path_parameters)
 
 
 @negative_schema.parametrize()
-@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-          phases=[Phase.generate])
+@settings(
+    max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), phases=[Phase.generate]
+)
 def test_it_refuses_invalid_data_on_every_operation(case, world, in_process_connection):
     case.call_and_validate(headers=_headers(world), checks=[not_a_server_error])
 
@@ -241,8 +292,12 @@ def test_it_refuses_invalid_data_on_every_operation(case, world, in_process_conn
 LINKS = {  # (source path, method, status) -> {link name: (target path, method, parameters, request body)}
     ("/api/tables/", "post", "201"): {
         "GetTable": ("/api/tables/{code}/", "get", {"code": "$response.body#/code"}, None),
-        "PostMove": ("/api/tables/{code}/moves/", "post", {"code": "$response.body#/code"},
-                     {"seq": "$response.body#/head_seq"}),
+        "PostMove": (
+            "/api/tables/{code}/moves/",
+            "post",
+            {"code": "$response.body#/code"},
+            {"seq": "$response.body#/head_seq"},
+        ),
         "GetMoves": ("/api/tables/{code}/moves/", "get", {"code": "$response.body#/code"}, None),
     },
     ("/api/tables/{code}/moves/", "post", "201"): {
@@ -259,8 +314,12 @@ LINKS = {  # (source path, method, status) -> {link name: (target path, method, 
     ("/api/results/", "post", "201"): {
         "SignOff": ("/api/results/{id}/sign-off/", "post", {"id": "$response.body#/id"}, None),
         "GetResult": ("/api/results/{id}/", "get", {"id": "$response.body#/id"}, None),
-        "PatchResult": ("/api/results/{id}/", "patch", {"id": "$response.body#/id"},
-                        {"version": "$response.body#/version"}),
+        "PatchResult": (
+            "/api/results/{id}/",
+            "patch",
+            {"id": "$response.body#/id"},
+            {"version": "$response.body#/version"},
+        ),
     },
 }
 
@@ -269,8 +328,11 @@ stateful_schema.config.generation.update(modes=[GenerationMode.POSITIVE])
 for (_path, _method, _status), _links in LINKS.items():
     _responses = stateful_schema.raw_schema["paths"][_path][_method]["responses"]
     _responses[_status]["links"] = {
-        name: {"operationId": stateful_schema.raw_schema["paths"][target][method]["operationId"],
-               "parameters": parameters, **({"requestBody": body} if body else {})}
+        name: {
+            "operationId": stateful_schema.raw_schema["paths"][target][method]["operationId"],
+            "parameters": parameters,
+            **({"requestBody": body} if body else {}),
+        }
         for name, (target, method, parameters, body) in _links.items()
     }
 
@@ -292,13 +354,18 @@ def _sound_body(path: str, method: str, world: dict) -> dict | None:
     if path == "/api/tables/":
         return {"players": [world["alice_player"], world["bob_player"]], "setup": two_player_setup()}
     if path == "/api/tables/{code}/moves/":
-        return {"seq": 0, "move": {"type": "draw", "seat": 0, "troops": ["samurai", "samurai", "bushi", "bushi"],
-                                   "kokus": [1, 1]}}
+        return {
+            "seq": 0,
+            "move": {"type": "draw", "seat": 0, "troops": ["samurai", "samurai", "bushi", "bushi"], "kokus": [1, 1]},
+        }
     if path == "/api/clubs/{slug}/leagues/":
         return {"name": "Spring league", "games": ["shitenno"]}
     if path == "/api/results/":
-        return {"game": "Go", "played_on": timezone.localdate().isoformat(), "entries": [
-            {"player": world["alice_player"], "rank": 1}, {"player": world["bob_player"], "rank": 2}]}
+        return {
+            "game": "Go",
+            "played_on": timezone.localdate().isoformat(),
+            "entries": [{"player": world["alice_player"], "rank": 1}, {"player": world["bob_player"], "rank": 2}],
+        }
     return None
 
 
@@ -312,6 +379,13 @@ def test_it_follows_links_through_tables_and_leagues_without_a_server_error(worl
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             case.validate_response(response, checks=[not_a_server_error, status_code_conformance])
 
-    run_state_machine_as_test(Workflow, settings=settings(
-        max_examples=15, stateful_step_count=6, deadline=None, derandomize=True,
-        suppress_health_check=list(HealthCheck)))
+    run_state_machine_as_test(
+        Workflow,
+        settings=settings(
+            max_examples=15,
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )

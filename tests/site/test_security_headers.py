@@ -5,8 +5,20 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("url", ["/", "/tables/new/", "/players/", "/clubs/", "/leagues/", "/rankings/",
-                                 "/accounts/login/", "/accounts/sign-up/", "/api/docs/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/tables/new/",
+        "/players/",
+        "/clubs/",
+        "/leagues/",
+        "/rankings/",
+        "/accounts/login/",
+        "/accounts/sign-up/",
+        "/api/docs/",
+    ],
+)
 def test_every_page_carries_a_strict_policy(client, url):
     response = client.get(url)
     assert response.status_code in (200, 302)

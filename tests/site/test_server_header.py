@@ -20,10 +20,20 @@ def _free_port() -> int:
 def test_gunicorn_answers_without_its_name_and_version(tmp_path):
     port = _free_port()
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    env = dict(os.environ, GUNICORN_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", DEBUG="1",
-               DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    server = subprocess.Popen([gunicorn, "--config", "python:shitenno_site.gunicorn", "shitenno_site.wsgi"], cwd=ROOT,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="1",
+        DEBUG="1",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    server = subprocess.Popen(
+        [gunicorn, "--config", "python:shitenno_site.gunicorn", "shitenno_site.wsgi"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

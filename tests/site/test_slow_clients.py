@@ -19,8 +19,11 @@ DRIP_EVERY = 2.0  # seconds between two bytes of a slow client, as in the attack
 DRIP_FOR = 8.0  # seconds the test probes while the clients drip
 PROBE_EVERY = 0.5
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="gunicorn reads the test PostgreSQL")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="gunicorn reads the test PostgreSQL"),
+]
 
 
 def _slow_client(port: int) -> socket.socket:

@@ -58,8 +58,16 @@ def test_the_results_export_quotes_a_guest_and_a_game_named_like_a_formula(club,
     attack = ATTACKS[start]
     guest = player_guest_create(name=attack, created_by=alice)
     club_member_add(club=club, player=guest, user=alice)
-    results.result_enter(game=attack, played_on=timezone.localdate(), user=alice, club=club, entries=[
-        {"player": player_for_user(alice), "rank": 1, "score": -4.5}, {"player": guest, "rank": 2, "score": -6}])
+    results.result_enter(
+        game=attack,
+        played_on=timezone.localdate(),
+        user=alice,
+        club=club,
+        entries=[
+            {"player": player_for_user(alice), "rank": 1, "score": -4.5},
+            {"player": guest, "rank": 2, "score": -6},
+        ],
+    )
     out = io.StringIO()
     call_command("export_results_csv", club.slug, stdout=out)
     rows = list(csv.reader(io.StringIO(out.getvalue(), newline="")))

@@ -51,10 +51,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # Every operation the loop and the refusals call: a generator warning about any of them fails the test.
 THE_LOOPS_OPERATIONS = {
-    ("GET", "/api/me/"), ("POST", "/api/clubs/"), ("POST", "/api/clubs/{slug}/members/"), ("GET", "/api/invites/"),
-    ("POST", "/api/invites/{id}/"), ("POST", "/api/clubs/{slug}/leagues/"), ("POST", "/api/leagues/{id}/seasons/"),
-    ("POST", "/api/tables/"), ("GET", "/api/tables/{code}/"), ("POST", "/api/tables/{code}/moves/"),
-    ("GET", "/api/tables/{code}/result/"), ("GET", "/api/results/"), ("POST", "/api/results/{id}/sign-off/"),
+    ("GET", "/api/me/"),
+    ("POST", "/api/clubs/"),
+    ("POST", "/api/clubs/{slug}/members/"),
+    ("GET", "/api/invites/"),
+    ("POST", "/api/invites/{id}/"),
+    ("POST", "/api/clubs/{slug}/leagues/"),
+    ("POST", "/api/leagues/{id}/seasons/"),
+    ("POST", "/api/tables/"),
+    ("GET", "/api/tables/{code}/"),
+    ("POST", "/api/tables/{code}/moves/"),
+    ("GET", "/api/tables/{code}/result/"),
+    ("GET", "/api/results/"),
+    ("POST", "/api/results/{id}/sign-off/"),
     ("GET", "/api/seasons/{id}/standings/"),
 }
 WARNED_OPERATION = re.compile(r"parsing (GET|POST|PUT|PATCH|DELETE) (\S+) within")
@@ -95,17 +104,28 @@ def generate_client(schema: Path, where: Path) -> Generated:
     package = f"shitenno_typed_{uuid.uuid4().hex[:8]}"
     config = Config.from_sources(
         ConfigFile(post_hooks=[], package_name_override=package, project_name_override=package),
-        MetaType.NONE, document_source=schema, file_encoding="utf-8", overwrite=True,
-        output_path=where / "client" / package)
+        MetaType.NONE,
+        document_source=schema,
+        file_encoding="utf-8",
+        overwrite=True,
+        output_path=where / "client" / package,
+    )
     started = time.perf_counter()
     errors = generate(config=config)
     seconds = time.perf_counter() - started
     said = [f"{error.level.value} {error.header} {error.detail or ''}".strip() for error in errors]
     return Generated(
-        package=package, root=where / "client", seconds=seconds, warnings=said,
+        package=package,
+        root=where / "client",
+        seconds=seconds,
+        warnings=said,
         fatal=[line for error, line in zip(errors, said, strict=True) if error.level is ErrorLevel.ERROR],
-        touching=[line for error, line in zip(errors, said, strict=True)
-                  if (found := WARNED_OPERATION.search(error.header or "")) and found.groups() in THE_LOOPS_OPERATIONS])
+        touching=[
+            line
+            for error, line in zip(errors, said, strict=True)
+            if (found := WARNED_OPERATION.search(error.header or "")) and found.groups() in THE_LOOPS_OPERATIONS
+        ],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +145,10 @@ def typed(served_schema, tmp_path_factory):
     where = tmp_path_factory.mktemp("typed_client")
     made = generate_client(served_schema, where)
     (where / "generator-warnings.txt").write_text("\n".join(made.warnings) + "\n", encoding="utf-8")
-    print(f"\nopenapi-python-client generated the client in {made.seconds:.1f} s, with {len(made.warnings)} "
-          "warning(s)" + "".join(f"\n  {line}" for line in made.warnings))
+    print(
+        f"\nopenapi-python-client generated the client in {made.seconds:.1f} s, with {len(made.warnings)} "
+        "warning(s)" + "".join(f"\n  {line}" for line in made.warnings)
+    )
     assert not made.fatal, f"the generator could not make the client: {made.fatal}"
     assert not made.touching, f"the generator cannot model part of an operation the loop uses: {made.touching}"
 
@@ -164,8 +186,12 @@ def app_for(typed, live_server):
     def app(user):
         _token, key = token_create(user=user, name="Score app", scope="write", expires_in_days=None)
         client = typed.AuthenticatedClient(
-            base_url=live_server.url, token=key, raise_on_unexpected_status=True, timeout=httpx.Timeout(60),
-            httpx_args={"event_hooks": {"response": [_within_the_schema]}})
+            base_url=live_server.url,
+            token=key,
+            raise_on_unexpected_status=True,
+            timeout=httpx.Timeout(60),
+            httpx_args={"event_hooks": {"response": [_within_the_schema]}},
+        )
         clients.append(client)
         return client
 
@@ -179,41 +205,91 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
     setup, moves = random_legal_game(3, 2)
     with travel_to(TONIGHT):
         alices, bobs = app_for(alice), app_for(bob)
-        me = {name: parsed(op(typed, "me.me_retrieve").sync_detailed(client=app), 200, M("MeOutput")).player.id
-              for name, app in (("alice", alices), ("bob", bobs))}
+        me = {
+            name: parsed(op(typed, "me.me_retrieve").sync_detailed(client=app), 200, M("MeOutput")).player.id
+            for name, app in (("alice", alices), ("bob", bobs))
+        }
 
         # alice's club, bob asked in and accepting, a league and a season around tonight
-        club = parsed(op(typed, "clubs.clubs_create").sync_detailed(
-            client=alices, body=M("ClubInputRequest")(name="Edo Gamers")), 201, M("ClubOutput"))
-        parsed(op(typed, "clubs.clubs_members_create").sync_detailed(
-            club.slug, client=alices, body=M("AddInputRequest")(player=me["bob"])), 202, M("InviteAsked"))
-        invites = parsed(op(typed, "invites.invites_list").sync_detailed(client=bobs), 200,
-                         M("PaginatedInviteAskedList")).results
+        club = parsed(
+            op(typed, "clubs.clubs_create").sync_detailed(client=alices, body=M("ClubInputRequest")(name="Edo Gamers")),
+            201,
+            M("ClubOutput"),
+        )
+        parsed(
+            op(typed, "clubs.clubs_members_create").sync_detailed(
+                club.slug, client=alices, body=M("AddInputRequest")(player=me["bob"])
+            ),
+            202,
+            M("InviteAsked"),
+        )
+        invites = parsed(
+            op(typed, "invites.invites_list").sync_detailed(client=bobs), 200, M("PaginatedInviteAskedList")
+        ).results
         assert [(invite.club, invite.player.id) for invite in invites] == [(club.slug, me["bob"])]
-        parsed(op(typed, "invites.invites_answer").sync_detailed(
-            invites[0].id, client=bobs, body=M("AnswerInputRequest")(accept=True)), 200, M("MembershipOutput"))
-        league = parsed(op(typed, "clubs.clubs_leagues_create").sync_detailed(
-            club.slug, client=alices, body=M("LeagueInputRequest")(name="Thursday", games=["shitenno"])),
-            201, M("LeagueOutput"))
-        season = parsed(op(typed, "leagues.leagues_seasons_create").sync_detailed(
-            league.id, client=alices, body=M("SeasonInputRequest")(
-                name="Autumn", starts_on=TONIGHT - datetime.timedelta(days=30),
-                ends_on=TONIGHT + datetime.timedelta(days=30))), 201, M("SeasonOutput"))
+        parsed(
+            op(typed, "invites.invites_answer").sync_detailed(
+                invites[0].id, client=bobs, body=M("AnswerInputRequest")(accept=True)
+            ),
+            200,
+            M("MembershipOutput"),
+        )
+        league = parsed(
+            op(typed, "clubs.clubs_leagues_create").sync_detailed(
+                club.slug, client=alices, body=M("LeagueInputRequest")(name="Thursday", games=["shitenno"])
+            ),
+            201,
+            M("LeagueOutput"),
+        )
+        season = parsed(
+            op(typed, "leagues.leagues_seasons_create").sync_detailed(
+                league.id,
+                client=alices,
+                body=M("SeasonInputRequest")(
+                    name="Autumn",
+                    starts_on=TONIGHT - datetime.timedelta(days=30),
+                    ends_on=TONIGHT + datetime.timedelta(days=30),
+                ),
+            ),
+            201,
+            M("SeasonOutput"),
+        )
 
-        table = parsed(op(typed, "tables.tables_create").sync_detailed(client=alices, body=M("TableCreateInputRequest")(
-            game="shitenno", players=[me["alice"], me["bob"]], club=club.slug,
-            setup=M("TableCreateInputRequestSetup").from_dict(setup))), 201, M("TableOutput"))
+        table = parsed(
+            op(typed, "tables.tables_create").sync_detailed(
+                client=alices,
+                body=M("TableCreateInputRequest")(
+                    game="shitenno",
+                    players=[me["alice"], me["bob"]],
+                    club=club.slug,
+                    setup=M("TableCreateInputRequestSetup").from_dict(setup),
+                ),
+            ),
+            201,
+            M("TableOutput"),
+        )
         assert table.head_seq == 0 and table.club == club.slug
         answer = None
         for move in moves:  # each move as the app sends it: the head_seq it saw, and the move
-            head = parsed(op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices),
-                          200, M("TableOutput")).head_seq
-            answer = parsed(op(typed, "tables.tables_moves_create").sync_detailed(
-                table.code, client=alices, body=M("MoveCreateInputRequest")(
-                    seq=head, move=M("MoveCreateInputRequestMove").from_dict(move))), 201, M("RecordedOutput"))
+            head = parsed(
+                op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices), 200, M("TableOutput")
+            ).head_seq
+            answer = parsed(
+                op(typed, "tables.tables_moves_create").sync_detailed(
+                    table.code,
+                    client=alices,
+                    body=M("MoveCreateInputRequest")(seq=head, move=M("MoveCreateInputRequestMove").from_dict(move)),
+                ),
+                201,
+                M("RecordedOutput"),
+            )
             assert answer.event.seq == head + 1
-        assert parsed(op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices),
-                      200, M("TableOutput")).status == "finished"
+        assert (
+            parsed(
+                op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices), 200, M("TableOutput")
+            ).status
+            == "finished"
+        )
 
         result = answer.result  # the finishing move's answer names the result, who still signs, and its links
         assert isinstance(result, M("TableResultOutput"))
@@ -221,26 +297,50 @@ def test_the_loop_through_a_client_generated_from_the_live_schema(typed, app_for
         assert {row.player for row in result.waiting_for} == set(me.values())
         assert result.links.sign_off.endswith(f"/api/results/{result.id}/sign-off/")
         assert result.links.table_result.endswith(f"/api/tables/{table.code}/result/")
-        by_table = parsed(op(typed, "tables.tables_result_retrieve").sync_detailed(table.code, client=bobs),
-                          200, M("ResultOutput"))
+        by_table = parsed(
+            op(typed, "tables.tables_result_retrieve").sync_detailed(table.code, client=bobs), 200, M("ResultOutput")
+        )
         assert by_table.id == result.id and by_table.links.sign_off == result.links.sign_off
 
         signed = None
         for app in (alices, bobs):
-            waiting = parsed(op(typed, "results.results_list").sync_detailed(
-                client=app, waiting=M("ResultsListWaiting").ME), 200, M("PaginatedResultOutputList"))
+            waiting = parsed(
+                op(typed, "results.results_list").sync_detailed(client=app, waiting=M("ResultsListWaiting").ME),
+                200,
+                M("PaginatedResultOutputList"),
+            )
             assert [(row.id, row.table) for row in waiting.results] == [(result.id, table.code)]
-            signed = parsed(op(typed, "results.results_sign_off").sync_detailed(
-                waiting.results[0].id, client=app, body=M("SignOffInputRequest")(agreed=True)), 200, M("ResultOutput"))
-            assert parsed(op(typed, "results.results_list").sync_detailed(
-                client=app, waiting=M("ResultsListWaiting").ME), 200, M("PaginatedResultOutputList")).results == []
+            signed = parsed(
+                op(typed, "results.results_sign_off").sync_detailed(
+                    waiting.results[0].id, client=app, body=M("SignOffInputRequest")(agreed=True)
+                ),
+                200,
+                M("ResultOutput"),
+            )
+            assert (
+                parsed(
+                    op(typed, "results.results_list").sync_detailed(client=app, waiting=M("ResultsListWaiting").ME),
+                    200,
+                    M("PaginatedResultOutputList"),
+                ).results
+                == []
+            )
         assert signed.status == M("ResultStatusEnum").COUNTED and signed.waiting_for == []
-        assert parsed(op(typed, "tables.tables_result_retrieve").sync_detailed(table.code, client=alices),
-                      200, M("ResultOutput")).status == M("ResultStatusEnum").COUNTED
+        assert (
+            parsed(
+                op(typed, "tables.tables_result_retrieve").sync_detailed(table.code, client=alices),
+                200,
+                M("ResultOutput"),
+            ).status
+            == M("ResultStatusEnum").COUNTED
+        )
 
         the_worker_runs_its_jobs()
-        standings = parsed(op(typed, "seasons.seasons_standings_list").sync_detailed(season.id, client=bobs),
-                           200, M("PaginatedStandingOutputList"))
+        standings = parsed(
+            op(typed, "seasons.seasons_standings_list").sync_detailed(season.id, client=bobs),
+            200,
+            M("PaginatedStandingOutputList"),
+        )
         assert standings.count == 2 and not standings.next_
         assert {row.player.id: row.games for row in standings.results} == {me["alice"]: 1, me["bob"]: 1}
         winners = {entry.player.id for entry in signed.entries if entry.rank == 1}
@@ -252,44 +352,72 @@ def test_refusals_parse_into_the_typed_problem_and_change_nothing(typed, app_for
     setup, moves = random_legal_game(3, 2)
     with travel_to(TONIGHT):
         alices, bobs = app_for(alice), app_for(bob)
-        players = [parsed(op(typed, "me.me_retrieve").sync_detailed(client=app), 200, M("MeOutput")).player.id
-                   for app in (alices, bobs)]
-        table = parsed(op(typed, "tables.tables_create").sync_detailed(client=alices, body=M("TableCreateInputRequest")(
-            game="shitenno", players=players, setup=M("TableCreateInputRequestSetup").from_dict(setup))),
-            201, M("TableOutput"))
+        players = [
+            parsed(op(typed, "me.me_retrieve").sync_detailed(client=app), 200, M("MeOutput")).player.id
+            for app in (alices, bobs)
+        ]
+        table = parsed(
+            op(typed, "tables.tables_create").sync_detailed(
+                client=alices,
+                body=M("TableCreateInputRequest")(
+                    game="shitenno", players=players, setup=M("TableCreateInputRequestSetup").from_dict(setup)
+                ),
+            ),
+            201,
+            M("TableOutput"),
+        )
         create_move = op(typed, "tables.tables_moves_create")
         Move, Body = M("MoveCreateInputRequest"), M("MoveCreateInputRequestMove")
-        parsed(create_move.sync_detailed(table.code, client=alices, body=Move(seq=0, move=Body.from_dict(moves[0]))),
-               201, M("RecordedOutput"))
+        parsed(
+            create_move.sync_detailed(table.code, client=alices, body=Move(seq=0, move=Body.from_dict(moves[0]))),
+            201,
+            M("RecordedOutput"),
+        )
 
         def head_seq() -> int:
-            return parsed(op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices),
-                          200, M("TableOutput")).head_seq
+            return parsed(
+                op(typed, "tables.tables_retrieve").sync_detailed(table.code, client=alices), 200, M("TableOutput")
+            ).head_seq
 
         assert head_seq() == 1
         # the next move sent with the head_seq before the last one: 409, and the table's head_seq now
-        stale = parsed(create_move.sync_detailed(table.code, client=alices, body=Move(
-            seq=0, move=Body.from_dict(moves[1]))), 409, M("Problem"))
+        stale = parsed(
+            create_move.sync_detailed(table.code, client=alices, body=Move(seq=0, move=Body.from_dict(moves[1]))),
+            409,
+            M("Problem"),
+        )
         assert stale.status == 409 and stale.head_seq == 1 and stale.type_ and stale.title and stale.detail
         assert head_seq() == 1
 
         # a seq below the schema's bound (a whole number, so the typed model takes it): 400, the field named
-        malformed = parsed(create_move.sync_detailed(table.code, client=alices, body=Move(
-            seq=-1, move=Body.from_dict(moves[1]))), 400, M("Problem"))
+        malformed = parsed(
+            create_move.sync_detailed(table.code, client=alices, body=Move(seq=-1, move=Body.from_dict(moves[1]))),
+            400,
+            M("Problem"),
+        )
         assert malformed.status == 400 and malformed.type_ and malformed.detail
         assert isinstance(malformed.errors, M("ProblemErrors")) and list(malformed.errors.additional_properties) == [
-            "seq"]
+            "seq"
+        ]
         assert head_seq() == 1
 
         # the next move with a field no move has: 400, the engine's refusal with its code and rule
-        unknown = parsed(create_move.sync_detailed(table.code, client=alices, body=Move(
-            seq=1, move=Body.from_dict(moves[1] | {"colour": "red"}))), 400, M("Problem"))
+        unknown = parsed(
+            create_move.sync_detailed(
+                table.code, client=alices, body=Move(seq=1, move=Body.from_dict(moves[1] | {"colour": "red"}))
+            ),
+            400,
+            M("Problem"),
+        )
         assert unknown.status == 400 and unknown.code == "InvalidMove" and unknown.rule and "colour" in unknown.detail
         assert head_seq() == 1
 
         # and the same move, well-formed and at the head, is taken: the refusals left the table as it was
-        parsed(create_move.sync_detailed(table.code, client=alices, body=Move(seq=1, move=Body.from_dict(moves[1]))),
-               201, M("RecordedOutput"))
+        parsed(
+            create_move.sync_detailed(table.code, client=alices, body=Move(seq=1, move=Body.from_dict(moves[1]))),
+            201,
+            M("RecordedOutput"),
+        )
         assert head_seq() == 2
 
 

@@ -24,8 +24,10 @@ def test_every_template_of_the_site_is_compiled_by_the_warm_up():
 
 def test_loading_the_wsgi_application_imports_the_urls_and_the_views():
     """In a fresh process, as a gunicorn worker: after wsgi.py, the URLconf and the table views are imported."""
-    code = ("import sys; import shitenno_site.wsgi; print(*(name in sys.modules for name in "
-            "('shitenno_site.urls', 'games.views', 'games.api.views')))")
+    code = (
+        "import sys; import shitenno_site.wsgi; print(*(name in sys.modules for name in "
+        "('shitenno_site.urls', 'games.views', 'games.api.views')))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True", "True"]

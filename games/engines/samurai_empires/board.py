@@ -42,22 +42,37 @@ RESOURCES = ("bushido", "food")
 TOKEN_ACTIONS = ("attack", "harvest", "recruit", "castle")  # an AI's tokens: its 11 less the 3 Move tokens
 AI_TOKENS = 8
 NEUTRAL_ACTIONS = ("attack", "harvest", "recruit", "move")
-ACTION_NAMES = {"attack": "Attack", "harvest": "Harvest", "recruit": "Recruit Armies", "castle": "Build a Castle",
-                "move": "Move"}
+ACTION_NAMES = {
+    "attack": "Attack",
+    "harvest": "Harvest",
+    "recruit": "Recruit Armies",
+    "castle": "Build a Castle",
+    "move": "Move",
+}
 AIS = ("yellow", "blue")
 
 TRAINING_GROUNDS: dict[int, dict[str, str]] = {
-    1: {"elite": "Immediately move your Elite up to 2 spaces.",
+    1: {
+        "elite": "Immediately move your Elite up to 2 spaces.",
         "general": "Destroy Armies (friendly included) from the region until there is 1 Army (from each player) "
-                   "in each province."},
-    2: {"elite": "Recruit another Samurai Army with this Elite.",
-        "general": "Destroy all opponent Armies in a province in this region."},
-    3: {"elite": "Destroy 1 opponent Army in an adjacent province.",
-        "general": "Move any number of Armies to this province (from any other region)."},
-    4: {"elite": "Move 2 opponent Armies from one adjacent province to another adjacent province.",
-        "general": "Gain the regional resources, then kill 2 opponent Armies in this region."},
-    5: {"elite": "Choose and play a neutral action from an already placed Order token.",
-        "general": "Move the General 1 space and destroy all Armies in the province it ends its turn in."},
+        "in each province.",
+    },
+    2: {
+        "elite": "Recruit another Samurai Army with this Elite.",
+        "general": "Destroy all opponent Armies in a province in this region.",
+    },
+    3: {
+        "elite": "Destroy 1 opponent Army in an adjacent province.",
+        "general": "Move any number of Armies to this province (from any other region).",
+    },
+    4: {
+        "elite": "Move 2 opponent Armies from one adjacent province to another adjacent province.",
+        "general": "Gain the regional resources, then kill 2 opponent Armies in this region.",
+    },
+    5: {
+        "elite": "Choose and play a neutral action from an already placed Order token.",
+        "general": "Move the General 1 space and destroy all Armies in the province it ends its turn in.",
+    },
 }
 # What training costs and does, as printed ("Archer (Cost 1 Bushido)", "Elite (Cost 1 Food)", ...).
 ARMY_TYPES = {
@@ -65,14 +80,15 @@ ARMY_TYPES = {
     "archer": "Archer (1 Bushido): power 1, 2 when besieging an opponent's Castle; 1 VP each era it besieges one.",
     "elite": "Elite (1 Food): power 1, its Training Ground's ability when recruited.",
     "general": "General (1 Food, 1 Bushido and a trained Archer or Elite): power 2, +1 region influence, "
-               "moves 1 extra space, its Training Ground's ability when recruited.",
+    "moves 1 extra space, its Training Ground's ability when recruited.",
 }
 
 
 def _check_region(value: object, index: int, solo: bool) -> dict:
     what = f"Region {index + 1}"
-    region = check_object(value, what, required=("name", "values", "influence_points", "provinces"),
-                          optional=("spaces",))
+    region = check_object(
+        value, what, required=("name", "values", "influence_points", "provinces"), optional=("spaces",)
+    )
     values = check_list(region["values"], f"{what} values", shortest=1, longest=6)
     influence = check_list(region["influence_points"], f"{what} influence_points", shortest=1, longest=40)
     provinces = check_list(region["provinces"], f"{what} provinces", shortest=1, longest=20)
@@ -85,19 +101,29 @@ def _check_region(value: object, index: int, solo: bool) -> dict:
     }
     for i, province in enumerate(provinces):
         p = check_object(province, f"{what} province {i + 1}", required=("name", "kind"))
-        out["provinces"].append({"name": check_text(p["name"], f"{what} province {i + 1} name"),
-                                 "kind": check_choice(p["kind"], f"{what} province {i + 1} kind", PROVINCE_KINDS)})
+        out["provinces"].append(
+            {
+                "name": check_text(p["name"], f"{what} province {i + 1} name"),
+                "kind": check_choice(p["kind"], f"{what} province {i + 1} kind", PROVINCE_KINDS),
+            }
+        )
     kinds = [p["kind"] for p in out["provinces"]]
     if kinds.count("capital") != 1 or "shrine" not in kinds:
-        raise IllegalMove(f"{out['name']} needs exactly one Capital and at least one Shrine province.",
-                          code="samurai_empires.region_provinces", params={"region": out["name"]})
+        raise IllegalMove(
+            f"{out['name']} needs exactly one Capital and at least one Shrine province.",
+            code="samurai_empires.region_provinces",
+            params={"region": out["name"]},
+        )
     if "spaces" in region:
         spaces = check_list(region["spaces"], f"{what} spaces", shortest=1, longest=12)
         out["spaces"] = [check_choice(s, f"{what} space", NEUTRAL_ACTIONS) for s in spaces]
     elif solo:
-        raise IllegalMove(f"The solo mode needs {out['name']}'s order-token spaces, top to bottom, with the neutral "
-                          "action printed beside each.", code="samurai_empires.spaces_missing",
-                          params={"region": out["name"]})
+        raise IllegalMove(
+            f"The solo mode needs {out['name']}'s order-token spaces, top to bottom, with the neutral "
+            "action printed beside each.",
+            code="samurai_empires.spaces_missing",
+            params={"region": out["name"]},
+        )
     return out
 
 
@@ -109,12 +135,16 @@ def check_region(value: object, index: int, *, solo: bool) -> dict:
 
 def check_board(value: object, *, solo: bool) -> dict:
     """The club's board set-up, checked: every printed value comes from here, none is invented."""
-    board = check_object(value, "The board", required=("regions",),
-                         optional=("order_tokens", "destiny_deck", "seed_tokens"))
+    board = check_object(
+        value, "The board", required=("regions",), optional=("order_tokens", "destiny_deck", "seed_tokens")
+    )
     regions = [_check_region(r, i, solo) for i, r in enumerate(check_list(board["regions"], "regions", longest=5))]
     if len(regions) not in (BASE_REGIONS, NEW_REGION_REGIONS):
-        raise IllegalMove(f"The map has {BASE_REGIONS} regions, or {NEW_REGION_REGIONS} with the New Region, "
-                          f"not {len(regions)}.", code="samurai_empires.region_count", params={"regions": len(regions)})
+        raise IllegalMove(
+            f"The map has {BASE_REGIONS} regions, or {NEW_REGION_REGIONS} with the New Region, not {len(regions)}.",
+            code="samurai_empires.region_count",
+            params={"regions": len(regions)},
+        )
     names = [r["name"] for r in regions] + [p["name"] for r in regions for p in r["provinces"]]
     if len(set(names)) != len(names):
         raise IllegalMove("Every region and province needs its own name.", code="samurai_empires.duplicate_name")
@@ -127,29 +157,42 @@ def check_board(value: object, *, solo: bool) -> dict:
 def _check_solo_parts(board: dict, regions: list[dict], out: dict) -> None:
     """The solo mode's parts of the board (the AI's order tokens, the destiny deck, the seed tokens), into `out`."""
     if len(regions) != BASE_REGIONS:
-        raise IllegalMove("The solo mode is played on the 4 regions of the base map (16 location cards per AI).",
-                          code="samurai_empires.solo_regions")
+        raise IllegalMove(
+            "The solo mode is played on the 4 regions of the base map (16 location cards per AI).",
+            code="samurai_empires.solo_regions",
+        )
     tokens = check_object(board.get("order_tokens"), "order_tokens", required=TOKEN_ACTIONS)
     out["order_tokens"] = {a: check_int(tokens[a], f"order_tokens {a}", high=AI_TOKENS) for a in TOKEN_ACTIONS}
     if sum(out["order_tokens"].values()) != AI_TOKENS:
-        raise IllegalMove(f"An AI plays its 11 order tokens less the 3 Move tokens: {AI_TOKENS}, not "
-                          f"{sum(out['order_tokens'].values())}.", code="samurai_empires.order_tokens")
+        raise IllegalMove(
+            f"An AI plays its 11 order tokens less the 3 Move tokens: {AI_TOKENS}, not "
+            f"{sum(out['order_tokens'].values())}.",
+            code="samurai_empires.order_tokens",
+        )
     region_names = [r["name"] for r in regions]
     deck = check_object(board.get("destiny_deck"), "destiny_deck", required=tuple(region_names))
     out["destiny_deck"] = {n: check_int(deck[n], f"destiny_deck {n}", low=1, high=40) for n in region_names}
     if sum(out["destiny_deck"].values()) < sum(DESTINY_SCHEDULE):
-        raise IllegalMove(f"The destiny deck needs at least {sum(DESTINY_SCHEDULE)} cards for the solo schedule.",
-                          code="samurai_empires.destiny_deck")
+        raise IllegalMove(
+            f"The destiny deck needs at least {sum(DESTINY_SCHEDULE)} cards for the solo schedule.",
+            code="samurai_empires.destiny_deck",
+        )
     seeds = check_object(board.get("seed_tokens"), "seed_tokens", required=RESOURCES)
     out["seed_tokens"] = {k: check_int(seeds[k], f"seed_tokens {k}", high=50) for k in RESOURCES}
     slots = sum(p["kind"] == "resource" for r in regions for p in r["provinces"])
     if sum(out["seed_tokens"].values()) != slots:
-        raise IllegalMove(f"The seed tokens ({sum(out['seed_tokens'].values())}) must fill the map's {slots} "
-                          "resource slots.", code="samurai_empires.seed_tokens", params={"slots": slots})
+        raise IllegalMove(
+            f"The seed tokens ({sum(out['seed_tokens'].values())}) must fill the map's {slots} resource slots.",
+            code="samurai_empires.seed_tokens",
+            params={"slots": slots},
+        )
     for region in regions:
         if sum(p["kind"] == "resource" for p in region["provinces"]) < 2:
-            raise IllegalMove(f"{region['name']} needs 2 resource slots: every region gets a Bushido and a Food.",
-                              code="samurai_empires.region_slots", params={"region": region["name"]})
+            raise IllegalMove(
+                f"{region['name']} needs 2 resource slots: every region gets a Bushido and a Food.",
+                code="samurai_empires.region_slots",
+                params={"region": region["name"]},
+            )
     if min(out["seed_tokens"].values()) < len(regions):
         raise IllegalMove("Every region needs a Bushido and a Food seed token.", code="samurai_empires.seed_tokens")
 

@@ -25,8 +25,12 @@ def check_object(value: object, what: str, *, required: tuple[str, ...] = (), op
         raise bad(f"{what} must be an object.", "not_an_object", field=what)
     unknown = sorted(str(k) for k in value if k not in required and k not in optional)
     if unknown:
-        raise bad(f"{what} has unknown field(s): {', '.join(unknown)[:200]}.", "unknown_field", field=what,
-                  unknown=unknown[:10])
+        raise bad(
+            f"{what} has unknown field(s): {', '.join(unknown)[:200]}.",
+            "unknown_field",
+            field=what,
+            unknown=unknown[:10],
+        )
     missing = [k for k in required if k not in value]
     if missing:
         raise bad(f"{what} needs {', '.join(missing)}.", "missing_field", field=what, missing=missing)
@@ -37,8 +41,9 @@ def check_int(value: object, what: str, *, low: int = 0, high: int = BIGGEST) ->
     if not isinstance(value, int) or isinstance(value, bool):
         raise bad(f"{what} must be a whole number.", "not_an_int", field=what)
     if not low <= value <= high:
-        raise bad(f"{what} must be between {low} and {high}, not {value}.", "out_of_range", field=what,
-                  low=low, high=high)
+        raise bad(
+            f"{what} must be between {low} and {high}, not {value}.", "out_of_range", field=what, low=low, high=high
+        )
     return value
 
 
@@ -54,8 +59,13 @@ def check_list(value: object, what: str, *, shortest: int = 0, longest: int = 50
     if not isinstance(value, list):
         raise bad(f"{what} must be a list.", "not_a_list", field=what)
     if not shortest <= len(value) <= longest:
-        raise bad(f"{what} must hold {shortest} to {longest} items, not {len(value)}.", "bad_length",
-                  field=what, shortest=shortest, longest=longest)
+        raise bad(
+            f"{what} must hold {shortest} to {longest} items, not {len(value)}.",
+            "bad_length",
+            field=what,
+            shortest=shortest,
+            longest=longest,
+        )
     return value
 
 
@@ -64,5 +74,3 @@ def check_choice(value: object, what: str, choices: tuple[str, ...] | list[str] 
         shown = ", ".join(choices)
         raise bad(f"{what} must be one of: {shown}.", "unknown_name", field=what, choices=list(choices))
     return value
-
-

@@ -49,16 +49,20 @@ def open_moves(state: dict) -> list[str]:
 
 
 def _player_has_room(state: dict) -> bool:
-    return any(not stack or solo.coverable(state, stack)
-               for spaces in state["solo"]["spaces"].values() for stack in spaces)
+    return any(
+        not stack or solo.coverable(state, stack) for spaces in state["solo"]["spaces"].values() for stack in spaces
+    )
 
 
 def _era_score(state: dict, move: dict) -> Phrase:
     m = check_object(move, "The move", required=("type", "era", "scores"))
     era = check_int(m["era"], "era", low=1, high=ERAS)
     if era != state["era"]:
-        raise IllegalMove(f"The sheet is at era {state['era']}, not era {era}.", code="samurai_empires.wrong_era",
-                          params={"era": state["era"]})
+        raise IllegalMove(
+            f"The sheet is at era {state['era']}, not era {era}.",
+            code="samurai_empires.wrong_era",
+            params={"era": state["era"]},
+        )
     entries = check_list(m["scores"], "scores", shortest=len(state["parties"]), longest=len(state["parties"]))
     rows = [check_era_entry(state, party, entry) for party, entry in enumerate(entries)]
     if state["mode"] == "solo":
@@ -72,8 +76,15 @@ def _era_score(state: dict, move: dict) -> Phrase:
     if state["mode"] == "solo":
         player, yellow, blue = totals(state)
         who = party_name(state, solo.PLAYER)
-        said.append(Phrase(f"{who} {player} against the AIs' {yellow + blue} together.",
-                           "samurai_empires.describe.solo_standing", party=who, points=player, ais=yellow + blue))
+        said.append(
+            Phrase(
+                f"{who} {player} against the AIs' {yellow + blue} together.",
+                "samurai_empires.describe.solo_standing",
+                party=who,
+                points=player,
+                ais=yellow + blue,
+            )
+        )
         said += solo_era.end_era(state)
     if era == ERAS:
         state["phase"] = "final_score"
@@ -83,17 +94,31 @@ def _era_score(state: dict, move: dict) -> Phrase:
     order = ", ".join(party_name(state, p) for p in state["turn_order"])
     names = words([party_phrase(state, p) for p in state["turn_order"]], "site.list", ", ")
     if era < ERAS:
-        said.append(Phrase(f"Turn order for era {state['era']}: {order}.", "samurai_empires.describe.turn_order_era",
-                           era=state["era"], order=names))
+        said.append(
+            Phrase(
+                f"Turn order for era {state['era']}: {order}.",
+                "samurai_empires.describe.turn_order_era",
+                era=state["era"],
+                order=names,
+            )
+        )
     else:
         said.append(Phrase(f"Turn order: {order}.", "samurai_empires.describe.turn_order", order=names))
     return words(said, "site.sentences")
 
 
 def _scores(state: dict, points: list[int]) -> Phrase:
-    """"Aiko 12, Ren 9": each party's points."""
-    return words([Phrase(f"{party_name(state, p)} {n}", "samurai_empires.party_points", party=party_phrase(state, p),
-                         points=n) for p, n in enumerate(points)], "site.list", ", ")
+    """ "Aiko 12, Ren 9": each party's points."""
+    return words(
+        [
+            Phrase(
+                f"{party_name(state, p)} {n}", "samurai_empires.party_points", party=party_phrase(state, p), points=n
+            )
+            for p, n in enumerate(points)
+        ],
+        "site.list",
+        ", ",
+    )
 
 
 def _final_score(state: dict, move: dict) -> Phrase:
@@ -129,8 +154,9 @@ def _solo_move(state: dict, kind: str, move: dict) -> Phrase:
         else:
             state["solo"]["placed"][solo.PLAYER] += 1
             who = party_name(state, solo.PLAYER)
-            said = Phrase(f"{who} has no space to place a token on and passes.", "samurai_empires.describe.pass",
-                          party=who)
+            said = Phrase(
+                f"{who} has no space to place a token on and passes.", "samurai_empires.describe.pass", party=who
+            )
     if solo.planning_to_move(state) is None:
         solo_era.start_resolution(state)
     return said
@@ -158,14 +184,20 @@ class SamuraiEmpiresEngine:
             raise InvalidMove('A move is an object with a "type".', code="samurai_empires.not_an_object")
         kind = move.get("type")
         if not isinstance(kind, str) or kind not in MOVE_TYPES:
-            raise InvalidMove(f"Unknown move type; move types are {', '.join(MOVE_TYPES)}.",
-                              code="samurai_empires.unknown_move", params={"types": list(MOVE_TYPES)})
+            raise InvalidMove(
+                f"Unknown move type; move types are {', '.join(MOVE_TYPES)}.",
+                code="samurai_empires.unknown_move",
+                params={"types": list(MOVE_TYPES)},
+            )
         if state["phase"] == "over":
             raise IllegalMove("The game is over.", code="samurai_empires.game_over")
         allowed = open_moves(state)
         if kind not in allowed:
-            raise IllegalMove(f"{kind.replace('_', ' ').capitalize()} is not open now; open moves: "
-                              f"{', '.join(allowed)}.", code="samurai_empires.not_now", params={"open": allowed})
+            raise IllegalMove(
+                f"{kind.replace('_', ' ').capitalize()} is not open now; open moves: {', '.join(allowed)}.",
+                code="samurai_empires.not_now",
+                params={"open": allowed},
+            )
         new = copy_json(state)
         if kind == "era_score":
             said = _era_score(new, move)
@@ -226,10 +258,18 @@ def solo_hint(state: dict) -> dict:
         "next_cover_cost": s["player_covers"] + 1 if s["player_covers"] < 2 else None,
         "seeding": dict(s["seeding"]),
         "player": copy_json(s["player"]),
-        "ais": {ai: {"deck": len(s["ais"][ai]["deck"]), "board": copy_json(s["ais"][ai]["board"]),
-                     "face_down_tokens": sum(s["ais"][ai]["tokens"].values()),
-                     **{k: copy_json(s["ais"][ai][k]) for k in
-                        ("armies", "castles", "supply", "resources", "influence", "points")}} for ai in AIS},
+        "ais": {
+            ai: {
+                "deck": len(s["ais"][ai]["deck"]),
+                "board": copy_json(s["ais"][ai]["board"]),
+                "face_down_tokens": sum(s["ais"][ai]["tokens"].values()),
+                **{
+                    k: copy_json(s["ais"][ai][k])
+                    for k in ("armies", "castles", "supply", "resources", "influence", "points")
+                },
+            }
+            for ai in AIS
+        },
         "destiny": copy_json(s["destiny"]),
         "victory": {"player": player, "ais": yellow + blue, "ahead": player > yellow + blue},
     }

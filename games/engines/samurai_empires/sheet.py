@@ -22,8 +22,12 @@ from games.engines.samurai_empires.board import (
 from games.engines.samurai_empires.checks import check_int, check_list, check_object, check_text
 
 ERA_FIELDS = ("regions", "shrines", "sieges", "other", "trained")
-TRAINED = {"samurai": ARMIES_PER_HOUSE, "archers": ARCHERS_PER_PLAYER, "elites": ARMIES_PER_HOUSE,
-           "general": GENERALS_PER_PLAYER}
+TRAINED = {
+    "samurai": ARMIES_PER_HOUSE,
+    "archers": ARCHERS_PER_PLAYER,
+    "elites": ARMIES_PER_HOUSE,
+    "general": GENERALS_PER_PLAYER,
+}
 
 
 def party_name(state: dict, party: int) -> str:
@@ -64,13 +68,19 @@ def _check_trained(state: dict, party: int, value: object, who: str) -> dict | N
     if value is None:
         return None
     if state["parties"][party]["training_ground"] is None:
-        raise _illegal(f"{who} plays without a Training Ground, so has no trained armies to record.",
-                       "no_training_ground", party=party)
+        raise _illegal(
+            f"{who} plays without a Training Ground, so has no trained armies to record.",
+            "no_training_ground",
+            party=party,
+        )
     trained = check_object(value, f"{who}'s trained armies", optional=tuple(TRAINED))
     out = {k: check_int(trained.get(k, 0), f"{who}'s {k}", high=high) for k, high in TRAINED.items()}
     if out["samurai"] + out["elites"] > ARMIES_PER_HOUSE:
-        raise _illegal(f"{who} has {ARMIES_PER_HOUSE} Samurai meeples: Samurai and Elite Armies together cannot "
-                       "exceed that.", "too_many_samurai", party=party)
+        raise _illegal(
+            f"{who} has {ARMIES_PER_HOUSE} Samurai meeples: Samurai and Elite Armies together cannot exceed that.",
+            "too_many_samurai",
+            party=party,
+        )
     return out
 
 
@@ -84,17 +94,29 @@ def check_era_entry(state: dict, party: int, value: object) -> dict:
     if sieges and state["parties"][party]["training_ground"] is None:
         raise _illegal(f"{who} has no Archers: they come with the Training Grounds.", "no_archers", party=party)
     if trained is not None and sieges > trained["archers"]:
-        raise _illegal(f"{who} has {trained['archers']} trained Archer(s), so {sieges} cannot be besieging.",
-                       "sieges_over_archers", party=party, sieges=sieges, archers=trained["archers"])
+        raise _illegal(
+            f"{who} has {trained['archers']} trained Archer(s), so {sieges} cannot be besieging.",
+            "sieges_over_archers",
+            party=party,
+            sieges=sieges,
+            archers=trained["archers"],
+        )
     opponents_castles = CASTLES_PER_HOUSE * (len(state["parties"]) - 1)
     if sieges > opponents_castles:
-        raise _illegal(f"Opponents have at most {opponents_castles} Castles for {who}'s Archers to besiege.",
-                       "sieges_over_castles", party=party)
+        raise _illegal(
+            f"Opponents have at most {opponents_castles} Castles for {who}'s Archers to besiege.",
+            "sieges_over_castles",
+            party=party,
+        )
     others = []
     for i, other in enumerate(check_list(entry.get("other", []), f"{who}'s other points", longest=10)):
         o = check_object(other, f"{who}'s other points {i + 1}", required=("points", "note"))
-        others.append({"points": check_int(o["points"], f"{who}'s other points", low=-999, high=999),
-                       "note": check_text(o["note"], f"{who}'s note", longest=200)})
+        others.append(
+            {
+                "points": check_int(o["points"], f"{who}'s other points", low=-999, high=999),
+                "note": check_text(o["note"], f"{who}'s note", longest=200),
+            }
+        )
     row = {
         "regions": places,
         "region_points": region_points,
@@ -109,8 +131,13 @@ def check_era_entry(state: dict, party: int, value: object) -> dict:
 
 
 def era_row_total(row: dict) -> int:
-    return row["region_points"] + row["shrines"] + row["siege_points"] + row["actions"] + sum(
-        o["points"] for o in row["other"])
+    return (
+        row["region_points"]
+        + row["shrines"]
+        + row["siege_points"]
+        + row["actions"]
+        + sum(o["points"] for o in row["other"])
+    )
 
 
 def check_final_entry(state: dict, party: int, value: object, *, resources: dict | None = None) -> dict:
@@ -189,12 +216,17 @@ def solo_outcome(state: dict) -> Outcome:
     """'Have more points than the two houses combined at the end of the game' (a tie is not more: a loss)."""
     player, yellow, blue = totals(state)
     won = player > yellow + blue
-    tiebreak = Phrase("solo victory: more points than the two AIs combined", "samurai_empires.tiebreak.solo_victory") \
-        if won else Phrase("solo defeat: not more points than the two AIs combined",
-                           "samurai_empires.tiebreak.solo_defeat")
+    tiebreak = (
+        Phrase("solo victory: more points than the two AIs combined", "samurai_empires.tiebreak.solo_victory")
+        if won
+        else Phrase("solo defeat: not more points than the two AIs combined", "samurai_empires.tiebreak.solo_defeat")
+    )
     placing = Placing(seat=0, rank=1 if won else 2, score=player, tiebreak=tiebreak)
-    return Outcome("solo_victory" if won else "solo_defeat", (placing,),
-                   {"breakdown": breakdown(state), "player": player, "ais": yellow + blue, "won": won})
+    return Outcome(
+        "solo_victory" if won else "solo_defeat",
+        (placing,),
+        {"breakdown": breakdown(state), "player": player, "ais": yellow + blue, "won": won},
+    )
 
 
 def explain(placings: list[Placing]) -> str:
@@ -212,8 +244,15 @@ def breakdown(state: dict) -> list[dict]:
     for party, info in enumerate(state["parties"]):
         eras = [era_row_total(era[party]) for era in state["sheet"]["eras"]]
         final = (state["sheet"]["final"] or [None] * len(scores))[party]
-        rows.append({"party": party, "name": info["name"], "eras": eras,
-                     "influence_points": final["influence_points"] if final else 0,
-                     "resource_points": final["resource_points"] if final else 0,
-                     "resources": resources_held(final) if final else None, "total": scores[party]})
+        rows.append(
+            {
+                "party": party,
+                "name": info["name"],
+                "eras": eras,
+                "influence_points": final["influence_points"] if final else 0,
+                "resource_points": final["resource_points"] if final else 0,
+                "resources": resources_held(final) if final else None,
+                "total": scores[party],
+            }
+        )
     return rows

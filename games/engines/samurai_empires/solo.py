@@ -1,18 +1,18 @@
 """The solo mode's table: set-up, the AIs' decks, and the planning phase (rulebook "Solo Mode").
 
-    solo = {
-      "seeding":  {resource-slot province: "bushido" | "food"}
-      "ais":      {"yellow"|"blue": {"deck": [[region, location]] top first, "board": cards played this era,
-                   "unused": cards not (yet) in the deck, "tokens": {action: face-down left}, "armies": {province: n},
-                   "castles": [province], "supply": armies left, "resources": {"bushido", "food"},
-                   "influence": {region: n}, "points": VP from its actions this era}}
-      "player":   {"armies": {province: n}, "castles": [province]}   as the player reports them
-      "destiny":  {"deck": {region: n}, "drawn": {region: n}, "history": [{"era": e, "region": r}]}
-      "round":    1 | 2;  "placed": [tokens placed this round per party]
-      "spaces":   {region: [[token, ...] per space, top first]}, token = {"party", "card", "round", "action"}
-      "covered":  [parties whose token was covered this era];  "player_covers": enemy tokens the player covered
-      "queue":    [[region, space]] still to resolve this round;  "last": what the last step did, in words
-    }
+solo = {
+  "seeding":  {resource-slot province: "bushido" | "food"}
+  "ais":      {"yellow"|"blue": {"deck": [[region, location]] top first, "board": cards played this era,
+               "unused": cards not (yet) in the deck, "tokens": {action: face-down left}, "armies": {province: n},
+               "castles": [province], "supply": armies left, "resources": {"bushido", "food"},
+               "influence": {region: n}, "points": VP from its actions this era}}
+  "player":   {"armies": {province: n}, "castles": [province]}   as the player reports them
+  "destiny":  {"deck": {region: n}, "drawn": {region: n}, "history": [{"era": e, "region": r}]}
+  "round":    1 | 2;  "placed": [tokens placed this round per party]
+  "spaces":   {region: [[token, ...] per space, top first]}, token = {"party", "card", "round", "action"}
+  "covered":  [parties whose token was covered this era];  "player_covers": enemy tokens the player covered
+  "queue":    [[region, space]] still to resolve this round;  "last": what the last step did, in words
+}
 """
 
 from __future__ import annotations
@@ -94,8 +94,11 @@ def _seed_map(state: dict, entered: object) -> dict:
                 raise _illegal(f"The map holds {counts[kind]} {kind} seed tokens.", "seeding_count", kind=kind)
         for region, names in slots.items():
             if {out[s] for s in names} != set(RESOURCES):
-                raise _illegal(f"Every region needs at least 1 Bushido and 1 Food; {region} does not have both.",
-                               "seeding_region", region=region)
+                raise _illegal(
+                    f"Every region needs at least 1 Bushido and 1 Food; {region} does not have both.",
+                    "seeding_region",
+                    region=region,
+                )
         return out
     out = {}
     rest: list[str] = []
@@ -127,17 +130,27 @@ def set_up(state: dict, seeding: object) -> None:
                 unused.remove(card)
         rng.shuffle(state, deck)
         solo["ais"][ai] = {
-            "deck": deck, "board": [], "unused": unused, "tokens": dict(state["board"]["order_tokens"]),
-            "armies": {}, "castles": [], "supply": ARMIES_PER_HOUSE, "resources": {k: 0 for k in RESOURCES},
-            "influence": {r: 0 for r in regions}, "points": 0,
+            "deck": deck,
+            "board": [],
+            "unused": unused,
+            "tokens": dict(state["board"]["order_tokens"]),
+            "armies": {},
+            "castles": [],
+            "supply": ARMIES_PER_HOUSE,
+            "resources": {k: 0 for k in RESOURCES},
+            "influence": {r: 0 for r in regions},
+            "points": 0,
         }
     capitals = [p["name"] for r in state["board"]["regions"] for p in r["provinces"] if p["kind"] == "capital"]
     solo["player"] = {"armies": {c: PLAYER_START_ARMIES for c in capitals}, "castles": []}
     destiny = dict(state["board"]["destiny_deck"])
     for region in regions:  # "Take 1 Destiny card for each of the regions"
         destiny[region] -= 1
-    solo["destiny"] = {"deck": destiny, "drawn": {r: 1 for r in regions},
-                       "history": [{"era": 0, "region": r} for r in regions]}
+    solo["destiny"] = {
+        "deck": destiny,
+        "drawn": {r: 1 for r in regions},
+        "history": [{"era": 0, "region": r} for r in regions],
+    }
     solo["last"] = None
     start_era(state)
 
@@ -225,8 +238,11 @@ def ai_plan(state: dict, party: int) -> Phrase:
     ai["deck"] += set_aside  # "The card/s that are unused are placed on the bottom of the deck."
     if chosen is None or space is None:  # both are set together, when a card's region has a space
         state["solo"]["placed"][party] += 1
-        return Phrase(f"{name} has no card whose region has room for a token, and places none.",
-                      "samurai_empires.describe.ai_no_card", party=party_phrase(state, party))
+        return Phrase(
+            f"{name} has no card whose region has room for a token, and places none.",
+            "samurai_empires.describe.ai_no_card",
+            party=party_phrase(state, party),
+        )
     ai["board"].append(chosen)
     put_token(state, party, chosen[0], space, chosen)
     text = [f"{name} draws {card_name(chosen)}"]
@@ -237,13 +253,21 @@ def ai_plan(state: dict, party: int) -> Phrase:
     if provinces and all(ai["armies"].get(p, 0) for p in provinces):
         action = next(r for r in state["board"]["regions"] if r["name"] == chosen[0])["spaces"][space]
         what = neutral_action(state, party, chosen, action)
-        done = Phrase(f"it has Armies in every matching province, so does the neutral action: {what}",
-                      "samurai_empires.ai.neutral_action", what=what)
+        done = Phrase(
+            f"it has Armies in every matching province, so does the neutral action: {what}",
+            "samurai_empires.ai.neutral_action",
+            what=what,
+        )
     else:
         done = recruit_on_empty(state, party, provinces)
     text.append(f"; {done}")
-    params = {"party": party_phrase(state, party), "card": card_phrase(chosen), "space": space + 1,
-              "region": chosen[0], "done": done}
+    params = {
+        "party": party_phrase(state, party),
+        "card": card_phrase(chosen),
+        "space": space + 1,
+        "region": chosen[0],
+        "done": done,
+    }
     if set_aside:
         params["set_aside"] = words([card_phrase(c) for c in set_aside], "site.list", ", ")
         return Phrase("".join(text) + ".", "samurai_empires.describe.ai_plan_set_aside", **params)
@@ -259,8 +283,13 @@ def player_place(state: dict, move: dict) -> Phrase:
     cost = 0
     if stack:
         if not coverable(state, stack):
-            raise _illegal(f"Space {space + 1} of {region} cannot be covered: a token is covered at most once, and "
-                           "each party's tokens at most once an era.", "cannot_cover", region=region, space=space + 1)
+            raise _illegal(
+                f"Space {space + 1} of {region} cannot be covered: a token is covered at most once, and "
+                "each party's tokens at most once an era.",
+                "cannot_cover",
+                region=region,
+                space=space + 1,
+            )
         if stack[0]["party"] != PLAYER:
             state["solo"]["player_covers"] += 1
             cost = state["solo"]["player_covers"]  # 1 Bushido for the first enemy token, 2 for the second
@@ -268,11 +297,23 @@ def player_place(state: dict, move: dict) -> Phrase:
     who = party_name(state, PLAYER)
     if cost:
         covered = stack[0]["party"]
-        return Phrase(f"{who} places a token on space {space + 1} of {region}, paying {cost} Bushido to cover "
-                      f"{party_name(state, covered)}'s token.", "samurai_empires.describe.place_covering", party=who,
-                      space=space + 1, region=region, cost=cost, covered=party_phrase(state, covered))
-    return Phrase(f"{who} places a token on space {space + 1} of {region}.", "samurai_empires.describe.place",
-                  party=who, space=space + 1, region=region)
+        return Phrase(
+            f"{who} places a token on space {space + 1} of {region}, paying {cost} Bushido to cover "
+            f"{party_name(state, covered)}'s token.",
+            "samurai_empires.describe.place_covering",
+            party=who,
+            space=space + 1,
+            region=region,
+            cost=cost,
+            covered=party_phrase(state, covered),
+        )
+    return Phrase(
+        f"{who} places a token on space {space + 1} of {region}.",
+        "samurai_empires.describe.place",
+        party=who,
+        space=space + 1,
+        region=region,
+    )
 
 
 def report(state: dict, move: dict) -> Phrase:
@@ -287,8 +328,9 @@ def report(state: dict, move: dict) -> Phrase:
     player = state["solo"]["player"]
     castles = player["castles"]
     if "castles" in m:
-        castles = [check_choice(c, "castle", provinces) for c in check_list(m["castles"], "castles",
-                                                                            longest=CASTLES_PER_HOUSE)]
+        castles = [
+            check_choice(c, "castle", provinces) for c in check_list(m["castles"], "castles", longest=CASTLES_PER_HOUSE)
+        ]
         taken = {c for ai in state["solo"]["ais"].values() for c in ai["castles"]}
         if len(set(castles)) != len(castles) or taken & set(castles):
             raise _illegal("A province holds one Castle.", "castle_taken")
@@ -297,7 +339,9 @@ def report(state: dict, move: dict) -> Phrase:
     who = party_name(state, PLAYER)
     if not out:
         return Phrase(f"{who} reports their Armies: none.", "samurai_empires.describe.report_none", party=who)
-    armies_said = words([Phrase(f"{n} in {p}", "samurai_empires.n_in", n=n, province=p) for p, n in out.items()],
-                        "site.list", ", ")
-    return Phrase(f"{who} reports their Armies: {shown}.", "samurai_empires.describe.report", party=who,
-                  armies=armies_said)
+    armies_said = words(
+        [Phrase(f"{n} in {p}", "samurai_empires.n_in", n=n, province=p) for p, n in out.items()], "site.list", ", "
+    )
+    return Phrase(
+        f"{who} reports their Armies: {shown}.", "samurai_empires.describe.report", party=who, armies=armies_said
+    )

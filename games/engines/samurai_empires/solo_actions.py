@@ -39,11 +39,23 @@ def recruit(state: dict, party: int, provinces: list[str], each: int) -> Phrase:
                 ai["supply"] -= 1
                 placed.append(province)
     if not placed:
-        return Phrase("it recruits no Army (3 in the province already, or none left in its supply)",
-                      "samurai_empires.ai.recruits_none")
-    armies = words([Phrase(f"{placed.count(p)} Army in {p}" if placed.count(p) == 1
-                           else f"{placed.count(p)} Armies in {p}", "samurai_empires.armies_in", n=placed.count(p),
-                           province=p) for p in dict.fromkeys(placed)], "site.list", ", ")
+        return Phrase(
+            "it recruits no Army (3 in the province already, or none left in its supply)",
+            "samurai_empires.ai.recruits_none",
+        )
+    armies = words(
+        [
+            Phrase(
+                f"{placed.count(p)} Army in {p}" if placed.count(p) == 1 else f"{placed.count(p)} Armies in {p}",
+                "samurai_empires.armies_in",
+                n=placed.count(p),
+                province=p,
+            )
+            for p in dict.fromkeys(placed)
+        ],
+        "site.list",
+        ", ",
+    )
     return Phrase(f"it recruits {armies}", "samurai_empires.ai.recruits", armies=armies)
 
 
@@ -77,9 +89,15 @@ def attack(state: dict, party: int, card: list, *, token: bool) -> Phrase:
             if victim is None:
                 break
             remove_army(state, victim, province)
-            done.append(Phrase(f"1 of {party_name(state, victim)}'s Armies in {province}",
-                               "samurai_empires.armies_of_in", n=1, party=party_phrase(state, victim),
-                               province=province))
+            done.append(
+                Phrase(
+                    f"1 of {party_name(state, victim)}'s Armies in {province}",
+                    "samurai_empires.armies_of_in",
+                    n=1,
+                    party=party_phrase(state, victim),
+                    province=province,
+                )
+            )
     if not done:
         return Phrase("no enemy Army stands where it attacks", "samurai_empires.ai.no_enemy")
     destroyed = words(done, "site.list", ", ")
@@ -120,8 +138,11 @@ def castle_site(state: dict, party: int, card: list) -> str | None:
         return None
     standing = {c for a in state["solo"]["ais"].values() for c in a["castles"]}
     standing |= set(state["solo"]["player"]["castles"])
-    sites = [p for p in matching(state, card)
-             if ai["armies"].get(p) and province_kind(state, p) != "capital" and p not in standing]
+    sites = [
+        p
+        for p in matching(state, card)
+        if ai["armies"].get(p) and province_kind(state, p) != "capital" and p not in standing
+    ]
     return sites[-1] if sites else None
 
 

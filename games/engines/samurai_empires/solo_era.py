@@ -22,8 +22,11 @@ def start_resolution(state: dict) -> None:
     order = [(r["name"], i) for r in state["board"]["regions"] for i in range(len(r["spaces"]))]
     if solo["round"] == 1:
         order.reverse()
-    solo["queue"] = [[region, space] for region, space in order
-                     if solo["spaces"][region][space] and solo["spaces"][region][space][-1]["round"] == solo["round"]]
+    solo["queue"] = [
+        [region, space]
+        for region, space in order
+        if solo["spaces"][region][space] and solo["spaces"][region][space][-1]["round"] == solo["round"]
+    ]
     state["phase"] = "resolution"
     _next(state)
 
@@ -42,13 +45,22 @@ def ai_resolve(state: dict, party: int) -> Phrase:
     ai = ai_of(state, party)
     action = rng.pick_counted(state, ai["tokens"])
     token["action"] = action
-    what = token_action(state, party, token["card"], action) if action else Phrase(
-        "it has no face-down token left", "samurai_empires.ai.no_token")
+    what = (
+        token_action(state, party, token["card"], action)
+        if action
+        else Phrase("it has no face-down token left", "samurai_empires.ai.no_token")
+    )
     _next(state)
     shown = ACTION_NAMES.get(action, "nothing") if action else "nothing"
-    return Phrase(f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}.",
-                  "samurai_empires.describe.ai_reveals", party=party_phrase(state, party), action=action or "none",
-                  space=space + 1, region=region, what=what)
+    return Phrase(
+        f"{party_name(state, party)} reveals {shown} on space {space + 1} of {region}: {what}.",
+        "samurai_empires.describe.ai_reveals",
+        party=party_phrase(state, party),
+        action=action or "none",
+        space=space + 1,
+        region=region,
+        what=what,
+    )
 
 
 def player_resolve(state: dict, move: dict) -> Phrase:
@@ -65,19 +77,35 @@ def player_resolve(state: dict, move: dict) -> Phrase:
             for _ in range(n):
                 remove_army(state, party, province)
             if n:
-                destroyed.append(Phrase(f"{n} of {party_name(state, party)}'s Armies in {province}",
-                                        "samurai_empires.armies_of_in", n=n, party=party_phrase(state, party),
-                                        province=province))
+                destroyed.append(
+                    Phrase(
+                        f"{n} of {party_name(state, party)}'s Armies in {province}",
+                        "samurai_empires.armies_of_in",
+                        n=n,
+                        party=party_phrase(state, party),
+                        province=province,
+                    )
+                )
     region, space = state["solo"]["queue"].pop(0)
     _next(state)
     who = party_name(state, PLAYER)
     if destroyed:
         done = words(destroyed, "site.list", ", ")
-        return Phrase(f"{who} resolves the token on space {space + 1} of {region}, destroying {done}.",
-                      "samurai_empires.describe.resolve_destroying", party=who, space=space + 1, region=region,
-                      destroyed=done)
-    return Phrase(f"{who} resolves the token on space {space + 1} of {region}.", "samurai_empires.describe.resolve",
-                  party=who, space=space + 1, region=region)
+        return Phrase(
+            f"{who} resolves the token on space {space + 1} of {region}, destroying {done}.",
+            "samurai_empires.describe.resolve_destroying",
+            party=who,
+            space=space + 1,
+            region=region,
+            destroyed=done,
+        )
+    return Phrase(
+        f"{who} resolves the token on space {space + 1} of {region}.",
+        "samurai_empires.describe.resolve",
+        party=who,
+        space=space + 1,
+        region=region,
+    )
 
 
 def _next(state: dict) -> None:
@@ -117,8 +145,14 @@ def end_era(state: dict) -> list[Phrase]:
             break
         solo["destiny"]["drawn"][region] += 1
         solo["destiny"]["history"].append({"era": era, "region": region})
-        notes.append(Phrase(f"Destiny card: {region} (its {solo['destiny']['drawn'][region]}).",
-                            "samurai_empires.era.destiny_card", region=region, drawn=solo["destiny"]["drawn"][region]))
+        notes.append(
+            Phrase(
+                f"Destiny card: {region} (its {solo['destiny']['drawn'][region]}).",
+                "samurai_empires.era.destiny_card",
+                region=region,
+                drawn=solo["destiny"]["drawn"][region],
+            )
+        )
         if solo["destiny"]["drawn"][region] in EVEN_DESTINY:  # 8. 'Add Location cards'
             notes += add_location_cards(state, region)
     for ai in AIS:
@@ -135,12 +169,25 @@ def add_location_cards(state: dict, region: str) -> list[Phrase]:
         own = state["solo"]["ais"][ai]
         choices = [c for c in own["unused"] if c[0] == region]
         if not choices:
-            notes.append(Phrase(f"{ai.capitalize()} AI has no {region} location card left to add.",
-                                "samurai_empires.era.no_location_card", ai=ai, region=region))
+            notes.append(
+                Phrase(
+                    f"{ai.capitalize()} AI has no {region} location card left to add.",
+                    "samurai_empires.era.no_location_card",
+                    ai=ai,
+                    region=region,
+                )
+            )
             continue
         card = choices[rng.below(state, len(choices))]
         own["unused"].remove(card)
         own["deck"].append(card)
-        notes.append(Phrase(f"{ai.capitalize()} AI adds the {region} {card[1].capitalize()} location card to its deck.",
-                            "samurai_empires.era.location_card_added", ai=ai, region=region, location=card[1]))
+        notes.append(
+            Phrase(
+                f"{ai.capitalize()} AI adds the {region} {card[1].capitalize()} location card to its deck.",
+                "samurai_empires.era.location_card_added",
+                ai=ai,
+                region=region,
+                location=card[1],
+            )
+        )
     return notes

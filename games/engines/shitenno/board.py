@@ -111,37 +111,56 @@ def check_troop_card(card: object) -> str:
     if isinstance(card, str) and "+" in card:
         reordered = "+".join(sorted(card.split("+"), key=lambda t: TROOPS.index(t) if t in TROOPS else 9))
         if reordered in TROOP_DECK:
-            raise invalid(f"Unknown troop card {card!r}; did you mean {reordered!r}?", "card_reordered",
-                          card=card, reordered=reordered)
+            raise invalid(
+                f"Unknown troop card {card!r}; did you mean {reordered!r}?",
+                "card_reordered",
+                card=card,
+                reordered=reordered,
+            )
     raise invalid(
         f"Unknown troop card {card!r}; troop cards are {', '.join(TROOPS)} or doubles such as 'bushi+sohei'.",
-        "unknown_card", card=repr(card)[:40], troops=", ".join(TROOPS),
+        "unknown_card",
+        card=repr(card)[:40],
+        troops=", ".join(TROOPS),
     )
 
 
 def check_troop(troop: object, what: str = "troop") -> str:
     if isinstance(troop, str) and troop in TROOPS:
         return troop
-    raise invalid(f"Unknown {what} {troop!r}; troops are {', '.join(TROOPS)}.", "unknown_troop",
-                  value=repr(troop)[:40], troops=", ".join(TROOPS))
+    raise invalid(
+        f"Unknown {what} {troop!r}; troops are {', '.join(TROOPS)}.",
+        "unknown_troop",
+        value=repr(troop)[:40],
+        troops=", ".join(TROOPS),
+    )
 
 
 def check_koku(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and str(value) in KOKU_DECK:
         return value
-    raise invalid(f"Unknown koku card {value!r}; koku cards are worth 1, 2 or 3.", "unknown_koku",
-                  value=repr(value)[:40])
+    raise invalid(
+        f"Unknown koku card {value!r}; koku cards are worth 1, 2 or 3.", "unknown_koku", value=repr(value)[:40]
+    )
 
 
 def check_province(slug: object) -> Province:
     if isinstance(slug, str) and slug in PROVINCES:
         return PROVINCES[slug]
-    raise invalid(f"Unknown province {slug!r}; provinces are {', '.join(PROVINCES)}.", "unknown_province",
-                  value=repr(slug)[:40], provinces=", ".join(PROVINCES))
+    raise invalid(
+        f"Unknown province {slug!r}; provinces are {', '.join(PROVINCES)}.",
+        "unknown_province",
+        value=repr(slug)[:40],
+        provinces=", ".join(PROVINCES),
+    )
 
 
 def check_title(title: object) -> str:
     if isinstance(title, str) and title in TITLES:
         return title
-    raise invalid(f"Unknown title {title!r}; titles are {', '.join(TITLES)}.", "unknown_title",
-                  value=repr(title)[:40], titles=", ".join(TITLES))
+    raise invalid(
+        f"Unknown title {title!r}; titles are {', '.join(TITLES)}.",
+        "unknown_title",
+        value=repr(title)[:40],
+        titles=", ".join(TITLES),
+    )

@@ -60,11 +60,16 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
         raise invalid('A move is an object with "type" and "seat".', "not_an_object")
     kind, seat = move.get("type"), move.get("seat")
     if not isinstance(kind, str) or kind not in HANDLERS:
-        raise invalid(f"Unknown move type {kind!r}; move types are {', '.join(HANDLERS)}.", "unknown_type",
-                      value=repr(kind)[:40], types=", ".join(HANDLERS))
+        raise invalid(
+            f"Unknown move type {kind!r}; move types are {', '.join(HANDLERS)}.",
+            "unknown_type",
+            value=repr(kind)[:40],
+            types=", ".join(HANDLERS),
+        )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["generals"]):
         raise invalid(
-            f'"seat" is the seat index of the player moving, 0 to {len(state["generals"]) - 1}.', "bad_seat",
+            f'"seat" is the seat index of the player moving, 0 to {len(state["generals"]) - 1}.',
+            "bad_seat",
             last=len(state["generals"]) - 1,
         )
     unknown = set(move) - {"type", "seat"} - FIELDS[kind]
@@ -72,7 +77,9 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
         takes = ", ".join(sorted(FIELDS[kind])) or "no other field"
         raise invalid(
             f"Unknown field(s) in a {kind} move: {', '.join(sorted(map(str, unknown)))}; it takes {takes}.",
-            "unknown_fields", type=kind, fields=", ".join(sorted(map(str, unknown)))[:80],
+            "unknown_fields",
+            type=kind,
+            fields=", ".join(sorted(map(str, unknown)))[:80],
             allowed=", ".join(sorted(FIELDS[kind])) or "-",
         )
     if state["phase"] == "over":
@@ -80,14 +87,20 @@ def check_move(state: dict, move: object) -> tuple[str, int]:
     mover = to_move(state)
     assert mover is not None  # sharing and provinces always have a general to move; "over" was refused above
     if seat != mover:
-        raise illegal(f"It is {general_name(state, mover)}'s turn, not {general_name(state, seat)}'s.", "not_your_turn",
-                      mover=general_name(state, mover), general=general_name(state, seat))
+        raise illegal(
+            f"It is {general_name(state, mover)}'s turn, not {general_name(state, seat)}'s.",
+            "not_your_turn",
+            mover=general_name(state, mover),
+            general=general_name(state, seat),
+        )
     allowed = open_moves(state)
     if kind not in allowed:
         raise illegal(
-            f"{general_name(state, seat)} cannot {kind.replace('_', ' ')} now; "
-            f"open moves: {', '.join(allowed)}.",
-            "not_now", general=general_name(state, seat), move=kind, open=list(allowed),
+            f"{general_name(state, seat)} cannot {kind.replace('_', ' ')} now; open moves: {', '.join(allowed)}.",
+            "not_now",
+            general=general_name(state, seat),
+            move=kind,
+            open=list(allowed),
         )
     return kind, seat
 
@@ -101,8 +114,7 @@ def end_input(state: dict) -> dict:
         "provinces": {p: [{"seat": s, "face": f} for s, f in kamons] for p, kamons in state["board"].items()},
         "kokus": [hand["kokus"] for hand in state["hands"]],
         "troops": [
-            [card for card, n in sorted(hand["troops"].items()) for _ in range(n)]
-            + ["hidden"] * hand["hidden"]
+            [card for card, n in sorted(hand["troops"].items()) for _ in range(n)] + ["hidden"] * hand["hidden"]
             for hand in state["hands"]
         ],
         "tiles": [hand["tiles"] for hand in state["hands"]],
@@ -157,9 +169,7 @@ class ShitennoEngine:
             "year": state["year"],
             "to_move": seat,
             "moves": open_moves(state),
-            "titles": {
-                GENERALS[g]: TITLE_NAMES[t] for g, t in zip(state["generals"], state["titles"], strict=True)
-            },
+            "titles": {GENERALS[g]: TITLE_NAMES[t] for g, t in zip(state["generals"], state["titles"], strict=True)},
             "stock": list(state["stock"]),
             "favour": self.score(state),
             "hands": copy_json(state["hands"]),
@@ -212,6 +222,9 @@ class ShitennoEngine:
         if not checked:
             self.apply(state, move)  # a move is described only once it is known to be legal
         kind = move["type"]
-        said = (provinces.describe(state, move) if kind in ("place", "take_card", "end_turn")
-                else sharing.describe(state, move))
+        said = (
+            provinces.describe(state, move)
+            if kind in ("place", "take_card", "end_turn")
+            else sharing.describe(state, move)
+        )
         return Phrase(f"Year {state['year']} — {said}", "shitenno.year", year=state["year"], move=said)

@@ -59,9 +59,7 @@ class Payment:
         return Payment(self.troops, self.kokus, self.hatamoto, self.bonuses[:i] + self.bonuses[i + 1 :])
 
     def items(self) -> list[tuple[str, int]]:
-        items = [("troops", i) for i in range(len(self.troops))] + [
-            ("kokus", i) for i in range(len(self.kokus))
-        ]
+        items = [("troops", i) for i in range(len(self.troops))] + [("kokus", i) for i in range(len(self.kokus))]
         if self.hatamoto:
             items.append(("hatamoto", 0))
         return items + [("bonuses", i) for i in range(len(self.bonuses))]
@@ -90,8 +88,11 @@ def parse_payment(raw: object) -> Payment:
         raise invalid('A placement needs a "payment": {"troops": [...], "kokus": [...], ...}.', "payment_missing")
     unknown = set(raw) - {"troops", "kokus", "hatamoto", "bonuses"}
     if unknown:
-        raise invalid(f"Unknown payment field(s): {', '.join(sorted(unknown))}.", "payment_fields",
-                      fields=", ".join(sorted(map(str, unknown)))[:80])
+        raise invalid(
+            f"Unknown payment field(s): {', '.join(sorted(unknown))}.",
+            "payment_fields",
+            fields=", ".join(sorted(map(str, unknown)))[:80],
+        )
     troops, kokus, bonuses = raw.get("troops", []), raw.get("kokus", []), raw.get("bonuses", [])
     if not isinstance(troops, list) or not isinstance(kokus, list) or not isinstance(bonuses, list):
         raise invalid('The payment\'s "troops", "kokus" and "bonuses" must be lists.', "payment_lists")
@@ -100,22 +101,18 @@ def parse_payment(raw: object) -> Payment:
     for bonus in bonuses:
         if not isinstance(bonus, dict) or bonus.get("tile") not in ("exchange", "plus_one"):
             raise invalid(
-                'Each bonus is {"tile": "exchange", "from": ..., "to": ...} '
-                'or {"tile": "plus_one", "on": ...}.', "bonus_shape",
+                'Each bonus is {"tile": "exchange", "from": ..., "to": ...} or {"tile": "plus_one", "on": ...}.',
+                "bonus_shape",
             )
         if bonus["tile"] == "exchange":
             source, target = bonus.get("from"), bonus.get("to")
-            source = (
-                check_koku(source) if isinstance(source, int) else check_troop(source, "troop to exchange")
-            )
+            source = check_koku(source) if isinstance(source, int) else check_troop(source, "troop to exchange")
             if target != "koku":
                 target = check_troop(target, 'exchange target (a troop or "koku")')
             parsed.append(("exchange", source, target))
         else:
             on = bonus.get("on")
-            parsed.append(
-                ("plus_one", on if on == "koku" else check_troop(on, '+1 target (a troop or "koku")'), None)
-            )
+            parsed.append(("plus_one", on if on == "koku" else check_troop(on, '+1 target (a troop or "koku")'), None))
     return Payment(
         troops=tuple(check_troop_card(c) for c in troops),
         kokus=tuple(check_koku(v) for v in kokus),
@@ -152,18 +149,25 @@ def _exchange(pool: Pool, a: str | int, b: str) -> Phrase | None:
     """The Exchange tile changes one troop or koku of the payment (a) into a troop or a koku (b)."""
     if isinstance(a, int):
         if a not in pool.kokus:
-            return Phrase(f"The Exchange tile has no Koku {a} card to change in this payment.",
-                          "shitenno.exchange_no_koku", value=a)
+            return Phrase(
+                f"The Exchange tile has no Koku {a} card to change in this payment.",
+                "shitenno.exchange_no_koku",
+                value=a,
+            )
         pool.kokus.remove(a)
     else:
         if not pool.troops.get(a):
-            return Phrase(f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment.",
-                          "shitenno.exchange_no_troop", troop=a)
+            return Phrase(
+                f"The Exchange tile has no {TROOP_NAMES[a]} to change in this payment.",
+                "shitenno.exchange_no_troop",
+                troop=a,
+            )
         pool.troops[a] -= 1
     if b == "koku":
         if isinstance(a, int):
-            return Phrase("The Exchange tile changes a koku into a troop, not into a koku.",
-                          "shitenno.exchange_koku_to_koku")
+            return Phrase(
+                "The Exchange tile changes a koku into a troop, not into a koku.", "shitenno.exchange_koku_to_koku"
+            )
         pool.kokus.append(1)
     else:
         pool.troops[b] = pool.troops.get(b, 0) + 1
@@ -178,8 +182,7 @@ def _plus_one(pool: Pool, a: str) -> Phrase | None:
         pool.koku_bonus += 1
     else:
         if not pool.troops.get(a):
-            return Phrase(f"The +1 tile needs a {TROOP_NAMES[a]} being played.", "shitenno.plus_one_no_troop",
-                          troop=a)
+            return Phrase(f"The +1 tile needs a {TROOP_NAMES[a]} being played.", "shitenno.plus_one_no_troop", troop=a)
         pool.troops[a] += 1
     return None
 
@@ -220,11 +223,12 @@ def _lost_halves(payment: Payment, pool: Pool) -> bool:
     to_koku = sum(1 for tile, _a, b in payment.bonuses if tile == "exchange" and b == "koku")
     left = sum(pool.troops.values())
     return left <= min(len(doubles), to_koku) and all(
-        any(troop in troops_on(card) for card in doubles) for troop in pool.troops)
+        any(troop in troops_on(card) for card in doubles) for troop in pool.troops
+    )
 
 
 def pays_with(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) -> str | None:
-    """"troops" or "kokus": how the pool pays the placement; None if it does not."""
+    """ "troops" or "kokus": how the pool pays the placement; None if it does not."""
     if pool.error:
         return None
     if all(pool.troops.get(t, 0) >= n for t, n in needed.items()):
@@ -238,8 +242,11 @@ def troops_phrase(troops: dict[str, int]) -> Phrase:
     """Troops counted by type, as a Phrase (troops_in_words() in the site's words)."""
     if not any(troops.get(t) for t in TROOPS):
         return Phrase("no troops", "shitenno.no_troops")
-    counts = [Phrase(f"{troops[t]} {TROOP_NAMES[t]}", "shitenno.troop_count", n=troops[t], troop=t)
-              for t in TROOPS if troops.get(t)]
+    counts = [
+        Phrase(f"{troops[t]} {TROOP_NAMES[t]}", "shitenno.troop_count", n=troops[t], troop=t)
+        for t in TROOPS
+        if troops.get(t)
+    ]
     return Phrase(troops_in_words(troops), "shitenno.troops", troops=counts)
 
 
@@ -258,14 +265,21 @@ def _shortfall(payment: Payment, pool: Pool, needed: dict[str, int], cost: int) 
         return Phrase(
             "A payment is all troops or all kokus (ruling 2); this one comes to "
             f"{pool.troops_in_words()} and {pool.koku_total} {'koku' if pool.koku_total == 1 else 'kokus'}.",
-            "shitenno.mixed_payment", troops=dict(pool.troops), kokus=pool.koku_total,
+            "shitenno.mixed_payment",
+            troops=dict(pool.troops),
+            kokus=pool.koku_total,
         )
     if pool.kokus:
-        return Phrase(f"costs {cost} kokus; you paid {pool.koku_total}", "shitenno.costs", cost=cost,
-                      paid=pool.koku_total)
+        return Phrase(
+            f"costs {cost} kokus; you paid {pool.koku_total}", "shitenno.costs", cost=cost, paid=pool.koku_total
+        )
     # Troops by type ({"bushi": 2}) as parameters: a simulation meets this refusal tens of thousands of times.
-    return Phrase(f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}", "shitenno.needs",
-                  needed=dict(needed), paid=dict(pool.troops))
+    return Phrase(
+        f"needs {troops_in_words(needed)}; you paid {pool.troops_in_words()}",
+        "shitenno.needs",
+        needed=dict(needed),
+        paid=dict(pool.troops),
+    )
 
 
 def check_payment(payment: Payment, province: str, position: int, top: str | None) -> Pool:
@@ -273,16 +287,24 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
     p = PROVINCES[province]
     needed, cost = requirement(province, top), p.positions[position - 1]
     if not payment.items():
-        raise illegal(f"{p.name} is paid with troop cards or koku cards; the payment is empty.", "empty_payment",
-                      province=province)
+        raise illegal(
+            f"{p.name} is paid with troop cards or koku cards; the payment is empty.",
+            "empty_payment",
+            province=province,
+        )
     pool = pool_of(payment)
     why = _shortfall(payment, pool, needed, cost)
     if why:
         if why.code == "shitenno.needs":
             raise illegal(f"{p.name} {why}.", "troops_short", province=province, **why.params)
         if why.code == "shitenno.costs":
-            raise illegal(f"{p.name}'s {ordinal(position)} position {why}.", "kokus_short", province=province,
-                          position=position, **why.params)
+            raise illegal(
+                f"{p.name}'s {ordinal(position)} position {why}.",
+                "kokus_short",
+                province=province,
+                position=position,
+                **why.params,
+            )
         raise illegal(why.text, why.code.removeprefix("shitenno."), **why.params)  # the code of a Phrase built above
     by_kokus = pays_with(payment, pool, needed, cost) == "kokus"
     for item in payment.items():
@@ -294,7 +316,9 @@ def check_payment(payment: Payment, province: str, position: int, top: str | Non
             raise illegal(
                 f"{_and([n.text for n in names])} {'are' if len(names) > 1 else 'is'} not needed: "
                 f"{p.name}'s {ordinal(position)} position is paid without {them}. Take {them} out of the payment.",
-                "not_needed_many" if len(names) > 1 else "not_needed", items=names, province=province,
+                "not_needed_many" if len(names) > 1 else "not_needed",
+                items=names,
+                province=province,
                 position=position,
             )
     return pool
@@ -306,8 +330,11 @@ def _without(payment: Payment, item: tuple[str, int]) -> tuple[Payment, list[Phr
     names = [payment.item_phrase(item)]
     smaller = payment.without(item)
     while pool_of(smaller).error:  # only a bonus tile errs: the first one with nothing to act on goes too
-        idle = next(i for i in range(len(smaller.bonuses)) if pool_of(
-            Payment(smaller.troops, smaller.kokus, smaller.hatamoto, smaller.bonuses[: i + 1])).error)
+        idle = next(
+            i
+            for i in range(len(smaller.bonuses))
+            if pool_of(Payment(smaller.troops, smaller.kokus, smaller.hatamoto, smaller.bonuses[: i + 1])).error
+        )
         tile = smaller.item_phrase(("bonuses", idle))
         # the code of a Phrase built above: only the first word's case changes
         names.append(Phrase(tile.text.replace("The ", "the ", 1), tile.code, **tile.params))
@@ -332,8 +359,7 @@ def payment_to_json(payment: Payment) -> dict:
 
 
 def payment_in_words(payment: Payment, pool: Pool, cost: int | None = None) -> str:
-    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost
-                       and _lost_halves(payment, pool)):
+    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost and _lost_halves(payment, pool)):
         paid = f"{pool.koku_total} kokus"
         if cost is not None and pool.koku_total > cost:
             paid += f", {pool.koku_total - cost} lost"
@@ -353,26 +379,31 @@ def payment_in_words(payment: Payment, pool: Pool, cost: int | None = None) -> s
 
 def payment_phrase(payment: Payment, pool: Pool, cost: int | None = None) -> Phrase:
     """payment_in_words() as a Phrase: what was paid, then each card and tile used."""
-    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost
-                       and _lost_halves(payment, pool)):
+    if pool.kokus and (not pool.troops or cost is not None and pool.koku_total >= cost and _lost_halves(payment, pool)):
         paid = Phrase(f"{pool.koku_total} kokus", "shitenno.paid_kokus", kokus=pool.koku_total)
         if cost is not None and pool.koku_total > cost:
-            paid = Phrase(f"{pool.koku_total} kokus, {pool.koku_total - cost} lost", "shitenno.paid_kokus_lost",
-                          kokus=pool.koku_total, lost=pool.koku_total - cost)
+            paid = Phrase(
+                f"{pool.koku_total} kokus, {pool.koku_total - cost} lost",
+                "shitenno.paid_kokus_lost",
+                kokus=pool.koku_total,
+                lost=pool.koku_total - cost,
+            )
     else:
         paid = troops_phrase(pool.troops)
     used = [Phrase(card_name(c), "shitenno.card", card=c) for c in payment.troops]
     used += [Phrase(f"Koku {v}", "shitenno.koku", value=v) for v in payment.kokus]
     if payment.hatamoto:
-        used.append(Phrase(f"Hatamoto as {TROOP_NAMES[payment.hatamoto]}", "shitenno.used.hatamoto",
-                           troop=payment.hatamoto))
+        used.append(
+            Phrase(f"Hatamoto as {TROOP_NAMES[payment.hatamoto]}", "shitenno.used.hatamoto", troop=payment.hatamoto)
+        )
     for tile, a, b in payment.bonuses:
         target = "koku" if b == "koku" else TROOP_NAMES.get(str(b), "")
         if tile == "exchange" and isinstance(a, int):
             used.append(Phrase(f"Exchange Koku {a} → {target}", "shitenno.used.exchange_koku", value=a, to=b))
         elif tile == "exchange":
-            used.append(Phrase(f"Exchange {TROOP_NAMES[str(a)]} → {target}", "shitenno.used.exchange_troop",
-                               troop=a, to=b))
+            used.append(
+                Phrase(f"Exchange {TROOP_NAMES[str(a)]} → {target}", "shitenno.used.exchange_troop", troop=a, to=b)
+            )
         else:
             on = "koku" if a == "koku" else TROOP_NAMES[str(a)]
             used.append(Phrase(f"+1 on {on}", "shitenno.used.plus_one", on=a))

@@ -117,12 +117,17 @@ def golden_candidates(state: dict, seat: int) -> list[dict]:
 
 def _check_tile_taken(state: dict, troop: str, bonus: object) -> str:
     if bonus not in BONUSES:
-        raise invalid(f'Name the bonus face of the tile taken: "bonus" is one of {", ".join(BONUSES)}.',
-                      "bonus_missing", bonuses=list(BONUSES))
+        raise invalid(
+            f'Name the bonus face of the tile taken: "bonus" is one of {", ".join(BONUSES)}.',
+            "bonus_missing",
+            bonuses=list(BONUSES),
+        )
     if state["tiles_taken"][troop][bonus] >= TILES_PER_KIND:
         raise illegal(
             f"Both {TROOP_NAMES[troop]} tiles with the {BONUS_NAMES[bonus]} bonus have already been taken.",
-            "bonus_gone", troop=troop, bonus=bonus,
+            "bonus_gone",
+            troop=troop,
+            bonus=bonus,
         )
     return str(bonus)
 
@@ -133,8 +138,12 @@ def _check_tile_revealed(state: dict, troop: object) -> str:
         1 for gate in state["gates"].values() if gate["top"] == troop
     )
     if shown >= TILES_PER_TROOP:
-        raise illegal(f"All {TILES_PER_TROOP} {TROOP_NAMES[troop]} tiles are already taken or on show.",
-                      "troop_tiles_gone", tiles=TILES_PER_TROOP, troop=troop)
+        raise illegal(
+            f"All {TILES_PER_TROOP} {TROOP_NAMES[troop]} tiles are already taken or on show.",
+            "troop_tiles_gone",
+            tiles=TILES_PER_TROOP,
+            troop=troop,
+        )
     return troop
 
 
@@ -148,15 +157,21 @@ def _kamon_to_place(state: dict, seat: int, who: str) -> None:
     if state["turn"]["placed"] >= KAMONS_PER_YEAR:
         raise illegal(
             f"{who} has already placed {KAMONS_PER_YEAR} kamons this year, the most a year allows.",
-            "kamons_per_year", general=who, most=KAMONS_PER_YEAR,
+            "kamons_per_year",
+            general=who,
+            most=KAMONS_PER_YEAR,
         )
 
 
 def _free_position(state: dict, province: Province) -> int:
     position = next_position(state, province.slug)
     if position is None:
-        raise illegal(f"{province.name} is full: all {POSITIONS} positions are taken.", "province_full",
-                      province=province.slug, positions=POSITIONS)
+        raise illegal(
+            f"{province.name} is full: all {POSITIONS} positions are taken.",
+            "province_full",
+            province=province.slug,
+            positions=POSITIONS,
+        )
     return position
 
 
@@ -166,7 +181,9 @@ def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment: Payment) -> N
         if holder(state, "hatamoto") != seat:
             raise illegal(
                 f"Only the Hatamoto may use the Hatamoto tile; {who} is {TITLE_NAMES[state['titles'][seat]]}.",
-                "not_hatamoto", general=who, title=state["titles"][seat],
+                "not_hatamoto",
+                general=who,
+                title=state["titles"][seat],
             )
         if state["turn"]["hatamoto_used"]:
             raise illegal("The Hatamoto tile may be used only once per turn.", "hatamoto_used")
@@ -176,7 +193,11 @@ def _bonus_tiles_to_pay(state: dict, seat: int, who: str, payment: Payment) -> N
             raise illegal(
                 f"{who} has {tiles[tile]} {BONUS_NAMES[tile]} {'tile' if tiles[tile] == 1 else 'tiles'}; "
                 f"the payment uses {payment.tiles_used(tile)}.",
-                "tiles_short", general=who, held=tiles[tile], bonus=tile, used=payment.tiles_used(tile),
+                "tiles_short",
+                general=who,
+                held=tiles[tile],
+                bonus=tile,
+                used=payment.tiles_used(tile),
             )
 
 
@@ -188,23 +209,37 @@ def _gate_tiles_seen(state: dict, province: Province, gate: dict, move: dict) ->
     if gate["tiles"]:
         bonus = _check_tile_taken(state, gate["top"], bonus)
     elif bonus is not None:
-        raise invalid(f'{province.name}\'s last position takes no bonus tile; leave "bonus" out.', "no_bonus_here",
-                      province=province.slug)
+        raise invalid(
+            f'{province.name}\'s last position takes no bonus tile; leave "bonus" out.',
+            "no_bonus_here",
+            province=province.slug,
+        )
     if gate["tiles"] > 1:
         if next_troop is None:
             raise invalid(
                 f'Name the troop face of the tile revealed on {province.name}\'s gate ("next_troop").',
-                "next_troop_missing", province=province.slug,
+                "next_troop_missing",
+                province=province.slug,
             )
         next_troop = _check_tile_revealed(state, next_troop)
     elif next_troop is not None:
-        raise invalid(f'No tile is left beneath on {province.name}\'s gate; leave "next_troop" out.',
-                      "no_next_troop", province=province.slug)
+        raise invalid(
+            f'No tile is left beneath on {province.name}\'s gate; leave "next_troop" out.',
+            "no_next_troop",
+            province=province.slug,
+        )
     return bonus, next_troop
 
 
-def _put_kamon(state: dict, seat: int, province: Province, position: int, payment: Payment, bonus: str | None,
-               next_troop: str | None) -> None:
+def _put_kamon(
+    state: dict,
+    seat: int,
+    province: Province,
+    position: int,
+    payment: Payment,
+    bonus: str | None,
+    next_troop: str | None,
+) -> None:
     """The paid kamon on the board: the bonus tiles spent, favour for the position and the title, the gate's
     tile taken."""
     turn, tiles, gate = state["turn"], state["hands"][seat]["tiles"], state["gates"][province.slug]
@@ -249,8 +284,9 @@ def take_card(state: dict, move: dict) -> None:
     if card is not None:
         card = check_troop_card(card)
     if not hand["tiles"]["card_taking"]:
-        raise illegal(f"{general_name(state, seat)} has no Card Taking tile.", "no_card_taking",
-                      general=general_name(state, seat))
+        raise illegal(
+            f"{general_name(state, seat)} has no Card Taking tile.", "no_card_taking", general=general_name(state, seat)
+        )
     if not troop_cards_available(state):
         raise illegal("The troop deck and the discards are empty: there is no card to take.", "no_card_to_take")
     draw_troop_cards(state, 1)
@@ -272,23 +308,30 @@ def end_turn(state: dict, move: dict) -> None:
         province = check_province(golden.get("province"))
         position = golden.get("position")
         if not isinstance(position, int) or isinstance(position, bool) or not 1 <= position <= POSITIONS:
-            raise invalid(f'"position" is 1 to {POSITIONS}, counted from the left.', "golden_position",
-                          positions=POSITIONS)
+            raise invalid(
+                f'"position" is 1 to {POSITIONS}, counted from the left.', "golden_position", positions=POSITIONS
+            )
         if holder(state, "sensei") != seat:
             raise illegal(
                 f"Only the Sensei may turn a kamon golden; {general_name(state, seat)} is not the Sensei.",
-                "not_sensei", general=general_name(state, seat),
+                "not_sensei",
+                general=general_name(state, seat),
             )
         kamons = state["board"][province.slug]
         if position > len(kamons) or kamons[position - 1][0] != seat:
             raise illegal(
                 f"{general_name(state, seat)} has no kamon on {province.name}'s {ordinal(position)} position.",
-                "golden_not_yours", general=general_name(state, seat), province=province.slug, position=position,
+                "golden_not_yours",
+                general=general_name(state, seat),
+                province=province.slug,
+                position=position,
             )
         if kamons[position - 1][1] == "golden":
             raise illegal(
                 f"The kamon on {province.name}'s {ordinal(position)} position is already golden.",
-                "already_golden", province=province.slug, position=position,
+                "already_golden",
+                province=province.slug,
+                position=position,
             )
         kamons[position - 1][1] = "golden"
     turn = state["turn"]
@@ -311,8 +354,15 @@ def describe(state: dict, move: dict) -> Phrase:
         paid = payment_in_words(payment, pool, province.positions[position - 1])
         paid_phrase = payment_phrase(payment, pool, province.positions[position - 1])
         text = f"{who} takes {province.name} {ordinal(position)} position for {paid}: +{score}"
-        said = Phrase(text, "shitenno.describe.place", general=who, province=province.slug, position=position,
-                      paid=paid_phrase, score=score)
+        said = Phrase(
+            text,
+            "shitenno.describe.place",
+            general=who,
+            province=province.slug,
+            position=position,
+            paid=paid_phrase,
+            score=score,
+        )
         if move.get("bonus"):
             tile = BONUS_NAMES[move["bonus"]]
             text += f"; takes {'an' if tile[0] in 'AEIOU' else 'a'} {tile} tile"
@@ -324,10 +374,13 @@ def describe(state: dict, move: dict) -> Phrase:
     if kind == "take_card":
         card = move.get("card")
         if card:
-            return Phrase(f"{who} uses Card Taking and draws a {card_name(card)} card, shown",
-                          "shitenno.describe.take_card_shown", general=who, card=card)
-        return Phrase(f"{who} uses Card Taking and draws a hidden card", "shitenno.describe.take_card",
-                      general=who)
+            return Phrase(
+                f"{who} uses Card Taking and draws a {card_name(card)} card, shown",
+                "shitenno.describe.take_card_shown",
+                general=who,
+                card=card,
+            )
+        return Phrase(f"{who} uses Card Taking and draws a hidden card", "shitenno.describe.take_card", general=who)
     if kind == "end_turn":
         placed = bool(state["turn"]["placed"])
         verb = "ends the turn" if placed else "passes"
@@ -335,9 +388,14 @@ def describe(state: dict, move: dict) -> Phrase:
         if golden:
             province = PROVINCES[golden["province"]]
             where = f"{province.name}'s {ordinal(golden['position'])} position"
-            return Phrase(f"{who} {verb} and turns the kamon on {where} golden",
-                          "shitenno.describe.end_turn_golden" if placed else "shitenno.describe.pass_golden",
-                          general=who, province=province.slug, position=golden["position"])
-        return Phrase(f"{who} {verb}", "shitenno.describe.end_turn" if placed else "shitenno.describe.pass",
-                      general=who)
+            return Phrase(
+                f"{who} {verb} and turns the kamon on {where} golden",
+                "shitenno.describe.end_turn_golden" if placed else "shitenno.describe.pass_golden",
+                general=who,
+                province=province.slug,
+                position=golden["position"],
+            )
+        return Phrase(
+            f"{who} {verb}", "shitenno.describe.end_turn" if placed else "shitenno.describe.pass", general=who
+        )
     raise invalid(f"Unknown move type {kind!r}.", "unknown_type", value=repr(kind)[:40], types="")

@@ -57,8 +57,13 @@ def _per_seat(end: dict, key: str, n: int) -> list:
 def _count(value: object, what: str, most: int) -> int:
     """A whole number from 0 to `most`; a bool, a fraction or a string is refused, never rounded."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise invalid(f"{what} is a whole number from 0 to {most}, not {value!r}.", "count.not_a_count", what=what,
-                      most=most, value=repr(value)[:40])
+        raise invalid(
+            f"{what} is a whole number from 0 to {most}, not {value!r}.",
+            "count.not_a_count",
+            what=what,
+            most=most,
+            value=repr(value)[:40],
+        )
     return value
 
 
@@ -68,7 +73,8 @@ def _favour_parts(so_far: object) -> dict[str, int]:
         if unknown:
             raise invalid(
                 f'Each "favour" entry has "positions" and "title_bonus", not {", ".join(sorted(unknown))}.',
-                "count.favour_fields", fields=", ".join(sorted(map(str, unknown)))[:80],
+                "count.favour_fields",
+                fields=", ".join(sorted(map(str, unknown)))[:80],
             )
         return {
             "positions": _count(so_far.get("positions", 0), 'A "positions" favour', MAX_FAVOUR),
@@ -81,8 +87,11 @@ def _favour_parts(so_far: object) -> dict[str, int]:
 
 def _tiles_held(tiles: object) -> dict[str, int]:
     if not isinstance(tiles, dict) or set(tiles) - set(BONUSES):
-        raise invalid(f'"tiles" counts each seat\'s bonus tiles by face: {", ".join(BONUSES)}.', "count.tiles_shape",
-                      bonuses=", ".join(BONUSES))
+        raise invalid(
+            f'"tiles" counts each seat\'s bonus tiles by face: {", ".join(BONUSES)}.',
+            "count.tiles_shape",
+            bonuses=", ".join(BONUSES),
+        )
     return {b: _count(tiles.get(b, 0), f"A count of {b} tiles", MAX_TILES) for b in BONUSES}
 
 
@@ -119,9 +128,13 @@ def majority(kamons: list[dict], n: int) -> dict:
     tied = [seat for seat in range(n) if weights[seat] == best]
     winner = min(tied, key=lambda seat: leftmost[seat])
     if len(tied) > 1:
-        phrase = Phrase(f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
-                        f"{ordinal(leftmost[winner])}) wins the tie", "shitenno.tiebreak.leftmost", weight=best,
-                        position=leftmost[winner])
+        phrase = Phrase(
+            f"tied on weight {best}; the kamon furthest left (position {leftmost[winner]}, "
+            f"{ordinal(leftmost[winner])}) wins the tie",
+            "shitenno.tiebreak.leftmost",
+            weight=best,
+            position=leftmost[winner],
+        )
         return {"weights": weights, "winner": winner, "tiebreak": phrase}  # a Phrase: stored as its English
     return {"weights": weights, "winner": winner, "tiebreak": None}
 
@@ -132,16 +145,22 @@ def _generals_at_the_table(end: dict) -> list[str]:
         raise invalid("The final count needs an object describing the end of the game.", "count.not_an_object")
     unknown = set(end) - END_FIELDS
     if unknown:
-        raise invalid(f"Unknown final-count field(s): {', '.join(sorted(map(str, unknown)))}.", "count.unknown_fields",
-                      fields=", ".join(sorted(map(str, unknown)))[:80])
+        raise invalid(
+            f"Unknown final-count field(s): {', '.join(sorted(map(str, unknown)))}.",
+            "count.unknown_fields",
+            fields=", ".join(sorted(map(str, unknown)))[:80],
+        )
     generals = end.get("generals")
     if (
         not isinstance(generals, list)
         or not 2 <= len(generals) <= 4
         or not all(isinstance(g, str) and g in GENERALS for g in generals)
     ):
-        raise invalid(f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.',
-                      "count.generals", generals=", ".join(GENERALS))
+        raise invalid(
+            f'The final count needs "generals": 2 to 4 of {", ".join(GENERALS)}, one per seat.',
+            "count.generals",
+            generals=", ".join(GENERALS),
+        )
     if len(set(generals)) != len(generals):
         raise invalid("Each general is played by one seat only.", "count.general_twice")
     return generals
@@ -164,8 +183,11 @@ def _last_years_titles(end: dict, generals: list[str]) -> dict[str, str]:
 def _how_it_ended(end: dict) -> str:
     termination = end.get("termination", "final_count")
     if termination not in TERMINATIONS:
-        raise invalid(f'"termination" is one of {", ".join(TERMINATIONS)}.', "count.termination",
-                      terminations=", ".join(TERMINATIONS))
+        raise invalid(
+            f'"termination" is one of {", ".join(TERMINATIONS)}.',
+            "count.termination",
+            terminations=", ".join(TERMINATIONS),
+        )
     return termination
 
 
@@ -177,7 +199,8 @@ def _seat_favour(generals: list[str], favour: list, kokus: list, troops: list, t
         if not isinstance(kokus[seat], list) or len(kokus[seat]) > sum(KOKU_DECK.values()):
             raise invalid(
                 f'"kokus" lists the koku cards in each seat\'s hand by value (at most {sum(KOKU_DECK.values())}).',
-                "count.kokus", most=sum(KOKU_DECK.values()),
+                "count.kokus",
+                most=sum(KOKU_DECK.values()),
             )
         held = _tiles_held(tiles[seat])
         koku = sum(check_koku(v) for v in kokus[seat])
@@ -201,8 +224,11 @@ def _seat_favour(generals: list[str], favour: list, kokus: list, troops: list, t
 def _kamons_on_the_board(end: dict) -> dict:
     provinces = end.get("provinces", {})
     if not isinstance(provinces, dict) or not set(provinces) <= set(PROVINCES):
-        raise invalid(f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.',
-                      "count.provinces", provinces=", ".join(PROVINCES))
+        raise invalid(
+            f'"provinces" maps province slugs ({", ".join(PROVINCES)}) to their kamons.',
+            "count.provinces",
+            provinces=", ".join(PROVINCES),
+        )
     return provinces
 
 
@@ -212,14 +238,12 @@ def _province_majorities(provinces: dict, breakdown: list[dict]) -> dict[str, di
     majorities = {}
     for slug in PROVINCES:
         kamons = provinces.get(slug, [])
-        if (
-            not isinstance(kamons, list)
-            or len(kamons) > POSITIONS
-            or not all(_check_kamon(k, n) for k in kamons)
-        ):
+        if not isinstance(kamons, list) or len(kamons) > POSITIONS or not all(_check_kamon(k, n) for k in kamons):
             raise invalid(
                 f'{PROVINCES[slug].name}: kamons are [{{"seat": 0-{n - 1}, "face": "simple" | "golden"}}].',
-                "count.kamons", province=slug, last=n - 1,
+                "count.kamons",
+                province=slug,
+                last=n - 1,
             )
         result = majority(kamons, n)
         majorities[slug] = result
@@ -247,9 +271,12 @@ def _placings(breakdown: list[dict], generals: list[str], titles: dict[str, str]
         tiebreak = None
         if len(tied) > 1:
             names = " > ".join(TITLE_NAMES[titles[generals[s]]] for s in tied)
-            tiebreak = Phrase(f"tied on {total} favour; last year's titles decide ({names})",
-                              "shitenno.tiebreak.titles", favour=total,
-                              titles=" > ".join(titles[generals[s]] for s in tied))
+            tiebreak = Phrase(
+                f"tied on {total} favour; last year's titles decide ({names})",
+                "shitenno.tiebreak.titles",
+                favour=total,
+                titles=" > ".join(titles[generals[s]] for s in tied),
+            )
         placings.append(Placing(seat=seat, rank=rank, score=total, tiebreak=tiebreak))
     return placings
 

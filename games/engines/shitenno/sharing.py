@@ -93,20 +93,26 @@ def _cards(move: dict, key: str = "The draw") -> tuple[list[str], list[int]]:
     if not isinstance(troops, list) or not isinstance(kokus, list):
         raise invalid(
             f'{key}: "troops" and "kokus" must be lists, e.g. {{"troops": ["bushi+sohei"], "kokus": [1, 2]}}.',
-            "cards_not_lists", what=LOT_NAMES[key],
+            "cards_not_lists",
+            what=LOT_NAMES[key],
         )
     return [check_troop_card(c) for c in troops], [check_koku(v) for v in kokus]
 
 
 def _lot(state: dict, move: dict, what: str) -> dict:
     if not isinstance(move, dict):
-        raise invalid(f"{what} must be an object with troops, kokus and hierarchy.", "lot_not_an_object",
-                      what=LOT_NAMES[what])
+        raise invalid(
+            f"{what} must be an object with troops, kokus and hierarchy.", "lot_not_an_object", what=LOT_NAMES[what]
+        )
     troops, kokus = _cards(move, what)
     tile = move.get("hierarchy")
     if tile not in TITLES:
-        raise invalid(f'{what} needs a "hierarchy" tile: one of {", ".join(TITLES)}.', "lot_hierarchy",
-                      what=LOT_NAMES[what], titles=", ".join(TITLES))
+        raise invalid(
+            f'{what} needs a "hierarchy" tile: one of {", ".join(TITLES)}.',
+            "lot_hierarchy",
+            what=LOT_NAMES[what],
+            titles=", ".join(TITLES),
+        )
     if tile not in state["sharing"]["hierarchy"]:
         raise illegal(f"The {TITLE_NAMES[tile]} hierarchy tile is already in a lot.", "hierarchy_taken", title=tile)
     return {"troops": in_card_order(troops), "kokus": sorted(kokus), "hierarchy": tile}
@@ -117,8 +123,9 @@ def _take_from_table(state: dict, lot: dict) -> None:
     troops, kokus = count_of(table["troops"]), count_of([str(v) for v in table["kokus"]])
     for card in lot["troops"]:
         if troops.get(card, 0) == 0:
-            raise illegal(f"The cards to share hold no more {cards_in_words([card], [])} card.", "no_more_card",
-                          card=card)
+            raise illegal(
+                f"The cards to share hold no more {cards_in_words([card], [])} card.", "no_more_card", card=card
+            )
         add_count(troops, card, -1)
     for value in lot["kokus"]:
         if kokus.get(str(value), 0) == 0:
@@ -135,8 +142,9 @@ def lot_in_words(lot: dict) -> str:
 
 
 def lot_phrase(lot: dict) -> Phrase:
-    return Phrase(lot_in_words(lot), "shitenno.lot", cards=cards_phrase(lot["troops"], lot["kokus"]),
-                  title=lot["hierarchy"])
+    return Phrase(
+        lot_in_words(lot), "shitenno.lot", cards=cards_phrase(lot["troops"], lot["kokus"]), title=lot["hierarchy"]
+    )
 
 
 def _give_lot(state: dict, seat: int, lot: dict) -> None:
@@ -158,13 +166,21 @@ def draw(state: dict, move: dict) -> None:
         raise illegal(
             f"The Tairō's draw is troop cards: {want_troops}, koku cards: {want_kokus}; "
             f"the move has {len(troops)} and {len(kokus)}.",
-            "draw_size", troops=want_troops, kokus=want_kokus, got_troops=len(troops), got_kokus=len(kokus),
+            "draw_size",
+            troops=want_troops,
+            kokus=want_kokus,
+            got_troops=len(troops),
+            got_kokus=len(kokus),
         )
     for value, n in count_of([str(v) for v in kokus]).items():
         if n > state["koku_deck"][value]:
             left = state["koku_deck"][value]
-            raise illegal(f"The koku deck holds only {left} {'card' if left == 1 else 'cards'} worth {value}.",
-                          "koku_deck_short", left=state["koku_deck"][value], value=int(value))
+            raise illegal(
+                f"The koku deck holds only {left} {'card' if left == 1 else 'cards'} worth {value}.",
+                "koku_deck_short",
+                left=state["koku_deck"][value],
+                value=int(value),
+            )
     draw_troop_cards(state, len(troops))
     check_plausible(state, troops)
     for koku in kokus:
@@ -209,8 +225,9 @@ def split(state: dict, move: dict) -> None:
         raise invalid('A split is {"lots": [lot, lot]}: two lots, each with a hierarchy tile.', "split_shape")
     for lot in lots:
         if isinstance(lot, dict) and set(lot) - {"troops", "kokus", "hierarchy"}:
-            raise invalid('Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.',
-                          "split_lot_shape")
+            raise invalid(
+                'Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.', "split_lot_shape"
+            )
     first = _lot(state, lots[0], "Lot A")
     second = _lot(state, lots[1], "Lot B")
     if first["hierarchy"] == second["hierarchy"]:
@@ -221,7 +238,9 @@ def split(state: dict, move: dict) -> None:
     if table["troops"] or table["kokus"]:
         raise illegal(
             f"The two lots share out every remaining card; {cards_in_words(table['troops'], table['kokus'])} "
-            "would be left over.", "split_leftover", cards=cards_phrase(table["troops"], table["kokus"]),
+            "would be left over.",
+            "split_leftover",
+            cards=cards_phrase(table["troops"], table["kokus"]),
         )
     state["sharing"]["split"] = [first, second]
 
@@ -261,18 +280,28 @@ def describe(state: dict, move: dict) -> Phrase:
         refusers = lot["refused_by"] + [lot["to"]]
         if all(seat in refusers for seat in without_lot(state)[1:]):
             tairo = general_name(state, sharing["tairo"])
-            return Phrase(f"{who} refuses the lot; refused by all, {tairo} keeps it",
-                          "shitenno.describe.refuse_last", general=who, tairo=tairo)
+            return Phrase(
+                f"{who} refuses the lot; refused by all, {tairo} keeps it",
+                "shitenno.describe.refuse_last",
+                general=who,
+                tairo=tairo,
+            )
         return Phrase(f"{who} refuses the lot", "shitenno.describe.refuse", general=who)
     if kind == "split":
         a, b = (lot_phrase(_lot(state, lot, "A lot")) for lot in move["lots"])
-        return Phrase(f"{who} splits the rest: lot A {a}; lot B {b}", "shitenno.describe.split",
-                      general=who, a=a, b=b)
+        return Phrase(f"{who} splits the rest: lot A {a}; lot B {b}", "shitenno.describe.split", general=who, a=a, b=b)
     if kind == "choose":
         lots = sharing["split"]
         mine, theirs = lot_phrase(lots[move["lot"]]), lot_phrase(lots[1 - move["lot"]])
         letter = "AB"[move["lot"]]
         tairo = general_name(state, sharing["tairo"])
-        return Phrase(f"{who} chooses lot {letter} ({mine}); {tairo} takes {theirs}", "shitenno.describe.choose",
-                      general=who, letter=letter, mine=mine, tairo=tairo, theirs=theirs)
+        return Phrase(
+            f"{who} chooses lot {letter} ({mine}); {tairo} takes {theirs}",
+            "shitenno.describe.choose",
+            general=who,
+            letter=letter,
+            mine=mine,
+            tairo=tairo,
+            theirs=theirs,
+        )
     raise invalid(f"Unknown move type {kind!r}.", "unknown_type", value=repr(kind)[:40], types="")

@@ -55,8 +55,6 @@ RULES_VERSION = "ludonaute-2011-en+rulings-1"
 FIRST_YEAR = 2
 
 
-
-
 # --- counts: {name: n} with no zero entries -------------------------------------------------------
 
 
@@ -89,8 +87,9 @@ def cards_phrase(troops: list[str], kokus: list[int]) -> Phrase:
     """Cards in words, as a Phrase: each card said on its own (the site joins them in the reader's language)."""
     if not troops and not kokus:
         return Phrase("no cards", "shitenno.no_cards")
-    parts = ([Phrase(card_name(c), "shitenno.card", card=c) for c in troops]
-             + [Phrase(f"Koku {v}", "shitenno.koku", value=v) for v in kokus])
+    parts = [Phrase(card_name(c), "shitenno.card", card=c) for c in troops] + [
+        Phrase(f"Koku {v}", "shitenno.koku", value=v) for v in kokus
+    ]
     return Phrase(cards_in_words(troops, kokus), "shitenno.cards", cards=parts)
 
 
@@ -117,24 +116,32 @@ def _generals_of(setup: dict) -> list[str]:
         raise invalid("The set-up must be an object with players, titles and gates.", "setup.not_an_object")
     unknown = set(setup) - {"players", "titles", "gates"}
     if unknown:
-        raise invalid(f"Unknown set-up field(s): {', '.join(sorted(map(str, unknown)))}; "
-                      "a set-up has players, titles and gates.", "setup.unknown_fields",
-                      fields=", ".join(sorted(map(str, unknown)))[:80])
+        raise invalid(
+            f"Unknown set-up field(s): {', '.join(sorted(map(str, unknown)))}; a set-up has players, titles and gates.",
+            "setup.unknown_fields",
+            fields=", ".join(sorted(map(str, unknown)))[:80],
+        )
     players = setup.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) and set(p) <= {"general"} for p in players):
         raise invalid('The set-up needs "players": a list such as [{"general": "honda"}, ...].', "setup.players")
     if not 2 <= len(players) <= 4:
-        raise illegal(f"Shitennō is played by 2 to 4 players, not {len(players)}.", "setup.player_count",
-                      players=len(players))
+        raise illegal(
+            f"Shitennō is played by 2 to 4 players, not {len(players)}.", "setup.player_count", players=len(players)
+        )
     generals = []
     for player in players:
         general = player.get("general")
         if not isinstance(general, str) or general not in GENERALS:
-            raise invalid(f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.", "setup.unknown_general",
-                          value=repr(general)[:40], generals=", ".join(GENERALS))
+            raise invalid(
+                f"Unknown general {general!r}; generals are {', '.join(GENERALS)}.",
+                "setup.unknown_general",
+                value=repr(general)[:40],
+                generals=", ".join(GENERALS),
+            )
         if general in generals:
-            raise illegal(f"{GENERALS[general]} is played by one player only.", "setup.general_twice",
-                          general=GENERALS[general])
+            raise illegal(
+                f"{GENERALS[general]} is played by one player only.", "setup.general_twice", general=GENERALS[general]
+            )
         generals.append(general)
     return generals
 
@@ -143,8 +150,9 @@ def _titles_dealt(setup: dict, generals: list[str]) -> list[str]:
     """One title tile per general, each dealt once, in seat order."""
     titles_in = setup.get("titles")
     if not isinstance(titles_in, dict) or set(titles_in) != set(generals):
-        raise invalid('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.',
-                      "setup.titles")
+        raise invalid(
+            'The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.', "setup.titles"
+        )
     titles = [check_title(titles_in[g]) for g in generals]
     if len(set(titles)) != len(titles):
         raise illegal("Each title tile is dealt to one player only.", "setup.title_twice")
@@ -163,7 +171,10 @@ def _gates_shown(setup: dict) -> dict[str, dict]:
         if shown > TILES_PER_TROOP:
             raise illegal(
                 f"Only {TILES_PER_TROOP} bonus tiles show a {TROOP_NAMES[troop]}; the gates show {shown}.",
-                "setup.gate_troops", tiles=TILES_PER_TROOP, troop=troop, shown=shown,
+                "setup.gate_troops",
+                tiles=TILES_PER_TROOP,
+                troop=troop,
+                shown=shown,
             )
     return gates
 
@@ -248,8 +259,11 @@ def check_plausible(state: dict, cards: list[str], holder: str | None = None) ->
                 f"{card_name(card)} cannot be {how}: {TROOP_DECK[card]} such "
                 f"{'card exists' if TROOP_DECK[card] == 1 else 'cards exist'}; known to be elsewhere: "
                 f"{TROOP_DECK[card] - left}.",
-                "implausible_hidden" if holder else "implausible_draw", card=card, exist=TROOP_DECK[card],
-                elsewhere=TROOP_DECK[card] - left, **({"general": holder} if holder else {}),
+                "implausible_hidden" if holder else "implausible_draw",
+                card=card,
+                exist=TROOP_DECK[card],
+                elsewhere=TROOP_DECK[card] - left,
+                **({"general": holder} if holder else {}),
             )
 
 
@@ -278,7 +292,9 @@ def take_from_hand(state: dict, seat: int, cards: list[str]) -> None:
         raise illegal(
             f"{general_name(state, seat)} cannot pay {cards_in_words(cards, [])}: they hold {held} "
             f"and {hand['hidden']} hidden {'card' if hand['hidden'] == 1 else 'cards'}.",
-            "cannot_pay_troops", general=general_name(state, seat), cards=cards_phrase(cards, []),
+            "cannot_pay_troops",
+            general=general_name(state, seat),
+            cards=cards_phrase(cards, []),
             held=cards_phrase([c for c, n in sorted(hand["troops"].items()) for _ in range(n)], []),
             hidden=hand["hidden"],
         )
@@ -299,7 +315,9 @@ def take_kokus_from_hand(state: dict, seat: int, kokus: list[int]) -> None:
             held = ", ".join(str(v) for v in sorted(hand["kokus"])) or "none"
             raise illegal(
                 f"{general_name(state, seat)} cannot pay koku cards {sorted(kokus)}: they hold {held}.",
-                "cannot_pay_kokus", general=general_name(state, seat), kokus=", ".join(map(str, sorted(kokus))),
+                "cannot_pay_kokus",
+                general=general_name(state, seat),
+                kokus=", ".join(map(str, sorted(kokus))),
                 held=cards_phrase([], sorted(hand["kokus"])),
             )
         left.remove(value)

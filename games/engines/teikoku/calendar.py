@@ -29,7 +29,10 @@ def require_turn(state: dict, seat: int, phase: str, action: str) -> None:
         raise illegal(
             f"{action[0].upper()}{action[1:]} happens in the {PHASE_NAMES[phase]} phase; "
             f"this is the {PHASE_NAMES[state['phase']]} phase.",
-            "wrong_phase", action=action, phase=phase, current_phase=state["phase"],
+            "wrong_phase",
+            action=action,
+            phase=phase,
+            current_phase=state["phase"],
         )
     require_seat(state, seat)
 
@@ -40,7 +43,10 @@ def require_seat(state: dict, seat: int) -> None:
         raise illegal(
             f"It is {clan_name(state, on_turn)}'s turn in the {PHASE_NAMES[state['phase']]} phase, "
             f"not {clan_name(state, seat)}'s.",
-            "not_your_turn", seat=seat, turn=on_turn, phase=state["phase"],
+            "not_your_turn",
+            seat=seat,
+            turn=on_turn,
+            phase=state["phase"],
         )
 
 

@@ -48,13 +48,19 @@ def integer(low: int, high: int) -> Checker:
         if not isinstance(value, int) or isinstance(value, bool):
             raise invalid(
                 f'"{field}" must be a whole number from {low} to {high}, not a {type_name(value)}.',
-                "wrong_type", field=field, expected="integer", got=type_name(value),
+                "wrong_type",
+                field=field,
+                expected="integer",
+                got=type_name(value),
             )
         if not low <= value <= high:
             shown = value if abs(value) <= 10**12 else ("a huge number" if value > 0 else "a huge negative number")
             raise invalid(
                 f'"{field}" must be from {low} to {high}, not {shown}.',
-                "out_of_range", field=field, low=low, high=high,
+                "out_of_range",
+                field=field,
+                low=low,
+                high=high,
             )
         return value
 
@@ -65,7 +71,10 @@ def boolean(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
         raise invalid(
             f'"{field}" must be true or false, not a {type_name(value)}.',
-            "wrong_type", field=field, expected="boolean", got=type_name(value),
+            "wrong_type",
+            field=field,
+            expected="boolean",
+            got=type_name(value),
         )
     return value
 
@@ -77,7 +86,10 @@ def text(*, required: bool) -> Checker:
         if not isinstance(value, str):
             raise invalid(
                 f'"{field}" must be a text, not a {type_name(value)}.',
-                "wrong_type", field=field, expected="string", got=type_name(value),
+                "wrong_type",
+                field=field,
+                expected="string",
+                got=type_name(value),
             )
         if any(ord(c) < 32 and c not in "\t\n" for c in value) or "\x7f" in value:
             raise invalid(f'"{field}" must not contain control characters.', "bad_text", field=field)
@@ -96,7 +108,9 @@ def one_of(names: tuple[str, ...]) -> Checker:
             shown = repr(value) if isinstance(value, str) and len(value) <= 40 else f"a {type_name(value)}"
             raise invalid(
                 f'"{field}" must be one of {", ".join(names)}, not {shown}.',
-                "unknown_name", field=field, allowed=list(names),
+                "unknown_name",
+                field=field,
+                allowed=list(names),
             )
         return value
 
@@ -118,7 +132,10 @@ def holder(players: int) -> Checker:
             return seats(value, field)
         raise invalid(
             f'"{field}" must be a seat number (0 to {players - 1}), "port" or "supply".',
-            "wrong_type", field=field, expected="seat, port or supply", got=type_name(value),
+            "wrong_type",
+            field=field,
+            expected="seat, port or supply",
+            got=type_name(value),
         )
 
     return check
@@ -132,7 +149,9 @@ def dice(count: int) -> Checker:
         if not isinstance(value, list) or len(value) != count:
             raise invalid(
                 f'"{field}" must list the {count} dice rolled, e.g. [3, 5].',
-                "wrong_type", field=field, expected=f"list of {count} dice",
+                "wrong_type",
+                field=field,
+                expected=f"list of {count} dice",
                 got=type_name(value),
             )
         return [face(v, f"{field}[{i}]") for i, v in enumerate(value)]
@@ -156,7 +175,9 @@ def read_fields(
         allowed = sorted([*required, *optional])
         raise invalid(
             f"{what} has unknown field(s) {', '.join(unknown)}; its fields are {', '.join(allowed)}.",
-            "unknown_field", fields=unknown, allowed=allowed,
+            "unknown_field",
+            fields=unknown,
+            allowed=allowed,
         )
     missing = [k for k in required if k not in value]
     if missing:

@@ -36,22 +36,38 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
     kind, seat = move["type"], move["seat"]
     who = clan_name(before, seat)
     if kind == "end_turn":
-        return Phrase(f"{who} ends their {PHASE_NAMES[before['phase']]} turn.", "teikoku.describe.end_turn",
-                      clan=who, phase=before["phase"])
+        return Phrase(
+            f"{who} ends their {PHASE_NAMES[before['phase']]} turn.",
+            "teikoku.describe.end_turn",
+            clan=who,
+            phase=before["phase"],
+        )
     if kind == "bounty":
         gain = _gain(before, after, seat)
         return Phrase(
             f"{who} defeats a Port card of blood {move['blood']} and takes {gain} treasure of bounty from the Port.",
-            "teikoku.describe.bounty", clan=who, blood=move["blood"], treasure=gain,
+            "teikoku.describe.bounty",
+            clan=who,
+            blood=move["blood"],
+            treasure=gain,
         )
     if kind == "acquire":
         left = after["decks"]["units"]
-        return Phrase(f"{who} acquires a card from the Port ({left} left in the Units deck).",
-                      "teikoku.describe.acquire", clan=who, left=left)
+        return Phrase(
+            f"{who} acquires a card from the Port ({left} left in the Units deck).",
+            "teikoku.describe.acquire",
+            clan=who,
+            left=left,
+        )
     if kind == "port_attack":
         taken = _gain(before, after, seat)
-        return Phrase(f"{who} attacks the Port's treasury with {move['blood']} blood and takes {taken} treasure.",
-                      "teikoku.describe.port_attack", clan=who, blood=move["blood"], treasure=taken)
+        return Phrase(
+            f"{who} attacks the Port's treasury with {move['blood']} blood and takes {taken} treasure.",
+            "teikoku.describe.port_attack",
+            clan=who,
+            blood=move["blood"],
+            treasure=taken,
+        )
     if kind == "raid":
         by_table = move.get("rolled_by", "table") == "table"
         rolled = " at the table" if by_table else " by the site"
@@ -62,8 +78,13 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
         return Phrase(
             f"{who} raids {defender}: 2D6 rolled{rolled} {dice} + {move['cubes']} unused "
             f"battle cube(s) = {total}; {who} takes {gain} treasure.",
-            "teikoku.describe.raid_table" if by_table else "teikoku.describe.raid_site", clan=who,
-            defender=defender, dice=dice, cubes=move["cubes"], total=total, treasure=gain,
+            "teikoku.describe.raid_table" if by_table else "teikoku.describe.raid_site",
+            clan=who,
+            defender=defender,
+            dice=dice,
+            cubes=move["cubes"],
+            total=total,
+            treasure=gain,
         )
     if kind in ("commerce", "trade"):
         # counted from the turn before the move: a purchase that empties the last deck ends the game, and then no
@@ -73,16 +94,33 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
         deck = DECK_NAMES[move["deck"]]
         if kind == "commerce":
             cost = before["special_card_cost"][seat]
-            return Phrase(f"{who} buys a {deck} card for {cost} treasure, paid to the Port ({count}).",
-                          "teikoku.describe.commerce", clan=who, deck=move["deck"], cost=cost, done=done,
-                          limit=TRANSACTIONS_PER_TURN)
-        return Phrase(f"{who} trades a special card for a {deck} card ({count}).", "teikoku.describe.trade",
-                      clan=who, deck=move["deck"], done=done, limit=TRANSACTIONS_PER_TURN)
+            return Phrase(
+                f"{who} buys a {deck} card for {cost} treasure, paid to the Port ({count}).",
+                "teikoku.describe.commerce",
+                clan=who,
+                deck=move["deck"],
+                cost=cost,
+                done=done,
+                limit=TRANSACTIONS_PER_TURN,
+            )
+        return Phrase(
+            f"{who} trades a special card for a {deck} card ({count}).",
+            "teikoku.describe.trade",
+            clan=who,
+            deck=move["deck"],
+            done=done,
+            limit=TRANSACTIONS_PER_TURN,
+        )
     if kind == "pit_fee":
         fee = PIT_FEE * move["cards"]
         cards = f"{move['cards']} card{'' if move['cards'] == 1 else 's'}"
-        return Phrase(f"{who} banishes {cards} to the Pit and pays {fee} treasure to the Port.",
-                      "teikoku.describe.pit_fee", clan=who, cards=move["cards"], fee=fee)
+        return Phrase(
+            f"{who} banishes {cards} to the Pit and pays {fee} treasure to the Port.",
+            "teikoku.describe.pit_fee",
+            clan=who,
+            cards=move["cards"],
+            fee=fee,
+        )
     if kind == "banish":
         return Phrase(f"{who} banishes a card from their hand (Autumn).", "teikoku.describe.banish", clan=who)
     if kind in ("card_effect", "correction"):
@@ -93,38 +131,59 @@ def _sentence(before: dict, after: dict, move: dict) -> Phrase:  # noqa: C901, P
         if note:
             params["note"] = move["note"]
         if kind == "card_effect":
-            return Phrase(f"{move['card']}, played by {who}: {amount}{note}.",
-                          "teikoku.describe.card_effect_note" if note else "teikoku.describe.card_effect",
-                          card=move["card"], **params)
-        return Phrase(f"Correction entered by {who}: {amount}{note}.",
-                      "teikoku.describe.correction_note" if note else "teikoku.describe.correction", **params)
+            return Phrase(
+                f"{move['card']}, played by {who}: {amount}{note}.",
+                "teikoku.describe.card_effect_note" if note else "teikoku.describe.card_effect",
+                card=move["card"],
+                **params,
+            )
+        return Phrase(
+            f"Correction entered by {who}: {amount}{note}.",
+            "teikoku.describe.correction_note" if note else "teikoku.describe.correction",
+            **params,
+        )
     if kind == "cards_leave":
         left = after["decks"][move["deck"]]
         return Phrase(
             f"{move['count']} {'card leaves' if move['count'] == 1 else 'cards leave'} the "
             f"{DECK_NAMES[move['deck']]} deck ({move['note']}); {left} left.",
-            "teikoku.describe.cards_leave", count=move["count"], deck=move["deck"], note=move["note"], left=left,
+            "teikoku.describe.cards_leave",
+            count=move["count"],
+            deck=move["deck"],
+            note=move["note"],
+            left=left,
         )
     if kind == "fortify":
         if move["fortified"]:
             return Phrase(f"{who}'s land holds no card: {who} is fortified.", "teikoku.describe.fortified", clan=who)
-        return Phrase(f"{who}'s land holds cards again: {who} is no longer fortified.",
-                      "teikoku.describe.unfortified", clan=who)
+        return Phrase(
+            f"{who}'s land holds cards again: {who} is no longer fortified.", "teikoku.describe.unfortified", clan=who
+        )
     by_table = move.get("rolled_by", "table") == "table"
     rolled = "at the table" if by_table else "by the site"
     dice = ", ".join(str(d) for d in move["dice"])
     text = f"{who} rolls {dice} {rolled}"
     if move.get("note"):
-        return Phrase(f"{text} ({move['note']}).",
-                      "teikoku.describe.roll_table_note" if by_table else "teikoku.describe.roll_site_note",
-                      clan=who, dice=dice, note=move["note"])
-    return Phrase(f"{text}.", "teikoku.describe.roll_table" if by_table else "teikoku.describe.roll_site",
-                  clan=who, dice=dice)
+        return Phrase(
+            f"{text} ({move['note']}).",
+            "teikoku.describe.roll_table_note" if by_table else "teikoku.describe.roll_site_note",
+            clan=who,
+            dice=dice,
+            note=move["note"],
+        )
+    return Phrase(
+        f"{text}.", "teikoku.describe.roll_table" if by_table else "teikoku.describe.roll_site", clan=who, dice=dice
+    )
 
 
 def describe_phrase(before: dict, after: dict, move: dict) -> Phrase:
-    when = Phrase(f"Year {before['year']}, {SEASON_NAMES[before['season']]}, {PHASE_NAMES[before['phase']]}",
-                  "teikoku.describe.when", year=before["year"], season=before["season"], phase=before["phase"])
+    when = Phrase(
+        f"Year {before['year']}, {SEASON_NAMES[before['season']]}, {PHASE_NAMES[before['phase']]}",
+        "teikoku.describe.when",
+        year=before["year"],
+        season=before["season"],
+        phase=before["phase"],
+    )
     said = _sentence(before, after, move)
     text = f"{when}: {said}"
     phrase = Phrase(text, "teikoku.describe.move", when=when, move=said)
@@ -132,11 +191,19 @@ def describe_phrase(before: dict, after: dict, move: dict) -> Phrase:
     if end and not before["end"]:
         names = [clan_name(after, s) for s in end["winners"]]
         if len(names) > 1:
-            won = Phrase(f"{' and '.join(names)} share the victory by {end['termination']}.",
-                         "teikoku.describe.shared_victory", clans=names, termination=end["termination"])
+            won = Phrase(
+                f"{' and '.join(names)} share the victory by {end['termination']}.",
+                "teikoku.describe.shared_victory",
+                clans=names,
+                termination=end["termination"],
+            )
         else:
-            won = Phrase(f"{names[0]} wins by {end['termination']}.", "teikoku.describe.victory", clan=names[0],
-                         termination=end["termination"])
+            won = Phrase(
+                f"{names[0]} wins by {end['termination']}.",
+                "teikoku.describe.victory",
+                clan=names[0],
+                termination=end["termination"],
+            )
         phrase = Phrase(f"{text} {won}", "teikoku.describe.move_and_end", when=when, move=said, end=won)
     return phrase
 

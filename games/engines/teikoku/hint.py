@@ -1,18 +1,18 @@
 """What the page needs to offer the right buttons: whose turn, the season's rules, and each movement's limits.
 
-    over, termination, winners          the end, once a victory has happened
-    year, years, season, season_name, phase, phase_name, first_player, to_move, turn_order
-    moves                               phase moves open to `to_move` now ("end_turn" first); [] once over
-    anytime_moves                       card_effect, correction, cards_leave, fortify, roll
-    season_rules                        attacks_on_players, port_open, draw, hand_limit, autumn_banish, text
-    treasure, targets                   per seat
-    port                                {"treasure", "bounty" (gainable now), "waiting" (paid in, not yet bounty)}
-    decks, empty_decks, decks_to_attrition, port_row, fortified, raided, created
-    limits                              for the player on turn:
-        bounty {allowed, max}  acquire {allowed}  port_attack {allowed, max}
-        raid {allowed, defenders: [{seat, treasure, max_loot}], cubes: [0, 4]}
-        commerce {allowed, cost, transactions_left, decks}  trade {allowed, transactions_left, decks}
-        pit_fee {allowed, per_card, max_cards}  banish {allowed}
+over, termination, winners          the end, once a victory has happened
+year, years, season, season_name, phase, phase_name, first_player, to_move, turn_order
+moves                               phase moves open to `to_move` now ("end_turn" first); [] once over
+anytime_moves                       card_effect, correction, cards_leave, fortify, roll
+season_rules                        attacks_on_players, port_open, draw, hand_limit, autumn_banish, text
+treasure, targets                   per seat
+port                                {"treasure", "bounty" (gainable now), "waiting" (paid in, not yet bounty)}
+decks, empty_decks, decks_to_attrition, port_row, fortified, raided, created
+limits                              for the player on turn:
+    bounty {allowed, max}  acquire {allowed}  port_attack {allowed, max}
+    raid {allowed, defenders: [{seat, treasure, max_loot}], cubes: [0, 4]}
+    commerce {allowed, cost, transactions_left, decks}  trade {allowed, transactions_left, decks}
+    pit_fee {allowed, per_card, max_cards}  banish {allowed}
 """
 
 from __future__ import annotations
@@ -67,7 +67,9 @@ def limits(state: dict, seat: int | None) -> dict:
         },
         "trade": {"allowed": commerce_turn and left > 0 and bool(decks), "transactions_left": left, "decks": decks},
         "pit_fee": {
-            "allowed": commerce_turn and wealth >= PIT_FEE, "per_card": PIT_FEE, "max_cards": wealth // PIT_FEE
+            "allowed": commerce_turn and wealth >= PIT_FEE,
+            "per_card": PIT_FEE,
+            "max_cards": wealth // PIT_FEE,
         },
         "banish": {
             "allowed": playing and phase == "movement" and rules["autumn_banish"] and not state["turn"]["banished"]

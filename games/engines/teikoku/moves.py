@@ -44,7 +44,8 @@ def read_move(state: dict, move: Any) -> dict:
         shown = repr(kind) if isinstance(kind, str) and len(kind) <= MAX_NOTE else "that"
         raise invalid(
             f"Unknown move type {shown}; move types are {', '.join(MOVES)}.",
-            "unknown_type", allowed=list(MOVES),
+            "unknown_type",
+            allowed=list(MOVES),
         )
     fields = MOVES[kind][0](len(state["clans"]))
     read = read_fields(

@@ -44,8 +44,11 @@ def anytime_move(rng: random.Random, state: dict, hint: dict) -> dict:
     seat = rng.randrange(len(state["clans"]))
     kind = rng.choice(hint["anytime_moves"])
     if kind in ("card_effect", "correction"):
-        wealth: dict[int | str, int] = {**dict(enumerate(state["treasure"])), "port": state["port"]["treasure"],
-                                        "supply": 8}
+        wealth: dict[int | str, int] = {
+            **dict(enumerate(state["treasure"])),
+            "port": state["port"]["treasure"],
+            "supply": 8,
+        }
         source = rng.choice([h for h, held in wealth.items() if held > 0])
         target = rng.choice([h for h in wealth if h != source])
         amount = rng.randint(1, min(wealth[source], 8))
@@ -61,15 +64,28 @@ def anytime_move(rng: random.Random, state: dict, hint: dict) -> dict:
         return {"type": kind, "seat": seat, "deck": deck, "count": 1, "note": "card effect"}
     if kind == "fortify":
         return {"type": kind, "seat": seat, "fortified": rng.random() < 0.3}
-    return {"type": "roll", "seat": seat, "dice": [rng.randint(1, 6) for _ in range(rng.randint(1, 4))],
-            "rolled_by": "site"}
+    return {
+        "type": "roll",
+        "seat": seat,
+        "dice": [rng.randint(1, 6) for _ in range(rng.randint(1, 4))],
+        "rolled_by": "site",
+    }
 
 
 def turn_move(rng: random.Random, state: dict, hint: dict) -> dict:
     """One of the moves open to the player on turn; ending the turn is always among them."""
     seat, limits = hint["to_move"], hint["limits"]
-    weights = {"end_turn": 4, "bounty": 2, "acquire": 2, "port_attack": 2, "raid": 3, "commerce": 2,
-               "trade": 1, "pit_fee": 1, "banish": 1}
+    weights = {
+        "end_turn": 4,
+        "bounty": 2,
+        "acquire": 2,
+        "port_attack": 2,
+        "raid": 3,
+        "commerce": 2,
+        "trade": 1,
+        "pit_fee": 1,
+        "banish": 1,
+    }
     kinds = hint["moves"]
     kind = rng.choices(kinds, weights=[weights[k] for k in kinds])[0]
     move: dict = {"type": kind, "seat": seat}

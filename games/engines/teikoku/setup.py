@@ -65,11 +65,21 @@ from games.engines.teikoku.rules import (
 def _list_of(check: Any, length: int) -> Any:
     def read(value: Any, field: str) -> list:
         if not isinstance(value, list):
-            raise invalid(f'"{field}" must be a list with one entry per seat.', "wrong_type", field=field,
-                          expected="list", got=type_name(value))
+            raise invalid(
+                f'"{field}" must be a list with one entry per seat.',
+                "wrong_type",
+                field=field,
+                expected="list",
+                got=type_name(value),
+            )
         if len(value) != length:
-            raise invalid(f'"{field}" must have one entry per seat ({length}), not {len(value)}.',
-                          "wrong_length", field=field, expected=length, got=len(value))
+            raise invalid(
+                f'"{field}" must have one entry per seat ({length}), not {len(value)}.',
+                "wrong_length",
+                field=field,
+                expected=length,
+                got=len(value),
+            )
         return [check(v, f"{field}[{i}]") for i, v in enumerate(value)]
 
     return read
@@ -87,11 +97,20 @@ def _per_seat(check: Any, length: int) -> Any:
 
 def _clans(value: Any, field: str) -> list[str]:
     if not isinstance(value, list) or not value:
-        raise invalid(f'"{field}" must list the clans in playing order, e.g. ["fujiwara", "minamoto", "tokugawa"].',
-                      "wrong_type", field=field, expected="list of clans")
+        raise invalid(
+            f'"{field}" must list the clans in playing order, e.g. ["fujiwara", "minamoto", "tokugawa"].',
+            "wrong_type",
+            field=field,
+            expected="list of clans",
+        )
     if len(value) > len(CLANS):
-        raise illegal(f"Teikoku is played by 2 to 4 players, not {len(value)}.", "setup.players",
-                      players=len(value), low=2, high=4)
+        raise illegal(
+            f"Teikoku is played by 2 to 4 players, not {len(value)}.",
+            "setup.players",
+            players=len(value),
+            low=2,
+            high=4,
+        )
     return [one_of(CLANS)(v, f"{field}[{i}]") for i, v in enumerate(value)]
 
 
@@ -109,15 +128,19 @@ def initial_state(setup: Any) -> dict:
         # "The Fujiwara Clan Player begins the game with the first player token and game play continues
         # clockwise": the rulebook numbers the clans Player 1 to Player 4 in that order.
         raise illegal(
-            f"With {n} players the clans are, in playing order, "
-            f"{', '.join(CLAN_NAMES[c] for c in expected)}.",
-            "setup.clans", players=n, clans=expected,
+            f"With {n} players the clans are, in playing order, {', '.join(CLAN_NAMES[c] for c in expected)}.",
+            "setup.clans",
+            players=n,
+            clans=expected,
         )
     read = read_fields(
         setup,
         "The set-up",
-        {"clans": lambda v, f: clans, "units_deck": integer(0, MAX_UNITS_DECK), "chosen_specials":
-         _list_of(one_of(SPECIAL_DECKS), n)},
+        {
+            "clans": lambda v, f: clans,
+            "units_deck": integer(0, MAX_UNITS_DECK),
+            "chosen_specials": _list_of(one_of(SPECIAL_DECKS), n),
+        },
         {
             "special_deck_size": integer(1, SPECIAL_DECK_MAX),
             "starting_treasure": integer(0, MAX_TREASURE_SETTING),
@@ -134,7 +157,10 @@ def initial_state(setup: Any) -> dict:
             raise illegal(
                 f"{CLAN_NAMES[clans[seat]]}'s aggression target ({target}) must be above the starting "
                 f"treasure ({starting}), or the game would be won before it starts.",
-                "setup.target_too_low", seat=seat, target=target, starting_treasure=starting,
+                "setup.target_too_low",
+                seat=seat,
+                target=target,
+                starting_treasure=starting,
             )
     decks = {deck: size for deck in SPECIAL_DECKS}
     for deck in read["chosen_specials"]:
@@ -142,7 +168,9 @@ def initial_state(setup: Any) -> dict:
             raise illegal(
                 f"The {DECK_NAMES[deck]} deck has only {size} card{'' if size == 1 else 's'}: "
                 "the players cannot all choose from it.",
-                "setup.deck_too_small", deck=deck, size=size,
+                "setup.deck_too_small",
+                deck=deck,
+                size=size,
             )
         decks[deck] -= 1
     decks["units"] = read["units_deck"]
@@ -151,7 +179,8 @@ def initial_state(setup: Any) -> dict:
         raise illegal(
             f"The {' and '.join(DECK_NAMES[d] for d in empty)} decks would be empty before play begins, "
             "so the game would end by attrition at once.",
-            "setup.decks_empty", decks=empty,
+            "setup.decks_empty",
+            decks=empty,
         )
     return {
         "rules_version": RULES_VERSION,
@@ -175,4 +204,3 @@ def initial_state(setup: Any) -> dict:
         "created": 0,
         "end": None,
     }
-

@@ -12,7 +12,7 @@ ACQUIRE: dict = {"required": {}}
 
 
 def acquire(state: dict, move: dict) -> None:
-    """"To acquire a card from the center row, a player must spend Gold from their hand equal to the Gold
+    """ "To acquire a card from the center row, a player must spend Gold from their hand equal to the Gold
     value of the card"; the Units deck refills the row. The site records the card leaving, not its gold."""
     require_turn(state, move["seat"], "port", "acquiring from the Port")
     require_port_open(state, "acquiring from the Port")
@@ -31,7 +31,10 @@ def cards_leave(state: dict, move: dict) -> None:
     if count > left:
         raise illegal(
             f"The {DECK_NAMES[deck]} deck holds {left} card{'' if left == 1 else 's'}; {count} cannot leave it.",
-            "deck_overdraw", deck=deck, available=left, asked=count,
+            "deck_overdraw",
+            deck=deck,
+            available=left,
+            asked=count,
         )
     state["decks"][deck] -= count
 
@@ -40,12 +43,13 @@ BANISH: dict = {"required": {}}
 
 
 def banish(state: dict, move: dict) -> None:
-    """"Autumn = Players May Banish 1 Card From Their Hand During Movement" (free: no Pit fee is named)."""
+    """ "Autumn = Players May Banish 1 Card From Their Hand During Movement" (free: no Pit fee is named)."""
     who = move["seat"]
     require_turn(state, who, "movement", "the Autumn banish")
     if not season_rules(state["season"])["autumn_banish"]:
-        raise illegal("Only in Autumn may a player banish a card during movement.", "not_autumn",
-                      season=state["season"])
+        raise illegal(
+            "Only in Autumn may a player banish a card during movement.", "not_autumn", season=state["season"]
+        )
     if state["turn"]["banished"]:
         raise illegal(f"{clan_name(state, who)} has already banished a card this Autumn.", "banish_used", seat=who)
     state["turn"]["banished"] = True
@@ -55,7 +59,7 @@ FORTIFY = {"required": {"fortified": boolean}}
 
 
 def fortify(state: dict, move: dict) -> None:
-    """"If a player has no cards slotted in any of their 4 land slots, that player cannot be attacked by enemies
+    """ "If a player has no cards slotted in any of their 4 land slots, that player cannot be attacked by enemies
     and is considered fortified": the player (seat) records whether their land is empty."""
     state["fortified"][move["seat"]] = move["fortified"]
 
@@ -63,8 +67,12 @@ def fortify(state: dict, move: dict) -> None:
 def check_roll(value: object, field: str) -> list[int]:
     """One to four six-sided dice (a D6 for an entrenched slot or the Port's middle slot, 2D6...)."""
     if not isinstance(value, list) or not 1 <= len(value) <= 4:
-        raise invalid(f'"{field}" must list the 1 to 4 dice rolled, e.g. [3, 5].', "wrong_type", field=field,
-                      expected="list of 1 to 4 dice")
+        raise invalid(
+            f'"{field}" must list the 1 to 4 dice rolled, e.g. [3, 5].',
+            "wrong_type",
+            field=field,
+            expected="list of 1 to 4 dice",
+        )
     return dice(len(value))(value, field)
 
 

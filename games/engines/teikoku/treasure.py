@@ -46,7 +46,10 @@ def overdraw(state: dict, who: int | str, available: int, asked: int, what: str)
     name = holder_name(state, who)
     return illegal(
         f"{name[0].upper()}{name[1:]} has {available} treasure available; {what} needs {asked}.",
-        "overdraw", holder=who, available=available, asked=asked,
+        "overdraw",
+        holder=who,
+        available=available,
+        asked=asked,
     )
 
 
@@ -79,8 +82,10 @@ def move_treasure(state: dict, source: int | str, target: int | str, amount: int
 def require_port_open(state: dict, action: str) -> None:
     if not season_rules(state["season"])["port_open"]:
         raise illegal(
-            f"Summer: the Port is closed, so no {action}. \"Players Cannot Attack or Acquire From Port\".",
-            "port_closed", action=action, season=state["season"],
+            f'Summer: the Port is closed, so no {action}. "Players Cannot Attack or Acquire From Port".',
+            "port_closed",
+            action=action,
+            season=state["season"],
         )
 
 
@@ -104,7 +109,7 @@ BOUNTY = {"required": {"blood": integer(0, MAX_BLOOD)}, "optional": {"amount": i
 
 
 def bounty(state: dict, move: dict) -> None:
-    """"the player acquires a Bounty of treasure up to the Blood value of the defeated card, but limited to no
+    """ "the player acquires a Bounty of treasure up to the Blood value of the defeated card, but limited to no
     more than the total amount of Treasure presently available at the Port"; the defeated card goes to the Pit
     and the Units deck refills the row. Without "amount", the player takes all the bounty allowed."""
     who = move["seat"]
@@ -116,7 +121,9 @@ def bounty(state: dict, move: dict) -> None:
     if amount > move["blood"]:
         raise illegal(
             f"A bounty is at most the defeated card's blood value ({move['blood']}), not {amount}.",
-            "bounty_above_blood", blood=move["blood"], asked=amount,
+            "bounty_above_blood",
+            blood=move["blood"],
+            asked=amount,
         )
     if amount > available:
         raise overdraw(state, "port", available, amount, "this bounty")
@@ -128,7 +135,7 @@ PORT_ATTACK = {"required": {"blood": integer(1, MAX_BLOOD)}}
 
 
 def port_attack(state: dict, move: dict) -> None:
-    """"If the Units deck ever becomes empty the Port is undefended ... Players may attack the port treasury
+    """ "If the Units deck ever becomes empty the Port is undefended ... Players may attack the port treasury
     directly and take Treasure equal to the blood value of their attacks", never more than it holds."""
     who = move["seat"]
     require_turn(state, who, "port", "an attack on the Port's treasury")
@@ -137,7 +144,8 @@ def port_attack(state: dict, move: dict) -> None:
         raise illegal(
             f"The Port's treasury can be attacked only once the Units deck is empty; it holds "
             f"{state['decks']['units']} card{'' if state['decks']['units'] == 1 else 's'}.",
-            "port_defended", units=state["decks"]["units"],
+            "port_defended",
+            units=state["decks"]["units"],
         )
     move_treasure(state, "port", who, min(move["blood"], available_bounty(state)), paid_in=False)
 
@@ -157,27 +165,27 @@ def raid_total(move: dict) -> int:
 
 
 def raid(state: dict, move: dict) -> None:
-    """"the attacker may loot the vault by rolling 2D6 + 1 for each unused Battle Cubes"; "a defending Player
+    """ "the attacker may loot the vault by rolling 2D6 + 1 for each unused Battle Cubes"; "a defending Player
     may only be forced to pay Treasure up to the amount they have in their treasury at that time"."""
     attacker, defender = move["seat"], move["defender"]
     require_turn(state, attacker, "war", "a raid")
     if not season_rules(state["season"])["attacks_on_players"]:
-        raise illegal(
-            "Winter: \"Players Cannot Attack Any Other Players\", so no raid.", "winter_truce", season="winter"
-        )
+        raise illegal('Winter: "Players Cannot Attack Any Other Players", so no raid.', "winter_truce", season="winter")
     if defender == attacker:
         raise illegal(f"{clan_name(state, attacker)} cannot raid their own treasury.", "raid_self", seat=attacker)
     if defender in state["raided"]:
         raise illegal(
             f"{clan_name(state, defender)}'s treasury has already been raided this season: "
-            "\"only one Player may raid the Treasury of an enemy in a season\".",
-            "already_raided", defender=defender,
+            '"only one Player may raid the Treasury of an enemy in a season".',
+            "already_raided",
+            defender=defender,
         )
     if state["fortified"][defender]:
         raise illegal(
-            f"{clan_name(state, defender)} has no card slotted and is fortified: \"that player cannot be "
-            "attacked by enemies\".",
-            "fortified", defender=defender,
+            f'{clan_name(state, defender)} has no card slotted and is fortified: "that player cannot be '
+            'attacked by enemies".',
+            "fortified",
+            defender=defender,
         )
     move_treasure(state, defender, attacker, min(raid_total(move), state["treasure"][defender]), paid_in=False)
     state["raided"].append(defender)
@@ -194,9 +202,11 @@ def _transaction(state: dict, who: int, action: str) -> int:
     done = state["turn"]["transactions"]
     if done >= TRANSACTIONS_PER_TURN:
         raise illegal(
-            f"{clan_name(state, who)} has made {done} commerce and trade transactions this turn: \"There is a "
-            f"hard limit of {TRANSACTIONS_PER_TURN} Commerce and Trade transactions per player per turn\".",
-            "transactions_used", seat=who, limit=TRANSACTIONS_PER_TURN,
+            f'{clan_name(state, who)} has made {done} commerce and trade transactions this turn: "There is a '
+            f'hard limit of {TRANSACTIONS_PER_TURN} Commerce and Trade transactions per player per turn".',
+            "transactions_used",
+            seat=who,
+            limit=TRANSACTIONS_PER_TURN,
         )
     return who
 
@@ -209,7 +219,7 @@ def _draw_special(state: dict, deck: str) -> None:
 
 
 def commerce(state: dict, move: dict) -> None:
-    """"each player may spend 5 Treasure to acquire a special card"; "Treasure spent by any player during
+    """ "each player may spend 5 Treasure to acquire a special card"; "Treasure spent by any player during
     Commerce is placed in the Port treasure stash" (cost varied per player when the players agreed)."""
     who = _transaction(state, move["seat"], "commerce")
     cost = state["special_card_cost"][who]
@@ -220,7 +230,7 @@ def commerce(state: dict, move: dict) -> None:
 
 
 def trade(state: dict, move: dict) -> None:
-    """"Trade any unspent Special cards by banishing them ... to obtain a different special card from the same
+    """ "Trade any unspent Special cards by banishing them ... to obtain a different special card from the same
     special deck or another special deck. No treasure is necessary to complete a Trade.\""""
     _transaction(state, move["seat"], "a trade")
     _draw_special(state, move["deck"])
@@ -230,7 +240,7 @@ PIT = {"required": {"cards": integer(1, 99)}}
 
 
 def pit_fee(state: dict, move: dict) -> None:
-    """"Each card being banished costs 2 Treasure as a Pit fee, with the treasure being added to the Port
+    """ "Each card being banished costs 2 Treasure as a Pit fee, with the treasure being added to the Port
     bounty.\""""
     who = move["seat"]
     require_turn(state, who, "commerce", "banishing to the Pit")
@@ -254,8 +264,11 @@ def transfer_fields(players: int, *, note_required: bool) -> dict:
 def _check_transfer(state: dict, move: dict, what: str) -> None:
     source, target, amount = move["from"], move["to"], move["amount"]
     if source == target:
-        raise illegal(f"{what[0].upper()}{what[1:]} moves treasure between two different treasuries.",
-                      "same_treasury", holder=source)
+        raise illegal(
+            f"{what[0].upper()}{what[1:]} moves treasure between two different treasuries.",
+            "same_treasury",
+            holder=source,
+        )
     held = holdings(state, source)
     if held is not None and held < amount:
         raise overdraw(state, source, held, amount, what)
@@ -273,4 +286,3 @@ def correction(state: dict, move: dict) -> None:
     Port is bounty at once."""
     _check_transfer(state, move, "this correction")
     move_treasure(state, move["from"], move["to"], move["amount"], paid_in=False)
-

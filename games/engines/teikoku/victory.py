@@ -52,8 +52,11 @@ def outcome(state: dict) -> Outcome | None:
     termination, winners = state["end"]["termination"], state["end"]["winners"]
     treasure = state["treasure"]
     shared = len(winners) > 1
-    words = Phrase(f"{'shared ' if shared else ''}victory by {termination}",
-                   "teikoku.tiebreak.shared_victory" if shared else "teikoku.tiebreak.victory", termination=termination)
+    words = Phrase(
+        f"{'shared ' if shared else ''}victory by {termination}",
+        "teikoku.tiebreak.shared_victory" if shared else "teikoku.tiebreak.victory",
+        termination=termination,
+    )
     others = [seat for seat in range(len(treasure)) if seat not in winners]
     placings = [Placing(seat=seat, rank=1, score=treasure[seat], tiebreak=words) for seat in winners]
     for seat in others:

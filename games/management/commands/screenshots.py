@@ -1,6 +1,6 @@
 """Regenerate docs/screenshots/: run the browser tests with screenshots on.
 
-    DATABASE_URL=... python manage.py screenshots [--out docs/screenshots]
+DATABASE_URL=... python manage.py screenshots [--out docs/screenshots]
 """
 
 import os

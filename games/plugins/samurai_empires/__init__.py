@@ -57,9 +57,13 @@ class SamuraiEmpiresGame(GameAdapter):
 
         board = BoardSetup.objects.filter(club=club, game=self.slug).order_by("-created_at", "-pk").first()
         if board is None:
-            raise ValidationError(_(
-                "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
-                "(\"Save this board for the club as\"), then open the tables again.") % {"n": number})
+            raise ValidationError(
+                _(
+                    "Table %(n)d: Samurai Empires needs your club's board. Save it once on the new-table page "
+                    '("Save this board for the club as"), then open the tables again.'
+                )
+                % {"n": number}
+            )
         return {"mode": "multiplayer", "players": [{"name": name} for name in names], "board": board.board}, False
 
     def deal(self, setup: dict, rng: random.Random) -> dict:

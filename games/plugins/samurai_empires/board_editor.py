@@ -66,8 +66,11 @@ def draft_new(*, club_pk: int, name: str, regions: int) -> dict:
 def draft_of(session) -> dict | None:
     """The visitor's draft, or None when there is none or it is not one this editor wrote."""
     draft = session.get(DRAFT_KEY)
-    if (isinstance(draft, dict) and isinstance(draft.get("regions"), list)
-            and len(draft["regions"]) in (BASE_REGIONS, NEW_REGION_REGIONS)):
+    if (
+        isinstance(draft, dict)
+        and isinstance(draft.get("regions"), list)
+        and len(draft["regions"]) in (BASE_REGIONS, NEW_REGION_REGIONS)
+    ):
         return draft
     return None
 
@@ -80,28 +83,45 @@ def first_missing(draft: dict) -> int | None:
 def copy_for_next(region: dict) -> dict:
     """What "copy this region to the next" carries over: the numbers, the spaces and the provinces' kinds. The
     names stay blank: every region and province has its own name on the board."""
-    return {"name": "", "values": list(region["values"]), "influence_points": list(region["influence_points"]),
-            "spaces": list(region.get("spaces", [])),
-            "provinces": [{"name": "", "kind": p["kind"]} for p in region["provinces"]]}
+    return {
+        "name": "",
+        "values": list(region["values"]),
+        "influence_points": list(region["influence_points"]),
+        "spaces": list(region.get("spaces", [])),
+        "provinces": [{"name": "", "kind": p["kind"]} for p in region["provinces"]],
+    }
 
 
 def other_names(draft: dict, index: int) -> set[str]:
-    return {name for i, r in enumerate(draft["regions"]) if r is not None and i != index
-            for name in [r["name"], *(p["name"] for p in r["provinces"])]}
+    return {
+        name
+        for i, r in enumerate(draft["regions"])
+        if r is not None and i != index
+        for name in [r["name"], *(p["name"] for p in r["provinces"])]
+    }
 
 
 # --- the first screen: which club, what name, how many regions ----------------------------------------------
 
 
 class StartForm(forms.Form):
-    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None,
-                                  help_text=_("The board is saved for this club: its members pick it when they "
-                                              "open a table."))
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=None,
+        empty_label=None,
+        help_text=_("The board is saved for this club: its members pick it when they open a table."),
+    )
     name = forms.CharField(label=_("Name of the board"), max_length=80)
     regions = forms.TypedChoiceField(
-        label=_("Regions"), coerce=int, widget=forms.RadioSelect, initial=BASE_REGIONS,
-        choices=[(BASE_REGIONS, _("4 regions (the base map)")),
-                 (NEW_REGION_REGIONS, _("5 regions (with the New Region)"))])
+        label=_("Regions"),
+        coerce=int,
+        widget=forms.RadioSelect,
+        initial=BASE_REGIONS,
+        choices=[
+            (BASE_REGIONS, _("4 regions (the base map)")),
+            (NEW_REGION_REGIONS, _("5 regions (with the New Region)")),
+        ],
+    )
 
     def __init__(self, *args, clubs, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -126,8 +146,9 @@ def numbers(raw: str, *, bounds: tuple[int, int], what) -> list[int]:
     words = [w for w in re.split(r"[\s,;/]+", raw.strip()) if w]
     for word in words:
         if not (word.isascii() and word.isdigit()) or int(word) > 999:
-            raise forms.ValidationError(_("“%(value)s” is not a whole number from 0 to 999."),
-                                        params={"value": word[:20]})
+            raise forms.ValidationError(
+                _("“%(value)s” is not a whole number from 0 to 999."), params={"value": word[:20]}
+            )
     low, high = bounds
     if not low <= len(words) <= high:
         raise forms.ValidationError(what, params={"low": low, "high": high, "n": len(words)})
@@ -140,27 +161,34 @@ class RegionForm(forms.Form):
 
     name = forms.CharField(label=_("Name of the region"), max_length=60)
     values = forms.CharField(
-        label=_("Points by place"), max_length=60,
-        help_text=_("As printed, first place first, separated by spaces: for example three numbers for three "
-                    "places."))
+        label=_("Points by place"),
+        max_length=60,
+        help_text=_("As printed, first place first, separated by spaces: for example three numbers for three places."),
+    )
     influence_points = forms.CharField(
-        label=_("Influence points"), max_length=200,
-        help_text=_("The region's influence-points table as printed, from no influence up, separated by spaces."))
+        label=_("Influence points"),
+        max_length=200,
+        help_text=_("The region's influence-points table as printed, from no influence up, separated by spaces."),
+    )
 
     def __init__(self, *args, rows: int = MIN_PROVINCE_ROWS, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         action_choices = [(a, ACTIONS[a]) for a in ("attack", "harvest", "recruit", "move")]
         for s in range(SPACES):
             self.fields[f"space{s}"] = forms.ChoiceField(
-                label=_("Space %(n)d") % {"n": s + 1}, choices=action_choices, required=False,
-                widget=forms.RadioSelect)
+                label=_("Space %(n)d") % {"n": s + 1}, choices=action_choices, required=False, widget=forms.RadioSelect
+            )
         self.row_count = rows  # the page posts it back as "rows" (views._rows bounds it)
         for p in range(rows):
             self.fields[f"province{p}_name"] = forms.CharField(
-                label=_("Province %(n)d") % {"n": p + 1}, max_length=60, required=False)
+                label=_("Province %(n)d") % {"n": p + 1}, max_length=60, required=False
+            )
             self.fields[f"province{p}_kind"] = forms.ChoiceField(
-                label=_("Kind of province %(n)d") % {"n": p + 1}, required=False, widget=forms.RadioSelect,
-                choices=[(k, KIND_LABELS[k]) for k in PROVINCE_KINDS])
+                label=_("Kind of province %(n)d") % {"n": p + 1},
+                required=False,
+                widget=forms.RadioSelect,
+                choices=[(k, KIND_LABELS[k]) for k in PROVINCE_KINDS],
+            )
 
     def space_fields(self) -> list[forms.BoundField]:
         return [self[f"space{s}"] for s in range(SPACES)]
@@ -169,19 +197,27 @@ class RegionForm(forms.Form):
         return [(self[f"province{p}_name"], self[f"province{p}_kind"]) for p in range(self.row_count)]
 
     def clean_values(self) -> list[int]:
-        return numbers(self.cleaned_data["values"], bounds=VALUES,
-                       what=_("Enter %(low)s to %(high)s numbers, one per place, not %(n)s."))
+        return numbers(
+            self.cleaned_data["values"],
+            bounds=VALUES,
+            what=_("Enter %(low)s to %(high)s numbers, one per place, not %(n)s."),
+        )
 
     def clean_influence_points(self) -> list[int]:
-        return numbers(self.cleaned_data["influence_points"], bounds=INFLUENCE,
-                       what=_("Enter %(low)s to %(high)s numbers, not %(n)s."))
+        return numbers(
+            self.cleaned_data["influence_points"],
+            bounds=INFLUENCE,
+            what=_("Enter %(low)s to %(high)s numbers, not %(n)s."),
+        )
 
     def clean(self) -> dict:
         data = super().clean()
         spaces = [data.get(f"space{s}") or "" for s in range(SPACES)]
         if any(spaces) and not all(spaces):
-            self.add_error(f"space{spaces.index('')}",
-                           _("Give each of the four spaces its action, or none of them (multiplayer only)."))
+            self.add_error(
+                f"space{spaces.index('')}",
+                _("Give each of the four spaces its action, or none of them (multiplayer only)."),
+            )
         provinces = []
         for p in range(self.row_count):
             name = (data.get(f"province{p}_name") or "").strip()
@@ -201,8 +237,12 @@ class RegionForm(forms.Form):
     def region(self) -> dict:
         """The region in the engine's set-up words (call after is_valid())."""
         data = self.cleaned_data
-        region = {"name": data["name"].strip(), "values": data["values"],
-                  "influence_points": data["influence_points"], "provinces": data["provinces"]}
+        region = {
+            "name": data["name"].strip(),
+            "values": data["values"],
+            "influence_points": data["influence_points"],
+            "provinces": data["provinces"],
+        }
         if data["spaces"]:
             region["spaces"] = data["spaces"]
         return region
@@ -212,8 +252,11 @@ def region_initial(region: dict | None) -> dict:
     """A saved (or copied) region as the form's initial values."""
     if region is None:
         return {}
-    initial = {"name": region["name"], "values": " ".join(map(str, region["values"])),
-               "influence_points": " ".join(map(str, region["influence_points"]))}
+    initial = {
+        "name": region["name"],
+        "values": " ".join(map(str, region["values"])),
+        "influence_points": " ".join(map(str, region["influence_points"])),
+    }
     for s, action in enumerate(region.get("spaces", [])[:SPACES]):
         initial[f"space{s}"] = action
     for p, province in enumerate(region["provinces"]):
@@ -249,11 +292,19 @@ class FinishForm(forms.Form):
 
     def __init__(self, *args, region_names: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        number = {"required": False, "min_value": 0, "max_value": 50,
-                  "widget": forms.NumberInput(attrs={"inputmode": "numeric"})}
+        number = {
+            "required": False,
+            "min_value": 0,
+            "max_value": 50,
+            "widget": forms.NumberInput(attrs={"inputmode": "numeric"}),
+        }
         self.order_keys = [f"order_{a}" for a in TOKEN_ACTIONS]
-        order_labels = {"attack": ACTIONS["attack"], "harvest": ACTIONS["harvest"], "recruit": ACTIONS["recruit"],
-                        "castle": ACTIONS["castle"]}
+        order_labels = {
+            "attack": ACTIONS["attack"],
+            "harvest": ACTIONS["harvest"],
+            "recruit": ACTIONS["recruit"],
+            "castle": ACTIONS["castle"],
+        }
         for action in TOKEN_ACTIONS:
             self.fields[f"order_{action}"] = forms.IntegerField(label=order_labels[action], **number)
         self.destiny_keys = []
@@ -265,9 +316,11 @@ class FinishForm(forms.Form):
         self.fields["seed_food"] = forms.IntegerField(label=LOCATIONS["food"], **number)
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
-        return [(_("The AIs' order tokens (each AI)"), [self[k] for k in self.order_keys]),
-                (_("Destiny cards per region"), [self[k] for k, _name in self.destiny_keys]),
-                (_("Seed tokens"), [self[k] for k in self.seed_keys])]
+        return [
+            (_("The AIs' order tokens (each AI)"), [self[k] for k in self.order_keys]),
+            (_("Destiny cards per region"), [self[k] for k, _name in self.destiny_keys]),
+            (_("Seed tokens"), [self[k] for k in self.seed_keys]),
+        ]
 
     def clean(self) -> dict:
         data = super().clean()
@@ -278,9 +331,11 @@ class FinishForm(forms.Form):
             missing = next(k for k in keys if data.get(k) is None and not self.has_error(k))
             self.add_error(missing, _("Fill in every solo part, or none of them (a board for multiplayer only)."))
         elif given:
-            data["solo"] = {"order_tokens": {a: data[f"order_{a}"] for a in TOKEN_ACTIONS},
-                            "destiny_deck": {name: data[k] for k, name in self.destiny_keys},
-                            "seed_tokens": {r: data[f"seed_{r}"] for r in RESOURCES}}
+            data["solo"] = {
+                "order_tokens": {a: data[f"order_{a}"] for a in TOKEN_ACTIONS},
+                "destiny_deck": {name: data[k] for k, name in self.destiny_keys},
+                "seed_tokens": {r: data[f"seed_{r}"] for r in RESOURCES},
+            }
         return data
 
 

@@ -24,7 +24,7 @@ MODE_CHOICES = [("multiplayer", _("Multiplayer")), ("solo", _("Solo against the 
 
 
 def _ground(n: int) -> str:
-    """"Training Ground n", said when a page is drawn, in the reader's language: a % at import time fixed it in
+    """ "Training Ground n", said when a page is drawn, in the reader's language: a % at import time fixed it in
     English (a lazy string formatted is no longer lazy)."""
     return lazy(lambda: gettext("Training Ground %(n)d") % {"n": n}, str)()
 
@@ -37,15 +37,25 @@ class NewTableForm(TableSetupForm):
     """The player count first, the mode, 1 to 5 seats (solo: one), each with an optional Training Ground, and the
     club's board."""
 
-    players_count = PlayerCountField(1, MAX_SEATS, initial=2, required=False,
-                                     help_text=_("1 player: solo against the two AIs, or a lone score sheet."))
+    players_count = PlayerCountField(
+        1,
+        MAX_SEATS,
+        initial=2,
+        required=False,
+        help_text=_("1 player: solo against the two AIs, or a lone score sheet."),
+    )
     mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, initial="multiplayer")
     board_setup = forms.ChoiceField(label=_("The club's saved board"), required=False)
     board = forms.CharField(
-        label=_("Board set-up (JSON)"), required=False, widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text=_("For a board written out by a script or copied from another club (the API's format): the "
-                    "regions north to south with their values by place, influence-points tables and provinces; for "
-                    "solo also the spaces, the AIs' order tokens, the destiny deck and the seed tokens."))
+        label=_("Board set-up (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "For a board written out by a script or copied from another club (the API's format): the "
+            "regions north to south with their values by place, influence-points tables and provinces; for "
+            "solo also the spaces, the AIs' order tokens, the destiny deck and the seed tokens."
+        ),
+    )
     save_board_as = forms.CharField(label=_("Save this board for the club as"), max_length=80, required=False)
 
     def __init__(self, *args, **kwargs) -> None:
@@ -54,17 +64,21 @@ class NewTableForm(TableSetupForm):
 
         self.saved_boards = board_choices(self.fields["club"].queryset)
         self.fields["board_setup"].choices = [("", _("— enter the board below —"))] + [
-            (str(pk), label) for pk, (label, _board) in self.saved_boards.items()]
+            (str(pk), label) for pk, (label, _board) in self.saved_boards.items()
+        ]
         if self.saved_boards:  # the board the club entered last, picked already: a later table only counts
             self.fields["board_setup"].initial = max(self.saved_boards, key=int)
         for i in range(MAX_SEATS):
             n = i + 1
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
-                label=_("Seat %(n)d: player") % {"n": n}, choices=self.player_choices, required=False)
+                label=_("Seat %(n)d: player") % {"n": n}, choices=self.player_choices, required=False
+            )
             self.fields[f"seat{i}_guest"] = forms.CharField(
-                label=_("…or a new guest's name"), max_length=80, required=False)
+                label=_("…or a new guest's name"), max_length=80, required=False
+            )
             self.fields[f"seat{i}_ground"] = forms.ChoiceField(
-                label=_("Training Ground"), choices=GROUND_CHOICES, required=False)
+                label=_("Training Ground"), choices=GROUND_CHOICES, required=False
+            )
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
         return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "ground")] for i in range(MAX_SEATS)]
@@ -86,8 +100,9 @@ class NewTableForm(TableSetupForm):
                 entry["training_ground"] = int(data[f"seat{i}_ground"])
             players.append(entry)
         self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
-        self.refuse_repeats([f"seat{i}_ground" for i in range(count)],
-                            _("Each house has its own Training Ground: %(value)s is taken."))
+        self.refuse_repeats(
+            [f"seat{i}_ground" for i in range(count)], _("Each house has its own Training Ground: %(value)s is taken.")
+        )
         board = self._board(data)
         name = (data.get("save_board_as") or "").strip()
         if name:
@@ -186,8 +201,9 @@ def _placed(state: dict, data: QueryDict) -> dict:
     """The order token's space, from the spot "region:space"."""
     region, _sep, space = (data.get("spot") or "").partition(":")
     regions = state["board"]["regions"]
-    if not (region.isascii() and region.isdigit() and space.isascii() and space.isdigit()
-            and int(region) < len(regions)):
+    if not (
+        region.isascii() and region.isdigit() and space.isascii() and space.isdigit() and int(region) < len(regions)
+    ):
         raise InvalidMove(gettext("Pick a space to place your token on."))
     return {"region": regions[int(region)]["name"], "space": int(space)}
 

@@ -37,8 +37,9 @@ def board_create(*, club, name: str, board: dict, user) -> BoardSetup | None:
     unique constraint decides, so two phones saving the same name at once save one board)."""
     try:
         with transaction.atomic():
-            return _boards().objects.create(club=club, game=SamuraiEmpiresEngine.slug, name=name, board=board,
-                                            created_by=user)
+            return _boards().objects.create(
+                club=club, game=SamuraiEmpiresEngine.slug, name=name, board=board, created_by=user
+            )
     except IntegrityError:
         return None
 

@@ -15,11 +15,23 @@ from games.phrases import Catalogue, Plural, in_words
 
 AI_COLOURS = {"yellow": _("Yellow AI"), "blue": _("Blue AI")}
 LOCATIONS = {"capital": _("Capital"), "bushido": "Bushido", "food": _("Food"), "shrine": _("Shrine")}
-ACTIONS = {"attack": _("Attack"), "harvest": _("Harvest"), "recruit": _("Recruit Armies"),
-           "castle": _("Build a Castle"), "move": _("Move"), "none": _("nothing")}
-MOVES = {"era_score": _("score the era"), "final_score": _("the final count"), "place": _("place a token"),
-         "pass": _("pass"), "ai_step": _("the AI's step"), "report": _("report your Armies"),
-         "resolve": _("resolve your token")}
+ACTIONS = {
+    "attack": _("Attack"),
+    "harvest": _("Harvest"),
+    "recruit": _("Recruit Armies"),
+    "castle": _("Build a Castle"),
+    "move": _("Move"),
+    "none": _("nothing"),
+}
+MOVES = {
+    "era_score": _("score the era"),
+    "final_score": _("the final count"),
+    "place": _("place a token"),
+    "pass": _("pass"),
+    "ai_step": _("the AI's step"),
+    "report": _("report your Armies"),
+    "resolve": _("resolve your token"),
+}
 
 
 def _resource(value: Any, state: dict | None) -> str:
@@ -30,8 +42,9 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.ai": "%(ai)s",  # a name, said alike
     "samurai_empires.location_card": "%(region)s %(location)s",  # a name, said alike
     "samurai_empires.party_points": "%(party)s %(points)s",  # a name, said alike
-    "samurai_empires.armies_in": Plural(ngettext_lazy("%(n)s Army in %(province)s",
-                                                        "%(n)s Armies in %(province)s", "n")),
+    "samurai_empires.armies_in": Plural(
+        ngettext_lazy("%(n)s Army in %(province)s", "%(n)s Armies in %(province)s", "n")
+    ),
     "samurai_empires.armies_of_in": _("%(n)s of %(party)s's Armies in %(province)s"),
     "samurai_empires.n_in": "%(n)s in %(province)s",  # a name, said alike
     "samurai_empires.ai.attacks": _("it attacks and destroys %(destroyed)s"),
@@ -58,8 +71,7 @@ SENTENCES: dict[str, Any] = {
         "%(party)s has no card whose region has room for a token, and places none."
     ),
     "samurai_empires.describe.ai_plan": _(
-        "%(party)s draws %(card)s and places a face-down token on space %(space)s of %(region)s; "
-        "%(done)s."
+        "%(party)s draws %(card)s and places a face-down token on space %(space)s of %(region)s; %(done)s."
     ),
     "samurai_empires.describe.ai_plan_set_aside": _(
         "%(party)s draws %(card)s (after %(set_aside)s, whose regions are full: to the bottom) and "
@@ -87,9 +99,7 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.describe.turn_order_era": _("Turn order for era %(era)s: %(order)s."),
     "samurai_empires.era.destiny_card": _("Destiny card: %(region)s (its %(drawn)s)."),
     "samurai_empires.era.destiny_empty": _("The destiny deck is empty."),
-    "samurai_empires.era.location_card_added": _(
-        "%(ai)s adds the %(region)s %(location)s location card to its deck."
-    ),
+    "samurai_empires.era.location_card_added": _("%(ai)s adds the %(region)s %(location)s location card to its deck."),
     "samurai_empires.era.no_location_card": _("%(ai)s has no %(region)s location card left to add."),
     "samurai_empires.tiebreak.fewest_resources": _("fewest resources"),
     "samurai_empires.tiebreak.shared": _("tie shared: same points and same resources"),
@@ -113,7 +123,7 @@ SENTENCES: dict[str, Any] = {
         "%(party)s plays without a Training Ground, so has no trained armies to record."
     ),
     "samurai_empires.not_a_list": _("%(field)s must be a list."),
-    "samurai_empires.not_an_int": _("\"%(field)s\" must be a whole number."),
+    "samurai_empires.not_an_int": _('"%(field)s" must be a whole number.'),
     "samurai_empires.not_an_object": _("This must be a JSON object."),
     "samurai_empires.not_now": _("This move is not open now; open moves: %(open)s."),
     "samurai_empires.not_text": _("%(field)s must be text."),
@@ -123,8 +133,7 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.region_provinces": _("%(region)s needs exactly one Capital and at least one Shrine province."),
     "samurai_empires.region_slots": _("%(region)s needs 2 resource slots: every region gets a Bushido and a Food."),
     "samurai_empires.seed_tokens": _(
-        "Every region needs a Bushido and a Food seed token, and the seed tokens fill the map's resource "
-        "slots."
+        "Every region needs a Bushido and a Food seed token, and the seed tokens fill the map's resource slots."
     ),
     "samurai_empires.seeding_count": _("The map holds a different number of %(kind)s seed tokens."),
     "samurai_empires.seeding_region": _(
@@ -157,19 +166,24 @@ SENTENCES: dict[str, Any] = {
     "samurai_empires.unknown_name": _("%(field)s must be one of: %(choices)s."),
     "samurai_empires.wrong_era": _("The sheet is at era %(era)s."),
 }
-NAMES = frozenset({
-    "samurai_empires.ai",
-    "samurai_empires.n_in",
-    "samurai_empires.location_card",
-    "samurai_empires.party_points",
-    "samurai_empires.gain.resource",
-})
+NAMES = frozenset(
+    {
+        "samurai_empires.ai",
+        "samurai_empires.n_in",
+        "samurai_empires.location_card",
+        "samurai_empires.party_points",
+        "samurai_empires.gain.resource",
+    }
+)
 
 WORDS = {
     "ai": in_words(AI_COLOURS),
-    "location": in_words(LOCATIONS), "resource": _resource, "kind": _resource,
+    "location": in_words(LOCATIONS),
+    "resource": _resource,
+    "kind": _resource,
     "action": in_words(ACTIONS),
-    "open": in_words(MOVES), "types": in_words(MOVES),
+    "open": in_words(MOVES),
+    "types": in_words(MOVES),
 }
 
 CATALOGUE = Catalogue(SENTENCES, WORDS, names=NAMES)

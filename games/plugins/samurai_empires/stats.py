@@ -46,8 +46,11 @@ def table_tally(row: TableRow) -> Tally:
     if outcome.get("termination") in ("solo_victory", "solo_defeat"):
         won = bool(details.get("won"))
         era = first_ahead(details.get("breakdown") or [])
-        found: Tally = {"solo_plays": 1, "solo_wins": int(won),
-                        "solo_margin": int(details.get("player", 0)) - int(details.get("ais", 0))}
+        found: Tally = {
+            "solo_plays": 1,
+            "solo_wins": int(won),
+            "solo_margin": int(details.get("player", 0)) - int(details.get("ais", 0)),
+        }
         tally.bump(found, "era_plays", era)
         tally.bump(found, "era_wins", era, won)
         return tally.add({}, found)  # drops the zero counts, as adding tallies does
@@ -63,12 +66,17 @@ def present(found: Tally) -> dict:
     era_plays, era_wins = tally.counter(found, "era_plays"), tally.counter(found, "era_wins")
     seat_plays, seat_wins = tally.counter(found, "seat_plays"), tally.counter(found, "seat_wins")
     return {
-        "solo": {**_rate(solo_plays, solo_wins),
-                 "average_margin": found.get("solo_margin", 0) / solo_plays if solo_plays else None,
-                 "by_era": [{"era": e, **_rate(era_plays[e], era_wins[e])} for e in (*range(1, ERAS + 1), NEVER)
-                            if era_plays[e]]},
-        "multiplayer": {"tables": tables,
-                        "by_seat": [{"seat": s, **_rate(seat_plays[s], seat_wins[s])} for s in sorted(seat_plays)]},
+        "solo": {
+            **_rate(solo_plays, solo_wins),
+            "average_margin": found.get("solo_margin", 0) / solo_plays if solo_plays else None,
+            "by_era": [
+                {"era": e, **_rate(era_plays[e], era_wins[e])} for e in (*range(1, ERAS + 1), NEVER) if era_plays[e]
+            ],
+        },
+        "multiplayer": {
+            "tables": tables,
+            "by_seat": [{"seat": s, **_rate(seat_plays[s], seat_wins[s])} for s in sorted(seat_plays)],
+        },
         "tables": tables + solo_plays,
     }
 
@@ -87,8 +95,12 @@ def player_stats(rows: Iterable[tuple]) -> dict:
             continue
         tables += 1
         wins += any(p["seat"] == position and p["rank"] == 1 for p in outcome.get("placings") or [])
-    return {"tables": tables + solo_plays, "multiplayer": _rate(tables, wins), "solo": _rate(solo_plays, solo_wins),
-            "average_margin": sum(margins) / len(margins) if margins else None}
+    return {
+        "tables": tables + solo_plays,
+        "multiplayer": _rate(tables, wins),
+        "solo": _rate(solo_plays, solo_wins),
+        "average_margin": sum(margins) / len(margins) if margins else None,
+    }
 
 
 def balance_factions(row: TableRow) -> dict[str, list] | None:

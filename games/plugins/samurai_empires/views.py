@@ -34,8 +34,9 @@ def board_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            request.session[editor.DRAFT_KEY] = editor.draft_new(club_pk=data["club"].pk, name=data["name"],
-                                                                 regions=data["regions"])
+            request.session[editor.DRAFT_KEY] = editor.draft_new(
+                club_pk=data["club"].pk, name=data["name"], regions=data["regions"]
+            )
             return redirect(_region_url(1))
         status = 400
     draft = editor.draft_of(request.session)
@@ -43,8 +44,12 @@ def board_new(request: HttpRequest) -> HttpResponse:
     if draft is not None:  # the draft's first region not entered yet, or its save screen
         missing = editor.first_missing(draft)
         resume = _region_url(missing) if missing is not None else reverse("sse_board_finish")
-    return render(request, TEMPLATES + "start.html",
-                  {"form": form, "has_clubs": clubs.exists(), "draft": draft, "resume": resume}, status=status)
+    return render(
+        request,
+        TEMPLATES + "start.html",
+        {"form": form, "has_clubs": clubs.exists(), "draft": draft, "resume": resume},
+        status=status,
+    )
 
 
 @login_required
@@ -77,10 +82,21 @@ def board_region(request: HttpRequest, n: int) -> HttpResponse:
             status = 400
     else:
         form = editor.RegionForm(initial=editor.region_initial(saved), rows=editor.rows_for(saved))
-    return render(request, TEMPLATES + "region.html", {
-        "form": form, "draft": draft, "n": n, "count": count, "error": error, "last": n == count,
-        "copied": saved is not None and draft["regions"][index] is None,
-        "steps": _steps(draft, n)}, status=status)
+    return render(
+        request,
+        TEMPLATES + "region.html",
+        {
+            "form": form,
+            "draft": draft,
+            "n": n,
+            "count": count,
+            "error": error,
+            "last": n == count,
+            "copied": saved is not None and draft["regions"][index] is None,
+            "steps": _steps(draft, n),
+        },
+        status=status,
+    )
 
 
 def _region_saved(request: HttpRequest, draft: dict, n: int, region: dict, *, copy: bool) -> HttpResponse:
@@ -111,8 +127,16 @@ def _rows(raw: str | None) -> int:
 
 def _steps(draft: dict, current: int | None) -> list[dict]:
     """The regions as links (entered or not), so a phone can go back to any of them."""
-    return [{"n": i + 1, "url": _region_url(i + 1), "name": r["name"] if r else "", "done": r is not None,
-             "current": i + 1 == current} for i, r in enumerate(draft["regions"])]
+    return [
+        {
+            "n": i + 1,
+            "url": _region_url(i + 1),
+            "name": r["name"] if r else "",
+            "done": r is not None,
+            "current": i + 1 == current,
+        }
+        for i, r in enumerate(draft["regions"])
+    ]
 
 
 @login_required
@@ -143,8 +167,14 @@ def board_finish(request: HttpRequest) -> HttpResponse:
                     error = _("Your club already has a board of that name.")
                 else:
                     del request.session[editor.DRAFT_KEY]
-                    messages.success(request, _("The board “%(name)s” is saved for %(club)s.")
-                                     % {"name": draft["name"], "club": club.name})
+                    messages.success(
+                        request,
+                        _("The board “%(name)s” is saved for %(club)s.") % {"name": draft["name"], "club": club.name},
+                    )
                     return redirect(reverse("table_new") + "?game=samurai_empires")
-    return render(request, TEMPLATES + "finish.html",
-                  {"form": form, "draft": draft, "error": error, "steps": _steps(draft, None)}, status=status)
+    return render(
+        request,
+        TEMPLATES + "finish.html",
+        {"form": form, "draft": draft, "error": error, "steps": _steps(draft, None)},
+        status=status,
+    )

@@ -85,7 +85,7 @@ class ShitennoGame(GameAdapter):
 
     def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
         """The generals in their order, one per seat: `deal` then deals their titles and the gates."""
-        return {"players": [{"general": general} for general in list(GENERALS)[:len(names)]]}, True
+        return {"players": [{"general": general} for general in list(GENERALS)[: len(names)]]}, True
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
@@ -105,8 +105,10 @@ class ShitennoGame(GameAdapter):
     demo_game = staticmethod(simulation.random_legal_game)
 
     stats_version = 2  # 2: the seat, turn and general balance counts (issue 29)
-    balance_dimensions = {"turn": gettext_lazy("Balance by turn order in the first year"),
-                          "general": gettext_lazy("Balance by general")}
+    balance_dimensions = {
+        "turn": gettext_lazy("Balance by turn order in the first year"),
+        "general": gettext_lazy("Balance by general"),
+    }
 
     def stats_table(self, row: TableRow) -> dict:
         """Win rates by general, starting title and seat, where the favour comes from, and the balance counts."""

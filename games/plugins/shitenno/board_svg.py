@@ -35,7 +35,8 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
     parts = [
         f'<figure class="board">\n<svg viewBox="0 0 362 {rows * PITCH}" role="group" aria-labelledby="board-title"'
         ' xmlns="http://www.w3.org/2000/svg">\n  <title id="board-title">',
-        escape(_("The board: 8 provinces, their positions and kamons")), "</title>\n",
+        escape(_("The board: 8 provinces, their positions and kamons")),
+        "</title>\n",
     ]
     golden, free = _("golden"), _("free")
     for box in boxes:
@@ -46,7 +47,7 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
             seat = p["seat"]
             owner = (seat["general"] + (f", {golden}" if p["golden"] else "")) if seat else free
             positions.append(_("%(value)d favour: %(owner)s") % {"value": p["value"], "owner": owner})
-        label = f'{name}. {words["own"]}. {words["gate"]}, {words["tiles"]}. {"; ".join(positions)}.'
+        label = f"{name}. {words['own']}. {words['gate']}, {words['tiles']}. {'; '.join(positions)}."
         parts.append(
             f'  <a href="?province={escape(box["slug"])}#move" class="province" aria-label="{escape(label)}">\n'
             f'    <rect x="{x}" y="{y}" width="{WIDTH}" height="{HEIGHT}" rx="8" class="prov-box"/>\n'
@@ -54,13 +55,13 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
             f'    <text x="{x + 8}" y="{y + 36}" class="prov-troop">{escape(words["own"])}</text>\n'
             f'    <text x="{x + 8}" y="{y + 52}" class="prov-gate">{escape(words["gate"])}</text>\n'
             f'    <text x="{x + WIDTH - 8}" y="{y + 52}" class="prov-tiles" text-anchor="end">'
-            f'{escape(words["tiles"])}</text>\n'
+            f"{escape(words['tiles'])}</text>\n"
             '  </a>\n  <g class="kamons" aria-hidden="true">\n'
         )
         for p in box["positions"]:
             seat, cx, cy = p["seat"], p["cx"], p["cy"]
             fill = f' style="fill:{escape(seat["fill"])}"' if seat else ""
-            star = (f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" class="star">★</text>' if p["golden"] else "")
+            star = f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" class="star">★</text>' if p["golden"] else ""
             parts.append(
                 f'    <circle cx="{cx}" cy="{cy}" r="15" class="pos{" golden" if p["golden"] else ""}"{fill}/>{star}'
                 f'<text x="{cx}" y="{cy + 30}" text-anchor="middle" class="pos-value">{p["value"]}</text>\n'
@@ -68,8 +69,12 @@ def board_svg(boxes: list[dict], seats: list[dict]) -> SafeString:
         parts.append("  </g>\n")
     parts.append('</svg>\n<figcaption>\n  <ul class="legend">')
     for seat in seats:
-        parts.append(f'<li><span class="swatch" style="background:{escape(seat["fill"])}"></span>'
-                     f'{escape(seat["general"])} — {escape(seat["name"])} ({escape(seat["colour_name"])})</li>')
-    parts.append(f'\n  <li><span class="swatch golden-swatch">★</span>{escape(_("golden kamon"))}</li></ul>\n'
-                 "</figcaption>\n</figure>")
+        parts.append(
+            f'<li><span class="swatch" style="background:{escape(seat["fill"])}"></span>'
+            f"{escape(seat['general'])} — {escape(seat['name'])} ({escape(seat['colour_name'])})</li>"
+        )
+    parts.append(
+        f'\n  <li><span class="swatch golden-swatch">★</span>{escape(_("golden kamon"))}</li></ul>\n'
+        "</figcaption>\n</figure>"
+    )
     return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped

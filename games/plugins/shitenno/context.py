@@ -58,7 +58,9 @@ def _table_items(cards: dict) -> list[dict]:
 def _lot_words(lot: dict) -> str:
     cards = [card_name(c) for c in lot["troops"]] + [_("Koku %(v)d") % {"v": v} for v in lot["kokus"]]
     return _("%(cards)s and the %(tile)s tile") % {
-        "cards": ", ".join(cards) or _("no cards"), "tile": TITLE_NAMES[lot["hierarchy"]]}
+        "cards": ", ".join(cards) or _("no cards"),
+        "tile": TITLE_NAMES[lot["hierarchy"]],
+    }
 
 
 def _requirement_words(hint: dict) -> str:
@@ -66,7 +68,11 @@ def _requirement_words(hint: dict) -> str:
         return _("full")
     troops = " + ".join(f"{n} {TROOP_NAMES[t]}" for t, n in hint["requirement"].items())
     return _("%(pos)s position (+%(value)d): %(troops)s, or %(cost)d kokus") % {
-        "pos": ordinal(hint["position"]), "value": hint["value"], "troops": troops, "cost": hint["koku_cost"]}
+        "pos": ordinal(hint["position"]),
+        "value": hint["value"],
+        "troops": troops,
+        "cost": hint["koku_cost"],
+    }
 
 
 def _board_boxes(state: dict, seats: list[dict]) -> list[dict]:
@@ -78,17 +84,30 @@ def _board_boxes(state: dict, seats: list[dict]) -> list[dict]:
         positions = []
         for i, value in enumerate(province.positions):
             kamon = kamons[i] if i < len(kamons) else None
-            positions.append({
-                "cx": x + 24 + i * 42, "cy": y + 74, "value": value, "number": i + 1,
-                "seat": seats[kamon[0]] if kamon else None, "golden": bool(kamon and kamon[1] == "golden"),
-            })
+            positions.append(
+                {
+                    "cx": x + 24 + i * 42,
+                    "cy": y + 74,
+                    "value": value,
+                    "number": i + 1,
+                    "seat": seats[kamon[0]] if kamon else None,
+                    "golden": bool(kamon and kamon[1] == "golden"),
+                }
+            )
         gate = state["gates"][slug]
-        boxes.append({
-            "slug": slug, "name": province.name, "troop": TROOP_NAMES[province.troop], "size": province.size,
-            "x": x, "y": y,
-            "positions": positions, "gate": TROOP_NAMES[gate["top"]] if gate["tiles"] else "",
-            "tiles_left": gate["tiles"],
-        })
+        boxes.append(
+            {
+                "slug": slug,
+                "name": province.name,
+                "troop": TROOP_NAMES[province.troop],
+                "size": province.size,
+                "x": x,
+                "y": y,
+                "positions": positions,
+                "gate": TROOP_NAMES[gate["top"]] if gate["tiles"] else "",
+                "tiles_left": gate["tiles"],
+            }
+        )
     return boxes
 
 
@@ -102,17 +121,32 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
         colour = seat.colour if seat.colour in COLOURS else list(COLOURS)[i]
         hand = state["hands"][i]
         troops, kokus = _hand_items(hand)
-        seats.append({
-            "index": i, "name": seat.player.name, "general": GENERALS[state["generals"][i]],
-            "colour": colour, "fill": COLOURS[colour][1], "colour_name": COLOURS[colour][0],
-            "title": TITLE_NAMES[state["titles"][i]], "stock": state["stock"][i], "favour": favour[i],
-            "hand": hand, "troops": troops, "kokus": kokus,
-            "reveal_slots": [f"reveal_{n}" for n in range(hand["hidden"])],
-            "tiles": [(BONUS_WORDS[b], n) for b, n in hand["tiles"].items() if n],
-        })
+        seats.append(
+            {
+                "index": i,
+                "name": seat.player.name,
+                "general": GENERALS[state["generals"][i]],
+                "colour": colour,
+                "fill": COLOURS[colour][1],
+                "colour_name": COLOURS[colour][0],
+                "title": TITLE_NAMES[state["titles"][i]],
+                "stock": state["stock"][i],
+                "favour": favour[i],
+                "hand": hand,
+                "troops": troops,
+                "kokus": kokus,
+                "reveal_slots": [f"reveal_{n}" for n in range(hand["hidden"])],
+                "tiles": [(BONUS_WORDS[b], n) for b, n in hand["tiles"].items() if n],
+            }
+        )
     context: dict = {"province_choice": query.get("province", "")}
-    context.update(seats=seats, hint=hint, state=state, board_svg=board_svg(_board_boxes(state, seats), seats),
-                   favour_max=max([*favour, 1]))
+    context.update(
+        seats=seats,
+        hint=hint,
+        state=state,
+        board_svg=board_svg(_board_boxes(state, seats), seats),
+        favour_max=max([*favour, 1]),
+    )
     mover = hint["to_move"]
     if mover is not None:
         context["mover"] = seats[mover]
@@ -130,13 +164,19 @@ def table_context(state: dict, seat_rows: list, query: QueryDict) -> dict:
         context["deck_cards"] = [(c, card_name(c)) for c in TROOP_DECK]
     elif hint["phase"] == "provinces":
         context["provinces"] = [
-            {"slug": slug, "name": p.name, "hint": hint["provinces"][slug],
-             "words": _requirement_words(hint["provinces"][slug])}
+            {
+                "slug": slug,
+                "name": p.name,
+                "hint": hint["provinces"][slug],
+                "words": _requirement_words(hint["provinces"][slug]),
+            }
             for slug, p in PROVINCES.items()
         ]
         context["golden"] = [
-            {"value": f"{g['province']}:{g['position']}",
-             "name": f"{PROVINCES[g['province']].name} {ordinal(g['position'])}"}
+            {
+                "value": f"{g['province']}:{g['position']}",
+                "name": f"{PROVINCES[g['province']].name} {ordinal(g['position'])}",
+            }
             for g in hint["turn"]["golden"]
         ]
         context["turn_order"] = [seats[s] for s in state["turn"]["order"]]
@@ -156,8 +196,9 @@ def _tiebreaks(state: dict) -> tuple[dict, dict]:
     if fresh is None:
         return {}, {}
     seats = {p.seat: CATALOGUE.say_phrase(p.tiebreak) for p in fresh.placings if p.tiebreak}
-    provinces = {slug: CATALOGUE.say_phrase(m["tiebreak"]) for slug, m in fresh.details["majorities"].items()
-                 if m["tiebreak"]}
+    provinces = {
+        slug: CATALOGUE.say_phrase(m["tiebreak"]) for slug, m in fresh.details["majorities"].items() if m["tiebreak"]
+    }
     return seats, provinces
 
 
@@ -169,19 +210,30 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
     rows = []
     for placing in outcome["placings"]:
         row = breakdown[placing["seat"]]
-        rows.append({
-            **placing, "name": names[placing["seat"]], "general": GENERALS[generals[placing["seat"]]],
-            "tiebreak": seat_tiebreaks.get(placing["seat"]) or placing["tiebreak"],
-            "row": row, "majority_names": [PROVINCES[p].name for p in row["majorities"]],
-        })
+        rows.append(
+            {
+                **placing,
+                "name": names[placing["seat"]],
+                "general": GENERALS[generals[placing["seat"]]],
+                "tiebreak": seat_tiebreaks.get(placing["seat"]) or placing["tiebreak"],
+                "row": row,
+                "majority_names": [PROVINCES[p].name for p in row["majorities"]],
+            }
+        )
     majorities = []
     for slug, result in outcome["details"]["majorities"].items():
         winner = result["winner"]
-        majorities.append({
-            "name": PROVINCES[slug].name,
-            "winner": None if winner is None else f"{names[winner]} ({GENERALS[generals[winner]]})",
-            "weights": result["weights"],
-            "tiebreak": province_tiebreaks.get(slug) or result["tiebreak"],
-        })
-    return {"rows": rows, "majorities": majorities, "winner": rows[0],
-            "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"])}
+        majorities.append(
+            {
+                "name": PROVINCES[slug].name,
+                "winner": None if winner is None else f"{names[winner]} ({GENERALS[generals[winner]]})",
+                "weights": result["weights"],
+                "tiebreak": province_tiebreaks.get(slug) or result["tiebreak"],
+            }
+        )
+    return {
+        "rows": rows,
+        "majorities": majorities,
+        "winner": rows[0],
+        "termination": TERMINATIONS.get(outcome["termination"], outcome["termination"]),
+    }

@@ -46,13 +46,17 @@ class NewTableForm(TableSetupForm):
     titles and the troop on each province's gate; the site deals the titles and the gates unless the players
     enter what they dealt themselves. Every default opens a table as it stands."""
 
-    players_count = PlayerCountField(ShitennoEngine.min_players, ShitennoEngine.max_players, initial=3,
-                                     required=False)
-    deal_titles = forms.BooleanField(label=_("Let the site deal the starting titles"), required=False,
-                                     initial=True)
-    deal_gates = forms.BooleanField(label=_("Let the site deal the gates"), required=False, initial=True,
-                                    help_text=_("The site piles the 24 bonus tiles at random, 3 on each gate, "
-                                                "and shows which troop tops each pile: lay them so."))
+    players_count = PlayerCountField(ShitennoEngine.min_players, ShitennoEngine.max_players, initial=3, required=False)
+    deal_titles = forms.BooleanField(label=_("Let the site deal the starting titles"), required=False, initial=True)
+    deal_gates = forms.BooleanField(
+        label=_("Let the site deal the gates"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "The site piles the 24 bonus tiles at random, 3 on each gate, "
+            "and shows which troop tops each pile: lay them so."
+        ),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -61,23 +65,28 @@ class NewTableForm(TableSetupForm):
         for i in range(MAX_SEATS):
             n = i + 1
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
-                label=_("Seat %(n)d: player") % {"n": n}, choices=player_choices, required=False)
+                label=_("Seat %(n)d: player") % {"n": n}, choices=player_choices, required=False
+            )
             self.fields[f"seat{i}_guest"] = forms.CharField(
-                label=_("…or a new guest's name"), max_length=80, required=False, validators=[validate_name])
+                label=_("…or a new guest's name"), max_length=80, required=False, validators=[validate_name]
+            )
             self.fields[f"seat{i}_general"] = forms.ChoiceField(
-                label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i])
+                label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i]
+            )
             self.fields[f"seat{i}_colour"] = forms.ChoiceField(
-                label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i])
+                label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i]
+            )
             self.fields[f"seat{i}_title"] = forms.ChoiceField(
-                label=_("Seat %(n)d: starting title") % {"n": n}, choices=title_choices, required=False)
+                label=_("Seat %(n)d: starting title") % {"n": n}, choices=title_choices, required=False
+            )
         gate_choices = [("", _("— pick the troop —"))] + TROOP_CHOICES
         for slug, province in PROVINCES.items():
-            self.fields[f"gate_{slug}"] = forms.ChoiceField(label=province.name, choices=gate_choices,
-                                                            required=False)
+            self.fields[f"gate_{slug}"] = forms.ChoiceField(label=province.name, choices=gate_choices, required=False)
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
-        return [[self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour")]
-                for i in range(MAX_SEATS)]
+        return [
+            [self[f"seat{i}_{part}"] for part in ("player", "guest", "general", "colour")] for i in range(MAX_SEATS)
+        ]
 
     def title_fields(self) -> list[forms.BoundField]:
         return [self[f"seat{i}_title"] for i in range(MAX_SEATS)]
@@ -94,8 +103,14 @@ class NewTableForm(TableSetupForm):
         for i in range(count):
             seat = self.seat_player(i, label=_("seat %(n)d") % {"n": i + 1})
             if seat is not None:
-                seats.append({**seat, "general": data.get(f"seat{i}_general"), "colour": data.get(f"seat{i}_colour"),
-                              "title": data.get(f"seat{i}_title") or None})
+                seats.append(
+                    {
+                        **seat,
+                        "general": data.get(f"seat{i}_general"),
+                        "colour": data.get(f"seat{i}_colour"),
+                        "title": data.get(f"seat{i}_title") or None,
+                    }
+                )
         self.refuse_repeats([f"seat{i}_player" for i in range(count)], _("%(value)s already has a seat."))
         self.refuse_repeats([f"seat{i}_general" for i in range(count)], _("%(value)s is played by one player only."))
         setup: dict = {"players": [{"general": data.get(f"seat{i}_general")} for i in range(count)]}
@@ -103,8 +118,7 @@ class NewTableForm(TableSetupForm):
             for i in range(count):
                 if not data.get(f"seat{i}_title"):
                     self.add_error(f"seat{i}_title", _("Enter this seat's title, or let the site deal them."))
-            self.refuse_repeats([f"seat{i}_title" for i in range(count)],
-                                _("%(value)s is dealt to one player only."))
+            self.refuse_repeats([f"seat{i}_title" for i in range(count)], _("%(value)s is dealt to one player only."))
             setup["titles"] = {data.get(f"seat{i}_general"): data.get(f"seat{i}_title") for i in range(count)}
         if not data.get("deal_gates"):
             self._check_gates(data)
@@ -127,7 +141,10 @@ class NewTableForm(TableSetupForm):
         for troop, slugs in shown.items():
             if len(slugs) > TILES_PER_TROOP:
                 message = _("Only %(n)d bonus tiles show a %(troop)s; the gates show %(shown)d.") % {
-                    "n": TILES_PER_TROOP, "troop": TROOP_NAMES[troop], "shown": len(slugs)}
+                    "n": TILES_PER_TROOP,
+                    "troop": TROOP_NAMES[troop],
+                    "shown": len(slugs),
+                }
                 for slug in slugs[TILES_PER_TROOP:]:
                     self.add_error(f"gate_{slug}", message)
 
@@ -169,8 +186,10 @@ MOVE_TYPES = tuple(HANDLERS)  # the engine's move types
 
 def _drawn(data: QueryDict) -> dict:
     """Draw: the troop cards and kokus drawn, counted per kind."""
-    return {"troops": [card for card in TROOP_DECK for _ in range(_count(data, f"n_{card}"))],
-            "kokus": [v for v in (1, 2, 3) for _ in range(_count(data, f"k_{v}"))]}
+    return {
+        "troops": [card for card in TROOP_DECK for _ in range(_count(data, f"n_{card}"))],
+        "kokus": [v for v in (1, 2, 3) for _ in range(_count(data, f"k_{v}"))],
+    }
 
 
 def _offered(data: QueryDict) -> dict:
@@ -202,8 +221,9 @@ def _placed(data: QueryDict) -> dict:
     troops += [data[key] for key in sorted(data) if key.startswith("reveal_") and data[key]]
     payment: dict = {"troops": troops, "kokus": kokus, "hatamoto": data.get("hatamoto") or None, "bonuses": []}
     if data.get("exchange_from") and data.get("exchange_to"):
-        payment["bonuses"].append({"tile": "exchange", "from": _koku_or_troop(data["exchange_from"]),
-                                   "to": data["exchange_to"]})
+        payment["bonuses"].append(
+            {"tile": "exchange", "from": _koku_or_troop(data["exchange_from"]), "to": data["exchange_to"]}
+        )
     if data.get("plus_one_on"):
         payment["bonuses"].append({"tile": "plus_one", "on": data["plus_one_on"]})
     move = {"province": data.get("province") or None, "payment": payment}
@@ -226,8 +246,15 @@ def _turn_ended(data: QueryDict) -> dict:
     return {"golden": {"province": province, "position": position if number is None else number}}
 
 
-_MOVE_FIELDS = {"draw": _drawn, "offer": _offered, "split": _split_in_lots, "choose": _lot_chosen,
-                "place": _placed, "take_card": _card_taken, "end_turn": _turn_ended}
+_MOVE_FIELDS = {
+    "draw": _drawn,
+    "offer": _offered,
+    "split": _split_in_lots,
+    "choose": _lot_chosen,
+    "place": _placed,
+    "take_card": _card_taken,
+    "end_turn": _turn_ended,
+}
 
 
 def move_from_post(kind: str, seat: int, data: QueryDict) -> dict:
@@ -265,21 +292,34 @@ def check_place_fields(state: dict, move: dict) -> None:
     tiles = state["gates"][slug]["tiles"]
     words = {"province": PROVINCES[slug].name, "position": len(state["board"][slug]) + 1}
     if tiles and not move.get("bonus"):
-        raise FieldMissing(gettext(
-            "A kamon on %(province)s's position %(position)d takes the top tile of its gate: choose the bonus "
-            "face taken.") % words, field="bonus")
+        raise FieldMissing(
+            gettext(
+                "A kamon on %(province)s's position %(position)d takes the top tile of its gate: choose the bonus "
+                "face taken."
+            )
+            % words,
+            field="bonus",
+        )
     if not tiles and move.get("bonus"):
-        raise FieldMissing(gettext(
-            "%(province)s's last position takes no tile from the gate: leave the bonus face empty.") % words,
-            field="bonus")
+        raise FieldMissing(
+            gettext("%(province)s's last position takes no tile from the gate: leave the bonus face empty.") % words,
+            field="bonus",
+        )
     if tiles > 1 and not move.get("next_troop"):
-        raise FieldMissing(gettext(
-            "Taking the tile from %(province)s's gate uncovers the next one: choose the troop face revealed "
-            "beneath.") % words, field="next_troop")
+        raise FieldMissing(
+            gettext(
+                "Taking the tile from %(province)s's gate uncovers the next one: choose the troop face revealed "
+                "beneath."
+            )
+            % words,
+            field="next_troop",
+        )
     if tiles <= 1 and move.get("next_troop"):
-        raise FieldMissing(gettext(
-            "No tile is left beneath on %(province)s's gate: leave the troop face revealed beneath empty.") % words,
-            field="next_troop")
+        raise FieldMissing(
+            gettext("No tile is left beneath on %(province)s's gate: leave the troop face revealed beneath empty.")
+            % words,
+            field="next_troop",
+        )
 
 
 # --- the final-count calculator ---------------------------------------------------------------------------
@@ -315,33 +355,55 @@ class FinalCountForm(forms.Form):
         number = {"inputmode": "numeric", "class": "num"}
         for i in range(MAX_SEATS):
             self.fields[f"s{i}_general"] = forms.ChoiceField(
-                label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i], required=False)
+                label=_("General"), choices=list(GENERALS.items()), initial=DEFAULT_GENERALS[i], required=False
+            )
             self.fields[f"s{i}_title"] = forms.ChoiceField(
-                label=_("Title"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i],
-                required=False)
+                label=_("Title"), choices=[(t, TITLE_NAMES[t]) for t in TITLES], initial=TITLES[i], required=False
+            )
             self.fields[f"s{i}_favour"] = forms.IntegerField(
-                label=_("Favour"), min_value=0, max_value=999, required=False,
-                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
+                label=_("Favour"),
+                min_value=0,
+                max_value=999,
+                required=False,
+                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}),
+            )
             for v in (1, 2, 3):
                 self.fields[f"s{i}_koku{v}"] = forms.IntegerField(
-                    label=_("Koku %(v)d") % {"v": v}, min_value=0, max_value=12, required=False,
-                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
+                    label=_("Koku %(v)d") % {"v": v},
+                    min_value=0,
+                    max_value=12,
+                    required=False,
+                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}),
+                )
             self.fields[f"s{i}_troops"] = forms.IntegerField(
-                label=_("Troops"), min_value=0, max_value=40, required=False,
-                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
+                label=_("Troops"),
+                min_value=0,
+                max_value=40,
+                required=False,
+                widget=forms.NumberInput(attrs={**number, "placeholder": "0"}),
+            )
             for bonus in ("exchange", "plus_one"):
                 self.fields[f"s{i}_{bonus}"] = forms.IntegerField(
-                    label=BONUS_WORDS[bonus], min_value=0, max_value=4, required=False,
-                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}))
+                    label=BONUS_WORDS[bonus],
+                    min_value=0,
+                    max_value=4,
+                    required=False,
+                    widget=forms.NumberInput(attrs={**number, "placeholder": "0"}),
+                )
         for slug, province in PROVINCES.items():
             self.fields[slug] = forms.CharField(
-                label=province.name, max_length=40, required=False,
-                widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "off", "spellcheck": "false"}))
+                label=province.name,
+                max_length=40,
+                required=False,
+                widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "off", "spellcheck": "false"}),
+            )
 
     def seat_blocks(self) -> list[dict]:
         counts = ("favour", "koku1", "koku2", "koku3", "troops", "exchange", "plus_one")
-        return [{"names": [self[f"s{i}_general"], self[f"s{i}_title"]],
-                 "counts": [self[f"s{i}_{part}"] for part in counts]} for i in range(MAX_SEATS)]
+        return [
+            {"names": [self[f"s{i}_general"], self[f"s{i}_title"]], "counts": [self[f"s{i}_{part}"] for part in counts]}
+            for i in range(MAX_SEATS)
+        ]
 
     def province_fields(self) -> list[forms.BoundField]:
         return [self[slug] for slug in PROVINCES]
@@ -352,25 +414,30 @@ class FinalCountForm(forms.Form):
         for slug, province in PROVINCES.items():
             entered = kamons_entered(data.get(slug) or "")
             if entered is None:
-                self.add_error(slug, _("Write the seats of the kamons from left to right, a * after a golden one: "
-                                       "1 2* 3."))
+                self.add_error(
+                    slug, _("Write the seats of the kamons from left to right, a * after a golden one: 1 2* 3.")
+                )
                 continue
             if len(entered) > POSITIONS:
-                self.add_error(slug, _("%(province)s has %(n)d positions.") % {"province": province.name,
-                                                                               "n": POSITIONS})
+                self.add_error(
+                    slug, _("%(province)s has %(n)d positions.") % {"province": province.name, "n": POSITIONS}
+                )
                 continue
             far = next((seat for seat, _face in entered if seat >= count), None)
             if far is not None:
-                self.add_error(slug, _("Seat %(n)d is not at this table of %(count)d players.") % {
-                    "n": far + 1, "count": count})
+                self.add_error(
+                    slug, _("Seat %(n)d is not at this table of %(count)d players.") % {"n": far + 1, "count": count}
+                )
                 continue
             kamons[slug] = [{"seat": seat, "face": face} for seat, face in entered]
         return kamons
 
     def _generals_and_titles_once(self, data: dict, count: int) -> None:
         """Each seat at the table has a general and a title, none of them twice."""
-        for name, label in (("s%d_general", _("%(value)s is played by one seat only.")),
-                            ("s%d_title", _("%(value)s is held by one general only."))):
+        for name, label in (
+            ("s%d_general", _("%(value)s is played by one seat only.")),
+            ("s%d_title", _("%(value)s is held by one general only.")),
+        ):
             seen: set = set()
             for i in range(count):
                 value = data.get(name % i)
@@ -387,8 +454,10 @@ class FinalCountForm(forms.Form):
             return data
         kamons = self._province_kamons(data, count)
         if not self.errors and not any(kamons.values()):
-            self.add_error(next(iter(PROVINCES)), _("The board is empty: enter each province's kamons, left to "
-                                                    "right, before the count."))
+            self.add_error(
+                next(iter(PROVINCES)),
+                _("The board is empty: enter each province's kamons, left to right, before the count."),
+            )
         self._generals_and_titles_once(data, count)
         data["kamons"] = kamons
         return data
@@ -404,8 +473,10 @@ class FinalCountForm(forms.Form):
             "provinces": {slug: data["kamons"].get(slug, []) for slug in PROVINCES},
             "kokus": [[v for v in (1, 2, 3) for _ in range(data[f"s{i}_koku{v}"] or 0)] for i in seats],
             "troops": [["hidden"] * (data[f"s{i}_troops"] or 0) for i in seats],
-            "tiles": [{"exchange": data[f"s{i}_exchange"] or 0, "plus_one": data[f"s{i}_plus_one"] or 0,
-                       "card_taking": 0} for i in seats],
+            "tiles": [
+                {"exchange": data[f"s{i}_exchange"] or 0, "plus_one": data[f"s{i}_plus_one"] or 0, "card_taking": 0}
+                for i in seats
+            ],
         }
 
 

@@ -17,12 +17,19 @@ from games.engines.shitenno.board import GENERALS, PROVINCES, TITLE_NAMES, TROOP
 from games.phrases import Catalogue, Plural, in_words, ordinal, word_list
 
 BONUS_WORDS = {"exchange": _("Exchange"), "plus_one": "+1", "card_taking": _("Card Taking")}
-LOT_WORDS = {"draw": _("The draw"), "lot": _("A lot"), "lot_a": _("Lot A"), "lot_b": _("Lot B"),
-             # the final count's counts
-             'A "positions" favour': _('A "positions" favour'), 'A "title_bonus" favour': _('A "title_bonus" favour'),
-             "Favour": _("Favour"), "A count of exchange tiles": _("A count of Exchange tiles"),
-             "A count of plus_one tiles": _("A count of +1 tiles"),
-             "A count of card_taking tiles": _("A count of Card Taking tiles")}
+LOT_WORDS = {
+    "draw": _("The draw"),
+    "lot": _("A lot"),
+    "lot_a": _("Lot A"),
+    "lot_b": _("Lot B"),
+    # the final count's counts
+    'A "positions" favour': _('A "positions" favour'),
+    'A "title_bonus" favour': _('A "title_bonus" favour'),
+    "Favour": _("Favour"),
+    "A count of exchange tiles": _("A count of Exchange tiles"),
+    "A count of plus_one tiles": _("A count of +1 tiles"),
+    "A count of card_taking tiles": _("A count of Card Taking tiles"),
+}
 TROOP_OR_KOKU = {**TROOP_NAMES, "koku": "Koku"}
 
 
@@ -105,44 +112,55 @@ SENTENCES: dict[str, Any] = {
     "shitenno.unknown_koku": _("Unknown koku card %(value)s; koku cards are worth 1, 2 or 3."),
     "shitenno.unknown_province": _("Unknown province %(value)s; provinces are %(provinces)s."),
     "shitenno.unknown_title": _("Unknown title %(value)s; titles are %(titles)s."),
-    "shitenno.not_an_object": _("A move is an object with \"type\" and \"seat\"."),
+    "shitenno.not_an_object": _('A move is an object with "type" and "seat".'),
     "shitenno.unknown_type": _("Unknown move type %(value)s."),
-    "shitenno.bad_seat": _("\"seat\" is the seat index of the player moving, 0 to %(last)s."),
+    "shitenno.bad_seat": _('"seat" is the seat index of the player moving, 0 to %(last)s.'),
     "shitenno.unknown_fields": _("Unknown field(s) in a %(type)s move: %(fields)s; it takes %(allowed)s."),
     "shitenno.game_over": _("The game is over."),
     "shitenno.not_your_turn": _("It is %(mover)s's turn, not %(general)s's."),
     "shitenno.not_now": _("%(general)s cannot %(move)s now; open moves: %(open)s."),
     "shitenno.setup.not_an_object": _("The set-up must be an object with players, titles and gates."),
     "shitenno.setup.unknown_fields": _("Unknown set-up field(s): %(fields)s; a set-up has players, titles and gates."),
-    "shitenno.setup.players": _("The set-up needs \"players\": a list such as [{\"general\": \"honda\"}, ...]."),
+    "shitenno.setup.players": _('The set-up needs "players": a list such as [{"general": "honda"}, ...].'),
     "shitenno.setup.player_count": _("Shitennō is played by 2 to 4 players, not %(players)s."),
     "shitenno.setup.unknown_general": _("Unknown general %(value)s; generals are %(generals)s."),
     "shitenno.setup.general_twice": _("%(general)s is played by one player only."),
-    "shitenno.setup.titles": _(
-        "The set-up needs \"titles\": one title per general, e.g. {\"honda\": \"daimyo\", ...}."
-    ),
+    "shitenno.setup.titles": _('The set-up needs "titles": one title per general, e.g. {"honda": "daimyo", ...}.'),
     "shitenno.setup.title_twice": _("Each title tile is dealt to one player only."),
-    "shitenno.setup.gates": _("The set-up needs \"gates\": the troop face of each province's top bonus tile."),
+    "shitenno.setup.gates": _('The set-up needs "gates": the troop face of each province\'s top bonus tile.'),
     "shitenno.setup.gate_troops": _("Only %(tiles)s bonus tiles show a %(troop)s; the gates show %(shown)s."),
-    "shitenno.implausible_draw": Plural(ngettext_lazy(
-        "%(card)s cannot be drawn: %(exist)s such card exists; known to be elsewhere: %(elsewhere)s.",
-        "%(card)s cannot be drawn: %(exist)s such cards exist; known to be elsewhere: %(elsewhere)s.", "exist"),
-        "exist"),
-    "shitenno.implausible_hidden": Plural(ngettext_lazy(
-        "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such card exists; known to be elsewhere: "
-        "%(elsewhere)s.",
-        "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such cards exist; known to be elsewhere: "
-        "%(elsewhere)s.", "exist"), "exist"),
-    "shitenno.cannot_pay_troops": Plural(ngettext_lazy(
-        "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden card.",
-        "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden cards.", "hidden"), "hidden"),
+    "shitenno.implausible_draw": Plural(
+        ngettext_lazy(
+            "%(card)s cannot be drawn: %(exist)s such card exists; known to be elsewhere: %(elsewhere)s.",
+            "%(card)s cannot be drawn: %(exist)s such cards exist; known to be elsewhere: %(elsewhere)s.",
+            "exist",
+        ),
+        "exist",
+    ),
+    "shitenno.implausible_hidden": Plural(
+        ngettext_lazy(
+            "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such card exists; known to be elsewhere: "
+            "%(elsewhere)s.",
+            "%(card)s cannot be in %(general)s's hidden cards: %(exist)s such cards exist; known to be elsewhere: "
+            "%(elsewhere)s.",
+            "exist",
+        ),
+        "exist",
+    ),
+    "shitenno.cannot_pay_troops": Plural(
+        ngettext_lazy(
+            "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden card.",
+            "%(general)s cannot pay %(cards)s: they hold %(held)s and %(hidden)s hidden cards.",
+            "hidden",
+        ),
+        "hidden",
+    ),
     "shitenno.cannot_pay_kokus": _("%(general)s cannot pay koku cards %(kokus)s: they hold %(held)s."),
     "shitenno.cards_not_lists": _(
-        "%(what)s: \"troops\" and \"kokus\" must be lists, e.g. {\"troops\": [\"bushi+sohei\"], \"kokus\": [1, "
-        "2]}."
+        '%(what)s: "troops" and "kokus" must be lists, e.g. {"troops": ["bushi+sohei"], "kokus": [1, 2]}.'
     ),
     "shitenno.lot_not_an_object": _("%(what)s must be an object with troops, kokus and hierarchy."),
-    "shitenno.lot_hierarchy": _("%(what)s needs a \"hierarchy\" tile: one of %(titles)s."),
+    "shitenno.lot_hierarchy": _('%(what)s needs a "hierarchy" tile: one of %(titles)s.'),
     "shitenno.hierarchy_taken": _("The %(title)s hierarchy tile is already in a lot."),
     "shitenno.no_more_card": _("The cards to share hold no more %(card)s card."),
     "shitenno.no_more_koku": _("The cards to share hold no more Koku %(value)s card."),
@@ -150,15 +168,20 @@ SENTENCES: dict[str, Any] = {
         "The Tairō's draw is troop cards: %(troops)s, koku cards: %(kokus)s; the move has %(got_troops)s and "
         "%(got_kokus)s."
     ),
-    "shitenno.koku_deck_short": Plural(ngettext_lazy(
-        "The koku deck holds only %(left)s card worth %(value)s.",
-        "The koku deck holds only %(left)s cards worth %(value)s.", "left"), "left"),
-    "shitenno.split_shape": _("A split is {\"lots\": [lot, lot]}: two lots, each with a hierarchy tile."),
-    "shitenno.split_lot_shape": _("Each lot of a split is {\"troops\": [...], \"kokus\": [...], \"hierarchy\": ...}."),
+    "shitenno.koku_deck_short": Plural(
+        ngettext_lazy(
+            "The koku deck holds only %(left)s card worth %(value)s.",
+            "The koku deck holds only %(left)s cards worth %(value)s.",
+            "left",
+        ),
+        "left",
+    ),
+    "shitenno.split_shape": _('A split is {"lots": [lot, lot]}: two lots, each with a hierarchy tile.'),
+    "shitenno.split_lot_shape": _('Each lot of a split is {"troops": [...], "kokus": [...], "hierarchy": ...}.'),
     "shitenno.split_same_tile": _("Each of the two lots needs its own hierarchy tile."),
     "shitenno.split_leftover": _("The two lots share out every remaining card; %(cards)s would be left over."),
-    "shitenno.choose_shape": _("Choose a lot with \"lot\": 0 (lot A) or 1 (lot B)."),
-    "shitenno.bonus_missing": _("Name the bonus face of the tile taken: \"bonus\" is one of %(bonuses)s."),
+    "shitenno.choose_shape": _('Choose a lot with "lot": 0 (lot A) or 1 (lot B).'),
+    "shitenno.bonus_missing": _('Name the bonus face of the tile taken: "bonus" is one of %(bonuses)s.'),
     "shitenno.bonus_gone": _("Both %(troop)s tiles with the %(bonus)s bonus have already been taken."),
     "shitenno.troop_tiles_gone": _("All %(tiles)s %(troop)s tiles are already taken or on show."),
     "shitenno.no_kamon_left": _("%(general)s has no control kamon left."),
@@ -166,78 +189,86 @@ SENTENCES: dict[str, Any] = {
     "shitenno.province_full": _("%(province)s is full: all %(positions)s positions are taken."),
     "shitenno.not_hatamoto": _("Only the Hatamoto may use the Hatamoto tile; %(general)s is %(title)s."),
     "shitenno.hatamoto_used": _("The Hatamoto tile may be used only once per turn."),
-    "shitenno.tiles_short": Plural(ngettext_lazy(
-        "%(general)s has %(held)s %(bonus)s tile; the payment uses %(used)s.",
-        "%(general)s has %(held)s %(bonus)s tiles; the payment uses %(used)s.", "held"), "held"),
-    "shitenno.no_bonus_here": _("%(province)s's last position takes no bonus tile; leave \"bonus\" out."),
-    "shitenno.next_troop_missing": _(
-        "Name the troop face of the tile revealed on %(province)s's gate (\"next_troop\")."
+    "shitenno.tiles_short": Plural(
+        ngettext_lazy(
+            "%(general)s has %(held)s %(bonus)s tile; the payment uses %(used)s.",
+            "%(general)s has %(held)s %(bonus)s tiles; the payment uses %(used)s.",
+            "held",
+        ),
+        "held",
     ),
-    "shitenno.no_next_troop": _("No tile is left beneath on %(province)s's gate; leave \"next_troop\" out."),
+    "shitenno.no_bonus_here": _('%(province)s\'s last position takes no bonus tile; leave "bonus" out.'),
+    "shitenno.next_troop_missing": _(
+        'Name the troop face of the tile revealed on %(province)s\'s gate ("next_troop").'
+    ),
+    "shitenno.no_next_troop": _('No tile is left beneath on %(province)s\'s gate; leave "next_troop" out.'),
     "shitenno.no_card_taking": _("%(general)s has no Card Taking tile."),
     "shitenno.no_card_to_take": _("The troop deck and the discards are empty: there is no card to take."),
-    "shitenno.golden_shape": _("\"golden\" is {\"province\": ..., \"position\": 1-4} or null."),
-    "shitenno.golden_position": _("\"position\" is 1 to %(positions)s, counted from the left."),
+    "shitenno.golden_shape": _('"golden" is {"province": ..., "position": 1-4} or null.'),
+    "shitenno.golden_position": _('"position" is 1 to %(positions)s, counted from the left.'),
     "shitenno.not_sensei": _("Only the Sensei may turn a kamon golden; %(general)s is not the Sensei."),
     "shitenno.golden_not_yours": _("%(general)s has no kamon on %(province)s's %(position)s position."),
     "shitenno.already_golden": _("The kamon on %(province)s's %(position)s position is already golden."),
-    "shitenno.payment_missing": _("A placement needs a \"payment\": {\"troops\": [...], \"kokus\": [...], ...}."),
+    "shitenno.payment_missing": _('A placement needs a "payment": {"troops": [...], "kokus": [...], ...}.'),
     "shitenno.payment_fields": _("Unknown payment field(s): %(fields)s."),
-    "shitenno.payment_lists": _("The payment's \"troops\", \"kokus\" and \"bonuses\" must be lists."),
+    "shitenno.payment_lists": _('The payment\'s "troops", "kokus" and "bonuses" must be lists.'),
     "shitenno.bonus_shape": _(
-        "Each bonus is {\"tile\": \"exchange\", \"from\": ..., \"to\": ...} or {\"tile\": \"plus_one\", \"on\": ...}."
+        'Each bonus is {"tile": "exchange", "from": ..., "to": ...} or {"tile": "plus_one", "on": ...}.'
     ),
     "shitenno.exchange_no_koku": _("The Exchange tile has no Koku %(value)s card to change in this payment."),
     "shitenno.exchange_no_troop": _("The Exchange tile has no %(troop)s to change in this payment."),
     "shitenno.exchange_koku_to_koku": _("The Exchange tile changes a koku into a troop, not into a koku."),
     "shitenno.plus_one_no_koku": _("The +1 tile needs a koku being played."),
     "shitenno.plus_one_no_troop": _("The +1 tile needs a %(troop)s being played."),
-    "shitenno.mixed_payment": Plural(ngettext_lazy(
-        "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s koku.",
-        "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s kokus.",
-        "kokus"), "kokus"),
+    "shitenno.mixed_payment": Plural(
+        ngettext_lazy(
+            "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s koku.",
+            "A payment is all troops or all kokus (ruling 2); this one comes to %(troops)s and %(kokus)s kokus.",
+            "kokus",
+        ),
+        "kokus",
+    ),
     "shitenno.costs": _("costs %(cost)s kokus; you paid %(paid)s"),
     "shitenno.needs": _("needs %(needed)s; you paid %(paid)s"),
     "shitenno.empty_payment": _("%(province)s is paid with troop cards or koku cards; the payment is empty."),
     "shitenno.troops_short": _("%(province)s needs %(needed)s; you paid %(paid)s."),
     "shitenno.kokus_short": _("%(province)s's %(position)s position costs %(cost)s kokus; you paid %(paid)s."),
     "shitenno.not_needed": _(
-        "%(items)s is not needed: %(province)s's %(position)s position is paid without it. Take it out "
-        "of the payment."
+        "%(items)s is not needed: %(province)s's %(position)s position is paid without it. Take it out of the payment."
     ),
     "shitenno.not_needed_many": _(
         "%(items)s are not needed: %(province)s's %(position)s position is paid without them. Take them "
         "out of the payment."
     ),
-    "shitenno.count.per_seat": _("The final count needs \"%(field)s\": one entry per seat (%(seats)s)."),
+    "shitenno.count.per_seat": _('The final count needs "%(field)s": one entry per seat (%(seats)s).'),
     "shitenno.count.not_a_count": _("%(what)s is a whole number from 0 to %(most)s, not %(value)s."),
-    "shitenno.count.favour_fields": _("Each \"favour\" entry has \"positions\" and \"title_bonus\", not %(fields)s."),
-    "shitenno.count.favour_shape": _("Each \"favour\" entry is an int or {\"positions\": ..., \"title_bonus\": ...}."),
-    "shitenno.count.tiles_shape": _("\"tiles\" counts each seat's bonus tiles by face: %(bonuses)s."),
+    "shitenno.count.favour_fields": _('Each "favour" entry has "positions" and "title_bonus", not %(fields)s.'),
+    "shitenno.count.favour_shape": _('Each "favour" entry is an int or {"positions": ..., "title_bonus": ...}.'),
+    "shitenno.count.tiles_shape": _('"tiles" counts each seat\'s bonus tiles by face: %(bonuses)s.'),
     "shitenno.count.troops_shape": _(
-        "\"troops\" lists each seat's troop cards, e.g. [\"samurai\", \"bushi+sohei\", \"hidden\"]."
+        '"troops" lists each seat\'s troop cards, e.g. ["samurai", "bushi+sohei", "hidden"].'
     ),
     "shitenno.count.not_an_object": _("The final count needs an object describing the end of the game."),
     "shitenno.count.unknown_fields": _("Unknown final-count field(s): %(fields)s."),
-    "shitenno.count.generals": _("The final count needs \"generals\": 2 to 4 of %(generals)s, one per seat."),
+    "shitenno.count.generals": _('The final count needs "generals": 2 to 4 of %(generals)s, one per seat.'),
     "shitenno.count.general_twice": _("Each general is played by one seat only."),
-    "shitenno.count.titles": _("The final count needs \"titles\": the title each general held in the last year."),
+    "shitenno.count.titles": _('The final count needs "titles": the title each general held in the last year.'),
     "shitenno.count.title_twice": _("Each title is held by one general only."),
-    "shitenno.count.termination": _("\"termination\" is one of %(terminations)s."),
-    "shitenno.count.provinces": _("\"provinces\" maps province slugs (%(provinces)s) to their kamons."),
-    "shitenno.count.kokus": _("\"kokus\" lists the koku cards in each seat's hand by value (at most %(most)s)."),
-    "shitenno.count.kamons": _(
-        "%(province)s: kamons are [{\"seat\": 0-%(last)s, \"face\": \"simple\" or \"golden\"}]."
-    ),
+    "shitenno.count.termination": _('"termination" is one of %(terminations)s.'),
+    "shitenno.count.provinces": _('"provinces" maps province slugs (%(provinces)s) to their kamons.'),
+    "shitenno.count.kokus": _('"kokus" lists the koku cards in each seat\'s hand by value (at most %(most)s).'),
+    "shitenno.count.kamons": _('%(province)s: kamons are [{"seat": 0-%(last)s, "face": "simple" or "golden"}].'),
 }
-NAMES = frozenset({
-    "shitenno.card",
-    "shitenno.koku",
-    "shitenno.cards",
-    "shitenno.troops",
-    "shitenno.troop_count",
-    "shitenno.paid",
-})
+NAMES = frozenset(
+    {
+        "shitenno.card",
+        "shitenno.koku",
+        "shitenno.cards",
+        "shitenno.troops",
+        "shitenno.troop_count",
+        "shitenno.paid",
+    }
+)
 
 WORDS = {
     "province": in_words({slug: p.name for slug, p in PROVINCES.items()}),

@@ -91,8 +91,7 @@ def present(found: Tally) -> dict:
         "by_general": _rates(GENERALS, plays["general"], wins["general"]),
         "by_title": _rates(TITLES, plays["title"], wins["title"]),
         "by_seat": _rates(sorted(plays["seat"]), plays["seat"], wins["seat"]),
-        "average_winning_score": (sum(score * n for score, n in winning_scores.items()) / winners
-                                  if winners else None),
+        "average_winning_score": (sum(score * n for score, n in winning_scores.items()) / winners if winners else None),
         "best_winning_score": max(winning_scores, default=None),
         "favour_sources": [
             {
@@ -143,7 +142,8 @@ def player_shitenno_stats(seats: Iterable[tuple[int, dict, Sequence[str] | None]
         "title_held_most_name": TITLE_NAMES.get(title, ""),
         "titles": [
             {"key": t, "name": TITLE_NAMES[t], "starting": starting[t], "last_year": last_year[t], "held": held[t]}
-            for t in TITLES if held[t]
+            for t in TITLES
+            if held[t]
         ],
     }
 

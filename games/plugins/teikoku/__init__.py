@@ -38,7 +38,8 @@ class TeikokuGame(GameAdapter):
     night_count_help = gettext_lazy(
         "Once the 3 Port cards are face up, count the face-down cards left in the Units deck. The rulebook prints "
         "no number; the site counts the deck down to know when the Port lies open to attack and when two empty "
-        "decks end the game.")
+        "decks end the game."
+    )
     move_labels = {
         "end_turn": gettext_lazy("end the turn"),
         "banish": gettext_lazy("banish a card (Autumn)"),
@@ -57,29 +58,42 @@ class TeikokuGame(GameAdapter):
     }
     stats_template = "games/teikoku/stats.html"
     demo_players = (3, 4, 2)
-    api_setup_example = ("Two clans, a short game", {
-        "game": "teikoku", "players": [1, 2],
-        "setup": {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
-                  "aggression_target": 35},
-    })
+    api_setup_example = (
+        "Two clans, a short game",
+        {
+            "game": "teikoku",
+            "players": [1, 2],
+            "setup": {
+                "clans": ["fujiwara", "minamoto"],
+                "units_deck": 20,
+                "chosen_specials": ["ninja", "market"],
+                "aggression_target": 35,
+            },
+        },
+    )
 
     def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
         """The clans in the rulebook's order for the seats, the Units deck as the table counted it (`count`: the
         site cannot know it), each opening special card from the new-table page's default deck."""
         if count is None:
-            raise ValidationError(_("Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.")
-                                  % {"n": number})
+            raise ValidationError(
+                _("Table %(n)d: count the cards in Teikoku's Units deck and enter them to open it.") % {"n": number}
+            )
         seated = len(names)
-        return {"clans": list(CLANS_BY_PLAYERS[seated]), "units_deck": count,
-                "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)]}, False
+        return {
+            "clans": list(CLANS_BY_PLAYERS[seated]),
+            "units_deck": count,
+            "chosen_specials": [SPECIAL_DECKS[i % len(SPECIAL_DECKS)] for i in range(seated)],
+        }, False
 
     def move_from_post(self, state: dict, data: QueryDict) -> dict:
         seat = self.engine.hint(state)["to_move"]
         return forms.move_from_post(data.get("type", ""), seat if seat is not None else 0, data)
 
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
-        return context.table_context(session.state, seats, query,
-                                     say=lambda phrase: self.phrases.say_phrase(phrase) or phrase.text)
+        return context.table_context(
+            session.state, seats, query, say=lambda phrase: self.phrases.say_phrase(phrase) or phrase.text
+        )
 
     # the game's own functions, as the adapter's (GameAdapter says what each is for)
     outcome_context = staticmethod(context.outcome_context)

@@ -23,7 +23,9 @@ ENGINE = TeikokuEngine()
 TURNS_AHEAD = 16  # "end the turn" taps in a row a phone can tell apart offline (two seasons of four clans' phases)
 
 SEASONS = {
-    "winter": gettext_lazy("Winter"), "spring": gettext_lazy("Spring"), "summer": gettext_lazy("Summer"),
+    "winter": gettext_lazy("Winter"),
+    "spring": gettext_lazy("Spring"),
+    "summer": gettext_lazy("Summer"),
     "autumn": gettext_lazy("Autumn"),
 }
 SEASON_RESTRICTIONS = {
@@ -33,12 +35,19 @@ SEASON_RESTRICTIONS = {
     "autumn": gettext_lazy("Players may banish 1 card from their hand during movement."),
 }
 PHASES = {
-    "movement": gettext_lazy("Troop Movement"), "port": gettext_lazy("Port"), "war": gettext_lazy("War"),
-    "commerce": gettext_lazy("Commerce"), "recovery": gettext_lazy("Recovery"), "refresh": gettext_lazy("Refresh"),
+    "movement": gettext_lazy("Troop Movement"),
+    "port": gettext_lazy("Port"),
+    "war": gettext_lazy("War"),
+    "commerce": gettext_lazy("Commerce"),
+    "recovery": gettext_lazy("Recovery"),
+    "refresh": gettext_lazy("Refresh"),
 }
 DECK_LABELS = {
-    "yakuza": gettext_lazy("Yakuza"), "ninja": gettext_lazy("Ninja"), "elements": gettext_lazy("Elements"),
-    "market": gettext_lazy("Market"), "units": gettext_lazy("Units"),
+    "yakuza": gettext_lazy("Yakuza"),
+    "ninja": gettext_lazy("Ninja"),
+    "elements": gettext_lazy("Elements"),
+    "market": gettext_lazy("Market"),
+    "units": gettext_lazy("Units"),
 }
 VICTORIES = {
     "aggression": gettext_lazy("Victory by aggression"),
@@ -63,8 +72,15 @@ def seat_rows(seat_rows: list, clans: list[str]) -> list[dict]:
     for seat in seat_rows:
         i = seat.position
         colour = seat.colour if seat.colour in COLOURS else DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]
-        seats.append({"index": i, "name": seat.player.name, "clan": CLAN_NAMES[clans[i]], "colour": colour,
-                      "fill": COLOURS[colour][1]})
+        seats.append(
+            {
+                "index": i,
+                "name": seat.player.name,
+                "clan": CLAN_NAMES[clans[i]],
+                "colour": colour,
+                "fill": COLOURS[colour][1],
+            }
+        )
     return seats
 
 
@@ -98,16 +114,28 @@ def table_context(state: dict, rows: list, query: QueryDict, say: Callable[[Phra
     seats = seat_rows(rows, state["clans"])
     for seat in seats:
         i = seat["index"]
-        seat.update(treasure=hint["treasure"][i], target=hint["targets"][i], fortified=hint["fortified"][i],
-                    raided=i in hint["raided"], first=i == hint["first_player"],
-                    percent=min(100, round(100 * hint["treasure"][i] / max(1, hint["targets"][i]))))
+        seat.update(
+            treasure=hint["treasure"][i],
+            target=hint["targets"][i],
+            fortified=hint["fortified"][i],
+            raided=i in hint["raided"],
+            first=i == hint["first_player"],
+            percent=min(100, round(100 * hint["treasure"][i] / max(1, hint["targets"][i]))),
+        )
     limits = hint["limits"]
     context: dict = {
-        "state": state, "hint": hint, "seats": seats, "limits": limits,
-        "season_name": SEASONS[hint["season"]], "restriction": SEASON_RESTRICTIONS[hint["season"]],
-        "phase_name": PHASES[hint["phase"]], "first_player": seats[hint["first_player"]],
-        "decks": [{"slug": d, "name": DECK_LABELS[d], "count": hint["decks"][d], "empty": hint["decks"][d] == 0}
-                  for d in DECKS],
+        "state": state,
+        "hint": hint,
+        "seats": seats,
+        "limits": limits,
+        "season_name": SEASONS[hint["season"]],
+        "restriction": SEASON_RESTRICTIONS[hint["season"]],
+        "phase_name": PHASES[hint["phase"]],
+        "first_player": seats[hint["first_player"]],
+        "decks": [
+            {"slug": d, "name": DECK_LABELS[d], "count": hint["decks"][d], "empty": hint["decks"][d] == 0}
+            for d in DECKS
+        ],
         "holders": _holders(seats),
         "special_decks": [(d, DECK_LABELS[d]) for d in SPECIAL_DECKS],
         "all_decks": [(d, DECK_LABELS[d]) for d in DECKS],
@@ -135,8 +163,14 @@ def outcome_context(outcome: dict, names: list[str], state: dict) -> dict:
     winners = [r for r in rows if r["rank"] == 1]
     victory = (SHARED_VICTORIES if shared else VICTORIES).get(termination, termination)
     return {
-        "victory": victory, "why": VICTORY_TEXT.get(termination, ""), "winners": winners, "rows": rows,
-        "shared": shared, "termination": termination, "year": details.get("year"),
-        "season": SEASONS.get(details.get("season", ""), ""), "port": details.get("port"),
+        "victory": victory,
+        "why": VICTORY_TEXT.get(termination, ""),
+        "winners": winners,
+        "rows": rows,
+        "shared": shared,
+        "termination": termination,
+        "year": details.get("year"),
+        "season": SEASONS.get(details.get("season", ""), ""),
+        "port": details.get("port"),
         "empty_decks": [DECK_LABELS[d] for d in details.get("empty_decks", []) if d in DECK_LABELS],
     }

@@ -43,22 +43,43 @@ class NewTableForm(TableSetupForm):
     """Player count first, then one seat per clan in the rulebook's order (Fujiwara, Minamoto, Tokugawa, Taira:
     the playing order), the Units deck as counted, and the variants the players agreed on."""
 
-    players_count = PlayerCountField(2, MAX_SEATS, initial=3,
-                                     help_text=_("2 players: Fujiwara and Minamoto; 3 add Tokugawa; 4 add Taira."))
+    players_count = PlayerCountField(
+        2, MAX_SEATS, initial=3, help_text=_("2 players: Fujiwara and Minamoto; 3 add Tokugawa; 4 add Taira.")
+    )
     units_deck = forms.IntegerField(
-        label=_("Cards in the Units deck"), min_value=0, max_value=MAX_UNITS_DECK,
-        help_text=_("Count them once the 3 Port cards are face up (the rulebook does not print this number)."))
+        label=_("Cards in the Units deck"),
+        min_value=0,
+        max_value=MAX_UNITS_DECK,
+        help_text=_("Count them once the 3 Port cards are face up (the rulebook does not print this number)."),
+    )
     starting_treasure = forms.IntegerField(
-        label=_("Starting treasure"), min_value=0, max_value=MAX_TREASURE_SETTING, required=False,
-        help_text=lazy(lambda: gettext("Empty: the rulebook's %(n)d.") % {"n": STARTING_TREASURE}, str)())
+        label=_("Starting treasure"),
+        min_value=0,
+        max_value=MAX_TREASURE_SETTING,
+        required=False,
+        help_text=lazy(lambda: gettext("Empty: the rulebook's %(n)d.") % {"n": STARTING_TREASURE}, str)(),
+    )
     aggression_target = forms.IntegerField(
-        label=_("Aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False,
+        label=_("Aggression target"),
+        min_value=1,
+        max_value=MAX_TREASURE_SETTING,
+        required=False,
         # lazy: formatted when the page is drawn, in the reader's language (a % at import fixed it in English)
-        help_text=lazy(lambda: gettext("Empty: the rulebook's %(n)d. A seat's own target below overrides it "
-                                       "(a handicap).") % {"n": AGGRESSION_TARGET}, str)())
+        help_text=lazy(
+            lambda: (
+                gettext("Empty: the rulebook's %(n)d. A seat's own target below overrides it (a handicap).")
+                % {"n": AGGRESSION_TARGET}
+            ),
+            str,
+        )(),
+    )
     special_deck_size = forms.IntegerField(
-        label=_("Cards in each special deck"), min_value=1, max_value=SPECIAL_DECK_MAX, required=False,
-        help_text=_("Empty: 8 (4 with 2 players)."))
+        label=_("Cards in each special deck"),
+        min_value=1,
+        max_value=SPECIAL_DECK_MAX,
+        required=False,
+        help_text=_("Empty: 8 (4 with 2 players)."),
+    )
     fourth_year = forms.BooleanField(label=_("Play a 4th year"), required=False)
 
     def __init__(self, *args, **kwargs) -> None:
@@ -66,20 +87,29 @@ class NewTableForm(TableSetupForm):
         for i in range(MAX_SEATS):
             clan = CLAN_NAMES[CLANS[i]]
             self.fields[f"seat{i}_player"] = forms.ChoiceField(
-                label=_("%(clan)s: player") % {"clan": clan}, choices=self.player_choices, required=False)
+                label=_("%(clan)s: player") % {"clan": clan}, choices=self.player_choices, required=False
+            )
             self.fields[f"seat{i}_guest"] = forms.CharField(
-                label=_("…or a new guest's name"), max_length=80, required=False)
+                label=_("…or a new guest's name"), max_length=80, required=False
+            )
             self.fields[f"seat{i}_colour"] = forms.ChoiceField(
-                label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i])
+                label=_("Colour"), choices=[(k, v[0]) for k, v in COLOURS.items()], initial=DEFAULT_COLOURS[i]
+            )
             self.fields[f"seat{i}_special"] = forms.ChoiceField(
-                label=_("Opening special card from"), choices=SPECIAL_CHOICES, initial=SPECIAL_DECKS[i])
+                label=_("Opening special card from"), choices=SPECIAL_CHOICES, initial=SPECIAL_DECKS[i]
+            )
             self.fields[f"seat{i}_target"] = forms.IntegerField(
-                label=_("Own aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False)
+                label=_("Own aggression target"), min_value=1, max_value=MAX_TREASURE_SETTING, required=False
+            )
 
     def seat_rows(self) -> list[dict]:
-        return [{"clan": CLAN_NAMES[CLANS[i]], "fields": [self[f"seat{i}_{part}"] for part in
-                                                          ("player", "guest", "colour", "special", "target")]}
-                for i in range(MAX_SEATS)]
+        return [
+            {
+                "clan": CLAN_NAMES[CLANS[i]],
+                "fields": [self[f"seat{i}_{part}"] for part in ("player", "guest", "colour", "special", "target")],
+            }
+            for i in range(MAX_SEATS)
+        ]
 
     def variant_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("starting_treasure", "aggression_target", "special_deck_size")]
@@ -130,8 +160,11 @@ def _whole(data: QueryDict, name: str, label: str) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise InvalidMove(gettext("%(field)s must be a whole number.") % {"field": label},
-                          code="form.not_a_number", params={"field": name}) from None
+        raise InvalidMove(
+            gettext("%(field)s must be a whole number.") % {"field": label},
+            code="form.not_a_number",
+            params={"field": name},
+        ) from None
 
 
 def _required(data: QueryDict, name: str, label: str) -> int:
@@ -171,8 +204,12 @@ def _blood_paid(kind: str, data: QueryDict) -> dict:
 def _raided(kind: str, data: QueryDict) -> dict:
     defender = _required(data, "defender", gettext("the defender"))  # asked first, as the form shows it
     dice, rolled_by = _dice(data, 2)
-    return {"defender": defender, "dice": dice, "rolled_by": rolled_by,
-            "cubes": _whole(data, "cubes", gettext("the unused battle cubes")) or 0}
+    return {
+        "defender": defender,
+        "dice": dice,
+        "rolled_by": rolled_by,
+        "cubes": _whole(data, "cubes", gettext("the unused battle cubes")) or 0,
+    }
 
 
 def _deck_chosen(kind: str, data: QueryDict) -> dict:
@@ -186,8 +223,11 @@ def _pit_fee(kind: str, data: QueryDict) -> dict:
 def _moved_between_holders(kind: str, data: QueryDict) -> dict:
     """A card's effect or a correction: an amount from one holder to another; a card's effect names the card and
     keeps a note only when there is one."""
-    move = {"from": _holder(data.get("from", "")), "to": _holder(data.get("to", "")),
-            "amount": _required(data, "amount", gettext("the amount"))}
+    move = {
+        "from": _holder(data.get("from", "")),
+        "to": _holder(data.get("to", "")),
+        "amount": _required(data, "amount", gettext("the amount")),
+    }
     note = (data.get("note") or "").strip()
     if kind == "card_effect":
         move["card"] = (data.get("card") or "").strip()
@@ -199,8 +239,11 @@ def _moved_between_holders(kind: str, data: QueryDict) -> dict:
 
 
 def _cards_left(kind: str, data: QueryDict) -> dict:
-    return {"deck": data.get("deck", ""), "count": _required(data, "count", gettext("the number of cards")),
-            "note": (data.get("note") or "").strip()}
+    return {
+        "deck": data.get("deck", ""),
+        "count": _required(data, "count", gettext("the number of cards")),
+        "note": (data.get("note") or "").strip(),
+    }
 
 
 def _fortified(kind: str, data: QueryDict) -> dict:
@@ -220,10 +263,19 @@ def _rolled(kind: str, data: QueryDict) -> dict:
     return move
 
 
-_MOVE_FIELDS = {"bounty": _blood_paid, "port_attack": _blood_paid, "raid": _raided, "commerce": _deck_chosen,
-                "trade": _deck_chosen, "pit_fee": _pit_fee, "card_effect": _moved_between_holders,
-                "correction": _moved_between_holders, "cards_leave": _cards_left, "fortify": _fortified,
-                "roll": _rolled}
+_MOVE_FIELDS = {
+    "bounty": _blood_paid,
+    "port_attack": _blood_paid,
+    "raid": _raided,
+    "commerce": _deck_chosen,
+    "trade": _deck_chosen,
+    "pit_fee": _pit_fee,
+    "card_effect": _moved_between_holders,
+    "correction": _moved_between_holders,
+    "cards_leave": _cards_left,
+    "fortify": _fortified,
+    "roll": _rolled,
+}
 _ANY_SEAT = ("card_effect", "correction", "cards_leave", "fortify", "roll")  # moves made at any time, by any seat
 
 

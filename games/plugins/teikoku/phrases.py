@@ -19,16 +19,26 @@ from .context import DECK_LABELS, PHASES, SEASONS
 
 TERMINATIONS = {"aggression": _("aggression"), "attrition": _("attrition"), "longevity": _("longevity")}
 ACTIONS = {  # what a refusal says was attempted
-    "acquiring from the Port": _("acquiring from the Port"), "acquiring": _("acquiring"),
-    "attack on a Port card": _("attack on a Port card"), "attack on the Port": _("attack on the Port"),
-    "an attack": _("an attack"), "a port bounty": _("a port bounty"),
-    "an attack on the Port's treasury": _("an attack on the Port's treasury"), "a raid": _("a raid"),
-    "commerce": _("commerce"), "a trade": _("a trade"), "banishing to the Pit": _("banishing to the Pit"),
+    "acquiring from the Port": _("acquiring from the Port"),
+    "acquiring": _("acquiring"),
+    "attack on a Port card": _("attack on a Port card"),
+    "attack on the Port": _("attack on the Port"),
+    "an attack": _("an attack"),
+    "a port bounty": _("a port bounty"),
+    "an attack on the Port's treasury": _("an attack on the Port's treasury"),
+    "a raid": _("a raid"),
+    "commerce": _("commerce"),
+    "a trade": _("a trade"),
+    "banishing to the Pit": _("banishing to the Pit"),
     "the Autumn banish": _("the Autumn banish"),
 }
 EXPECTED = {  # what a field should have been
-    "integer": _("whole number"), "boolean": _("true or false"), "string": _("text"), "list": _("list"),
-    "seat, port or supply": _('seat number, "port" or "supply"'), "list of clans": _("list of clans"),
+    "integer": _("whole number"),
+    "boolean": _("true or false"),
+    "string": _("text"),
+    "list": _("list"),
+    "seat, port or supply": _('seat number, "port" or "supply"'),
+    "list of clans": _("list of clans"),
 }
 
 
@@ -65,8 +75,7 @@ SENTENCES: dict[str, Any] = {
     "teikoku.describe.shared_victory": _("%(clans)s share the victory by %(termination)s."),
     "teikoku.describe.end_turn": _("%(clan)s ends their %(phase)s turn."),
     "teikoku.describe.bounty": _(
-        "%(clan)s defeats a Port card of blood %(blood)s and takes %(treasure)s treasure of bounty from "
-        "the Port."
+        "%(clan)s defeats a Port card of blood %(blood)s and takes %(treasure)s treasure of bounty from the Port."
     ),
     "teikoku.describe.acquire": _("%(clan)s acquires a card from the Port (%(left)s left in the Units deck)."),
     "teikoku.describe.port_attack": _(
@@ -81,15 +90,19 @@ SENTENCES: dict[str, Any] = {
         "= %(total)s; %(clan)s takes %(treasure)s treasure."
     ),
     "teikoku.describe.commerce": _(
-        "%(clan)s buys a %(deck)s card for %(cost)s treasure, paid to the Port (transaction %(done)s of "
-        "%(limit)s)."
+        "%(clan)s buys a %(deck)s card for %(cost)s treasure, paid to the Port (transaction %(done)s of %(limit)s)."
     ),
     "teikoku.describe.trade": _(
         "%(clan)s trades a special card for a %(deck)s card (transaction %(done)s of %(limit)s)."
     ),
-    "teikoku.describe.pit_fee": Plural(ngettext_lazy(
-        "%(clan)s banishes %(cards)s card to the Pit and pays %(fee)s treasure to the Port.",
-        "%(clan)s banishes %(cards)s cards to the Pit and pays %(fee)s treasure to the Port.", "cards"), "cards"),
+    "teikoku.describe.pit_fee": Plural(
+        ngettext_lazy(
+            "%(clan)s banishes %(cards)s card to the Pit and pays %(fee)s treasure to the Port.",
+            "%(clan)s banishes %(cards)s cards to the Pit and pays %(fee)s treasure to the Port.",
+            "cards",
+        ),
+        "cards",
+    ),
     "teikoku.describe.banish": _("%(clan)s banishes a card from their hand (Autumn)."),
     "teikoku.describe.card_effect": _(
         "%(card)s, played by %(clan)s: %(amount)s treasure from %(source)s to %(target)s."
@@ -103,9 +116,14 @@ SENTENCES: dict[str, Any] = {
     "teikoku.describe.correction_note": _(
         "Correction entered by %(clan)s: %(amount)s treasure from %(source)s to %(target)s (%(note)s)."
     ),
-    "teikoku.describe.cards_leave": Plural(ngettext_lazy(
-        "%(count)s card leaves the %(deck)s deck (%(note)s); %(left)s left.",
-        "%(count)s cards leave the %(deck)s deck (%(note)s); %(left)s left.", "count"), "count"),
+    "teikoku.describe.cards_leave": Plural(
+        ngettext_lazy(
+            "%(count)s card leaves the %(deck)s deck (%(note)s); %(left)s left.",
+            "%(count)s cards leave the %(deck)s deck (%(note)s); %(left)s left.",
+            "count",
+        ),
+        "count",
+    ),
     "teikoku.describe.fortified": _("%(clan)s's land holds no card: %(clan)s is fortified."),
     "teikoku.describe.unfortified": _("%(clan)s's land holds cards again: %(clan)s is no longer fortified."),
     "teikoku.describe.roll_table": _("%(clan)s rolls %(dice)s at the table."),
@@ -116,42 +134,55 @@ SENTENCES: dict[str, Any] = {
     "teikoku.tiebreak.shared_victory": _("shared victory by %(termination)s"),
     "teikoku.already_raided": _(
         "%(defender)s's treasury has already been raided this season: \"only one Player may raid the "
-        "Treasury of an enemy in a season\"."
+        'Treasury of an enemy in a season".'
     ),
-    "teikoku.bad_text": _("\"%(field)s\" must be a short text that says something, without control characters."),
+    "teikoku.bad_text": _('"%(field)s" must be a short text that says something, without control characters.'),
     "teikoku.banish_used": _("%(seat)s has already banished a card this Autumn."),
     "teikoku.bounty_above_blood": _("A bounty is at most the defeated card's blood value (%(blood)s), not %(asked)s."),
     "teikoku.deck_empty": _("The %(deck)s deck is empty."),
-    "teikoku.deck_overdraw": Plural(ngettext_lazy(
-        "The %(deck)s deck holds %(available)s card; %(asked)s cannot leave it.",
-        "The %(deck)s deck holds %(available)s cards; %(asked)s cannot leave it.", "available"), "available"),
+    "teikoku.deck_overdraw": Plural(
+        ngettext_lazy(
+            "The %(deck)s deck holds %(available)s card; %(asked)s cannot leave it.",
+            "The %(deck)s deck holds %(available)s cards; %(asked)s cannot leave it.",
+            "available",
+        ),
+        "available",
+    ),
     "teikoku.fortified": _(
-        "%(defender)s has no card slotted and is fortified: \"that player cannot be attacked by enemies\"."
+        '%(defender)s has no card slotted and is fortified: "that player cannot be attacked by enemies".'
     ),
     "teikoku.game_over": _("The game is over."),
     "teikoku.missing_field": _("This needs %(fields)s."),
     "teikoku.not_an_object": _("This must be a JSON object."),
     "teikoku.not_autumn": _("Only in Autumn may a player banish a card during movement."),
     "teikoku.not_your_turn": _("It is %(turn)s's turn in the %(phase)s phase, not %(seat)s's."),
-    "teikoku.out_of_range": _("\"%(field)s\" must be from %(low)s to %(high)s."),
+    "teikoku.out_of_range": _('"%(field)s" must be from %(low)s to %(high)s.'),
     "teikoku.overdraw": _("%(holder)s has %(available)s treasure available; this needs %(asked)s."),
     "teikoku.port_closed": _(
-        "Summer: the Port is closed, so no %(action)s. \"Players Cannot Attack or Acquire From Port\"."
+        'Summer: the Port is closed, so no %(action)s. "Players Cannot Attack or Acquire From Port".'
     ),
-    "teikoku.port_defended": Plural(ngettext_lazy(
-        "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s card.",
-        "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s cards.",
-        "units"), "units"),
+    "teikoku.port_defended": Plural(
+        ngettext_lazy(
+            "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s card.",
+            "The Port's treasury can be attacked only once the Units deck is empty; it holds %(units)s cards.",
+            "units",
+        ),
+        "units",
+    ),
     "teikoku.port_row_empty": _("No card is left in the Port row for %(action)s."),
     "teikoku.raid_self": _("%(seat)s cannot raid their own treasury."),
     "teikoku.same_treasury": _("Treasure moves between two different treasuries."),
     "teikoku.setup.clans": _("With %(players)s players the clans are, in playing order, %(clans)s."),
-    "teikoku.setup.deck_too_small": Plural(ngettext_lazy(
-        "The %(deck)s deck has only %(size)s card: the players cannot all choose from it.",
-        "The %(deck)s deck has only %(size)s cards: the players cannot all choose from it.", "size"), "size"),
+    "teikoku.setup.deck_too_small": Plural(
+        ngettext_lazy(
+            "The %(deck)s deck has only %(size)s card: the players cannot all choose from it.",
+            "The %(deck)s deck has only %(size)s cards: the players cannot all choose from it.",
+            "size",
+        ),
+        "size",
+    ),
     "teikoku.setup.decks_empty": _(
-        "The %(decks)s decks would be empty before play begins, so the game would end by attrition at "
-        "once."
+        "The %(decks)s decks would be empty before play begins, so the game would end by attrition at once."
     ),
     "teikoku.setup.players": _("Teikoku is played by %(low)s to %(high)s players, not %(players)s."),
     "teikoku.setup.target_too_low": _(
@@ -159,28 +190,38 @@ SENTENCES: dict[str, Any] = {
         "(%(starting_treasure)s), or the game would be won before it starts."
     ),
     "teikoku.transactions_used": _(
-        "%(seat)s has made the %(limit)s commerce and trade transactions this turn allows: \"There is a "
-        "hard limit of %(limit)s Commerce and Trade transactions per player per turn\"."
+        '%(seat)s has made the %(limit)s commerce and trade transactions this turn allows: "There is a '
+        'hard limit of %(limit)s Commerce and Trade transactions per player per turn".'
     ),
     "teikoku.unknown_field": _("Unknown field(s) %(fields)s; the fields are %(allowed)s."),
-    "teikoku.unknown_name": _("\"%(field)s\" must be one of %(allowed)s."),
+    "teikoku.unknown_name": _('"%(field)s" must be one of %(allowed)s.'),
     "teikoku.unknown_type": _("Unknown move type; move types are %(allowed)s."),
-    "teikoku.winter_truce": _("Winter: \"Players Cannot Attack Any Other Players\", so no raid."),
-    "teikoku.wrong_length": _("\"%(field)s\" must have one entry per seat (%(expected)s), not %(got)s."),
+    "teikoku.winter_truce": _('Winter: "Players Cannot Attack Any Other Players", so no raid.'),
+    "teikoku.wrong_length": _('"%(field)s" must have one entry per seat (%(expected)s), not %(got)s.'),
     "teikoku.wrong_phase": _("%(action)s happens in the %(phase)s phase; this is the %(current_phase)s phase."),
-    "teikoku.wrong_type": _("\"%(field)s\" must be a %(expected)s."),
+    "teikoku.wrong_type": _('"%(field)s" must be a %(expected)s.'),
 }
-NAMES = frozenset({
-    "teikoku.clan",
-    "teikoku.describe.move",
-    "teikoku.describe.move_and_end",
-})
+NAMES = frozenset(
+    {
+        "teikoku.clan",
+        "teikoku.describe.move",
+        "teikoku.describe.move_and_end",
+    }
+)
 
 WORDS = {
-    "seat": _clan, "defender": _clan, "turn": _clan, "holder": _holder,
-    "season": in_words(SEASONS), "phase": in_words(PHASES), "current_phase": in_words(PHASES),
-    "deck": in_words(DECK_LABELS), "decks": in_words(DECK_LABELS),
-    "termination": in_words(TERMINATIONS), "action": in_words(ACTIONS), "expected": _expected,
+    "seat": _clan,
+    "defender": _clan,
+    "turn": _clan,
+    "holder": _holder,
+    "season": in_words(SEASONS),
+    "phase": in_words(PHASES),
+    "current_phase": in_words(PHASES),
+    "deck": in_words(DECK_LABELS),
+    "decks": in_words(DECK_LABELS),
+    "termination": in_words(TERMINATIONS),
+    "action": in_words(ACTIONS),
+    "expected": _expected,
     "clans": in_words(CLAN_NAMES),
 }
 

@@ -27,8 +27,11 @@ def seasons_played(details: dict) -> int | None:
 
 
 def _rates(keys: Iterable, plays: Counter, wins: Counter) -> list[dict]:
-    return [{"key": key, "plays": plays[key], "wins": wins[key], "win_rate": wins[key] / plays[key]}
-            for key in keys if plays[key]]
+    return [
+        {"key": key, "plays": plays[key], "wins": wins[key], "win_rate": wins[key] / plays[key]}
+        for key in keys
+        if plays[key]
+    ]
 
 
 def table_tally(row: TableRow) -> Tally:
@@ -70,8 +73,11 @@ def present(found: Tally) -> dict:
         "tables": found.get("tables", 0),
         "by_clan": _rates(CLANS, plays["clan"], wins["clan"]),
         "by_seat": _rates(sorted(plays["seat"]), plays["seat"], wins["seat"]),
-        "victories": [{"kind": kind, "tables": victories[kind], "shared": shared[kind]}
-                      for kind in TERMINATIONS if victories[kind]],
+        "victories": [
+            {"kind": kind, "tables": victories[kind], "shared": shared[kind]}
+            for kind in TERMINATIONS
+            if victories[kind]
+        ],
         "length": {
             "average": sum(length * n for length, n in lengths.items()) / played if played else None,
             "shortest": min(lengths, default=None),

@@ -38,8 +38,9 @@ class Command(BaseCommand):
             for name in USERNAMES
         ]
         for user in users:  # the demo's people read their (console) mails: their example addresses count as verified
-            VerifiedAddress.objects.get_or_create(user=user, defaults={"email": user.email,
-                                                                       "verified_at": timezone.now()})
+            VerifiedAddress.objects.get_or_create(
+                user=user, defaults={"email": user.email, "verified_at": timezone.now()}
+            )
         club = clubs.club_create(
             name=CLUB, owner=users[0], description="A Tuesday-night club that plays Shitennō.", members_public=True
         )
@@ -48,11 +49,15 @@ class Command(BaseCommand):
         players = [player_for_user(user) for user in users]
         demo_games = [game for game in all_games() if game.demo_players]
         league = seasons.league_create(
-            club=club, name="Tuesday League", games=[game.slug for game in demo_games], user=users[0])
+            club=club, name="Tuesday League", games=[game.slug for game in demo_games], user=users[0]
+        )
         today = timezone.localdate()
         seasons.season_create(
-            league=league, name=str(today.year), starts_on=today - datetime.timedelta(days=90),
-            ends_on=today + datetime.timedelta(days=90), user=users[0],
+            league=league,
+            name=str(today.year),
+            starts_on=today - datetime.timedelta(days=90),
+            ends_on=today + datetime.timedelta(days=90),
+            user=users[0],
         )
         for n in range(games + 1):
             game = demo_games[n % len(demo_games)]  # the games take turns
@@ -62,8 +67,11 @@ class Command(BaseCommand):
             table_players = [players[(first + i) % len(players)] for i in range(seats)]
             setup, moves = game.demo_game(100 + n, seats)
             session = game_services.session_create(
-                game=game.slug, created_by=users[players.index(table_players[0])], players=table_players,
-                setup=setup, club=club,
+                game=game.slug,
+                created_by=users[players.index(table_players[0])],
+                players=table_players,
+                setup=setup,
+                club=club,
             )
             host = table_players[0].user
             played = moves if n < games else moves[: len(moves) // 3]  # the last table is still being played
@@ -72,7 +80,9 @@ class Command(BaseCommand):
             result = Result.objects.filter(session=session).first()
             for player in table_players if result else []:  # everyone at the table signs the result off
                 results.result_sign_off(result=result, user=player.user)
-        self.stdout.write(self.style.SUCCESS(
-            f"Loaded {len(users)} players in {CLUB}, its Tuesday League, {games} finished tables and one in play. "
-            f"Log in as any of {', '.join(USERNAMES)} with the password {PASSWORD}."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Loaded {len(users)} players in {CLUB}, its Tuesday League, {games} finished tables and one in play. "
+                f"Log in as any of {', '.join(USERNAMES)} with the password {PASSWORD}."
+            )
+        )

@@ -9,8 +9,10 @@ from leagues.nights.pods import PodsError, night_from_json, propose
 
 
 class Command(BaseCommand):
-    help = ("Split players into tables: reads {players, table_sizes, met, seats, forbidden, locked, mix} as JSON "
-            "and prints {tables, repeats, seat_cost, bound}. Exit 2 on bad input or a night with no split.")
+    help = (
+        "Split players into tables: reads {players, table_sizes, met, seats, forbidden, locked, mix} as JSON "
+        "and prints {tables, repeats, seat_cost, bound}. Exit 2 on bad input or a night with no split."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--input", required=True, help="A JSON file, or - for standard input.")

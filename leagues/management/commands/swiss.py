@@ -10,9 +10,11 @@ from leagues.tournaments.pairing_json import round_from_json
 
 
 class Command(BaseCommand):
-    help = ("Pair a Swiss round (or the cut) into pods by standings: reads {players: [{id, points, opponents, "
-            "dropped}], table_sizes, seat_rule} as JSON and prints {pods, repeats, spread, bound}. Exit 2 on bad "
-            "input or a round with no split.")
+    help = (
+        "Pair a Swiss round (or the cut) into pods by standings: reads {players: [{id, points, opponents, "
+        "dropped}], table_sizes, seat_rule} as JSON and prints {pods, repeats, spread, bound}. Exit 2 on bad "
+        "input or a round with no split."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--input", required=True, help="A JSON file, or - for standard input.")

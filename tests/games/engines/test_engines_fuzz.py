@@ -39,6 +39,7 @@ def legal_games(slug: str) -> list[tuple[dict, list[dict], list[dict]]]:
         games.append((setup, moves, states))
     return games
 
+
 scalars = (
     st.none()
     | st.booleans()
@@ -63,8 +64,9 @@ json_values = st.recursive(
     max_leaves=20,
 )
 # Deep values too: up to 50 levels of lists and objects around any value.
-any_json = json_values | st.builds(_nested, json_values, st.integers(1, 50), st.lists(st.booleans(), min_size=50,
-                                                                                     max_size=50))
+any_json = json_values | st.builds(
+    _nested, json_values, st.integers(1, 50), st.lists(st.booleans(), min_size=50, max_size=50)
+)
 
 
 def _paths(value: object, prefix: tuple = ()) -> list[tuple]:

@@ -16,8 +16,13 @@ def form_of(move: dict) -> dict:
         if "amount" in move:
             data["amount"] = move["amount"]
     elif kind == "raid":
-        data |= {"defender": move["defender"], "cubes": move["cubes"], "roll": "table",
-                 "die0": move["dice"][0], "die1": move["dice"][1]}
+        data |= {
+            "defender": move["defender"],
+            "cubes": move["cubes"],
+            "roll": "table",
+            "die0": move["dice"][0],
+            "die1": move["dice"][1],
+        }
     elif kind in ("commerce", "trade", "cards_leave"):
         data["deck"] = move["deck"]
         if kind == "cards_leave":

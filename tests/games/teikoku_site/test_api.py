@@ -15,10 +15,16 @@ pytestmark = pytest.mark.django_db
 
 
 def open_table(api, alice, bob, setup: dict, **extra):
-    return api.login(alice).post("/api/tables/", {
-        "game": "teikoku", "players": [player_for_user(alice).pk, player_for_user(bob).pk], "setup": setup,
-        "colours": ["red", "blue"], **extra,
-    })
+    return api.login(alice).post(
+        "/api/tables/",
+        {
+            "game": "teikoku",
+            "players": [player_for_user(alice).pk, player_for_user(bob).pk],
+            "setup": setup,
+            "colours": ["red", "blue"],
+            **extra,
+        },
+    )
 
 
 @pytest.fixture
@@ -97,7 +103,14 @@ def test_an_illegal_raid_in_winter_is_refused_with_the_reason(table, api, worked
 
 
 HOSTILE_SETUPS = [
-    None, [], "teikoku", 7, {}, {"clans": "fujiwara"}, {"clans": []}, {"clans": ["fujiwara"] * 9},
+    None,
+    [],
+    "teikoku",
+    7,
+    {},
+    {"clans": "fujiwara"},
+    {"clans": []},
+    {"clans": ["fujiwara"] * 9},
     {"clans": ["minamoto", "fujiwara"], "units_deck": 20, "chosen_specials": ["ninja", "ninja"]},
     {"clans": ["fujiwara", "minamoto"], "units_deck": -1, "chosen_specials": ["ninja", "ninja"]},
     {"clans": ["fujiwara", "minamoto"], "units_deck": 10**30, "chosen_specials": ["ninja", "ninja"]},
@@ -105,13 +118,16 @@ HOSTILE_SETUPS = [
     {"clans": ["fujiwara", "minamoto"], "units_deck": True, "chosen_specials": ["ninja", "ninja"]},
     {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja"]},
     {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": [{"a": 1}, None]},
-    {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "ninja"],
-     "aggression_target": [40]},
+    {
+        "clans": ["fujiwara", "minamoto"],
+        "units_deck": 20,
+        "chosen_specials": ["ninja", "ninja"],
+        "aggression_target": [40],
+    },
     {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "ninja"], "years": "4"},
     {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "ninja"], "rogue": 1},
     {"clans": [["fujiwara"], {"x": 1}], "units_deck": 20, "chosen_specials": ["ninja", "ninja"]},
-    {"clans": ["fujiwara", "minamoto"], "units_deck": 0, "chosen_specials": ["ninja", "ninja"],
-     "special_deck_size": 1},
+    {"clans": ["fujiwara", "minamoto"], "units_deck": 0, "chosen_specials": ["ninja", "ninja"], "special_deck_size": 1},
 ]
 
 
@@ -130,10 +146,21 @@ def test_three_clans_for_two_players_is_refused(api, alice, bob):
 
 
 HOSTILE_MOVES = [
-    None, [], "end_turn", 3, {}, {"type": "end_turn"}, {"type": "end_turn", "seat": "0"},
-    {"type": "end_turn", "seat": 7}, {"type": "end_turn", "seat": -1}, {"type": "end_turn", "seat": True},
-    {"type": "end_turn", "seat": 0, "extra": 1}, {"type": ["bounty"], "seat": 0}, {"type": "x" * 10_000, "seat": 0},
-    {"type": "bounty", "seat": 0, "blood": "3"}, {"type": "raid", "seat": 0, "defender": 1, "dice": [7, 0], "cubes": 0},
+    None,
+    [],
+    "end_turn",
+    3,
+    {},
+    {"type": "end_turn"},
+    {"type": "end_turn", "seat": "0"},
+    {"type": "end_turn", "seat": 7},
+    {"type": "end_turn", "seat": -1},
+    {"type": "end_turn", "seat": True},
+    {"type": "end_turn", "seat": 0, "extra": 1},
+    {"type": ["bounty"], "seat": 0},
+    {"type": "x" * 10_000, "seat": 0},
+    {"type": "bounty", "seat": 0, "blood": "3"},
+    {"type": "raid", "seat": 0, "defender": 1, "dice": [7, 0], "cubes": 0},
     {"type": "raid", "seat": 0, "defender": 1, "dice": [1, 2, 3], "cubes": 9},
     {"type": "raid", "seat": 0, "defender": {"seat": 1}, "dice": "66", "cubes": 0},
     {"type": "correction", "seat": 0, "from": "port", "to": "port", "amount": 10**40, "note": "x"},
@@ -141,8 +168,10 @@ HOSTILE_MOVES = [
     {"type": "correction", "seat": 0, "from": 0, "to": 1, "amount": 1000, "note": "more than held"},
     {"type": "card_effect", "seat": 0, "from": 0, "to": 1, "amount": 1, "card": "x" * 5000},
     {"type": "cards_leave", "seat": 0, "deck": "pit", "count": 1, "note": "x"},
-    {"type": "roll", "seat": 0, "dice": []}, {"type": "roll", "seat": 0, "dice": [1.5]},
-    {"type": "fortify", "seat": 0, "fortified": "yes"}, {"type": "commerce", "seat": 0, "deck": "units"},
+    {"type": "roll", "seat": 0, "dice": []},
+    {"type": "roll", "seat": 0, "dice": [1.5]},
+    {"type": "fortify", "seat": 0, "fortified": "yes"},
+    {"type": "commerce", "seat": 0, "deck": "units"},
     {"type": "pit_fee", "seat": 0, "cards": 0},
 ]
 
@@ -155,12 +184,19 @@ def test_a_malformed_or_illegal_move_is_a_400_with_a_sentence_and_writes_nothing
     assert MoveEvent.objects.count() == 0 and TableSession.objects.get(code=table).head_seq == 0
 
 
-@pytest.mark.parametrize("data", [
-    {"type": "bounty", "blood": "1e9999"}, {"type": "raid", "defender": "zero", "roll": "table"},
-    {"type": "raid", "defender": "1", "die0": "99999999999999999999999", "die1": "-1"},
-    {"type": "roll", "count": "40", "roll": "site"}, {"type": "correction", "from": "x", "to": "", "amount": "1"},
-    {"type": "pit_fee", "cards": ""}, {"type": ""}, {"seq": "x"},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "bounty", "blood": "1e9999"},
+        {"type": "raid", "defender": "zero", "roll": "table"},
+        {"type": "raid", "defender": "1", "die0": "99999999999999999999999", "die1": "-1"},
+        {"type": "roll", "count": "40", "roll": "site"},
+        {"type": "correction", "from": "x", "to": "", "amount": "1"},
+        {"type": "pit_fee", "cards": ""},
+        {"type": ""},
+        {"seq": "x"},
+    ],
+)
 def test_hostile_page_forms_are_a_400_too(client, alice, table, data):
     client.force_login(alice)
     response = client.post(f"/tables/{table}/move/", {"seq": 0, "key": "k", **data})

@@ -19,13 +19,19 @@ def test_teikoku_says_what_to_count_for_a_night_s_table_and_invents_no_number():
     assert GameAdapter.night_count_help is None  # a game that asks nothing says nothing
 
 
-@pytest.mark.parametrize("language, says", [
-    ("en", "count the face-down cards left in the Units deck"),
-    ("nl", "de gesloten kaarten die nog in de stapel Eenheden zitten"),
-])
+@pytest.mark.parametrize(
+    "language, says",
+    [
+        ("en", "count the face-down cards left in the Units deck"),
+        ("nl", "de gesloten kaarten die nog in de stapel Eenheden zitten"),
+    ],
+)
 def test_the_organiser_s_count_field_carries_the_hint(client, mixed, alice, carol, regulars, language, says):
     night = _one_table_of(mixed, alice, carol, regulars, "teikoku")
-    page = as_user(client, alice).get(reverse("night_detail", args=[night.pk]),
-                                      headers={"Accept-Language": language}).content.decode()
+    page = (
+        as_user(client, alice)
+        .get(reverse("night_detail", args=[night.pk]), headers={"Accept-Language": language})
+        .content.decode()
+    )
     assert 'aria-describedby="count-0-help"' in page and 'id="count-0-help"' in page
     assert says in page

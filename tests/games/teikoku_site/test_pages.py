@@ -25,22 +25,35 @@ from .worked import worked_game
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ENGINE = TeikokuEngine()
-SHORT = {"clans": ["fujiwara", "minamoto"], "units_deck": 20, "chosen_specials": ["ninja", "market"],
-         "aggression_target": 35}
+SHORT = {
+    "clans": ["fujiwara", "minamoto"],
+    "units_deck": 20,
+    "chosen_specials": ["ninja", "market"],
+    "aggression_target": 35,
+}
 
 
 def teikoku_table(alice, bob, setup=None, **kwargs) -> TableSession:
     setup = setup or SHORT
     players = [player_for_user(alice), player_for_user(bob)]
     players += [Player.objects.create(name=n, created_by=alice) for n in ("Carl", "Dora")][: len(setup["clans"]) - 2]
-    return services.session_create(game="teikoku", created_by=alice, players=players, setup=setup,
-                                   colours=["red", "blue", "green", "purple"][: len(players)], **kwargs)
+    return services.session_create(
+        game="teikoku",
+        created_by=alice,
+        players=players,
+        setup=setup,
+        colours=["red", "blue", "green", "purple"][: len(players)],
+        **kwargs,
+    )
 
 
 def post_move(client, session: TableSession, data: dict, **headers):
     session.refresh_from_db()
-    return client.post(reverse("table_move", args=[session.code]),
-                       {**data, "seq": session.head_seq, "key": f"k{session.head_seq}-{data['type']}"}, **headers)
+    return client.post(
+        reverse("table_move", args=[session.code]),
+        {**data, "seq": session.head_seq, "key": f"k{session.head_seq}-{data['type']}"},
+        **headers,
+    )
 
 
 def test_it_offers_the_teikoku_set_up_with_the_player_count_first_and_the_clans_in_rulebook_order(client, alice):
@@ -48,28 +61,57 @@ def test_it_offers_the_teikoku_set_up_with_the_player_count_first_and_the_clans_
     page = client.get(reverse("table_new") + "?game=teikoku").content.decode()
     order = [page.index(word) for word in ('name="players_count"', "Fujiwara", "Minamoto", "Tokugawa", "Taira")]
     assert order == sorted(order)
-    for field in ("units_deck", "starting_treasure", "aggression_target", "special_deck_size", "fourth_year",
-                  "seat0_special", "seat3_target"):
+    for field in (
+        "units_deck",
+        "starting_treasure",
+        "aggression_target",
+        "special_deck_size",
+        "fourth_year",
+        "seat0_special",
+        "seat3_target",
+    ):
         assert f'name="{field}"' in page
     assert "gate_kanto" not in page
 
 
 def test_it_opens_a_table_from_the_set_up_form_with_the_variants(client, alice, bob):
     client.force_login(alice)
-    response = client.post(reverse("table_new"), {
-        "game": "teikoku", "is_public": "on", "players_count": "3", "units_deck": "27",
-        "seat0_player": str(player_for_user(alice).pk), "seat0_colour": "red", "seat0_special": "ninja",
-        "seat1_guest": "Bo", "seat1_colour": "blue", "seat1_special": "market", "seat1_target": "40",
-        "seat2_guest": "Cy", "seat2_colour": "green", "seat2_special": "ninja",
-        "seat3_guest": "ignored: only 3 players", "seat3_colour": "purple", "seat3_special": "yakuza",
-        "starting_treasure": "20", "aggression_target": "45", "special_deck_size": "10", "fourth_year": "on",
-    })
+    response = client.post(
+        reverse("table_new"),
+        {
+            "game": "teikoku",
+            "is_public": "on",
+            "players_count": "3",
+            "units_deck": "27",
+            "seat0_player": str(player_for_user(alice).pk),
+            "seat0_colour": "red",
+            "seat0_special": "ninja",
+            "seat1_guest": "Bo",
+            "seat1_colour": "blue",
+            "seat1_special": "market",
+            "seat1_target": "40",
+            "seat2_guest": "Cy",
+            "seat2_colour": "green",
+            "seat2_special": "ninja",
+            "seat3_guest": "ignored: only 3 players",
+            "seat3_colour": "purple",
+            "seat3_special": "yakuza",
+            "starting_treasure": "20",
+            "aggression_target": "45",
+            "special_deck_size": "10",
+            "fourth_year": "on",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     session = TableSession.objects.get(game="teikoku")
     assert session.setup == {
-        "clans": ["fujiwara", "minamoto", "tokugawa"], "units_deck": 27,
-        "chosen_specials": ["ninja", "market", "ninja"], "starting_treasure": 20,
-        "aggression_target": [45, 40, 45], "special_deck_size": 10, "years": 4,
+        "clans": ["fujiwara", "minamoto", "tokugawa"],
+        "units_deck": 27,
+        "chosen_specials": ["ninja", "market", "ninja"],
+        "starting_treasure": 20,
+        "aggression_target": [45, 40, 45],
+        "special_deck_size": 10,
+        "years": 4,
     }
     assert [s.colour for s in session.seats.order_by("position")] == ["red", "blue", "green"]
     assert session.state["port"]["treasure"] == 20 and session.state["decks"]["ninja"] == 8
@@ -77,9 +119,17 @@ def test_it_opens_a_table_from_the_set_up_form_with_the_variants(client, alice, 
 
 def test_it_refuses_a_set_up_without_the_units_deck_or_a_seat_and_one_the_engine_refuses(client, alice):
     client.force_login(alice)
-    base = {"game": "teikoku", "players_count": "2", "units_deck": "20",
-            "seat0_player": str(player_for_user(alice).pk), "seat0_special": "ninja", "seat0_colour": "red",
-            "seat1_guest": "Bo", "seat1_special": "ninja", "seat1_colour": "blue"}
+    base = {
+        "game": "teikoku",
+        "players_count": "2",
+        "units_deck": "20",
+        "seat0_player": str(player_for_user(alice).pk),
+        "seat0_special": "ninja",
+        "seat0_colour": "red",
+        "seat1_guest": "Bo",
+        "seat1_special": "ninja",
+        "seat1_colour": "blue",
+    }
     assert client.post(reverse("table_new"), {**base, "units_deck": ""}).status_code == 400
     response = client.post(reverse("table_new"), {**base, "seat1_guest": ""})
     assert response.status_code == 400 and "Minamoto" in response.content.decode()

@@ -16,21 +16,32 @@ pytestmark = pytest.mark.django_db
 SESSION = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1  # the session's query, if it is not cached
 BADGE = 1  # the nav's "to sign" count for a signed-in member (issue 39): one query
 SIZES = [10, 150]
-SETUP = {"clans": ["fujiwara", "minamoto", "tokugawa"], "units_deck": 27,
-         "chosen_specials": ["ninja", "market", "yakuza"]}
+SETUP = {
+    "clans": ["fujiwara", "minamoto", "tokugawa"],
+    "units_deck": 27,
+    "chosen_specials": ["ninja", "market", "yakuza"],
+}
 FIRST = {"type": "end_turn", "seat": 0}  # always legal at the start
 
 
 def _table(alice, bob, moves: int) -> TableSession:
     carl = player_guest_create(name="Carl", created_by=alice)
     session = game_services.session_create(
-        game="teikoku", created_by=alice, players=[player_for_user(alice), player_for_user(bob), carl], setup=SETUP,
+        game="teikoku",
+        created_by=alice,
+        players=[player_for_user(alice), player_for_user(bob), carl],
+        setup=SETUP,
         colours=["red", "blue", "green"],
     )
     MoveEvent.objects.bulk_create(
-        MoveEvent(session=session, seq=seq, kind=MoveEvent.Kind.UNDO if seq % 10 == 0 else MoveEvent.Kind.MOVE,
-                  payload={"undoes": seq - 1} if seq % 10 == 0 else FIRST, description=f"move {seq}",
-                  entered_by=alice)
+        MoveEvent(
+            session=session,
+            seq=seq,
+            kind=MoveEvent.Kind.UNDO if seq % 10 == 0 else MoveEvent.Kind.MOVE,
+            payload={"undoes": seq - 1} if seq % 10 == 0 else FIRST,
+            description=f"move {seq}",
+            entered_by=alice,
+        )
         for seq in range(1, moves + 1)
     )
     TableSession.objects.filter(pk=session.pk).update(head_seq=moves)
@@ -49,8 +60,7 @@ def test_the_teikoku_table_page_costs_the_same_with_a_long_log(client, alice, bo
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_the_teikoku_live_fragment_costs_the_same_with_a_long_log(client, alice, bob, rows,
-                                                                  django_assert_num_queries):
+def test_the_teikoku_live_fragment_costs_the_same_with_a_long_log(client, alice, bob, rows, django_assert_num_queries):
     session = _table(alice, bob, rows)
     client.force_login(bob)
     with django_assert_num_queries(5 + SESSION):
@@ -62,8 +72,7 @@ def test_the_teikoku_live_fragment_costs_the_same_with_a_long_log(client, alice,
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_a_teikoku_move_post_costs_the_same_with_a_long_log(api, client, alice, bob, rows,
-                                                           django_assert_num_queries):
+def test_a_teikoku_move_post_costs_the_same_with_a_long_log(api, client, alice, bob, rows, django_assert_num_queries):
     session = _table(alice, bob, rows)
     api.login(bob)
     # the user, BEGIN, the table locked, is bob seated, the entry and the state in one statement, COMMIT
@@ -74,8 +83,7 @@ def test_a_teikoku_move_post_costs_the_same_with_a_long_log(api, client, alice, 
 
 
 @pytest.mark.parametrize("rows", SIZES)
-def test_a_teikoku_page_form_post_costs_the_same_with_a_long_log(client, alice, bob, rows,
-                                                                django_assert_num_queries):
+def test_a_teikoku_page_form_post_costs_the_same_with_a_long_log(client, alice, bob, rows, django_assert_num_queries):
     """The phone's form (a redirect after the post): one query more than the API's, as the page reads the
     table with its seats for the viewer; the same with a long log."""
     session = _table(alice, bob, rows)

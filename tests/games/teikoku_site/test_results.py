@@ -19,8 +19,11 @@ from leagues.result import results
 
 TODAY = timezone.localdate()
 # Three clans; the Units deck is already empty, so emptying the Yakuza deck ends the game by attrition.
-ATTRITION = {"clans": ["fujiwara", "minamoto", "tokugawa"], "units_deck": 0,
-             "chosen_specials": ["ninja", "market", "elements"]}
+ATTRITION = {
+    "clans": ["fujiwara", "minamoto", "tokugawa"],
+    "units_deck": 0,
+    "chosen_specials": ["ninja", "market", "elements"],
+}
 MOVES = [
     {"type": "correction", "seat": 2, "from": 2, "to": "supply", "amount": 1, "note": "paid a debt"},
     {"type": "cards_leave", "seat": 0, "deck": "yakuza", "count": 8, "note": "card effect"},
@@ -47,8 +50,9 @@ def wait_for(condition, timeout=60):
 @pytest.mark.django_db
 def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vouched_for(client, alice, bob):
     carl = player_guest_create(name="Carl", created_by=alice)
-    session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION,
-                                      players=[player_for_user(alice), player_for_user(bob), carl])
+    session = services.session_create(
+        game="teikoku", created_by=alice, setup=ATTRITION, players=[player_for_user(alice), player_for_user(bob), carl]
+    )
     session = play(session, alice, MOVES)
     assert session.status == "finished" and session.outcome["termination"] == "attrition"
     assert session.outcome["details"]["shared"] is True
@@ -59,7 +63,10 @@ def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vou
     result = Result.objects.get(session=session)
     assert result.game == "teikoku" and result.status == "pending"
     assert sorted(result.entries.values_list("player__name", "rank", "score")) == [
-        ("Carl", 3, 24), ("alice", 1, 25), ("bob", 1, 25)]
+        ("Carl", 3, 24),
+        ("alice", 1, 25),
+        ("bob", 1, 25),
+    ]
     results.result_sign_off(result=result, user=alice)  # alice signs for herself and her guest
     result.refresh_from_db()
     assert result.status == "pending"  # bob has not signed yet
@@ -70,16 +77,27 @@ def test_a_shared_victory_is_a_pending_result_with_tied_ranks_and_a_guest_is_vou
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_a_signed_off_teikoku_result_counts_in_the_season_and_the_ratings(celery_worker_process, club, alice, bob,
-                                                                          carol):
+def test_a_signed_off_teikoku_result_counts_in_the_season_and_the_ratings(
+    celery_worker_process, club, alice, bob, carol
+):
     club.members_public = True  # a public club's games count site-wide too (a private club's only in its league)
     club.save()
     club_join(token=club.invite_token, user=bob)
     league = seasons.league_create(club=club, name="Teikoku league", games=["teikoku"], user=alice)
-    season = seasons.season_create(league=league, name="2026", starts_on=TODAY - datetime.timedelta(days=9),
-                                           ends_on=TODAY + datetime.timedelta(days=30), user=alice)
-    session = services.session_create(game="teikoku", created_by=alice, setup=ATTRITION, club=club,
-                                      players=[player_for_user(u) for u in (alice, bob, carol)])
+    season = seasons.season_create(
+        league=league,
+        name="2026",
+        starts_on=TODAY - datetime.timedelta(days=9),
+        ends_on=TODAY + datetime.timedelta(days=30),
+        user=alice,
+    )
+    session = services.session_create(
+        game="teikoku",
+        created_by=alice,
+        setup=ATTRITION,
+        club=club,
+        players=[player_for_user(u) for u in (alice, bob, carol)],
+    )
     play(session, bob, MOVES)
     result = Result.objects.get(session=session)
     assert result.season == season and result.status == "pending"

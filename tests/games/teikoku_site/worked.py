@@ -14,8 +14,11 @@ def worked_game() -> tuple[dict, list[tuple[int, str, dict]], dict]:
     """(set-up, [(seq, description, move)], outcome) as docs/api.md's Teikoku section gives them."""
     text = API_MD.read_text()
     start = text.index(START)
-    section = text[start:text.index("\n## ", start)]  # up to the next section
+    section = text[start : text.index("\n## ", start)]  # up to the next section
     blocks = re.findall(r"```json\n(.*?)\n```", section, re.S)
     rows = re.findall(r"^\| (\d+) \| (.*?) \| `(.*)` \|$", section, re.M)
-    return json.loads(blocks[0]), [(int(seq), words, json.loads(move)) for seq, words, move in rows], json.loads(
-        blocks[1])
+    return (
+        json.loads(blocks[0]),
+        [(int(seq), words, json.loads(move)) for seq, words, move in rows],
+        json.loads(blocks[1]),
+    )

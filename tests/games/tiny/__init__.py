@@ -33,16 +33,18 @@ from .engine import ENGINE, PileEngine
 HERE = Path(__file__).resolve().parent
 SLUG = ENGINE.slug
 
-PHRASES = Catalogue({
-    "pile.setup": _("The set-up is a JSON object."),
-    "pile.players": _("Pile seats %(low)s to %(high)s players."),
-    "pile.goal": _("The goal is 3 to %(high)s stones."),
-    "pile.move": _("A move adds stones."),
-    "pile.stones": _("Add 1 to 3 stones."),
-    "pile.over": _("The pile is complete: the game is over."),
-    "pile.turn": _("It is seat %(seat)s's turn."),
-    "pile.describe.add": _("Seat %(seat)s adds %(stones)s stones"),
-})
+PHRASES = Catalogue(
+    {
+        "pile.setup": _("The set-up is a JSON object."),
+        "pile.players": _("Pile seats %(low)s to %(high)s players."),
+        "pile.goal": _("The goal is 3 to %(high)s stones."),
+        "pile.move": _("A move adds stones."),
+        "pile.stones": _("Add 1 to 3 stones."),
+        "pile.over": _("The pile is complete: the game is over."),
+        "pile.turn": _("It is seat %(seat)s's turn."),
+        "pile.describe.add": _("Seat %(seat)s adds %(stones)s stones"),
+    }
+)
 
 
 class PileSetupForm(TableSetupForm):
@@ -54,10 +56,12 @@ class PileSetupForm(TableSetupForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for i in range(ENGINE.max_players):
-            self.fields[f"seat{i}_player"] = forms.ChoiceField(label=_("Player"), choices=self.player_choices,
-                                                               required=False)
-            self.fields[f"seat{i}_guest"] = forms.CharField(label=_("…or a new guest's name"), max_length=80,
-                                                            required=False)
+            self.fields[f"seat{i}_player"] = forms.ChoiceField(
+                label=_("Player"), choices=self.player_choices, required=False
+            )
+            self.fields[f"seat{i}_guest"] = forms.CharField(
+                label=_("…or a new guest's name"), max_length=80, required=False
+            )
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
         return [[self[f"seat{i}_player"], self[f"seat{i}_guest"]] for i in range(ENGINE.max_players)]
@@ -96,12 +100,17 @@ class PileGame(plugins.GameAdapter):
         return {"type": data.get("type"), "seat": state["turn"], "stones": stones}
 
     def table_context(self, session, seats: list, query: QueryDict) -> dict:
-        return {"hint": self.engine.hint(session.state), "pile": session.state["pile"],
-                "goal": session.state["goal"], "seats": seats}
+        return {
+            "hint": self.engine.hint(session.state),
+            "pile": session.state["pile"],
+            "goal": session.state["goal"],
+            "seats": seats,
+        }
 
     def outcome_context(self, outcome: dict, names: list[str], state: dict) -> dict:
-        return {"rows": [{"rank": p["rank"], "name": names[p["seat"]], "score": p["score"]}
-                         for p in outcome["placings"]]}
+        return {
+            "rows": [{"rank": p["rank"], "name": names[p["seat"]], "score": p["score"]} for p in outcome["placings"]]
+        }
 
     def night_setup(self, *, number: int, names: list[str], club, count: int | None = None) -> tuple[dict, bool]:
         return {"players": len(names), "goal": 10}, False
@@ -130,7 +139,8 @@ def register(monkeypatch, settings) -> PileGame:
     """Pile registered for one test, as its line in games/registry.py would register it for the site."""
     monkeypatch.setitem(engines.REGISTRY, SLUG, ENGINE)
     monkeypatch.setitem(plugins.ADAPTERS, SLUG, GAME)
-    settings.TEMPLATES = [{**engine, "DIRS": [*engine.get("DIRS", []), HERE / "templates"]}
-                          for engine in settings.TEMPLATES]
+    settings.TEMPLATES = [
+        {**engine, "DIRS": [*engine.get("DIRS", []), HERE / "templates"]} for engine in settings.TEMPLATES
+    ]
     settings.LOCALE_PATHS = [*settings.LOCALE_PATHS, HERE / "locale"]
     return GAME

@@ -28,8 +28,9 @@ LATER = TODAY + datetime.timedelta(days=30)
 
 
 def test_an_owner_renames_a_league_and_changes_its_games(api, league, alice):
-    answer = api.login(alice).patch(f"/api/leagues/{league.pk}/", {"name": "Dinsdagcompetitie",
-                                                                    "games": ["shitenno", "Chess"]})
+    answer = api.login(alice).patch(
+        f"/api/leagues/{league.pk}/", {"name": "Dinsdagcompetitie", "games": ["shitenno", "Chess"]}
+    )
     assert answer.status_code == 200
     assert answer.json()["name"] == "Dinsdagcompetitie" and answer.json()["games"] == ["shitenno", "Chess"]
     league.refresh_from_db()
@@ -73,10 +74,16 @@ def test_a_game_a_night_offers_stays_in_the_league(api, league, season, alice):
     assert stored() == before
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"name": ""}, "name"), ({"name": "\u202eeugaeL"}, "name"), ({"games": []}, "games"),
-    ({"slug": "other"}, "slug"), ({"name": 7}, "name"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "\u202eeugaeL"}, "name"),
+        ({"games": []}, "games"),
+        ({"slug": "other"}, "slug"),
+        ({"name": 7}, "name"),
+    ],
+)
 def test_a_malformed_league_edit_is_a_400_naming_the_field(api, league, alice, body, field):
     before = stored()
     answer = api.login(alice).patch(f"/api/leagues/{league.pk}/", body)
@@ -111,22 +118,42 @@ def test_a_league_whose_season_holds_a_night_is_not_deleted(api, league, season,
 
 
 def test_an_empty_season_changes_its_dates_and_points(api, season, alice):
-    body = {"name": "Winter 2026-27", "starts_on": "2030-01-01", "ends_on": "2030-03-31", "points_scheme": "custom",
-            "custom_points": {"4": [4, 2, 1, 0]}, "tie_breakers": ["wins"], "min_games": 2}
+    body = {
+        "name": "Winter 2026-27",
+        "starts_on": "2030-01-01",
+        "ends_on": "2030-03-31",
+        "points_scheme": "custom",
+        "custom_points": {"4": [4, 2, 1, 0]},
+        "tie_breakers": ["wins"],
+        "min_games": 2,
+    }
     answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", body)
     assert answer.status_code == 200
     season.refresh_from_db()
-    assert (season.name, season.starts_on, season.ends_on) == ("Winter 2026-27", datetime.date(2030, 1, 1),
-                                                               datetime.date(2030, 3, 31))
+    assert (season.name, season.starts_on, season.ends_on) == (
+        "Winter 2026-27",
+        datetime.date(2030, 1, 1),
+        datetime.date(2030, 3, 31),
+    )
     assert (season.points_scheme, season.custom_points, season.tie_breakers, season.min_games) == (
-        "custom", {"4": [4, 2, 1, 0]}, ["points", "wins"], 2)
+        "custom",
+        {"4": [4, 2, 1, 0]},
+        ["points", "wins"],
+        2,
+    )
     assert api.get(f"/api/seasons/{season.pk}/").json()["name"] == "Winter 2026-27"
 
 
-@pytest.mark.parametrize("body", [
-    {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
-    {"points_scheme": "7-5-3-1"}, {"tie_breakers": ["countback"]}, {"min_games": 3},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"starts_on": (START - datetime.timedelta(days=1)).isoformat()},
+        {"ends_on": TODAY.isoformat()},
+        {"points_scheme": "7-5-3-1"},
+        {"tie_breakers": ["countback"]},
+        {"min_games": 3},
+    ],
+)
 def test_a_season_holding_a_counted_result_keeps_its_dates_and_points(api, season, alice, counted, body):
     before = stored()
     answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"name": "Renamed", "confirm": True, **body})
@@ -136,9 +163,13 @@ def test_a_season_holding_a_counted_result_keeps_its_dates_and_points(api, seaso
 
 
 def test_a_season_holding_a_result_is_renamed_and_its_rules_resent_unchanged_pass(api, season, alice, played):
-    body = {"name": "Winter 2026-27", "starts_on": season.starts_on.isoformat(),
-            "ends_on": season.ends_on.isoformat(), "points_scheme": season.points_scheme,
-            "tie_breakers": season.tie_breakers[1:]}  # "points" first is what a list without it means
+    body = {
+        "name": "Winter 2026-27",
+        "starts_on": season.starts_on.isoformat(),
+        "ends_on": season.ends_on.isoformat(),
+        "points_scheme": season.points_scheme,
+        "tie_breakers": season.tie_breakers[1:],
+    }  # "points" first is what a list without it means
     answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", body)
     assert answer.status_code == 200
     season.refresh_from_db()
@@ -146,13 +177,16 @@ def test_a_season_holding_a_result_is_renamed_and_its_rules_resent_unchanged_pas
 
 
 def test_a_season_cannot_overlap_another_or_end_before_it_starts(api, league, season, alice):
-    other = seasons.season_create(league=league, name="2031", starts_on=datetime.date(2031, 1, 1),
-                                  ends_on=datetime.date(2031, 6, 30), user=alice)
+    other = seasons.season_create(
+        league=league, name="2031", starts_on=datetime.date(2031, 1, 1), ends_on=datetime.date(2031, 6, 30), user=alice
+    )
     before = stored()
     answer = api.login(alice).patch(f"/api/seasons/{other.pk}/", {"starts_on": TODAY.isoformat()})
     assert answer.status_code == 400
-    expected = (f"This season overlaps the league's season {season.name} ({date_format(season.starts_on)} to "
-                f"{date_format(season.ends_on)}).")  # named, with its dates: an import's short season is found
+    expected = (
+        f"This season overlaps the league's season {season.name} ({date_format(season.starts_on)} to "
+        f"{date_format(season.ends_on)})."
+    )  # named, with its dates: an import's short season is found
     assert answer.json()["errors"] == {"starts_on": [expected]}
     answer = api.patch(f"/api/seasons/{other.pk}/", {"ends_on": "2030-12-31"})
     assert answer.status_code == 400
@@ -163,18 +197,19 @@ def test_a_season_cannot_overlap_another_or_end_before_it_starts(api, league, se
 def test_a_seasons_dates_never_leave_one_of_its_nights_outside(api, season, alice):
     Night.objects.create(season=season, date=TODAY, games=["Go"], opened_by=alice)
     before = stored()
-    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/",
-                                    {"starts_on": (TODAY + datetime.timedelta(days=1)).isoformat()})
+    answer = api.login(alice).patch(
+        f"/api/seasons/{season.pk}/", {"starts_on": (TODAY + datetime.timedelta(days=1)).isoformat()}
+    )
     assert answer.status_code == 409
-    assert answer.json()["detail"] == (f"A league night of this season is on {TODAY.isoformat()}, outside those "
-                                       "dates.")
+    assert answer.json()["detail"] == (f"A league night of this season is on {TODAY.isoformat()}, outside those dates.")
     assert stored() == before
     assert api.patch(f"/api/seasons/{season.pk}/", {"ends_on": LATER.isoformat()}).status_code == 200
 
 
 def test_an_empty_season_is_deleted_and_one_with_results_or_nights_is_not(api, league, season, alice, played):
-    empty = seasons.season_create(league=league, name="2031", starts_on=datetime.date(2031, 1, 1),
-                                  ends_on=datetime.date(2031, 6, 30), user=alice)
+    empty = seasons.season_create(
+        league=league, name="2031", starts_on=datetime.date(2031, 1, 1), ends_on=datetime.date(2031, 6, 30), user=alice
+    )
     before = stored()
     answer = api.login(alice).delete(f"/api/seasons/{season.pk}/")
     assert answer.status_code == 409
@@ -183,7 +218,8 @@ def test_an_empty_season_is_deleted_and_one_with_results_or_nights_is_not(api, l
     Night.objects.create(season=empty, date=datetime.date(2031, 2, 1), games=["Go"], opened_by=alice)
     answer = api.delete(f"/api/seasons/{empty.pk}/")
     assert answer.status_code == 409 and answer.json()["detail"] == (
-        "The season cannot be deleted: it holds 1 league night.")
+        "The season cannot be deleted: it holds 1 league night."
+    )
     Night.objects.filter(season=empty).delete()
     assert api.delete(f"/api/seasons/{empty.pk}/").status_code == 204
     assert list(league.seasons.all()) == [season]
@@ -192,14 +228,16 @@ def test_an_empty_season_is_deleted_and_one_with_results_or_nights_is_not(api, l
 # --- the API: who may ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("method", "address", "body"), [
-    ("patch", "/api/leagues/{league}/", {"name": "Mine"}),
-    ("delete", "/api/leagues/{league}/", None),
-    ("patch", "/api/seasons/{season}/", {"name": "Mine", "ends_on": "2031-01-01"}),
-    ("delete", "/api/seasons/{season}/", None),
-])
-def test_a_member_gets_403_an_outsider_404_and_nothing_changes(api, league, season, carol, dave, method, address,
-                                                               body):
+@pytest.mark.parametrize(
+    ("method", "address", "body"),
+    [
+        ("patch", "/api/leagues/{league}/", {"name": "Mine"}),
+        ("delete", "/api/leagues/{league}/", None),
+        ("patch", "/api/seasons/{season}/", {"name": "Mine", "ends_on": "2031-01-01"}),
+        ("delete", "/api/seasons/{season}/", None),
+    ],
+)
+def test_a_member_gets_403_an_outsider_404_and_nothing_changes(api, league, season, carol, dave, method, address, body):
     url = address.format(league=league.pk, season=season.pk)
     before = stored()
     for user, expected in ((carol, 403), (dave, 404)):
@@ -218,8 +256,12 @@ def test_a_member_gets_403_an_outsider_404_and_nothing_changes(api, league, seas
 def test_the_league_page_offers_edit_and_delete_to_its_managers_only(client, league, season, alice, carol):
     client.force_login(alice)
     page = client.get(league.get_absolute_url()).content.decode()
-    for address in (f"/leagues/{league.pk}/edit/", f"/leagues/{league.pk}/delete/", f"/seasons/{season.pk}/edit/",
-                    f"/seasons/{season.pk}/delete/"):
+    for address in (
+        f"/leagues/{league.pk}/edit/",
+        f"/leagues/{league.pk}/delete/",
+        f"/seasons/{season.pk}/edit/",
+        f"/seasons/{season.pk}/delete/",
+    ):
         assert f'href="{address}"' in page, address
     switched = client.get(f"{league.get_absolute_url()}?season={season.pk}", HTTP_HX_REQUEST="true")
     assert f'href="/seasons/{season.pk}/edit/"' in switched.content.decode()  # the season picked by htmx too
@@ -238,26 +280,27 @@ def test_an_owner_edits_the_league_on_its_page(client, league, alice):
     assert league.name == "Dinsdagcompetitie" and league.games == ["Go", "Chess"]
 
 
-def test_the_league_edit_page_refuses_a_taken_name_and_a_used_game_and_changes_nothing(client, club, league, alice,
-                                                                                       played):
+def test_the_league_edit_page_refuses_a_taken_name_and_a_used_game_and_changes_nothing(
+    client, club, league, alice, played
+):
     seasons.league_create(club=club, name="Summer cup", games=["Go"], user=alice)
     client.force_login(alice)
     before = stored()
     response = client.post(f"/leagues/{league.pk}/edit/", {"name": "summer cup", "games": "Go"})
     assert response.status_code == 400 and "The club has a league called Summer cup already." in (
-        response.content.decode())
+        response.content.decode()
+    )
     response = client.post(f"/leagues/{league.pk}/edit/", {"name": "Winter league", "engines": ["shitenno"]})
     assert response.status_code == 409
     assert "Go cannot leave the league" in response.content.decode()
     assert stored() == before
 
 
-def test_a_season_holding_results_shows_its_dates_and_points_fixed_and_saves_a_new_name(client, season, alice,
-                                                                                        counted):
+def test_a_season_holding_results_shows_its_dates_and_points_fixed_and_saves_a_new_name(client, season, alice, counted):
     client.force_login(alice)
     page = client.get(f"/seasons/{season.pk}/edit/").content.decode()
     assert "1 result counts in this season already: its dates and points stay as they are." in page
-    assert 'name="starts_on"' in page and "disabled" in page[page.index('name="starts_on"') - 200:][:400]
+    assert 'name="starts_on"' in page and "disabled" in page[page.index('name="starts_on"') - 200 :][:400]
     data = season_form(season, name="Winter 2026-27", starts_on="2030-01-01", points_scheme="percent")
     response = client.post(f"/seasons/{season.pk}/edit/", data)
     assert response.status_code == 302
@@ -270,13 +313,29 @@ def test_an_empty_season_changes_its_dates_and_points_on_its_page(client, season
     client.force_login(alice)
     page = client.get(f"/seasons/{season.pk}/edit/").content.decode()
     assert f'value="{season.starts_on.isoformat()}"' in page and "already" not in page
-    response = client.post(f"/seasons/{season.pk}/edit/", season_form(
-        season, starts_on="2030-01-01", ends_on="2030-03-31", points_scheme="custom", custom_points="3: 5, 2, 0",
-        tie_breaker_1="countback", tie_breaker_2="", tie_breaker_3="", tie_breaker_4="", tie_breaker_5=""))
+    response = client.post(
+        f"/seasons/{season.pk}/edit/",
+        season_form(
+            season,
+            starts_on="2030-01-01",
+            ends_on="2030-03-31",
+            points_scheme="custom",
+            custom_points="3: 5, 2, 0",
+            tie_breaker_1="countback",
+            tie_breaker_2="",
+            tie_breaker_3="",
+            tie_breaker_4="",
+            tie_breaker_5="",
+        ),
+    )
     assert response.status_code == 302 and response.url.endswith(f"?season={season.pk}")
     season.refresh_from_db()
     assert (season.starts_on, season.points_scheme, season.custom_points, season.tie_breakers) == (
-        datetime.date(2030, 1, 1), "custom", {"3": [5, 2, 0]}, ["points", "countback"])
+        datetime.date(2030, 1, 1),
+        "custom",
+        {"3": [5, 2, 0]},
+        ["points", "countback"],
+    )
 
 
 def test_a_season_form_left_as_it_is_changes_nothing(client, season, alice, played):
@@ -287,8 +346,9 @@ def test_a_season_form_left_as_it_is_changes_nothing(client, season, alice, play
     assert stored() == before
 
 
-def test_the_delete_pages_say_why_a_league_or_season_stays_and_delete_an_empty_one(client, league, season, alice,
-                                                                                   played):
+def test_the_delete_pages_say_why_a_league_or_season_stays_and_delete_an_empty_one(
+    client, league, season, alice, played
+):
     client.force_login(alice)
     page = client.get(f"/seasons/{season.pk}/delete/").content.decode()
     assert "The season cannot be deleted: it holds 1 result." in page and "delete-confirm" not in page
@@ -299,8 +359,9 @@ def test_the_delete_pages_say_why_a_league_or_season_stays_and_delete_an_empty_o
     assert response.status_code == 409 and "its seasons hold 1 result" in response.content.decode()
     assert stored() == before
 
-    empty = seasons.season_create(league=league, name="2031", starts_on=datetime.date(2031, 1, 1),
-                                  ends_on=datetime.date(2031, 6, 30), user=alice)
+    empty = seasons.season_create(
+        league=league, name="2031", starts_on=datetime.date(2031, 1, 1), ends_on=datetime.date(2031, 6, 30), user=alice
+    )
     assert "Delete the season 2031?" in client.get(f"/seasons/{empty.pk}/delete/").content.decode()
     response = client.post(f"/seasons/{empty.pk}/delete/")
     assert response.status_code == 302 and response.url == league.get_absolute_url()
@@ -314,10 +375,13 @@ def test_an_empty_league_is_deleted_from_its_page(client, club, league, alice):
     assert not League.objects.exists()
 
 
-@pytest.mark.parametrize("address", ["/leagues/{league}/edit/", "/leagues/{league}/delete/",
-                                     "/seasons/{season}/edit/", "/seasons/{season}/delete/"])
-def test_the_pages_give_a_member_403_and_an_outsider_404_and_change_nothing(client, league, season, carol, dave,
-                                                                            address):
+@pytest.mark.parametrize(
+    "address",
+    ["/leagues/{league}/edit/", "/leagues/{league}/delete/", "/seasons/{season}/edit/", "/seasons/{season}/delete/"],
+)
+def test_the_pages_give_a_member_403_and_an_outsider_404_and_change_nothing(
+    client, league, season, carol, dave, address
+):
     url = address.format(league=league.pk, season=season.pk)
     before = stored()
     body = {"name": "Mine", "games": "Go"} if "/leagues/" in url else season_form(season, name="Mine")
@@ -334,8 +398,12 @@ def test_the_edit_pages_and_their_refusals_speak_dutch(client, league, season, a
     assert "Seizoen bewerken" in page and "1 uitslag telt al mee in dit seizoen" in page
     page = client.post(f"/leagues/{league.pk}/delete/", **DUTCH).content.decode()
     assert "De competitie kan niet worden verwijderd: haar seizoenen bevatten 1 uitslag." in page
-    answer = client.patch(f"/api/seasons/{season.pk}/", json.dumps({"ends_on": TODAY.isoformat()}),
-                          content_type="application/json", **DUTCH)
+    answer = client.patch(
+        f"/api/seasons/{season.pk}/",
+        json.dumps({"ends_on": TODAY.isoformat()}),
+        content_type="application/json",
+        **DUTCH,
+    )
     assert answer.status_code == 409 and answer.json()["detail"].startswith("1 uitslag telt al mee in dit seizoen")
 
 

@@ -18,8 +18,9 @@ DUTCH = {"HTTP_ACCEPT_LANGUAGE": "nl"}
 LATER_END = (TODAY + datetime.timedelta(days=60)).isoformat()
 
 
-def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_once_confirmed(api, season, alice,
-                                                                                             played):
+def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_once_confirmed(
+    api, season, alice, played
+):
     from leagues.models import LeagueJob
 
     api.login(alice)
@@ -27,8 +28,9 @@ def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_on
     body = {"ends_on": LATER_END, "points_scheme": "7-5-3-1"}
     answer = api.patch(f"/api/seasons/{season.pk}/", body)
     assert answer.status_code == 409  # first the confirmation: the waiting result will count under them
-    assert answer.json()["detail"] == ("1 result waits for sign-off in this season and will count under the new "
-                                       "dates and points: confirm the change.")
+    assert answer.json()["detail"] == (
+        "1 result waits for sign-off in this season and will count under the new dates and points: confirm the change."
+    )
     assert stored() == before
     answer = api.patch(f"/api/seasons/{season.pk}/", {**body, "confirm": True})
     assert answer.status_code == 200, answer.content
@@ -38,22 +40,28 @@ def test_with_only_a_waiting_result_the_end_moves_later_and_the_points_change_on
     assert AuditEntry.objects.filter(action="season.update", object_id=season.pk).exists()
 
 
-@pytest.mark.parametrize("body", [
-    {"starts_on": (START - datetime.timedelta(days=1)).isoformat()}, {"ends_on": TODAY.isoformat()},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"starts_on": (START - datetime.timedelta(days=1)).isoformat()},
+        {"ends_on": TODAY.isoformat()},
+    ],
+)
 def test_with_a_waiting_result_the_start_and_an_earlier_end_stay_even_confirmed(api, season, alice, played, body):
     before = stored()
     answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"confirm": True, **body})
     assert answer.status_code == 409
-    assert answer.json()["detail"] == ("1 result waits for sign-off in this season: its start stays, and its end "
-                                       "may only move later.")
+    assert answer.json()["detail"] == (
+        "1 result waits for sign-off in this season: its start stays, and its end may only move later."
+    )
     assert stored() == before
 
 
 def test_once_the_result_counts_the_later_end_is_refused_even_confirmed(api, season, alice, counted):
     before = stored()
-    answer = api.login(alice).patch(f"/api/seasons/{season.pk}/", {"ends_on": LATER_END, "points_scheme": "7-5-3-1",
-                                                                   "confirm": True})
+    answer = api.login(alice).patch(
+        f"/api/seasons/{season.pk}/", {"ends_on": LATER_END, "points_scheme": "7-5-3-1", "confirm": True}
+    )
     assert answer.status_code == 409
     assert answer.json()["detail"] == "1 result counts in this season already: its dates and points stay as they are."
     assert stored() == before
@@ -83,8 +91,9 @@ def _waiting_on_a_lock() -> bool:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock'")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
         return cursor.fetchone()[0] > 0
 
 
@@ -146,8 +155,7 @@ def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_later_end_waits_for_the_last_sign_off_being_made_and_then_refuses_as_the_result_counts(
-        club, alice, carol):
+def test_a_later_end_waits_for_the_last_sign_off_being_made_and_then_refuses_as_the_result_counts(club, alice, carol):
     """carol's sign-off is counting the season's one result (its transaction not yet committed) while alice moves
     the season's end later, confirmed. The change waits on the waiting result's row, which the sign-off holds,
     then sees it count and refuses: without that lock it read the result as still waiting and moved the dates and
@@ -186,8 +194,13 @@ def test_a_later_end_waits_for_the_last_sign_off_being_made_and_then_refuses_as_
 
     def change_end() -> None:
         try:
-            league_edits.season_update(season=season, user=alice, ends_on=season.ends_on + datetime.timedelta(days=30),
-                                       points_scheme="7-5-3-1", confirm=True)
+            league_edits.season_update(
+                season=season,
+                user=alice,
+                ends_on=season.ends_on + datetime.timedelta(days=30),
+                points_scheme="7-5-3-1",
+                confirm=True,
+            )
             answers.append("changed")
         except Conflict as refusal:
             answers.append(refusal.message)

@@ -21,11 +21,13 @@ def region(name: str, values: list[int], spaces: list[str] | None = None) -> dic
         "name": name,
         "values": values,
         "influence_points": [0, 1, 2, 4, 7],
-        "provinces": [{"name": f"{name} Capital", "kind": "capital"},
-                      {"name": f"{name} North", "kind": "resource"},
-                      {"name": f"{name} Shrine", "kind": "shrine"},
-                      {"name": f"{name} Middle", "kind": "resource"},
-                      {"name": f"{name} South", "kind": "resource"}],
+        "provinces": [
+            {"name": f"{name} Capital", "kind": "capital"},
+            {"name": f"{name} North", "kind": "resource"},
+            {"name": f"{name} Shrine", "kind": "shrine"},
+            {"name": f"{name} Middle", "kind": "resource"},
+            {"name": f"{name} South", "kind": "resource"},
+        ],
     }
     if spaces is not None:
         out["spaces"] = spaces
@@ -53,8 +55,13 @@ def multiplayer(n: int = 3, **extra) -> dict:
 
 
 def solo_setup(seed: int = 7, **extra) -> dict:
-    return {"mode": "solo", "players": [{"name": "Aiko", "training_ground": 1}], "board": SOLO_BOARD, "seed": seed,
-            **extra}
+    return {
+        "mode": "solo",
+        "players": [{"name": "Aiko", "training_ground": 1}],
+        "board": SOLO_BOARD,
+        "seed": seed,
+        **extra,
+    }
 
 
 def era(n: int, scores: list[dict]) -> dict:
@@ -76,9 +83,12 @@ def play(state: dict, *moves: dict) -> dict:
 
 
 def random_era_entry(rng: random.Random, state: dict, party: int) -> dict:
-    entry: dict = {"regions": {r["name"]: rng.randint(1, len(r["values"])) for r in state["board"]["regions"]
-                               if rng.random() < 0.5},
-                   "shrines": rng.randint(0, 4)}
+    entry: dict = {
+        "regions": {
+            r["name"]: rng.randint(1, len(r["values"])) for r in state["board"]["regions"] if rng.random() < 0.5
+        },
+        "shrines": rng.randint(0, 4),
+    }
     if state["parties"][party]["training_ground"] is not None:
         archers = rng.randint(0, 3)
         entry["trained"] = {"archers": archers, "elites": rng.randint(0, 2)}
@@ -90,9 +100,10 @@ def random_era_entry(rng: random.Random, state: dict, party: int) -> dict:
 
 
 def random_final_entry(rng: random.Random, state: dict, party: int) -> dict:
-    entry: dict = {"influence": {r["name"]: rng.randint(0, len(r["influence_points"]) - 1)
-                                 for r in state["board"]["regions"]},
-                   "resource_points": rng.randint(0, 3)}
+    entry: dict = {
+        "influence": {r["name"]: rng.randint(0, len(r["influence_points"]) - 1) for r in state["board"]["regions"]},
+        "resource_points": rng.randint(0, 3),
+    }
     if state["parties"][party]["ai"] is None:
         entry["resources"] = {"bushido": rng.randint(0, 3), "food": rng.randint(0, 3)}
     return entry
@@ -119,8 +130,12 @@ def random_legal_move(rng: random.Random, state: dict) -> dict:
     if "pass" in moves:
         return {"type": "pass"}
     solo = state["solo"]
-    open_spaces = [(name, i + 1) for name, spaces in solo["spaces"].items() for i, stack in enumerate(spaces)
-                   if not stack or (len(stack) == 1 and stack[0]["party"] not in solo["covered"])]
+    open_spaces = [
+        (name, i + 1)
+        for name, spaces in solo["spaces"].items()
+        for i, stack in enumerate(spaces)
+        if not stack or (len(stack) == 1 and stack[0]["party"] not in solo["covered"])
+    ]
     name, space = rng.choice(open_spaces)
     return {"type": "place", "region": name, "space": space}
 
@@ -139,10 +154,18 @@ def random_legal_game(seed: int, mode: str = "solo", n: int = 3) -> tuple[dict, 
 
 # Seeding entered from the table: every region has a Bushido and a Food (6 of each on 12 slots).
 SEEDING = {
-    "Tohoku North": "bushido", "Tohoku Middle": "food", "Tohoku South": "bushido",
-    "Kanto North": "food", "Kanto Middle": "bushido", "Kanto South": "food",
-    "Chubu North": "bushido", "Chubu Middle": "food", "Chubu South": "bushido",
-    "Kansai North": "food", "Kansai Middle": "bushido", "Kansai South": "food",
+    "Tohoku North": "bushido",
+    "Tohoku Middle": "food",
+    "Tohoku South": "bushido",
+    "Kanto North": "food",
+    "Kanto Middle": "bushido",
+    "Kanto South": "food",
+    "Chubu North": "bushido",
+    "Chubu Middle": "food",
+    "Chubu South": "bushido",
+    "Kansai North": "food",
+    "Kansai Middle": "bushido",
+    "Kansai South": "food",
 }
 YELLOW, BLUE, PLAYER = 1, 2, 0
 STEP = {"type": "ai_step"}
@@ -160,5 +183,5 @@ def stack_deck(state: dict, ai: str, *cards: tuple[str, str]) -> dict:
     size = max(len(own["deck"]), len(top))
     rest = [c for c in own["deck"] + own["unused"] if c not in top]
     own["deck"] = top + rest[: size - len(top)]
-    own["unused"] = rest[size - len(top):]
+    own["unused"] = rest[size - len(top) :]
     return state

@@ -11,7 +11,12 @@ from tests.games.engines.samurai_empires.tables import ENGINE, random_legal_game
 def test_it_offers_the_engine_protocol():
     assert isinstance(ENGINE, Engine)
     assert (ENGINE.slug, ENGINE.name, ENGINE.min_players, ENGINE.max_players, ENGINE.score_unit) == (
-        "samurai_empires", "Small Samurai Empires", 1, 5, "victory points")
+        "samurai_empires",
+        "Small Samurai Empires",
+        1,
+        5,
+        "victory points",
+    )
 
 
 def test_a_whole_game_of_each_kind_is_described_move_by_move_and_its_states_are_json():

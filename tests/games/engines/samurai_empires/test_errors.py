@@ -108,15 +108,19 @@ def test_province_and_region_names_are_unique():
 
 
 def test_the_solo_board_needs_what_the_ais_play_with():
-    for field, code in (("order_tokens", "not_an_object"), ("destiny_deck", "not_an_object"),
-                        ("seed_tokens", "not_an_object")):
+    for field, code in (
+        ("order_tokens", "not_an_object"),
+        ("destiny_deck", "not_an_object"),
+        ("seed_tokens", "not_an_object"),
+    ):
         board = {k: v for k, v in SOLO_BOARD.items() if k != field}
         with pytest.raises(InvalidMove) as error:
             ENGINE.initial_state(solo_setup(board=board))
         assert error.value.code == f"samurai_empires.{code}"
     with pytest.raises(IllegalMove) as error:  # 'Shuffle the rest of the Order tokens (8)'
-        ENGINE.initial_state(solo_setup(board={**SOLO_BOARD, "order_tokens": {"attack": 3, "harvest": 2,
-                                                                                 "recruit": 2, "castle": 2}}))
+        ENGINE.initial_state(
+            solo_setup(board={**SOLO_BOARD, "order_tokens": {"attack": 3, "harvest": 2, "recruit": 2, "castle": 2}})
+        )
     assert error.value.code == "samurai_empires.order_tokens"
     no_spaces = copy.deepcopy(SOLO_BOARD)
     del no_spaces["regions"][0]["spaces"]

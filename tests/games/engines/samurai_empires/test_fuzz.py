@@ -22,14 +22,33 @@ json_values = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )
-KEYS = ["mode", "players", "board", "seed", "seeding", "turn_order", "type", "era", "scores", "region", "space",
-        "destroyed", "armies", "castles", "regions", "name", "training_ground"]
+KEYS = [
+    "mode",
+    "players",
+    "board",
+    "seed",
+    "seeding",
+    "turn_order",
+    "type",
+    "era",
+    "scores",
+    "region",
+    "space",
+    "destroyed",
+    "armies",
+    "castles",
+    "regions",
+    "name",
+    "training_ground",
+]
 near_json = st.recursive(
     json_values,
     lambda children: st.dictionaries(st.sampled_from(KEYS), children, max_size=5),
     max_leaves=25,
 )
 fuzz = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
 def mid_game(phase: str) -> dict:
     """A solo table played on (by the simulated table) until `phase`."""
     setup, moves = random_legal_game(2)
@@ -68,8 +87,10 @@ def test_apply_refuses_arbitrary_json_with_its_own_errors(table, move):
 
 
 @fuzz
-@given(st.sampled_from(["era_score", "final_score", "place", "report", "resolve"]),
-       st.dictionaries(st.sampled_from(KEYS), st.one_of(json_values, near_json), max_size=4))
+@given(
+    st.sampled_from(["era_score", "final_score", "place", "report", "resolve"]),
+    st.dictionaries(st.sampled_from(KEYS), st.one_of(json_values, near_json), max_size=4),
+)
 def test_typed_moves_with_arbitrary_fields_are_refused_with_its_own_errors(kind, fields):
     for table in TABLES:
         only_move_errors(ENGINE.apply, table, {**fields, "type": kind})

@@ -36,13 +36,19 @@ def scored_then_blank(scores: list[dict]) -> dict:
 
 
 def finals(*resources: tuple[int, int], position: int = 0) -> dict:
-    return final([{"influence": influence(position), "resources": {"bushido": b, "food": f}, "resource_points": 0}
-                  for b, f in resources])
+    return final(
+        [
+            {"influence": influence(position), "resources": {"bushido": b, "food": f}, "resource_points": 0}
+            for b, f in resources
+        ]
+    )
 
 
 def test_it_scores_a_region_at_the_value_the_club_entered_for_the_place_taken():
-    state = play(ENGINE.initial_state(multiplayer(3)),
-                 era(1, [{"regions": {"Tohoku": 1, "Kanto": 2}}, {"regions": {"Tohoku": 2, "Kanto": 1}}, NOTHING]))
+    state = play(
+        ENGINE.initial_state(multiplayer(3)),
+        era(1, [{"regions": {"Tohoku": 1, "Kanto": 2}}, {"regions": {"Tohoku": 2, "Kanto": 1}}, NOTHING]),
+    )
     row = state["sheet"]["eras"][0]
     assert [r["region_points"] for r in row] == [6 + 3, 3 + 6, 0]
     assert ENGINE.score(state) == [9, 9, 0]
@@ -68,10 +74,15 @@ def test_it_keeps_a_running_total_and_adds_final_influence_and_resources_after_e
     assert ENGINE.score(state) == [12, 2]
     assert state["phase"] == "final_score"
     # Influence position 3 in every region: 4 points each from the club's table [0, 1, 2, 4, 7].
-    state = play(state, final([
-        {"influence": influence(3), "resources": {"bushido": 2, "food": 1}, "resource_points": 1},
-        {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": 0},
-    ]))
+    state = play(
+        state,
+        final(
+            [
+                {"influence": influence(3), "resources": {"bushido": 2, "food": 1}, "resource_points": 1},
+                {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": 0},
+            ]
+        ),
+    )
     assert ENGINE.score(state) == [12 + 16 + 1, 2]
     row = ENGINE.outcome(state).details["breakdown"][0]
     assert row["eras"] == [6, 6, 0] and row["influence_points"] == 16 and row["resource_points"] == 1
@@ -80,8 +91,7 @@ def test_it_keeps_a_running_total_and_adds_final_influence_and_resources_after_e
 def test_it_sets_the_next_turn_order_lowest_score_first():
     # 'the player with the least amount of points will go first during the next era. The player with the
     # next lowest score second, and so on.'
-    state = play(ENGINE.initial_state(multiplayer(3)),
-                 era(1, [{"shrines": 5}, {"shrines": 1}, {"shrines": 3}]))
+    state = play(ENGINE.initial_state(multiplayer(3)), era(1, [{"shrines": 5}, {"shrines": 1}, {"shrines": 3}]))
     assert state["turn_order"] == [1, 2, 0]
     assert ENGINE.hint(state)["turn_order"] == [1, 2, 0]
     state = play(state, era(2, [NOTHING, {"shrines": 9}, NOTHING]))  # totals 5, 10, 3
@@ -113,7 +123,10 @@ def test_a_tie_goes_to_the_player_with_the_least_resources():
     state = play(scored_then_blank([{"shrines": 2}, {"shrines": 2}, {"shrines": 1}]), finals((2, 1), (1, 1), (0, 0)))
     placings = ENGINE.outcome(state).placings
     assert [(p.seat, p.rank, p.tiebreak) for p in placings] == [
-        (1, 1, "fewest resources"), (0, 2, "fewest resources"), (2, 3, None)]
+        (1, 1, "fewest resources"),
+        (0, 2, "fewest resources"),
+        (2, 3, None),
+    ]
     assert "fewest resources" in ENGINE.outcome(state).details["explanation"]
 
 
@@ -197,8 +210,10 @@ def test_it_scores_eras_in_order_and_the_final_count_only_after_era_3():
 
 def test_it_needs_every_regions_final_influence():
     with pytest.raises(InvalidMove) as error:
-        play(scored_then_blank([NOTHING]), final([{"influence": {"Tohoku": 1}, "resources": {"bushido": 0, "food": 0},
-                                            "resource_points": 0}]))
+        play(
+            scored_then_blank([NOTHING]),
+            final([{"influence": {"Tohoku": 1}, "resources": {"bushido": 0, "food": 0}, "resource_points": 0}]),
+        )
     assert error.value.code == "samurai_empires.missing_field"
 
 

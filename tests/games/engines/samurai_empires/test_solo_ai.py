@@ -82,8 +82,7 @@ def test_with_armies_on_every_matching_province_it_does_the_neutral_action_besid
 
 def test_round_2_takes_the_top_most_empty_space_first():
     # 'places a token on the topmost available region ... its priority is empty space > enemy token > own token.'
-    state = round_two(stack_deck(solo_table(), "yellow", ("Kanto", "shrine")),
-                      [[token(YELLOW)], [], [token(BLUE)], []])
+    state = round_two(stack_deck(solo_table(), "yellow", ("Kanto", "shrine")), [[token(YELLOW)], [], [token(BLUE)], []])
     state = play(state, STEP)
     assert [len(stack) for stack in state["solo"]["spaces"]["Kanto"]] == [1, 1, 1, 0]
     assert state["solo"]["covered"] == []
@@ -104,8 +103,7 @@ def test_round_2_leaves_an_enemy_token_above_an_empty_space_uncovered(ai, enemy)
     # The outside reproduction: a lone enemy token on space 1, space 2 empty, the AI's own token on space 3.
     # 'its priority is empty space > enemy token > own token': space 2, covering nothing.
     foe = PLAYER if enemy == "the player" else ({YELLOW, BLUE} - {ai}).pop()
-    state = round_two(stack_deck(solo_table(), AI_NAMES[ai], ("Kanto", "shrine")),
-                      [[token(foe)], [], [token(ai)], []])
+    state = round_two(stack_deck(solo_table(), AI_NAMES[ai], ("Kanto", "shrine")), [[token(foe)], [], [token(ai)], []])
     state = play(ai_moves_first(state, ai), STEP)
     kanto = state["solo"]["spaces"]["Kanto"]
     assert [[t["party"] for t in stack] for stack in kanto] == [[foe], [ai], [ai], []]
@@ -113,15 +111,22 @@ def test_round_2_leaves_an_enemy_token_above_an_empty_space_uncovered(ai, enemy)
     assert "space 2 of Kanto" in state["last"]
 
 
-SPACE = st.one_of(st.just([]), st.sampled_from([PLAYER, YELLOW, BLUE]).map(lambda p: [token(p)]),
-                  st.tuples(st.sampled_from([PLAYER, YELLOW, BLUE]), st.sampled_from([PLAYER, YELLOW, BLUE]))
-                  .map(lambda two: [token(two[0]), token(two[1], 2)]))
+SPACE = st.one_of(
+    st.just([]),
+    st.sampled_from([PLAYER, YELLOW, BLUE]).map(lambda p: [token(p)]),
+    st.tuples(st.sampled_from([PLAYER, YELLOW, BLUE]), st.sampled_from([PLAYER, YELLOW, BLUE])).map(
+        lambda two: [token(two[0]), token(two[1], 2)]
+    ),
+)
 SOLO_TABLE = solo_table()
 
 
 @settings(max_examples=150, deadline=None)
-@given(kanto=st.lists(SPACE, min_size=4, max_size=4), ai=st.sampled_from([YELLOW, BLUE]),
-       covered=st.lists(st.sampled_from([PLAYER, YELLOW, BLUE]), unique=True, max_size=3))
+@given(
+    kanto=st.lists(SPACE, min_size=4, max_size=4),
+    ai=st.sampled_from([YELLOW, BLUE]),
+    covered=st.lists(st.sampled_from([PLAYER, YELLOW, BLUE]), unique=True, max_size=3),
+)
 def test_in_round_2_an_ai_never_covers_while_its_region_has_an_empty_space(kanto, ai, covered):
     state = round_two(stack_deck(SOLO_TABLE, AI_NAMES[ai], ("Kanto", "shrine")), kanto)
     state["solo"]["covered"] = list(covered)
@@ -201,8 +206,9 @@ def test_an_attack_hits_the_enemy_with_most_armies_and_a_tie_hits_the_player():
     words = token_action(state, YELLOW, ["Kanto", "capital"], "attack")
     assert state["solo"]["player"]["armies"]["Kanto Capital"] == 1  # the tie (2 and 2): the player first
     assert state["solo"]["ais"]["blue"]["armies"] == {"Kanto Capital": 1}  # then blue's 2 against the player's 1
-    assert words == ("it attacks and destroys 1 of Aiko's Armies in Kanto Capital, "
-                     "1 of Blue AI's Armies in Kanto Capital")
+    assert words == (
+        "it attacks and destroys 1 of Aiko's Armies in Kanto Capital, 1 of Blue AI's Armies in Kanto Capital"
+    )
 
 
 def test_an_attack_on_several_provinces_destroys_one_army_in_each():

@@ -84,12 +84,28 @@ def test_the_player_wins_only_with_more_points_than_both_ais_together():
     player = ENGINE.hint(state)["totals"][0]
     need = ais - player  # resource points that bring the player level with the two AIs
     assert 0 <= need < 999
-    level = play(state, final([{"influence": influence(0), "resources": {"bushido": 0, "food": 0},
-                                "resource_points": need}, ai_final(), ai_final()]))
+    level = play(
+        state,
+        final(
+            [
+                {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": need},
+                ai_final(),
+                ai_final(),
+            ]
+        ),
+    )
     outcome = ENGINE.outcome(level)
     assert outcome.termination == "solo_defeat" and outcome.details["won"] is False  # a tie is not 'more'
-    ahead = play(state, final([{"influence": influence(0), "resources": {"bushido": 0, "food": 0},
-                                "resource_points": need + 1}, ai_final(), ai_final()]))
+    ahead = play(
+        state,
+        final(
+            [
+                {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": need + 1},
+                ai_final(),
+                ai_final(),
+            ]
+        ),
+    )
     outcome = ENGINE.outcome(ahead)
     assert outcome.termination == "solo_victory" and outcome.placings[0].rank == 1
     assert ENGINE.score(ahead) == [ais + 1] and outcome.details["ais"] == ais
@@ -98,19 +114,35 @@ def test_the_player_wins_only_with_more_points_than_both_ais_together():
 def test_the_ais_resources_at_the_end_are_the_ones_the_site_counted():
     state = to_phase(solo_table(), "final_score")
     with pytest.raises(InvalidMove):
-        play(state, final([{"influence": influence(0), "resources": {"bushido": 0, "food": 0},
-                            "resource_points": 0}, {**ai_final(), "resources": {"bushido": 0, "food": 0}},
-                           ai_final()]))
-    over = play(state, final([{"influence": influence(0), "resources": {"bushido": 0, "food": 0},
-                               "resource_points": 0}, ai_final(), ai_final()]))
+        play(
+            state,
+            final(
+                [
+                    {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": 0},
+                    {**ai_final(), "resources": {"bushido": 0, "food": 0}},
+                    ai_final(),
+                ]
+            ),
+        )
+    over = play(
+        state,
+        final(
+            [
+                {"influence": influence(0), "resources": {"bushido": 0, "food": 0}, "resource_points": 0},
+                ai_final(),
+                ai_final(),
+            ]
+        ),
+    )
     assert over["sheet"]["final"][1]["resources"] == state["solo"]["ais"]["yellow"]["resources"]
 
 
 def test_the_player_reports_their_own_armies_and_castles():
-    state = play(solo_table(), {"type": "report", "armies": {"Kanto Capital": 3, "Tohoku Shrine": 1},
-                                "castles": ["Tohoku South"]})
-    assert state["solo"]["player"] == {"armies": {"Kanto Capital": 3, "Tohoku Shrine": 1},
-                                       "castles": ["Tohoku South"]}
+    state = play(
+        solo_table(),
+        {"type": "report", "armies": {"Kanto Capital": 3, "Tohoku Shrine": 1}, "castles": ["Tohoku South"]},
+    )
+    assert state["solo"]["player"] == {"armies": {"Kanto Capital": 3, "Tohoku Shrine": 1}, "castles": ["Tohoku South"]}
     for bad in ({"Osaka": 1}, {"Kanto Capital": False}, {"Kanto Capital": 0.0}, {"Kanto Capital": 10**20}):
         with pytest.raises(InvalidMove):
             play(state, {"type": "report", "armies": bad})

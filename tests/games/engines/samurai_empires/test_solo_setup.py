@@ -30,8 +30,9 @@ def test_each_ai_deck_is_2_location_cards_of_each_region_shuffled():
     for ai in ENGINE.initial_state(solo_setup())["solo"]["ais"].values():
         assert len(ai["deck"]) == 8
         assert Counter(region for region, _ in ai["deck"]) == {r: 2 for r in REGION_NAMES}
-        assert sorted(map(tuple, ai["deck"] + ai["unused"])) == sorted((r, loc) for r in REGION_NAMES
-                                                                        for loc in LOCATIONS)
+        assert sorted(map(tuple, ai["deck"] + ai["unused"])) == sorted(
+            (r, loc) for r in REGION_NAMES for loc in LOCATIONS
+        )
 
 
 def test_each_ai_plays_its_11_order_tokens_less_the_3_move_tokens():

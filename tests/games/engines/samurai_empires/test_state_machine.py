@@ -27,14 +27,28 @@ REACHED: list[tuple[str, str, int]] = []  # where each run ended, to check the r
 MOVE_TYPES = ["era_score", "final_score", "ai_step", "place", "pass", "resolve", "report", "fly"]
 FIELDS = ["type", "era", "scores", "region", "space", "destroyed", "armies", "castles", "seat"]
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 12), st.floats(allow_nan=False, width=16), st.text(max_size=6),
-    st.just(10**40), st.just("Kanto\x00"),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.floats(allow_nan=False, width=16),
+    st.text(max_size=6),
+    st.just(10**40),
+    st.just("Kanto\x00"),
     st.sampled_from(["Tohoku", "Kanto", "Kanto Capital", "yellow", "blue", "attack"]),
-    st.lists(st.one_of(st.dictionaries(st.sampled_from(["regions", "shrines", "sieges", "influence", "other"]),
-                                       st.integers(-1, 9), max_size=3), st.integers(0, 3)), max_size=4),
-    st.dictionaries(st.sampled_from(["Kanto Capital", "Tohoku", "yellow", "blue"]),
-                    st.one_of(st.integers(-1, 5), st.dictionaries(st.just("Kanto Capital"), st.integers(0, 4))),
-                    max_size=2),
+    st.lists(
+        st.one_of(
+            st.dictionaries(
+                st.sampled_from(["regions", "shrines", "sieges", "influence", "other"]), st.integers(-1, 9), max_size=3
+            ),
+            st.integers(0, 3),
+        ),
+        max_size=4,
+    ),
+    st.dictionaries(
+        st.sampled_from(["Kanto Capital", "Tohoku", "yellow", "blue"]),
+        st.one_of(st.integers(-1, 5), st.dictionaries(st.just("Kanto Capital"), st.integers(0, 4))),
+        max_size=2,
+    ),
 )
 
 
@@ -107,10 +121,15 @@ class SamuraiEmpiresTable(RuleBasedStateMachine):
 
 def test_the_engine_survives_legal_mutated_and_made_up_moves():
     REACHED.clear()
-    run_state_machine_as_test(SamuraiEmpiresTable, settings=settings(
-        max_examples=100, stateful_step_count=100, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    ))
+    run_state_machine_as_test(
+        SamuraiEmpiresTable,
+        settings=settings(
+            max_examples=100,
+            stateful_step_count=100,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+        ),
+    )
     # The runs went deep: some reached a solo table's later eras, some a finished game.
     assert any(mode == "solo" and era >= 2 for mode, _, era in REACHED)
     assert any(phase == "over" for _, phase, _ in REACHED)

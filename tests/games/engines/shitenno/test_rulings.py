@@ -383,8 +383,13 @@ def test_it_accepts_more_kokus_than_the_cost_even_when_a_card_could_stay_in_hand
 def test_it_names_the_koku_card_left_over_when_a_koku_is_exchanged_into_a_troop():  # ruling A1
     hands = {SAKAKIBARA: {"troops": {"samurai": 3}, "kokus": [3, 3, 1], "tiles": {"exchange": 1}}}
     state = odd_year(TITLES, hands=hands)
-    move = place(SAKAKIBARA, "kanto", troops=["samurai"] * 3, kokus=[3, 3, 1],
-                 bonuses=[{"tile": "exchange", "from": 1, "to": "bushi"}])
+    move = place(
+        SAKAKIBARA,
+        "kanto",
+        troops=["samurai"] * 3,
+        kokus=[3, 3, 1],
+        bonuses=[{"tile": "exchange", "from": 1, "to": "bushi"}],
+    )
     with pytest.raises(IllegalMove) as error:  # the troops pay; the two Koku 3 cards are the ones not needed
         ENGINE.apply(state, move)
     assert error.value.message == (
@@ -396,8 +401,16 @@ def test_it_refuses_a_troop_card_and_its_exchange_tile_that_a_koku_payment_does_
     hands = {SAKAKIBARA: {"troops": {"samurai": 1}, "kokus": [3, 3], "tiles": {"exchange": 1, "plus_one": 1}}}
     state = odd_year(TITLES, hands=hands)
     with pytest.raises(IllegalMove) as error:
-        ENGINE.apply(state, place(SAKAKIBARA, "kanto", kokus=[3, 3], troops=["samurai"],
-                                  bonuses=[{"tile": "exchange", "from": "samurai", "to": "koku"}]))
+        ENGINE.apply(
+            state,
+            place(
+                SAKAKIBARA,
+                "kanto",
+                kokus=[3, 3],
+                troops=["samurai"],
+                bonuses=[{"tile": "exchange", "from": "samurai", "to": "koku"}],
+            ),
+        )
     assert error.value.message == (
         "The Samurai card and the Exchange tile are not needed: Kantō's 1st position is paid without them. "
         "Take them out of the payment."

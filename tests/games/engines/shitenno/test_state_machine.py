@@ -20,7 +20,10 @@ from games.engines.shitenno.simulation import ENGINE, random_legal_game
 
 MOVE_TYPES = ["draw", "offer", "accept", "refuse", "split", "choose", "place", "take_card", "end_turn", "fly"]
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 30), st.text(max_size=8),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 30),
+    st.text(max_size=8),
     st.sampled_from(list(PROVINCES) + list(TROOP_DECK) + ["koku", "exchange", "plus_one", "daimyo"]),
     st.lists(st.sampled_from(list(TROOP_DECK) + [1, 2, 3]), max_size=5),
 )
@@ -62,14 +65,37 @@ class ShitennoTable(RuleBasedStateMachine):
         self.try_move(self.script[self.next])
 
     @precondition(lambda self: self.on_script and self.next < len(self.script))
-    @rule(field=st.sampled_from(["type", "seat", "province", "troops", "kokus", "hierarchy", "lot", "card",
-                                 "payment", "bonus", "next_troop", "golden"]), value=junk)
+    @rule(
+        field=st.sampled_from(
+            [
+                "type",
+                "seat",
+                "province",
+                "troops",
+                "kokus",
+                "hierarchy",
+                "lot",
+                "card",
+                "payment",
+                "bonus",
+                "next_troop",
+                "golden",
+            ]
+        ),
+        value=junk,
+    )
     def play_a_mutated_move(self, field: str, value: object) -> None:
         self.try_move({**self.script[self.next], field: value})
 
-    @rule(kind=st.sampled_from(MOVE_TYPES), seat=st.integers(-1, 4), extra=st.dictionaries(
-        st.sampled_from(["province", "troops", "kokus", "hierarchy", "lot", "card", "payment", "golden", "lots"]),
-        junk, max_size=3))
+    @rule(
+        kind=st.sampled_from(MOVE_TYPES),
+        seat=st.integers(-1, 4),
+        extra=st.dictionaries(
+            st.sampled_from(["province", "troops", "kokus", "hierarchy", "lot", "card", "payment", "golden", "lots"]),
+            junk,
+            max_size=3,
+        ),
+    )
     def play_a_made_up_move(self, kind: str, seat: int, extra: dict) -> None:
         self.try_move({"type": kind, "seat": seat, **extra})
 
@@ -94,7 +120,10 @@ class ShitennoTable(RuleBasedStateMachine):
 
 
 ShitennoTable.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=100, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    max_examples=100,
+    stateful_step_count=100,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_the_engine_survives_random_moves = ShitennoTable.TestCase

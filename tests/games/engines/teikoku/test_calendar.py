@@ -20,7 +20,7 @@ from tests.games.engines.teikoku.tables import (
 
 
 def test_it_goes_round_the_table_in_each_phase_from_the_first_player():
-    """"The first player handles their Troop Movements, then each other player does so, and then the first
+    """ "The first player handles their Troop Movements, then each other player does so, and then the first
     player handles their Port engagements and so on.\""""
     state = new_game(FOUR)
     seen = []
@@ -39,7 +39,7 @@ def test_it_lets_only_the_player_on_turn_end_it():
 
 
 def test_it_passes_the_first_player_token_one_seat_left_each_season():
-    """"At the end of each season the first player marker is passed one seat to the left." The clans' notes:
+    """ "At the end of each season the first player marker is passed one seat to the left." The clans' notes:
     Tokugawa "become[s] the first player in the third season during summer"; Taira "in autumn".\""""
     state = new_game(FOUR)
     firsts = {}
@@ -53,7 +53,7 @@ def test_it_passes_the_first_player_token_one_seat_left_each_season():
 
 
 def test_it_turns_autumn_into_winter_of_the_next_year():
-    """"If the Autumn Season has ended, change the season to winter again and increase the season counter D4
+    """ "If the Autumn Season has ended, change the season to winter again and increase the season counter D4
     by 1\""""
     state = advance(new_game(THREE), "refresh", "autumn")
     for _ in range(3):  # the three players' Refresh turns close Autumn
@@ -64,7 +64,7 @@ def test_it_turns_autumn_into_winter_of_the_next_year():
 
 
 def test_it_shows_each_seasons_rule():
-    """"Winter = Players Cannot Attack Any Other Players / Spring = Players Draw +1 Card and Hand Limits Are +1
+    """ "Winter = Players Cannot Attack Any Other Players / Spring = Players Draw +1 Card and Hand Limits Are +1
     This Round / Summer = The Port Is Closed ... / Autumn = Players May Banish 1 Card From Their Hand\""""
     state = new_game(FOUR)
     rules = {}
@@ -80,7 +80,7 @@ def test_it_shows_each_seasons_rule():
 
 
 def test_it_lets_each_player_banish_one_card_during_autumn_movement_only():
-    """"Autumn = Players May Banish 1 Card From Their Hand During Movement\""""
+    """ "Autumn = Players May Banish 1 Card From Their Hand During Movement\""""
     state = new_game(FOUR)
     assert refused(state, {"type": "banish", "seat": FUJIWARA}).code == "teikoku.not_autumn"
     state = advance(state, "movement", "autumn")
@@ -96,7 +96,7 @@ def test_it_lets_each_player_banish_one_card_during_autumn_movement_only():
 
 
 def test_it_never_returns_to_a_concluded_phase():
-    """"once an action phase is concluded, players may not return to that phase until the cycle begins again
+    """ "once an action phase is concluded, players may not return to that phase until the cycle begins again
     next season\""""
     state = advance(new_game(FOUR, units_deck=5), "war", "spring")
     error = refused(state, {"type": "bounty", "seat": state["turn"]["seat"], "blood": 3})

@@ -92,12 +92,18 @@ def test_it_describes_every_kind_of_move_in_a_sentence():
         (commerce, {"type": "commerce", "seat": 0, "deck": "ninja"}, "buys a Ninja card for 5 treasure"),
         (commerce, {"type": "trade", "seat": 0, "deck": "market"}, "trades a special card for a Market card"),
         (commerce, {"type": "pit_fee", "seat": 0, "cards": 2}, "banishes 2 cards to the Pit and pays 4"),
-        (WAR, {"type": "cards_leave", "seat": 3, "deck": "units", "count": 2, "note": "Shipwreck"},
-         "2 cards leave the Units deck (Shipwreck); 28 left."),
+        (
+            WAR,
+            {"type": "cards_leave", "seat": 3, "deck": "units", "count": 2, "note": "Shipwreck"},
+            "2 cards leave the Units deck (Shipwreck); 28 left.",
+        ),
         (WAR, {"type": "fortify", "seat": 2, "fortified": True}, "Tokugawa is fortified"),
         (WAR, {"type": "roll", "seat": 2, "dice": [4], "note": "entrenched slot"}, "Tokugawa rolls 4 at the table"),
-        (WAR, {"type": "correction", "seat": 2, "from": "supply", "to": "port", "amount": 1, "note": "fee"},
-         "Correction entered by Tokugawa: 1 treasure from the supply to the Port (fee)."),
+        (
+            WAR,
+            {"type": "correction", "seat": 2, "from": "supply", "to": "port", "amount": 1, "note": "fee"},
+            "Correction entered by Tokugawa: 1 treasure from the supply to the Port (fee).",
+        ),
     ]
     for state, move, words in cases:
         assert words in ENGINE.describe(state, move), move

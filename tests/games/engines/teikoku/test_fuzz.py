@@ -14,13 +14,50 @@ from games.engines.teikoku.moves import MOVES
 from games.engines.teikoku.random_game import ENGINE, random_legal_game
 from tests.games.engines.teikoku.tables import FOUR, THREE, TWO
 
-WORDS = ["type", "seat", "blood", "amount", "defender", "dice", "cubes", "rolled_by", "deck", "cards", "card",
-         "from", "to", "note", "count", "fortified", "clans", "units_deck", "chosen_specials", "special_deck_size",
-         "starting_treasure", "aggression_target", "special_card_cost", "years", "port", "supply", "ninja",
-         "units", "fujiwara", "minamoto", "tokugawa", "taira", *MOVES]
+WORDS = [
+    "type",
+    "seat",
+    "blood",
+    "amount",
+    "defender",
+    "dice",
+    "cubes",
+    "rolled_by",
+    "deck",
+    "cards",
+    "card",
+    "from",
+    "to",
+    "note",
+    "count",
+    "fortified",
+    "clans",
+    "units_deck",
+    "chosen_specials",
+    "special_deck_size",
+    "starting_treasure",
+    "aggression_target",
+    "special_card_cost",
+    "years",
+    "port",
+    "supply",
+    "ninja",
+    "units",
+    "fujiwara",
+    "minamoto",
+    "tokugawa",
+    "taira",
+    *MOVES,
+]
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(-(10**400), 10**400), st.floats(),
-    st.text(max_size=12), st.text(alphabet="\x00\x01ab\u202e\ud7ff\U0010ffff", max_size=6), st.sampled_from(WORDS),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(10**400), 10**400),
+    st.floats(),
+    st.text(max_size=12),
+    st.text(alphabet="\x00\x01ab\u202e\ud7ff\U0010ffff", max_size=6),
+    st.sampled_from(WORDS),
 )
 keys = st.one_of(st.sampled_from(WORDS), st.text(max_size=6))
 json_values = st.recursive(
@@ -43,8 +80,9 @@ move_like = st.builds(
     st.dictionaries(keys, anything, max_size=5),
 )
 setup_like = st.builds(
-    lambda base, extra: {**base, **extra}, st.sampled_from([FOUR, THREE, TWO, {}]), st.dictionaries(keys, anything,
-                                                                                                    max_size=4)
+    lambda base, extra: {**base, **extra},
+    st.sampled_from([FOUR, THREE, TWO, {}]),
+    st.dictionaries(keys, anything, max_size=4),
 )
 fuzz = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -99,8 +99,13 @@ def test_it_offers_in_the_hint_only_moves_that_are_open(game):
         limits = hint["limits"]
         if "raid" in hint["moves"]:
             for defender in limits["raid"]["defenders"]:
-                move = {"type": "raid", "seat": hint["to_move"], "defender": defender["seat"], "dice": [6, 6],
-                        "cubes": 4}
+                move = {
+                    "type": "raid",
+                    "seat": hint["to_move"],
+                    "defender": defender["seat"],
+                    "dice": [6, 6],
+                    "cubes": 4,
+                }
                 assert ENGINE.apply(state, move)["treasure"][defender["seat"]] == (
                     state["treasure"][defender["seat"]] - defender["max_loot"]
                 )

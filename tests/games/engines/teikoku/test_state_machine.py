@@ -20,12 +20,34 @@ from games.engines.teikoku.moves import MOVES
 from games.engines.teikoku.random_game import ENGINE, anytime_move, random_setup, turn_move
 from games.engines.teikoku.rules import DECKS
 
-FIELDS = ["type", "seat", "blood", "amount", "defender", "dice", "cubes", "rolled_by", "deck", "cards", "card",
-          "from", "to", "note", "count", "fortified"]
+FIELDS = [
+    "type",
+    "seat",
+    "blood",
+    "amount",
+    "defender",
+    "dice",
+    "cubes",
+    "rolled_by",
+    "deck",
+    "cards",
+    "card",
+    "from",
+    "to",
+    "note",
+    "count",
+    "fortified",
+]
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 30), st.integers(), st.floats(), st.text(max_size=8),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 30),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=8),
     st.sampled_from([*DECKS, "port", "supply", "table", "site", "\x00", "eta", 10**30, -(10**30)]),
-    st.lists(st.integers(-1, 7), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.lists(st.integers(-1, 7), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
 
 
@@ -78,8 +100,11 @@ class TeikokuTable(RuleBasedStateMachine):
     def play_a_move_missing_a_field(self, field: str) -> None:
         self.try_move({k: v for k, v in self.legal_move().items() if k != field})
 
-    @rule(kind=st.sampled_from([*MOVES, "duel"]), seat=st.integers(-1, 4),
-          extra=st.dictionaries(st.sampled_from(FIELDS[2:]), junk, max_size=4))
+    @rule(
+        kind=st.sampled_from([*MOVES, "duel"]),
+        seat=st.integers(-1, 4),
+        extra=st.dictionaries(st.sampled_from(FIELDS[2:]), junk, max_size=4),
+    )
     def play_a_made_up_move(self, kind: str, seat: int, extra: dict) -> None:
         self.try_move({"type": kind, "seat": seat, **extra})
 
@@ -104,7 +129,9 @@ class TeikokuTable(RuleBasedStateMachine):
 
 
 TeikokuTable.TestCase.settings = settings(
-    max_examples=120, stateful_step_count=100, deadline=None,
+    max_examples=120,
+    stateful_step_count=100,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_the_engine_survives_random_moves = TeikokuTable.TestCase

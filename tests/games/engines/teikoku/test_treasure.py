@@ -35,7 +35,7 @@ def raid(seat: int, defender: int, dice: list[int], cubes: int) -> dict:
 
 
 def test_it_pays_a_bounty_up_to_the_defeated_cards_blood_value():
-    """"the player acquires a Bounty of treasure up to the Blood value of the defeated card\""""
+    """ "the player acquires a Bounty of treasure up to the Blood value of the defeated card\""""
     state = advance(new_game(THREE), "port")  # the Port holds 25
     state = ENGINE.apply(state, bounty(FUJIWARA, 7))
     assert state["treasure"][FUJIWARA] == 32 and state["port"]["treasure"] == 18
@@ -46,7 +46,7 @@ def test_it_pays_a_bounty_up_to_the_defeated_cards_blood_value():
 
 
 def test_it_limits_a_bounty_to_the_treasure_presently_at_the_port():
-    """"but limited to no more than the total amount of Treasure presently available at the Port\""""
+    """ "but limited to no more than the total amount of Treasure presently available at the Port\""""
     state = advance(with_treasure(new_game(FOUR), [25] * 4, port=3), "port")
     state = ENGINE.apply(state, bounty(FUJIWARA, 9))
     assert state["treasure"][FUJIWARA] == 28 and state["port"]["treasure"] == 0
@@ -56,7 +56,7 @@ def test_it_limits_a_bounty_to_the_treasure_presently_at_the_port():
 
 
 def test_it_lets_a_player_attack_the_port_for_no_bounty_to_reposition_its_cards():
-    """"Players may attack cards in port with Blood even if 0 Treasure is available, as a way to reposition
+    """ "Players may attack cards in port with Blood even if 0 Treasure is available, as a way to reposition
     cards\""""
     state = advance(new_game(FOUR), "port")  # 4 players: the Port starts with 0
     after = ENGINE.apply(state, bounty(FUJIWARA, 6))
@@ -64,7 +64,7 @@ def test_it_lets_a_player_attack_the_port_for_no_bounty_to_reposition_its_cards(
 
 
 def test_it_refills_the_port_row_from_the_units_deck_until_it_is_empty():
-    """"the next card from the Units deck immediately fills the right-most slot\""""
+    """ "the next card from the Units deck immediately fills the right-most slot\""""
     state = advance(new_game(FOUR, units_deck=1), "port")
     state = ENGINE.apply(state, {"type": "acquire", "seat": FUJIWARA})
     assert (state["decks"]["units"], state["port_row"]) == (0, 3)
@@ -75,7 +75,7 @@ def test_it_refills_the_port_row_from_the_units_deck_until_it_is_empty():
 
 
 def test_it_closes_the_port_in_summer():
-    """"Summer = The Port Is Closed. Players Cannot Attack or Acquire From Port\""""
+    """ "Summer = The Port Is Closed. Players Cannot Attack or Acquire From Port\""""
     state = advance(new_game(THREE), "port", "summer")
     seat = state["turn"]["seat"]
     assert refused(state, bounty(seat, 4)).code == "teikoku.port_closed"
@@ -85,7 +85,7 @@ def test_it_closes_the_port_in_summer():
 
 
 def test_it_lets_players_attack_the_port_treasury_once_the_units_deck_is_empty():
-    """"If the Units deck ever becomes empty ... Players may attack the port treasury directly and take
+    """ "If the Units deck ever becomes empty ... Players may attack the port treasury directly and take
     Treasure equal to the blood value of their attacks\""""
     state = advance(new_game(THREE), "port")
     attack = {"type": "port_attack", "seat": FUJIWARA, "blood": 6}
@@ -98,7 +98,7 @@ def test_it_lets_players_attack_the_port_treasury_once_the_units_deck_is_empty()
 
 
 def test_it_makes_treasure_paid_to_the_port_bounty_only_from_the_next_seasons_port_phase():
-    """"Players may not gain bounty from the Port until Phase 2 of the following season.\""""
+    """ "Players may not gain bounty from the Port until Phase 2 of the following season.\""""
     state = advance(new_game(FOUR), "commerce", seat=MINAMOTO)
     state = ENGINE.apply(state, {"type": "commerce", "seat": MINAMOTO, "deck": "ninja"})
     assert state["port"]["treasure"] == 5 and available_bounty(state) == 0
@@ -115,7 +115,7 @@ def test_it_makes_treasure_paid_to_the_port_bounty_only_from_the_next_seasons_po
 
 
 def test_it_loots_2d6_plus_one_per_unused_battle_cube_as_in_the_rulebooks_example():
-    """"Fujiwara has 2 slotted cards on their own lands and 2 unused Battle Cubes. Fujiwara now rolls 2D6+2 with
+    """ "Fujiwara has 2 slotted cards on their own lands and 2 unused Battle Cubes. Fujiwara now rolls 2D6+2 with
     a total result of 10. Tokugawa loses 10 Treasure immediately and Fujiwara gains 10 Treasure immediately.\""""
     state = advance(new_game(FOUR), "war", "spring", seat=FUJIWARA)
     state = ENGINE.apply(state, raid(FUJIWARA, TOKUGAWA, [5, 3], 2))
@@ -126,7 +126,7 @@ def test_it_loots_2d6_plus_one_per_unused_battle_cube_as_in_the_rulebooks_exampl
 
 
 def test_it_lets_no_player_attack_another_in_winter():
-    """"Winter = Players Cannot Attack Any Other Players\""""
+    """ "Winter = Players Cannot Attack Any Other Players\""""
     state = advance(new_game(FOUR), "war", "winter", seat=MINAMOTO)
     assert refused(state, raid(MINAMOTO, FUJIWARA, [6, 6], 4)).code == "teikoku.winter_truce"
     assert ENGINE.hint(state)["limits"]["raid"] == {"allowed": False, "defenders": [], "cubes": [0, 4]}
@@ -140,7 +140,7 @@ def test_it_allows_raids_in_summer_when_the_port_is_closed():
 
 
 def test_it_takes_no_more_than_the_defender_holds():
-    """"If a player has 3 treasure, enemies ... will receive a maximum of 3 treasure for doing so. No player or
+    """ "If a player has 3 treasure, enemies ... will receive a maximum of 3 treasure for doing so. No player or
     Port may ever have negative treasure\""""
     state = advance(with_treasure(new_game(FOUR), [25, 3, 25, 25]), "war", "spring", seat=TOKUGAWA)
     state = ENGINE.apply(state, raid(TOKUGAWA, MINAMOTO, [6, 6], 4))
@@ -148,7 +148,7 @@ def test_it_takes_no_more_than_the_defender_holds():
 
 
 def test_it_allows_one_raid_on_a_treasury_per_season():
-    """"only one Player may raid the Treasury of an enemy in a season. This limits the Treasure any player can
+    """ "only one Player may raid the Treasury of an enemy in a season. This limits the Treasure any player can
     lose in a season to a maximum of 16\""""
     state = advance(new_game(FOUR), "war", "spring", seat=TOKUGAWA)
     state = ENGINE.apply(state, raid(TOKUGAWA, FUJIWARA, [6, 6], 4))
@@ -163,7 +163,7 @@ def test_it_allows_one_raid_on_a_treasury_per_season():
 
 
 def test_it_protects_a_fortified_player_with_no_card_slotted():
-    """"If a player has no cards slotted in any of their 4 land slots, that player cannot be attacked by
+    """ "If a player has no cards slotted in any of their 4 land slots, that player cannot be attacked by
     enemies and is considered fortified within their castle walls.\""""
     state = advance(new_game(THREE), "war", "spring", seat=MINAMOTO)
     state = ENGINE.apply(state, {"type": "fortify", "seat": TOKUGAWA, "fortified": True})
@@ -183,7 +183,7 @@ def test_it_refuses_a_raid_on_ones_own_treasury():
 
 
 def test_it_charges_5_treasure_per_special_card_paid_to_the_port():
-    """"each player may spend 5 Treasure to acquire a special card"; "Treasure spent by any player during
+    """ "each player may spend 5 Treasure to acquire a special card"; "Treasure spent by any player during
     Commerce is placed in the Port treasure stash\""""
     state = advance(new_game(FOUR), "commerce")
     state = ENGINE.apply(state, {"type": "commerce", "seat": FUJIWARA, "deck": "market"})
@@ -192,11 +192,14 @@ def test_it_charges_5_treasure_per_special_card_paid_to_the_port():
 
 
 def test_it_allows_at_most_2_commerce_and_trade_transactions_per_player_per_turn():
-    """"There is a hard limit of 2 Commerce and Trade transactions per player per turn. So a player may spend 10
+    """ "There is a hard limit of 2 Commerce and Trade transactions per player per turn. So a player may spend 10
     Treasure to acquire 2 new special cards or 5 treasure to acquire 1 new card and Trade an existing card\""""
     state = advance(new_game(FOUR), "commerce")
-    state = play(state, {"type": "commerce", "seat": FUJIWARA, "deck": "market"},
-                 {"type": "trade", "seat": FUJIWARA, "deck": "ninja"})
+    state = play(
+        state,
+        {"type": "commerce", "seat": FUJIWARA, "deck": "market"},
+        {"type": "trade", "seat": FUJIWARA, "deck": "ninja"},
+    )
     assert state["treasure"][FUJIWARA] == 20 and state["decks"]["ninja"] == 6  # "No treasure is necessary"
     assert ENGINE.hint(state)["limits"]["commerce"]["transactions_left"] == 0
     for kind in ("commerce", "trade"):
@@ -208,7 +211,7 @@ def test_it_allows_at_most_2_commerce_and_trade_transactions_per_player_per_turn
 
 
 def test_it_refuses_commerce_a_player_cannot_pay_and_says_what_is_available():
-    """"No player or Port may ever have negative treasure\""""
+    """ "No player or Port may ever have negative treasure\""""
     state = advance(with_treasure(new_game(FOUR), [4, 25, 25, 25]), "commerce")
     error = refused(state, {"type": "commerce", "seat": FUJIWARA, "deck": "market"})
     assert error.code == "teikoku.overdraw" and error.params == {"holder": 0, "available": 4, "asked": 5}
@@ -237,12 +240,14 @@ def test_it_refuses_a_card_from_an_empty_deck():
 
 
 def test_it_charges_2_treasure_per_card_banished_to_the_pit_paid_to_the_port():
-    """"Each card being banished costs 2 Treasure as a Pit fee, with the treasure being added to the Port
+    """ "Each card being banished costs 2 Treasure as a Pit fee, with the treasure being added to the Port
     bounty.\""""
     state = advance(new_game(FOUR), "commerce")
     state = ENGINE.apply(state, {"type": "pit_fee", "seat": FUJIWARA, "cards": 3})
     assert state["treasure"][FUJIWARA] == 19 and state["port"] == {
-        "treasure": 6, "paid_this_season": 6, "paid_last_season": 0
+        "treasure": 6,
+        "paid_this_season": 6,
+        "paid_last_season": 0,
     }
     state = with_treasure(state, [3, 25, 25, 25], port=6)
     error = refused(state, {"type": "pit_fee", "seat": FUJIWARA, "cards": 2})
@@ -254,7 +259,7 @@ def test_it_charges_2_treasure_per_card_banished_to_the_pit_paid_to_the_port():
 
 
 def test_it_moves_treasure_by_a_cards_effect_with_the_cards_name():
-    """"Some cards like Tunnels that impact treasure immediately without warning\""""
+    """ "Some cards like Tunnels that impact treasure immediately without warning\""""
     state = new_game(FOUR)
     move = {"type": "card_effect", "seat": TAIRA, "card": "Tunnels", "from": MINAMOTO, "to": TAIRA, "amount": 4}
     state = ENGINE.apply(state, move)
@@ -274,7 +279,7 @@ def test_it_counts_treasure_brought_into_or_out_of_the_game_by_effects_and_corre
 
 
 def test_it_refuses_an_effect_or_correction_that_would_overdraw_a_treasury():
-    """"No player or Port may ever have negative treasure or grant more treasure than it owns\""""
+    """ "No player or Port may ever have negative treasure or grant more treasure than it owns\""""
     state = new_game(FOUR)
     error = refused(state, {"type": "card_effect", "seat": 0, "card": "Tunnels", "from": 1, "to": 0, "amount": 26})
     assert error.code == "teikoku.overdraw" and error.params == {"holder": 1, "available": 25, "asked": 26}
@@ -314,14 +319,14 @@ def test_it_takes_treasure_leaving_the_port_from_its_available_bounty_first():
 
 
 def test_it_lets_the_cards_left_in_the_port_row_be_acquired_once_the_units_deck_is_empty():
-    """"no additional units will arrive there": the cards already in the row stay until taken."""
+    """ "no additional units will arrive there": the cards already in the row stay until taken."""
     state = advance(new_game(THREE, units_deck=0), "port")
     state = play(state, {"type": "acquire", "seat": FUJIWARA}, bounty(FUJIWARA, 2))
     assert state["port_row"] == 1 and state["treasure"][FUJIWARA] == 27
 
 
 def test_it_allows_a_raid_on_an_empty_treasury_which_takes_nothing():
-    """"In this way poverty may be an extraordinarily powerful defense.\""""
+    """ "In this way poverty may be an extraordinarily powerful defense.\""""
     state = advance(with_treasure(new_game(THREE), [25, 25, 0]), "war", "spring", seat=MINAMOTO)
     state = ENGINE.apply(state, raid(MINAMOTO, TOKUGAWA, [6, 5], 3))
     assert state["treasure"] == [25, 25, 0] and state["raided"] == [TOKUGAWA]
@@ -336,7 +341,7 @@ def test_it_counts_cards_leaving_a_deck_by_a_cards_effect_but_no_more_than_it_ho
 
 
 def test_it_charges_nothing_for_the_autumn_banish():
-    """"Autumn = Players May Banish 1 Card From Their Hand During Movement" names no Pit fee."""
+    """ "Autumn = Players May Banish 1 Card From Their Hand During Movement" names no Pit fee."""
     state = advance(new_game(FOUR), "movement", "autumn")
     after = ENGINE.apply(state, {"type": "banish", "seat": state["turn"]["seat"]})
     assert after["treasure"] == state["treasure"] and after["port"] == state["port"]

@@ -30,7 +30,7 @@ def leave(deck: str, count: int) -> dict:
 
 
 def test_it_ends_the_game_when_a_player_obtains_50_treasure():
-    """"1 Victory By Aggression: Be the first player to obtain 50 Treasure\""""
+    """ "1 Victory By Aggression: Be the first player to obtain 50 Treasure\""""
     state = advance(with_treasure(new_game(FOUR), [40, 30, 20, 10]), "war", "spring", seat=MINAMOTO)
     assert ENGINE.outcome(state) is None
     state = ENGINE.apply(state, {"type": "raid", "seat": MINAMOTO, "defender": TAIRA, "dice": [6, 6], "cubes": 4})
@@ -45,7 +45,7 @@ def test_it_ends_the_game_when_a_player_obtains_50_treasure():
 
 
 def test_it_lets_a_card_effect_win_by_aggression_at_once():
-    """"Some cards like Tunnels that impact treasure immediately without warning can become especially powerful
+    """ "Some cards like Tunnels that impact treasure immediately without warning can become especially powerful
     when used to reach 50 treasure for a sudden victory.\""""
     state = with_treasure(new_game(THREE), [45, 25, 25])
     move = {"type": "card_effect", "seat": FUJIWARA, "card": "Tunnels", "from": TOKUGAWA, "to": FUJIWARA, "amount": 5}
@@ -55,7 +55,7 @@ def test_it_lets_a_card_effect_win_by_aggression_at_once():
 
 
 def test_it_checks_each_players_own_aggression_target():
-    """"the world champion ... may need to acquire 60 treasure for victory, while the 11 year old novice may only
+    """ "the world champion ... may need to acquire 60 treasure for victory, while the 11 year old novice may only
     be required to obtain 40 treasure to win.\""""
     state = with_treasure(new_game(THREE, aggression_target=[60, 50, 40]), [59, 25, 35])
     move = {"type": "correction", "seat": 0, "from": "supply", "to": TOKUGAWA, "amount": 5, "note": "bounty missed"}
@@ -66,7 +66,7 @@ def test_it_checks_each_players_own_aggression_target():
 
 
 def test_it_ends_the_game_the_moment_a_2nd_of_the_5_decks_is_empty():
-    """"When any 2 of the 5 decks becomes empty the game ends and the player with the most Treasure at that
+    """ "When any 2 of the 5 decks becomes empty the game ends and the player with the most Treasure at that
     moment wins"; "the game ends immediately at the moment the 2nd deck is empty.\""""
     state = with_treasure(new_game(FOUR), [20, 30, 25, 29])
     state = ENGINE.apply(state, leave("market", 7))
@@ -78,7 +78,7 @@ def test_it_ends_the_game_the_moment_a_2nd_of_the_5_decks_is_empty():
 
 
 def test_it_counts_the_units_deck_among_the_5_decks():
-    """"There are 4 Special Decks and 1 Units Deck.\""""
+    """ "There are 4 Special Decks and 1 Units Deck.\""""
     state = advance(new_game(THREE, units_deck=1), "port")
     state = ENGINE.apply(state, leave("ninja", 5))
     state = ENGINE.apply(state, {"type": "acquire", "seat": FUJIWARA})  # the last Units card fills the row
@@ -103,7 +103,7 @@ def test_it_shares_the_victory_between_players_tied_on_most_treasure():
 
 
 def test_it_checks_aggression_before_attrition_when_one_move_brings_both():
-    """"The game ends if any one of the three following victory conditions is met", in the rulebook's order:
+    """ "The game ends if any one of the three following victory conditions is met", in the rulebook's order:
     1 Aggression, then Attrition."""
     state = advance(with_treasure(new_game(TWO, units_deck=1), [45, 47], port=50), "port")
     state = ENGINE.apply(state, leave("ninja", 4))
@@ -112,7 +112,7 @@ def test_it_checks_aggression_before_attrition_when_one_move_brings_both():
 
 
 def test_it_ends_the_game_at_the_conclusion_of_autumn_in_year_3():
-    """"3 Victory By Longevity: Have the most treasure at the end of Year 3"; "the game ends at the conclusion
+    """ "3 Victory By Longevity: Have the most treasure at the end of Year 3"; "the game ends at the conclusion
     of Autumn in Year 3 and the player with the most Treasure at that moment wins.\""""
     state = advance(with_treasure(new_game(THREE), [25, 26, 24]), "refresh", "autumn", year=3)
     for _ in range(2):
@@ -126,7 +126,7 @@ def test_it_ends_the_game_at_the_conclusion_of_autumn_in_year_3():
 
 
 def test_it_plays_on_into_a_4th_year_when_agreed():
-    """"Players seeking a longer game may agree in advance to play a 4th year as well.\""""
+    """ "Players seeking a longer game may agree in advance to play a 4th year as well.\""""
     state = advance(new_game(TWO, years=4), "movement", "winter", year=4)
     assert state["end"] is None
     state = advance(state, "refresh", "autumn", year=4)
