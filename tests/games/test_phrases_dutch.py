@@ -296,7 +296,9 @@ def test_a_tables_move_log_and_its_refusals_are_dutch_on_a_dutch_page(client, al
 
 
 @pytest.mark.django_db
-def test_the_api_keeps_its_english_detail_and_names_the_rule(client, alice, bob):
+def test_the_api_says_the_refusal_in_dutch_and_names_the_rule(client, alice, bob):
+    """The API's `detail` in the reader's language, as the table page says it (issue 48); `rule` and `params`
+    stay the same in every language, for a client that says it in its own words."""
     session = _table(alice, bob)
     client.force_login(alice)
     tairo = session.state["sharing"]["tairo"]
@@ -308,7 +310,8 @@ def test_the_api_keeps_its_english_detail_and_names_the_rule(client, alice, bob)
     )
     assert response.status_code == 400
     body = response.json()
-    assert body["detail"].startswith("The Tairō's draw is troop cards: 4,") and body["code"] == "IllegalMove"
+    assert body["detail"] == "De Tairō trekt troepenkaarten: 4, Kokukaarten: 2; de zet heeft er 0 en 0."
+    assert body["code"] == "IllegalMove"
     assert body["rule"] == "shitenno.draw_size"
     assert body["params"] == {"troops": 4, "kokus": 2, "got_troops": 0, "got_kokus": 0}
     assert not session.events.exists()

@@ -179,13 +179,28 @@ def _real_path_parameters(path: str, world: dict) -> dict:
     return values
 
 
+def _valid_path_value(operation, name: str, value) -> bool:
+    """Whether `value` is one the schema allows for the path parameter `name`. A negative case's broken value (an id
+    drawn as `true`) stays as it is: aiming it at a real object would make the case valid while schemathesis still
+    counts it as invalid data, and the site's 200 for it a failure (GET /api/leagues/{id}/seasons/ with `true`
+    replaced by a real league's id)."""
+    from jsonschema import Draft4Validator
+
+    definitions = _RAW_SCHEMA["paths"][operation.path][operation.method.lower()].get("parameters", [])
+    found = next((p for p in definitions if p.get("in") == "path" and p.get("name") == name), None)
+    return found is None or Draft4Validator(found.get("schema", {})).is_valid(value)
+
+
 @schema.hook
 def flatmap_path_parameters(context, path_parameters: dict):
-    """Half the time, aim at a real object instead of a random id."""
+    """Half the time, aim at a real object instead of a random id (only a value the schema allows: see above)."""
     if not path_parameters:
         return st.just(path_parameters)
     real = _real_path_parameters(context.operation.path, WORLD)
-    aimed = {name: real.get(name, value) for name, value in path_parameters.items()}
+    aimed = {
+        name: real[name] if name in real and _valid_path_value(context.operation, name, value) else value
+        for name, value in path_parameters.items()
+    }
     return st.sampled_from([path_parameters, aimed])
 
 

@@ -97,59 +97,78 @@ def _waiting_on_a_lock() -> bool:
         return cursor.fetchone()[0] > 0
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then_refuses(club, alice, carol):
-    """alice's result is being entered into the season (its transaction not yet committed) while she changes the
-    season's dates from another phone. The change waits on the season's row, which the entry holds, then sees the
-    result and refuses: without that lock it would read the season as empty (the result is not committed; its
-    foreign key is checked only at commit) and move the dates away from the result."""
+def _change_while_held(hold, change, what: str) -> list[str]:
+    """Run `hold(held, release)` in one thread (it sets `held` once its transaction holds what it holds, then waits
+    for `release`) and `change()` in another once it does; check the change waits on a lock, let the holder commit,
+    and give what the change answered: "changed" or its refusal's sentence."""
     import threading
     import time
 
-    from django.db import connection, transaction
+    from django.db import connection
 
-    from leagues.club import league_edits
     from shitenno_site.errors import Conflict
 
-    if connection.vendor != "postgresql":
-        pytest.skip("two connections at once: PostgreSQL's")
-    _league, season = league_with_season(club, alice)
-    entered, release = threading.Event(), threading.Event()
-    answers = []
+    held, release = threading.Event(), threading.Event()
+    answers: list[str] = []
 
-    def enter_a_result() -> None:
+    def holding() -> None:
         try:
-            with transaction.atomic():
-                enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
-                entered.set()
-                release.wait(30)
+            hold(held, release)
         finally:
-            entered.set()
+            held.set()
             connection.close()
 
-    def change_dates() -> None:
+    def changing() -> None:
         try:
-            league_edits.season_update(season=season, user=alice, starts_on=TODAY + datetime.timedelta(days=1))
+            change()
             answers.append("changed")
         except Conflict as refusal:
             answers.append(refusal.message)
         finally:
             connection.close()
 
-    entry, change = threading.Thread(target=enter_a_result), threading.Thread(target=change_dates)
+    holder, changer = threading.Thread(target=holding), threading.Thread(target=changing)
     try:
-        entry.start()
-        assert entered.wait(30)
-        change.start()
+        holder.start()
+        assert held.wait(30)
+        changer.start()
         deadline = time.monotonic() + 30  # bounds a hang only: the test waits on the condition
-        while not _waiting_on_a_lock() and change.is_alive() and time.monotonic() < deadline:
+        while not _waiting_on_a_lock() and changer.is_alive() and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _waiting_on_a_lock(), ("the date change never waited for the result being entered", answers)
+        assert _waiting_on_a_lock(), (f"the change never waited for {what}", answers)
         assert answers == []  # still waiting
     finally:
         release.set()
-        entry.join(30)
-        change.join(30)
+        holder.join(30)
+        changer.join(30)
+    return answers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_date_change_waits_for_a_result_being_entered_into_the_season_and_then_refuses(club, alice, carol):
+    """alice's result is being entered into the season (its transaction not yet committed) while she changes the
+    season's dates from another phone. The change waits on the season's row, which the entry holds, then sees the
+    result and refuses: without that lock it would read the season as empty (the result is not committed; its
+    foreign key is checked only at commit) and move the dates away from the result."""
+    from django.db import connection, transaction
+
+    from leagues.club import league_edits
+
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections at once: PostgreSQL's")
+    _league, season = league_with_season(club, alice)
+
+    def enter_a_result(entered, release) -> None:
+        with transaction.atomic():
+            enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
+            entered.set()
+            release.wait(30)
+
+    answers = _change_while_held(
+        enter_a_result,
+        lambda: league_edits.season_update(season=season, user=alice, starts_on=TODAY + datetime.timedelta(days=1)),
+        "the result being entered",
+    )
     assert answers == ["1 result waits for sign-off in this season: its start stays, and its end may only move later."]
     assert Season.objects.get(pk=season.pk).starts_on == START
 
@@ -160,68 +179,40 @@ def test_a_later_end_waits_for_the_last_sign_off_being_made_and_then_refuses_as_
     the season's end later, confirmed. The change waits on the waiting result's row, which the sign-off holds,
     then sees it count and refuses: without that lock it read the result as still waiting and moved the dates and
     points of a season whose table had just been worked out with the old ones."""
-    import threading
-    import time
     from unittest import mock
 
     from django.db import connection, transaction
 
     from leagues.club import league_edits
     from leagues.result import results
-    from shitenno_site.errors import Conflict
 
     if connection.vendor != "postgresql":
         pytest.skip("two connections at once: PostgreSQL's")
     _league, season = league_with_season(club, alice)
     result = enter(season, alice, [(alice, 1, 10), (carol, 2, 5)], game="Go", days_ago=0)
-    counting, release = threading.Event(), threading.Event()
-    answers = []
     settled = results.notifications.result_settled
 
-    def held(settling):
-        """The sign-off has counted the result, inside its transaction: hold it here."""
-        settled(settling)
-        counting.set()
-        release.wait(30)
-
-    def sign_off() -> None:
-        try:
-            with transaction.atomic():
-                results.result_sign_off(result=result, user=carol)
-        finally:
+    def sign_off(counting, release) -> None:
+        def held(settling) -> None:
+            """The sign-off has counted the result, inside its transaction: hold it here."""
+            settled(settling)
             counting.set()
-            connection.close()
+            release.wait(30)
 
-    def change_end() -> None:
-        try:
-            league_edits.season_update(
-                season=season,
-                user=alice,
-                ends_on=season.ends_on + datetime.timedelta(days=30),
-                points_scheme="7-5-3-1",
-                confirm=True,
-            )
-            answers.append("changed")
-        except Conflict as refusal:
-            answers.append(refusal.message)
-        finally:
-            connection.close()
+        with mock.patch.object(results.notifications, "result_settled", held), transaction.atomic():
+            results.result_sign_off(result=result, user=carol)
 
-    with mock.patch.object(results.notifications, "result_settled", held):
-        signing, change = threading.Thread(target=sign_off), threading.Thread(target=change_end)
-        try:
-            signing.start()
-            assert counting.wait(30)
-            change.start()
-            deadline = time.monotonic() + 30  # bounds a hang only: the test waits on the condition
-            while not _waiting_on_a_lock() and change.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert _waiting_on_a_lock(), ("the end's change never waited for the sign-off being made", answers)
-            assert answers == []  # still waiting
-        finally:
-            release.set()
-            signing.join(30)
-            change.join(30)
+    answers = _change_while_held(
+        sign_off,
+        lambda: league_edits.season_update(
+            season=season,
+            user=alice,
+            ends_on=season.ends_on + datetime.timedelta(days=30),
+            points_scheme="7-5-3-1",
+            confirm=True,
+        ),
+        "the sign-off being made",
+    )
     assert answers == ["1 result counts in this season already: its dates and points stay as they are."]
     stored_season = Season.objects.get(pk=season.pk)
     assert (stored_season.ends_on, stored_season.points_scheme) == (season.ends_on, season.points_scheme)
